@@ -1,0 +1,262 @@
+//! The vocabulary every game and every search shares.
+//!
+//! A [`Game`] is a position plus its rules; an [`Evaluator`] scores positions that a search
+//! does not expand. Searches (`crate::search`) know only this module, and games
+//! (`crate::games`) know only this module, so every algorithm runs on every game.
+
+use std::fmt::{Debug, Display};
+use std::hash::Hash;
+
+/// Who is to move. Games with two players call them `First` and `Second`
+/// (White and Black in chess, the player who drops the first disc in connect four).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Player {
+    /// The player who moves first from the start position.
+    First,
+    /// The other player.
+    Second,
+}
+
+impl Player {
+    /// The opponent.
+    #[must_use]
+    pub const fn other(self) -> Self {
+        match self {
+            Self::First => Self::Second,
+            Self::Second => Self::First,
+        }
+    }
+}
+
+/// How a finished game ended, seen by the side to move in the final position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// The side to move has won.
+    Win,
+    /// The side to move has lost (for example: the opponent just completed four in a row).
+    Loss,
+    /// Nobody won.
+    Draw,
+    /// The game ended with a numeric result for the side to move, such as the leaf value of a
+    /// synthetic tree. It must lie strictly inside `±score::DECISIVE`.
+    Points(Score),
+}
+
+/// Whether the game goes on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// Moves remain to be played.
+    Ongoing,
+    /// The game is finished.
+    Over(Outcome),
+}
+
+/// A position's value for the side to move, in the evaluator's units (centipawns, leaf
+/// values, ...). Wins and losses use the band near `±score::WIN`, see [`score`].
+pub type Score = i32;
+
+/// Score conventions: wins and losses adjusted by the distance in plies, so that a faster
+/// win always scores higher and a slower loss less badly (Eppstein, ICS 180 lecture of
+/// 2 February 1999, "Forcing progress in winning positions"; shared/seeds/000).
+pub mod score {
+    use super::Score;
+
+    /// Larger than every score a search can return; the initial window is `(-INFINITY, INFINITY)`.
+    pub const INFINITY: Score = 2_000_000_000;
+    /// The score of a win at the root itself (ply 0).
+    pub const WIN: Score = 1_900_000_000;
+    /// Longer than any line a search can follow. Scores beyond `WIN - MAX_PLY` are decisive.
+    pub const MAX_PLY: i32 = 10_000;
+    /// Every heuristic evaluation lies strictly between `-DECISIVE` and `DECISIVE`.
+    pub const DECISIVE: Score = WIN - MAX_PLY;
+
+    /// The score of a position where the side to move has won, `ply` plies from the root.
+    #[must_use]
+    pub const fn win_in(ply: i32) -> Score {
+        WIN - ply
+    }
+
+    /// The score of a position where the side to move has lost, `ply` plies from the root.
+    #[must_use]
+    pub const fn loss_in(ply: i32) -> Score {
+        -WIN + ply
+    }
+
+    /// True for scores that announce a forced win or loss.
+    #[must_use]
+    pub const fn is_decisive(s: Score) -> bool {
+        s > DECISIVE || s < -DECISIVE
+    }
+
+    /// Plies from the root to the end of the game for a decisive score, `None` otherwise.
+    #[must_use]
+    pub const fn plies_to_end(s: Score) -> Option<i32> {
+        if s > DECISIVE {
+            Some(WIN - s)
+        } else if s < -DECISIVE {
+            Some(WIN + s)
+        } else {
+            None
+        }
+    }
+
+    /// Converts a root-relative score to one relative to a node `ply` plies below the root,
+    /// for storing in a transposition table (seed 000: "store scores adjusted relative to the
+    /// current position, rather than the position at the root").
+    #[must_use]
+    pub const fn to_table(s: Score, ply: i32) -> Score {
+        if s > DECISIVE {
+            s + ply
+        } else if s < -DECISIVE {
+            s - ply
+        } else {
+            s
+        }
+    }
+
+    /// The inverse of [`to_table`]: a node-relative score read back at `ply`.
+    #[must_use]
+    pub const fn from_table(s: Score, ply: i32) -> Score {
+        if s > DECISIVE {
+            s - ply
+        } else if s < -DECISIVE {
+            s + ply
+        } else {
+            s
+        }
+    }
+
+    /// The score of a finished game for the side to move, `ply` plies from the root.
+    #[must_use]
+    pub const fn of_outcome(outcome: super::Outcome, ply: i32) -> Score {
+        match outcome {
+            super::Outcome::Win => win_in(ply),
+            super::Outcome::Loss => loss_in(ply),
+            super::Outcome::Draw => 0,
+            super::Outcome::Points(p) => p,
+        }
+    }
+}
+
+/// Why a position, move or parameter could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct ParseError(pub String);
+
+impl ParseError {
+    /// An error with the given reason.
+    pub fn new(reason: impl Into<String>) -> Self {
+        Self(reason.into())
+    }
+}
+
+/// A two-player, zero-sum, perfect-information game: a position and its rules.
+///
+/// Positions are copy-make: a search clones the parent and calls [`Game::play`] on the
+/// clone, so `Clone` must be cheap (a few machine words for the games here).
+pub trait Game: Clone + Send + Sync + 'static {
+    /// A move. `Display` writes it in the game's notation ([`Game::parse_move`] reads it back).
+    type Move: Copy + Eq + Hash + Debug + Display + Send + Sync + 'static;
+
+    /// The name used in experiment files and on the command line.
+    const NAME: &'static str;
+
+    /// The player to move.
+    fn side_to_move(&self) -> Player;
+
+    /// Appends every legal move to `out` (which the caller clears and reuses, so that a
+    /// search allocates nothing per node). Empty when the game is over.
+    fn generate_moves(&self, out: &mut Vec<Self::Move>);
+
+    /// Plays a legal move. Playing an illegal move is a logic error (it may panic in debug builds).
+    fn play(&mut self, mv: Self::Move);
+
+    /// Whether the game is over, and how it ended for the side to move.
+    fn status(&self) -> Status;
+
+    /// A hash of the position (including the side to move) for transposition tables.
+    fn hash(&self) -> u64;
+
+    /// Plies played from the game's start position (used to convert scores to the game's own
+    /// conventions, such as Pons's connect-four scores).
+    fn plies_played(&self) -> u32;
+
+    /// A compact code for a move, unique among the legal moves of any position, used to keep
+    /// moves in a transposition table. A code read from the table is only used after it has
+    /// been matched against the freshly generated legal moves.
+    fn move_code(mv: Self::Move) -> u16;
+
+    /// Reads a move in the game's notation, checking that it is legal here.
+    fn parse_move(&self, text: &str) -> Result<Self::Move, ParseError> {
+        let mut moves = Vec::new();
+        self.generate_moves(&mut moves);
+        moves
+            .into_iter()
+            .find(|m| m.to_string() == text)
+            .ok_or_else(|| ParseError::new(format!("`{text}` is not a legal move here")))
+    }
+
+    /// The position after passing, where the rules allow it (null-move pruning uses this).
+    fn null_move(&self) -> Option<Self> {
+        None
+    }
+}
+
+/// A game that can be read from text: `start`, or the game's own position notation.
+pub trait Notation: Game + Sized {
+    /// The start position, or the position described by `text` (see each game's docs).
+    fn parse_position(text: &str) -> Result<Self, ParseError>;
+}
+
+/// Scores positions that a search does not expand, and advises on move order.
+pub trait Evaluator<G: Game>: Send + Sync {
+    /// The static value of an ongoing position for the side to move, strictly inside
+    /// `±score::DECISIVE`.
+    fn evaluate(&self, pos: &G) -> Score;
+
+    /// Moves that quiescence search follows past the horizon (captures in chess).
+    fn is_noisy(&self, _pos: &G, _mv: G::Move) -> bool {
+        false
+    }
+
+    /// An ordering hint for `mv` in `pos`, searched with `depth` plies remaining:
+    /// higher is searched earlier. Used by the `hint` ordering switch.
+    fn order_hint(&self, _pos: &G, _mv: G::Move, _depth: u32) -> i32 {
+        0
+    }
+}
+
+/// The evaluator that knows nothing: every ongoing position is worth 0. Exact searches that
+/// reach the end of the game (tic-tac-toe, solving connect four) need nothing more.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Neutral;
+
+impl<G: Game> Evaluator<G> for Neutral {
+    fn evaluate(&self, _pos: &G) -> Score {
+        0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::score::*;
+
+    #[test]
+    fn table_adjustment_round_trips_and_prefers_faster_wins() {
+        for ply in [0, 1, 7, 40] {
+            for s in [win_in(3 + ply), loss_in(5 + ply), 0, 1234, -999] {
+                assert_eq!(from_table(to_table(s, ply), ply), s);
+            }
+        }
+        // A win found 3 plies below a node at ply 2 is stored as "win in 3 from here";
+        // read back at ply 6 it becomes a win at ply 9 from the root.
+        let stored = to_table(win_in(5), 2);
+        assert_eq!(stored, win_in(3));
+        assert_eq!(from_table(stored, 6), win_in(9));
+        assert!(win_in(1) > win_in(3));
+        assert!(loss_in(3) > loss_in(1));
+        assert_eq!(plies_to_end(win_in(7)), Some(7));
+        assert_eq!(plies_to_end(loss_in(4)), Some(4));
+        assert_eq!(plies_to_end(12), None);
+    }
+}

@@ -1,0 +1,1 @@
+//! Connect four (placeholder, being written).

@@ -1,0 +1,5 @@
+//! The games. Each knows only [`crate::game`]; none knows how it is searched.
+
+pub mod connect4;
+pub mod random_tree;
+pub mod tictactoe;

@@ -1,0 +1,1 @@
+//! Synthetic uniform trees (placeholder, being written).

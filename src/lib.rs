@@ -1,0 +1,14 @@
+//! plylab: a research harness for adversarial game-tree search.
+//!
+//! - [`game`]: the contract between games and searches;
+//! - [`games`]: tic-tac-toe, connect four and synthetic random trees;
+//! - [`search`]: minimax, alpha-beta with switchable techniques, iterative deepening, the
+//!   transposition table and the node counters;
+//! - [`lab`]: experiment files, the job runner, CSV records, test suites.
+//!
+//! ARCHITECTURE.md at the repository root draws the picture and states the dependency rules.
+
+pub mod game;
+pub mod games;
+pub mod lab;
+pub mod search;
