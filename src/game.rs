@@ -196,6 +196,13 @@ pub trait Game: Clone + Send + Sync + 'static {
             .ok_or_else(|| ParseError::new(format!("`{text}` is not a legal move here")))
     }
 
+    /// An upper bound on the plies left before the game must end (9 − stones in tic-tac-toe),
+    /// or `None` when the rules set no practical bound. A search without a depth limit goes
+    /// this deep, so it solves the game.
+    fn remaining_plies(&self) -> Option<u32> {
+        None
+    }
+
     /// The position after passing, where the rules allow it (null-move pruning uses this).
     fn null_move(&self) -> Option<Self> {
         None

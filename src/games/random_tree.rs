@@ -1,1 +1,575 @@
-//! Synthetic uniform trees (placeholder, being written).
+//! Synthetic uniform game trees: branching `b`, height `d`, derived from a seed.
+//!
+//! Nothing is stored: a node is its level and its index among the `b^level` nodes of that
+//! level, and every value is computed from the seed and that index. Two value models:
+//!
+//! - [`Model::Iid`]: every node at level `k` carries a static value, and the values of level
+//!   `k` are a seeded uniformly random permutation of `0..b^k` (centred on zero). Alpha-beta
+//!   depends only on the order of leaf values, and the order of i.i.d. continuous values is a
+//!   uniformly random permutation, so this *is* the i.i.d. continuous model, with no ties by
+//!   construction. Searching to depth `k < d` sees level `k` as its horizon, which is again an
+//!   i.i.d. tree of depth `k`: each iteration of iterative deepening is a fresh instance of
+//!   Knuth and Moore's and Pearl's model. Needs `b^d <= 2^30` so that values fit a score.
+//! - [`Model::Incremental`]: every edge carries a random value uniform in `±EDGE_RANGE`, and a
+//!   node's value is the sum along its path (Fuller, Gaschnig and Gillogly's incremental
+//!   model): siblings' values are correlated, as in real games. Ties are possible.
+//!
+//! Values are seen from the side to move, as negamax wants them.
+//!
+//! [`Oracle`] knows each node's true minimax value for a given search horizon, so ordering can
+//! be perfect, worst, random or best-first with probability `p`.
+
+use std::collections::HashMap;
+use std::fmt;
+
+use parking_lot::Mutex;
+
+use crate::game::{Evaluator, Game, Notation, Outcome, ParseError, Player, Score, Status};
+
+/// Half-width of the uniform edge values of the incremental model.
+pub const EDGE_RANGE: i64 = 1 << 20;
+/// Largest number of nodes on one level of an i.i.d. tree (values must fit a score).
+pub const MAX_LEVEL_NODES: u64 = 1 << 30;
+
+/// How node values are drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Deserialize, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Model {
+    /// Independent, identically distributed values without ties (a random permutation).
+    Iid,
+    /// Sums of random edge values along the path: correlated siblings.
+    Incremental,
+}
+
+impl fmt::Display for Model {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Self::Iid => "iid",
+            Self::Incremental => "incremental",
+        })
+    }
+}
+
+/// The shape and seed of a tree.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TreeParams {
+    /// Branching factor: every interior node has exactly `b` children.
+    pub b: u32,
+    /// Height: nodes at level `d` are terminal.
+    pub d: u32,
+    /// Seed of every value in the tree.
+    pub seed: u64,
+    /// Value model.
+    pub model: Model,
+}
+
+impl TreeParams {
+    /// Checks the parameters: `b >= 1`, `d >= 1`, and for the i.i.d. model `b^d <= 2^30`.
+    pub fn validate(&self) -> Result<(), ParseError> {
+        if self.b == 0 || self.d == 0 {
+            return Err(ParseError::new("b and d must be at least 1"));
+        }
+        if self.d > 60 {
+            return Err(ParseError::new("d must be at most 60"));
+        }
+        let fits = level_size(self.b, self.d).is_some_and(|n| n <= MAX_LEVEL_NODES);
+        if self.model == Model::Iid && !fits {
+            return Err(ParseError::new(format!(
+                "an i.i.d. tree needs b^d <= 2^30 (b={}, d={})",
+                self.b, self.d
+            )));
+        }
+        if self.model == Model::Incremental && level_size(self.b, self.d).is_none() {
+            return Err(ParseError::new("b^d must fit in 64 bits"));
+        }
+        Ok(())
+    }
+
+    /// Knuth and Moore's minimal tree: `b^ceil(k/2) + b^floor(k/2) - 1` leaves at depth `k`.
+    #[must_use]
+    pub fn minimal_leaves(b: u32, k: u32) -> u64 {
+        let b = u64::from(b);
+        b.pow(k.div_ceil(2)) + b.pow(k / 2) - 1
+    }
+}
+
+/// `b^k`, or `None` on overflow.
+fn level_size(b: u32, k: u32) -> Option<u64> {
+    u64::from(b).checked_pow(k)
+}
+
+/// A node of a synthetic tree.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct RandomTree {
+    params: TreeParams,
+    level: u32,
+    /// Index of the node among the `b^level` nodes of its level, in path order.
+    index: u64,
+    /// Incremental model: sum of the edge values from the root, seen by the first player.
+    path_sum: i64,
+}
+
+/// A move: the index of the child, written 0-based.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Child(pub u32);
+
+impl fmt::Display for Child {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+impl RandomTree {
+    /// The root of the tree described by `params` (which must be valid).
+    pub fn new(params: TreeParams) -> Result<Self, ParseError> {
+        params.validate()?;
+        Ok(Self {
+            params,
+            level: 0,
+            index: 0,
+            path_sum: 0,
+        })
+    }
+
+    /// The tree's parameters.
+    #[must_use]
+    pub const fn params(&self) -> TreeParams {
+        self.params
+    }
+
+    /// Depth of this node below the root.
+    #[must_use]
+    pub const fn level(&self) -> u32 {
+        self.level
+    }
+
+    /// The node's static value for the side to move.
+    #[must_use]
+    pub fn value(&self) -> Score {
+        match self.params.model {
+            Model::Iid => {
+                let n = self.level_nodes();
+                let rank = permute(self.index, n, level_key(self.params.seed, self.level));
+                (rank as i64 - (n / 2) as i64) as Score
+            }
+            Model::Incremental => {
+                let first = self.path_sum as Score;
+                if self.level % 2 == 0 { first } else { -first }
+            }
+        }
+    }
+
+    fn level_nodes(&self) -> u64 {
+        u64::from(self.params.b).pow(self.level)
+    }
+
+    /// Value of the edge leading into the node with this index at this level.
+    fn edge_value(&self, level: u32, index: u64) -> i64 {
+        let h = mix(level_key(self.params.seed ^ 0x5EED_ED6E, level) ^ index);
+        (h % (2 * EDGE_RANGE as u64 + 1)) as i64 - EDGE_RANGE
+    }
+}
+
+impl Game for RandomTree {
+    type Move = Child;
+    const NAME: &'static str = "random_tree";
+
+    fn side_to_move(&self) -> Player {
+        if self.level % 2 == 0 {
+            Player::First
+        } else {
+            Player::Second
+        }
+    }
+
+    fn generate_moves(&self, out: &mut Vec<Child>) {
+        if self.level < self.params.d {
+            out.extend((0..self.params.b).map(Child));
+        }
+    }
+
+    fn play(&mut self, mv: Child) {
+        debug_assert!(mv.0 < self.params.b && self.level < self.params.d);
+        self.index = self.index * u64::from(self.params.b) + u64::from(mv.0);
+        self.level += 1;
+        if self.params.model == Model::Incremental {
+            let edge = self.edge_value(self.level, self.index);
+            // Edges played by the first player (from even levels) add, the second's subtract.
+            self.path_sum += if self.level % 2 == 1 { edge } else { -edge };
+        }
+    }
+
+    fn status(&self) -> Status {
+        if self.level == self.params.d {
+            Status::Over(Outcome::Points(self.value()))
+        } else {
+            Status::Ongoing
+        }
+    }
+
+    fn hash(&self) -> u64 {
+        mix(level_key(self.params.seed, self.level) ^ mix(self.index))
+    }
+
+    fn plies_played(&self) -> u32 {
+        self.level
+    }
+
+    fn remaining_plies(&self) -> Option<u32> {
+        Some(self.params.d - self.level)
+    }
+
+    fn move_code(mv: Child) -> u16 {
+        mv.0 as u16
+    }
+}
+
+impl Notation for RandomTree {
+    /// Reads `b=4 d=8 seed=1 model=iid` (spaces or commas; `model` defaults to iid and `seed`
+    /// to 0), optionally followed by `path=0.3.1`, the child indices from the root.
+    fn parse_position(text: &str) -> Result<Self, ParseError> {
+        let (mut b, mut d, mut seed, mut model, mut path) = (None, None, 0, Model::Iid, "");
+        for field in text.split([' ', ',']).filter(|f| !f.is_empty()) {
+            let (key, value) = field
+                .split_once('=')
+                .ok_or_else(|| ParseError::new(format!("`{field}` is not key=value")))?;
+            let number = || {
+                value
+                    .parse::<u64>()
+                    .map_err(|_| ParseError::new(format!("`{value}` is not a number for {key}")))
+            };
+            match key {
+                "b" => b = Some(number()?),
+                "d" => d = Some(number()?),
+                "seed" => seed = number()?,
+                "model" => {
+                    model = match value {
+                        "iid" => Model::Iid,
+                        "incremental" => Model::Incremental,
+                        _ => return Err(ParseError::new(format!("unknown model `{value}`"))),
+                    }
+                }
+                "path" => path = value,
+                _ => return Err(ParseError::new(format!("unknown key `{key}`"))),
+            }
+        }
+        let need = |v: Option<u64>, k: &str| {
+            v.and_then(|v| u32::try_from(v).ok())
+                .ok_or_else(|| ParseError::new(format!("`{k}=` is missing or too large")))
+        };
+        let mut node = Self::new(TreeParams {
+            b: need(b, "b")?,
+            d: need(d, "d")?,
+            seed,
+            model,
+        })?;
+        for step in path.split('.').filter(|s| !s.is_empty()) {
+            let mv = node.parse_move(step)?;
+            node.play(mv);
+        }
+        Ok(node)
+    }
+}
+
+impl fmt::Display for RandomTree {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let p = self.params;
+        write!(f, "b={} d={} seed={} model={}", p.b, p.d, p.seed, p.model)
+    }
+}
+
+/// The splitmix64 finaliser: a bijective mixer of 64-bit words (Steele, Lea and Flood 2014).
+#[must_use]
+pub const fn mix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+fn level_key(seed: u64, level: u32) -> u64 {
+    mix(seed ^ mix(u64::from(level) + 0x1_0000))
+}
+
+/// A keyed pseudo-random permutation of `0..n`: a four-round Feistel network on the
+/// smallest power of two `>= n` (Luby and Rackoff), with cycle walking to stay below `n`
+/// (Black and Rogaway 2002). Every output is distinct, so values never tie.
+#[must_use]
+pub fn permute(x: u64, n: u64, key: u64) -> u64 {
+    debug_assert!(x < n);
+    if n <= 1 {
+        return 0;
+    }
+    let bits = 64 - (n - 1).leading_zeros();
+    let mut y = x;
+    loop {
+        y = feistel(y, bits, key);
+        if y < n {
+            return y;
+        }
+    }
+}
+
+fn feistel(x: u64, bits: u32, key: u64) -> u64 {
+    let low_bits = bits / 2;
+    let high_bits = bits - low_bits;
+    let mask = |w: u32| (1u64 << w) - 1;
+    let (mut left, mut right) = (x >> low_bits, x & mask(low_bits));
+    let (mut left_w, mut right_w) = (high_bits, low_bits);
+    for round in 0..4u64 {
+        let f = mix(right ^ key ^ round.wrapping_mul(0xA076_1D64_78BD_642F)) & mask(left_w);
+        (left, right) = (right, left ^ f);
+        (left_w, right_w) = (right_w, left_w);
+    }
+    (left << right_w) | right
+}
+
+/// The static evaluation of a synthetic tree: the node's own value.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TreeValue;
+
+impl Evaluator<RandomTree> for TreeValue {
+    fn evaluate(&self, pos: &RandomTree) -> Score {
+        pos.value()
+    }
+}
+
+/// Move orders an [`Oracle`] can impose.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Deserialize, serde::Serialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum OracleOrder {
+    /// Children in order of their true value, best first: Knuth and Moore's perfect ordering.
+    Perfect,
+    /// Worst first: alpha-beta then visits the whole tree.
+    Worst,
+    /// A seeded random order, independent of the values.
+    Random,
+    /// The best child first with probability `p`, otherwise a random order.
+    BestFirst(f64),
+}
+
+impl fmt::Display for OracleOrder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Perfect => f.write_str("perfect"),
+            Self::Worst => f.write_str("worst"),
+            Self::Random => f.write_str("random"),
+            Self::BestFirst(p) => write!(f, "best_first({p})"),
+        }
+    }
+}
+
+/// An evaluator that knows every node's true minimax value and hands it to the search as an
+/// ordering hint. The true value depends on the horizon (each iteration of iterative
+/// deepening searches a different truncated tree), so values are memoised per horizon.
+/// The memo is the only stored state; it holds the nodes whose children were ordered.
+#[derive(Debug)]
+pub struct Oracle {
+    order: OracleOrder,
+    seed: u64,
+    /// (horizon level, level, index) -> true value for the side to move at that node.
+    memo: Mutex<HashMap<(u32, u32, u64), Score>>,
+}
+
+impl Oracle {
+    /// An oracle imposing `order`; `seed` drives the random parts of the order.
+    #[must_use]
+    pub fn new(order: OracleOrder, seed: u64) -> Self {
+        Self {
+            order,
+            seed,
+            memo: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// The true negamax value of `node` when the tree is cut at absolute level `horizon`.
+    pub fn true_value(&self, node: &RandomTree, horizon: u32) -> Score {
+        let key = (horizon, node.level, node.index);
+        if let Some(&v) = self.memo.lock().get(&key) {
+            return v;
+        }
+        let v = solve(
+            node,
+            horizon,
+            -crate::game::score::INFINITY,
+            crate::game::score::INFINITY,
+        );
+        self.memo.lock().insert(key, v);
+        v
+    }
+
+    fn coin(&self, node: &RandomTree, salt: u64) -> u64 {
+        mix(self.seed ^ node.hash() ^ salt)
+    }
+}
+
+/// Fail-soft alpha-beta in natural order, the oracle's own exact solver.
+fn solve(node: &RandomTree, horizon: u32, mut alpha: Score, beta: Score) -> Score {
+    if node.level == horizon || node.level == node.params.d {
+        return node.value();
+    }
+    let mut best = -crate::game::score::INFINITY;
+    for c in 0..node.params.b {
+        let mut child = *node;
+        child.play(Child(c));
+        let s = -solve(&child, horizon, -beta, -alpha);
+        best = best.max(s);
+        alpha = alpha.max(s);
+        if s >= beta {
+            break;
+        }
+    }
+    best
+}
+
+impl Evaluator<RandomTree> for Oracle {
+    fn evaluate(&self, pos: &RandomTree) -> Score {
+        pos.value()
+    }
+
+    fn order_hint(&self, pos: &RandomTree, mv: Child, depth: u32) -> i32 {
+        let mut child = *pos;
+        child.play(mv);
+        let horizon = pos.level + depth;
+        // Random hints stay below every true value's range so that "best first" wins ties.
+        let random = || (self.coin(&child, 1) >> 34) as i32 - (1 << 29);
+        match self.order {
+            OracleOrder::Perfect => -self.true_value(&child, horizon),
+            OracleOrder::Worst => self.true_value(&child, horizon),
+            OracleOrder::Random => random(),
+            OracleOrder::BestFirst(p) => {
+                let lucky = (self.coin(pos, 2) >> 11) as f64 / (1u64 << 53) as f64 <= p;
+                if lucky && self.is_best_child(pos, mv, horizon) {
+                    i32::MAX
+                } else {
+                    random()
+                }
+            }
+        }
+    }
+}
+
+impl Oracle {
+    fn is_best_child(&self, pos: &RandomTree, mv: Child, horizon: u32) -> bool {
+        let value_of = |c: u32| {
+            let mut child = *pos;
+            child.play(Child(c));
+            -self.true_value(&child, horizon)
+        };
+        let best = (0..pos.params.b).max_by_key(|&c| value_of(c));
+        best == Some(mv.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tree(b: u32, d: u32, seed: u64, model: Model) -> RandomTree {
+        RandomTree::new(TreeParams { b, d, seed, model }).unwrap()
+    }
+
+    #[test]
+    fn permutation_is_a_bijection() {
+        for n in [1u64, 2, 3, 7, 64, 100, 1000, 4097] {
+            let mut seen: Vec<u64> = (0..n).map(|x| permute(x, n, 42 + n)).collect();
+            seen.sort_unstable();
+            assert_eq!(seen, (0..n).collect::<Vec<_>>(), "n = {n}");
+        }
+    }
+
+    #[test]
+    fn iid_leaf_values_are_all_distinct_and_centred() {
+        let root = tree(3, 6, 7, Model::Iid);
+        let mut values = Vec::new();
+        let mut stack = vec![root];
+        while let Some(node) = stack.pop() {
+            if node.level == 6 {
+                values.push(node.value());
+                continue;
+            }
+            for c in 0..3 {
+                let mut child = node;
+                child.play(Child(c));
+                stack.push(child);
+            }
+        }
+        values.sort_unstable();
+        let n = 3i32.pow(6);
+        assert_eq!(values, (-(n / 2)..n - n / 2).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn seeds_give_different_trees_and_the_same_seed_the_same_tree() {
+        let a = tree(4, 5, 1, Model::Iid);
+        let b = tree(4, 5, 2, Model::Iid);
+        let leaf = |t: RandomTree| {
+            let mut n = t;
+            for c in [1, 3, 0, 2, 2] {
+                n.play(Child(c));
+            }
+            n.value()
+        };
+        assert_eq!(leaf(a), leaf(a));
+        assert_ne!(leaf(a), leaf(b));
+    }
+
+    #[test]
+    fn incremental_values_sum_the_path() {
+        let root = tree(2, 3, 9, Model::Incremental);
+        let mut n = root;
+        let mut first_view = 0i64;
+        for (level, c) in [(1u32, 1u32), (2, 0), (3, 1)] {
+            n.play(Child(c));
+            let edge = n.edge_value(level, n.index);
+            first_view += if level % 2 == 1 { edge } else { -edge };
+        }
+        // Level 3: the second player is to move, who sees the negation.
+        assert_eq!(n.value(), -(first_view as Score));
+        assert_eq!(n.status(), Status::Over(Outcome::Points(n.value())));
+    }
+
+    #[test]
+    fn oracle_value_equals_brute_force_minimax() {
+        fn negamax(n: &RandomTree, horizon: u32) -> Score {
+            if n.level == horizon {
+                return n.value();
+            }
+            (0..n.params.b)
+                .map(|c| {
+                    let mut child = *n;
+                    child.play(Child(c));
+                    -negamax(&child, horizon)
+                })
+                .max()
+                .unwrap()
+        }
+        for seed in 0..20 {
+            for model in [Model::Iid, Model::Incremental] {
+                let root = tree(3, 5, seed, model);
+                let oracle = Oracle::new(OracleOrder::Perfect, 0);
+                for horizon in 1..=5 {
+                    assert_eq!(oracle.true_value(&root, horizon), negamax(&root, horizon));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn positions_parse_and_refuse_bad_text() {
+        let n = RandomTree::parse_position("b=3,d=4,seed=5,path=2.0").unwrap();
+        assert_eq!((n.level, n.index), (2, 6));
+        assert!(RandomTree::parse_position("b=3").is_err());
+        assert!(RandomTree::parse_position("b=3 d=4 path=3").is_err());
+        assert!(RandomTree::parse_position("b=64 d=10").is_err());
+        assert!(RandomTree::parse_position("b=2 d=2 colour=red").is_err());
+        assert!(RandomTree::parse_position("b=x d=2").is_err());
+    }
+
+    #[test]
+    fn minimal_tree_formula_matches_knuth_and_moore() {
+        assert_eq!(TreeParams::minimal_leaves(3, 3), 11);
+        assert_eq!(TreeParams::minimal_leaves(2, 1), 2);
+        assert_eq!(TreeParams::minimal_leaves(8, 8), 2 * 4096 - 1);
+    }
+}

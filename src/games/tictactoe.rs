@@ -109,6 +109,10 @@ impl Game for TicTacToe {
         u32::from(self.plies)
     }
 
+    fn remaining_plies(&self) -> Option<u32> {
+        Some(9 - u32::from(self.plies))
+    }
+
     fn move_code(mv: Square) -> u16 {
         u16::from(mv.0)
     }
@@ -127,7 +131,9 @@ impl Notation for TicTacToe {
                 .filter(|d| (1..=9).contains(d))
                 .ok_or_else(|| ParseError::new(format!("`{c}` is not a square 1-9")))?;
             if pos.status() != Status::Ongoing {
-                return Err(ParseError::new(format!("the game is over before square {c}")));
+                return Err(ParseError::new(format!(
+                    "the game is over before square {c}"
+                )));
             }
             let mv = Square(square as u8 - 1);
             if (pos.mine | pos.theirs) & (1 << mv.0) != 0 {

@@ -1,0 +1,207 @@
+//! Move ordering: independent switches that decide which move alpha-beta tries first.
+//!
+//! Alpha-beta's savings depend only on order: with the best move first everywhere it visits
+//! Knuth and Moore's minimal tree, in the worst order the whole minimax tree. Each switch
+//! gives a key to every move; moves are searched by decreasing key, ties in generation
+//! order (or in a seeded random order when `shuffle` is on).
+
+use crate::game::{Evaluator, Game, Player};
+
+/// The ordering switches. All off: moves in the game's generation order.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Deserialize, serde::Serialize,
+)]
+#[serde(deny_unknown_fields, default)]
+pub struct Ordering {
+    /// The evaluator's static hint ([`Evaluator::order_hint`]): MVV-LVA in chess, centre
+    /// first in connect four, the oracle on random trees.
+    pub hint: bool,
+    /// The move the transposition table remembers as best or refuting for this position
+    /// first (Greenblatt, Eastlake and Crocker 1967; Slate and Atkin 1977).
+    pub tt_move: bool,
+    /// Two moves per ply that recently caused a beta cutoff at the same ply, tried early
+    /// (Akl and Newborn 1977, "the principal continuation and the killer heuristic").
+    pub killers: bool,
+    /// Moves that caused cutoffs anywhere earlier, weighted by depth², tried early
+    /// (Schaeffer 1989, "The history heuristic and alpha-beta search enhancements").
+    pub history: bool,
+    /// Shuffle the moves with the search's seed before the other keys apply: alone it gives
+    /// the random order of Pearl's analysis; with other switches it breaks their ties at random.
+    pub shuffle: bool,
+}
+
+impl Ordering {
+    /// True if any switch is on.
+    #[must_use]
+    pub fn any(&self) -> bool {
+        self.hint || self.tt_move || self.killers || self.history || self.shuffle
+    }
+
+    /// A compact label such as `hint+tt_move+killers`, or `none`.
+    #[must_use]
+    pub fn label(&self) -> String {
+        let names = [
+            (self.hint, "hint"),
+            (self.tt_move, "tt_move"),
+            (self.killers, "killers"),
+            (self.history, "history"),
+            (self.shuffle, "shuffle"),
+        ];
+        let on: Vec<&str> = names.iter().filter(|(b, _)| *b).map(|(_, n)| *n).collect();
+        if on.is_empty() {
+            "none".into()
+        } else {
+            on.join("+")
+        }
+    }
+}
+
+const TT_MOVE_KEY: i64 = 3 << 60;
+const KILLER_KEY: i64 = 2 << 60;
+const HINT_SHIFT: u32 = 24;
+const HISTORY_CAP: i32 = 1 << 22;
+const HISTORY_SIDES: usize = 2;
+const HISTORY_CODES: usize = 1 << 16;
+
+/// The state the switches keep during a search: killers per ply, the history table, the
+/// shuffle's generator and per-ply key buffers (reused, never reallocated per node).
+pub(crate) struct OrderingState<G: Game> {
+    switches: Ordering,
+    killers: Vec<[Option<G::Move>; 2]>,
+    history: Vec<i32>,
+    rng: u64,
+    keyed: Vec<Vec<(i64, u32, G::Move)>>,
+}
+
+impl<G: Game> OrderingState<G> {
+    pub(crate) fn new(switches: &Ordering, seed: u64) -> Self {
+        Self {
+            switches: *switches,
+            killers: Vec::new(),
+            history: if switches.history {
+                vec![0; HISTORY_SIDES * HISTORY_CODES]
+            } else {
+                Vec::new()
+            },
+            rng: crate::games::random_tree::mix(seed) | 1,
+            keyed: Vec::new(),
+        }
+    }
+
+    pub(crate) fn ensure_plies(&mut self, plies: usize) {
+        while self.killers.len() < plies {
+            self.killers.push([None; 2]);
+            self.keyed.push(Vec::new());
+        }
+    }
+
+    /// Sorts `moves` (the legal moves of `pos` at `ply`) best first.
+    pub(crate) fn order<E: Evaluator<G>>(
+        &mut self,
+        eval: &E,
+        pos: &G,
+        moves: &mut [G::Move],
+        tt_move: Option<u16>,
+        ply: usize,
+        depth: u32,
+    ) {
+        if !self.switches.any() || moves.len() < 2 {
+            return;
+        }
+        if self.switches.shuffle {
+            self.shuffle(moves);
+        }
+        let mut keyed = std::mem::take(&mut self.keyed[ply]);
+        keyed.clear();
+        let side = history_side(pos.side_to_move());
+        for (i, &mv) in moves.iter().enumerate() {
+            keyed.push((
+                self.key(eval, pos, mv, tt_move, ply, depth, side),
+                i as u32,
+                mv,
+            ));
+        }
+        keyed.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        for (slot, &(_, _, mv)) in moves.iter_mut().zip(keyed.iter()) {
+            *slot = mv;
+        }
+        self.keyed[ply] = keyed;
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn key<E: Evaluator<G>>(
+        &self,
+        eval: &E,
+        pos: &G,
+        mv: G::Move,
+        tt_move: Option<u16>,
+        ply: usize,
+        depth: u32,
+        side: usize,
+    ) -> i64 {
+        let s = &self.switches;
+        if s.tt_move && tt_move == Some(G::move_code(mv)) {
+            return TT_MOVE_KEY;
+        }
+        if s.killers {
+            let [first, second] = self.killers[ply];
+            if first == Some(mv) {
+                return KILLER_KEY;
+            }
+            if second == Some(mv) {
+                return KILLER_KEY - 1;
+            }
+        }
+        let mut key = 0;
+        if s.hint {
+            key += i64::from(eval.order_hint(pos, mv, depth)) << HINT_SHIFT;
+        }
+        if s.history {
+            key += i64::from(self.history[history_index::<G>(side, mv)]);
+        }
+        key
+    }
+
+    /// Remembers that `mv` refuted the node at `ply` searched `depth` plies deep.
+    pub(crate) fn record_cutoff(&mut self, pos: &G, mv: G::Move, ply: usize, depth: u32) {
+        if self.switches.killers {
+            let slots = &mut self.killers[ply];
+            if slots[0] != Some(mv) {
+                slots[1] = slots[0];
+                slots[0] = Some(mv);
+            }
+        }
+        if self.switches.history {
+            let i = history_index::<G>(history_side(pos.side_to_move()), mv);
+            let bonus = (depth * depth).min(HISTORY_CAP as u32) as i32;
+            self.history[i] += bonus;
+            if self.history[i] >= HISTORY_CAP {
+                self.history.iter_mut().for_each(|h| *h /= 2);
+            }
+        }
+    }
+
+    /// Fisher-Yates with a xorshift64* generator seeded from the search's seed.
+    fn shuffle(&mut self, moves: &mut [G::Move]) {
+        for i in (1..moves.len()).rev() {
+            self.rng ^= self.rng >> 12;
+            self.rng ^= self.rng << 25;
+            self.rng ^= self.rng >> 27;
+            let r = self.rng.wrapping_mul(0x2545_F491_4F6C_DD1D);
+            let j = ((u128::from(r) * (i as u128 + 1)) >> 64) as usize;
+            moves.swap(i, j);
+        }
+    }
+}
+
+fn history_side(p: Player) -> usize {
+    match p {
+        Player::First => 0,
+        Player::Second => 1,
+    }
+}
+
+fn history_index<G: Game>(side: usize, mv: G::Move) -> usize {
+    side * HISTORY_CODES + usize::from(G::move_code(mv))
+}
