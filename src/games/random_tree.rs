@@ -154,7 +154,11 @@ impl RandomTree {
             }
             Model::Incremental => {
                 let first = self.path_sum as Score;
-                if self.level % 2 == 0 { first } else { -first }
+                if self.level.is_multiple_of(2) {
+                    first
+                } else {
+                    -first
+                }
             }
         }
     }
@@ -175,7 +179,7 @@ impl Game for RandomTree {
     const NAME: &'static str = "random_tree";
 
     fn side_to_move(&self) -> Player {
-        if self.level % 2 == 0 {
+        if self.level.is_multiple_of(2) {
             Player::First
         } else {
             Player::Second

@@ -53,7 +53,7 @@ impl TicTacToe {
     }
 
     fn has_line(stones: u16) -> bool {
-        LINES.iter().any(|&l| stones & l == l)
+        LINES.iter().any(|&line| line & !stones == 0)
     }
 }
 
@@ -62,7 +62,7 @@ impl Game for TicTacToe {
     const NAME: &'static str = "tictactoe";
 
     fn side_to_move(&self) -> Player {
-        if self.plies % 2 == 0 {
+        if self.plies.is_multiple_of(2) {
             Player::First
         } else {
             Player::Second

@@ -86,10 +86,11 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             return Probe::Search(None);
         };
         self.stats.tt_hits += 1;
-        if ply > 0 && u32::from(entry.depth) >= depth {
-            if let Some(value) = entry.cutoff(alpha, beta) {
-                return Probe::Cutoff(value);
-            }
+        if ply > 0
+            && u32::from(entry.depth) >= depth
+            && let Some(value) = entry.cutoff(alpha, beta)
+        {
+            return Probe::Cutoff(value);
         }
         Probe::Search(entry.move_code)
     }
