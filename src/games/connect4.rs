@@ -1,1 +1,588 @@
-//! Connect four (placeholder, being written).
+//! Connect four on 7 columns of 6 rows, as two 64-bit bitboards.
+//!
+//! The representation is Pascal Pons's (<http://blog.gamesolver.org/solving-connect-four/06-bitboard/>):
+//! bit `7 * column + row` stands for a cell (row 0 at the bottom), and each column has one
+//! more bit above its top cell, the sentinel, which is never set. `position` holds the stones
+//! of the side to move, `mask` all stones, and `position + mask` is a key unique to the
+//! position. Columns are written 1-7 from the left; a position is written `start` or as the
+//! columns played in order, first player first (`"4453"`), as in Pons's test sets.
+
+use std::fmt;
+
+use crate::game::{Evaluator, Game, Notation, Outcome, ParseError, Player, Score, Status};
+
+/// Number of columns.
+const WIDTH: u8 = 7;
+/// Number of rows.
+const HEIGHT: u8 = 6;
+/// Bits per column: the rows plus the sentinel.
+const STRIDE: u8 = HEIGHT + 1;
+/// Cells on the board: the longest game.
+const CELLS: u8 = WIDTH * HEIGHT;
+/// The bottom cell of every column.
+const BOTTOM_ROW: u64 = bottom_row();
+/// The top cell (row 5) of every column; a column is full when its top cell is taken.
+const TOP_ROW: u64 = BOTTOM_ROW << (HEIGHT - 1);
+
+/// Builds [`BOTTOM_ROW`] (a `const fn` loop, as iterators are not const).
+const fn bottom_row() -> u64 {
+    let mut row = 0;
+    let mut col = 0;
+    while col < WIDTH {
+        row |= 1 << (col * STRIDE);
+        col += 1;
+    }
+    row
+}
+
+/// The bottom cell of column `col` (0-6).
+const fn bottom_cell(col: u8) -> u64 {
+    1 << (col * STRIDE)
+}
+
+/// The top cell of column `col` (0-6).
+const fn top_cell(col: u8) -> u64 {
+    1 << (HEIGHT - 1 + col * STRIDE)
+}
+
+/// Whether `stones` hold four in a row in any direction (Pons, part 6: shift by the
+/// direction's step and `and`, then by twice the step and `and` again). The sentinel bits
+/// keep lines from wrapping across columns.
+const fn has_four(stones: u64) -> bool {
+    // Horizontal (step 7), diagonal `\` (step 6), diagonal `/` (step 8), vertical (step 1).
+    let h = stones & (stones >> STRIDE);
+    let d1 = stones & (stones >> (STRIDE - 1));
+    let d2 = stones & (stones >> (STRIDE + 1));
+    let v = stones & (stones >> 1);
+    (h & (h >> (2 * STRIDE)))
+        | (d1 & (d1 >> (2 * (STRIDE - 1))))
+        | (d2 & (d2 >> (2 * (STRIDE + 1))))
+        | (v & (v >> 2))
+        != 0
+}
+
+/// A column to drop a disc into, 0-6 inside, written 1-7 from the left (Pons's notation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Column(u8);
+
+impl Column {
+    /// The column with index `index` (0 = leftmost), or `None` past the right edge.
+    #[must_use]
+    pub const fn new(index: u8) -> Option<Self> {
+        if index < WIDTH {
+            Some(Self(index))
+        } else {
+            None
+        }
+    }
+
+    /// The column's index, 0 (leftmost) to 6.
+    #[must_use]
+    pub const fn index(self) -> u8 {
+        self.0
+    }
+}
+
+impl fmt::Display for Column {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0 + 1)
+    }
+}
+
+/// A connect-four position: Pons's two bitboards, the number of stones, and whether the
+/// side that just moved completed four in a row (worked out once in [`Game::play`] so that
+/// [`Game::status`] is a couple of comparisons).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Connect4 {
+    /// Stones of the side to move.
+    position: u64,
+    /// All stones.
+    mask: u64,
+    /// Stones on the board.
+    plies: u8,
+    /// The side that just moved has four in a row.
+    last_mover_won: bool,
+}
+
+impl Connect4 {
+    /// The empty board, first player to move.
+    #[must_use]
+    pub const fn new() -> Self {
+        Self {
+            position: 0,
+            mask: 0,
+            plies: 0,
+            last_mover_won: false,
+        }
+    }
+
+    /// Pons's key `position + mask`: unique to the position, side to move included.
+    #[must_use]
+    pub const fn key(&self) -> u64 {
+        self.position + self.mask
+    }
+
+    /// Whether column `col` still has room (finished games aside).
+    #[must_use]
+    pub const fn can_play(&self, col: Column) -> bool {
+        self.mask & top_cell(col.0) == 0
+    }
+
+    /// The board drawn in text, top row first: `X` for the first player, `O` for the
+    /// second, `.` for empty cells, with the column numbers underneath.
+    #[must_use]
+    pub fn to_ascii(&self) -> String {
+        let first = if self.plies.is_multiple_of(2) {
+            self.position
+        } else {
+            self.position ^ self.mask
+        };
+        let mut out = String::with_capacity(usize::from(STRIDE) * usize::from(WIDTH + 1));
+        for row in (0..HEIGHT).rev() {
+            for col in 0..WIDTH {
+                let cell = 1 << (col * STRIDE + row);
+                out.push(if self.mask & cell == 0 {
+                    '.'
+                } else if first & cell != 0 {
+                    'X'
+                } else {
+                    'O'
+                });
+            }
+            out.push('\n');
+        }
+        out.push_str("1234567\n");
+        out
+    }
+}
+
+impl Game for Connect4 {
+    type Move = Column;
+    const NAME: &'static str = "connect4";
+
+    fn side_to_move(&self) -> Player {
+        if self.plies.is_multiple_of(2) {
+            Player::First
+        } else {
+            Player::Second
+        }
+    }
+
+    fn generate_moves(&self, out: &mut Vec<Column>) {
+        if self.last_mover_won {
+            return;
+        }
+        // Columns whose top cell is free, from the left (a full board leaves none).
+        let mut free = TOP_ROW & !self.mask;
+        while free != 0 {
+            out.push(Column((free.trailing_zeros() as u8) / STRIDE));
+            free &= free - 1;
+        }
+    }
+
+    fn play(&mut self, mv: Column) {
+        debug_assert!(mv.0 < WIDTH && self.can_play(mv), "column {mv} is full");
+        debug_assert!(!self.last_mover_won, "the game is over");
+        // Adding the column's bottom bit to the mask carries up to its first empty cell.
+        self.position ^= self.mask;
+        self.mask |= self.mask + bottom_cell(mv.0);
+        self.plies += 1;
+        self.last_mover_won = has_four(self.position ^ self.mask);
+    }
+
+    fn status(&self) -> Status {
+        if self.last_mover_won {
+            Status::Over(Outcome::Loss)
+        } else if self.plies == CELLS {
+            Status::Over(Outcome::Draw)
+        } else {
+            Status::Ongoing
+        }
+    }
+
+    fn hash(&self) -> u64 {
+        // The splitmix64 finalizer: a bijection, so distinct keys never collide, and every
+        // output bit depends on every key bit, so tables may use the high or the low bits.
+        let mut z = self.key();
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    fn plies_played(&self) -> u32 {
+        u32::from(self.plies)
+    }
+
+    fn move_code(mv: Column) -> u16 {
+        u16::from(mv.0)
+    }
+}
+
+impl Notation for Connect4 {
+    /// `start` (or an empty string) is the empty board; otherwise the columns played, one
+    /// digit 1-7 each, first player first, as in Pons's test sets. Refused: other
+    /// characters, a move into a full column, a move after the game is won, more than 42 moves.
+    fn parse_position(text: &str) -> Result<Self, ParseError> {
+        let text = text.trim();
+        let mut pos = Self::new();
+        if text == "start" {
+            return Ok(pos);
+        }
+        for (i, c) in text.char_indices() {
+            let col = c
+                .to_digit(10)
+                .filter(|d| (1..=u32::from(WIDTH)).contains(d))
+                .ok_or_else(|| {
+                    ParseError::new(format!("character {i} (`{c}`) is not a column 1-7"))
+                })?;
+            let mv = Column(col as u8 - 1);
+            if pos.plies == CELLS {
+                return Err(ParseError::new(format!(
+                    "character {i} (`{c}`): more than {CELLS} moves"
+                )));
+            }
+            if pos.last_mover_won {
+                return Err(ParseError::new(format!(
+                    "character {i} (`{c}`): the game is already won"
+                )));
+            }
+            if !pos.can_play(mv) {
+                return Err(ParseError::new(format!(
+                    "character {i} (`{c}`): column {c} is full"
+                )));
+            }
+            pos.play(mv);
+        }
+        Ok(pos)
+    }
+}
+
+/// Pons's centre-first move order (<http://blog.gamesolver.org/solving-connect-four/05-move-exploration-order/>):
+/// columns nearer the centre belong to more lines of four, so they are tried first, in the
+/// order 4, 3, 5, 2, 6, 1, 7. Evaluates every ongoing position as 0.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CentreFirst;
+
+impl Evaluator<Connect4> for CentreFirst {
+    fn evaluate(&self, _pos: &Connect4) -> Score {
+        0
+    }
+
+    /// `3 - |column - 3|` for column indices 0-6: 3 for the centre down to 0 at the edges;
+    /// ties (3 before 5, ...) keep the generation order, left first.
+    fn order_hint(&self, _pos: &Connect4, mv: Column, _depth: u32) -> i32 {
+        3 - (i32::from(mv.0) - 3).abs()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+
+    use super::*;
+
+    /// An independent, naive connect four: a 7 x 6 array and a scan of every cell for four
+    /// in a row in each direction.
+    #[derive(Clone, Copy, PartialEq, Eq, Hash)]
+    struct Naive {
+        /// `cells[col][row]`: 0 empty, 1 first player, 2 second player; row 0 at the bottom.
+        cells: [[u8; 6]; 7],
+        plies: usize,
+    }
+
+    impl Naive {
+        fn new() -> Self {
+            Self {
+                cells: [[0; 6]; 7],
+                plies: 0,
+            }
+        }
+
+        fn height(&self, col: usize) -> usize {
+            self.cells[col].iter().take_while(|&&c| c != 0).count()
+        }
+
+        fn wins(&self, player: u8) -> bool {
+            let at = |c: i32, r: i32| {
+                (0..7).contains(&c)
+                    && (0..6).contains(&r)
+                    && self.cells[c as usize][r as usize] == player
+            };
+            for c in 0..7 {
+                for r in 0..6 {
+                    for (dc, dr) in [(1, 0), (0, 1), (1, 1), (1, -1)] {
+                        if (0..4).all(|k| at(c + dc * k, r + dr * k)) {
+                            return true;
+                        }
+                    }
+                }
+            }
+            false
+        }
+
+        fn status(&self) -> Status {
+            let last_mover = if self.plies.is_multiple_of(2) { 2 } else { 1 };
+            if self.plies > 0 && self.wins(last_mover) {
+                Status::Over(Outcome::Loss)
+            } else if self.plies == 42 {
+                Status::Over(Outcome::Draw)
+            } else {
+                Status::Ongoing
+            }
+        }
+
+        fn moves(&self) -> Vec<usize> {
+            if self.status() != Status::Ongoing {
+                return Vec::new();
+            }
+            (0..7).filter(|&c| self.height(c) < 6).collect()
+        }
+
+        fn play(&mut self, col: usize) {
+            let row = self.height(col);
+            self.cells[col][row] = if self.plies.is_multiple_of(2) { 1 } else { 2 };
+            self.plies += 1;
+        }
+    }
+
+    /// A tiny xorshift64 generator, seeded, so random games repeat.
+    struct XorShift(u64);
+
+    impl XorShift {
+        fn below(&mut self, n: usize) -> usize {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            (self.0 % n as u64) as usize
+        }
+    }
+
+    fn pos(moves: &str) -> Connect4 {
+        Connect4::parse_position(moves).unwrap()
+    }
+
+    fn naive(moves: &str) -> Naive {
+        let mut n = Naive::new();
+        for c in moves.bytes() {
+            n.play(usize::from(c - b'1'));
+        }
+        n
+    }
+
+    fn moves_of(p: &Connect4) -> Vec<Column> {
+        let mut out = Vec::new();
+        p.generate_moves(&mut out);
+        out
+    }
+
+    /// Leaves at `depth`: finished games count as one leaf and are not expanded.
+    fn perft(p: &Connect4, depth: u32) -> u64 {
+        if depth == 0 || p.status() != Status::Ongoing {
+            return 1;
+        }
+        let mut total = 0;
+        for mv in moves_of(p) {
+            let mut child = *p;
+            child.play(mv);
+            total += perft(&child, depth - 1);
+        }
+        total
+    }
+
+    fn naive_perft(n: &Naive, depth: u32) -> u64 {
+        if depth == 0 || n.status() != Status::Ongoing {
+            return 1;
+        }
+        n.moves()
+            .into_iter()
+            .map(|c| {
+                let mut child = *n;
+                child.play(c);
+                naive_perft(&child, depth - 1)
+            })
+            .sum()
+    }
+
+    #[test]
+    fn perft_agrees_with_the_naive_board() {
+        // No game ends before ply 7, so depths 1-6 are 7^n. Depth 7 is 7^7 - 7: a column
+        // holds 6 discs, so the 7 sequences dropping all 7 discs into one column are
+        // illegal. Depth 8 was computed by both boards here and by a third, independent
+        // count (a Python script that checks lines through the last disc); games won at
+        // ply 7 count as single leaves.
+        let expected = [7, 49, 343, 2_401, 16_807, 117_649, 823_536, 5_686_266];
+        for (depth, &count) in (1..=8).zip(expected.iter()) {
+            assert_eq!(perft(&Connect4::new(), depth), count, "depth {depth}");
+            assert_eq!(
+                naive_perft(&Naive::new(), depth),
+                count,
+                "naive, depth {depth}"
+            );
+        }
+    }
+
+    #[test]
+    fn random_games_agree_with_the_naive_board() {
+        let mut rng = XorShift(0x2545_F491_4F6C_DD1D);
+        let mut endings = [0; 2];
+        for _ in 0..3_000 {
+            let mut p = Connect4::new();
+            let mut n = Naive::new();
+            loop {
+                assert_eq!(p.status(), n.status(), "\n{}", p.to_ascii());
+                let moves: Vec<usize> = moves_of(&p).iter().map(|m| usize::from(m.0)).collect();
+                assert_eq!(moves, n.moves());
+                assert_eq!(p.plies_played() as usize, n.plies);
+                if moves.is_empty() {
+                    break;
+                }
+                let col = moves[rng.below(moves.len())];
+                p.play(Column(col as u8));
+                n.play(col);
+            }
+            endings[usize::from(p.status() == Status::Over(Outcome::Draw))] += 1;
+        }
+        // The random games exercise both endings.
+        assert!(endings[0] > 0 && endings[1] > 0, "{endings:?}");
+    }
+
+    #[test]
+    fn four_in_a_row_is_found_in_every_direction() {
+        for (direction, moves) in [
+            ("horizontal", "1122334"),
+            ("vertical", "1212121"),
+            ("diagonal /", "12234334544"),
+            ("diagonal \\", "76654554344"),
+            ("second player, horizontal, raised", "12345671526374"),
+        ] {
+            let before = pos(&moves[..moves.len() - 1]);
+            assert_eq!(before.status(), Status::Ongoing, "{direction}");
+            let after = pos(moves);
+            assert_eq!(after.status(), Status::Over(Outcome::Loss), "{direction}");
+            assert_eq!(naive(moves).status(), after.status(), "{direction}");
+            assert!(moves_of(&after).is_empty(), "{direction}");
+        }
+        // Stones across the sentinel between columns are not a line: the first player holds
+        // column 1 rows 5-6 and column 2 rows 1-2, adjacent bits but for the sentinel.
+        let wrapped = "11111717262";
+        assert_eq!(pos(wrapped).status(), Status::Ongoing);
+        assert_eq!(naive(wrapped).status(), Status::Ongoing);
+    }
+
+    #[test]
+    fn a_full_board_without_four_is_a_draw() {
+        let moves = "455714637617614767242476316455122212535333";
+        assert_eq!(moves.len(), 42);
+        let p = pos(moves);
+        assert_eq!(p.status(), Status::Over(Outcome::Draw));
+        assert_eq!(naive(moves).status(), Status::Over(Outcome::Draw));
+        assert!(moves_of(&p).is_empty());
+        assert_eq!(p.plies_played(), 42);
+        assert!(Connect4::parse_position(&format!("{moves}1")).is_err());
+    }
+
+    #[test]
+    fn moves_are_columns_from_the_left_written_1_to_7() {
+        let start = Connect4::new();
+        let moves = moves_of(&start);
+        let written: Vec<String> = moves.iter().map(ToString::to_string).collect();
+        assert_eq!(written, ["1", "2", "3", "4", "5", "6", "7"]);
+        assert_eq!(start.parse_move("4"), Ok(Column(3)));
+        assert!(start.parse_move("8").is_err());
+        assert_eq!(Connect4::move_code(Column(6)), 6);
+        assert_eq!(Column::new(6).map(Column::index), Some(6));
+        assert_eq!(Column::new(7), None);
+        let full_third = pos("333333");
+        let written: Vec<String> = moves_of(&full_third)
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        assert_eq!(written, ["1", "2", "4", "5", "6", "7"]);
+        assert_eq!(full_third.side_to_move(), Player::First);
+        assert_eq!(pos("3").side_to_move(), Player::Second);
+    }
+
+    #[test]
+    fn bad_positions_are_refused_with_a_reason() {
+        for bad in ["8", "0", "1111111", "x", "12121213", "44 53"] {
+            let err = Connect4::parse_position(bad).unwrap_err();
+            assert!(err.0.starts_with("character "), "{bad}: {err}");
+        }
+        assert_eq!(
+            Connect4::parse_position("1111111").unwrap_err().0,
+            "character 6 (`1`): column 1 is full"
+        );
+        assert_eq!(Connect4::parse_position("start"), Ok(Connect4::new()));
+        assert_eq!(Connect4::parse_position("  4453\n"), Ok(pos("4453")));
+    }
+
+    #[test]
+    fn pons_end_game_positions_are_read() {
+        let set = include_str!("../../experiments/data/connect4/Test_L3_R1");
+        let mut lines = 0;
+        for line in set.lines() {
+            let moves = line.split_whitespace().next().unwrap();
+            let p = Connect4::parse_position(moves).unwrap_or_else(|e| panic!("{line}: {e}"));
+            assert_eq!(p.plies_played() as usize, moves.len(), "{line}");
+            assert_eq!(p.status(), Status::Ongoing, "{line}");
+            lines += 1;
+        }
+        assert_eq!(lines, 1000);
+    }
+
+    #[test]
+    fn transpositions_share_a_hash_and_different_positions_do_not() {
+        assert_eq!(pos("1234").hash(), pos("3214").hash());
+        assert_ne!(pos("1234").hash(), pos("2143").hash());
+        assert_ne!(pos("12").hash(), pos("21").hash());
+        // Every position within 5 plies: equal boards (by the naive board, which records
+        // the side to move through its stone count) if and only if equal hashes.
+        let mut by_board: HashMap<Naive, u64> = HashMap::new();
+        let mut boards_by_hash: HashMap<u64, Naive> = HashMap::new();
+        let mut frontier = vec![(Connect4::new(), Naive::new())];
+        for _ in 0..5 {
+            let mut next = Vec::new();
+            for (p, n) in frontier {
+                for mv in moves_of(&p) {
+                    let (mut p, mut n) = (p, n);
+                    p.play(mv);
+                    n.play(usize::from(mv.0));
+                    assert_eq!(*by_board.entry(n).or_insert(p.hash()), p.hash());
+                    assert!(*boards_by_hash.entry(p.hash()).or_insert(n) == n);
+                    next.push((p, n));
+                }
+            }
+            frontier = next;
+        }
+        // 7 + 49 + 238 + 1 120 + 4 263 distinct positions after 1-5 plies (OEIS A212693).
+        assert_eq!(by_board.len(), 7 + 49 + 238 + 1_120 + 4_263);
+        // The high and the low bits both spread the 5 677 positions over 64 buckets: none
+        // holds less than half its share.
+        for bucket in [|h: u64| h >> 58, |h: u64| h & 63] {
+            let mut counts = [0; 64];
+            for &h in by_board.values() {
+                counts[bucket(h) as usize] += 1;
+            }
+            assert!(counts.iter().all(|&c| c > 5_677 / 128), "{counts:?}");
+        }
+    }
+
+    #[test]
+    fn centre_first_orders_4_3_5_2_6_1_7() {
+        let p = Connect4::new();
+        let mut moves = moves_of(&p);
+        moves.sort_by_key(|&m| -CentreFirst.order_hint(&p, m, 0));
+        let written: String = moves.iter().map(ToString::to_string).collect();
+        assert_eq!(written, "4352617");
+        assert_eq!(CentreFirst.evaluate(&p), 0);
+    }
+
+    #[test]
+    fn positions_are_small_and_drawn_with_the_first_player_as_x() {
+        assert!(std::mem::size_of::<Connect4>() <= 24);
+        assert_eq!(
+            pos("4453").to_ascii(),
+            ".......\n.......\n.......\n.......\n...O...\n..OXX..\n1234567\n"
+        );
+    }
+}
