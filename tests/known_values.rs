@@ -68,3 +68,24 @@ fn oracle_ordered_alphabeta_visits_exactly_the_knuth_moore_minimal_tree() {
         }
     }
 }
+
+#[test]
+fn connect4_solver_matches_pons_scores_on_test_l3_r1_sample() {
+    use plylab::games::connect4::{CentreFirst, Connect4, pons_score};
+    let text = include_str!("../experiments/data/connect4/Test_L3_R1");
+    let ordering = Ordering {
+        hint: true,
+        tt_move: true,
+        killers: true,
+        history: true,
+        shuffle: false,
+    };
+    let cfg = config(Algorithm::Alphabeta, ordering, 4, true);
+    for line in text.lines().take(100) {
+        let (moves, expected) = line.split_once(' ').unwrap();
+        let root = Connect4::parse_position(moves).unwrap();
+        let result = search(&root, &CentreFirst, &cfg, &Limits::default());
+        let got = pons_score(&root, result.score().unwrap());
+        assert_eq!(got, Some(expected.parse().unwrap()), "position {moves}");
+    }
+}

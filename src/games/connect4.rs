@@ -9,7 +9,7 @@
 
 use std::fmt;
 
-use crate::game::{Evaluator, Game, Notation, Outcome, ParseError, Player, Score, Status};
+use crate::game::{Evaluator, Game, Notation, Outcome, ParseError, Player, Score, Status, score};
 
 /// Number of columns.
 const WIDTH: u8 = 7;
@@ -213,9 +213,33 @@ impl Game for Connect4 {
         u32::from(self.plies)
     }
 
+    fn remaining_plies(&self) -> Option<u32> {
+        Some(u32::from(CELLS - self.plies))
+    }
+
     fn move_code(mv: Column) -> u16 {
         u16::from(mv.0)
     }
+}
+
+/// A solved score in Pons's convention (his test sets' second column): for the side to move
+/// at `root`, `(43 - stones on the board when the winner plays)/2`, positive for a win,
+/// negative for a loss, 0 for a draw. `search_score` is a root-relative score of a search
+/// that reached the end of the game; a heuristic (non-decisive, non-zero) score gives `None`.
+#[must_use]
+pub fn pons_score(root: &Connect4, search_score: Score) -> Option<i32> {
+    if search_score == 0 {
+        return Some(0);
+    }
+    let plies = score::plies_to_end(search_score)?;
+    // The winning disc is the `plies`-th from the root: stones before it are root + plies - 1.
+    let stones_before = i32::from(root.plies) + plies - 1;
+    let magnitude = (43 - stones_before) / 2;
+    Some(if search_score > 0 {
+        magnitude
+    } else {
+        -magnitude
+    })
 }
 
 impl Notation for Connect4 {
