@@ -1,1 +1,465 @@
-fn main() {}
+//! The `plylab` command line: parses arguments, calls into the library, maps errors to exit
+//! codes (2 for bad input: experiment files, positions, flags; 1 for failures while running).
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use plylab::game::{Evaluator, Game, Score, score};
+use plylab::games::random_tree::OracleOrder;
+use plylab::lab::runner::{GameTask, RunOptions, with_game};
+use plylab::lab::spec::{GameKind, GamePosition, SearcherVariant};
+use plylab::lab::{bench, machine, perft, runner, spec, suite};
+use plylab::search::{Algorithm, Iteration, Limits, Ordering, SearchConfig, Searcher};
+
+/// plylab: what each game-tree search technique buys, measured.
+///
+/// Start with `plylab experiment experiments/ordering.toml`: it runs the experiment file and
+/// writes results/ordering/searches.csv, run.json, charts and summary.md.
+#[derive(Parser)]
+#[command(version, about, long_about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run an experiment file (see EXPERIMENTS.md for every key).
+    Experiment(ExperimentArgs),
+    /// Search one position, printing a line per completed iteration.
+    Search(SearchArgs),
+    /// Run a test set with known answers and report how many are answered exactly.
+    Suite(SuiteArgs),
+    /// Count the move sequences of exactly DEPTH plies (a move-generator check).
+    Perft(PerftArgs),
+    /// Run the fixed benchmark suite: total nodes (a behaviour signature) and nodes/s.
+    Bench,
+}
+
+#[derive(Args)]
+struct ExperimentArgs {
+    /// The experiment file (TOML).
+    file: PathBuf,
+    /// Worker threads for jobs [default: the number of cores].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    jobs: Option<u32>,
+    /// Write results here instead of results/<name>.
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// Validate the file and list the jobs without running them.
+    #[arg(long)]
+    dry_run: bool,
+    /// Keep the finished jobs of an interrupted run of the same file; run the rest.
+    #[arg(long)]
+    resume: bool,
+}
+
+/// A game named on the command line.
+#[derive(Clone, Copy, ValueEnum)]
+enum GameName {
+    Tictactoe,
+    Connect4,
+    #[value(name = "random_tree")]
+    RandomTree,
+}
+
+impl From<GameName> for GameKind {
+    fn from(g: GameName) -> Self {
+        match g {
+            GameName::Tictactoe => Self::Tictactoe,
+            GameName::Connect4 => Self::Connect4,
+            GameName::RandomTree => Self::RandomTree,
+        }
+    }
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum AlgorithmName {
+    Minimax,
+    Alphabeta,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum OracleName {
+    Perfect,
+    Worst,
+    Random,
+}
+
+/// Technique switches and limits shared by `search` and `suite`.
+#[derive(Args)]
+struct Techniques {
+    /// The node function.
+    #[arg(long, value_enum, default_value = "alphabeta")]
+    algorithm: AlgorithmName,
+    /// Transposition table size in MiB (0: none).
+    #[arg(long, value_name = "MB", default_value_t = 16)]
+    tt_mb: usize,
+    /// Order moves by the evaluator's hint (centre first in connect four).
+    #[arg(long)]
+    hint: bool,
+    /// Try the table's move first.
+    #[arg(long)]
+    tt_move: bool,
+    /// Killer moves.
+    #[arg(long)]
+    killers: bool,
+    /// History heuristic.
+    #[arg(long)]
+    history: bool,
+    /// Shuffle moves with the seed.
+    #[arg(long)]
+    shuffle: bool,
+    /// All of --hint --tt-move --killers --history.
+    #[arg(long)]
+    ordered: bool,
+    /// Random trees: order by true values (perfect, worst or random).
+    #[arg(long, value_enum)]
+    oracle: Option<OracleName>,
+    /// Search only the final depth instead of iterative deepening.
+    #[arg(long)]
+    no_iterative: bool,
+    /// Seed of the search's random choices.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Deepest iteration in plies [default: to the end of the game].
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    depth: Option<u32>,
+    /// Most nodes.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    nodes: Option<u64>,
+    /// Most milliseconds.
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..))]
+    time_ms: Option<u64>,
+}
+
+impl Techniques {
+    fn searcher(&self) -> SearcherVariant {
+        let ordering = Ordering {
+            hint: self.hint || self.ordered,
+            tt_move: self.tt_move || self.ordered,
+            killers: self.killers || self.ordered,
+            history: self.history || self.ordered,
+            shuffle: self.shuffle,
+        };
+        SearcherVariant {
+            label: "cli".into(),
+            swept: String::new(),
+            config: SearchConfig {
+                algorithm: match self.algorithm {
+                    AlgorithmName::Minimax => Algorithm::Minimax,
+                    AlgorithmName::Alphabeta => Algorithm::Alphabeta,
+                },
+                ordering,
+                tt_mb: self.tt_mb,
+                iterative: !self.no_iterative,
+                seed: self.seed,
+            },
+            oracle: self.oracle.map(|o| match o {
+                OracleName::Perfect => OracleOrder::Perfect,
+                OracleName::Worst => OracleOrder::Worst,
+                OracleName::Random => OracleOrder::Random,
+            }),
+            exclusive: false,
+        }
+    }
+
+    fn limits(&self) -> Limits {
+        Limits {
+            depth: self.depth,
+            nodes: self.nodes,
+            time: self.time_ms.map(Duration::from_millis),
+        }
+    }
+}
+
+#[derive(Args)]
+struct SearchArgs {
+    /// The game.
+    #[arg(value_enum)]
+    game: GameName,
+    /// The position: `start`, moves (connect four `4453`, tic-tac-toe `519`), or for random
+    /// trees `b=4,d=8,seed=1[,model=iid|incremental][,path=0.2]`.
+    position: String,
+    #[command(flatten)]
+    techniques: Techniques,
+}
+
+#[derive(Args)]
+struct SuiteArgs {
+    /// The game.
+    #[arg(value_enum)]
+    game: GameName,
+    /// The test set: `<position> <known score>` per line (Pons's connect-four format).
+    file: PathBuf,
+    /// Only the first N positions.
+    #[arg(long, value_name = "N")]
+    take: Option<usize>,
+    /// Worker threads [default: the number of cores].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    jobs: Option<u32>,
+    /// Also write one CSV row per position and iteration here.
+    #[arg(long, value_name = "FILE")]
+    csv: Option<PathBuf>,
+    #[command(flatten)]
+    techniques: Techniques,
+}
+
+#[derive(Args)]
+struct PerftArgs {
+    /// The game.
+    #[arg(value_enum)]
+    game: GameName,
+    /// The position (as for `search`).
+    position: String,
+    /// Plies.
+    depth: u32,
+}
+
+/// A failure, with the exit code it maps to.
+struct Failure {
+    code: u8,
+    message: String,
+}
+
+impl Failure {
+    fn bad_input(message: impl ToString) -> Self {
+        Self {
+            code: 2,
+            message: message.to_string(),
+        }
+    }
+
+    fn failed(message: impl ToString) -> Self {
+        Self {
+            code: 1,
+            message: message.to_string(),
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let outcome = match cli.command {
+        Command::Experiment(args) => experiment(&args),
+        Command::Search(args) => search(&args),
+        Command::Suite(args) => run_suite(&args),
+        Command::Perft(args) => run_perft(&args),
+        Command::Bench => {
+            run_bench();
+            Ok(())
+        }
+    };
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(f) => {
+            eprintln!("error: {}", f.message);
+            ExitCode::from(f.code)
+        }
+    }
+}
+
+fn experiment(args: &ExperimentArgs) -> Result<(), Failure> {
+    let plan = spec::load(&args.file).map_err(Failure::bad_input)?;
+    if args.dry_run {
+        let mut out = std::io::stdout().lock();
+        return runner::describe_jobs(&plan, &mut out).map_err(Failure::failed);
+    }
+    let options = RunOptions {
+        jobs: args.jobs.map(|j| j as usize),
+        out: args.out.clone(),
+        resume: args.resume,
+        progress: true,
+    };
+    eprintln!(
+        "{}: {} jobs on {} threads -> {}",
+        plan.name,
+        plan.jobs.len(),
+        options.jobs.unwrap_or_else(machine::cores),
+        runner::output_dir(&plan, &options).display()
+    );
+    let report = runner::run(&plan, &options).map_err(|e| match e {
+        runner::RunError::Resume(m) => Failure::bad_input(m),
+        other => Failure::failed(other),
+    })?;
+    println!(
+        "{} jobs run ({} kept from an earlier run), {} rows in {:.1} s -> {}",
+        report.jobs_run,
+        report.jobs_kept,
+        report.rows,
+        report.elapsed_s,
+        report.out.join("searches.csv").display()
+    );
+    Ok(())
+}
+
+fn parse_position(game: GameName, text: &str) -> Result<GamePosition, Failure> {
+    let kind = GameKind::from(game);
+    GamePosition::parse(kind, text)
+        .map_err(|e| Failure::bad_input(format!("bad {kind} position `{text}`: {e}")))
+}
+
+/// Prints engine-style info lines as iterations complete.
+struct InfoLines<'a> {
+    searcher: &'a SearcherVariant,
+    limits: Limits,
+}
+
+impl GameTask for InfoLines<'_> {
+    type Output = ();
+    fn run<G: Game, E: Evaluator<G>>(
+        self,
+        root: &G,
+        eval: &E,
+        to_set_score: &dyn Fn(Score) -> i32,
+    ) {
+        let mut config = self.searcher.config.clone();
+        if self.searcher.oracle.is_some() {
+            config.ordering = Ordering {
+                hint: true,
+                ..Ordering::default()
+            };
+        }
+        let mut searcher = Searcher::new(eval, &config);
+        let result = searcher.run_observed(root, &self.limits, |it| println!("{}", info_line(it)));
+        match result.last() {
+            Some(last) => {
+                let best = last.best_move.map_or("(none)".into(), |m| m.to_string());
+                println!(
+                    "bestmove {best} score {} (in the position's own convention: {})",
+                    score_text(last.score),
+                    to_set_score(last.score)
+                );
+            }
+            None => println!("no iteration completed"),
+        }
+        eprintln!(
+            "total nodes {} in {:.3} s{}",
+            result.total.nodes,
+            result.elapsed.as_secs_f64(),
+            if result.stopped {
+                " (stopped by a limit)"
+            } else {
+                ""
+            }
+        );
+    }
+}
+
+fn info_line<M: std::fmt::Display>(it: &Iteration<M>) -> String {
+    let secs = it.elapsed.as_secs_f64();
+    let nps = if secs > 0.0 {
+        (it.stats.nodes as f64 / secs) as u64
+    } else {
+        0
+    };
+    let pv: Vec<String> = it.pv.iter().map(ToString::to_string).collect();
+    format!(
+        "info depth {} seldepth {} score {} nodes {} nps {} time {} pv {}",
+        it.depth,
+        it.stats.max_ply,
+        score_text(it.score),
+        it.stats.nodes,
+        nps,
+        it.elapsed.as_millis(),
+        pv.join(" ")
+    )
+}
+
+/// `win N` / `loss N` (plies to the end) for decisive scores, the number otherwise.
+fn score_text(s: Score) -> String {
+    match score::plies_to_end(s) {
+        Some(p) if s > 0 => format!("win {p}"),
+        Some(p) => format!("loss {p}"),
+        None => s.to_string(),
+    }
+}
+
+fn search(args: &SearchArgs) -> Result<(), Failure> {
+    let position = parse_position(args.game, &args.position)?;
+    let searcher = args.techniques.searcher();
+    let task = InfoLines {
+        searcher: &searcher,
+        limits: args.techniques.limits(),
+    };
+    with_game(&position, searcher.oracle, searcher.config.seed, task);
+    Ok(())
+}
+
+fn run_suite(args: &SuiteArgs) -> Result<(), Failure> {
+    let positions =
+        suite::read(args.game.into(), &args.file, args.take).map_err(Failure::bad_input)?;
+    let threads = args.jobs.map_or_else(machine::cores, |j| j as usize);
+    let report = suite::run(
+        positions,
+        &args.techniques.searcher(),
+        args.techniques.limits(),
+        threads,
+    )
+    .map_err(Failure::failed)?;
+    if let Some(path) = &args.csv {
+        write_rows(path, &report.rows).map_err(Failure::failed)?;
+    }
+    for (position, expected) in report.misses.iter().take(10) {
+        let expected = expected.map_or("?".into(), |e| e.to_string());
+        println!("miss: {position} (expected {expected})");
+    }
+    println!(
+        "{}: exact {}/{}, mean nodes {:.1}, mean time {:.6} s",
+        args.file.display(),
+        report.exact,
+        report.total,
+        report.mean_nodes,
+        report.mean_seconds
+    );
+    Ok(())
+}
+
+fn write_rows(path: &std::path::Path, rows: &[plylab::lab::record::Row]) -> Result<(), String> {
+    let fail = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
+    let mut w = csv::Writer::from_path(path).map_err(|e| fail(&e))?;
+    for row in rows {
+        w.serialize(row).map_err(|e| fail(&e))?;
+    }
+    w.flush().map_err(|e| fail(&e))
+}
+
+struct Perft(u32);
+
+impl GameTask for Perft {
+    type Output = u64;
+    fn run<G: Game, E: Evaluator<G>>(self, root: &G, _: &E, _: &dyn Fn(Score) -> i32) -> u64 {
+        perft::perft(root, self.0)
+    }
+}
+
+fn run_perft(args: &PerftArgs) -> Result<(), Failure> {
+    let position = parse_position(args.game, &args.position)?;
+    let start = std::time::Instant::now();
+    let count = with_game(&position, None, 0, Perft(args.depth));
+    println!(
+        "perft {} = {count} ({:.3} s)",
+        args.depth,
+        start.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+fn run_bench() {
+    let total = bench::run(|name, line| {
+        println!(
+            "{name:<36} {:>12} nodes {:>8.3} s {:>12.0} nodes/s",
+            line.nodes,
+            line.seconds,
+            line.nodes as f64 / line.seconds.max(1e-9)
+        );
+    });
+    println!(
+        "bench: {} nodes {:.0} nodes/s",
+        total.nodes,
+        total.nodes as f64 / total.seconds.max(1e-9)
+    );
+}

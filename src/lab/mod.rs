@@ -1,1 +1,16 @@
-//! Experiments.
+//! Experiments: files in, jobs run, records out.
+//!
+//! - [`spec`]: an experiment file (TOML) to a validated [`spec::Plan`];
+//! - [`sweep`]: fields that take one value or a list to try each;
+//! - [`runner`]: jobs on a thread pool, searches.csv written as jobs finish;
+//! - [`record`]: the CSV row;
+//! - [`machine`]: run.json (experiment text, commit, machine, date).
+
+pub mod bench;
+pub mod machine;
+pub mod perft;
+pub mod record;
+pub mod runner;
+pub mod spec;
+pub mod suite;
+pub mod sweep;

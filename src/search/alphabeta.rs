@@ -40,9 +40,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             Probe::Search(mv) => mv,
         };
         let original_alpha = alpha;
-        let mut moves = std::mem::take(&mut self.moves[ply]);
-        moves.clear();
-        pos.generate_moves(&mut moves);
+        let mut moves = self.take_moves(pos, ply);
         self.ordering
             .order(self.eval, pos, &mut moves, tt_move, ply, depth);
 
@@ -68,7 +66,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
                 break;
             }
         }
-        self.moves[ply] = moves;
+        self.put_moves(ply, moves);
         if !self.aborted() {
             self.store_table(pos, depth, ply, best, original_alpha, beta, best_move);
         }

@@ -15,9 +15,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         if let Some(value) = self.leaf_score(pos, depth, ply) {
             return value;
         }
-        let mut moves = std::mem::take(&mut self.moves[ply]);
-        moves.clear();
-        pos.generate_moves(&mut moves);
+        let moves = self.take_moves(pos, ply);
         let mut best = -score::INFINITY;
         for &mv in &moves {
             let mut child = pos.clone();
@@ -31,7 +29,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
                 self.update_pv(ply, mv);
             }
         }
-        self.moves[ply] = moves;
+        self.put_moves(ply, moves);
         best
     }
 }

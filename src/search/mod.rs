@@ -221,6 +221,17 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
     /// depths 1, 2, ... each a complete search, until the depth limit, the end of the game,
     /// a proven win or loss, or another limit. With `iterative = false`, only the last depth.
     pub fn run(&mut self, root: &G, limits: &Limits) -> SearchResult<G::Move> {
+        self.run_observed(root, limits, |_| {})
+    }
+
+    /// [`Self::run`], calling `on_iteration` as each iteration completes (for engine-style
+    /// info lines and progress).
+    pub fn run_observed(
+        &mut self,
+        root: &G,
+        limits: &Limits,
+        mut on_iteration: impl FnMut(&Iteration<G::Move>),
+    ) -> SearchResult<G::Move> {
         let start = Instant::now();
         self.control = Some(Control {
             start,
@@ -255,6 +266,7 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
             };
             let proven = score::plies_to_end(iteration.score).is_some_and(|p| p <= depth as i32);
             let exhausted = root.remaining_plies().is_some_and(|r| depth >= r);
+            on_iteration(&iteration);
             result.iterations.push(iteration);
             if proven || exhausted {
                 break;
@@ -322,6 +334,24 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
         };
         self.stats.leaf_nodes += 1;
         Some(value)
+    }
+
+    /// Fills the move buffer of `ply` with the legal moves of `pos` (taken out of `self`
+    /// while the node searches; [`Self::put_moves`] returns it) and counts the expansion.
+    #[inline]
+    fn take_moves(&mut self, pos: &G, ply: usize) -> Vec<G::Move> {
+        let mut moves = std::mem::take(&mut self.moves[ply]);
+        moves.clear();
+        pos.generate_moves(&mut moves);
+        self.stats.expanded_nodes += 1;
+        self.stats.generated_moves += moves.len() as u64;
+        moves
+    }
+
+    /// Returns the buffer of `ply`, keeping its capacity for the next node.
+    #[inline]
+    fn put_moves(&mut self, ply: usize, moves: Vec<G::Move>) {
+        self.moves[ply] = moves;
     }
 
     /// Makes `mv` followed by the child's principal variation the variation at `ply`.

@@ -21,6 +21,11 @@ pub struct Stats {
     pub beta_cutoffs: u64,
     /// Beta cutoffs produced by the first move searched (the measure of ordering quality).
     pub first_move_cutoffs: u64,
+    /// Nodes whose moves were generated and searched (neither leaves nor table cutoffs).
+    pub expanded_nodes: u64,
+    /// Legal moves generated at expanded nodes: `generated_moves / expanded_nodes` is the
+    /// mean branching factor of the tree the search actually walked.
+    pub generated_moves: u64,
     /// The deepest ply below the root that the search reached.
     pub max_ply: u32,
 }
@@ -42,6 +47,8 @@ impl AddAssign for Stats {
         self.tt_hits += o.tt_hits;
         self.beta_cutoffs += o.beta_cutoffs;
         self.first_move_cutoffs += o.first_move_cutoffs;
+        self.expanded_nodes += o.expanded_nodes;
+        self.generated_moves += o.generated_moves;
         self.max_ply = self.max_ply.max(o.max_ply);
     }
 }

@@ -1,0 +1,192 @@
+//! `plylab bench`: a fixed single-thread suite whose total node count is a signature of the
+//! search's behaviour. It changes only when search behaviour changes (commits that change it
+//! say so and why); nodes/s is printed beside it.
+
+use std::time::Instant;
+
+use super::runner::{GameTask, with_game};
+use super::spec::GamePosition;
+use crate::game::{Evaluator, Game, Score};
+use crate::games::random_tree::OracleOrder;
+use crate::search::{Algorithm, Limits, Ordering, SearchConfig, Searcher};
+
+/// One line of the suite.
+struct Case {
+    name: &'static str,
+    position: GamePosition,
+    config: SearchConfig,
+    oracle: Option<OracleOrder>,
+    limits: Limits,
+}
+
+/// The figures of one case, or of the whole suite.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct BenchLine {
+    /// Nodes over every iteration.
+    pub nodes: u64,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+}
+
+struct Count<'a> {
+    config: &'a SearchConfig,
+    limits: &'a Limits,
+}
+
+impl GameTask for Count<'_> {
+    type Output = u64;
+    fn run<G: Game, E: Evaluator<G>>(self, root: &G, eval: &E, _: &dyn Fn(Score) -> i32) -> u64 {
+        Searcher::new(eval, self.config)
+            .run(root, self.limits)
+            .total
+            .nodes
+    }
+}
+
+fn ordered() -> Ordering {
+    Ordering {
+        hint: true,
+        tt_move: true,
+        killers: true,
+        history: true,
+        shuffle: false,
+    }
+}
+
+fn case(
+    name: &'static str,
+    game: super::spec::GameKind,
+    text: &str,
+    algorithm: Algorithm,
+    ordering: Ordering,
+    tt_mb: usize,
+    depth: Option<u32>,
+) -> Case {
+    Case {
+        name,
+        position: GamePosition::parse(game, text).expect("bench positions are valid"),
+        config: SearchConfig {
+            algorithm,
+            ordering,
+            tt_mb,
+            iterative: true,
+            seed: 1,
+        },
+        oracle: None,
+        limits: Limits {
+            depth,
+            ..Limits::default()
+        },
+    }
+}
+
+fn cases() -> Vec<Case> {
+    use super::spec::GameKind::{Connect4, RandomTree, Tictactoe};
+    let none = Ordering::default();
+    let mut oracle = case(
+        "random b=8 d=8 oracle",
+        RandomTree,
+        "b=8 d=8 seed=3",
+        Algorithm::Alphabeta,
+        Ordering { hint: true, ..none },
+        0,
+        None,
+    );
+    oracle.oracle = Some(OracleOrder::Perfect);
+    vec![
+        case(
+            "tictactoe minimax",
+            Tictactoe,
+            "start",
+            Algorithm::Minimax,
+            none,
+            0,
+            None,
+        ),
+        case(
+            "tictactoe ordered+tt",
+            Tictactoe,
+            "start",
+            Algorithm::Alphabeta,
+            ordered(),
+            1,
+            None,
+        ),
+        case(
+            "connect4 start d12 ordered+tt",
+            Connect4,
+            "start",
+            Algorithm::Alphabeta,
+            ordered(),
+            16,
+            Some(12),
+        ),
+        case(
+            "connect4 L3 #1 solve ordered+tt",
+            Connect4,
+            "2252576253462244111563365343671351441",
+            Algorithm::Alphabeta,
+            ordered(),
+            16,
+            None,
+        ),
+        case(
+            "connect4 L2 #1 solve ordered+tt",
+            Connect4,
+            "5554224333234511764415115",
+            Algorithm::Alphabeta,
+            ordered(),
+            16,
+            None,
+        ),
+        case(
+            "random b=4 d=12 natural",
+            RandomTree,
+            "b=4 d=12 seed=1",
+            Algorithm::Alphabeta,
+            none,
+            0,
+            None,
+        ),
+        case(
+            "random b=8 d=9 natural",
+            RandomTree,
+            "b=8 d=9 seed=2",
+            Algorithm::Alphabeta,
+            none,
+            0,
+            None,
+        ),
+        oracle,
+        case(
+            "random b=6 d=8 incremental minimax",
+            RandomTree,
+            "b=6 d=8 seed=4 model=incremental",
+            Algorithm::Minimax,
+            none,
+            0,
+            None,
+        ),
+    ]
+}
+
+/// Runs the suite, calling `report` after each case; returns the totals.
+pub fn run(mut report: impl FnMut(&str, BenchLine)) -> BenchLine {
+    let mut total = BenchLine::default();
+    for c in cases() {
+        let start = Instant::now();
+        let task = Count {
+            config: &c.config,
+            limits: &c.limits,
+        };
+        let nodes = with_game(&c.position, c.oracle, 1, task);
+        let line = BenchLine {
+            nodes,
+            seconds: start.elapsed().as_secs_f64(),
+        };
+        report(c.name, line);
+        total.nodes += line.nodes;
+        total.seconds += line.seconds;
+    }
+    total
+}

@@ -1,0 +1,162 @@
+//! run.json: what ran, where and when — the experiment text, seed, git commit, crate
+//! version, CPU model, cores and date — so that every figure can be traced and reproduced.
+
+use std::path::Path;
+use std::process::Command;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use super::runner::RunError;
+use super::spec::{Plan, ReferenceSpec};
+
+/// The contents of run.json.
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
+pub struct RunInfo {
+    /// The experiment's name.
+    pub experiment: String,
+    /// The experiment file as given on the command line.
+    pub file: String,
+    /// The experiment file's full text.
+    pub text: String,
+    /// Its one-line description.
+    pub description: String,
+    /// Notes copied into summary.md.
+    pub notes: String,
+    /// Published figures for summary.md.
+    pub references: Vec<ReferenceSpec>,
+    /// The experiment seed.
+    pub seed: u64,
+    /// `git rev-parse HEAD` of the working tree, `-dirty` if it had changes, or `unknown`.
+    pub git_commit: String,
+    /// plylab's version.
+    pub crate_version: String,
+    /// The CPU model from /proc/cpuinfo.
+    pub cpu_model: String,
+    /// Logical cores available.
+    pub cores: usize,
+    /// Worker threads used for jobs.
+    pub jobs: usize,
+    /// When the run started or ended, ISO 8601 UTC.
+    pub date: String,
+    /// Wall-clock seconds of the whole run; absent while it is running.
+    pub elapsed_s: Option<f64>,
+    /// Number of jobs in the plan.
+    pub job_count: usize,
+}
+
+/// Logical cores available to this process.
+#[must_use]
+pub fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, usize::from)
+}
+
+/// The CPU model name, or `unknown`.
+#[must_use]
+pub fn cpu_model() -> String {
+    std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|info| {
+            info.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split_once(':'))
+                .map(|(_, v)| v.trim().to_owned())
+        })
+        .unwrap_or_else(|| "unknown".into())
+}
+
+/// The commit of the working tree, marked `-dirty` when it has uncommitted changes.
+#[must_use]
+pub fn git_commit() -> String {
+    let run = |args: &[&str]| {
+        Command::new("git")
+            .args(args)
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned())
+    };
+    match run(&["rev-parse", "HEAD"]) {
+        Some(head) if !head.is_empty() => {
+            let dirty = run(&["status", "--porcelain", "--untracked-files=no"])
+                .is_some_and(|s| !s.is_empty());
+            if dirty { format!("{head}-dirty") } else { head }
+        }
+        _ => "unknown".into(),
+    }
+}
+
+/// Now, as `YYYY-MM-DDTHH:MM:SSZ`.
+#[must_use]
+pub fn now_iso8601() -> String {
+    let secs = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let (days, rest) = ((secs / 86_400) as i64, secs % 86_400);
+    let (y, m, d) = civil_from_days(days);
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
+        rest / 3600,
+        rest % 3600 / 60,
+        rest % 60
+    )
+}
+
+/// Howard Hinnant's `civil_from_days`: days since 1970-01-01 to (year, month, day).
+fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    (yoe + era * 400 + i64::from(m <= 2), m, d)
+}
+
+/// Writes run.json into `out` (`elapsed_s` is `None` while the run is going on).
+pub fn write_run_json(
+    plan: &Plan,
+    out: &Path,
+    jobs: usize,
+    elapsed_s: Option<f64>,
+) -> Result<(), RunError> {
+    let info = RunInfo {
+        experiment: plan.name.clone(),
+        file: plan.file.display().to_string(),
+        text: plan.text.clone(),
+        description: plan.description.clone(),
+        notes: plan.notes.clone(),
+        references: plan.references.clone(),
+        seed: plan.seed,
+        git_commit: git_commit(),
+        crate_version: env!("CARGO_PKG_VERSION").into(),
+        cpu_model: cpu_model(),
+        cores: cores(),
+        jobs,
+        date: now_iso8601(),
+        elapsed_s,
+        job_count: plan.jobs.len(),
+    };
+    let path = out.join("run.json");
+    let json = serde_json::to_string_pretty(&info).expect("run info serializes");
+    std::fs::write(&path, json + "\n").map_err(|source| RunError::Io { path, source })
+}
+
+/// The experiment text recorded in `out/run.json`, if any.
+#[must_use]
+pub fn recorded_text(out: &Path) -> Option<String> {
+    let json = std::fs::read_to_string(out.join("run.json")).ok()?;
+    serde_json::from_str::<RunInfo>(&json).ok().map(|i| i.text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn civil_dates_match_known_days() {
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(19_723), (2024, 1, 1));
+        assert_eq!(civil_from_days(20_513), (2026, 3, 1));
+    }
+}

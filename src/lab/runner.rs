@@ -1,0 +1,421 @@
+//! Runs a [`Plan`]: jobs on a rayon pool, rows appended to searches.csv as each job
+//! finishes, run.json describing the run, and at the end the CSV sorted by job so that the
+//! same file and seed give the same bytes (timing columns aside) whatever `--jobs` is.
+
+use std::fs::{self, File};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::Instant;
+
+use indicatif::{ProgressBar, ProgressStyle};
+use rayon::prelude::*;
+
+use super::record::{Row, derived, mean_branching, nps};
+use super::spec::{GamePosition, Job, Plan};
+use crate::game::{Evaluator, Game, Neutral, Score};
+use crate::games::connect4::{CentreFirst, pons_score};
+use crate::games::random_tree::{Oracle, OracleOrder, TreeParams, TreeValue};
+use crate::search::{Algorithm, SearchConfig, Searcher};
+
+/// How to run an experiment.
+#[derive(Clone, Debug, Default)]
+pub struct RunOptions {
+    /// Worker threads (default: the number of cores).
+    pub jobs: Option<usize>,
+    /// Output directory (default `results/<name>`).
+    pub out: Option<PathBuf>,
+    /// Keep the rows of an earlier, interrupted run of the same file and run only the rest.
+    pub resume: bool,
+    /// Draw a progress bar on the terminal.
+    pub progress: bool,
+}
+
+/// Errors while running (the experiment file itself was valid).
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// A file could not be written or read.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// The CSV could not be written or read back.
+    #[error("{path}: {source}")]
+    Csv {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        source: csv::Error,
+    },
+    /// `--resume` found results of a different experiment file.
+    #[error("{0}")]
+    Resume(String),
+    /// The thread pool could not start.
+    #[error("cannot start {0} worker threads")]
+    Pool(usize),
+}
+
+/// What a run produced.
+#[derive(Debug)]
+pub struct RunReport {
+    /// The output directory.
+    pub out: PathBuf,
+    /// Jobs run now.
+    pub jobs_run: usize,
+    /// Jobs kept from an earlier run (`--resume`).
+    pub jobs_kept: usize,
+    /// Rows in searches.csv.
+    pub rows: usize,
+    /// Wall-clock seconds.
+    pub elapsed_s: f64,
+}
+
+fn io(path: &Path) -> impl FnOnce(std::io::Error) -> RunError + '_ {
+    move |source| RunError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+fn csv_err(path: &Path) -> impl FnOnce(csv::Error) -> RunError + '_ {
+    move |source| RunError::Csv {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// The output directory of `plan` under `options`.
+#[must_use]
+pub fn output_dir(plan: &Plan, options: &RunOptions) -> PathBuf {
+    options
+        .out
+        .clone()
+        .unwrap_or_else(|| Path::new("results").join(&plan.name))
+}
+
+/// Runs every job of `plan` and writes searches.csv and run.json.
+pub fn run(plan: &Plan, options: &RunOptions) -> Result<RunReport, RunError> {
+    let started = Instant::now();
+    let out = output_dir(plan, options);
+    fs::create_dir_all(&out).map_err(io(&out))?;
+    let csv_path = out.join("searches.csv");
+    let kept = if options.resume {
+        resume_rows(plan, &out, &csv_path)?
+    } else {
+        Vec::new()
+    };
+    let done: std::collections::HashSet<usize> = kept.iter().map(|r| r.job).collect();
+    let pending: Vec<&Job> = plan.jobs.iter().filter(|j| !done.contains(&j.id)).collect();
+    let threads = options
+        .jobs
+        .unwrap_or_else(crate::lab::machine::cores)
+        .max(1);
+    super::machine::write_run_json(plan, &out, threads, None)?;
+
+    let sink = Mutex::new(CsvSink::open(&csv_path, &kept)?);
+    let progress = progress_bar(options.progress, pending.len());
+    let (shared, exclusive): (Vec<&Job>, Vec<&Job>) =
+        pending.iter().partition(|j| !j.searcher.exclusive);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|_| RunError::Pool(threads))?;
+    let finish = |job: &Job| -> Result<(), RunError> {
+        let rows = execute(job, &plan.name);
+        progress.set_message(format!("{} on {}", job.searcher.label, job.position.label));
+        progress.inc(1);
+        sink.lock().expect("a writer panicked").append(&rows)
+    };
+    pool.install(|| shared.par_iter().try_for_each(|job| finish(job)))?;
+    exclusive.iter().try_for_each(|job| finish(job))?;
+    progress.finish_and_clear();
+
+    let rows = sink.into_inner().expect("a writer panicked").finish()?;
+    let elapsed_s = started.elapsed().as_secs_f64();
+    super::machine::write_run_json(plan, &out, threads, Some(elapsed_s))?;
+    Ok(RunReport {
+        out,
+        jobs_run: pending.len(),
+        jobs_kept: done.len(),
+        rows,
+        elapsed_s,
+    })
+}
+
+fn progress_bar(show: bool, len: usize) -> ProgressBar {
+    if !show {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(len as u64);
+    let style = ProgressStyle::with_template(
+        "{elapsed_precise} [{bar:30}] {pos}/{len} jobs, eta {eta} {wide_msg}",
+    )
+    .map(|s| s.progress_chars("=> "));
+    if let Ok(style) = style {
+        bar.set_style(style);
+    }
+    bar
+}
+
+/// Rows of an earlier run of the same experiment text, or an error if the text differs.
+fn resume_rows(plan: &Plan, out: &Path, csv_path: &Path) -> Result<Vec<Row>, RunError> {
+    if !csv_path.exists() {
+        return Ok(Vec::new());
+    }
+    let recorded = super::machine::recorded_text(out);
+    if recorded.as_deref() != Some(plan.text.as_str()) {
+        return Err(RunError::Resume(format!(
+            "{} holds results of a different experiment file (run.json's text differs); \
+             remove them or choose another --out",
+            out.display()
+        )));
+    }
+    let mut reader = csv::Reader::from_path(csv_path).map_err(csv_err(csv_path))?;
+    let rows: Result<Vec<Row>, _> = reader.deserialize().collect();
+    rows.map_err(csv_err(csv_path))
+}
+
+/// searches.csv while the run goes on: rows appended and flushed per job, kept in memory
+/// to be rewritten sorted at the end.
+struct CsvSink {
+    path: PathBuf,
+    writer: csv::Writer<File>,
+    rows: Vec<Row>,
+}
+
+impl CsvSink {
+    fn open(path: &Path, kept: &[Row]) -> Result<Self, RunError> {
+        let mut writer = csv::Writer::from_path(path).map_err(csv_err(path))?;
+        for row in kept {
+            writer.serialize(row).map_err(csv_err(path))?;
+        }
+        writer.flush().map_err(io(path))?;
+        Ok(Self {
+            path: path.to_path_buf(),
+            writer,
+            rows: kept.to_vec(),
+        })
+    }
+
+    fn append(&mut self, rows: &[Row]) -> Result<(), RunError> {
+        for row in rows {
+            self.writer.serialize(row).map_err(csv_err(&self.path))?;
+        }
+        self.writer.flush().map_err(io(&self.path))?;
+        self.rows.extend_from_slice(rows);
+        Ok(())
+    }
+
+    /// Rewrites the file sorted by job and depth (through a temporary file, so an
+    /// interruption here leaves the unsorted but complete file).
+    fn finish(mut self) -> Result<usize, RunError> {
+        self.rows.sort_by_key(|r| (r.job, r.depth));
+        let tmp = self.path.with_extension("csv.tmp");
+        let mut writer = csv::Writer::from_path(&tmp).map_err(csv_err(&tmp))?;
+        for row in &self.rows {
+            writer.serialize(row).map_err(csv_err(&tmp))?;
+        }
+        writer.flush().map_err(io(&tmp))?;
+        drop(writer);
+        fs::rename(&tmp, &self.path).map_err(io(&self.path))?;
+        Ok(self.rows.len())
+    }
+}
+
+/// Code that runs on any game: [`with_game`] calls it with the concrete game and evaluator
+/// types, so everything inside is monomorphized (no dynamic dispatch per node).
+pub trait GameTask {
+    /// What the task produces.
+    type Output;
+    /// Runs on `root` with `eval`; `to_set_score` converts a root score to the convention of
+    /// the position's test set (Pons's scores for connect four, the score itself elsewhere).
+    fn run<G: Game, E: Evaluator<G>>(
+        self,
+        root: &G,
+        eval: &E,
+        to_set_score: &dyn Fn(Score) -> i32,
+    ) -> Self::Output;
+}
+
+/// The one `match` on the game: picks the evaluator for `position` (the oracle on random
+/// trees when `oracle` is set, seeded with `seed`) and runs `task` on it.
+pub fn with_game<T: GameTask>(
+    position: &GamePosition,
+    oracle: Option<OracleOrder>,
+    seed: u64,
+    task: T,
+) -> T::Output {
+    let same = |s: Score| s;
+    match position {
+        GamePosition::TicTacToe(p) => task.run(p, &Neutral, &same),
+        GamePosition::Connect4(p) => {
+            task.run(p, &CentreFirst, &|s| pons_score(p, s).unwrap_or(i32::MIN))
+        }
+        GamePosition::RandomTree(p) => match oracle {
+            Some(order) => task.run(p, &Oracle::new(order, seed), &same),
+            None => task.run(p, &TreeValue, &same),
+        },
+    }
+}
+
+/// Runs one job and returns its rows.
+#[must_use]
+pub fn execute(job: &Job, experiment: &str) -> Vec<Row> {
+    let task = JobTask {
+        config: effective_config(job),
+        job,
+        experiment,
+    };
+    with_game(&job.position.position, job.searcher.oracle, job.seed, task)
+}
+
+struct JobTask<'a> {
+    config: SearchConfig,
+    job: &'a Job,
+    experiment: &'a str,
+}
+
+impl GameTask for JobTask<'_> {
+    type Output = Vec<Row>;
+    fn run<G: Game, E: Evaluator<G>>(
+        self,
+        root: &G,
+        eval: &E,
+        to_set_score: &dyn Fn(Score) -> i32,
+    ) -> Vec<Row> {
+        run_search(
+            root,
+            eval,
+            &self.config,
+            self.job,
+            self.experiment,
+            to_set_score,
+        )
+    }
+}
+
+/// The configuration a job runs with. On random trees with an oracle, the oracle decides
+/// the whole order (it knows the true
+/// values, so the heuristics have nothing to add and would only disturb it).
+#[must_use]
+pub fn effective_config(job: &Job) -> SearchConfig {
+    let mut config = job.searcher.config.clone();
+    if job.searcher.oracle.is_some() && matches!(job.position.position, GamePosition::RandomTree(_))
+    {
+        config.ordering = crate::search::Ordering {
+            hint: true,
+            ..Default::default()
+        };
+    }
+    config
+}
+
+/// Searches `root` and turns each completed iteration into a row. `to_set_score` converts a
+/// root score to the test set's convention, for comparing with a known answer.
+fn run_search<G: Game, E: Evaluator<G>>(
+    root: &G,
+    eval: &E,
+    config: &SearchConfig,
+    job: &Job,
+    experiment: &str,
+    to_set_score: &dyn Fn(Score) -> i32,
+) -> Vec<Row> {
+    let result = Searcher::new(eval, config).run(root, &job.limits);
+    let uniform_b = match &job.position.position {
+        GamePosition::RandomTree(t) => Some(t.params().b),
+        _ => None,
+    };
+    let mut rows = Vec::with_capacity(result.iterations.len());
+    let mut previous_nodes = None;
+    for it in &result.iterations {
+        let (ebf, ebf_root) = derived(&it.stats, it.depth, previous_nodes);
+        previous_nodes = Some(it.stats.nodes);
+        rows.push(Row {
+            job: job.id,
+            experiment: experiment.to_owned(),
+            game: G::NAME.to_owned(),
+            set: job.position.set.clone(),
+            position: job.position.label.clone(),
+            searcher: job.searcher.label.clone(),
+            algorithm: algorithm_name(config.algorithm),
+            params: [job.searcher.params(), job.searcher.swept.clone()]
+                .join(" ")
+                .trim()
+                .to_owned(),
+            threads: 1,
+            seed: job.seed,
+            repetition: job.repetition,
+            depth: it.depth,
+            score: it.score,
+            best_move: it.best_move.map(|m| m.to_string()).unwrap_or_default(),
+            pv: it
+                .pv
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join(" "),
+            nodes: it.stats.nodes,
+            leaf_nodes: it.stats.leaf_nodes,
+            qnodes: it.stats.qnodes,
+            tt_probes: it.stats.tt_probes,
+            tt_hits: it.stats.tt_hits,
+            beta_cutoffs: it.stats.beta_cutoffs,
+            first_move_cutoffs: it.stats.first_move_cutoffs,
+            first_move_cutoff_rate: it.stats.first_move_cutoff_rate(),
+            ebf,
+            ebf_root,
+            branching: uniform_b
+                .map(f64::from)
+                .or_else(|| mean_branching(&it.stats)),
+            minimal_leaves: uniform_b.map(|b| TreeParams::minimal_leaves(b, it.depth)),
+            max_ply: it.stats.max_ply,
+            elapsed_s: it.elapsed.as_secs_f64(),
+            nps: nps(it),
+            expected: job.position.expected,
+            solved: None,
+        });
+    }
+    if let (Some(last), Some(expected)) = (rows.last_mut(), job.position.expected) {
+        last.solved = Some(to_set_score(last.score) == expected);
+    }
+    rows
+}
+
+fn algorithm_name(a: Algorithm) -> String {
+    a.to_string()
+}
+
+/// Prints the jobs of `plan` without running them (`--dry-run`).
+pub fn describe_jobs(plan: &Plan, out: &mut impl Write) -> std::io::Result<()> {
+    writeln!(
+        out,
+        "{} jobs in experiment `{}`",
+        plan.jobs.len(),
+        plan.name
+    )?;
+    for job in &plan.jobs {
+        let l = &job.limits;
+        writeln!(
+            out,
+            "{:>5}  {:<11} {:<40} {:<20} {} depth={} nodes={} time_ms={} rep={}{}",
+            job.id,
+            job.position.position.kind().to_string(),
+            job.position.label,
+            job.searcher.label,
+            job.searcher.params(),
+            l.depth.map_or("end".into(), |d| d.to_string()),
+            l.nodes.map_or("-".into(), |n| n.to_string()),
+            l.time.map_or("-".into(), |t| t.as_millis().to_string()),
+            job.repetition,
+            if job.searcher.exclusive {
+                " (alone)"
+            } else {
+                ""
+            },
+        )?;
+    }
+    Ok(())
+}

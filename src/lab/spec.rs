@@ -1,0 +1,793 @@
+//! Experiment files: TOML in, a validated [`Plan`] of jobs out.
+//!
+//! The whole file is checked before anything runs: unknown keys, wrong types, impossible
+//! values, unreadable positions and missing files are all [`SpecError`]s that name the file,
+//! the line and column, and the key. EXPERIMENTS.md documents every key.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+use toml::Spanned;
+
+use super::sweep::{Sweep, Variants};
+use crate::game::{Notation, ParseError};
+use crate::games::connect4::Connect4;
+use crate::games::random_tree::{Model, OracleOrder, RandomTree, TreeParams, mix};
+use crate::games::tictactoe::TicTacToe;
+use crate::search::{Algorithm, Limits, SearchConfig};
+
+/// An experiment file, as written.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExperimentFile {
+    /// Names the output directory `results/<name>/`: letters, digits, `-` and `_`.
+    pub name: Spanned<String>,
+    /// One line saying what the experiment asks.
+    #[serde(default)]
+    pub description: String,
+    /// Markdown copied into summary.md (for example, how to read the figures).
+    #[serde(default)]
+    pub notes: String,
+    /// Seed of every random choice (trees, shuffles). Default 0.
+    #[serde(default)]
+    pub seed: u64,
+    /// Runs of every job, each with its own derived seed. Default 1.
+    #[serde(default = "one")]
+    pub repetitions: Spanned<u32>,
+    /// Limits for every job, overridden per game and per searcher.
+    #[serde(default)]
+    pub limits: LimitsSpec,
+    /// Games and their positions.
+    pub games: Spanned<Vec<GameSpec>>,
+    /// Labelled search configurations.
+    pub searchers: Spanned<Vec<SearcherSpec>>,
+    /// Published figures to set beside the measured ones in summary.md.
+    #[serde(default)]
+    pub references: Vec<ReferenceSpec>,
+}
+
+fn one() -> Spanned<u32> {
+    Spanned::new(0..0, 1)
+}
+
+/// Search limits. Each field may be a sweep.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LimitsSpec {
+    /// Deepest iteration in plies; absent: to the end of the game.
+    pub depth: Option<Spanned<Sweep<u32>>>,
+    /// Most nodes over all iterations.
+    pub nodes: Option<Spanned<Sweep<u64>>>,
+    /// Most milliseconds of wall-clock time.
+    pub time_ms: Option<Spanned<Sweep<u64>>>,
+}
+
+/// Which game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GameKind {
+    /// Tic-tac-toe.
+    Tictactoe,
+    /// Connect four, 7x6.
+    Connect4,
+    /// Synthetic uniform trees.
+    RandomTree,
+}
+
+impl fmt::Display for GameKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Self::Tictactoe => "tictactoe",
+            Self::Connect4 => "connect4",
+            Self::RandomTree => "random_tree",
+        })
+    }
+}
+
+/// A game and the positions to search in it.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GameSpec {
+    /// `tictactoe`, `connect4` or `random_tree`.
+    pub game: Spanned<GameKind>,
+    /// Positions in the game's notation (`start`, or moves).
+    pub positions: Option<Spanned<Vec<Spanned<String>>>>,
+    /// A test-set file, relative to the experiment file: `<position> [<known score>]` a line.
+    pub file: Option<Spanned<String>>,
+    /// Only the first `take` positions of `file`.
+    pub take: Option<Spanned<usize>>,
+    /// Random trees: branching factor.
+    pub b: Option<Spanned<Sweep<u32>>>,
+    /// Random trees: height.
+    pub d: Option<Spanned<Sweep<u32>>>,
+    /// Random trees: `iid` (default) or `incremental`.
+    pub model: Option<Spanned<Sweep<Model>>>,
+    /// Random trees: how many trees of each shape (default 1).
+    pub trees: Option<Spanned<u32>>,
+    /// Limits for this game's jobs.
+    #[serde(default)]
+    pub limits: LimitsSpec,
+}
+
+/// A labelled search configuration.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SearcherSpec {
+    /// The name in the `searcher` column.
+    pub label: Spanned<String>,
+    /// `minimax` or `alphabeta`.
+    pub algorithm: Sweep<Algorithm>,
+    /// Transposition table size in MiB (0 = none).
+    pub tt_mb: Option<Sweep<usize>>,
+    /// Iterative deepening (default true).
+    pub iterative: Option<Sweep<bool>>,
+    /// Move-ordering switches.
+    #[serde(default)]
+    pub ordering: OrderingSpec,
+    /// Random trees only: order moves by the true values (replaces the other switches there).
+    pub oracle: Option<Sweep<OracleOrder>>,
+    /// Run this searcher's jobs alone on the machine (for timing), after the others.
+    #[serde(default)]
+    pub exclusive: bool,
+    /// Limits for this searcher's jobs.
+    #[serde(default)]
+    pub limits: LimitsSpec,
+}
+
+/// Move-ordering switches, each a bool or a sweep of bools.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OrderingSpec {
+    /// The evaluator's static hint.
+    pub hint: Option<Sweep<bool>>,
+    /// The table's move first.
+    pub tt_move: Option<Sweep<bool>>,
+    /// Killer moves.
+    pub killers: Option<Sweep<bool>>,
+    /// History heuristic.
+    pub history: Option<Sweep<bool>>,
+    /// Seeded shuffle.
+    pub shuffle: Option<Sweep<bool>>,
+}
+
+/// A published figure: mean `metric` of `searcher` over the positions of `set`.
+#[derive(Clone, Debug, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReferenceSpec {
+    /// The searcher label it compares with.
+    pub searcher: String,
+    /// The position set (a file's name such as `Test_L3_R1`).
+    pub set: String,
+    /// What is compared: `nodes` (mean total nodes per position, all iterations).
+    pub metric: String,
+    /// The published value.
+    pub value: f64,
+    /// Who published it, and where.
+    pub source: String,
+}
+
+/// A position of one of the games, ready to search.
+#[derive(Clone, Debug)]
+pub enum GamePosition {
+    /// Tic-tac-toe.
+    TicTacToe(TicTacToe),
+    /// Connect four.
+    Connect4(Connect4),
+    /// A synthetic tree's root.
+    RandomTree(RandomTree),
+}
+
+impl GamePosition {
+    /// The game's name.
+    #[must_use]
+    pub fn kind(&self) -> GameKind {
+        match self {
+            Self::TicTacToe(_) => GameKind::Tictactoe,
+            Self::Connect4(_) => GameKind::Connect4,
+            Self::RandomTree(_) => GameKind::RandomTree,
+        }
+    }
+
+    /// Reads a position of `kind` from text.
+    pub fn parse(kind: GameKind, text: &str) -> Result<Self, ParseError> {
+        Ok(match kind {
+            GameKind::Tictactoe => Self::TicTacToe(TicTacToe::parse_position(text)?),
+            GameKind::Connect4 => Self::Connect4(Connect4::parse_position(text)?),
+            GameKind::RandomTree => Self::RandomTree(RandomTree::parse_position(text)?),
+        })
+    }
+}
+
+/// A position with its label, the set it came from and its known value, if any.
+#[derive(Clone, Debug)]
+pub struct PositionEntry {
+    /// As written (or, for random trees, the parameters that rebuild the tree).
+    pub label: String,
+    /// `start`, `list`, a file's name, or `random_tree`.
+    pub set: String,
+    /// The position.
+    pub position: GamePosition,
+    /// The known score from a test set, in the set's own convention.
+    pub expected: Option<i32>,
+}
+
+/// A searcher with every sweep resolved.
+#[derive(Clone, Debug)]
+pub struct SearcherVariant {
+    /// The user's label.
+    pub label: String,
+    /// The swept assignments that made this variant (`tt_mb=16 ...`), empty if none.
+    pub swept: String,
+    /// The configuration.
+    pub config: SearchConfig,
+    /// The oracle order on random trees.
+    pub oracle: Option<OracleOrder>,
+    /// Runs alone.
+    pub exclusive: bool,
+}
+
+impl SearcherVariant {
+    /// The configuration in one string, for the `params` column.
+    #[must_use]
+    pub fn params(&self) -> String {
+        let c = &self.config;
+        let mut s = format!(
+            "ordering={} tt_mb={} iterative={}",
+            c.ordering.label(),
+            c.tt_mb,
+            c.iterative
+        );
+        if let Some(o) = self.oracle {
+            s.push_str(&format!(" oracle={o}"));
+        }
+        s
+    }
+}
+
+/// One unit of work: a searcher on a position under limits.
+#[derive(Clone, Debug)]
+pub struct Job {
+    /// Index in the plan; rows of the CSV are sorted by it.
+    pub id: usize,
+    /// Which game spec of the file this came from.
+    pub game_index: usize,
+    /// The position.
+    pub position: PositionEntry,
+    /// The searcher.
+    pub searcher: SearcherVariant,
+    /// The limits.
+    pub limits: Limits,
+    /// Repetition number, from 0.
+    pub repetition: u32,
+    /// The job's seed (the searcher's random choices), derived from the experiment seed, the
+    /// position and the repetition: every searcher sees the same randomness on a position.
+    pub seed: u64,
+}
+
+/// A validated experiment: everything needed to run it.
+#[derive(Debug)]
+pub struct Plan {
+    /// The experiment's name.
+    pub name: String,
+    /// The file it was read from.
+    pub file: PathBuf,
+    /// The file's text, recorded in run.json.
+    pub text: String,
+    /// The experiment seed.
+    pub seed: u64,
+    /// Notes for summary.md.
+    pub notes: String,
+    /// The description.
+    pub description: String,
+    /// Published figures for summary.md.
+    pub references: Vec<ReferenceSpec>,
+    /// The jobs, in order.
+    pub jobs: Vec<Job>,
+}
+
+/// An error in an experiment file, located.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub struct SpecError {
+    /// The file.
+    pub file: PathBuf,
+    /// 1-based line (0 when the file could not be read at all).
+    pub line: usize,
+    /// 1-based column.
+    pub column: usize,
+    /// The key at fault, when one is known.
+    pub key: Option<String>,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl fmt::Display for SpecError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.file.display())?;
+        if self.line > 0 {
+            write!(f, ":{}:{}", self.line, self.column)?;
+        }
+        if let Some(key) = &self.key {
+            write!(f, ": key `{key}`")?;
+        }
+        write!(f, ": {}", self.message)
+    }
+}
+
+/// Locates errors in one file's text.
+struct Source<'a> {
+    file: &'a Path,
+    text: &'a str,
+}
+
+impl Source<'_> {
+    fn error(
+        &self,
+        span: std::ops::Range<usize>,
+        key: Option<&str>,
+        message: impl Into<String>,
+    ) -> SpecError {
+        let start = span.start.min(self.text.len());
+        let before = &self.text[..start];
+        let line = before.matches('\n').count() + 1;
+        let column = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
+        let key = key.map(str::to_owned).or_else(|| self.key_on_line(start));
+        SpecError {
+            file: self.file.to_path_buf(),
+            line,
+            column,
+            key,
+            message: message.into(),
+        }
+    }
+
+    /// The key assigned on the line containing byte `at`, or the table header there.
+    fn key_on_line(&self, at: usize) -> Option<String> {
+        let line_start = self.text[..at].rfind('\n').map_or(0, |i| i + 1);
+        let line = self.text[line_start..].lines().next().unwrap_or("").trim();
+        if let Some(header) = line.strip_prefix('[') {
+            return Some(
+                header
+                    .trim_matches(|c| c == '[' || c == ']')
+                    .trim()
+                    .to_owned(),
+            );
+        }
+        let (key, _) = line.split_once('=')?;
+        let key = key.trim();
+        (!key.is_empty() && !key.starts_with('#')).then(|| key.to_owned())
+    }
+
+    fn at<T>(&self, spanned: &Spanned<T>, key: &str, message: impl Into<String>) -> SpecError {
+        self.error(spanned.span(), Some(key), message)
+    }
+}
+
+/// Reads and validates an experiment file.
+pub fn load(file: &Path) -> Result<Plan, SpecError> {
+    let text = std::fs::read_to_string(file).map_err(|e| SpecError {
+        file: file.to_path_buf(),
+        line: 0,
+        column: 0,
+        key: None,
+        message: format!("cannot read the experiment file: {e}"),
+    })?;
+    parse(file, &text)
+}
+
+/// Validates an experiment given as text; `file` locates errors and relative paths.
+pub fn parse(file: &Path, text: &str) -> Result<Plan, SpecError> {
+    let src = Source { file, text };
+    let doc: ExperimentFile = toml::from_str(text).map_err(|e| {
+        let span = e.span().unwrap_or(0..0);
+        src.error(span, None, e.message().trim().to_owned())
+    })?;
+    check_name(&src, &doc.name)?;
+    if *doc.repetitions.get_ref() == 0 {
+        return Err(src.at(&doc.repetitions, "repetitions", "must be at least 1"));
+    }
+    if doc.games.get_ref().is_empty() {
+        return Err(src.at(&doc.games, "games", "the list of games is empty"));
+    }
+    if doc.searchers.get_ref().is_empty() {
+        return Err(src.at(
+            &doc.searchers,
+            "searchers",
+            "the list of searchers is empty",
+        ));
+    }
+    check_limits(&src, &doc.limits)?;
+    let searchers = searcher_variants(&src, &doc)?;
+    let base_dir = file.parent().unwrap_or(Path::new("."));
+    let mut jobs = Vec::new();
+    for (game_index, game) in doc.games.get_ref().iter().enumerate() {
+        check_limits(&src, &game.limits)?;
+        let positions = positions(&src, game, base_dir, doc.seed)?;
+        add_jobs(&mut jobs, &doc, game_index, game, &positions, &searchers);
+    }
+    Ok(Plan {
+        name: doc.name.into_inner(),
+        file: file.to_path_buf(),
+        text: text.to_owned(),
+        seed: doc.seed,
+        notes: doc.notes,
+        description: doc.description,
+        references: doc.references,
+        jobs,
+    })
+}
+
+fn check_name(src: &Source, name: &Spanned<String>) -> Result<(), SpecError> {
+    let ok = !name.get_ref().is_empty()
+        && name
+            .get_ref()
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+    if ok {
+        Ok(())
+    } else {
+        Err(src.at(
+            name,
+            "name",
+            "use letters, digits, `-` and `_` only (it names the results directory)",
+        ))
+    }
+}
+
+fn check_limits(src: &Source, limits: &LimitsSpec) -> Result<(), SpecError> {
+    let zero = |s: &Option<Spanned<Sweep<u64>>>, key| match s {
+        Some(s) if s.get_ref().values().contains(&0) => Err(src.at(s, key, "must be at least 1")),
+        _ => Ok(()),
+    };
+    if let Some(depth) = &limits.depth
+        && depth.get_ref().values().contains(&0)
+    {
+        return Err(src.at(depth, "depth", "must be at least 1"));
+    }
+    zero(&limits.nodes, "nodes")?;
+    zero(&limits.time_ms, "time_ms")
+}
+
+fn searcher_variants(
+    src: &Source,
+    doc: &ExperimentFile,
+) -> Result<Vec<(SearcherVariant, LimitsSpec)>, SpecError> {
+    let mut out = Vec::new();
+    let mut labels = std::collections::HashSet::new();
+    for spec in doc.searchers.get_ref() {
+        let label = spec.label.get_ref();
+        if label.is_empty() {
+            return Err(src.at(&spec.label, "label", "a searcher needs a label"));
+        }
+        if !labels.insert(label.clone()) {
+            return Err(src.at(
+                &spec.label,
+                "label",
+                format!("`{label}` labels two searchers"),
+            ));
+        }
+        check_limits(src, &spec.limits)?;
+        let base = SearcherVariant {
+            label: label.clone(),
+            swept: String::new(),
+            config: SearchConfig::default(),
+            oracle: None,
+            exclusive: spec.exclusive,
+        };
+        let o = &spec.ordering;
+        let variants = Variants::new(base)
+            .across("algorithm", Some(&spec.algorithm), |v, a| {
+                v.config.algorithm = a
+            })
+            .across("tt_mb", spec.tt_mb.as_ref(), |v, mb| v.config.tt_mb = mb)
+            .across("iterative", spec.iterative.as_ref(), |v, i| {
+                v.config.iterative = i
+            })
+            .across("hint", o.hint.as_ref(), |v, b| v.config.ordering.hint = b)
+            .across("tt_move", o.tt_move.as_ref(), |v, b| {
+                v.config.ordering.tt_move = b
+            })
+            .across("killers", o.killers.as_ref(), |v, b| {
+                v.config.ordering.killers = b
+            })
+            .across("history", o.history.as_ref(), |v, b| {
+                v.config.ordering.history = b
+            })
+            .across("shuffle", o.shuffle.as_ref(), |v, b| {
+                v.config.ordering.shuffle = b
+            })
+            .across("oracle", spec.oracle.as_ref(), |v, o| v.oracle = Some(o));
+        for (mut variant, swept) in variants.items {
+            if let Some(OracleOrder::BestFirst(p)) = variant.oracle
+                && !(0.0..=1.0).contains(&p)
+            {
+                return Err(src.at(
+                    &spec.label,
+                    "oracle",
+                    format!("best_first probability {p} is not in [0, 1]"),
+                ));
+            }
+            variant.swept = swept.join(" ");
+            out.push((variant, spec.limits.clone()));
+        }
+    }
+    Ok(out)
+}
+
+/// The positions a game spec names, each parsed and validated.
+fn positions(
+    src: &Source,
+    game: &GameSpec,
+    base_dir: &Path,
+    seed: u64,
+) -> Result<Vec<PositionEntry>, SpecError> {
+    let kind = *game.game.get_ref();
+    check_keys_for_game(src, game, kind)?;
+    if kind == GameKind::RandomTree {
+        return random_trees(src, game, seed);
+    }
+    let mut out = Vec::new();
+    if let Some(list) = &game.positions {
+        if list.get_ref().is_empty() {
+            return Err(src.at(list, "positions", "the list of positions is empty"));
+        }
+        for text in list.get_ref() {
+            let position = GamePosition::parse(kind, text.get_ref()).map_err(|e| {
+                src.at(
+                    text,
+                    "positions",
+                    format!("bad {kind} position `{}`: {e}", text.get_ref()),
+                )
+            })?;
+            let set = if text.get_ref().trim() == "start" {
+                "start"
+            } else {
+                "list"
+            };
+            out.push(PositionEntry {
+                label: text.get_ref().trim().to_owned(),
+                set: set.into(),
+                position,
+                expected: None,
+            });
+        }
+    }
+    if let Some(file) = &game.file {
+        let take = game.take.as_ref().map(|t| *t.get_ref());
+        out.extend(read_test_set(src, file, base_dir, kind, take)?);
+    }
+    if game.positions.is_none() && game.file.is_none() {
+        out.push(PositionEntry {
+            label: "start".into(),
+            set: "start".into(),
+            position: GamePosition::parse(kind, "start").expect("every game has a start position"),
+            expected: None,
+        });
+    }
+    Ok(out)
+}
+
+fn check_keys_for_game(src: &Source, game: &GameSpec, kind: GameKind) -> Result<(), SpecError> {
+    let tree_only = [
+        ("b", game.b.as_ref().map(Spanned::span)),
+        ("d", game.d.as_ref().map(Spanned::span)),
+        ("model", game.model.as_ref().map(Spanned::span)),
+        ("trees", game.trees.as_ref().map(Spanned::span)),
+    ];
+    let listed = [
+        ("positions", game.positions.as_ref().map(Spanned::span)),
+        ("file", game.file.as_ref().map(Spanned::span)),
+        ("take", game.take.as_ref().map(Spanned::span)),
+    ];
+    let (forbidden, why) = if kind == GameKind::RandomTree {
+        (
+            &listed[..],
+            "random trees are described by b, d, model and trees",
+        )
+    } else {
+        (
+            &tree_only[..],
+            "b, d, model and trees describe random trees only",
+        )
+    };
+    if let Some((key, Some(span))) = forbidden.iter().find(|(_, s)| s.is_some()) {
+        return Err(src.error(
+            span.clone(),
+            Some(key),
+            format!("not a key of {kind}: {why}"),
+        ));
+    }
+    if let (Some(take), None) = (&game.take, &game.file) {
+        return Err(src.at(take, "take", "`take` needs a `file`"));
+    }
+    Ok(())
+}
+
+fn random_trees(src: &Source, game: &GameSpec, seed: u64) -> Result<Vec<PositionEntry>, SpecError> {
+    let missing = |key: &str| {
+        src.error(
+            game.game.span(),
+            Some(key),
+            format!("random_tree needs `{key}`"),
+        )
+    };
+    let b = game.b.as_ref().ok_or_else(|| missing("b"))?;
+    let d = game.d.as_ref().ok_or_else(|| missing("d"))?;
+    let models = game
+        .model
+        .as_ref()
+        .map_or(vec![Model::Iid], |m| m.get_ref().values().to_vec());
+    let trees = game.trees.as_ref().map_or(1, |t| *t.get_ref());
+    if trees == 0 {
+        return Err(src.at(
+            game.trees.as_ref().expect("trees = 0 was written"),
+            "trees",
+            "must be at least 1",
+        ));
+    }
+    let mut out = Vec::new();
+    for &model in &models {
+        for &bv in b.get_ref().values() {
+            for &dv in d.get_ref().values() {
+                for tree in 0..trees {
+                    let tree_seed =
+                        mix(seed
+                            ^ mix(u64::from(tree) ^ (u64::from(bv) << 32) ^ (u64::from(dv) << 48)));
+                    let params = TreeParams {
+                        b: bv,
+                        d: dv,
+                        seed: tree_seed,
+                        model,
+                    };
+                    let root = RandomTree::new(params)
+                        .map_err(|e| src.at(b, "b", format!("b={bv}, d={dv}: {e}")))?;
+                    out.push(PositionEntry {
+                        label: root.to_string(),
+                        set: "random_tree".into(),
+                        position: GamePosition::RandomTree(root),
+                        expected: None,
+                    });
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Reads a test set: `<position> [<score>]` per line, blank lines and `#` comments skipped
+/// (Pons's connect-four sets are in this format).
+fn read_test_set(
+    src: &Source,
+    file: &Spanned<String>,
+    base_dir: &Path,
+    kind: GameKind,
+    take: Option<usize>,
+) -> Result<Vec<PositionEntry>, SpecError> {
+    let path = base_dir.join(file.get_ref());
+    let text = std::fs::read_to_string(&path).map_err(|e| {
+        src.at(
+            file,
+            "file",
+            format!("cannot read `{}`: {e}", path.display()),
+        )
+    })?;
+    let set = path
+        .file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    let mut out = Vec::new();
+    for (number, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        if take.is_some_and(|t| out.len() >= t) {
+            break;
+        }
+        let entry = parse_test_line(kind, line, &set).map_err(|e| {
+            src.at(
+                file,
+                "file",
+                format!("{} line {}: {e}", path.display(), number + 1),
+            )
+        })?;
+        out.push(entry);
+    }
+    if out.is_empty() {
+        return Err(src.at(
+            file,
+            "file",
+            format!("`{}` holds no positions", path.display()),
+        ));
+    }
+    Ok(out)
+}
+
+/// One line of a test set: a position, then optionally its known score.
+pub fn parse_test_line(kind: GameKind, line: &str, set: &str) -> Result<PositionEntry, ParseError> {
+    let (text, expected) = match line.rsplit_once(char::is_whitespace) {
+        Some((pos, score)) => {
+            let score = score
+                .parse::<i32>()
+                .map_err(|_| ParseError::new(format!("`{score}` is not a score")))?;
+            (pos.trim(), Some(score))
+        }
+        None => (line, None),
+    };
+    Ok(PositionEntry {
+        label: text.to_owned(),
+        set: set.to_owned(),
+        position: GamePosition::parse(kind, text)?,
+        expected,
+    })
+}
+
+/// The limits of a job: the searcher's, else the game's, else the file's, for each field;
+/// sweeps multiply.
+fn limit_variants(layers: [&LimitsSpec; 3]) -> Vec<(Limits, Vec<String>)> {
+    let pick = |f: fn(&LimitsSpec) -> Option<&Spanned<Sweep<u64>>>| {
+        layers.iter().find_map(|l| f(l)).map(Spanned::get_ref)
+    };
+    let depth = layers
+        .iter()
+        .find_map(|l| l.depth.as_ref())
+        .map(Spanned::get_ref);
+    Variants::new(Limits::default())
+        .across("depth", depth, |l, d| l.depth = Some(d))
+        .across("nodes", pick(|l| l.nodes.as_ref()), |l, n| {
+            l.nodes = Some(n)
+        })
+        .across("time_ms", pick(|l| l.time_ms.as_ref()), |l, t| {
+            l.time = Some(std::time::Duration::from_millis(t));
+        })
+        .items
+}
+
+fn add_jobs(
+    jobs: &mut Vec<Job>,
+    doc: &ExperimentFile,
+    game_index: usize,
+    game: &GameSpec,
+    positions: &[PositionEntry],
+    searchers: &[(SearcherVariant, LimitsSpec)],
+) {
+    for position in positions {
+        for (searcher, searcher_limits) in searchers {
+            for (limits, swept) in limit_variants([searcher_limits, &game.limits, &doc.limits]) {
+                for repetition in 0..*doc.repetitions.get_ref() {
+                    let mut searcher = searcher.clone();
+                    if !swept.is_empty() {
+                        let all: Vec<&str> = [searcher.swept.as_str()]
+                            .into_iter()
+                            .chain(swept.iter().map(String::as_str))
+                            .filter(|s| !s.is_empty())
+                            .collect();
+                        searcher.swept = all.join(" ");
+                    }
+                    let seed = job_seed(doc.seed, position, repetition);
+                    searcher.config.seed = seed;
+                    jobs.push(Job {
+                        id: jobs.len(),
+                        game_index,
+                        position: position.clone(),
+                        searcher,
+                        limits,
+                        repetition,
+                        seed,
+                    });
+                }
+            }
+        }
+    }
+}
+
+/// A seed from the experiment seed, the position's label and the repetition (FNV-1a over the
+/// label, then mixed): stable when other games or searchers are added to the file.
+fn job_seed(seed: u64, position: &PositionEntry, repetition: u32) -> u64 {
+    let label_hash = position
+        .label
+        .bytes()
+        .fold(0xCBF2_9CE4_8422_2325u64, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x100_0000_01B3)
+        });
+    mix(seed ^ mix(label_hash ^ mix(u64::from(repetition))))
+}
