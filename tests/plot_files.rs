@@ -56,9 +56,19 @@ fn plot_csv_writes_into_another_dir_and_tolerates_missing_run_json() {
     let out = scratch("plot_csv_svg");
     let src = scratch("plot_csv_src");
     std::fs::copy(fixture().join("searches.csv"), src.join("searches.csv")).unwrap();
-    let report = plot_csv(&src.join("searches.csv"), &out.join("charts"), &[Format::Svg]).unwrap();
+    let report = plot_csv(
+        &src.join("searches.csv"),
+        &out.join("charts"),
+        &[Format::Svg],
+    )
+    .unwrap();
     assert_eq!(report.files.len(), 13);
-    assert!(report.files.iter().all(|f| f.starts_with(out.join("charts"))));
+    assert!(
+        report
+            .files
+            .iter()
+            .all(|f| f.starts_with(out.join("charts")))
+    );
     let svg = std::fs::read_to_string(out.join("charts/ebf_random_b2.svg")).unwrap();
     assert!(svg.contains("machine unknown: no readable run.json"));
     let summary = std::fs::read_to_string(out.join("charts/summary.md")).unwrap();

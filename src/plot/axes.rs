@@ -78,7 +78,10 @@ impl Ranged for Axis {
 /// The x axis of per-depth charts: integer ticks, padded half a step on each side.
 #[must_use]
 pub fn x_axis(chart: &Chart) -> Axis {
-    let xs = chart.series.iter().flat_map(|s| s.points.iter().map(|p| p.x));
+    let xs = chart
+        .series
+        .iter()
+        .flat_map(|s| s.points.iter().map(|p| p.x));
     let (lo, hi) = bounds(xs).unwrap_or((0.0, 1.0));
     let step = ((hi - lo) / MAX_TICKS as f64).ceil().max(1.0);
     let first = lo.ceil();
@@ -176,13 +179,10 @@ fn power_of_ten(k: i32) -> String {
     if !(0..12).contains(&k) {
         return format!("1e{k}");
     }
-    NAMES
-        .iter()
-        .find(|(e, _)| k >= *e)
-        .map_or_else(
-            || format!("{}", 10i64.pow(k as u32)),
-            |(e, name)| format!("{}{name}", 10i64.pow((k - e) as u32)),
-        )
+    NAMES.iter().find(|(e, _)| k >= *e).map_or_else(
+        || format!("{}", 10i64.pow(k as u32)),
+        |(e, name)| format!("{}{name}", 10i64.pow((k - e) as u32)),
+    )
 }
 
 #[cfg(test)]
@@ -195,7 +195,9 @@ mod tests {
             .into_iter()
             .map(power_of_ten)
             .collect();
-        let want = ["1", "10", "100", "1k", "100k", "1M", "1G", "100G", "1e12", "1e-1"];
+        let want = [
+            "1", "10", "100", "1k", "100k", "1M", "1G", "100G", "1e12", "1e-1",
+        ];
         assert_eq!(got, want);
     }
 

@@ -42,7 +42,11 @@ pub fn nodes_chart(data: &Dataset, group: &Group<'_>) -> Option<Chart> {
         stem: format!("nodes_{}", group.stem()),
         group: group.stem(),
         caption: format!("{what} against depth"),
-        title: format!("{}: {what} per iteration, {}", data.experiment, group.label()),
+        title: format!(
+            "{}: {what} per iteration, {}",
+            data.experiment,
+            group.label()
+        ),
         x_label: DEPTH_LABEL.into(),
         y_label: format!("{what} per iteration (count, log scale)"),
         y_scale: YScale::Log,
@@ -170,9 +174,11 @@ fn node_references(group: &Group<'_>) -> Vec<Series> {
         refs
     } else {
         vec![
-            curve(group, format!("B^d, B = {} moves", fmt_plain(b)), move |d| {
-                pow(f64::from(d))
-            }),
+            curve(
+                group,
+                format!("B^d, B = {} moves", fmt_plain(b)),
+                move |d| pow(f64::from(d)),
+            ),
             curve(group, "B^(d/2)".into(), move |d| pow(f64::from(d) / 2.0)),
         ]
     }

@@ -116,12 +116,14 @@ impl Columns {
     fn find(path: &Path, header: &StringRecord) -> Result<Self, PlotError> {
         let mut map = HashMap::new();
         for name in REQUIRED_COLUMNS {
-            let index = header.iter().position(|h| h == name).ok_or_else(|| {
-                PlotError::MissingColumn {
-                    path: path.to_path_buf(),
-                    column: name.to_string(),
-                }
-            })?;
+            let index =
+                header
+                    .iter()
+                    .position(|h| h == name)
+                    .ok_or_else(|| PlotError::MissingColumn {
+                        path: path.to_path_buf(),
+                        column: name.to_string(),
+                    })?;
             map.insert(name, index);
         }
         Ok(Self(map))

@@ -113,7 +113,11 @@ pub fn plot_csv(csv: &Path, out_dir: &Path, formats: &[Format]) -> Result<PlotRe
 /// # Errors
 /// [`PlotError::Io`] if `out_dir` cannot be created or summary.md written,
 /// [`PlotError::Draw`] or [`PlotError::Font`] if a chart cannot be drawn.
-pub fn write_all(data: &Dataset, out_dir: &Path, formats: &[Format]) -> Result<PlotReport, PlotError> {
+pub fn write_all(
+    data: &Dataset,
+    out_dir: &Path,
+    formats: &[Format],
+) -> Result<PlotReport, PlotError> {
     std::fs::create_dir_all(out_dir).map_err(|e| PlotError::io(out_dir, e))?;
     let formats = distinct(formats);
     let charts = charts::all_charts(data);
@@ -136,10 +140,10 @@ pub fn write_all(data: &Dataset, out_dir: &Path, formats: &[Format]) -> Result<P
 /// The chart footer: machine summary and data file name.
 #[must_use]
 pub fn footer(data: &Dataset) -> String {
-    let source = data
-        .source
-        .file_name()
-        .map_or_else(|| data.source.display().to_string(), |n| n.to_string_lossy().into_owned());
+    let source = data.source.file_name().map_or_else(
+        || data.source.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
     format!("{}  ·  data: {source}", data.run.footer())
 }
 

@@ -19,6 +19,9 @@ const FONT: &str = "sans-serif";
 const FOOTER_HEIGHT: u32 = 36;
 const LEGEND_WIDTH: u32 = 300;
 const LEGEND_ROW: i32 = 30;
+const LEGEND_TEXT_OFFSET: i32 = 58;
+/// The x pixel where legend labels start: every legend text element has this x.
+pub const LEGEND_TEXT_X: i32 = (SIZE.0 - LEGEND_WIDTH) as i32 + LEGEND_TEXT_OFFSET;
 
 /// Colours of measured series (Tableau 10).
 const MEASURED: [RGBColor; 8] = [
@@ -67,8 +70,16 @@ pub fn write_chart(
 ) -> Result<(), PlotError> {
     ensure_font()?;
     let result = match format {
-        Format::Png => draw(BitMapBackend::new(path, SIZE).into_drawing_area(), chart, footer),
-        Format::Svg => draw(SVGBackend::new(path, SIZE).into_drawing_area(), chart, footer),
+        Format::Png => draw(
+            BitMapBackend::new(path, SIZE).into_drawing_area(),
+            chart,
+            footer,
+        ),
+        Format::Svg => draw(
+            SVGBackend::new(path, SIZE).into_drawing_area(),
+            chart,
+            footer,
+        ),
     };
     result.map_err(|message| PlotError::Draw {
         path: path.to_path_buf(),
@@ -83,12 +94,19 @@ fn fail<E: std::fmt::Display>(e: E) -> String {
 }
 
 /// The shared frame: white page, title, plot on the left, legend on the right, footer.
-fn draw<DB: DrawingBackend>(root: DrawingArea<DB, Shift>, chart: &Chart, footer: &str) -> DrawResult {
+fn draw<DB: DrawingBackend>(
+    root: DrawingArea<DB, Shift>,
+    chart: &Chart,
+    footer: &str,
+) -> DrawResult {
     root.fill(&WHITE).map_err(fail)?;
     let (body, foot) = root.split_vertically(SIZE.1 - FOOTER_HEIGHT);
     draw_footer(&foot, footer)?;
     let title = (FONT, 28, FontStyle::Bold).into_font();
-    let body = body.margin(14, 0, 0, 0).titled(&chart.title, title).map_err(fail)?;
+    let body = body
+        .margin(14, 0, 0, 0)
+        .titled(&chart.title, title)
+        .map_err(fail)?;
     let (plot, legend) = body.split_horizontally(SIZE.0 - LEGEND_WIDTH);
     draw_plot(&plot, chart)?;
     draw_legend(&legend, &chart.series)?;
@@ -192,7 +210,8 @@ fn draw_whiskers<DB: DrawingBackend>(
     let whisker = |p: &Point| {
         let (lo, hi) = p.spread?;
         let (px, lo, hi) = (x.map(p.x)?, y.map(lo)?, y.map(hi)?);
-        (hi > lo).then(|| PathElement::new(vec![(px, lo), (px, hi)], color.mix(0.6).stroke_width(2)))
+        (hi > lo)
+            .then(|| PathElement::new(vec![(px, lo), (px, hi)], color.mix(0.6).stroke_width(2)))
     };
     ctx.draw_series(series.points.iter().filter_map(whisker))
         .map_err(fail)?;
@@ -211,7 +230,8 @@ fn draw_legend<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, series: &[Seri
             area.draw(&Circle::new((28, yy), 5, color.filled()))
                 .map_err(fail)?;
         }
-        area.draw_text(&s.label, &text, (58, yy)).map_err(fail)?;
+        area.draw_text(&s.label, &text, (LEGEND_TEXT_OFFSET, yy))
+            .map_err(fail)?;
     }
     Ok(())
 }

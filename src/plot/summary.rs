@@ -51,6 +51,9 @@ fn header(data: &Dataset) -> String {
 fn group_section(group: &Group<'_>, charts: &[Chart], format: Option<Format>) -> String {
     let mut out = format!("\n## {}\n\n", capitalised(&group.label()));
     out.push_str(&image_links(group, charts, format));
+    if !group.is_random_tree() {
+        out.push_str(&branching_line(group));
+    }
     out.push_str(&key_figures(group));
     if group.is_random_tree() {
         out.push_str(&ebf_table(group));
@@ -71,7 +74,13 @@ fn image_links(group: &Group<'_>, charts: &[Chart], format: Option<Format>) -> S
     };
     let mut out = String::new();
     for chart in charts.iter().filter(|c| c.group == group.stem()) {
-        let _ = writeln!(out, "![{}]({}.{})", chart.caption, chart.stem, format.extension());
+        let _ = writeln!(
+            out,
+            "![{}]({}.{})",
+            chart.caption,
+            chart.stem,
+            format.extension()
+        );
     }
     if !out.is_empty() {
         out.push('\n');
@@ -79,18 +88,35 @@ fn image_links(group: &Group<'_>, charts: &[Chart], format: Option<Format>) -> S
     out
 }
 
+fn branching_line(group: &Group<'_>) -> String {
+    let b = group.branching();
+    if b.is_finite() {
+        format!(
+            "Mean legal moves B = {}, √B = {}: a full-width search grows like B^d, \
+             a perfectly ordered alpha-beta like B^(d/2).\n\n",
+            fmt_ratio(b),
+            fmt_ratio(b.sqrt())
+        )
+    } else {
+        String::new()
+    }
+}
+
 /// Per searcher, at its deepest depth: nodes, leaves, EBF, cutoff rate, time and speed.
 fn key_figures(group: &Group<'_>) -> String {
     let mut out = String::from(
         "### Key figures at the deepest depth\n\n\
-         | searcher | depth | runs | nodes | leaf nodes | EBF | first-move cutoffs | time (s) | nodes/s |\n\
+         | searcher | depth | runs | nodes | leaf nodes | `ebf` | first-move cutoffs | time (s) | nodes/s |\n\
          |---|---:|---:|---:|---:|---:|---:|---:|---:|\n",
     );
     for searcher in group.searchers() {
         let Some(depth) = group.rows_of(searcher).map(|r| r.depth).max() else {
             continue;
         };
-        let rows: Vec<&SearchRow> = group.rows_of(searcher).filter(|r| r.depth == depth).collect();
+        let rows: Vec<&SearchRow> = group
+            .rows_of(searcher)
+            .filter(|r| r.depth == depth)
+            .collect();
         let stat = |f: fn(&SearchRow) -> Option<f64>| {
             Stats::of(&rows.iter().filter_map(|r| f(r)).collect::<Vec<_>>())
         };
@@ -103,7 +129,7 @@ fn key_figures(group: &Group<'_>) -> String {
             cell(stat(|r| r.ebf), fmt_ratio),
             mean(stat(|r| r.first_move_cutoff_rate), fmt_percent),
             mean(stat(|r| r.elapsed_s), fmt_seconds),
-            mean(stat(|r| r.nps), fmt_count),
+            mean(stat(|r| r.nps), fmt_integer),
         );
     }
     out
@@ -155,12 +181,19 @@ fn deepest_ebf(group: &Group<'_>, searcher: &str) -> Option<(u32, Stats)> {
             runs.entry(row.instance()).or_default().insert(row.depth, e);
         }
     }
-    let depth = runs.values().filter_map(|m| m.keys().max()).max().copied()?;
+    let depth = runs
+        .values()
+        .filter_map(|m| m.keys().max())
+        .max()
+        .copied()?;
     let values: Vec<f64> = runs
         .values()
         .filter_map(|m| {
             let last = *m.get(&depth)?;
-            Some(m.get(&(depth - 1)).map_or(last, |prev| (last * prev).sqrt()))
+            Some(
+                m.get(&(depth - 1))
+                    .map_or(last, |prev| (last * prev).sqrt()),
+            )
         })
         .collect();
     Stats::of(&values).map(|s| (depth, s))
@@ -170,7 +203,8 @@ fn deepest_ebf(group: &Group<'_>, searcher: &str) -> Option<(u32, Stats)> {
 fn knuth_moore_table(group: &Group<'_>) -> String {
     let b = group.branching();
     let searchers = group.searchers();
-    let mut out = String::from("\n### Leaf nodes against the Knuth–Moore minimal tree\n\n| depth |");
+    let mut out =
+        String::from("\n### Leaf nodes against the Knuth–Moore minimal tree\n\n| depth |");
     for s in &searchers {
         let _ = write!(out, " {s} |");
     }
@@ -266,6 +300,10 @@ fn fmt_count(x: f64) -> String {
     } else {
         format!("{x:.1}")
     }
+}
+
+fn fmt_integer(x: f64) -> String {
+    format!("{x:.0}")
 }
 
 fn fmt_ratio(x: f64) -> String {
