@@ -191,3 +191,29 @@ fn every_group_gets_three_charts() {
         ["nodes_random_b2", "ebf_random_b2", "cutoff_random_b2"]
     );
 }
+
+#[test]
+fn a_searcher_keeps_its_colour_slot_across_charts() {
+    let data = dataset();
+    let g = group(&data, "random_b4");
+    let slot = |c: &Chart, label: &str| c.series.iter().find(|s| s.label == label).unwrap().slot;
+    let nodes = nodes_chart(&data, &g).unwrap();
+    let cutoff = cutoff_chart(&data, &g).unwrap();
+    for label in ["alphabeta", "alphabeta-random", "alphabeta-ordered"] {
+        assert_eq!(slot(&nodes, label), slot(&cutoff, label), "{label}");
+    }
+}
+
+#[test]
+fn overlong_legend_labels_are_shortened_not_spilled() {
+    let data = dataset();
+    let mut chart = cutoff_chart(&data, &group(&data, "connect4")).unwrap();
+    chart.series[0].label = "alphabeta with a very long description of its options".into();
+    let svg = render(&data, &chart);
+    let legend = svg.legend();
+    assert!(
+        legend[0].starts_with("alphabeta with") && legend[0].ends_with('…'),
+        "{legend:?}"
+    );
+    assert_eq!(legend[1], "alphabeta-ordered");
+}

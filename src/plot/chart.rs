@@ -53,6 +53,9 @@ pub struct Series {
     pub label: String,
     /// Measured or reference.
     pub kind: SeriesKind,
+    /// Colour slot within its kind: measured series use the searcher's position in the
+    /// experiment, so a searcher keeps its colour in every chart.
+    pub slot: usize,
     /// The points, in x order.
     pub points: Vec<Point>,
 }

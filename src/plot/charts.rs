@@ -32,11 +32,11 @@ pub fn all_charts(data: &Dataset) -> Vec<Chart> {
 pub fn nodes_chart(data: &Dataset, group: &Group<'_>) -> Option<Chart> {
     let random = group.is_random_tree();
     let value = if random { leaves } else { nodes };
-    let mut series = measured(group, value, 1.0);
+    let mut series = measured(data, group, value, 1.0);
     if series.is_empty() {
         return None;
     }
-    series.extend(node_references(group));
+    series.extend(numbered(node_references(group)));
     let what = if random { "leaf nodes" } else { "nodes" };
     Some(Chart {
         stem: format!("nodes_{}", group.stem()),
@@ -58,11 +58,11 @@ pub fn nodes_chart(data: &Dataset, group: &Group<'_>) -> Option<Chart> {
 /// with horizontal lines at b, Pearl's R(b) and √b (random trees) or B and √B (games).
 #[must_use]
 pub fn ebf_chart(data: &Dataset, group: &Group<'_>) -> Option<Chart> {
-    let mut series = measured(group, |r| r.ebf, 1.0);
+    let mut series = measured(data, group, |r| r.ebf, 1.0);
     if series.is_empty() {
         return None;
     }
-    series.extend(ebf_references(group));
+    series.extend(numbered(ebf_references(group)));
     Some(Chart {
         stem: format!("ebf_{}", group.stem()),
         group: group.stem(),
@@ -83,7 +83,7 @@ pub fn ebf_chart(data: &Dataset, group: &Group<'_>) -> Option<Chart> {
 /// and depth. Searchers without cutoffs (minimax) are left out.
 #[must_use]
 pub fn cutoff_chart(data: &Dataset, group: &Group<'_>) -> Option<Chart> {
-    let series = measured(group, |r| r.first_move_cutoff_rate, 100.0);
+    let series = measured(data, group, |r| r.first_move_cutoff_rate, 100.0);
     if series.is_empty() {
         return None;
     }
@@ -114,7 +114,12 @@ fn nodes(row: &SearchRow) -> Option<f64> {
 }
 
 /// One measured series per searcher with at least one value, scaled by `scale`.
-fn measured(group: &Group<'_>, value: fn(&SearchRow) -> Option<f64>, scale: f64) -> Vec<Series> {
+fn measured(
+    data: &Dataset,
+    group: &Group<'_>,
+    value: fn(&SearchRow) -> Option<f64>,
+    scale: f64,
+) -> Vec<Series> {
     group
         .searchers()
         .into_iter()
@@ -127,6 +132,7 @@ fn measured(group: &Group<'_>, value: fn(&SearchRow) -> Option<f64>, scale: f64)
             (!points.is_empty()).then(|| Series {
                 label: s.to_string(),
                 kind: SeriesKind::Measured,
+                slot: data.searchers.iter().position(|x| x == s).unwrap_or(0),
                 points,
             })
         })
@@ -141,11 +147,20 @@ fn mean_point(depth: u32, stats: &Stats, scale: f64) -> Point {
     }
 }
 
+/// Gives reference series consecutive colour slots.
+fn numbered(mut refs: Vec<Series>) -> Vec<Series> {
+    for (i, s) in refs.iter_mut().enumerate() {
+        s.slot = i;
+    }
+    refs
+}
+
 /// A reference series evaluated at every depth of the group.
 fn curve(group: &Group<'_>, label: String, f: impl Fn(u32) -> f64) -> Series {
     Series {
         label,
         kind: SeriesKind::Reference,
+        slot: 0,
         points: group
             .depths()
             .into_iter()

@@ -102,7 +102,7 @@ fn draw<DB: DrawingBackend>(
     root.fill(&WHITE).map_err(fail)?;
     let (body, foot) = root.split_vertically(SIZE.1 - FOOTER_HEIGHT);
     draw_footer(&foot, footer)?;
-    let title = (FONT, 28, FontStyle::Bold).into_font();
+    let title = title_font(&body, &chart.title);
     let body = body
         .margin(14, 0, 0, 0)
         .titled(&chart.title, title)
@@ -113,11 +113,51 @@ fn draw<DB: DrawingBackend>(
     root.present().map_err(fail)
 }
 
+/// The largest title font from 28 px down to 14 px with which `title` fits the width.
+fn title_font<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    title: &str,
+) -> TextStyle<'static> {
+    let width = area.dim_in_pixel().0.saturating_sub(24);
+    let style = |size: u32| TextStyle::from((FONT, size, FontStyle::Bold).into_font());
+    (14..=28)
+        .rev()
+        .map(style)
+        .find(|f| {
+            area.estimate_text_size(title, f)
+                .is_ok_and(|(w, _)| w <= width)
+        })
+        .unwrap_or_else(|| style(14))
+}
+
+/// `text`, shortened with an ellipsis until it fits `width` pixels in `style`.
+fn fit<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    text: &str,
+    style: &TextStyle<'_>,
+    width: u32,
+) -> String {
+    let fits = |t: &str| {
+        area.estimate_text_size(t, style)
+            .is_ok_and(|(w, _)| w <= width)
+    };
+    if fits(text) {
+        return text.to_string();
+    }
+    let chars: Vec<char> = text.chars().collect();
+    (1..chars.len())
+        .rev()
+        .map(|n| chars[..n].iter().collect::<String>() + "…")
+        .find(|t| fits(t))
+        .unwrap_or_else(|| "…".into())
+}
+
 fn draw_footer<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, text: &str) -> DrawResult {
     let style = TextStyle::from((FONT, 15).into_font())
         .color(&FOOTER_TEXT)
         .pos(Pos::new(HPos::Left, VPos::Center));
-    area.draw_text(text, &style, (16, FOOTER_HEIGHT as i32 / 2))
+    let text = fit(area, text, &style, SIZE.0 - 32);
+    area.draw_text(&text, &style, (16, FOOTER_HEIGHT as i32 / 2))
         .map_err(fail)
 }
 
@@ -154,20 +194,13 @@ fn draw_plot<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, chart: &Chart) -
 
 type Ctx<'a, DB> = ChartContext<'a, DB, Cartesian2d<Axis, Axis>>;
 
-/// One colour per series: measured ones from the measured palette, references from theirs.
+/// One colour per series, from its kind's palette by its slot.
 fn colors(series: &[Series]) -> Vec<RGBColor> {
-    let (mut m, mut r) = (0, 0);
     series
         .iter()
         .map(|s| match s.kind {
-            SeriesKind::Measured => {
-                m += 1;
-                MEASURED[(m - 1) % MEASURED.len()]
-            }
-            SeriesKind::Reference => {
-                r += 1;
-                REFERENCE[(r - 1) % REFERENCE.len()]
-            }
+            SeriesKind::Measured => MEASURED[s.slot % MEASURED.len()],
+            SeriesKind::Reference => REFERENCE[s.slot % REFERENCE.len()],
         })
         .collect()
 }
@@ -230,7 +263,9 @@ fn draw_legend<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, series: &[Seri
             area.draw(&Circle::new((28, yy), 5, color.filled()))
                 .map_err(fail)?;
         }
-        area.draw_text(&s.label, &text, (LEGEND_TEXT_OFFSET, yy))
+        let room = LEGEND_WIDTH - LEGEND_TEXT_OFFSET as u32 - 8;
+        let label = fit(area, &s.label, &text, room);
+        area.draw_text(&label, &text, (LEGEND_TEXT_OFFSET, yy))
             .map_err(fail)?;
     }
     Ok(())
