@@ -11,4 +11,5 @@
 pub mod game;
 pub mod games;
 pub mod lab;
+pub mod plot;
 pub mod search;

@@ -1,0 +1,291 @@
+//! Reading `searches.csv` and `run.json` into plain values.
+//!
+//! Columns are found by header name; unknown columns are ignored, so the runner may add
+//! columns without breaking the charts. Empty cells mean "not applicable" and read as `None`.
+
+use std::collections::HashMap;
+use std::fs::File;
+use std::path::{Path, PathBuf};
+
+use csv::StringRecord;
+
+use super::error::PlotError;
+
+/// The columns of `searches.csv` that the charts and the summary read.
+pub const REQUIRED_COLUMNS: [&str; 16] = [
+    "experiment",
+    "game",
+    "position",
+    "searcher",
+    "seed",
+    "repetition",
+    "depth",
+    "nodes",
+    "leaf_nodes",
+    "first_move_cutoff_rate",
+    "ebf",
+    "ebf_root",
+    "branching",
+    "minimal_leaves",
+    "elapsed_s",
+    "nps",
+];
+
+/// One completed iteration of one job: one row of `searches.csv`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchRow {
+    /// Experiment name.
+    pub experiment: String,
+    /// Game name: `tictactoe`, `connect4`, `random_tree`, ...
+    pub game: String,
+    /// Position label (for random trees, for example `b=4 d=10 iid tree=3`).
+    pub position: String,
+    /// The user's label for the search configuration.
+    pub searcher: String,
+    /// Seed of the job, as written.
+    pub seed: String,
+    /// Repetition index of the job, as written.
+    pub repetition: String,
+    /// Iteration depth in plies.
+    pub depth: u32,
+    /// Nodes visited by this iteration alone.
+    pub nodes: f64,
+    /// Leaf (horizon or terminal) nodes of this iteration alone.
+    pub leaf_nodes: f64,
+    /// First-move cutoffs / beta cutoffs, if there were cutoffs.
+    pub first_move_cutoff_rate: Option<f64>,
+    /// nodes(d) / nodes(d-1) of successive iterations; `None` for the first iteration.
+    pub ebf: Option<f64>,
+    /// nodes^(1/d).
+    pub ebf_root: Option<f64>,
+    /// b for uniform random trees, the mean number of legal moves otherwise.
+    pub branching: Option<f64>,
+    /// Knuth–Moore minimal leaf count for uniform trees.
+    pub minimal_leaves: Option<f64>,
+    /// Wall time of the iteration in seconds.
+    pub elapsed_s: Option<f64>,
+    /// Nodes per second.
+    pub nps: Option<f64>,
+}
+
+impl SearchRow {
+    /// The identity of the searched instance (game, position, seed, repetition): rows of the
+    /// same instance and searcher form one iterative-deepening run.
+    #[must_use]
+    pub fn instance(&self) -> (&str, &str, &str, &str) {
+        (&self.game, &self.position, &self.seed, &self.repetition)
+    }
+}
+
+/// Reads `searches.csv`, checking the header and every number.
+///
+/// # Errors
+/// [`PlotError::Io`] if the file cannot be opened, [`PlotError::MissingColumn`],
+/// [`PlotError::NoRows`], [`PlotError::BadNumber`] or [`PlotError::Csv`] for bad content.
+pub fn read_searches(path: &Path) -> Result<Vec<SearchRow>, PlotError> {
+    let file = File::open(path).map_err(|e| PlotError::io(path, e))?;
+    let mut reader = csv::ReaderBuilder::new()
+        .trim(csv::Trim::All)
+        .from_reader(file);
+    let header = reader.headers().map_err(|e| csv_error(path, &e))?.clone();
+    let columns = Columns::find(path, &header)?;
+    let mut rows = Vec::new();
+    for record in reader.records() {
+        let record = record.map_err(|e| csv_error(path, &e))?;
+        rows.push(columns.parse(path, &record)?);
+    }
+    if rows.is_empty() {
+        return Err(PlotError::NoRows {
+            path: path.to_path_buf(),
+        });
+    }
+    Ok(rows)
+}
+
+fn csv_error(path: &Path, error: &csv::Error) -> PlotError {
+    PlotError::Csv {
+        path: path.to_path_buf(),
+        message: error.to_string(),
+    }
+}
+
+/// Header name to field index, for the required columns.
+struct Columns(HashMap<&'static str, usize>);
+
+impl Columns {
+    fn find(path: &Path, header: &StringRecord) -> Result<Self, PlotError> {
+        let mut map = HashMap::new();
+        for name in REQUIRED_COLUMNS {
+            let index =
+                header
+                    .iter()
+                    .position(|h| h == name)
+                    .ok_or_else(|| PlotError::MissingColumn {
+                        path: path.to_path_buf(),
+                        column: name.to_string(),
+                    })?;
+            map.insert(name, index);
+        }
+        Ok(Self(map))
+    }
+
+    fn parse(&self, path: &Path, record: &StringRecord) -> Result<SearchRow, PlotError> {
+        let cell = Cell {
+            path,
+            record,
+            columns: self,
+        };
+        Ok(SearchRow {
+            experiment: cell.text("experiment"),
+            game: cell.text("game"),
+            position: cell.text("position"),
+            searcher: cell.text("searcher"),
+            seed: cell.text("seed"),
+            repetition: cell.text("repetition"),
+            depth: cell.depth()?,
+            nodes: cell.number("nodes")?,
+            leaf_nodes: cell.number("leaf_nodes")?,
+            first_move_cutoff_rate: cell.optional("first_move_cutoff_rate")?,
+            ebf: cell.optional("ebf")?,
+            ebf_root: cell.optional("ebf_root")?,
+            branching: cell.optional("branching")?,
+            minimal_leaves: cell.optional("minimal_leaves")?,
+            elapsed_s: cell.optional("elapsed_s")?,
+            nps: cell.optional("nps")?,
+        })
+    }
+}
+
+/// One record seen through the column map, with error reporting.
+struct Cell<'a> {
+    path: &'a Path,
+    record: &'a StringRecord,
+    columns: &'a Columns,
+}
+
+impl Cell<'_> {
+    fn raw(&self, column: &str) -> &str {
+        self.columns
+            .0
+            .get(column)
+            .and_then(|&i| self.record.get(i))
+            .unwrap_or("")
+    }
+
+    fn text(&self, column: &str) -> String {
+        self.raw(column).to_string()
+    }
+
+    fn bad(&self, column: &str) -> PlotError {
+        PlotError::BadNumber {
+            path: self.path.to_path_buf(),
+            line: self.record.position().map_or(0, csv::Position::line),
+            column: column.to_string(),
+            value: self.raw(column).to_string(),
+        }
+    }
+
+    fn optional(&self, column: &str) -> Result<Option<f64>, PlotError> {
+        let raw = self.raw(column);
+        if raw.is_empty() {
+            return Ok(None);
+        }
+        match raw.parse::<f64>() {
+            Ok(v) if v.is_finite() => Ok(Some(v)),
+            _ => Err(self.bad(column)),
+        }
+    }
+
+    fn number(&self, column: &str) -> Result<f64, PlotError> {
+        self.optional(column)?.ok_or_else(|| self.bad(column))
+    }
+
+    fn depth(&self) -> Result<u32, PlotError> {
+        self.raw("depth").parse().map_err(|_| self.bad("depth"))
+    }
+}
+
+/// The machine and provenance facts of a run, from `run.json`.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RunInfo {
+    /// Where the file was looked for.
+    pub path: PathBuf,
+    /// `false` if the file was missing or unreadable; the other fields are then empty.
+    pub found: bool,
+    /// Experiment name.
+    pub experiment: Option<String>,
+    /// CPU model name.
+    pub cpu_model: Option<String>,
+    /// Number of cores.
+    pub cores: Option<u64>,
+    /// ISO date of the run.
+    pub date: Option<String>,
+    /// Git commit of the harness.
+    pub git_commit: Option<String>,
+    /// Crate version of the harness.
+    pub crate_version: Option<String>,
+}
+
+impl RunInfo {
+    /// Reads `run.json`; a missing or malformed file gives a `RunInfo` with `found == false`
+    /// (charts still get drawn, their footer then says so).
+    #[must_use]
+    pub fn read(path: &Path) -> Self {
+        let parsed = std::fs::read_to_string(path)
+            .ok()
+            .and_then(|text| serde_json::from_str::<serde_json::Value>(&text).ok())
+            .filter(serde_json::Value::is_object);
+        let Some(json) = parsed else {
+            return Self {
+                path: path.to_path_buf(),
+                ..Self::default()
+            };
+        };
+        let text = |key: &str| json.get(key).and_then(|v| v.as_str()).map(str::to_string);
+        Self {
+            path: path.to_path_buf(),
+            found: true,
+            experiment: text("experiment"),
+            cpu_model: text("cpu_model"),
+            cores: json.get("cores").and_then(serde_json::Value::as_u64),
+            date: text("date"),
+            git_commit: text("git_commit"),
+            crate_version: text("crate_version"),
+        }
+    }
+
+    /// The one-line machine summary printed under every chart and atop the summary.
+    #[must_use]
+    pub fn footer(&self) -> String {
+        if !self.found {
+            return format!("machine unknown: no readable {}", file_name(&self.path));
+        }
+        let mut parts = Vec::new();
+        if let Some(v) = &self.crate_version {
+            parts.push(format!("plylab {v}"));
+        }
+        if let Some(c) = &self.git_commit {
+            parts.push(format!("commit {}", c.chars().take(8).collect::<String>()));
+        }
+        if let Some(m) = &self.cpu_model {
+            parts.push(m.clone());
+        }
+        if let Some(n) = self.cores {
+            parts.push(format!("{n} cores"));
+        }
+        if let Some(d) = &self.date {
+            parts.push(d.clone());
+        }
+        if parts.is_empty() {
+            parts.push(format!("{} has no machine fields", file_name(&self.path)));
+        }
+        parts.join(" · ")
+    }
+}
+
+fn file_name(path: &Path) -> String {
+    path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    )
+}

@@ -1,0 +1,237 @@
+//! The rows of one experiment, split into the groups that get their own charts and tables.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use super::data::{RunInfo, SearchRow, read_searches};
+use super::error::PlotError;
+use super::stats::Stats;
+
+/// The game name of synthetic random trees in `searches.csv`.
+pub const RANDOM_TREE: &str = "random_tree";
+
+/// Everything read for one experiment: the CSV rows and the run metadata.
+#[derive(Clone, Debug)]
+pub struct Dataset {
+    /// The CSV file the rows came from.
+    pub source: PathBuf,
+    /// The experiment name (from the CSV, else run.json, else the directory name).
+    pub experiment: String,
+    /// All rows, in file order.
+    pub rows: Vec<SearchRow>,
+    /// Searcher labels in order of first appearance (the order of the experiment file).
+    pub searchers: Vec<String>,
+    /// Machine and provenance facts.
+    pub run: RunInfo,
+}
+
+impl Dataset {
+    /// Reads `csv` and the `run.json` beside it.
+    ///
+    /// # Errors
+    /// Any error of [`read_searches`].
+    pub fn load(csv: &Path) -> Result<Self, PlotError> {
+        let rows = read_searches(csv)?;
+        let dir = csv.parent().unwrap_or_else(|| Path::new("."));
+        let run = RunInfo::read(&dir.join("run.json"));
+        Ok(Self::from_rows(csv, rows, run))
+    }
+
+    /// Builds a dataset from rows already read.
+    #[must_use]
+    pub fn from_rows(source: &Path, rows: Vec<SearchRow>, run: RunInfo) -> Self {
+        let mut searchers: Vec<String> = Vec::new();
+        for row in &rows {
+            if !searchers.contains(&row.searcher) {
+                searchers.push(row.searcher.clone());
+            }
+        }
+        let experiment = rows
+            .iter()
+            .map(|r| r.experiment.as_str())
+            .find(|e| !e.is_empty())
+            .map(str::to_string)
+            .or_else(|| run.experiment.clone())
+            .unwrap_or_else(|| dir_name(source));
+        Self {
+            source: source.to_path_buf(),
+            experiment,
+            rows,
+            searchers,
+            run,
+        }
+    }
+
+    /// The chart groups: random trees by branching factor (ascending), then each game in
+    /// order of first appearance.
+    #[must_use]
+    pub fn groups(&self) -> Vec<Group<'_>> {
+        let mut random: BTreeMap<u64, Group<'_>> = BTreeMap::new();
+        let mut games: Vec<Group<'_>> = Vec::new();
+        for row in &self.rows {
+            match (row.game == RANDOM_TREE, row.branching) {
+                (true, Some(b)) => random
+                    .entry(b.to_bits())
+                    .or_insert_with(|| self.group(GroupKind::RandomTree { b }))
+                    .rows
+                    .push(row),
+                _ => match games.iter_mut().find(|g| g.is_game(&row.game)) {
+                    Some(g) => g.rows.push(row),
+                    None => {
+                        let mut g = self.group(GroupKind::Game {
+                            name: row.game.clone(),
+                        });
+                        g.rows.push(row);
+                        games.push(g);
+                    }
+                },
+            }
+        }
+        let mut groups: Vec<Group<'_>> = random.into_values().collect();
+        groups.sort_by(|a, b| a.branching().total_cmp(&b.branching()));
+        groups.extend(games);
+        groups
+    }
+
+    fn group(&self, kind: GroupKind) -> Group<'_> {
+        Group {
+            kind,
+            rows: Vec::new(),
+            searchers: &self.searchers,
+        }
+    }
+}
+
+fn dir_name(path: &Path) -> String {
+    path.parent()
+        .and_then(Path::file_name)
+        .map_or_else(|| "experiment".into(), |n| n.to_string_lossy().into_owned())
+}
+
+/// What a group of rows is.
+#[derive(Clone, Debug, PartialEq)]
+pub enum GroupKind {
+    /// Uniform random trees of branching factor `b`.
+    RandomTree {
+        /// The branching factor.
+        b: f64,
+    },
+    /// The positions of one game.
+    Game {
+        /// The game name.
+        name: String,
+    },
+}
+
+/// Rows that share one set of charts: one random-tree branching factor, or one game.
+#[derive(Clone, Debug)]
+pub struct Group<'a> {
+    /// What the rows are.
+    pub kind: GroupKind,
+    /// The rows, in file order.
+    pub rows: Vec<&'a SearchRow>,
+    searchers: &'a [String],
+}
+
+impl Group<'_> {
+    fn is_game(&self, game: &str) -> bool {
+        matches!(&self.kind, GroupKind::Game { name } if name == game)
+    }
+
+    /// The file-name stem of the group's charts: `random_b4`, `tictactoe`.
+    #[must_use]
+    pub fn stem(&self) -> String {
+        match &self.kind {
+            GroupKind::RandomTree { b } => format!("random_b{}", fmt_plain(*b)),
+            GroupKind::Game { name } => name
+                .chars()
+                .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+                .collect(),
+        }
+    }
+
+    /// A human label: `random trees, b = 4`, `tictactoe`.
+    #[must_use]
+    pub fn label(&self) -> String {
+        match &self.kind {
+            GroupKind::RandomTree { b } => format!("random trees, b = {}", fmt_plain(*b)),
+            GroupKind::Game { name } => name.clone(),
+        }
+    }
+
+    /// `b` for random trees; the mean of the `branching` column (mean legal moves) for games,
+    /// or NaN if that column is empty throughout.
+    #[must_use]
+    pub fn branching(&self) -> f64 {
+        match &self.kind {
+            GroupKind::RandomTree { b } => *b,
+            GroupKind::Game { .. } => {
+                let values: Vec<f64> = self.rows.iter().filter_map(|r| r.branching).collect();
+                Stats::of(&values).map_or(f64::NAN, |s| s.mean)
+            }
+        }
+    }
+
+    /// Whether the group holds random trees.
+    #[must_use]
+    pub fn is_random_tree(&self) -> bool {
+        matches!(self.kind, GroupKind::RandomTree { .. })
+    }
+
+    /// Searchers present in the group, in experiment order.
+    #[must_use]
+    pub fn searchers(&self) -> Vec<&str> {
+        self.searchers
+            .iter()
+            .filter(|s| self.rows.iter().any(|r| &r.searcher == *s))
+            .map(String::as_str)
+            .collect()
+    }
+
+    /// The distinct depths of the group, ascending.
+    #[must_use]
+    pub fn depths(&self) -> Vec<u32> {
+        let mut d: Vec<u32> = self.rows.iter().map(|r| r.depth).collect();
+        d.sort_unstable();
+        d.dedup();
+        d
+    }
+
+    /// The rows of one searcher.
+    pub fn rows_of<'s>(&'s self, searcher: &'s str) -> impl Iterator<Item = &'s SearchRow> {
+        self.rows
+            .iter()
+            .copied()
+            .filter(move |r| r.searcher == searcher)
+    }
+
+    /// Statistics of `value` over the rows of `searcher`, per depth (ascending); depths where
+    /// `value` is empty on every row are left out.
+    pub fn per_depth(
+        &self,
+        searcher: &str,
+        value: impl Fn(&SearchRow) -> Option<f64>,
+    ) -> Vec<(u32, Stats)> {
+        let mut by_depth: BTreeMap<u32, Vec<f64>> = BTreeMap::new();
+        for row in self.rows_of(searcher) {
+            if let Some(v) = value(row) {
+                by_depth.entry(row.depth).or_default().push(v);
+            }
+        }
+        by_depth
+            .into_iter()
+            .filter_map(|(d, v)| Stats::of(&v).map(|s| (d, s)))
+            .collect()
+    }
+}
+
+/// Formats a number without trailing zeros: `4`, `2.5`, `0.333`.
+#[must_use]
+pub fn fmt_plain(x: f64) -> String {
+    if x.fract() == 0.0 && x.abs() < 1e15 {
+        format!("{x:.0}")
+    } else {
+        let s = format!("{x:.3}");
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    }
+}

@@ -1,0 +1,272 @@
+//! Drawing a [`Chart`] to PNG or SVG: one frame (title, plot, legend, footer) for all charts.
+
+use std::path::Path;
+use std::sync::OnceLock;
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::register_font;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+use super::Format;
+use super::axes::{Axis, x_axis, y_axis};
+use super::chart::{Chart, Point, Series, SeriesKind};
+use super::error::PlotError;
+
+/// Image size in pixels.
+pub const SIZE: (u32, u32) = (1200, 800);
+const FONT: &str = "sans-serif";
+const FOOTER_HEIGHT: u32 = 36;
+const LEGEND_WIDTH: u32 = 300;
+const LEGEND_ROW: i32 = 30;
+const LEGEND_TEXT_OFFSET: i32 = 58;
+/// The x pixel where legend labels start: every legend text element has this x.
+pub const LEGEND_TEXT_X: i32 = (SIZE.0 - LEGEND_WIDTH) as i32 + LEGEND_TEXT_OFFSET;
+
+/// Colours of measured series (Tableau 10).
+const MEASURED: [RGBColor; 8] = [
+    RGBColor(31, 119, 180),
+    RGBColor(255, 127, 14),
+    RGBColor(44, 160, 44),
+    RGBColor(214, 39, 40),
+    RGBColor(148, 103, 189),
+    RGBColor(140, 86, 75),
+    RGBColor(227, 119, 194),
+    RGBColor(23, 190, 207),
+];
+/// Colours of reference series: dark neutrals, distinct from the measured palette.
+const REFERENCE: [RGBColor; 4] = [
+    RGBColor(0, 0, 0),
+    RGBColor(120, 120, 120),
+    RGBColor(188, 189, 34),
+    RGBColor(90, 60, 20),
+];
+const GRID: RGBColor = RGBColor(225, 225, 225);
+const FOOTER_TEXT: RGBColor = RGBColor(90, 90, 90);
+
+/// Registers the embedded DejaVu Sans font as `sans-serif` (once per process).
+///
+/// # Errors
+/// [`PlotError::Font`] if the embedded font data cannot be parsed.
+pub fn ensure_font() -> Result<(), PlotError> {
+    static REGISTERED: OnceLock<bool> = OnceLock::new();
+    let ok = REGISTERED.get_or_init(|| {
+        let normal = register_font(FONT, FontStyle::Normal, dejavu::sans::regular());
+        let bold = register_font(FONT, FontStyle::Bold, dejavu::sans::bold());
+        normal.is_ok() && bold.is_ok()
+    });
+    if *ok { Ok(()) } else { Err(PlotError::Font) }
+}
+
+/// Draws `chart` into `path` in `format`, with `footer` (the machine summary) at the bottom.
+///
+/// # Errors
+/// [`PlotError::Font`] or [`PlotError::Draw`] (which includes failing to write the file).
+pub fn write_chart(
+    chart: &Chart,
+    footer: &str,
+    path: &Path,
+    format: Format,
+) -> Result<(), PlotError> {
+    ensure_font()?;
+    let result = match format {
+        Format::Png => draw(
+            BitMapBackend::new(path, SIZE).into_drawing_area(),
+            chart,
+            footer,
+        ),
+        Format::Svg => draw(
+            SVGBackend::new(path, SIZE).into_drawing_area(),
+            chart,
+            footer,
+        ),
+    };
+    result.map_err(|message| PlotError::Draw {
+        path: path.to_path_buf(),
+        message,
+    })
+}
+
+type DrawResult = Result<(), String>;
+
+fn fail<E: std::fmt::Display>(e: E) -> String {
+    e.to_string()
+}
+
+/// The shared frame: white page, title, plot on the left, legend on the right, footer.
+fn draw<DB: DrawingBackend>(
+    root: DrawingArea<DB, Shift>,
+    chart: &Chart,
+    footer: &str,
+) -> DrawResult {
+    root.fill(&WHITE).map_err(fail)?;
+    let (body, foot) = root.split_vertically(SIZE.1 - FOOTER_HEIGHT);
+    draw_footer(&foot, footer)?;
+    let title = title_font(&body, &chart.title);
+    let body = body
+        .margin(14, 0, 0, 0)
+        .titled(&chart.title, title)
+        .map_err(fail)?;
+    let (plot, legend) = body.split_horizontally(SIZE.0 - LEGEND_WIDTH);
+    draw_plot(&plot, chart)?;
+    draw_legend(&legend, &chart.series)?;
+    root.present().map_err(fail)
+}
+
+/// The largest title font from 28 px down to 14 px with which `title` fits the width.
+fn title_font<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    title: &str,
+) -> TextStyle<'static> {
+    let width = area.dim_in_pixel().0.saturating_sub(24);
+    let style = |size: u32| TextStyle::from((FONT, size, FontStyle::Bold).into_font());
+    (14..=28)
+        .rev()
+        .map(style)
+        .find(|f| {
+            area.estimate_text_size(title, f)
+                .is_ok_and(|(w, _)| w <= width)
+        })
+        .unwrap_or_else(|| style(14))
+}
+
+/// `text`, shortened with an ellipsis until it fits `width` pixels in `style`.
+fn fit<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    text: &str,
+    style: &TextStyle<'_>,
+    width: u32,
+) -> String {
+    let fits = |t: &str| {
+        area.estimate_text_size(t, style)
+            .is_ok_and(|(w, _)| w <= width)
+    };
+    if fits(text) {
+        return text.to_string();
+    }
+    let chars: Vec<char> = text.chars().collect();
+    (1..chars.len())
+        .rev()
+        .map(|n| chars[..n].iter().collect::<String>() + "…")
+        .find(|t| fits(t))
+        .unwrap_or_else(|| "…".into())
+}
+
+fn draw_footer<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, text: &str) -> DrawResult {
+    let style = TextStyle::from((FONT, 15).into_font())
+        .color(&FOOTER_TEXT)
+        .pos(Pos::new(HPos::Left, VPos::Center));
+    let text = fit(area, text, &style, SIZE.0 - 32);
+    area.draw_text(&text, &style, (16, FOOTER_HEIGHT as i32 / 2))
+        .map_err(fail)
+}
+
+fn draw_plot<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, chart: &Chart) -> DrawResult {
+    let (x, y) = (x_axis(chart), y_axis(chart));
+    let mut ctx = ChartBuilder::on(area)
+        .margin(16)
+        .x_label_area_size(64)
+        .y_label_area_size(96)
+        .build_cartesian_2d(x.clone(), y.clone())
+        .map_err(fail)?;
+    let x_fmt = |v: &f64| x.label(*v);
+    let y_fmt = |v: &f64| y.label(*v);
+    ctx.configure_mesh()
+        .x_desc(chart.x_label.as_str())
+        .y_desc(chart.y_label.as_str())
+        .x_label_formatter(&x_fmt)
+        .y_label_formatter(&y_fmt)
+        .label_style((FONT, 18))
+        .axis_desc_style((FONT, 20))
+        .bold_line_style(GRID)
+        .light_line_style(TRANSPARENT)
+        .draw()
+        .map_err(fail)?;
+    // References first, so that measured lines lying on them stay visible.
+    let styled: Vec<(&Series, RGBColor)> = chart.series.iter().zip(colors(&chart.series)).collect();
+    for kind in [SeriesKind::Reference, SeriesKind::Measured] {
+        for (series, color) in styled.iter().filter(|(s, _)| s.kind == kind) {
+            draw_series(&mut ctx, series, *color, &x, &y)?;
+        }
+    }
+    Ok(())
+}
+
+type Ctx<'a, DB> = ChartContext<'a, DB, Cartesian2d<Axis, Axis>>;
+
+/// One colour per series, from its kind's palette by its slot.
+fn colors(series: &[Series]) -> Vec<RGBColor> {
+    series
+        .iter()
+        .map(|s| match s.kind {
+            SeriesKind::Measured => MEASURED[s.slot % MEASURED.len()],
+            SeriesKind::Reference => REFERENCE[s.slot % REFERENCE.len()],
+        })
+        .collect()
+}
+
+fn line_style(kind: SeriesKind, color: RGBColor) -> ShapeStyle {
+    match kind {
+        SeriesKind::Measured => color.stroke_width(3),
+        SeriesKind::Reference => color.stroke_width(2),
+    }
+}
+
+fn draw_series<DB: DrawingBackend>(
+    ctx: &mut Ctx<'_, DB>,
+    series: &Series,
+    color: RGBColor,
+    x: &Axis,
+    y: &Axis,
+) -> DrawResult {
+    let mapped = |p: &Point| Some((x.map(p.x)?, y.map(p.y)?));
+    let line: Vec<(f64, f64)> = series.points.iter().filter_map(mapped).collect();
+    let style = line_style(series.kind, color);
+    ctx.draw_series(LineSeries::new(line.iter().copied(), style))
+        .map_err(fail)?;
+    if series.kind == SeriesKind::Measured {
+        let marker = |&(px, py): &(f64, f64)| Circle::new((px, py), 5, color.filled());
+        ctx.draw_series(line.iter().map(marker)).map_err(fail)?;
+        draw_whiskers(ctx, series, color, x, y)?;
+    }
+    Ok(())
+}
+
+/// Vertical min–max (or error-bar) whiskers of the points that have a spread.
+fn draw_whiskers<DB: DrawingBackend>(
+    ctx: &mut Ctx<'_, DB>,
+    series: &Series,
+    color: RGBColor,
+    x: &Axis,
+    y: &Axis,
+) -> DrawResult {
+    let whisker = |p: &Point| {
+        let (lo, hi) = p.spread?;
+        let (px, lo, hi) = (x.map(p.x)?, y.map(lo)?, y.map(hi)?);
+        (hi > lo)
+            .then(|| PathElement::new(vec![(px, lo), (px, hi)], color.mix(0.6).stroke_width(2)))
+    };
+    ctx.draw_series(series.points.iter().filter_map(whisker))
+        .map_err(fail)?;
+    Ok(())
+}
+
+/// The legend, in its own column right of the plot so it never covers data.
+fn draw_legend<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, series: &[Series]) -> DrawResult {
+    let text = TextStyle::from((FONT, 18).into_font()).pos(Pos::new(HPos::Left, VPos::Center));
+    let top = 40;
+    for (i, (s, color)) in series.iter().zip(colors(series)).enumerate() {
+        let yy = top + LEGEND_ROW * i as i32;
+        let sample = PathElement::new(vec![(8, yy), (48, yy)], line_style(s.kind, color));
+        area.draw(&sample).map_err(fail)?;
+        if s.kind == SeriesKind::Measured {
+            area.draw(&Circle::new((28, yy), 5, color.filled()))
+                .map_err(fail)?;
+        }
+        let room = LEGEND_WIDTH - LEGEND_TEXT_OFFSET as u32 - 8;
+        let label = fit(area, &s.label, &text, room);
+        area.draw_text(&label, &text, (LEGEND_TEXT_OFFSET, yy))
+            .map_err(fail)?;
+    }
+    Ok(())
+}

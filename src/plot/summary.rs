@@ -1,0 +1,319 @@
+//! summary.md: the key figures of an experiment as markdown tables, with links to the charts.
+//!
+//! The text depends only on the CSV rows, run.json and the chart list, so it is
+//! deterministic and can be snapshot-tested.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use super::Format;
+use super::chart::Chart;
+use super::data::SearchRow;
+use super::model::{Dataset, Group, fmt_plain};
+use super::stats::{Stats, integral, minimal_leaves, pearl_r};
+
+/// The searcher label whose leaf counts are checked against the Knuth–Moore minimal tree.
+pub const ORDERED_SEARCHER: &str = "alphabeta-ordered";
+
+/// Depth from which EBF measurements are taken as near-asymptotic.
+pub const DEEP: u32 = 8;
+
+/// The whole summary.md text. Images are linked in `format` (none if `None`).
+#[must_use]
+pub fn render(data: &Dataset, charts: &[Chart], format: Option<Format>) -> String {
+    let mut out = header(data);
+    for group in data.groups() {
+        out.push_str(&group_section(&group, charts, format));
+    }
+    out
+}
+
+fn header(data: &Dataset) -> String {
+    let searchers: Vec<String> = data.searchers.iter().map(|s| format!("`{s}`")).collect();
+    let file = data
+        .source
+        .file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    format!(
+        "# Experiment `{}`\n\n\
+         - Machine: {}\n\
+         - Data: `{file}`, {} rows\n\
+         - Searchers: {}\n\n\
+         Figures are means over positions, trees, seeds and repetitions; ranges in \
+         brackets are min–max over the same.\n",
+        data.experiment,
+        data.run.footer(),
+        data.rows.len(),
+        searchers.join(", "),
+    )
+}
+
+fn group_section(group: &Group<'_>, charts: &[Chart], format: Option<Format>) -> String {
+    let mut out = format!("\n## {}\n\n", capitalised(&group.label()));
+    out.push_str(&image_links(group, charts, format));
+    if !group.is_random_tree() {
+        out.push_str(&branching_line(group));
+    }
+    out.push_str(&key_figures(group));
+    if group.is_random_tree() {
+        out.push_str(&ebf_table(group));
+        out.push_str(&knuth_moore_table(group));
+    }
+    out
+}
+
+fn capitalised(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map_or_else(String::new, |f| f.to_uppercase().chain(c).collect())
+}
+
+fn image_links(group: &Group<'_>, charts: &[Chart], format: Option<Format>) -> String {
+    let Some(format) = format else {
+        return String::new();
+    };
+    let mut out = String::new();
+    for chart in charts.iter().filter(|c| c.group == group.stem()) {
+        let _ = writeln!(
+            out,
+            "![{}]({}.{})",
+            chart.caption,
+            chart.stem,
+            format.extension()
+        );
+    }
+    if !out.is_empty() {
+        out.push('\n');
+    }
+    out
+}
+
+fn branching_line(group: &Group<'_>) -> String {
+    let b = group.branching();
+    if b.is_finite() {
+        format!(
+            "Mean legal moves B = {}, √B = {}: a full-width search grows like B^d, \
+             a perfectly ordered alpha-beta like B^(d/2).\n\n",
+            fmt_ratio(b),
+            fmt_ratio(b.sqrt())
+        )
+    } else {
+        String::new()
+    }
+}
+
+/// Per searcher, at its deepest depth: nodes, leaves, EBF, cutoff rate, time and speed.
+fn key_figures(group: &Group<'_>) -> String {
+    let mut out = String::from(
+        "### Key figures at the deepest depth\n\n\
+         | searcher | depth | runs | nodes | leaf nodes | `ebf` | first-move cutoffs | time (s) | nodes/s |\n\
+         |---|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+    );
+    for searcher in group.searchers() {
+        let Some(depth) = group.rows_of(searcher).map(|r| r.depth).max() else {
+            continue;
+        };
+        let rows: Vec<&SearchRow> = group
+            .rows_of(searcher)
+            .filter(|r| r.depth == depth)
+            .collect();
+        let stat = |f: fn(&SearchRow) -> Option<f64>| {
+            Stats::of(&rows.iter().filter_map(|r| f(r)).collect::<Vec<_>>())
+        };
+        let _ = writeln!(
+            out,
+            "| {searcher} | {depth} | {} | {} | {} | {} | {} | {} | {} |",
+            rows.len(),
+            cell(stat(|r| Some(r.nodes)), fmt_count),
+            cell(stat(|r| Some(r.leaf_nodes)), fmt_count),
+            cell(stat(|r| r.ebf), fmt_ratio),
+            mean(stat(|r| r.first_move_cutoff_rate), fmt_percent),
+            mean(stat(|r| r.elapsed_s), fmt_seconds),
+            mean(stat(|r| r.nps), fmt_integer),
+        );
+    }
+    out
+}
+
+/// Measured EBF per searcher beside R(b), √b and b.
+fn ebf_table(group: &Group<'_>) -> String {
+    let b = group.branching();
+    let r = pearl_r(b);
+    let mut out = String::from(
+        "\n### Effective branching factor against theory\n\n\
+         EBF here is the geometric mean of `ebf` = nodes(d)/nodes(d−1) over the two deepest \
+         iterations D−1 and D, that is √(nodes(D)/nodes(D−2)), which cancels the odd–even \
+         effect; mean over trees, min–max in brackets.\n\n\
+         | searcher | D | trees | EBF | R(b) | √b | b | EBF / R(b) |\n\
+         |---|---:|---:|---:|---:|---:|---:|---:|\n",
+    );
+    let mut shallow = false;
+    for searcher in group.searchers() {
+        let Some((depth, stats)) = deepest_ebf(group, searcher) else {
+            continue;
+        };
+        shallow |= depth < DEEP;
+        let _ = writeln!(
+            out,
+            "| {searcher} | {depth} | {} | {} | {} | {} | {} | {} |",
+            stats.n,
+            cell(Some(stats), fmt_ratio),
+            r.map_or_else(dash, fmt_ratio),
+            fmt_ratio(b.sqrt()),
+            fmt_plain(b),
+            r.map_or_else(dash, |r| fmt_ratio(stats.mean / r)),
+        );
+    }
+    if shallow {
+        let _ = writeln!(
+            out,
+            "\nSome searchers stop below depth {DEEP}: their EBF is far from the asymptote."
+        );
+    }
+    out
+}
+
+/// The deepest depth with an `ebf` value for `searcher`, and the two-iteration EBF over trees.
+fn deepest_ebf(group: &Group<'_>, searcher: &str) -> Option<(u32, Stats)> {
+    let mut runs: BTreeMap<_, BTreeMap<u32, f64>> = BTreeMap::new();
+    for row in group.rows_of(searcher) {
+        if let Some(e) = row.ebf {
+            runs.entry(row.instance()).or_default().insert(row.depth, e);
+        }
+    }
+    let depth = runs
+        .values()
+        .filter_map(|m| m.keys().max())
+        .max()
+        .copied()?;
+    let values: Vec<f64> = runs
+        .values()
+        .filter_map(|m| {
+            let last = *m.get(&depth)?;
+            Some(
+                m.get(&(depth - 1))
+                    .map_or(last, |prev| (last * prev).sqrt()),
+            )
+        })
+        .collect();
+    Stats::of(&values).map(|s| (depth, s))
+}
+
+/// Mean leaf nodes per searcher and depth beside the minimal tree and the full tree.
+fn knuth_moore_table(group: &Group<'_>) -> String {
+    let b = group.branching();
+    let searchers = group.searchers();
+    let mut out =
+        String::from("\n### Leaf nodes against the Knuth–Moore minimal tree\n\n| depth |");
+    for s in &searchers {
+        let _ = write!(out, " {s} |");
+    }
+    out.push_str(&format!(
+        " minimal leaves | b^d | `{ORDERED_SEARCHER}` = minimal on every tree |\n|---:|{}---:|---:|---|\n",
+        "---:|".repeat(searchers.len())
+    ));
+    let mut all = (0, 0);
+    for depth in group.depths() {
+        let mut line = format!("| {depth} |");
+        for s in &searchers {
+            let leaves: Vec<f64> = group
+                .rows_of(s)
+                .filter(|r| r.depth == depth)
+                .map(|r| r.leaf_nodes)
+                .collect();
+            let _ = write!(line, " {} |", mean(Stats::of(&leaves), fmt_count));
+        }
+        let (equal, total) = ordered_matches(group, depth);
+        all = (all.0 + equal, all.1 + total);
+        let _ = writeln!(
+            out,
+            "{line} {} | {} | {} |",
+            minimal_at(group, depth).map_or_else(dash, fmt_count),
+            fmt_count(b.powi(depth as i32)),
+            verdict(equal, total),
+        );
+    }
+    let _ = writeln!(
+        out,
+        "\n`{ORDERED_SEARCHER}` examines exactly the minimal number of leaves on every tree \
+         and depth: {}.",
+        verdict(all.0, all.1)
+    );
+    out
+}
+
+/// Minimal leaves at `depth`: the CSV's value if given, else the Knuth–Moore formula.
+fn minimal_at(group: &Group<'_>, depth: u32) -> Option<f64> {
+    group
+        .rows
+        .iter()
+        .find(|r| r.depth == depth && r.minimal_leaves.is_some())
+        .and_then(|r| r.minimal_leaves)
+        .or_else(|| integral(group.branching()).map(|b| minimal_leaves(f64::from(b), depth)))
+}
+
+/// (rows where the ordered searcher's leaves equal the minimal count, its rows) at `depth`.
+fn ordered_matches(group: &Group<'_>, depth: u32) -> (usize, usize) {
+    let rows: Vec<&SearchRow> = group
+        .rows_of(ORDERED_SEARCHER)
+        .filter(|r| r.depth == depth)
+        .collect();
+    let minimal = |r: &SearchRow| {
+        r.minimal_leaves
+            .or_else(|| integral(group.branching()).map(|b| minimal_leaves(f64::from(b), depth)))
+    };
+    let equal = rows
+        .iter()
+        .filter(|r| minimal(r) == Some(r.leaf_nodes))
+        .count();
+    (equal, rows.len())
+}
+
+fn verdict(equal: usize, total: usize) -> String {
+    match (equal, total) {
+        (_, 0) => "no rows".into(),
+        (e, t) if e == t => format!("yes ({t} of {t})"),
+        (e, t) => format!("**no** ({e} of {t})"),
+    }
+}
+
+fn dash() -> String {
+    "–".into()
+}
+
+/// "mean [min–max]", or just the mean when all values are equal; "–" when there are none.
+fn cell(stats: Option<Stats>, f: fn(f64) -> String) -> String {
+    match stats {
+        None => dash(),
+        Some(s) if s.min == s.max => f(s.mean),
+        Some(s) => format!("{} [{}–{}]", f(s.mean), f(s.min), f(s.max)),
+    }
+}
+
+fn mean(stats: Option<Stats>, f: fn(f64) -> String) -> String {
+    stats.map_or_else(dash, |s| f(s.mean))
+}
+
+fn fmt_count(x: f64) -> String {
+    if x.fract() == 0.0 {
+        format!("{x:.0}")
+    } else {
+        format!("{x:.1}")
+    }
+}
+
+fn fmt_integer(x: f64) -> String {
+    format!("{x:.0}")
+}
+
+fn fmt_ratio(x: f64) -> String {
+    format!("{x:.3}")
+}
+
+fn fmt_percent(x: f64) -> String {
+    format!("{:.1}%", x * 100.0)
+}
+
+fn fmt_seconds(x: f64) -> String {
+    format!("{x:.4}")
+}

@@ -1,0 +1,219 @@
+//! Each chart builder, fed the fixture CSV, writes an SVG whose series and legend entries
+//! can be counted in the SVG text.
+
+use std::path::{Path, PathBuf};
+
+use plylab::plot::chart::{Chart, SeriesKind};
+use plylab::plot::charts::{cutoff_chart, ebf_chart, nodes_chart};
+use plylab::plot::model::Group;
+use plylab::plot::render::{LEGEND_TEXT_X, write_chart};
+use plylab::plot::{Dataset, Format, footer, minimal_leaves};
+
+fn dataset() -> Dataset {
+    let csv = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/plot/searches.csv");
+    Dataset::load(&csv).unwrap()
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The SVG facts the tests look at.
+struct Svg {
+    /// Point counts of every `<polyline>`.
+    polylines: Vec<usize>,
+    /// (x attribute, content) of every `<text>`.
+    texts: Vec<(String, String)>,
+}
+
+impl Svg {
+    fn parse(text: &str) -> Self {
+        let polylines = text
+            .split("<polyline")
+            .skip(1)
+            .map(|p| attr(p, "points").split_whitespace().count())
+            .collect();
+        let texts = text
+            .split("<text")
+            .skip(1)
+            .map(|t| {
+                let body = t.split_once('>').unwrap().1;
+                let content = body.split("</text>").next().unwrap().trim();
+                (attr(t, "x").to_string(), unescape(content))
+            })
+            .collect();
+        Self { polylines, texts }
+    }
+
+    /// Data lines: polylines through three or more points (axis ticks, legend samples and
+    /// whiskers have two).
+    fn data_lines(&self) -> usize {
+        self.polylines.iter().filter(|n| **n >= 3).count()
+    }
+
+    /// Legend labels, top to bottom.
+    fn legend(&self) -> Vec<&str> {
+        let x = LEGEND_TEXT_X.to_string();
+        self.texts
+            .iter()
+            .filter(|(tx, _)| *tx == x)
+            .map(|(_, c)| c.as_str())
+            .collect()
+    }
+
+    fn has_text(&self, s: &str) -> bool {
+        self.texts.iter().any(|(_, c)| c == s)
+    }
+}
+
+fn attr<'a>(element: &'a str, name: &str) -> &'a str {
+    let key = format!(" {name}=\"");
+    let start = element.find(&key).map(|i| i + key.len()).unwrap_or(0);
+    element[start..].split('"').next().unwrap_or("")
+}
+
+fn unescape(s: &str) -> String {
+    s.replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&apos;", "'")
+        .replace("&amp;", "&")
+}
+
+fn render(data: &Dataset, chart: &Chart) -> Svg {
+    let path = scratch(&format!("plot_charts_{}", chart.stem)).join("chart.svg");
+    write_chart(chart, &footer(data), &path, Format::Svg).unwrap();
+    Svg::parse(&std::fs::read_to_string(&path).unwrap())
+}
+
+fn group<'a>(data: &'a Dataset, stem: &str) -> Group<'a> {
+    data.groups()
+        .into_iter()
+        .find(|g| g.stem() == stem)
+        .unwrap()
+}
+
+/// Checks counts, legend order, title, axis labels and footer of a rendered chart.
+fn check(data: &Dataset, chart: &Chart, legend: &[&str]) {
+    let svg = render(data, chart);
+    assert_eq!(svg.legend(), legend, "{}", chart.stem);
+    assert_eq!(svg.data_lines(), legend.len(), "{}", chart.stem);
+    assert!(chart.title.starts_with("ordering: "), "{}", chart.title);
+    for text in [&chart.title, &chart.x_label, &chart.y_label] {
+        assert!(svg.has_text(text), "{} lacks `{text}`", chart.stem);
+    }
+    assert!(
+        svg.has_text(&footer(data)),
+        "{} lacks the footer",
+        chart.stem
+    );
+}
+
+const SEARCHERS: [&str; 4] = [
+    "minimax",
+    "alphabeta",
+    "alphabeta-random",
+    "alphabeta-ordered",
+];
+
+#[test]
+fn random_tree_nodes_chart_has_searchers_and_three_references() {
+    let data = dataset();
+    let chart = nodes_chart(&data, &group(&data, "random_b4")).unwrap();
+    let mut legend = SEARCHERS.to_vec();
+    legend.extend(["b^d (all leaves)", "b^(d/2)", "Knuth–Moore minimal leaves"]);
+    check(&data, &chart, &legend);
+    assert!(chart.y_label.contains("leaf nodes") && chart.y_label.contains("log scale"));
+}
+
+#[test]
+fn random_tree_ebf_chart_marks_b_pearl_and_sqrt_b() {
+    let data = dataset();
+    let chart = ebf_chart(&data, &group(&data, "random_b2")).unwrap();
+    let mut legend = SEARCHERS.to_vec();
+    legend.extend(["b = 2", "Pearl R(b) = 1.618", "√b = 1.414"]);
+    check(&data, &chart, &legend);
+    assert!(chart.y_label.contains("nodes(d) / nodes(d-1)"));
+}
+
+#[test]
+fn cutoff_chart_leaves_out_minimax() {
+    let data = dataset();
+    let chart = cutoff_chart(&data, &group(&data, "random_b4")).unwrap();
+    check(&data, &chart, &SEARCHERS[1..]);
+}
+
+#[test]
+fn game_charts_use_mean_legal_moves() {
+    let data = dataset();
+    let ttt = group(&data, "tictactoe");
+    let searchers = ["minimax", "alphabeta", "alphabeta-ordered"];
+    let nodes = nodes_chart(&data, &ttt).unwrap();
+    let mut legend = searchers.to_vec();
+    legend.extend(["B^d, B = 7 moves", "B^(d/2)"]);
+    check(&data, &nodes, &legend);
+    let ebf = ebf_chart(&data, &ttt).unwrap();
+    let mut legend = searchers.to_vec();
+    legend.extend(["B = 7 (mean moves)", "√B = 2.646"]);
+    check(&data, &ebf, &legend);
+    let cutoff = cutoff_chart(&data, &group(&data, "connect4")).unwrap();
+    check(&data, &cutoff, &searchers[1..]);
+}
+
+#[test]
+fn ordered_searcher_lies_on_the_knuth_moore_curve() {
+    let data = dataset();
+    let chart = nodes_chart(&data, &group(&data, "random_b4")).unwrap();
+    let series = |label: &str| chart.series.iter().find(|s| s.label == label).unwrap();
+    let ordered = series("alphabeta-ordered");
+    let km = series("Knuth–Moore minimal leaves");
+    assert_eq!(km.kind, SeriesKind::Reference);
+    assert_eq!(ordered.points.len(), 8);
+    for (o, k) in ordered.points.iter().zip(&km.points) {
+        assert_eq!((o.x, o.y), (k.x, k.y));
+        assert_eq!(k.y, minimal_leaves(4.0, k.x as u32));
+    }
+}
+
+#[test]
+fn every_group_gets_three_charts() {
+    let data = dataset();
+    let stems: Vec<String> = plylab::plot::charts::all_charts(&data)
+        .into_iter()
+        .map(|c| c.stem)
+        .collect();
+    assert_eq!(stems.len(), 12);
+    assert_eq!(
+        stems[..3],
+        ["nodes_random_b2", "ebf_random_b2", "cutoff_random_b2"]
+    );
+}
+
+#[test]
+fn a_searcher_keeps_its_colour_slot_across_charts() {
+    let data = dataset();
+    let g = group(&data, "random_b4");
+    let slot = |c: &Chart, label: &str| c.series.iter().find(|s| s.label == label).unwrap().slot;
+    let nodes = nodes_chart(&data, &g).unwrap();
+    let cutoff = cutoff_chart(&data, &g).unwrap();
+    for label in ["alphabeta", "alphabeta-random", "alphabeta-ordered"] {
+        assert_eq!(slot(&nodes, label), slot(&cutoff, label), "{label}");
+    }
+}
+
+#[test]
+fn overlong_legend_labels_are_shortened_not_spilled() {
+    let data = dataset();
+    let mut chart = cutoff_chart(&data, &group(&data, "connect4")).unwrap();
+    chart.series[0].label = "alphabeta with a very long description of its options".into();
+    let svg = render(&data, &chart);
+    let legend = svg.legend();
+    assert!(
+        legend[0].starts_with("alphabeta with") && legend[0].ends_with('…'),
+        "{legend:?}"
+    );
+    assert_eq!(legend[1], "alphabeta-ordered");
+}

@@ -1,0 +1,62 @@
+//! summary.md of the fixture matches the committed snapshot.
+//!
+//! After an intended change, refresh the snapshot with
+//! `UPDATE_SNAPSHOTS=1 cargo test --test plot_summary` and review the diff.
+
+use std::path::Path;
+
+use plylab::plot::charts::all_charts;
+use plylab::plot::{Dataset, Format, summary};
+
+fn fixture(name: &str) -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/plot")
+        .join(name)
+}
+
+#[test]
+fn summary_matches_snapshot() {
+    let data = Dataset::load(&fixture("searches.csv")).unwrap();
+    let text = summary::render(&data, &all_charts(&data), Some(Format::Png));
+    let snapshot = fixture("summary.md");
+    if std::env::var_os("UPDATE_SNAPSHOTS").is_some() {
+        std::fs::write(&snapshot, &text).unwrap();
+    }
+    let want = std::fs::read_to_string(&snapshot).unwrap();
+    assert!(
+        text == want,
+        "summary.md differs from {}; got:\n{text}",
+        snapshot.display()
+    );
+}
+
+#[test]
+fn summary_flags_an_ordered_search_off_the_minimal_tree() {
+    let mut data = Dataset::load(&fixture("searches.csv")).unwrap();
+    let row = data
+        .rows
+        .iter_mut()
+        .find(|r| r.searcher == "alphabeta-ordered" && r.depth == 5)
+        .unwrap();
+    row.leaf_nodes += 1.0;
+    let text = summary::render(&data, &[], None);
+    assert!(
+        text.contains("| 5 | 32 | 14.5 | 16.5 | 11.5 | 11 | 32 | **no** (1 of 2) |"),
+        "{text}"
+    );
+    assert!(text.contains("and depth: **no** (15 of 16)."), "{text}");
+    assert!(!text.contains("!["), "no image links without a format");
+}
+
+#[test]
+fn summary_without_run_json_says_so() {
+    let csv = Path::new(env!("CARGO_TARGET_TMPDIR")).join("plot_summary_norun/searches.csv");
+    std::fs::create_dir_all(csv.parent().unwrap()).unwrap();
+    std::fs::copy(fixture("searches.csv"), &csv).unwrap();
+    let data = Dataset::load(&csv).unwrap();
+    let text = summary::render(&data, &[], Some(Format::Svg));
+    assert!(
+        text.contains("- Machine: machine unknown: no readable run.json\n"),
+        "{text}"
+    );
+}
