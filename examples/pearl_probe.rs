@@ -1,18 +1,16 @@
 use plylab::games::random_tree::{Model, RandomTree, TreeParams, TreeValue};
 use plylab::search::{Algorithm, Limits, Ordering, SearchConfig, search};
 fn main() {
-    for (b, d) in [
-        (2u32, 20u32),
-        (2, 10),
-        (3, 10),
-        (4, 10),
-        (6, 10),
-        (8, 10),
-        (12, 8),
+    for (b, d, r) in [
+        (2u32, 24u32, 1.618),
+        (3, 16, 2.148),
+        (4, 14, 2.630),
+        (6, 11, 3.5),
+        (8, 10, 4.309),
+        (12, 8, 5.8),
     ] {
         let mut sums = vec![0f64; d as usize + 1];
-        let mut leaves = vec![0f64; d as usize + 1];
-        let trees = 5;
+        let trees = 10;
         for seed in 0..trees {
             let root = RandomTree::new(TreeParams {
                 b,
@@ -34,16 +32,11 @@ fn main() {
             let r = search(&root, &TreeValue, &cfg, &Limits::default());
             for it in &r.iterations {
                 sums[it.depth as usize] += it.stats.nodes as f64 / trees as f64;
-                leaves[it.depth as usize] += it.stats.leaf_nodes as f64 / trees as f64;
             }
         }
-        let k = d as usize;
-        println!(
-            "b={b} d={d}: ratio N(d)/N(d-1)={:.3} sqrt(N(d)/N(d-2))={:.3} root={:.3} leafratio2={:.3} ",
-            sums[k] / sums[k - 1],
-            (sums[k] / sums[k - 2]).sqrt(),
-            sums[k].powf(1.0 / d as f64),
-            (leaves[k] / leaves[k - 2]).sqrt()
-        );
+        let line: Vec<String> = (8..=d as usize)
+            .map(|k| format!("{k}:{:.3}", (sums[k] / sums[k - 2]).sqrt() / r))
+            .collect();
+        println!("b={b} ratio to R: {}", line.join(" "));
     }
 }

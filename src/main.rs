@@ -12,6 +12,7 @@ use plylab::games::random_tree::OracleOrder;
 use plylab::lab::runner::{GameTask, RunOptions, with_game};
 use plylab::lab::spec::{GameKind, GamePosition, SearcherVariant};
 use plylab::lab::{bench, machine, perft, runner, spec, suite};
+use plylab::plot::{self, Format};
 use plylab::search::{Algorithm, Iteration, Limits, Ordering, SearchConfig, Searcher};
 
 /// plylab: what each game-tree search technique buys, measured.
@@ -37,6 +38,33 @@ enum Command {
     Perft(PerftArgs),
     /// Run the fixed benchmark suite: total nodes (a behaviour signature) and nodes/s.
     Bench,
+    /// Redraw the charts and summary.md of a results directory (or one searches.csv) from
+    /// its CSV, without searching anything.
+    Plot(PlotArgs),
+}
+
+#[derive(Args)]
+struct PlotArgs {
+    /// A results directory (holding searches.csv and run.json) or a CSV file.
+    path: PathBuf,
+    /// Image format(s) [default: both].
+    #[arg(long, value_enum)]
+    format: Vec<FormatName>,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum FormatName {
+    Png,
+    Svg,
+}
+
+impl From<FormatName> for Format {
+    fn from(f: FormatName) -> Self {
+        match f {
+            FormatName::Png => Self::Png,
+            FormatName::Svg => Self::Svg,
+        }
+    }
 }
 
 #[derive(Args)]
@@ -55,6 +83,9 @@ struct ExperimentArgs {
     /// Keep the finished jobs of an interrupted run of the same file; run the rest.
     #[arg(long)]
     resume: bool,
+    /// Do not draw charts and summary.md at the end.
+    #[arg(long)]
+    no_plot: bool,
 }
 
 /// A game named on the command line.
@@ -252,6 +283,7 @@ fn main() -> ExitCode {
             run_bench();
             Ok(())
         }
+        Command::Plot(args) => run_plot(&args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
@@ -292,6 +324,37 @@ fn experiment(args: &ExperimentArgs) -> Result<(), Failure> {
         report.rows,
         report.elapsed_s,
         report.out.join("searches.csv").display()
+    );
+    if args.no_plot {
+        return Ok(());
+    }
+    let drawn = plot::plot_dir(&report.out, &Format::ALL).map_err(Failure::failed)?;
+    println!(
+        "{} charts and summary.md in {}",
+        drawn.files.len().saturating_sub(1),
+        report.out.display()
+    );
+    Ok(())
+}
+
+fn run_plot(args: &PlotArgs) -> Result<(), Failure> {
+    let formats: Vec<Format> = if args.format.is_empty() {
+        Format::ALL.to_vec()
+    } else {
+        args.format.iter().map(|&f| f.into()).collect()
+    };
+    let start = std::time::Instant::now();
+    let report = if args.path.is_dir() {
+        plot::plot_dir(&args.path, &formats)
+    } else {
+        let dir = args.path.parent().unwrap_or(std::path::Path::new("."));
+        plot::plot_csv(&args.path, dir, &formats)
+    }
+    .map_err(Failure::bad_input)?;
+    println!(
+        "{} files written in {:.2} s",
+        report.files.len(),
+        start.elapsed().as_secs_f64()
     );
     Ok(())
 }
