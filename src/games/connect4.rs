@@ -283,13 +283,78 @@ impl Notation for Connect4 {
 
 /// Pons's centre-first move order (<http://blog.gamesolver.org/solving-connect-four/05-move-exploration-order/>):
 /// columns nearer the centre belong to more lines of four, so they are tried first, in the
-/// order 4, 3, 5, 2, 6, 1, 7. Evaluates every ongoing position as 0.
+/// order 4, 3, 5, 2, 6, 1, 7.
+///
+/// The static evaluation, used only at a depth horizon (a search to the end of the game
+/// never calls it), counts for each stone the lines of four through its cell (3 in a corner
+/// to 13 in the centre): the side to move's total minus the opponent's. It is the classic
+/// "possible wins" weighting of connect-four programs (Allis 1988 discusses why central
+/// cells matter); it scores position, not threats.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct CentreFirst;
 
+/// Lines of four through each cell, as four bit planes: the weight of cell `i` is
+/// `sum(2^k for k where WEIGHT_PLANES[k] has bit i)`.
+const WEIGHT_PLANES: [u64; 4] = weight_planes();
+
+/// Number of windows of four cells in a row (any direction) that contain (`col`, `row`).
+const fn lines_through(col: i32, row: i32) -> u64 {
+    let directions = [(1, 0), (0, 1), (1, 1), (1, -1)];
+    let mut count = 0;
+    let mut d = 0;
+    while d < 4 {
+        let (dc, dr) = directions[d];
+        let mut start = -3;
+        while start <= 0 {
+            let (c0, r0) = (col + start * dc, row + start * dr);
+            let (c3, r3) = (c0 + 3 * dc, r0 + 3 * dr);
+            if on_board(c0, r0) && on_board(c3, r3) {
+                count += 1;
+            }
+            start += 1;
+        }
+        d += 1;
+    }
+    count
+}
+
+const fn on_board(col: i32, row: i32) -> bool {
+    col >= 0 && col < WIDTH as i32 && row >= 0 && row < HEIGHT as i32
+}
+
+const fn weight_planes() -> [u64; 4] {
+    let mut planes = [0u64; 4];
+    let mut col = 0;
+    while col < WIDTH {
+        let mut row = 0;
+        while row < HEIGHT {
+            let weight = lines_through(col as i32, row as i32);
+            let mut k = 0;
+            while k < 4 {
+                if weight >> k & 1 == 1 {
+                    planes[k] |= 1 << (col * STRIDE + row);
+                }
+                k += 1;
+            }
+            row += 1;
+        }
+        col += 1;
+    }
+    planes
+}
+
+/// The summed line counts of the cells in `stones`.
+fn cell_weight(stones: u64) -> i32 {
+    let mut total = 0;
+    for (k, plane) in WEIGHT_PLANES.iter().enumerate() {
+        total += ((stones & plane).count_ones() as i32) << k;
+    }
+    total
+}
+
 impl Evaluator<Connect4> for CentreFirst {
-    fn evaluate(&self, _pos: &Connect4) -> Score {
-        0
+    fn evaluate(&self, pos: &Connect4) -> Score {
+        cell_weight(pos.position) - cell_weight(pos.position ^ pos.mask)
     }
 
     /// `3 - |column - 3|` for column indices 0-6: 3 for the centre down to 0 at the edges;
@@ -425,6 +490,21 @@ mod tests {
                 naive_perft(&child, depth - 1)
             })
             .sum()
+    }
+
+    #[test]
+    fn cell_weights_count_lines_of_four() {
+        // The classic table: 3 4 5 7 5 4 3 on the bottom row, 5 8 11 13 11 8 5 in the middle.
+        assert_eq!(cell_weight(bottom_cell(0)), 3);
+        assert_eq!(cell_weight(bottom_cell(3)), 7);
+        assert_eq!(cell_weight(bottom_cell(3) << 2), 13);
+        assert_eq!(cell_weight(bottom_cell(1) << 1), 6);
+        // 69 lines of four, four cells each.
+        let all = (0..WIDTH).fold(0, |m, c| m | (0x3F << (c * STRIDE)));
+        assert_eq!(cell_weight(all), 4 * 69);
+        let pos = Connect4::parse_position("4").unwrap();
+        // The second player to move; the first player holds the bottom centre.
+        assert_eq!(CentreFirst.evaluate(&pos), -7);
     }
 
     #[test]

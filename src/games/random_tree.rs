@@ -24,6 +24,7 @@ use std::fmt;
 
 use parking_lot::Mutex;
 
+use crate::game::score::INFINITY;
 use crate::game::{Evaluator, Game, Notation, Outcome, ParseError, Player, Score, Status};
 
 /// Half-width of the uniform edge values of the incremental model.
@@ -342,13 +343,16 @@ impl Evaluator<RandomTree> for TreeValue {
 #[derive(Clone, Copy, Debug, PartialEq, serde::Deserialize, serde::Serialize)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum OracleOrder {
-    /// Children in order of their true value, best first: Knuth and Moore's perfect ordering.
+    /// The best child first (by its true value), the others in generation order: Knuth and
+    /// Moore's perfect ordering. Only the first move matters for the minimal tree: at a node
+    /// where every move is searched the order is irrelevant, and at a node that is cut off the
+    /// best move is a refutation.
     Perfect,
-    /// Worst first: alpha-beta then visits the whole tree.
+    /// Children in increasing order of their true value, worst first.
     Worst,
     /// A seeded random order, independent of the values.
     Random,
-    /// The best child first with probability `p`, otherwise a random order.
+    /// The best child first with probability `p` (decided per node), otherwise a random order.
     BestFirst(f64),
 }
 
@@ -363,16 +367,19 @@ impl fmt::Display for OracleOrder {
     }
 }
 
-/// An evaluator that knows every node's true minimax value and hands it to the search as an
-/// ordering hint. The true value depends on the horizon (each iteration of iterative
-/// deepening searches a different truncated tree), so values are memoised per horizon.
-/// The memo is the only stored state; it holds the nodes whose children were ordered.
+/// An evaluator that knows the true minimax values and hands them to the search as ordering
+/// hints. The truth depends on the horizon (each iteration of iterative deepening searches
+/// a different truncated tree), so answers are memoised per horizon. The memos are the only
+/// stored state: they hold the nodes whose children were ordered, not the tree. The oracle's
+/// own work is knowledge given to the search, and is not counted in the search's nodes.
 #[derive(Debug)]
 pub struct Oracle {
     order: OracleOrder,
     seed: u64,
+    /// (horizon level, level, index) -> index of the best child.
+    best: Mutex<HashMap<(u32, u32, u64), u32>>,
     /// (horizon level, level, index) -> true value for the side to move at that node.
-    memo: Mutex<HashMap<(u32, u32, u64), Score>>,
+    values: Mutex<HashMap<(u32, u32, u64), Score>>,
 }
 
 impl Oracle {
@@ -382,24 +389,40 @@ impl Oracle {
         Self {
             order,
             seed,
-            memo: Mutex::new(HashMap::new()),
+            best: Mutex::new(HashMap::new()),
+            values: Mutex::new(HashMap::new()),
         }
     }
 
     /// The true negamax value of `node` when the tree is cut at absolute level `horizon`.
     pub fn true_value(&self, node: &RandomTree, horizon: u32) -> Score {
         let key = (horizon, node.level, node.index);
-        if let Some(&v) = self.memo.lock().get(&key) {
+        if let Some(&v) = self.values.lock().get(&key) {
             return v;
         }
-        let v = solve(
-            node,
-            horizon,
-            -crate::game::score::INFINITY,
-            crate::game::score::INFINITY,
-        );
-        self.memo.lock().insert(key, v);
+        let v = solve(node, horizon, -INFINITY, INFINITY);
+        self.values.lock().insert(key, v);
         v
+    }
+
+    /// The child of `node` with the best true value for the side to move (the first of equals),
+    /// found by one alpha-beta search of `node` that proves the others no better.
+    pub fn best_child(&self, node: &RandomTree, horizon: u32) -> u32 {
+        let key = (horizon, node.level, node.index);
+        if let Some(&c) = self.best.lock().get(&key) {
+            return c;
+        }
+        let (mut best, mut best_value) = (0, -INFINITY);
+        for c in 0..node.params.b {
+            let mut child = *node;
+            child.play(Child(c));
+            let value = -solve(&child, horizon, -INFINITY, -best_value);
+            if value > best_value {
+                (best, best_value) = (c, value);
+            }
+        }
+        self.best.lock().insert(key, best);
+        best
     }
 
     fn coin(&self, node: &RandomTree, salt: u64) -> u64 {
@@ -412,7 +435,7 @@ fn solve(node: &RandomTree, horizon: u32, mut alpha: Score, beta: Score) -> Scor
     if node.level == horizon || node.level == node.params.d {
         return node.value();
     }
-    let mut best = -crate::game::score::INFINITY;
+    let mut best = -INFINITY;
     for c in 0..node.params.b {
         let mut child = *node;
         child.play(Child(c));
@@ -435,33 +458,21 @@ impl Evaluator<RandomTree> for Oracle {
         let mut child = *pos;
         child.play(mv);
         let horizon = pos.level + depth;
-        // Random hints stay below every true value's range so that "best first" wins ties.
-        let random = || (self.coin(&child, 1) >> 34) as i32 - (1 << 29);
+        // Random hints stay below i32::MAX, which marks the best child.
+        let random = || (self.coin(&child, 1) >> 34) as i32;
         match self.order {
-            OracleOrder::Perfect => -self.true_value(&child, horizon),
+            OracleOrder::Perfect => i32::from(self.best_child(pos, horizon) == mv.0),
             OracleOrder::Worst => self.true_value(&child, horizon),
             OracleOrder::Random => random(),
             OracleOrder::BestFirst(p) => {
                 let lucky = (self.coin(pos, 2) >> 11) as f64 / (1u64 << 53) as f64 <= p;
-                if lucky && self.is_best_child(pos, mv, horizon) {
+                if lucky && self.best_child(pos, horizon) == mv.0 {
                     i32::MAX
                 } else {
                     random()
                 }
             }
         }
-    }
-}
-
-impl Oracle {
-    fn is_best_child(&self, pos: &RandomTree, mv: Child, horizon: u32) -> bool {
-        let value_of = |c: u32| {
-            let mut child = *pos;
-            child.play(Child(c));
-            -self.true_value(&child, horizon)
-        };
-        let best = (0..pos.params.b).max_by_key(|&c| value_of(c));
-        best == Some(mv.0)
     }
 }
 
@@ -553,7 +564,11 @@ mod tests {
                 let root = tree(3, 5, seed, model);
                 let oracle = Oracle::new(OracleOrder::Perfect, 0);
                 for horizon in 1..=5 {
-                    assert_eq!(oracle.true_value(&root, horizon), negamax(&root, horizon));
+                    let truth = negamax(&root, horizon);
+                    assert_eq!(oracle.true_value(&root, horizon), truth);
+                    let mut best = root;
+                    best.play(Child(oracle.best_child(&root, horizon)));
+                    assert_eq!(-negamax(&best, horizon), truth);
                 }
             }
         }
