@@ -1,0 +1,544 @@
+//! The command line's happy paths, on small inputs: `experiment` (CSV, run.json, charts,
+//! determinism across `--jobs`, `--dry-run`, `--resume`), `search`, `perft`, `suite`,
+//! `bench` and `plot`.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Runs the binary with `args` and returns (exit code, stdout, stderr).
+fn plylab(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_plylab"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("the binary runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Runs the binary and asserts exit code 0; returns stdout.
+fn ok(args: &[&str]) -> String {
+    let (code, stdout, stderr) = plylab(args);
+    assert_eq!(
+        code,
+        0,
+        "`plylab {}`\nstdout: {stdout}\nstderr: {stderr}",
+        args.join(" ")
+    );
+    stdout
+}
+
+/// A scratch directory under the system's temporary directory, removed when dropped.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(test: &str) -> Self {
+        let dir = std::env::temp_dir().join(format!("plylab-cli-{}-{test}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        Self(dir)
+    }
+
+    fn path(&self, name: &str) -> PathBuf {
+        self.0.join(name)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn text(path: &Path) -> &str {
+    path.to_str().expect("UTF-8 path")
+}
+
+/// A small experiment: random trees (b = 2 and 3), tic-tac-toe and connect four (the start
+/// and three end-game positions of Pons's Test_L3_R1), with the four searchers of
+/// experiments/ordering.toml.
+const SMALL: &str = r#"# A small experiment for the CLI tests.
+name = "cli-small"
+seed = 7
+
+[[games]]
+game = "random_tree"
+b = [2, 3]
+d = 5
+trees = 2
+
+[[games]]
+game = "tictactoe"
+positions = ["start", "5"]
+limits = { depth = 6 }
+
+[[games]]
+game = "connect4"
+positions = ["start"]
+file = "c4_small.txt"
+limits = { depth = 6 }
+
+[[searchers]]
+label = "minimax"
+algorithm = "minimax"
+limits = { nodes = 200_000 }
+
+[[searchers]]
+label = "alphabeta"
+algorithm = "alphabeta"
+
+[[searchers]]
+label = "alphabeta-random"
+algorithm = "alphabeta"
+ordering = { shuffle = true }
+
+[[searchers]]
+label = "alphabeta-ordered"
+algorithm = "alphabeta"
+tt_mb = 1
+ordering = { tt_move = true, killers = true, history = true }
+oracle = "perfect"
+"#;
+
+/// Jobs in SMALL: (2 shapes x 2 trees + 2 + 4 positions) x 4 searchers.
+const SMALL_JOBS: usize = 40;
+
+/// Writes SMALL and its test set into `dir`; returns the experiment file's path.
+fn write_small(dir: &TempDir) -> PathBuf {
+    let set = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/cli/c4_small.txt");
+    std::fs::copy(set, dir.path("c4_small.txt")).expect("copy the test set");
+    let file = dir.path("small.toml");
+    std::fs::write(&file, SMALL).expect("write the experiment");
+    file
+}
+
+/// Runs `experiment FILE --out OUT --no-plot` plus `extra`; returns stdout.
+fn run_experiment(file: &Path, out: &Path, extra: &[&str]) -> String {
+    let mut args = vec!["experiment", text(file), "--out", text(out)];
+    args.extend_from_slice(extra);
+    ok(&args)
+}
+
+/// The CSV's header and records.
+fn read_csv(path: &Path) -> (Vec<String>, Vec<Vec<String>>) {
+    let mut reader = csv::Reader::from_path(path).expect("searches.csv opens");
+    let header = reader
+        .headers()
+        .expect("a header")
+        .iter()
+        .map(str::to_owned)
+        .collect();
+    let rows = reader
+        .records()
+        .map(|r| r.expect("a record").iter().map(str::to_owned).collect())
+        .collect();
+    (header, rows)
+}
+
+/// The CSV's text without the timing columns `elapsed_s` and `nps`.
+fn without_timing(path: &Path) -> String {
+    let (header, rows) = read_csv(path);
+    let keep: Vec<usize> = (0..header.len())
+        .filter(|&i| header[i] != "elapsed_s" && header[i] != "nps")
+        .collect();
+    assert_eq!(keep.len() + 2, header.len(), "timing columns present");
+    std::iter::once(&header)
+        .chain(&rows)
+        .map(|r| {
+            keep.iter()
+                .map(|&i| r[i].as_str())
+                .collect::<Vec<_>>()
+                .join(",")
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+const COLUMNS: &[&str] = &[
+    "experiment",
+    "game",
+    "position",
+    "searcher",
+    "algorithm",
+    "params",
+    "threads",
+    "seed",
+    "depth",
+    "score",
+    "best_move",
+    "nodes",
+    "leaf_nodes",
+    "qnodes",
+    "tt_hits",
+    "beta_cutoffs",
+    "first_move_cutoffs",
+    "first_move_cutoff_rate",
+    "ebf",
+    "branching",
+    "minimal_leaves",
+    "elapsed_s",
+    "nps",
+];
+
+#[test]
+fn experiment_writes_csv_run_json_charts_and_summary_then_plot_redraws() {
+    let tmp = TempDir::new("experiment");
+    let file = write_small(&tmp);
+    let out = tmp.path("out");
+    let stdout = ok(&[
+        "experiment",
+        text(&file),
+        "--out",
+        text(&out),
+        "--jobs",
+        "2",
+    ]);
+    assert!(
+        stdout.contains(&format!("{SMALL_JOBS} jobs run")),
+        "{stdout}"
+    );
+
+    let (header, rows) = read_csv(&out.join("searches.csv"));
+    for column in COLUMNS {
+        assert!(header.iter().any(|h| h == column), "no column {column}");
+    }
+    let col = |name: &str| header.iter().position(|h| h == name).expect(name);
+    let (job, depth) = (col("job"), col("depth"));
+    let keys: Vec<(usize, u32)> = rows
+        .iter()
+        .map(|r| {
+            (
+                r[job].parse().expect("job"),
+                r[depth].parse().expect("depth"),
+            )
+        })
+        .collect();
+    assert!(
+        keys.windows(2).all(|w| w[0] < w[1]),
+        "rows not sorted by job, depth"
+    );
+    let jobs: std::collections::BTreeSet<usize> = keys.iter().map(|k| k.0).collect();
+    assert_eq!(jobs.len(), SMALL_JOBS, "a row for every job");
+    let games: std::collections::BTreeSet<&str> =
+        rows.iter().map(|r| r[col("game")].as_str()).collect();
+    assert_eq!(
+        games.into_iter().collect::<Vec<_>>(),
+        ["connect4", "random_tree", "tictactoe"]
+    );
+    let searchers: std::collections::BTreeSet<&str> =
+        rows.iter().map(|r| r[col("searcher")].as_str()).collect();
+    assert_eq!(
+        searchers.into_iter().collect::<Vec<_>>(),
+        [
+            "alphabeta",
+            "alphabeta-ordered",
+            "alphabeta-random",
+            "minimax"
+        ]
+    );
+    assert!(rows.iter().all(|r| r[col("experiment")] == "cli-small"));
+
+    let json = std::fs::read_to_string(out.join("run.json")).expect("run.json");
+    let run: serde_json::Value = serde_json::from_str(&json).expect("run.json parses");
+    for key in [
+        "experiment",
+        "text",
+        "seed",
+        "git_commit",
+        "crate_version",
+        "cpu_model",
+        "cores",
+        "date",
+    ] {
+        assert!(run.get(key).is_some(), "run.json has no `{key}`: {json}");
+    }
+    assert_eq!(run["experiment"], "cli-small");
+    assert_eq!(run["text"], SMALL);
+    assert_eq!(run["seed"], 7);
+    assert_eq!(run["crate_version"], env!("CARGO_PKG_VERSION"));
+    assert!(run["cores"].as_u64().is_some_and(|c| c >= 1));
+
+    let names: Vec<String> = std::fs::read_dir(&out)
+        .expect("results dir")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(names.iter().any(|n| n == "summary.md"), "{names:?}");
+    assert!(names.iter().any(|n| n.ends_with(".png")), "{names:?}");
+    assert!(names.iter().any(|n| n.ends_with(".svg")), "{names:?}");
+
+    // `plot` redraws from the CSV alone.
+    let summary = out.join("summary.md");
+    std::fs::remove_file(&summary).expect("remove summary.md");
+    ok(&["plot", text(&out)]);
+    assert!(summary.exists(), "plot did not redraw summary.md");
+}
+
+#[test]
+fn plot_on_a_missing_directory_is_bad_input() {
+    let tmp = TempDir::new("plot-missing");
+    let missing = tmp.path("no_such_results");
+    let (code, _, stderr) = plylab(&["plot", text(&missing)]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("no_such_results"), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
+#[test]
+fn results_do_not_depend_on_the_number_of_threads() {
+    let tmp = TempDir::new("determinism");
+    let file = write_small(&tmp);
+    let (one, two) = (tmp.path("one"), tmp.path("two"));
+    run_experiment(&file, &one, &["--jobs", "1", "--no-plot"]);
+    run_experiment(&file, &two, &["--jobs", "2", "--no-plot"]);
+    let a = without_timing(&one.join("searches.csv"));
+    let b = without_timing(&two.join("searches.csv"));
+    assert!(a == b, "--jobs 1 and --jobs 2 differ");
+}
+
+#[test]
+fn dry_run_lists_the_jobs_and_writes_nothing() {
+    let tmp = TempDir::new("dry-run");
+    let file = write_small(&tmp);
+    let out = tmp.path("out");
+    let stdout = run_experiment(&file, &out, &["--dry-run"]);
+    assert!(
+        stdout.starts_with(&format!("{SMALL_JOBS} jobs in experiment `cli-small`")),
+        "{stdout}"
+    );
+    assert_eq!(stdout.lines().count(), SMALL_JOBS + 1, "{stdout}");
+    for label in ["minimax", "alphabeta-random", "alphabeta-ordered"] {
+        assert!(stdout.contains(label), "{stdout}");
+    }
+    assert!(!out.exists(), "--dry-run created {}", out.display());
+    assert!(
+        !Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("results/cli-small")
+            .exists()
+    );
+}
+
+/// Runs SMALL to completion into `tmp/complete` and returns the experiment file and that
+/// directory.
+fn complete_run(tmp: &TempDir) -> (PathBuf, PathBuf) {
+    let file = write_small(tmp);
+    let complete = tmp.path("complete");
+    run_experiment(&file, &complete, &["--jobs", "2", "--no-plot"]);
+    (file, complete)
+}
+
+/// A copy of `complete`'s run.json and of its searches.csv cut by `cut`, as an interrupted
+/// run would leave them.
+fn interrupted(tmp: &TempDir, complete: &Path, cut: impl FnOnce(&str) -> String) -> PathBuf {
+    let dir = tmp.path("interrupted");
+    std::fs::create_dir_all(&dir).expect("mkdir");
+    std::fs::copy(complete.join("run.json"), dir.join("run.json")).expect("copy run.json");
+    let csv = std::fs::read_to_string(complete.join("searches.csv")).expect("searches.csv");
+    std::fs::write(dir.join("searches.csv"), cut(&csv)).expect("write searches.csv");
+    dir
+}
+
+/// The CSV text without the rows of jobs `first..`.
+fn without_jobs_from(csv: &str, first: usize) -> String {
+    csv.lines()
+        .filter(|l| {
+            l.split(',')
+                .next()
+                .and_then(|j| j.parse::<usize>().ok())
+                .is_none_or(|j| j < first)
+        })
+        .map(|l| format!("{l}\n"))
+        .collect()
+}
+
+#[test]
+fn resume_runs_only_the_missing_jobs() {
+    let tmp = TempDir::new("resume");
+    let (file, complete) = complete_run(&tmp);
+    let first_missing = SMALL_JOBS - 3;
+    let dir = interrupted(&tmp, &complete, |csv| without_jobs_from(csv, first_missing));
+    let stdout = run_experiment(&file, &dir, &["--resume", "--jobs", "2", "--no-plot"]);
+    assert!(
+        stdout.contains(&format!(
+            "3 jobs run ({first_missing} kept from an earlier run)"
+        )),
+        "{stdout}"
+    );
+    assert!(
+        without_timing(&dir.join("searches.csv")) == without_timing(&complete.join("searches.csv")),
+        "the resumed CSV differs from the complete one"
+    );
+}
+
+#[test]
+#[ignore = "bug: --resume keeps a job whose iteration rows were only partly written, so its \
+            missing rows are never run (runner.rs, resume_rows/run)"]
+fn resume_reruns_a_job_whose_rows_were_cut_short() {
+    let tmp = TempDir::new("resume-partial");
+    let (file, complete) = complete_run(&tmp);
+    // Job 3 (a random tree) has a row per depth 1..=5: keep its first two rows only.
+    let dir = interrupted(&tmp, &complete, |csv| {
+        let kept = without_jobs_from(csv, 4);
+        let mut lines: Vec<&str> = kept.lines().collect();
+        lines.truncate(lines.len() - 3);
+        lines.iter().map(|l| format!("{l}\n")).collect()
+    });
+    run_experiment(&file, &dir, &["--resume", "--no-plot"]);
+    assert!(
+        without_timing(&dir.join("searches.csv")) == without_timing(&complete.join("searches.csv")),
+        "the resumed CSV differs from the complete one"
+    );
+}
+
+#[test]
+#[ignore = "bug: --resume fails (exit 1, `found record with N fields`) when the interrupted \
+            run left a half-written last line (runner.rs, resume_rows)"]
+fn resume_survives_a_half_written_last_line() {
+    let tmp = TempDir::new("resume-half-line");
+    let (file, complete) = complete_run(&tmp);
+    let dir = interrupted(&tmp, &complete, |csv| {
+        let cut = without_jobs_from(csv, 10);
+        let last_comma = cut.trim_end().rfind(',').expect("a comma");
+        cut[..last_comma].to_owned()
+    });
+    run_experiment(&file, &dir, &["--resume", "--no-plot"]);
+    assert!(
+        without_timing(&dir.join("searches.csv")) == without_timing(&complete.join("searches.csv")),
+        "the resumed CSV differs from the complete one"
+    );
+}
+
+#[test]
+fn resume_refuses_results_of_another_experiment_text() {
+    let tmp = TempDir::new("resume-other");
+    let (_, complete) = complete_run(&tmp);
+    let other = tmp.path("other.toml");
+    std::fs::write(&other, SMALL.replace("seed = 7", "seed = 8")).expect("write");
+    let before = std::fs::read_to_string(complete.join("searches.csv")).expect("csv");
+    let (code, _, stderr) = plylab(&[
+        "experiment",
+        text(&other),
+        "--out",
+        text(&complete),
+        "--resume",
+        "--no-plot",
+    ]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("different experiment file"), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    let after = std::fs::read_to_string(complete.join("searches.csv")).expect("csv");
+    assert_eq!(before, after, "the refused resume changed searches.csv");
+}
+
+#[test]
+fn search_prints_an_info_line_per_depth_and_a_best_move() {
+    let stdout = ok(&["search", "connect4", "start", "--depth", "6", "--ordered"]);
+    let infos: Vec<&str> = stdout.lines().filter(|l| l.starts_with("info ")).collect();
+    assert_eq!(infos.len(), 6, "{stdout}");
+    for (i, line) in infos.iter().enumerate() {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        assert_eq!(
+            &words[..3],
+            ["info", "depth", &(i + 1).to_string()],
+            "{line}"
+        );
+        let after = |key: &str| {
+            let at = words.iter().position(|w| *w == key).expect(key);
+            words[at + 1..].to_vec()
+        };
+        assert!(
+            after("nodes")[0].parse::<u64>().is_ok_and(|n| n > 0),
+            "{line}"
+        );
+        // The principal variation of depth d is d columns 1-7.
+        let pv = after("pv");
+        assert_eq!(pv.len(), i + 1, "{line}");
+        assert!(
+            pv.iter()
+                .all(|m| matches!(*m, "1" | "2" | "3" | "4" | "5" | "6" | "7"))
+        );
+    }
+    let last = stdout.lines().last().expect("output");
+    assert!(last.starts_with("bestmove "), "{stdout}");
+}
+
+#[test]
+fn minimax_finds_that_tictactoe_is_a_draw() {
+    let stdout = ok(&[
+        "search",
+        "tictactoe",
+        "start",
+        "--algorithm",
+        "minimax",
+        "--tt-mb",
+        "0",
+    ]);
+    let infos: Vec<&str> = stdout.lines().filter(|l| l.starts_with("info ")).collect();
+    assert_eq!(infos.len(), 9, "{stdout}");
+    assert!(infos[8].contains(" score 0 "), "{stdout}");
+    // Minimax without a table visits the whole game tree at depth 9.
+    assert!(infos[8].contains(" nodes 549946 "), "{stdout}");
+    let last = stdout.lines().last().expect("output");
+    assert!(
+        last.starts_with("bestmove ") && last.contains(" score 0 "),
+        "{stdout}"
+    );
+}
+
+/// The count printed by `perft GAME POSITION DEPTH`.
+fn perft(game: &str, position: &str, depth: u32) -> u64 {
+    let stdout = ok(&["perft", game, position, &depth.to_string()]);
+    let prefix = format!("perft {depth} = ");
+    let rest = stdout.trim().strip_prefix(&prefix).expect("perft line");
+    rest.split_whitespace()
+        .next()
+        .expect("a count")
+        .parse()
+        .expect("a number")
+}
+
+#[test]
+fn perft_counts_known_move_sequences() {
+    assert_eq!(perft("connect4", "start", 4), 2401);
+    assert_eq!(perft("tictactoe", "start", 5), 15_120);
+    // 1440 games are won at ply 5, so 13680 positions have 4 replies each.
+    assert_eq!(perft("tictactoe", "start", 6), 54_720);
+    // Sequences of exactly 9 plies: the games that last all nine moves (81792 won by the
+    // first player on the last move, 46080 draws). All 255168 games is a different count.
+    assert_eq!(perft("tictactoe", "start", 9), 127_872);
+}
+
+#[test]
+fn suite_solves_fifty_end_games_exactly() {
+    let stdout = ok(&[
+        "suite",
+        "connect4",
+        "experiments/data/connect4/Test_L3_R1",
+        "--ordered",
+        "--take",
+        "50",
+    ]);
+    assert!(stdout.contains("exact 50/50"), "{stdout}");
+    assert!(!stdout.contains("miss:"), "{stdout}");
+}
+
+/// The node count of the `bench:` line.
+fn bench_nodes() -> u64 {
+    let stdout = ok(&["bench"]);
+    let line = stdout
+        .lines()
+        .find(|l| l.starts_with("bench:"))
+        .unwrap_or_else(|| panic!("no bench: line in {stdout}"));
+    let words: Vec<&str> = line.split_whitespace().collect();
+    assert_eq!(words.get(2), Some(&"nodes"), "{line}");
+    words[1].parse().expect("a node count")
+}
+
+#[test]
+fn bench_signature_is_deterministic() {
+    let first = bench_nodes();
+    assert!(first > 0);
+    assert_eq!(first, bench_nodes());
+}
