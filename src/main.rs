@@ -126,9 +126,9 @@ struct Techniques {
     /// The node function.
     #[arg(long, value_enum, default_value = "alphabeta")]
     algorithm: AlgorithmName,
-    /// Transposition table size in MiB (0: none).
-    #[arg(long, value_name = "MB", default_value_t = 16)]
-    tt_mb: usize,
+    /// Transposition table size in MiB (0: none; at most 65536).
+    #[arg(long, value_name = "MB", default_value_t = 16, value_parser = clap::value_parser!(u32).range(0..=65536))]
+    tt_mb: u32,
     /// Order moves by the evaluator's hint (centre first in connect four).
     #[arg(long)]
     hint: bool,
@@ -185,7 +185,7 @@ impl Techniques {
                     AlgorithmName::Alphabeta => Algorithm::Alphabeta,
                 },
                 ordering,
-                tt_mb: self.tt_mb,
+                tt_mb: self.tt_mb as usize,
                 iterative: !self.no_iterative,
                 seed: self.seed,
             },

@@ -53,8 +53,6 @@ struct Case {
     key: Option<&'static str>,
     /// A piece of the message.
     message: &'static str,
-    /// A known bug in src/ that makes this case fail today.
-    bug: Option<&'static str>,
 }
 
 const fn case(file: &'static str, line: usize, key: &'static str, message: &'static str) -> Case {
@@ -63,7 +61,6 @@ const fn case(file: &'static str, line: usize, key: &'static str, message: &'sta
         line,
         key: Some(key),
         message,
-        bug: None,
     }
 }
 
@@ -128,7 +125,6 @@ const CASES: &[Case] = &[
         "unknown variant `best`",
     ),
     Case {
-        bug: Some("the error points at the searcher's `label` line, not the `oracle` line"),
         ..case(
             "best_first_out_of_range.toml",
             12,
@@ -238,16 +234,7 @@ fn check_all(cases: impl Iterator<Item = &'static Case>, test: &str) {
 
 #[test]
 fn malformed_experiment_files_are_refused_with_their_location() {
-    check_all(CASES.iter().filter(|c| c.bug.is_none()), "located");
-}
-
-#[test]
-#[ignore = "bug: best_first out of range is reported at the searcher's label line (spec.rs, searcher_variants)"]
-fn known_bugs_in_error_locations() {
-    for c in CASES.iter().filter(|c| c.bug.is_some()) {
-        eprintln!("{}: {}", c.file, c.bug.unwrap_or_default());
-    }
-    check_all(CASES.iter().filter(|c| c.bug.is_some()), "known-bugs");
+    check_all(CASES.iter(), "located");
 }
 
 #[test]
@@ -389,7 +376,6 @@ fn bad_flags_are_refused() {
 }
 
 #[test]
-#[ignore = "bug: an oversized --tt-mb aborts on a failed allocation instead of exiting 2"]
 fn an_impossible_table_size_is_bad_input() {
     refused(
         &[

@@ -373,8 +373,6 @@ fn resume_runs_only_the_missing_jobs() {
 }
 
 #[test]
-#[ignore = "bug: --resume keeps a job whose iteration rows were only partly written, so its \
-            missing rows are never run (runner.rs, resume_rows/run)"]
 fn resume_reruns_a_job_whose_rows_were_cut_short() {
     let tmp = TempDir::new("resume-partial");
     let (file, complete) = complete_run(&tmp);
@@ -393,8 +391,6 @@ fn resume_reruns_a_job_whose_rows_were_cut_short() {
 }
 
 #[test]
-#[ignore = "bug: --resume fails (exit 1, `found record with N fields`) when the interrupted \
-            run left a half-written last line (runner.rs, resume_rows)"]
 fn resume_survives_a_half_written_last_line() {
     let tmp = TempDir::new("resume-half-line");
     let (file, complete) = complete_run(&tmp);

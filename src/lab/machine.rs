@@ -142,11 +142,11 @@ pub fn write_run_json(
     std::fs::write(&path, json + "\n").map_err(|source| RunError::Io { path, source })
 }
 
-/// The experiment text recorded in `out/run.json`, if any.
+/// The run recorded in `out/run.json`, if any.
 #[must_use]
-pub fn recorded_text(out: &Path) -> Option<String> {
+pub fn recorded_run(out: &Path) -> Option<RunInfo> {
     let json = std::fs::read_to_string(out.join("run.json")).ok()?;
-    serde_json::from_str::<RunInfo>(&json).ok().map(|i| i.text)
+    serde_json::from_str::<RunInfo>(&json).ok()
 }
 
 #[cfg(test)]

@@ -30,6 +30,9 @@ pub struct Row {
     pub seed: u64,
     /// Repetition number.
     pub repetition: u32,
+    /// Completed iterations of the job: the number of rows it has (a job with fewer rows in
+    /// the file was interrupted while being written).
+    pub iterations: u32,
     /// Iteration depth in plies.
     pub depth: u32,
     /// Root score for the side to move.

@@ -160,22 +160,40 @@ fn progress_bar(show: bool, len: usize) -> ProgressBar {
     bar
 }
 
-/// Rows of an earlier run of the same experiment text, or an error if the text differs.
+/// Rows of the whole jobs of an earlier run of the same experiment text (an error if the
+/// text differs). A job is whole when all the rows its `iterations` column announces are
+/// there; rows of other jobs, and a torn last line, are dropped, and those jobs run again.
 fn resume_rows(plan: &Plan, out: &Path, csv_path: &Path) -> Result<Vec<Row>, RunError> {
     if !csv_path.exists() {
         return Ok(Vec::new());
     }
-    let recorded = super::machine::recorded_text(out);
-    if recorded.as_deref() != Some(plan.text.as_str()) {
+    let recorded = super::machine::recorded_run(out);
+    if recorded.as_ref().map(|r| r.text.as_str()) != Some(plan.text.as_str()) {
         return Err(RunError::Resume(format!(
             "{} holds results of a different experiment file (run.json's text differs); \
              remove them or choose another --out",
             out.display()
         )));
     }
-    let mut reader = csv::Reader::from_path(csv_path).map_err(csv_err(csv_path))?;
-    let rows: Result<Vec<Row>, _> = reader.deserialize().collect();
-    rows.map_err(csv_err(csv_path))
+    let mut reader = csv::ReaderBuilder::new()
+        .flexible(true)
+        .from_path(csv_path)
+        .map_err(csv_err(csv_path))?;
+    let headers = reader.headers().map_err(csv_err(csv_path))?.clone();
+    let rows: Vec<Row> = reader
+        .records()
+        .filter_map(Result::ok)
+        .filter(|record| record.len() == headers.len())
+        .filter_map(|record| record.deserialize::<Row>(Some(&headers)).ok())
+        .collect();
+    let mut present = std::collections::HashMap::<usize, u32>::new();
+    for row in &rows {
+        *present.entry(row.job).or_default() += 1;
+    }
+    Ok(rows
+        .into_iter()
+        .filter(|row| present[&row.job] == row.iterations)
+        .collect())
 }
 
 /// searches.csv while the run goes on: rows appended and flushed per job, kept in memory
@@ -187,19 +205,18 @@ struct CsvSink {
 }
 
 impl CsvSink {
+    /// Starts searches.csv afresh with the `kept` rows.
     fn open(path: &Path, kept: &[Row]) -> Result<Self, RunError> {
-        let mut writer = csv::Writer::from_path(path).map_err(csv_err(path))?;
-        for row in kept {
-            writer.serialize(row).map_err(csv_err(path))?;
-        }
-        writer.flush().map_err(io(path))?;
-        Ok(Self {
+        let mut sink = Self {
             path: path.to_path_buf(),
-            writer,
-            rows: kept.to_vec(),
-        })
+            writer: csv::Writer::from_path(path).map_err(csv_err(path))?,
+            rows: Vec::new(),
+        };
+        sink.append(kept)?;
+        Ok(sink)
     }
 
+    /// Appends one finished job's rows and flushes them.
     fn append(&mut self, rows: &[Row]) -> Result<(), RunError> {
         for row in rows {
             self.writer.serialize(row).map_err(csv_err(&self.path))?;
@@ -328,6 +345,7 @@ fn run_search<G: Game, E: Evaluator<G>>(
         GamePosition::RandomTree(t) => Some(t.params().b),
         _ => None,
     };
+    let iterations = result.iterations.len() as u32;
     let mut rows = Vec::with_capacity(result.iterations.len());
     let mut previous_nodes = None;
     for it in &result.iterations {
@@ -348,6 +366,7 @@ fn run_search<G: Game, E: Evaluator<G>>(
             threads: 1,
             seed: job.seed,
             repetition: job.repetition,
+            iterations,
             depth: it.depth,
             score: it.score,
             best_move: it.best_move.map(|m| m.to_string()).unwrap_or_default(),

@@ -17,6 +17,9 @@ use crate::games::random_tree::{Model, OracleOrder, RandomTree, TreeParams, mix}
 use crate::games::tictactoe::TicTacToe;
 use crate::search::{Algorithm, Limits, SearchConfig};
 
+/// The largest transposition table an experiment may ask for, in MiB (64 GiB).
+pub const MAX_TT_MB: usize = 1 << 16;
+
 /// An experiment file, as written.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -105,6 +108,8 @@ pub struct GameSpec {
     pub model: Option<Spanned<Sweep<Model>>>,
     /// Random trees: how many trees of each shape (default 1).
     pub trees: Option<Spanned<u32>>,
+    /// Only these searchers (by label) run on this game; default: all of them.
+    pub searchers: Option<Spanned<Vec<Spanned<String>>>>,
     /// Limits for this game's jobs.
     #[serde(default)]
     pub limits: LimitsSpec,
@@ -118,15 +123,15 @@ pub struct SearcherSpec {
     pub label: Spanned<String>,
     /// `minimax` or `alphabeta`.
     pub algorithm: Sweep<Algorithm>,
-    /// Transposition table size in MiB (0 = none).
-    pub tt_mb: Option<Sweep<usize>>,
+    /// Transposition table size in MiB (0 = none, at most [`MAX_TT_MB`]).
+    pub tt_mb: Option<Spanned<Sweep<usize>>>,
     /// Iterative deepening (default true).
     pub iterative: Option<Sweep<bool>>,
     /// Move-ordering switches.
     #[serde(default)]
     pub ordering: OrderingSpec,
     /// Random trees only: order moves by the true values (replaces the other switches there).
-    pub oracle: Option<Sweep<OracleOrder>>,
+    pub oracle: Option<Spanned<Sweep<OracleOrder>>>,
     /// Run this searcher's jobs alone on the machine (for timing), after the others.
     #[serde(default)]
     pub exclusive: bool,
@@ -403,7 +408,8 @@ pub fn parse(file: &Path, text: &str) -> Result<Plan, SpecError> {
     for (game_index, game) in doc.games.get_ref().iter().enumerate() {
         check_limits(&src, &game.limits)?;
         let positions = positions(&src, game, base_dir, doc.seed)?;
-        add_jobs(&mut jobs, &doc, game_index, game, &positions, &searchers);
+        let chosen = searchers_for(&src, game, &searchers)?;
+        add_jobs(&mut jobs, &doc, game_index, game, &positions, &chosen);
     }
     Ok(Plan {
         name: doc.name.into_inner(),
@@ -479,7 +485,11 @@ fn searcher_variants(
             .across("algorithm", Some(&spec.algorithm), |v, a| {
                 v.config.algorithm = a
             })
-            .across("tt_mb", spec.tt_mb.as_ref(), |v, mb| v.config.tt_mb = mb)
+            .across(
+                "tt_mb",
+                spec.tt_mb.as_ref().map(Spanned::get_ref),
+                |v, mb| v.config.tt_mb = mb,
+            )
             .across("iterative", spec.iterative.as_ref(), |v, i| {
                 v.config.iterative = i
             })
@@ -496,22 +506,79 @@ fn searcher_variants(
             .across("shuffle", o.shuffle.as_ref(), |v, b| {
                 v.config.ordering.shuffle = b
             })
-            .across("oracle", spec.oracle.as_ref(), |v, o| v.oracle = Some(o));
+            .across(
+                "oracle",
+                spec.oracle.as_ref().map(Spanned::get_ref),
+                |v, o| v.oracle = Some(o),
+            );
         for (mut variant, swept) in variants.items {
-            if let Some(OracleOrder::BestFirst(p)) = variant.oracle
-                && !(0.0..=1.0).contains(&p)
-            {
-                return Err(src.at(
-                    &spec.label,
-                    "oracle",
-                    format!("best_first probability {p} is not in [0, 1]"),
-                ));
-            }
+            check_variant(src, spec, &variant)?;
             variant.swept = swept.join(" ");
             out.push((variant, spec.limits.clone()));
         }
     }
     Ok(out)
+}
+
+/// The searchers that run on `game`: those it names, or all.
+fn searchers_for(
+    src: &Source,
+    game: &GameSpec,
+    all: &[(SearcherVariant, LimitsSpec)],
+) -> Result<Vec<(SearcherVariant, LimitsSpec)>, SpecError> {
+    let Some(names) = &game.searchers else {
+        return Ok(all.to_vec());
+    };
+    if names.get_ref().is_empty() {
+        return Err(src.at(
+            names,
+            "searchers",
+            "the list of searchers for this game is empty",
+        ));
+    }
+    for name in names.get_ref() {
+        if !all.iter().any(|(v, _)| &v.label == name.get_ref()) {
+            return Err(src.at(
+                name,
+                "searchers",
+                format!("no searcher is labelled `{}`", name.get_ref()),
+            ));
+        }
+    }
+    let wanted = |label: &String| names.get_ref().iter().any(|n| n.get_ref() == label);
+    Ok(all
+        .iter()
+        .filter(|(v, _)| wanted(&v.label))
+        .cloned()
+        .collect())
+}
+
+/// Values that only make sense once sweeps are resolved.
+fn check_variant(
+    src: &Source,
+    spec: &SearcherSpec,
+    variant: &SearcherVariant,
+) -> Result<(), SpecError> {
+    if let (Some(OracleOrder::BestFirst(p)), Some(oracle)) = (variant.oracle, &spec.oracle)
+        && !(0.0..=1.0).contains(&p)
+    {
+        return Err(src.at(
+            oracle,
+            "oracle",
+            format!("best_first probability {p} is not in [0, 1]"),
+        ));
+    }
+    if let Some(tt) = &spec.tt_mb
+        && variant.config.tt_mb > MAX_TT_MB
+    {
+        let mb = variant.config.tt_mb;
+        return Err(src.at(
+            tt,
+            "tt_mb",
+            format!("{mb} MiB is more than the {MAX_TT_MB} MiB allowed"),
+        ));
+    }
+    Ok(())
 }
 
 /// The positions a game spec names, each parsed and validated.

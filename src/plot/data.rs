@@ -31,6 +31,9 @@ pub const REQUIRED_COLUMNS: [&str; 16] = [
     "nps",
 ];
 
+/// Columns read when present: older or hand-made CSVs may lack them.
+pub const OPTIONAL_COLUMNS: [&str; 2] = ["set", "solved"];
+
 /// One completed iteration of one job: one row of `searches.csv`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SearchRow {
@@ -38,8 +41,11 @@ pub struct SearchRow {
     pub experiment: String,
     /// Game name: `tictactoe`, `connect4`, `random_tree`, ...
     pub game: String,
-    /// Position label (for random trees, for example `b=4 d=10 iid tree=3`).
+    /// Position label (for random trees, the parameters that rebuild the tree).
     pub position: String,
+    /// Where the position came from (`start`, `list`, a test set's file name, `random_tree`);
+    /// empty if the CSV has no `set` column.
+    pub set: String,
     /// The user's label for the search configuration.
     pub searcher: String,
     /// Seed of the job, as written.
@@ -66,6 +72,8 @@ pub struct SearchRow {
     pub elapsed_s: Option<f64>,
     /// Nodes per second.
     pub nps: Option<f64>,
+    /// Whether the job's final answer matched the test set's (last row of a job only).
+    pub solved: Option<bool>,
 }
 
 impl SearchRow {
@@ -126,6 +134,11 @@ impl Columns {
                     })?;
             map.insert(name, index);
         }
+        for name in OPTIONAL_COLUMNS {
+            if let Some(index) = header.iter().position(|h| h == name) {
+                map.insert(name, index);
+            }
+        }
         Ok(Self(map))
     }
 
@@ -139,6 +152,7 @@ impl Columns {
             experiment: cell.text("experiment"),
             game: cell.text("game"),
             position: cell.text("position"),
+            set: cell.text("set"),
             searcher: cell.text("searcher"),
             seed: cell.text("seed"),
             repetition: cell.text("repetition"),
@@ -152,6 +166,7 @@ impl Columns {
             minimal_leaves: cell.optional("minimal_leaves")?,
             elapsed_s: cell.optional("elapsed_s")?,
             nps: cell.optional("nps")?,
+            solved: cell.flag("solved")?,
         })
     }
 }
@@ -196,6 +211,15 @@ impl Cell<'_> {
         }
     }
 
+    fn flag(&self, column: &str) -> Result<Option<bool>, PlotError> {
+        match self.raw(column) {
+            "" => Ok(None),
+            "true" => Ok(Some(true)),
+            "false" => Ok(Some(false)),
+            _ => Err(self.bad(column)),
+        }
+    }
+
     fn number(&self, column: &str) -> Result<f64, PlotError> {
         self.optional(column)?.ok_or_else(|| self.bad(column))
     }
@@ -224,6 +248,27 @@ pub struct RunInfo {
     pub git_commit: Option<String>,
     /// Crate version of the harness.
     pub crate_version: Option<String>,
+    /// The experiment's one-line description.
+    pub description: Option<String>,
+    /// Markdown notes from the experiment file, copied into summary.md.
+    pub notes: Option<String>,
+    /// Published figures to set beside the measured ones.
+    pub references: Vec<Reference>,
+}
+
+/// A published figure from the experiment file's `[[references]]`.
+#[derive(Clone, Debug, Default, PartialEq, serde::Deserialize)]
+pub struct Reference {
+    /// The searcher label it compares with.
+    pub searcher: String,
+    /// The position set (a test set's file name).
+    pub set: String,
+    /// What is compared: `nodes` = mean total nodes per position over all iterations.
+    pub metric: String,
+    /// The published value.
+    pub value: f64,
+    /// Who published it, and where.
+    pub source: String,
 }
 
 impl RunInfo {
@@ -251,6 +296,12 @@ impl RunInfo {
             date: text("date"),
             git_commit: text("git_commit"),
             crate_version: text("crate_version"),
+            description: text("description").filter(|d| !d.is_empty()),
+            notes: text("notes").filter(|n| !n.trim().is_empty()),
+            references: json
+                .get("references")
+                .and_then(|r| serde_json::from_value(r.clone()).ok())
+                .unwrap_or_default(),
         }
     }
 

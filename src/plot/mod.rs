@@ -23,6 +23,7 @@ pub mod data;
 mod error;
 pub mod model;
 pub mod render;
+pub mod sets;
 pub mod stats;
 pub mod summary;
 

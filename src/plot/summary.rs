@@ -22,6 +22,7 @@ pub const DEEP: u32 = 8;
 #[must_use]
 pub fn render(data: &Dataset, charts: &[Chart], format: Option<Format>) -> String {
     let mut out = header(data);
+    out.push_str(&super::sets::sections(data));
     for group in data.groups() {
         out.push_str(&group_section(&group, charts, format));
     }
@@ -40,12 +41,25 @@ fn header(data: &Dataset) -> String {
          - Data: `{file}`, {} rows\n\
          - Searchers: {}\n\n\
          Figures are means over positions, trees, seeds and repetitions; ranges in \
-         brackets are min–max over the same.\n",
+         brackets are min–max over the same.\n{}",
         data.experiment,
         data.run.footer(),
         data.rows.len(),
         searchers.join(", "),
+        description_and_notes(data),
     )
+}
+
+/// The experiment's description and notes from run.json, if any.
+fn description_and_notes(data: &Dataset) -> String {
+    let mut out = String::new();
+    if let Some(d) = &data.run.description {
+        out.push_str(&format!("\n{d}\n"));
+    }
+    if let Some(n) = &data.run.notes {
+        out.push_str(&format!("\n{}\n", n.trim()));
+    }
+    out
 }
 
 fn group_section(group: &Group<'_>, charts: &[Chart], format: Option<Format>) -> String {
