@@ -77,7 +77,14 @@ pub struct Row {
     pub solved: Option<bool>,
 }
 
-/// The per-iteration figures derived from counters.
+/// Rounds a derived ratio to four decimals: the CSV stays readable and smaller, and no
+/// figure here is meaningful beyond that.
+#[must_use]
+pub fn round4(x: f64) -> f64 {
+    (x * 1e4).round() / 1e4
+}
+
+/// The per-iteration figures derived from counters: `ebf` and `ebf_root`, rounded.
 #[must_use]
 pub fn derived(
     it_stats: &Stats,
@@ -85,20 +92,20 @@ pub fn derived(
     previous_nodes: Option<u64>,
 ) -> (Option<f64>, Option<f64>) {
     let nodes = it_stats.nodes as f64;
-    let ebf = previous_nodes.filter(|&p| p > 0).map(|p| nodes / p as f64);
-    let ebf_root = (depth > 0).then(|| nodes.powf(1.0 / f64::from(depth)));
+    let ebf = previous_nodes.filter(|&p| p > 0).map(|p| round4(nodes / p as f64));
+    let ebf_root = (depth > 0).then(|| round4(nodes.powf(1.0 / f64::from(depth))));
     (ebf, ebf_root)
 }
 
 /// Mean legal moves at the nodes this iteration expanded.
 #[must_use]
 pub fn mean_branching(stats: &Stats) -> Option<f64> {
-    (stats.expanded_nodes > 0).then(|| stats.generated_moves as f64 / stats.expanded_nodes as f64)
+    (stats.expanded_nodes > 0).then(|| round4(stats.generated_moves as f64 / stats.expanded_nodes as f64))
 }
 
 /// Nodes per second, when the time is measurable.
 #[must_use]
 pub fn nps<M>(it: &Iteration<M>) -> Option<f64> {
     let s = it.elapsed.as_secs_f64();
-    (s > 0.0).then(|| it.stats.nodes as f64 / s)
+    (s > 0.0).then(|| (it.stats.nodes as f64 / s).round())
 }

@@ -11,7 +11,7 @@ use std::time::Instant;
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 
-use super::record::{Row, derived, mean_branching, nps};
+use super::record::{Row, derived, mean_branching, nps, round4};
 use super::spec::{GamePosition, Job, Plan};
 use crate::game::{Evaluator, Game, Neutral, Score};
 use crate::games::connect4::{CentreFirst, pons_score};
@@ -383,7 +383,7 @@ fn run_search<G: Game, E: Evaluator<G>>(
             tt_hits: it.stats.tt_hits,
             beta_cutoffs: it.stats.beta_cutoffs,
             first_move_cutoffs: it.stats.first_move_cutoffs,
-            first_move_cutoff_rate: it.stats.first_move_cutoff_rate(),
+            first_move_cutoff_rate: it.stats.first_move_cutoff_rate().map(round4),
             ebf,
             ebf_root,
             branching: uniform_b
