@@ -10,8 +10,12 @@
 //!   slower win first;
 //! - at every iteration, positions with a forced result score exactly as plain minimax does:
 //!   same winner, same distance;
-//! - a table filled by a search from another root (the parent position, or the start of the
-//!   game) gives the same exact scores as a fresh table.
+//! - a table filled by searches from other roots (the parent, the grandchildren, the start
+//!   of the game), whose entries are read back at another ply than they were stored at,
+//!   gives the same exact scores as a fresh table.
+//!
+//! Checked against mutants of the crate: dropping the re-basing on read or on store, or
+//! re-basing the wrong way, fails tests here.
 
 use std::collections::HashSet;
 
@@ -104,9 +108,38 @@ fn parent_of(moves: &str) -> &str {
     &moves[..moves.len() - 1]
 }
 
+/// The positions one ply below `pos`.
+fn children<G: Game>(pos: &G) -> Vec<G> {
+    let mut moves = Vec::new();
+    pos.generate_moves(&mut moves);
+    let play = |mv| {
+        let mut child = pos.clone();
+        child.play(mv);
+        child
+    };
+    moves.into_iter().map(play).collect()
+}
+
+/// The positions two plies below `root`.
+fn grandchildren<G: Game>(root: &G) -> Vec<G> {
+    children(root).iter().flat_map(children).collect()
+}
+
+/// A table filled by solving each of `roots` in turn with `config`.
+fn filled_table<G: Game, E: Evaluator<G>>(roots: &[G], eval: &E, config: &SearchConfig) -> Table {
+    let table = Table::new(TABLE_MB);
+    for root in roots {
+        run(root, eval, config, None, Some(&table));
+    }
+    table
+}
+
 /// From `moves`, `fast` wins at once and `slow` wins later (checked with minimax); the
 /// table search must choose `fast` with score `win_in(1)` at each of `depths` (`None`: to
-/// the end), iterative or not, with a fresh table and with one filled from the parent.
+/// the end), iterative or not, with a fresh table, with one filled by solving the parent
+/// (entries read one ply shallower than stored) and with one filled by solving every
+/// grandchild (entries stored at ply 0, read at ply 2: without re-basing, a grandchild that
+/// wins at once would make a slow win look as fast as the immediate one).
 fn check_takes_the_fastest_win<G: Notation, E: Evaluator<G>>(
     moves: &str,
     eval: &E,
@@ -124,15 +157,18 @@ fn check_takes_the_fastest_win<G: Notation, E: Evaluator<G>>(
     let slow_plies = score::plies_to_end(slow_value).filter(|_| slow_value > 0);
     assert!(slow_plies > Some(1), "{moves}: {slow} must win, later");
 
-    let parent: G = position(parent_of(moves));
+    let fillers = [
+        ("fresh", vec![]),
+        ("parent", vec![position::<G>(parent_of(moves))]),
+        ("grandchildren", grandchildren(&root)),
+    ];
     for &depth in depths {
         for iterative in [false, true] {
             let config = table_config(iterative);
-            let shared = Table::new(TABLE_MB);
-            run(&parent, eval, &config, None, Some(&shared));
-            for table in [None, Some(&shared)] {
-                let (_, got, best) = last(&run(&root, eval, &config, depth, table));
-                let what = format!("{moves} depth {depth:?} iterative {iterative}");
+            for (filler, roots) in &fillers {
+                let table = filled_table(roots, eval, &config);
+                let (_, got, best) = last(&run(&root, eval, &config, depth, Some(&table)));
+                let what = format!("{moves} depth {depth:?} iterative {iterative} {filler}");
                 assert_eq!(got, score::win_in(1), "{what}: score");
                 assert_eq!(best, Some(fast), "{what}: best move");
             }
