@@ -1,1 +1,235 @@
-fn main() {}
+//! Search speed in nodes per second, on one core.
+//!
+//! What is measured: how fast the searches visit nodes, not how few they visit. Each
+//! benchmark counts the nodes of its workload once before timing it (the workloads are
+//! deterministic: fixed positions, seeds and a table cleared before every run) and declares
+//! them as `Throughput::Elements`, so criterion's "thrpt" line reads in nodes per second.
+//! The table benchmarks count probes or stores instead.
+//!
+//! - `connect4`: ordered alpha-beta with the table (hint + tt_move + killers + history,
+//!   16 MiB), solving the first ten Test_L3_R1 positions, and the start position to depth 12;
+//! - `random_tree`: alpha-beta in natural order with `TreeValue` on i.i.d. trees b=8 d=9 and
+//!   b=4 d=12;
+//! - `tictactoe`: minimax over the full tree from the start (549 946 nodes);
+//! - `table`: stores and probes of the transposition table, 16 MiB, random keys.
+//!
+//! The project's targets on one core: connect four ≥ 10 M nodes/s, random trees ≥ 20 M nodes/s.
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use criterion::measurement::WallTime;
+use criterion::{
+    BatchSize, Bencher, BenchmarkGroup, Criterion, SamplingMode, Throughput, criterion_group,
+    criterion_main,
+};
+use plylab::game::{Evaluator, Game, Neutral, Notation};
+use plylab::games::connect4::{CentreFirst, Connect4};
+use plylab::games::random_tree::{Model, RandomTree, TreeParams, TreeValue, mix};
+use plylab::games::tictactoe::TicTacToe;
+use plylab::search::tt::{Bound, Entry};
+use plylab::search::{Algorithm, Limits, Ordering, SearchConfig, Searcher, Table};
+
+/// Table size of the connect-four benchmarks, in MiB.
+const TABLE_MB: usize = 16;
+/// Positions of Test_L3_R1 solved by the connect-four benchmark.
+const L3_POSITIONS: usize = 10;
+/// Table operations per iteration of the table benchmarks.
+const TABLE_OPS: u64 = 1 << 20;
+
+/// A group with short measurements, so that `cargo bench` finishes in a few minutes.
+fn group<'a>(c: &'a mut Criterion, name: &str) -> BenchmarkGroup<'a, WallTime> {
+    let mut g = c.benchmark_group(name);
+    g.sample_size(10)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(3))
+        .sampling_mode(SamplingMode::Flat);
+    g
+}
+
+/// Benchmarks `routine` as `name`, declaring `elements` (nodes, probes, ...) per iteration.
+fn bench_elements(
+    g: &mut BenchmarkGroup<'_, WallTime>,
+    name: &str,
+    elements: u64,
+    routine: impl FnMut(&mut Bencher<'_, WallTime>),
+) {
+    println!("{name}: {elements} per iteration");
+    g.throughput(Throughput::Elements(elements));
+    g.bench_function(name, routine);
+}
+
+/// Searches every root in turn with one `config` and returns the nodes visited. With
+/// `table`, all share it (the caller clears it first); a fresh searcher per root, so that
+/// killers and history do not carry over and every run visits the same nodes.
+fn search_all<G: Game, E: Evaluator<G>>(
+    roots: &[G],
+    eval: &E,
+    config: &SearchConfig,
+    limits: &Limits,
+    table: Option<&Table>,
+) -> u64 {
+    roots
+        .iter()
+        .map(|root| {
+            let mut searcher = Searcher::new(eval, config);
+            if let Some(t) = table {
+                searcher = searcher.with_table(t);
+            }
+            searcher.run(black_box(root), limits).total.nodes
+        })
+        .sum()
+}
+
+/// Benchmarks `search_all`, counting its nodes once first. With `table`, the table is
+/// cleared before every run, outside the timing.
+fn bench_search<G: Game, E: Evaluator<G>>(
+    g: &mut BenchmarkGroup<'_, WallTime>,
+    name: &str,
+    roots: &[G],
+    eval: &E,
+    config: &SearchConfig,
+    limits: &Limits,
+    table: Option<&Table>,
+) {
+    let clear = || table.inspect(|t| t.clear());
+    clear();
+    let nodes = search_all(roots, eval, config, limits, table);
+    bench_elements(g, name, nodes, |b| {
+        b.iter_batched(
+            clear,
+            |_| search_all(roots, eval, config, limits, table),
+            BatchSize::PerIteration,
+        );
+    });
+}
+
+fn alphabeta(ordering: Ordering) -> SearchConfig {
+    SearchConfig {
+        algorithm: Algorithm::Alphabeta,
+        ordering,
+        // The benchmarks share one table (`Searcher::with_table`): no private one.
+        tt_mb: 0,
+        iterative: true,
+        seed: 1,
+    }
+}
+
+fn depth(d: u32) -> Limits {
+    Limits {
+        depth: Some(d),
+        ..Limits::default()
+    }
+}
+
+fn connect4(c: &mut Criterion) {
+    let config = alphabeta(Ordering {
+        hint: true,
+        tt_move: true,
+        killers: true,
+        history: true,
+        shuffle: false,
+    });
+    let table = Table::new(TABLE_MB);
+    let l3: Vec<Connect4> = include_str!("../experiments/data/connect4/Test_L3_R1")
+        .lines()
+        .take(L3_POSITIONS)
+        .map(|line| Connect4::parse_position(line.split(' ').next().unwrap()).unwrap())
+        .collect();
+    let mut g = group(c, "connect4");
+    let (eval, solve) = (&CentreFirst, Limits::default());
+    bench_search(
+        &mut g,
+        "solve_l3_r1_10",
+        &l3,
+        eval,
+        &config,
+        &solve,
+        Some(&table),
+    );
+    let start = [Connect4::new()];
+    bench_search(
+        &mut g,
+        "start_depth_12",
+        &start,
+        eval,
+        &config,
+        &depth(12),
+        Some(&table),
+    );
+    g.finish();
+}
+
+fn random_tree(c: &mut Criterion) {
+    let config = SearchConfig {
+        iterative: false,
+        ..alphabeta(Ordering::default())
+    };
+    let mut g = group(c, "random_tree");
+    for (b, d) in [(8, 9), (4, 12)] {
+        let params = TreeParams {
+            b,
+            d,
+            seed: 1,
+            model: Model::Iid,
+        };
+        let root = [RandomTree::new(params).unwrap()];
+        let name = format!("alphabeta_b{b}_d{d}");
+        bench_search(
+            &mut g,
+            &name,
+            &root,
+            &TreeValue,
+            &config,
+            &Limits::default(),
+            None,
+        );
+    }
+    g.finish();
+}
+
+fn tictactoe(c: &mut Criterion) {
+    let config = SearchConfig {
+        algorithm: Algorithm::Minimax,
+        iterative: false,
+        ..SearchConfig::default()
+    };
+    let mut g = group(c, "tictactoe");
+    let start = [TicTacToe::new()];
+    bench_search(
+        &mut g,
+        "minimax_full",
+        &start,
+        &Neutral,
+        &config,
+        &Limits::default(),
+        None,
+    );
+    g.finish();
+}
+
+fn table(c: &mut Criterion) {
+    let table = Table::new(TABLE_MB);
+    let keys: Vec<u64> = (0..TABLE_OPS).map(mix).collect();
+    let entry = |k: u64| Entry {
+        score: (k % 1000) as i32,
+        move_code: Some((k % 7) as u16),
+        depth: (k % 20) as u8,
+        bound: Bound::Exact,
+    };
+    let store_all = || keys.iter().for_each(|&k| table.store(k, 3, entry(k)));
+    store_all();
+    let mut g = group(c, "table");
+    bench_elements(&mut g, "store", TABLE_OPS, |b| b.iter(store_all));
+    bench_elements(&mut g, "probe", TABLE_OPS, |b| {
+        b.iter(|| {
+            keys.iter()
+                .filter(|&&k| table.probe(k, 3).is_some())
+                .count()
+        });
+    });
+    g.finish();
+}
+
+criterion_group!(benches, connect4, random_tree, tictactoe, table);
+criterion_main!(benches);
