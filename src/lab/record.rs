@@ -92,7 +92,9 @@ pub fn derived(
     previous_nodes: Option<u64>,
 ) -> (Option<f64>, Option<f64>) {
     let nodes = it_stats.nodes as f64;
-    let ebf = previous_nodes.filter(|&p| p > 0).map(|p| round4(nodes / p as f64));
+    let ebf = previous_nodes
+        .filter(|&p| p > 0)
+        .map(|p| round4(nodes / p as f64));
     let ebf_root = (depth > 0).then(|| round4(nodes.powf(1.0 / f64::from(depth))));
     (ebf, ebf_root)
 }
@@ -100,7 +102,8 @@ pub fn derived(
 /// Mean legal moves at the nodes this iteration expanded.
 #[must_use]
 pub fn mean_branching(stats: &Stats) -> Option<f64> {
-    (stats.expanded_nodes > 0).then(|| round4(stats.generated_moves as f64 / stats.expanded_nodes as f64))
+    (stats.expanded_nodes > 0)
+        .then(|| round4(stats.generated_moves as f64 / stats.expanded_nodes as f64))
 }
 
 /// Nodes per second, when the time is measurable.

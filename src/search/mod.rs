@@ -179,15 +179,18 @@ pub struct Searcher<'a, G: Game, E: Evaluator<G>> {
 }
 
 impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
-    /// A searcher for `config`. With `tt_mb > 0` and no shared table it allocates its own.
+    /// A searcher for `config`. With `tt_mb > 0` and no shared table ([`Self::with_table`])
+    /// it allocates its own table when it first runs.
+    ///
+    /// Killers and history persist across runs of one searcher (as in an engine playing a
+    /// game); a fresh searcher gives a search that depends on nothing before it.
     #[must_use]
     pub fn new(eval: &'a E, config: &'a SearchConfig) -> Self {
-        let uses_table = config.algorithm == Algorithm::Alphabeta && config.tt_mb > 0;
         Self {
             eval,
             config,
             table: None,
-            owned_table: uses_table.then(|| Table::new(config.tt_mb)),
+            owned_table: None,
             stop: None,
             ordering: ordering::OrderingState::new(&config.ordering, config.seed),
             moves: Vec::new(),
@@ -201,7 +204,6 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
     /// Uses `table` (shared with other searchers) instead of a private one.
     #[must_use]
     pub fn with_table(mut self, table: &'a Table) -> Self {
-        self.owned_table = None;
         self.table = Some(table);
         self
     }
@@ -232,6 +234,10 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
         limits: &Limits,
         mut on_iteration: impl FnMut(&Iteration<G::Move>),
     ) -> SearchResult<G::Move> {
+        let uses_table = self.config.algorithm == Algorithm::Alphabeta && self.config.tt_mb > 0;
+        if uses_table && self.table.is_none() && self.owned_table.is_none() {
+            self.owned_table = Some(Table::new(self.config.tt_mb));
+        }
         let start = Instant::now();
         self.control = Some(Control {
             start,

@@ -13,6 +13,10 @@
 //! how many searches ago the entry was written (the table's generation counter advances once
 //! per search). Deep results survive, stale ones make way.
 //!
+//! An empty entry is two zero words; its bound bits are 0, which no stored entry has, so it
+//! reads as a miss even for a position whose key is 0 (the empty boards of connect four and
+//! tic-tac-toe hash to 0).
+//!
 //! Scores are stored relative to the node (decisive scores re-based by the node's ply, see
 //! [`crate::game::score::to_table`]), so a win found at one ply keeps its exact distance when
 //! read back at another.

@@ -1,0 +1,99 @@
+//! "No allocation per node": a counting allocator shows that a warmed-up searcher allocates a
+//! fixed handful of times per search (one principal variation per iteration), however many
+//! nodes it visits.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+use plylab::game::Notation;
+use plylab::games::connect4::{CentreFirst, Connect4};
+use plylab::games::random_tree::{RandomTree, TreeValue};
+use plylab::search::{Algorithm, Limits, Ordering, SearchConfig, Searcher, Table};
+
+struct Counting;
+
+static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
+
+// SAFETY: forwards to the system allocator unchanged, only counting calls.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Relaxed);
+        // SAFETY: the caller upholds `GlobalAlloc::alloc`'s contract, passed on as is.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: `ptr` came from `System.alloc` with this layout.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Relaxed);
+        // SAFETY: as for `alloc` and `dealloc`.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+/// Every ordering switch on; the table, if any, is given with `with_table`.
+fn ordered(tt_mb: usize) -> SearchConfig {
+    SearchConfig {
+        algorithm: Algorithm::Alphabeta,
+        ordering: Ordering {
+            hint: true,
+            tt_move: true,
+            killers: true,
+            history: true,
+            shuffle: true,
+        },
+        tt_mb,
+        iterative: true,
+        seed: 3,
+    }
+}
+
+/// Allocations of the second run of `searcher` (the first grows the buffers; `table` is
+/// cleared in between so the second run searches as much), and its nodes.
+fn second_run<G: plylab::game::Game, E: plylab::game::Evaluator<G>>(
+    searcher: &mut Searcher<'_, G, E>,
+    table: &Table,
+    root: &G,
+    limits: &Limits,
+) -> (u64, u64) {
+    searcher.run(root, limits);
+    table.clear();
+    let before = ALLOCATIONS.load(Relaxed);
+    let result = searcher.run(root, limits);
+    (ALLOCATIONS.load(Relaxed) - before, result.total.nodes)
+}
+
+#[test]
+fn searches_allocate_per_iteration_not_per_node() {
+    let table = Table::new(4);
+    let config = ordered(0);
+    let root = Connect4::parse_position("start").unwrap();
+    let limits = Limits {
+        depth: Some(10),
+        ..Limits::default()
+    };
+    let mut searcher = Searcher::new(&CentreFirst, &config).with_table(&table);
+    let (allocations, nodes) = second_run(&mut searcher, &table, &root, &limits);
+    assert!(nodes > 10_000, "{nodes} nodes");
+    assert!(
+        allocations <= 4 * 10,
+        "{allocations} allocations for {nodes} nodes"
+    );
+
+    let minimax = SearchConfig {
+        algorithm: Algorithm::Minimax,
+        ..ordered(0)
+    };
+    let tree = RandomTree::parse_position("b=6 d=7 seed=2").unwrap();
+    let mut searcher = Searcher::new(&TreeValue, &minimax);
+    let (allocations, nodes) = second_run(&mut searcher, &table, &tree, &Limits::default());
+    assert!(nodes > 300_000, "{nodes} nodes");
+    assert!(
+        allocations <= 4 * 7,
+        "{allocations} allocations for {nodes} nodes"
+    );
+}
