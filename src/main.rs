@@ -391,11 +391,18 @@ impl GameTask for InfoLines<'_> {
         match result.last() {
             Some(last) => {
                 let best = last.best_move.map_or("(none)".into(), |m| m.to_string());
-                println!(
-                    "bestmove {best} score {} (in the position's own convention: {})",
-                    score_text(last.score),
-                    to_set_score(last.score)
-                );
+                // Only a search that saw the end of the game has an exact game result.
+                let exact = score::is_decisive(last.score)
+                    || root.remaining_plies().is_some_and(|r| last.depth >= r);
+                let solved = if exact {
+                    format!(
+                        " (exact; test-set convention: {})",
+                        to_set_score(last.score)
+                    )
+                } else {
+                    String::new()
+                };
+                println!("bestmove {best} score {}{solved}", score_text(last.score));
             }
             None => println!("no iteration completed"),
         }

@@ -83,8 +83,12 @@ fn unescape(s: &str) -> String {
         .replace("&amp;", "&")
 }
 
+/// Renders `chart` to an SVG of its own: tests run in parallel and may draw the same chart,
+/// so each rendering gets a fresh directory.
 fn render(data: &Dataset, chart: &Chart) -> Svg {
-    let path = scratch(&format!("plot_charts_{}", chart.stem)).join("chart.svg");
+    static RENDERINGS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = RENDERINGS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let path = scratch(&format!("plot_charts_{}_{n}", chart.stem)).join("chart.svg");
     write_chart(chart, &footer(data), &path, Format::Svg).unwrap();
     Svg::parse(&std::fs::read_to_string(&path).unwrap())
 }
