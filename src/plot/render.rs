@@ -182,9 +182,10 @@ fn draw_plot<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, chart: &Chart) -
         .light_line_style(TRANSPARENT)
         .draw()
         .map_err(fail)?;
-    // References first, so that measured lines lying on them stay visible.
+    // References last and thin: a measured line lying exactly on a reference (ordered
+    // alpha-beta on the Knuth–Moore curve) shows both, the thin line inside the thick one.
     let styled: Vec<(&Series, RGBColor)> = chart.series.iter().zip(colors(&chart.series)).collect();
-    for kind in [SeriesKind::Reference, SeriesKind::Measured] {
+    for kind in [SeriesKind::Measured, SeriesKind::Reference] {
         for (series, color) in styled.iter().filter(|(s, _)| s.kind == kind) {
             draw_series(&mut ctx, series, *color, &x, &y)?;
         }
@@ -208,7 +209,7 @@ fn colors(series: &[Series]) -> Vec<RGBColor> {
 fn line_style(kind: SeriesKind, color: RGBColor) -> ShapeStyle {
     match kind {
         SeriesKind::Measured => color.stroke_width(3),
-        SeriesKind::Reference => color.stroke_width(2),
+        SeriesKind::Reference => color.stroke_width(1),
     }
 }
 
