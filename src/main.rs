@@ -11,7 +11,7 @@ use plylab::game::{Evaluator, Game, Score, score};
 use plylab::games::random_tree::OracleOrder;
 use plylab::lab::runner::{GameTask, RunOptions, with_game};
 use plylab::lab::spec::{GameKind, GamePosition, SearcherVariant};
-use plylab::lab::{bench, machine, perft, runner, spec, suite};
+use plylab::lab::{bench, machine, perft, runner, spec, suite, test_set};
 use plylab::plot::{self, Format};
 use plylab::search::{Algorithm, Iteration, Limits, Ordering, SearchConfig, Searcher};
 
@@ -461,7 +461,7 @@ fn search(args: &SearchArgs) -> Result<(), Failure> {
 
 fn run_suite(args: &SuiteArgs) -> Result<(), Failure> {
     let positions =
-        suite::read(args.game.into(), &args.file, args.take).map_err(Failure::bad_input)?;
+        test_set::read(args.game.into(), &args.file, args.take).map_err(Failure::bad_input)?;
     let threads = args.jobs.map_or_else(machine::cores, |j| j as usize);
     let report = suite::run(
         positions,

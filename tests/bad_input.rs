@@ -161,7 +161,7 @@ const CASES: &[Case] = &[
         "test_set_bad_line.toml",
         6,
         "file",
-        "bad_test_set.txt line 4",
+        "bad_test_set.txt:4: bad position `4444444 0`",
     ),
     case("take_without_file.toml", 7, "take", "`take` needs a `file`"),
     case("empty_sweep.toml", 10, "tt_mb", "empty list"),

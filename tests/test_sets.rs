@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use plylab::lab::spec::{GameKind, SearcherVariant};
-use plylab::lab::suite;
+use plylab::lab::{suite, test_set};
 use plylab::search::{Algorithm, Limits, Ordering, SearchConfig};
 
 fn ordered_with_table() -> SearcherVariant {
@@ -33,7 +33,7 @@ fn assert_exact(file: &str, take: Option<usize>, expected_total: usize) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("experiments/data/connect4")
         .join(file);
-    let positions = suite::read(GameKind::Connect4, &path, take).expect("the test set reads");
+    let positions = test_set::read(GameKind::Connect4, &path, take).expect("the test set reads");
     let report =
         suite::run(positions, &ordered_with_table(), Limits::default(), 2).expect("the suite runs");
     assert_eq!(report.total, expected_total);

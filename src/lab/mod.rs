@@ -4,7 +4,8 @@
 //! - [`sweep`]: fields that take one value or a list to try each;
 //! - [`runner`]: jobs on a thread pool, searches.csv written as jobs finish;
 //! - [`record`]: the CSV row;
-//! - [`machine`]: run.json (experiment text, commit, machine, date).
+//! - [`machine`]: run.json (experiment text, commit, machine, date);
+//! - [`test_set`]: positions with known answers; [`suite`] runs them.
 
 pub mod bench;
 pub mod machine;
@@ -14,3 +15,4 @@ pub mod runner;
 pub mod spec;
 pub mod suite;
 pub mod sweep;
+pub mod test_set;

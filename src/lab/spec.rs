@@ -721,8 +721,7 @@ fn random_trees(src: &Source, game: &GameSpec, seed: u64) -> Result<Vec<Position
     Ok(out)
 }
 
-/// Reads a test set: `<position> [<score>]` per line, blank lines and `#` comments skipped
-/// (Pons's connect-four sets are in this format).
+/// Reads the test set `file` (relative to the experiment file's directory).
 fn read_test_set(
     src: &Source,
     file: &Spanned<String>,
@@ -731,61 +730,7 @@ fn read_test_set(
     take: Option<usize>,
 ) -> Result<Vec<PositionEntry>, SpecError> {
     let path = base_dir.join(file.get_ref());
-    let text = std::fs::read_to_string(&path).map_err(|e| {
-        src.at(
-            file,
-            "file",
-            format!("cannot read `{}`: {e}", path.display()),
-        )
-    })?;
-    let set = path
-        .file_name()
-        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
-    let mut out = Vec::new();
-    for (number, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        if take.is_some_and(|t| out.len() >= t) {
-            break;
-        }
-        let entry = parse_test_line(kind, line, &set).map_err(|e| {
-            src.at(
-                file,
-                "file",
-                format!("{} line {}: {e}", path.display(), number + 1),
-            )
-        })?;
-        out.push(entry);
-    }
-    if out.is_empty() {
-        return Err(src.at(
-            file,
-            "file",
-            format!("`{}` holds no positions", path.display()),
-        ));
-    }
-    Ok(out)
-}
-
-/// One line of a test set: a position, then optionally its known score.
-pub fn parse_test_line(kind: GameKind, line: &str, set: &str) -> Result<PositionEntry, ParseError> {
-    let (text, expected) = match line.rsplit_once(char::is_whitespace) {
-        Some((pos, score)) => {
-            let score = score
-                .parse::<i32>()
-                .map_err(|_| ParseError::new(format!("`{score}` is not a score")))?;
-            (pos.trim(), Some(score))
-        }
-        None => (line, None),
-    };
-    Ok(PositionEntry {
-        label: text.to_owned(),
-        set: set.to_owned(),
-        position: GamePosition::parse(kind, text)?,
-        expected,
-    })
+    super::test_set::read(kind, &path, take).map_err(|e| src.at(file, "file", e.to_string()))
 }
 
 /// The limits of a job: the searcher's, else the game's, else the file's, for each field;

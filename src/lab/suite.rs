@@ -1,44 +1,16 @@
-//! Test sets with known answers (`plylab suite GAME FILE`): every position searched under the
-//! same configuration, the final answer compared with the known one.
-//!
-//! File format: `<position> <known score>` per line (Pons's connect-four sets: a move string
-//! and the exact score in his convention), blank lines and `#` comments ignored.
-
-use std::path::{Path, PathBuf};
+//! `plylab suite GAME FILE`: every position of a test set ([`super::test_set`]) searched under
+//! the same configuration, the final answer compared with the known one.
 
 use rayon::prelude::*;
 
 use super::record::Row;
 use super::runner::execute;
-use super::spec::{GameKind, Job, PositionEntry, SearcherVariant, parse_test_line};
+use super::spec::{Job, PositionEntry, SearcherVariant};
 use crate::search::Limits;
 
-/// A test set that cannot be read.
+/// A suite that cannot run.
 #[derive(Debug, thiserror::Error)]
 pub enum SuiteError {
-    /// The file is unreadable.
-    #[error("{path}: {source}")]
-    Io {
-        /// The file.
-        path: PathBuf,
-        /// The cause.
-        source: std::io::Error,
-    },
-    /// A line holds a bad position or score.
-    #[error("{path}:{line}: bad position `{text}`: {reason}")]
-    Position {
-        /// The file.
-        path: PathBuf,
-        /// 1-based line.
-        line: usize,
-        /// The line's text.
-        text: String,
-        /// What is wrong.
-        reason: String,
-    },
-    /// No positions at all.
-    #[error("{0}: no positions")]
-    Empty(PathBuf),
     /// The thread pool could not start.
     #[error("cannot start {0} worker threads")]
     Pool(usize),
@@ -59,42 +31,6 @@ pub struct SuiteReport {
     pub rows: Vec<Row>,
     /// Positions not solved exactly, with their known answers.
     pub misses: Vec<(String, Option<i32>)>,
-}
-
-/// Reads a test set: the first `take` positions of `path`.
-pub fn read(
-    kind: GameKind,
-    path: &Path,
-    take: Option<usize>,
-) -> Result<Vec<PositionEntry>, SuiteError> {
-    let text = std::fs::read_to_string(path).map_err(|source| SuiteError::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    let set = path
-        .file_name()
-        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
-    let mut out = Vec::new();
-    for (number, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        if take.is_some_and(|t| out.len() >= t) {
-            break;
-        }
-        let entry = parse_test_line(kind, line, &set).map_err(|e| SuiteError::Position {
-            path: path.to_path_buf(),
-            line: number + 1,
-            text: line.to_owned(),
-            reason: e.to_string(),
-        })?;
-        out.push(entry);
-    }
-    if out.is_empty() {
-        return Err(SuiteError::Empty(path.to_path_buf()));
-    }
-    Ok(out)
 }
 
 /// Searches every position with `searcher` under `limits` on `threads` threads.

@@ -1,0 +1,92 @@
+//! Test sets: positions with known answers, one per line as `<position> <known score>`
+//! (Pascal Pons's connect-four format), `#` comments and blank lines skipped. Read by
+//! experiment files (`file = ...`) and by `plylab suite`.
+
+use std::path::{Path, PathBuf};
+
+use super::spec::{GameKind, GamePosition, PositionEntry};
+use crate::game::ParseError;
+
+/// A test set that cannot be read.
+#[derive(Debug, thiserror::Error)]
+pub enum TestSetError {
+    /// The file is unreadable.
+    #[error("cannot read `{path}`: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// A line holds a bad position or score.
+    #[error("{path}:{line}: bad position `{text}`: {reason}")]
+    Position {
+        /// The file.
+        path: PathBuf,
+        /// 1-based line.
+        line: usize,
+        /// The line's text.
+        text: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// No positions at all.
+    #[error("`{0}` holds no positions")]
+    Empty(PathBuf),
+}
+
+/// Reads the first `take` positions (all if `None`) of the test set at `path`; the set is
+/// named after the file.
+pub fn read(
+    kind: GameKind,
+    path: &Path,
+    take: Option<usize>,
+) -> Result<Vec<PositionEntry>, TestSetError> {
+    let text = std::fs::read_to_string(path).map_err(|source| TestSetError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let set = path
+        .file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    let mut out = Vec::new();
+    for (number, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        if take.is_some_and(|t| out.len() >= t) {
+            break;
+        }
+        let entry = parse_line(kind, line, &set).map_err(|e| TestSetError::Position {
+            path: path.to_path_buf(),
+            line: number + 1,
+            text: line.to_owned(),
+            reason: e.to_string(),
+        })?;
+        out.push(entry);
+    }
+    if out.is_empty() {
+        return Err(TestSetError::Empty(path.to_path_buf()));
+    }
+    Ok(out)
+}
+
+/// One line of a test set: a position, then optionally its known score.
+pub fn parse_line(kind: GameKind, line: &str, set: &str) -> Result<PositionEntry, ParseError> {
+    let (text, expected) = match line.rsplit_once(char::is_whitespace) {
+        Some((pos, score)) => {
+            let score = score
+                .parse::<i32>()
+                .map_err(|_| ParseError::new(format!("`{score}` is not a score")))?;
+            (pos.trim(), Some(score))
+        }
+        None => (line, None),
+    };
+    Ok(PositionEntry {
+        label: text.to_owned(),
+        set: set.to_owned(),
+        position: GamePosition::parse(kind, text)?,
+        expected,
+    })
+}
