@@ -2,22 +2,11 @@
 //! determinism across `--jobs`, `--dry-run`, `--resume`), `search`, `perft`, `suite`,
 //! `bench` and `plot`.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+mod common;
 
-/// Runs the binary with `args` and returns (exit code, stdout, stderr).
-fn plylab(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_plylab"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("the binary runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use std::path::{Path, PathBuf};
+
+use common::{TempDir, plylab};
 
 /// Runs the binary and asserts exit code 0; returns stdout.
 fn ok(args: &[&str]) -> String {
@@ -29,28 +18,6 @@ fn ok(args: &[&str]) -> String {
         args.join(" ")
     );
     stdout
-}
-
-/// A scratch directory under the system's temporary directory, removed when dropped.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(test: &str) -> Self {
-        let dir = std::env::temp_dir().join(format!("plylab-cli-{}-{test}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("temp dir");
-        Self(dir)
-    }
-
-    fn path(&self, name: &str) -> PathBuf {
-        self.0.join(name)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
 }
 
 fn text(path: &Path) -> &str {
