@@ -4,7 +4,9 @@
 //! - [`games`]: tic-tac-toe, connect four and synthetic random trees;
 //! - [`search`]: minimax, alpha-beta with switchable techniques, iterative deepening, the
 //!   transposition table and the node counters;
-//! - [`lab`]: experiment files, the job runner, CSV records, test suites.
+//! - [`lab`]: experiment files, the job runner, CSV records, test suites;
+//! - [`plot`]: charts and summary.md, drawn from the CSV alone;
+//! - [`rng`]: seeded randomness.
 //!
 //! ARCHITECTURE.md at the repository root draws the picture and states the dependency rules.
 
@@ -12,4 +14,5 @@ pub mod game;
 pub mod games;
 pub mod lab;
 pub mod plot;
+pub mod rng;
 pub mod search;

@@ -26,6 +26,7 @@ use parking_lot::Mutex;
 
 use crate::game::score::INFINITY;
 use crate::game::{Evaluator, Game, Notation, Outcome, ParseError, Player, Score, Status};
+pub use crate::rng::mix;
 
 /// Half-width of the uniform edge values of the incremental model.
 pub const EDGE_RANGE: i64 = 1 << 20;
@@ -281,15 +282,6 @@ impl fmt::Display for RandomTree {
         let p = self.params;
         write!(f, "b={} d={} seed={} model={}", p.b, p.d, p.seed, p.model)
     }
-}
-
-/// The splitmix64 finaliser: a bijective mixer of 64-bit words (Steele, Lea and Flood 2014).
-#[must_use]
-pub const fn mix(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 fn level_key(seed: u64, level: u32) -> u64 {

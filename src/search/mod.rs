@@ -263,6 +263,10 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
             stopped: false,
         };
         for depth in first_depth..=max_depth {
+            if self.stop.is_some_and(|s| s.load(Relaxed)) {
+                result.stopped = true;
+                break;
+            }
             let iteration = self.iterate(root, depth);
             result.total += self.stats;
             self.nodes_before += self.stats.nodes;

@@ -6,6 +6,7 @@
 //! order (or in a seeded random order when `shuffle` is on).
 
 use crate::game::{Evaluator, Game, Player};
+use crate::rng::XorShift;
 
 /// The ordering switches. All off: moves in the game's generation order.
 #[derive(
@@ -69,7 +70,7 @@ pub(crate) struct OrderingState<G: Game> {
     switches: Ordering,
     killers: Vec<[Option<G::Move>; 2]>,
     history: Vec<i32>,
-    rng: u64,
+    rng: XorShift,
     keyed: Vec<Vec<(i64, u32, G::Move)>>,
 }
 
@@ -83,7 +84,7 @@ impl<G: Game> OrderingState<G> {
             } else {
                 Vec::new()
             },
-            rng: crate::games::random_tree::mix(seed) | 1,
+            rng: XorShift::new(seed),
             keyed: Vec::new(),
         }
     }
@@ -182,14 +183,10 @@ impl<G: Game> OrderingState<G> {
         }
     }
 
-    /// Fisher-Yates with a xorshift64* generator seeded from the search's seed.
+    /// Fisher-Yates with the search's seeded generator.
     fn shuffle(&mut self, moves: &mut [G::Move]) {
         for i in (1..moves.len()).rev() {
-            self.rng ^= self.rng >> 12;
-            self.rng ^= self.rng << 25;
-            self.rng ^= self.rng >> 27;
-            let r = self.rng.wrapping_mul(0x2545_F491_4F6C_DD1D);
-            let j = ((u128::from(r) * (i as u128 + 1)) >> 64) as usize;
+            let j = self.rng.below(i as u64 + 1) as usize;
             moves.swap(i, j);
         }
     }
