@@ -1,17 +1,34 @@
 #!/usr/bin/env bash
 # Reruns every experiment in experiments/ and redraws every chart in results/.
-#   scripts/regenerate.sh          all experiments, full size
-#   scripts/regenerate.sh --plots-only  only redraw the charts of the committed results (no search)
+#   scripts/regenerate.sh               every experiment, full size, into results/
+#   scripts/regenerate.sh --quick       a reduced run of every experiment (two positions per
+#                                       game, 200,000 nodes per job) into target/quick/, to
+#                                       check the whole pipeline in seconds
+#   scripts/regenerate.sh --plots-only  only redraw the charts of the committed results
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release
-if [[ "${1:-}" == "--plots-only" ]]; then
-    for dir in results/*/; do
-        ./target/release/plylab plot "$dir"
-    done
-    exit 0
-fi
-for file in experiments/*.toml; do
-    echo "== $file"
-    ./target/release/plylab experiment "$file"
-done
+plylab=./target/release/plylab
+case "${1:-}" in
+    --plots-only)
+        for dir in results/*/; do
+            "$plylab" plot "$dir"
+        done
+        ;;
+    --quick)
+        for file in experiments/*.toml; do
+            echo "== $file (quick)"
+            "$plylab" experiment "$file" --quick
+        done
+        ;;
+    "")
+        for file in experiments/*.toml; do
+            echo "== $file"
+            "$plylab" experiment "$file"
+        done
+        ;;
+    *)
+        echo "usage: $0 [--quick | --plots-only]" >&2
+        exit 2
+        ;;
+esac

@@ -86,6 +86,10 @@ struct ExperimentArgs {
     /// Do not draw charts and summary.md at the end.
     #[arg(long)]
     no_plot: bool,
+    /// A reduced run to check the file end to end: two positions per game, at most 200,000
+    /// nodes per job, written to target/quick/<name> unless --out is given.
+    #[arg(long)]
+    quick: bool,
 }
 
 /// A game named on the command line.
@@ -295,14 +299,19 @@ fn main() -> ExitCode {
 }
 
 fn experiment(args: &ExperimentArgs) -> Result<(), Failure> {
-    let plan = spec::load(&args.file).map_err(Failure::bad_input)?;
+    let mut plan = spec::load(&args.file).map_err(Failure::bad_input)?;
+    let mut out = args.out.clone();
+    if args.quick {
+        plan = plan.quick();
+        out = out.or_else(|| Some(std::path::Path::new("target/quick").join(&plan.name)));
+    }
     if args.dry_run {
         let mut out = std::io::stdout().lock();
         return runner::describe_jobs(&plan, &mut out).map_err(Failure::failed);
     }
     let options = RunOptions {
         jobs: args.jobs.map(|j| j as usize),
-        out: args.out.clone(),
+        out,
         resume: args.resume,
         progress: true,
     };

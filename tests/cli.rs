@@ -505,3 +505,30 @@ fn bench_signature_is_deterministic() {
     assert!(first > 0);
     assert_eq!(first, bench_nodes());
 }
+
+#[test]
+fn quick_runs_a_reduced_experiment_end_to_end() {
+    let tmp = TempDir::new("quick");
+    let out = tmp.path("ordering");
+    let stdout = ok(&[
+        "experiment",
+        "experiments/ordering.toml",
+        "--quick",
+        "--out",
+        text(&out),
+    ]);
+    assert!(stdout.contains("jobs run"), "{stdout}");
+    let csv = std::fs::read_to_string(out.join("searches.csv")).expect("searches.csv");
+    let positions: std::collections::BTreeSet<(&str, &str)> = csv
+        .lines()
+        .skip(1)
+        .map(|l| {
+            let cells: Vec<&str> = l.split(',').collect();
+            (cells[2], cells[4]) // game, position
+        })
+        .collect();
+    // Two positions of each of the seven games of ordering.toml with several, and the
+    // single tic-tac-toe start position.
+    assert_eq!(positions.len(), 7 * 2 + 1, "{positions:?}");
+    assert!(out.join("summary.md").exists());
+}

@@ -291,6 +291,38 @@ pub struct Plan {
     pub jobs: Vec<Job>,
 }
 
+/// Positions kept per game by [`Plan::quick`].
+pub const QUICK_POSITIONS: usize = 2;
+/// The node budget of every job in [`Plan::quick`].
+pub const QUICK_NODES: u64 = 200_000;
+
+impl Plan {
+    /// A reduced plan to check an experiment end to end in seconds: the first
+    /// [`QUICK_POSITIONS`] positions of each game and at most [`QUICK_NODES`] nodes per job.
+    /// Its figures are not the experiment's.
+    #[must_use]
+    pub fn quick(mut self) -> Self {
+        let mut kept: Vec<(usize, String)> = Vec::new();
+        self.jobs.retain(|job| {
+            let key = (job.game_index, job.position.label.clone());
+            if kept.contains(&key) {
+                return true;
+            }
+            let of_game = kept.iter().filter(|(g, _)| *g == job.game_index).count();
+            if of_game < QUICK_POSITIONS {
+                kept.push(key);
+                return true;
+            }
+            false
+        });
+        for (id, job) in self.jobs.iter_mut().enumerate() {
+            job.id = id;
+            job.limits.nodes = Some(job.limits.nodes.map_or(QUICK_NODES, |n| n.min(QUICK_NODES)));
+        }
+        self
+    }
+}
+
 /// An error in an experiment file, located.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub struct SpecError {
