@@ -203,9 +203,31 @@ pub trait Game: Clone + Send + Sync + 'static {
         None
     }
 
-    /// The position after passing, where the rules allow it (null-move pruning uses this).
+    /// The position after passing, where the rules allow it and passing is a sound
+    /// test (null-move pruning uses this). Chess returns `None` in check and when the side to
+    /// move has only king and pawns, where zugzwang is likely.
     fn null_move(&self) -> Option<Self> {
         None
+    }
+
+    /// Whether the side to move is in check (check extensions, quiescence and null move use
+    /// it). Games without checks keep the default.
+    fn in_check(&self) -> bool {
+        false
+    }
+
+    /// Whether playing `mv` puts the opponent in check. The default plays it on a copy.
+    fn gives_check(&self, mv: Self::Move) -> bool {
+        let mut child = self.clone();
+        child.play(mv);
+        child.in_check()
+    }
+
+    /// Plies since the last irreversible move (a capture or pawn move in chess): only the
+    /// positions this far back can repeat this one. 0 for games where nothing repeats, which
+    /// lets the search skip repetition detection.
+    fn reversible_plies(&self) -> u32 {
+        0
     }
 }
 
