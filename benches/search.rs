@@ -112,6 +112,7 @@ fn alphabeta(ordering: Ordering) -> SearchConfig {
         tt_mb: 0,
         iterative: true,
         seed: 1,
+        ..SearchConfig::default()
     }
 }
 

@@ -248,6 +248,12 @@ pub trait Evaluator<G: Game>: Send + Sync {
         false
     }
 
+    /// The most material `mv` can win (the captured piece, plus a promotion's gain), for
+    /// delta pruning in quiescence; `None` when the game has no such notion.
+    fn material_gain(&self, _pos: &G, _mv: G::Move) -> Option<Score> {
+        None
+    }
+
     /// An ordering hint for `mv` in `pos`, searched with `depth` plies remaining:
     /// higher is searched earlier. Used by the `hint` ordering switch.
     fn order_hint(&self, _pos: &G, _mv: G::Move, _depth: u32) -> i32 {

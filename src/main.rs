@@ -192,6 +192,7 @@ impl Techniques {
                 tt_mb: self.tt_mb as usize,
                 iterative: !self.no_iterative,
                 seed: self.seed,
+                ..SearchConfig::default()
             },
             oracle: self.oracle.map(|o| match o {
                 OracleName::Perfect => OracleOrder::Perfect,

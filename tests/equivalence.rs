@@ -68,6 +68,7 @@ fn alphabeta_config(index: usize, seed: u64) -> SearchConfig {
         tt_mb: usize::from(bit(5)),
         iterative: bit(6),
         seed,
+        ..SearchConfig::default()
     }
 }
 

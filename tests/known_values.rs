@@ -12,6 +12,7 @@ fn config(algorithm: Algorithm, ordering: Ordering, tt_mb: usize, iterative: boo
         tt_mb,
         iterative,
         seed: 1,
+        ..SearchConfig::default()
     }
 }
 

@@ -21,6 +21,7 @@ fn ordered() -> SearchConfig {
         tt_mb: 4,
         iterative: true,
         seed: 1,
+        ..SearchConfig::default()
     }
 }
 

@@ -44,6 +44,7 @@ fn table_config(iterative: bool) -> SearchConfig {
         tt_mb: TABLE_MB,
         iterative,
         seed: 1,
+        ..SearchConfig::default()
     }
 }
 

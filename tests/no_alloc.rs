@@ -49,6 +49,7 @@ fn ordered(tt_mb: usize) -> SearchConfig {
         tt_mb,
         iterative: true,
         seed: 3,
+        ..SearchConfig::default()
     }
 }
 

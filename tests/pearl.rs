@@ -25,6 +25,7 @@ fn mean_nodes(b: u32, d: u32, trees: u64) -> Vec<f64> {
             tt_mb: 0,
             iterative: true,
             seed,
+            ..SearchConfig::default()
         };
         for it in search(&root, &TreeValue, &config, &Limits::default()).iterations {
             sums[it.depth as usize] += it.stats.nodes as f64 / trees as f64;

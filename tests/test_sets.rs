@@ -23,6 +23,7 @@ fn ordered_with_table() -> SearcherVariant {
             tt_mb: 4,
             iterative: true,
             seed: 1,
+            ..SearchConfig::default()
         },
         oracle: None,
         exclusive: false,

@@ -71,6 +71,7 @@ fn case(
             tt_mb,
             iterative: true,
             seed: 1,
+            ..SearchConfig::default()
         },
         oracle: None,
         limits: Limits {

@@ -4,10 +4,13 @@
 //!
 //! Fail-soft: a node returns the best score it saw even outside the window `(alpha, beta)`,
 //! which gives tighter bounds to store in the table than clamping would.
+//!
+//! Depth is in 1/24 ply ([`ONE_PLY`]); a node with `depth <= 0` is at the horizon.
 
 use crate::game::{Evaluator, Game, Score, score};
 
 use super::Searcher;
+use super::config::ONE_PLY;
 use super::tt::{Bound, Entry};
 
 /// What the table says about a node before it is searched.
@@ -19,37 +22,46 @@ enum Probe {
 }
 
 impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
-    /// The fail-soft alpha-beta value of `pos` searched `depth` plies deep, `ply` plies below
-    /// the root, with window `(alpha, beta)`.
+    /// The fail-soft alpha-beta value of `pos` searched `depth` (1/24 ply) deep, `ply` plies
+    /// below the root, with window `(alpha, beta)`. `after_null` is true right after a pass.
     pub(super) fn alphabeta(
         &mut self,
         pos: &G,
-        depth: u32,
+        depth: i32,
         mut alpha: Score,
         beta: Score,
         ply: usize,
+        after_null: bool,
     ) -> Score {
-        if self.enter(ply) {
+        if self.enter(pos, ply) {
             return 0;
         }
-        if let Some(value) = self.leaf_score(pos, depth, ply) {
+        if let Some(value) = self.game_over_or_repeated(pos, ply) {
             return value;
+        }
+        if depth <= 0 {
+            return self.horizon(pos, alpha, beta, ply);
         }
         let tt_move = match self.probe_table(pos, depth, alpha, beta, ply) {
             Probe::Cutoff(value) => return value,
             Probe::Search(mv) => mv,
         };
+        if let Some(value) = self.try_null_move(pos, depth, beta, ply, after_null) {
+            return value;
+        }
         let original_alpha = alpha;
         let mut moves = self.take_moves(pos, ply);
+        let plies_left = (depth / ONE_PLY).max(0) as u32;
         self.ordering
-            .order(self.eval, pos, &mut moves, tt_move, ply, depth);
+            .order(self.eval, pos, &mut moves, tt_move, ply, plies_left);
 
         let mut best = -score::INFINITY;
         let mut best_move = None;
         for (i, &mv) in moves.iter().enumerate() {
             let mut child = pos.clone();
             child.play(mv);
-            let value = -self.alphabeta(&child, depth - 1, -beta, -alpha, ply + 1);
+            let child_depth = depth - ONE_PLY + self.extension(&child);
+            let value = self.search_move(&child, child_depth, alpha, beta, ply, i);
             if self.aborted() {
                 break;
             }
@@ -62,7 +74,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
                 }
             }
             if value >= beta {
-                self.record_cutoff(pos, mv, i, ply, depth);
+                self.record_cutoff(pos, mv, i, ply, plies_left);
                 break;
             }
         }
@@ -73,24 +85,77 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         best
     }
 
+    /// The value of the `index`-th move's position for the side to move at the parent. With
+    /// principal variation search, moves after the first are first searched with a null
+    /// window around alpha and again with the full window only if they land inside it.
+    fn search_move(
+        &mut self,
+        child: &G,
+        depth: i32,
+        alpha: Score,
+        beta: Score,
+        ply: usize,
+        index: usize,
+    ) -> Score {
+        if self.config.pvs && index > 0 && beta - alpha > 1 {
+            let probe = -self.alphabeta(child, depth, -alpha - 1, -alpha, ply + 1, false);
+            if probe <= alpha || probe >= beta || self.aborted() {
+                return probe;
+            }
+        }
+        -self.alphabeta(child, depth, -beta, -alpha, ply + 1, false)
+    }
+
+    /// The score at the horizon: quiescence search if it is on, else the static evaluation.
+    fn horizon(&mut self, pos: &G, alpha: Score, beta: Score, ply: usize) -> Score {
+        if self.config.quiescence.is_some() {
+            self.stats.qnodes += 1;
+            return self.quiesce(pos, alpha, beta, ply, 0);
+        }
+        self.stats.leaf_nodes += 1;
+        self.eval.evaluate(pos)
+    }
+
+    /// Extra depth (1/24 ply) for the move that led to `child`: the check extension when
+    /// `child` is in check.
+    fn extension(&self, child: &G) -> i32 {
+        let check = self.config.extensions.check;
+        if check > 0 && child.in_check() {
+            check
+        } else {
+            0
+        }
+    }
+
     /// Looks the node up. The root is never cut off, so that it always has a move.
-    fn probe_table(&mut self, pos: &G, depth: u32, alpha: Score, beta: Score, ply: usize) -> Probe {
+    fn probe_table(&mut self, pos: &G, depth: i32, alpha: Score, beta: Score, ply: usize) -> Probe {
+        let tt_ply = self.table_ply(ply);
         let Some(table) = self.table() else {
             return Probe::Search(None);
         };
-        let found = table.probe(pos.hash(), ply as i32);
+        let found = table.probe(pos.hash(), tt_ply);
         self.stats.tt_probes += 1;
         let Some(entry) = found else {
             return Probe::Search(None);
         };
         self.stats.tt_hits += 1;
         if ply > 0
-            && u32::from(entry.depth) >= depth
+            && i32::from(entry.depth) * ONE_PLY >= depth
             && let Some(value) = entry.cutoff(alpha, beta)
         {
             return Probe::Cutoff(value);
         }
         Probe::Search(entry.move_code)
+    }
+
+    /// The ply used to re-base decisive scores in the table: the node's ply, or 0 (no
+    /// re-basing) when `tt_mate_adjust` is off.
+    fn table_ply(&self, ply: usize) -> i32 {
+        if self.config.tt_mate_adjust {
+            ply as i32
+        } else {
+            0
+        }
     }
 
     /// Remembers the node's result: an exact score inside the window, a lower bound after a
@@ -99,13 +164,14 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
     fn store_table(
         &mut self,
         pos: &G,
-        depth: u32,
+        depth: i32,
         ply: usize,
         best: Score,
         alpha: Score,
         beta: Score,
         best_move: Option<G::Move>,
     ) {
+        let tt_ply = self.table_ply(ply);
         let Some(table) = self.table() else { return };
         let bound = if best >= beta {
             Bound::Lower
@@ -120,18 +186,18 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             move_code: best_move
                 .filter(|_| bound != Bound::Upper)
                 .map(G::move_code),
-            depth: depth.min(255) as u8,
+            depth: (depth / ONE_PLY).clamp(0, 255) as u8,
             bound,
         };
-        table.store(pos.hash(), ply as i32, entry);
+        table.store(pos.hash(), tt_ply, entry);
     }
 
     /// Counts a beta cutoff by the `index`-th move searched and teaches the ordering.
-    fn record_cutoff(&mut self, pos: &G, mv: G::Move, index: usize, ply: usize, depth: u32) {
+    fn record_cutoff(&mut self, pos: &G, mv: G::Move, index: usize, ply: usize, plies_left: u32) {
         self.stats.beta_cutoffs += 1;
         if index == 0 {
             self.stats.first_move_cutoffs += 1;
         }
-        self.ordering.record_cutoff(pos, mv, ply, depth);
+        self.ordering.record_cutoff(pos, mv, ply, plies_left);
     }
 }

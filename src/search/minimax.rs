@@ -5,22 +5,28 @@
 use crate::game::{Evaluator, Game, Score, score};
 
 use super::Searcher;
+use super::config::ONE_PLY;
 
 impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
-    /// The negamax value of `pos` searched `depth` plies deep, `ply` plies below the root.
-    pub(super) fn minimax(&mut self, pos: &G, depth: u32, ply: usize) -> Score {
-        if self.enter(ply) {
+    /// The negamax value of `pos` searched `depth` (1/24 ply) deep, `ply` plies below the
+    /// root. Minimax is the plain reference: no table, ordering, quiescence or extensions.
+    pub(super) fn minimax(&mut self, pos: &G, depth: i32, ply: usize) -> Score {
+        if self.enter(pos, ply) {
             return 0;
         }
-        if let Some(value) = self.leaf_score(pos, depth, ply) {
+        if let Some(value) = self.game_over_or_repeated(pos, ply) {
             return value;
+        }
+        if depth <= 0 {
+            self.stats.leaf_nodes += 1;
+            return self.eval.evaluate(pos);
         }
         let moves = self.take_moves(pos, ply);
         let mut best = -score::INFINITY;
         for &mv in &moves {
             let mut child = pos.clone();
             child.play(mv);
-            let value = -self.minimax(&child, depth - 1, ply + 1);
+            let value = -self.minimax(&child, depth - ONE_PLY, ply + 1);
             if self.aborted() {
                 break;
             }

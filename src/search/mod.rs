@@ -9,8 +9,11 @@
 //! - this module: configuration, limits, and iterative deepening ([`Searcher::run`]).
 
 pub mod alphabeta;
+pub mod config;
 pub mod minimax;
+pub mod null_move;
 pub mod ordering;
+pub mod quiescence;
 pub mod stats;
 pub mod tt;
 
@@ -18,68 +21,11 @@ use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
 use crate::game::{Evaluator, Game, Score, score};
+use config::ONE_PLY;
+pub use config::{Algorithm, Extensions, Limits, NullMove, Quiescence, Reduction, SearchConfig};
 pub use ordering::Ordering;
 pub use stats::Stats;
 pub use tt::Table;
-
-/// Which node function to run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Deserialize, serde::Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Algorithm {
-    /// Negamax over every move: visits the whole tree to the horizon (Shannon 1950).
-    Minimax,
-    /// Fail-soft alpha-beta (Knuth and Moore 1975) with the switches of [`SearchConfig`].
-    Alphabeta,
-}
-
-impl std::fmt::Display for Algorithm {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            Self::Minimax => "minimax",
-            Self::Alphabeta => "alphabeta",
-        })
-    }
-}
-
-/// A search configuration: the algorithm and its switches.
-#[derive(Clone, Debug, PartialEq)]
-pub struct SearchConfig {
-    /// The node function.
-    pub algorithm: Algorithm,
-    /// Move-ordering switches (alpha-beta only).
-    pub ordering: Ordering,
-    /// Transposition-table size in MiB; 0 means no table (alpha-beta only).
-    pub tt_mb: usize,
-    /// Search depths 1, 2, ... up to the limit (true), or only the limit (false).
-    pub iterative: bool,
-    /// Seed of every random choice the search makes (the shuffle ordering).
-    pub seed: u64,
-}
-
-impl Default for SearchConfig {
-    fn default() -> Self {
-        Self {
-            algorithm: Algorithm::Alphabeta,
-            ordering: Ordering::default(),
-            tt_mb: 0,
-            iterative: true,
-            seed: 0,
-        }
-    }
-}
-
-/// When a search stops. A search interrupted by `nodes`, `time` or a stop request returns
-/// the last iteration it completed.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Limits {
-    /// Deepest iteration, in plies. `None`: until the end of the game where the game bounds
-    /// its length ([`Game::remaining_plies`]), otherwise until another limit stops it.
-    pub depth: Option<u32>,
-    /// Most nodes over all iterations.
-    pub nodes: Option<u64>,
-    /// Longest wall-clock time.
-    pub time: Option<Duration>,
-}
 
 /// One completed iteration of iterative deepening.
 #[derive(Clone, Debug, PartialEq)]
@@ -173,6 +119,12 @@ pub struct Searcher<'a, G: Game, E: Evaluator<G>> {
     ordering: ordering::OrderingState<G>,
     moves: Vec<Vec<G::Move>>,
     pv: Vec<Vec<G::Move>>,
+    /// Hashes of the positions on the current path, by ply (for repetition detection).
+    path: Vec<u64>,
+    /// Hashes of the positions before the root, oldest first.
+    history: Vec<u64>,
+    /// The last completed iteration's score (for aspiration windows).
+    previous_score: Option<Score>,
     stats: Stats,
     nodes_before: u64,
     control: Option<Control<'a>>,
@@ -195,6 +147,9 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
             ordering: ordering::OrderingState::new(&config.ordering, config.seed),
             moves: Vec::new(),
             pv: Vec::new(),
+            path: Vec::new(),
+            history: Vec::new(),
+            previous_score: None,
             stats: Stats::default(),
             nodes_before: 0,
             control: None,
@@ -205,6 +160,14 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
     #[must_use]
     pub fn with_table(mut self, table: &'a Table) -> Self {
         self.table = Some(table);
+        self
+    }
+
+    /// The hashes of the positions played before the root, oldest first, so that a return to
+    /// one of them is scored as a draw by repetition.
+    #[must_use]
+    pub fn with_history(mut self, hashes: &[u64]) -> Self {
+        self.history = hashes.to_vec();
         self
     }
 
@@ -256,6 +219,7 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
             .unwrap_or(score::MAX_PLY as u32 / 2)
             .max(1);
         let first_depth = if self.config.iterative { 1 } else { max_depth };
+        self.previous_score = None;
         let mut result = SearchResult {
             iterations: Vec::new(),
             total: Stats::default(),
@@ -287,19 +251,20 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
         result
     }
 
-    /// One complete search to `depth`, or `None` if a limit interrupted it.
+    /// One complete search to `depth` plies, or `None` if a limit interrupted it.
     fn iterate(&mut self, root: &G, depth: u32) -> Option<Iteration<G::Move>> {
         let started = Instant::now();
         self.stats = Stats::default();
         self.ensure_buffers(depth as usize + 1);
-        let inf = score::INFINITY;
+        let units = depth as i32 * ONE_PLY;
         let score = match self.config.algorithm {
-            Algorithm::Minimax => self.minimax(root, depth, 0),
-            Algorithm::Alphabeta => self.alphabeta(root, depth, -inf, inf, 0),
+            Algorithm::Minimax => self.minimax(root, units, 0),
+            Algorithm::Alphabeta => self.aspiration_search(root, units),
         };
         if self.aborted() {
             return None;
         }
+        self.previous_score = Some(score);
         let pv = self.pv[0].clone();
         Some(Iteration {
             depth,
@@ -311,20 +276,52 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
         })
     }
 
+    /// The root search: a full window, or with aspiration windows a window around the
+    /// previous iteration's score, widened fourfold on each failure (all re-searches count).
+    fn aspiration_search(&mut self, root: &G, depth: i32) -> Score {
+        let inf = score::INFINITY;
+        let (Some(mut width), Some(guess)) = (self.config.aspiration, self.previous_score) else {
+            return self.alphabeta(root, depth, -inf, inf, 0, false);
+        };
+        if score::is_decisive(guess) {
+            return self.alphabeta(root, depth, -inf, inf, 0, false);
+        }
+        let (mut alpha, mut beta) = (guess - width, guess + width);
+        loop {
+            let value = self.alphabeta(root, depth, alpha, beta, 0, false);
+            if self.aborted() || (value > alpha && value < beta) {
+                return value;
+            }
+            width = width.saturating_mul(4);
+            let too_wide = width >= score::DECISIVE;
+            if value <= alpha {
+                alpha = if too_wide { -inf } else { guess - width };
+            } else {
+                beta = if too_wide { inf } else { guess + width };
+            }
+        }
+    }
+
     fn ensure_buffers(&mut self, plies: usize) {
         while self.moves.len() < plies + 1 {
             self.moves.push(Vec::new());
             self.pv.push(Vec::new());
+            self.path.push(0);
         }
         self.ordering.ensure_plies(plies + 1);
     }
 
-    /// Counts a visit to a node at `ply`; true if the search must stop.
+    /// Counts a visit to `pos` at `ply`; true if the search must stop.
     #[inline]
-    fn enter(&mut self, ply: usize) -> bool {
+    fn enter(&mut self, pos: &G, ply: usize) -> bool {
+        if ply + 1 >= self.pv.len() {
+            // Extensions and quiescence can go past the iteration's depth: grow (rarely).
+            self.ensure_buffers(ply + 1);
+        }
         self.stats.nodes += 1;
         self.stats.max_ply = self.stats.max_ply.max(ply as u32);
         self.pv[ply].clear();
+        self.path[ply] = pos.hash();
         let nodes = self.nodes_before + self.stats.nodes;
         self.control.as_mut().is_some_and(|c| c.should_stop(nodes))
     }
@@ -333,17 +330,35 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
         self.control.as_ref().is_some_and(|c| c.aborted)
     }
 
-    /// The score of a node that is not expanded: the game's result, or the static evaluation
-    /// at the horizon. `None` if the node must be expanded.
+    /// The score of a finished game, or 0 for a position that repeats one earlier on the path
+    /// or before the root (within the game's reversible plies); counted as a leaf. `None` if
+    /// the game goes on.
     #[inline]
-    fn leaf_score(&mut self, pos: &G, depth: u32, ply: usize) -> Option<Score> {
+    fn game_over_or_repeated(&mut self, pos: &G, ply: usize) -> Option<Score> {
         let value = match pos.status() {
             crate::game::Status::Over(outcome) => score::of_outcome(outcome, ply as i32),
-            crate::game::Status::Ongoing if depth == 0 => self.eval.evaluate(pos),
+            crate::game::Status::Ongoing if ply > 0 && self.repeats(pos, ply) => 0,
             crate::game::Status::Ongoing => return None,
         };
         self.stats.leaf_nodes += 1;
         Some(value)
+    }
+
+    /// Whether `pos` (at `ply`, already on the path) occurred before within its reversible
+    /// plies, with the same side to move (so every second ply). One repetition is scored as a
+    /// draw, as engines do: the side that could avoid it gains nothing by allowing it.
+    fn repeats(&self, pos: &G, ply: usize) -> bool {
+        let reversible = pos.reversible_plies() as usize;
+        let hash = self.path[ply];
+        (4..=reversible).step_by(2).any(|back| {
+            if back <= ply {
+                self.path[ply - back] == hash
+            } else {
+                let before_root = back - ply;
+                before_root <= self.history.len()
+                    && self.history[self.history.len() - before_root] == hash
+            }
+        })
     }
 
     /// Fills the move buffer of `ply` with the legal moves of `pos` (taken out of `self`

@@ -1,0 +1,155 @@
+//! Search configuration: the algorithm, each technique a switch with its parameters, and
+//! the limits. Every optional technique is `Option<...>` (None = off) or a plain default
+//! that changes nothing, so a configuration names exactly what it turns on.
+
+use std::time::Duration;
+
+use crate::game::Score;
+
+use super::Ordering;
+
+/// Depth is counted in 1/24 ply (seed 001, ICS 180 lecture on extensions: "make the depth
+/// counter record some multiple of the number of levels ... say depth = levels*24"), so that
+/// extensions can be fractional while search still terminates: every extension is smaller
+/// than one ply.
+pub const ONE_PLY: i32 = 24;
+
+/// Which node function to run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Deserialize, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Algorithm {
+    /// Negamax over every move: visits the whole tree to the horizon (Shannon 1950).
+    Minimax,
+    /// Fail-soft alpha-beta (Knuth and Moore 1975) with the switches of [`SearchConfig`].
+    Alphabeta,
+}
+
+impl std::fmt::Display for Algorithm {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Self::Minimax => "minimax",
+            Self::Alphabeta => "alphabeta",
+        })
+    }
+}
+
+/// A search configuration: the algorithm and its switches.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchConfig {
+    /// The node function.
+    pub algorithm: Algorithm,
+    /// Move-ordering switches (alpha-beta only).
+    pub ordering: Ordering,
+    /// Transposition-table size in MiB; 0 means no table (alpha-beta only).
+    pub tt_mb: usize,
+    /// Search depths 1, 2, ... up to the limit (true), or only the limit (false).
+    pub iterative: bool,
+    /// Seed of every random choice the search makes (the shuffle ordering).
+    pub seed: u64,
+    /// Quiescence search at the horizon (alpha-beta only).
+    pub quiescence: Option<Quiescence>,
+    /// Null-move pruning (alpha-beta only).
+    pub null_move: Option<NullMove>,
+    /// Search extensions, in 1/24 ply.
+    pub extensions: Extensions,
+    /// Principal variation search: moves after the first get a null window first and are
+    /// searched again with the full window only if they beat alpha (Marsland and Campbell
+    /// 1982, "Parallel search of strongly ordered game trees"; Reinefeld 1983, NegaScout).
+    pub pvs: bool,
+    /// Aspiration windows: each iteration after the first searches the root with the window
+    /// previous score ± this half-width, widening (doubling) and searching again on a fail
+    /// (Brudno 1963; Slate and Atkin 1977). None: full window.
+    pub aspiration: Option<Score>,
+    /// Store decisive scores in the table relative to the node and re-base them by ply on
+    /// retrieval (seed 000). Off only to measure what it is for: without it, a win found at
+    /// one depth reads back with the wrong distance at another.
+    pub tt_mate_adjust: bool,
+}
+
+impl Default for SearchConfig {
+    fn default() -> Self {
+        Self {
+            algorithm: Algorithm::Alphabeta,
+            ordering: Ordering::default(),
+            tt_mb: 0,
+            iterative: true,
+            seed: 0,
+            quiescence: None,
+            null_move: None,
+            extensions: Extensions::default(),
+            pvs: false,
+            aspiration: None,
+            tt_mate_adjust: true,
+        }
+    }
+}
+
+/// When a search stops. A search interrupted by `nodes`, `time` or a stop request returns
+/// the last iteration it completed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Deepest iteration, in plies. `None`: until the end of the game where the game bounds
+    /// its length ([`Game::remaining_plies`]), otherwise until another limit stops it.
+    pub depth: Option<u32>,
+    /// Most nodes over all iterations.
+    pub nodes: Option<u64>,
+    /// Longest wall-clock time.
+    pub time: Option<Duration>,
+}
+
+/// Quiescence search (seed 001; Shannon 1950's "quiescent positions", Turing's capture-only
+/// continuation): at the horizon, the side to move may stand pat on the static evaluation or
+/// play a noisy move ([`crate::game::Evaluator::is_noisy`]: captures and promotions in chess),
+/// so the evaluation is only taken where nothing is hanging. Noisy moves are tried in the
+/// evaluator's hint order (MVV-LVA in chess). In check, every move is searched (no stand pat).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Quiescence {
+    /// Deepest quiescence ply; None = unlimited (captures run out by themselves).
+    pub max_depth: Option<u32>,
+    /// Also search checking moves in the first quiescence ply.
+    pub checks: bool,
+    /// Delta pruning: skip a capture whose material gain cannot lift the stand-pat score to
+    /// alpha even with this margin (centipawns). None: off.
+    pub delta: Option<Score>,
+}
+
+/// How many plies a null-move search is reduced by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reduction {
+    /// Always R plies.
+    Fixed(u32),
+    /// R = 3 with more than 6 plies left, else 2 (Heinz 1999, "Adaptive null-move pruning").
+    Adaptive,
+}
+
+impl Reduction {
+    /// R for a node with `depth` (in 1/24 ply) left.
+    #[must_use]
+    pub fn plies(self, depth: i32) -> i32 {
+        match self {
+            Self::Fixed(r) => r as i32,
+            Self::Adaptive if depth > 6 * ONE_PLY => 3,
+            Self::Adaptive => 2,
+        }
+    }
+}
+
+/// Null-move pruning (seed 001; Beal 1989, Goetsch and Campbell 1990, Donninger 1993): if
+/// passing and searching R plies shallower still fails high, the node is assumed to fail
+/// high. Never at the root, never twice in a row, never where the game refuses a pass
+/// (chess: in check, or only king and pawns, where zugzwang is likely).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NullMove {
+    /// The depth reduction R.
+    pub reduction: Reduction,
+    /// Verified null-move pruning (Tabibi and Netanyahu 2002): a null-move fail-high is only
+    /// trusted after a search R plies shallower without the null move fails high too.
+    pub verify: bool,
+}
+
+/// Search extensions in 1/24 ply, each smaller than a ply so that search terminates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Extensions {
+    /// Added to the depth of a move that gives check.
+    pub check: i32,
+}

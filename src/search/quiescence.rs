@@ -1,0 +1,118 @@
+//! Quiescence search (seed 001): past the horizon, only noisy moves (captures and promotions
+//! in chess) are searched, and the side to move may "stand pat" on the static evaluation,
+//! since it is not obliged to capture. The evaluation is thus only taken in quiet positions,
+//! which removes most of the horizon effect.
+
+use crate::game::{Evaluator, Game, Score, Status, score};
+
+use super::Searcher;
+
+impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
+    /// The quiescence value of `pos`, `qply` plies into quiescence (the node has already been
+    /// counted by its caller).
+    pub(super) fn quiesce(
+        &mut self,
+        pos: &G,
+        mut alpha: Score,
+        beta: Score,
+        ply: usize,
+        qply: u32,
+    ) -> Score {
+        let q = self.config.quiescence.unwrap_or_default();
+        let in_check = pos.in_check();
+        // In check, passing is no option: every evasion is searched, with no stand pat.
+        let stand_pat = if in_check {
+            -score::INFINITY
+        } else {
+            self.eval.evaluate(pos)
+        };
+        if stand_pat >= beta || q.max_depth.is_some_and(|m| qply >= m) && !in_check {
+            self.stats.leaf_nodes += 1;
+            return stand_pat;
+        }
+        alpha = alpha.max(stand_pat);
+        let mut moves = self.take_moves(pos, ply);
+        let checks_too = q.checks && qply == 0;
+        moves.retain(|&mv| {
+            in_check || self.eval.is_noisy(pos, mv) || checks_too && pos.gives_check(mv)
+        });
+        if moves.is_empty() {
+            self.stats.leaf_nodes += 1;
+            self.put_moves(ply, moves);
+            return stand_pat;
+        }
+        sort_by_hint(self.eval, pos, &mut moves);
+        let mut best = stand_pat;
+        for (i, &mv) in moves.iter().enumerate() {
+            if !in_check && self.futile(pos, mv, stand_pat, alpha) {
+                continue;
+            }
+            let mut child = pos.clone();
+            child.play(mv);
+            let value = -self.quiesce_child(&child, -beta, -alpha, ply + 1, qply + 1);
+            if self.aborted() {
+                break;
+            }
+            if value > best {
+                best = value;
+                if value > alpha {
+                    alpha = value;
+                    self.update_pv(ply, mv);
+                }
+            }
+            if value >= beta {
+                self.stats.beta_cutoffs += 1;
+                self.stats.first_move_cutoffs += u64::from(i == 0);
+                break;
+            }
+        }
+        self.put_moves(ply, moves);
+        best
+    }
+
+    /// Enters a quiescence child: counts it, settles finished games, recurses.
+    fn quiesce_child(
+        &mut self,
+        pos: &G,
+        alpha: Score,
+        beta: Score,
+        ply: usize,
+        qply: u32,
+    ) -> Score {
+        if self.enter(pos, ply) {
+            return 0;
+        }
+        self.stats.qnodes += 1;
+        if let Status::Over(outcome) = pos.status() {
+            self.stats.leaf_nodes += 1;
+            return score::of_outcome(outcome, ply as i32);
+        }
+        self.quiesce(pos, alpha, beta, ply, qply)
+    }
+
+    /// Delta pruning (Beal 1990 in spirit; as described on the Chess Programming Wiki, "Delta
+    /// Pruning"): a capture whose whole material gain plus a safety margin leaves the score
+    /// below alpha cannot matter.
+    fn futile(&self, pos: &G, mv: G::Move, stand_pat: Score, alpha: Score) -> bool {
+        let Some(margin) = self.config.quiescence.and_then(|q| q.delta) else {
+            return false;
+        };
+        self.eval
+            .material_gain(pos, mv)
+            .is_some_and(|gain| stand_pat + gain + margin < alpha)
+    }
+}
+
+/// Sorts noisy moves by the evaluator's hint, best first (MVV-LVA in chess), ties in
+/// generation order. Quiescence always orders: it is part of the technique, not a switch.
+fn sort_by_hint<G: Game, E: Evaluator<G>>(eval: &E, pos: &G, moves: &mut [G::Move]) {
+    // Insertion sort: a handful of captures, and no allocation.
+    for i in 1..moves.len() {
+        let mut j = i;
+        let key = eval.order_hint(pos, moves[i], 0);
+        while j > 0 && eval.order_hint(pos, moves[j - 1], 0) < key {
+            moves.swap(j - 1, j);
+            j -= 1;
+        }
+    }
+}
