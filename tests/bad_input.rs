@@ -103,6 +103,24 @@ const CASES: &[Case] = &[
             "1.5 is not in [0, 1]",
         )
     },
+    case(
+        "check_extension_too_large.toml",
+        10,
+        "check_extension",
+        "24 is not in 0..=23",
+    ),
+    case(
+        "quiescence_unknown_word.toml",
+        10,
+        "quiescence",
+        "\"off\", \"unlimited\"",
+    ),
+    case(
+        "null_move_reduction_too_large.toml",
+        10,
+        "null_move",
+        "a reduction R of 1-6",
+    ),
     case("connect4_full_column.toml", 8, "positions", "`4444444`"),
     case("connect4_bad_column.toml", 6, "positions", "`9`"),
     case("tictactoe_bad_position.toml", 6, "positions", "`55`"),

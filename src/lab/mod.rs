@@ -12,6 +12,7 @@ pub mod machine;
 pub mod perft;
 pub mod record;
 pub mod runner;
+pub mod settings;
 pub mod spec;
 pub mod suite;
 pub mod sweep;

@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 use toml::Spanned;
 
+use super::settings::{NullMoveSetting, QuiescenceSetting};
 use super::sweep::{Sweep, Variants};
 use crate::game::{Notation, ParseError};
 use crate::games::connect4::Connect4;
@@ -132,6 +133,24 @@ pub struct SearcherSpec {
     pub ordering: OrderingSpec,
     /// Random trees only: order moves by the true values (replaces the other switches there).
     pub oracle: Option<Spanned<Sweep<OracleOrder>>>,
+    /// Quiescence search: "off" (default), "unlimited" or its deepest ply.
+    pub quiescence: Option<Sweep<QuiescenceSetting>>,
+    /// Also search checking moves in the first quiescence ply.
+    pub quiescence_checks: Option<Sweep<bool>>,
+    /// Delta pruning margin in quiescence, in the evaluator's units (absent: off).
+    pub delta_margin: Option<Sweep<i32>>,
+    /// Null-move pruning: "off" (default), "adaptive" or R.
+    pub null_move: Option<Sweep<NullMoveSetting>>,
+    /// Verify null-move fail-highs with a reduced search.
+    pub null_verify: Option<Sweep<bool>>,
+    /// Check extension in 1/24 ply (0-23; default 0).
+    pub check_extension: Option<Spanned<Sweep<i32>>>,
+    /// Principal variation search.
+    pub pvs: Option<Sweep<bool>>,
+    /// Aspiration window half-width (0 or absent: full window).
+    pub aspiration: Option<Spanned<Sweep<i32>>>,
+    /// Re-base decisive table scores by ply (default true).
+    pub tt_mate_adjust: Option<Sweep<bool>>,
     /// Run this searcher's jobs alone on the machine (for timing), after the others.
     #[serde(default)]
     pub exclusive: bool,
@@ -246,8 +265,47 @@ impl SearcherVariant {
         if let Some(o) = self.oracle {
             s.push_str(&format!(" oracle={o}"));
         }
+        s.push_str(&technique_label(c));
         s
     }
+}
+
+/// The techniques a configuration turns on, for the `params` column (empty if none).
+fn technique_label(c: &SearchConfig) -> String {
+    let mut parts = Vec::new();
+    if let Some(q) = c.quiescence {
+        let depth = q.max_depth.map_or("unlimited".into(), |d| d.to_string());
+        parts.push(format!("quiescence={depth}"));
+        if q.checks {
+            parts.push("quiescence_checks".into());
+        }
+        if let Some(m) = q.delta {
+            parts.push(format!("delta_margin={m}"));
+        }
+    }
+    if let Some(n) = c.null_move {
+        let r = match n.reduction {
+            crate::search::Reduction::Fixed(r) => format!("R{r}"),
+            crate::search::Reduction::Adaptive => "adaptive".into(),
+        };
+        parts.push(format!(
+            "null_move={r}{}",
+            if n.verify { "+verify" } else { "" }
+        ));
+    }
+    if c.extensions.check > 0 {
+        parts.push(format!("check_extension={}", c.extensions.check));
+    }
+    if c.pvs {
+        parts.push("pvs".into());
+    }
+    if let Some(w) = c.aspiration {
+        parts.push(format!("aspiration={w}"));
+    }
+    if !c.tt_mate_adjust {
+        parts.push("tt_mate_adjust=false".into());
+    }
+    parts.iter().map(|p| format!(" {p}")).collect()
 }
 
 /// One unit of work: a searcher on a position under limits.
@@ -543,6 +601,7 @@ fn searcher_variants(
                 spec.oracle.as_ref().map(Spanned::get_ref),
                 |v, o| v.oracle = Some(o),
             );
+        let variants = technique_variants(spec, variants);
         for (mut variant, swept) in variants.items {
             check_variant(src, spec, &variant)?;
             variant.swept = swept.join(" ");
@@ -585,6 +644,61 @@ fn searchers_for(
         .collect())
 }
 
+/// Multiplies `variants` by the sweeps of the search techniques. Modifiers of a technique
+/// (quiescence checks, delta margin, null-move verification) come after the technique.
+fn technique_variants(
+    spec: &SearcherSpec,
+    variants: Variants<SearcherVariant>,
+) -> Variants<SearcherVariant> {
+    fn c(v: &mut SearcherVariant) -> &mut SearchConfig {
+        &mut v.config
+    }
+    variants
+        .across("quiescence", spec.quiescence.as_ref(), |v, q| {
+            c(v).quiescence = q.config()
+        })
+        .across(
+            "quiescence_checks",
+            spec.quiescence_checks.as_ref(),
+            |v, b| {
+                if let Some(q) = &mut c(v).quiescence {
+                    q.checks = b;
+                }
+            },
+        )
+        .across("delta_margin", spec.delta_margin.as_ref(), |v, m| {
+            if let Some(q) = &mut c(v).quiescence {
+                q.delta = Some(m);
+            }
+        })
+        .across("null_move", spec.null_move.as_ref(), |v, n| {
+            c(v).null_move = n.config(false)
+        })
+        .across("null_verify", spec.null_verify.as_ref(), |v, b| {
+            if let Some(n) = &mut c(v).null_move {
+                n.verify = b;
+            }
+        })
+        .across(
+            "check_extension",
+            spec.check_extension.as_ref().map(Spanned::get_ref),
+            |v, e| {
+                c(v).extensions.check = e;
+            },
+        )
+        .across("pvs", spec.pvs.as_ref(), |v, b| c(v).pvs = b)
+        .across(
+            "aspiration",
+            spec.aspiration.as_ref().map(Spanned::get_ref),
+            |v, w| {
+                c(v).aspiration = (w > 0).then_some(w);
+            },
+        )
+        .across("tt_mate_adjust", spec.tt_mate_adjust.as_ref(), |v, b| {
+            c(v).tt_mate_adjust = b
+        })
+}
+
 /// Values that only make sense once sweeps are resolved.
 fn check_variant(
     src: &Source,
@@ -599,6 +713,19 @@ fn check_variant(
             "oracle",
             format!("best_first probability {p} is not in [0, 1]"),
         ));
+    }
+    if let Some(ext) = &spec.check_extension
+        && !(0..crate::search::config::ONE_PLY).contains(&variant.config.extensions.check)
+    {
+        let e = variant.config.extensions.check;
+        let why =
+            format!("{e} is not in 0..=23 (1/24 ply, below one ply so that search terminates)");
+        return Err(src.at(ext, "check_extension", why));
+    }
+    if let Some(asp) = &spec.aspiration
+        && asp.get_ref().values().iter().any(|&w| w < 0)
+    {
+        return Err(src.at(asp, "aspiration", "a window half-width cannot be negative"));
     }
     if let Some(tt) = &spec.tt_mb
         && variant.config.tt_mb > MAX_TT_MB

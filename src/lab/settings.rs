@@ -1,0 +1,172 @@
+//! Technique settings as experiment files write them: words or numbers (`quiescence = 4`,
+//! `quiescence = "unlimited"`, `null_move = "adaptive"`), each sweepable.
+
+use std::fmt;
+
+use serde::de::{self, Deserializer, Visitor};
+
+use crate::search::{NullMove, Quiescence, Reduction};
+
+/// `quiescence`: `"off"`, `"unlimited"`, or the deepest quiescence ply (0 = stand pat only).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum QuiescenceSetting {
+    /// No quiescence search: the horizon takes the static evaluation.
+    Off,
+    /// Quiescence without a depth limit.
+    Unlimited,
+    /// Quiescence at most this many plies deep.
+    Plies(u32),
+}
+
+impl QuiescenceSetting {
+    /// The search configuration (checks and delta pruning are set separately).
+    #[must_use]
+    pub fn config(self) -> Option<Quiescence> {
+        match self {
+            Self::Off => None,
+            Self::Unlimited => Some(Quiescence::default()),
+            Self::Plies(p) => Some(Quiescence {
+                max_depth: Some(p),
+                ..Quiescence::default()
+            }),
+        }
+    }
+}
+
+impl fmt::Display for QuiescenceSetting {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Off => f.write_str("off"),
+            Self::Unlimited => f.write_str("unlimited"),
+            Self::Plies(p) => write!(f, "{p}"),
+        }
+    }
+}
+
+/// `null_move`: `"off"`, `"adaptive"` (R = 3 above 6 plies, else 2), or R in plies (1-6).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NullMoveSetting {
+    /// No null-move pruning.
+    Off,
+    /// Heinz's adaptive reduction.
+    Adaptive,
+    /// A fixed reduction of R plies.
+    Fixed(u32),
+}
+
+impl NullMoveSetting {
+    /// The search configuration, with or without verification.
+    #[must_use]
+    pub fn config(self, verify: bool) -> Option<NullMove> {
+        let reduction = match self {
+            Self::Off => return None,
+            Self::Adaptive => Reduction::Adaptive,
+            Self::Fixed(r) => Reduction::Fixed(r),
+        };
+        Some(NullMove { reduction, verify })
+    }
+}
+
+impl fmt::Display for NullMoveSetting {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Off => f.write_str("off"),
+            Self::Adaptive => f.write_str("adaptive"),
+            Self::Fixed(r) => write!(f, "R{r}"),
+        }
+    }
+}
+
+/// A visitor for "a word from a list, or a number in a range".
+struct WordOrNumber<T> {
+    expecting: &'static str,
+    word: fn(&str) -> Option<T>,
+    number: fn(u64) -> Option<T>,
+}
+
+impl<T> Visitor<'_> for WordOrNumber<T> {
+    type Value = T;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.expecting)
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<T, E> {
+        (self.word)(v).ok_or_else(|| E::invalid_value(de::Unexpected::Str(v), &self))
+    }
+
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<T, E> {
+        (self.number)(v).ok_or_else(|| E::invalid_value(de::Unexpected::Unsigned(v), &self))
+    }
+
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<T, E> {
+        match u64::try_from(v) {
+            Ok(u) => self.visit_u64(u),
+            Err(_) => Err(E::invalid_value(de::Unexpected::Signed(v), &self)),
+        }
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for QuiescenceSetting {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(WordOrNumber {
+            expecting: "\"off\", \"unlimited\" or a number of plies (0-100)",
+            word: |w| match w {
+                "off" => Some(Self::Off),
+                "unlimited" => Some(Self::Unlimited),
+                _ => None,
+            },
+            number: |n| (n <= 100).then_some(Self::Plies(n as u32)),
+        })
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for NullMoveSetting {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(WordOrNumber {
+            expecting: "\"off\", \"adaptive\" or a reduction R of 1-6 plies",
+            word: |w| match w {
+                "off" => Some(Self::Off),
+                "adaptive" => Some(Self::Adaptive),
+                _ => None,
+            },
+            number: |n| (1..=6).contains(&n).then_some(Self::Fixed(n as u32)),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lab::sweep::Sweep;
+
+    #[derive(serde::Deserialize)]
+    struct Doc {
+        q: Sweep<QuiescenceSetting>,
+        n: Sweep<NullMoveSetting>,
+    }
+
+    #[test]
+    fn words_numbers_and_sweeps() {
+        let doc: Doc = toml::from_str("q = ['off', 1, 4, 'unlimited']\nn = 'adaptive'").unwrap();
+        assert_eq!(
+            doc.q.values(),
+            [
+                QuiescenceSetting::Off,
+                QuiescenceSetting::Plies(1),
+                QuiescenceSetting::Plies(4),
+                QuiescenceSetting::Unlimited
+            ]
+        );
+        assert_eq!(doc.n.values(), [NullMoveSetting::Adaptive]);
+        for bad in [
+            "q = 'some'\nn = 2",
+            "q = -1\nn = 2",
+            "q = 1\nn = 9",
+            "q = 1\nn = 'on'",
+        ] {
+            let err = toml::from_str::<Doc>(bad).err().expect(bad);
+            assert!(err.span().is_some(), "{bad}: {err}");
+        }
+    }
+}
