@@ -10,10 +10,13 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use plylab::game::{Evaluator, Game, Score, score};
 use plylab::games::random_tree::OracleOrder;
 use plylab::lab::runner::{GameTask, RunOptions, with_game};
+use plylab::lab::settings::{NullMoveSetting, QuiescenceSetting};
 use plylab::lab::spec::{GameKind, GamePosition, SearcherVariant};
 use plylab::lab::{bench, machine, perft, runner, spec, suite, test_set};
 use plylab::plot::{self, Format};
-use plylab::search::{Algorithm, Iteration, Limits, Ordering, SearchConfig, Searcher};
+use plylab::search::{
+    Algorithm, Extensions, Iteration, Limits, Ordering, Quiescence, SearchConfig, Searcher,
+};
 
 /// plylab: what each game-tree search technique buys, measured.
 ///
@@ -167,8 +170,35 @@ struct Techniques {
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     nodes: Option<u64>,
     /// Most milliseconds.
-    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, alias = "movetime", value_name = "MS", value_parser = clap::value_parser!(u64).range(1..))]
     time_ms: Option<u64>,
+    /// Quiescence search: off, unlimited, or its deepest ply.
+    #[arg(long, value_name = "off|unlimited|N", default_value = "off")]
+    quiescence: QuiescenceSetting,
+    /// Also search checking moves in the first quiescence ply.
+    #[arg(long)]
+    quiescence_checks: bool,
+    /// Delta pruning in quiescence with this margin (evaluator units).
+    #[arg(long, value_name = "N")]
+    delta_margin: Option<i32>,
+    /// Null-move pruning: off, adaptive, or a reduction R of 1-6 plies.
+    #[arg(long, value_name = "off|adaptive|R", default_value = "off")]
+    null_move: NullMoveSetting,
+    /// Verify null-move fail-highs with a reduced search.
+    #[arg(long)]
+    null_verify: bool,
+    /// Check extension in 1/24 ply (0-23).
+    #[arg(long, value_name = "N", default_value_t = 0, value_parser = clap::value_parser!(i32).range(0..=23))]
+    check_extension: i32,
+    /// Principal variation search.
+    #[arg(long)]
+    pvs: bool,
+    /// Aspiration windows with this half-width (evaluator units).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(i32).range(1..))]
+    aspiration: Option<i32>,
+    /// Store table scores without re-basing mate distances by ply (to see why it is needed).
+    #[arg(long)]
+    no_tt_mate_adjust: bool,
 }
 
 impl Techniques {
@@ -192,7 +222,18 @@ impl Techniques {
                 tt_mb: self.tt_mb as usize,
                 iterative: !self.no_iterative,
                 seed: self.seed,
-                ..SearchConfig::default()
+                quiescence: self.quiescence.config().map(|q| Quiescence {
+                    checks: self.quiescence_checks,
+                    delta: self.delta_margin,
+                    ..q
+                }),
+                null_move: self.null_move.config(self.null_verify),
+                extensions: Extensions {
+                    check: self.check_extension,
+                },
+                pvs: self.pvs,
+                aspiration: self.aspiration,
+                tt_mate_adjust: !self.no_tt_mate_adjust,
             },
             oracle: self.oracle.map(|o| match o {
                 OracleName::Perfect => OracleOrder::Perfect,

@@ -77,6 +77,42 @@ impl fmt::Display for NullMoveSetting {
     }
 }
 
+impl std::str::FromStr for QuiescenceSetting {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "off" => Ok(Self::Off),
+            "unlimited" => Ok(Self::Unlimited),
+            _ => s
+                .parse::<u32>()
+                .ok()
+                .filter(|&p| p <= 100)
+                .map(Self::Plies)
+                .ok_or_else(|| {
+                    format!("`{s}`: expected off, unlimited or a number of plies (0-100)")
+                }),
+        }
+    }
+}
+
+impl std::str::FromStr for NullMoveSetting {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "off" => Ok(Self::Off),
+            "adaptive" => Ok(Self::Adaptive),
+            _ => s
+                .parse::<u32>()
+                .ok()
+                .filter(|r| (1..=6).contains(r))
+                .map(Self::Fixed)
+                .ok_or_else(|| {
+                    format!("`{s}`: expected off, adaptive or a reduction R of 1-6 plies")
+                }),
+        }
+    }
+}
+
 /// A visitor for "a word from a list, or a number in a range".
 struct WordOrNumber<T> {
     expecting: &'static str,
