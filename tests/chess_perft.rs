@@ -8,7 +8,7 @@
 
 use std::time::Instant;
 
-use plylab::game::{Game, Notation};
+use plylab::game::Notation;
 use plylab::games::chess::Chess;
 use plylab::lab::perft::perft;
 
