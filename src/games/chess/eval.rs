@@ -279,9 +279,8 @@ mod tests {
 
     #[test]
     fn pawn_faults_on_hand_made_positions() {
-        // White: a2 a3 (doubled; isolated both), c2, d4; Black: c5 (attacks d4? no: b4, d4).
-        // White c2: neighbours d4 is ahead, b-file empty; stop c3 attacked by Black's d4? No
-        // black pawn there, so not backward.
+        // White a2, a3, c2: the a-pawns are doubled, and all three are isolated (the b-file
+        // is empty), so none can be backward.
         let p = pos("4k3/8/8/8/8/P7/P1P5/4K3 w - - 0 1");
         let w = pawn_faults(&p.board, Color::White);
         assert_eq!(
@@ -293,8 +292,8 @@ mod tests {
             }
         );
 
-        // Backward: White d2 with e3 ahead and c-file empty; Black pawn e4? It must attack
-        // d3: a black pawn on c4 or e4 does. e3 is White's, so put Black's pawn on c4.
+        // White d2 is backward: its only neighbour, e3, is ahead of it, and Black's c4
+        // attacks its stop square d3. White e3 has no such problem.
         let p = pos("4k3/8/8/8/2p5/4P3/3P4/4K3 w - - 0 1");
         let w = pawn_faults(&p.board, Color::White);
         assert_eq!(
@@ -352,8 +351,7 @@ mod tests {
 
     #[test]
     fn mvv_lva_prefers_big_victims_and_small_attackers() {
-        // White: pawn d4 and queen d1 can both take the knight on e5? Pawn d4xe5, queen
-        // d1... use a simple board: Black knight e5, Black queen c5, White pawn d4, queen h2.
+        // Black queen c5 and knight e5; White pawn d4 takes either, White queen h2 the knight.
         let p = pos("4k3/8/8/2q1n3/3P4/8/7Q/4K3 w - - 0 1");
         let hint = |uci: &str| mvv_lva(&p, p.parse_uci(uci).expect(uci));
         assert_eq!(hint("d4c5"), 16 * 900 - 100);
