@@ -8,6 +8,7 @@
 //! - [`test_set`]: positions with known answers; [`suite`] runs them.
 
 pub mod bench;
+pub mod epd;
 pub mod machine;
 pub mod perft;
 pub mod record;

@@ -1,0 +1,372 @@
+//! Chess evaluators, in centipawns for the side to move.
+//!
+//! - [`Material`]: the classical piece values 1, 3, 3, 5, 9 pawns;
+//! - [`Shannon`]: Shannon's example evaluation (material, pawn structure, mobility);
+//! - [`Pst`]: PeSTO's tapered piece-square tables.
+//!
+//! All three call captures (en passant included) and promotions noisy, and order them by
+//! MVV-LVA ([`mvv_lva`]); quiet moves get hint 0.
+
+use cozy_chess::{BitBoard, Board, Color, Piece, Square};
+
+use super::{Chess, ChessMove, count_moves, pesto};
+use crate::game::{Evaluator, Score};
+
+/// Classical piece values in centipawns (pawn, knight, bishop, rook, queen, king): 1, 3, 3,
+/// 5, 9 pawns, the values of Shannon 1950 and of most chess primers. The king has none.
+pub const PIECE_VALUES: [Score; 6] = [100, 300, 300, 500, 900, 0];
+
+/// The value of a piece in [`PIECE_VALUES`].
+#[must_use]
+pub const fn piece_value(p: Piece) -> Score {
+    PIECE_VALUES[p as usize]
+}
+
+/// Material of `color`: the sum of [`PIECE_VALUES`] over its pieces (bitboard popcounts).
+#[must_use]
+pub fn material_of(board: &Board, color: Color) -> Score {
+    let ours = board.colors(color);
+    Piece::ALL[..5]
+        .iter()
+        .map(|&p| (ours & board.pieces(p)).len() as Score * piece_value(p))
+        .sum()
+}
+
+/// Material of the side to move minus the opponent's.
+fn material_balance(board: &Board) -> Score {
+    let us = board.side_to_move();
+    material_of(board, us) - material_of(board, !us)
+}
+
+/// Most valuable victim, least valuable attacker (Chess Programming Wiki, "MVV-LVA"):
+/// `16 × gain − attacker` for captures and promotions, where the gain is the captured
+/// piece's value plus, for a promotion, the new piece's value less a pawn, and the
+/// attacker's value is its [`PIECE_VALUES`] entry (the king counts 0: a legal king capture
+/// cannot be answered by a recapture). Always positive for those moves; 0 for quiet moves.
+#[must_use]
+pub fn mvv_lva(pos: &Chess, mv: ChessMove) -> i32 {
+    let victim = pos.captured_piece(mv).map_or(0, piece_value);
+    let gain = mv
+        .promotion()
+        .map_or(0, |p| piece_value(p) - piece_value(Piece::Pawn));
+    if victim + gain == 0 {
+        return 0;
+    }
+    16 * (victim + gain) - piece_value(pos.moved_piece(mv))
+}
+
+/// Captures (en passant included) and promotions: what quiescence search follows.
+#[must_use]
+pub fn is_noisy(pos: &Chess, mv: ChessMove) -> bool {
+    mv.promotion().is_some() || pos.is_capture(mv)
+}
+
+/// The trait methods every chess evaluator shares: noisy moves and MVV-LVA hints.
+macro_rules! noisy_and_hint {
+    () => {
+        fn is_noisy(&self, pos: &Chess, mv: ChessMove) -> bool {
+            is_noisy(pos, mv)
+        }
+
+        fn order_hint(&self, pos: &Chess, mv: ChessMove, _depth: u32) -> i32 {
+            mvv_lva(pos, mv)
+        }
+    };
+}
+
+/// Material only: 100, 300, 300, 500, 900 centipawns for pawn, knight, bishop, rook,
+/// queen ([`PIECE_VALUES`]), side to move minus opponent.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Material;
+
+impl Evaluator<Chess> for Material {
+    fn evaluate(&self, pos: &Chess) -> Score {
+        material_balance(&pos.board)
+    }
+
+    noisy_and_hint!();
+}
+
+/// Shannon's example evaluation (C. E. Shannon, "Programming a Computer for Playing Chess",
+/// Philosophical Magazine 41, 1950, section 3; as summarised in shared/seeds/004): material
+/// ([`PIECE_VALUES`]), minus half a pawn (50) for each doubled, backward and isolated pawn,
+/// plus a tenth of a pawn (10) per legal move, each term for the side to move minus the
+/// opponent. Shannon's checkmate value (200 pawns) is the search's business here.
+///
+/// Pawn faults are counted by [`pawn_faults`]. Mobility is counted honestly as legal moves:
+/// the side to move's in the position, the opponent's in the position after a null move
+/// (cozy-chess's `null_move`, the same board with the other side to move and no en-passant
+/// square). When the side to move is in check there is no such position (passing is
+/// illegal), and the mobility term is left out (0).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Shannon;
+
+/// Shannon's weights in centipawns.
+const SHANNON_PAWN_FAULT: Score = 50;
+/// Shannon's mobility weight in centipawns per legal move.
+const SHANNON_MOBILITY: Score = 10;
+
+impl Evaluator<Chess> for Shannon {
+    fn evaluate(&self, pos: &Chess) -> Score {
+        let board = &pos.board;
+        let us = board.side_to_move();
+        let faults =
+            pawn_faults(board, us).total() as Score - pawn_faults(board, !us).total() as Score;
+        material_balance(board) - SHANNON_PAWN_FAULT * faults
+            + SHANNON_MOBILITY * mobility_balance(board)
+    }
+
+    noisy_and_hint!();
+}
+
+/// Legal moves of the side to move minus those of the opponent (after a null move); 0 in
+/// check.
+fn mobility_balance(board: &Board) -> Score {
+    match board.null_move() {
+        Some(passed) => count_moves(board) as Score - count_moves(&passed) as Score,
+        None => 0,
+    }
+}
+
+/// One side's pawn-structure faults, in Shannon's three kinds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PawnFaults {
+    /// Pawns beyond the first on each file (two pawns on a file count 1, three count 2).
+    pub doubled: u32,
+    /// Pawns with no pawn of their colour on either adjacent file.
+    pub isolated: u32,
+    /// Pawns that are not isolated, have no pawn of their colour on an adjacent file beside
+    /// or behind them (so none can ever defend them or their advance), and whose stop square
+    /// (the square in front) is attacked by an enemy pawn, so they cannot advance safely
+    /// (the Chess Programming Wiki's "Backward Pawn" definition).
+    pub backward: u32,
+}
+
+impl PawnFaults {
+    /// Doubled + isolated + backward.
+    #[must_use]
+    pub const fn total(self) -> u32 {
+        self.doubled + self.isolated + self.backward
+    }
+}
+
+/// The a-file.
+const FILE_A: u64 = 0x0101_0101_0101_0101;
+/// The h-file.
+const FILE_H: u64 = FILE_A << 7;
+
+/// Squares attacked by pawns of `color` standing on `pawns`.
+const fn pawn_attacks(pawns: u64, color: Color) -> u64 {
+    match color {
+        Color::White => ((pawns & !FILE_A) << 7) | ((pawns & !FILE_H) << 9),
+        Color::Black => ((pawns & !FILE_A) >> 9) | ((pawns & !FILE_H) >> 7),
+    }
+}
+
+/// Squares on `sq`'s rank and the ranks behind it, seen from `color`.
+const fn level_or_behind(sq: Square, color: Color) -> u64 {
+    let rank = sq.rank() as u32;
+    match color {
+        Color::White => {
+            if rank == 7 {
+                !0
+            } else {
+                (1u64 << (8 * (rank + 1))) - 1
+            }
+        }
+        Color::Black => !0u64 << (8 * rank),
+    }
+}
+
+/// Doubled, isolated and backward pawns of `color` (see [`PawnFaults`]), with bitboards.
+#[must_use]
+pub fn pawn_faults(board: &Board, color: Color) -> PawnFaults {
+    let own = board.colored_pieces(color, Piece::Pawn).0;
+    let enemy_attacks = pawn_attacks(board.colored_pieces(!color, Piece::Pawn).0, !color);
+    let mut faults = PawnFaults::default();
+    for file in 0..8 {
+        let n = (own & (FILE_A << file)).count_ones();
+        faults.doubled += n.saturating_sub(1);
+    }
+    for sq in BitBoard(own) {
+        let adjacent = sq.file().adjacent().0;
+        if own & adjacent == 0 {
+            faults.isolated += 1;
+            continue;
+        }
+        if own & adjacent & level_or_behind(sq, color) != 0 {
+            continue;
+        }
+        let stop = match color {
+            Color::White => sq.bitboard().0 << 8,
+            Color::Black => sq.bitboard().0 >> 8,
+        };
+        if enemy_attacks & stop != 0 {
+            faults.backward += 1;
+        }
+    }
+    faults
+}
+
+/// PeSTO's evaluation (Ronald Friederich; tables from the Chess Programming Wiki page
+/// "PeSTO's Evaluation Function", see `pesto.rs`): for each piece, a middlegame and an
+/// endgame value (piece value plus square bonus), blended by the game phase: knights and
+/// bishops count 1, rooks 2, queens 4 (24 at the start, capped at 24 after promotions);
+/// the score is `(mg × phase + eg × (24 − phase)) / 24`, side to move minus opponent. The
+/// tables mirror each other by colour, so the start position scores 0.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Pst;
+
+/// Middlegame and endgame value of each (colour, piece, cozy-chess square), with the piece
+/// value folded in: `[phase][colour][piece][square]`.
+static PST: [[[[i32; 64]; 6]; 2]; 2] = pst_tables();
+
+/// Builds [`PST`]: a White piece on square `s` (a1 = 0) reads the wiki table at `s ^ 56`
+/// (the wiki lists rank 8 first), a Black piece at `s` (the board seen from Black's side).
+const fn pst_tables() -> [[[[i32; 64]; 6]; 2]; 2] {
+    let mut out = [[[[0; 64]; 6]; 2]; 2];
+    let mut piece = 0;
+    while piece < 6 {
+        let mut sq = 0;
+        while sq < 64 {
+            out[0][0][piece][sq] = pesto::MG_VALUE[piece] + pesto::MG_TABLE[piece][sq ^ 56];
+            out[0][1][piece][sq] = pesto::MG_VALUE[piece] + pesto::MG_TABLE[piece][sq];
+            out[1][0][piece][sq] = pesto::EG_VALUE[piece] + pesto::EG_TABLE[piece][sq ^ 56];
+            out[1][1][piece][sq] = pesto::EG_VALUE[piece] + pesto::EG_TABLE[piece][sq];
+            sq += 1;
+        }
+        piece += 1;
+    }
+    out
+}
+
+/// Sums of (middlegame, endgame) values of `color`'s pieces, and their phase weight.
+fn pst_sums(board: &Board, color: Color) -> (i32, i32, i32) {
+    let (mut mg, mut eg, mut phase) = (0, 0, 0);
+    let c = color as usize;
+    for piece in Piece::ALL {
+        let p = piece as usize;
+        let set = board.colored_pieces(color, piece);
+        phase += pesto::PHASE_INC[p] * set.len() as i32;
+        for sq in set {
+            mg += PST[0][c][p][sq as usize];
+            eg += PST[1][c][p][sq as usize];
+        }
+    }
+    (mg, eg, phase)
+}
+
+impl Evaluator<Chess> for Pst {
+    fn evaluate(&self, pos: &Chess) -> Score {
+        let us = pos.board.side_to_move();
+        let (mg_us, eg_us, ph_us) = pst_sums(&pos.board, us);
+        let (mg_them, eg_them, ph_them) = pst_sums(&pos.board, !us);
+        let phase = (ph_us + ph_them).min(24);
+        ((mg_us - mg_them) * phase + (eg_us - eg_them) * (24 - phase)) / 24
+    }
+
+    noisy_and_hint!();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Notation;
+
+    fn pos(fen: &str) -> Chess {
+        Chess::parse_position(fen).expect(fen)
+    }
+
+    #[test]
+    fn pawn_faults_on_hand_made_positions() {
+        // White a2, a3, c2: the a-pawns are doubled, and all three are isolated (the b-file
+        // is empty), so none can be backward.
+        let p = pos("4k3/8/8/8/8/P7/P1P5/4K3 w - - 0 1");
+        let w = pawn_faults(&p.board, Color::White);
+        assert_eq!(
+            w,
+            PawnFaults {
+                doubled: 1,
+                isolated: 3,
+                backward: 0
+            }
+        );
+
+        // White d2 is backward: its only neighbour, e3, is ahead of it, and Black's c4
+        // attacks its stop square d3. White e3 has no such problem.
+        let p = pos("4k3/8/8/8/2p5/4P3/3P4/4K3 w - - 0 1");
+        let w = pawn_faults(&p.board, Color::White);
+        assert_eq!(
+            w,
+            PawnFaults {
+                doubled: 0,
+                isolated: 0,
+                backward: 1
+            }
+        );
+        // Black's c4 is isolated (no b- or d-file black pawns).
+        assert_eq!(pawn_faults(&p.board, Color::Black).isolated, 1);
+
+        // Not backward when a neighbour stands level: d2 and e2 side by side.
+        let p = pos("4k3/8/8/8/2p5/8/3PP3/4K3 w - - 0 1");
+        assert_eq!(pawn_faults(&p.board, Color::White).backward, 0);
+
+        // The mirror image for Black: d7 backward behind e6, White pawn on c5 hits d6.
+        let p = pos("4k3/3p4/4p3/2P5/8/8/8/4K3 b - - 0 1");
+        let b = pawn_faults(&p.board, Color::Black);
+        assert_eq!(
+            b,
+            PawnFaults {
+                doubled: 0,
+                isolated: 0,
+                backward: 1
+            }
+        );
+
+        // Tripled and isolated h-pawns: doubled 2, isolated 3.
+        let p = pos("4k3/8/8/7P/7P/7P/8/4K3 w - - 0 1");
+        assert_eq!(
+            pawn_faults(&p.board, Color::White),
+            PawnFaults {
+                doubled: 2,
+                isolated: 3,
+                backward: 0
+            }
+        );
+    }
+
+    #[test]
+    fn shannon_counts_faults_and_mobility() {
+        let start = Chess::startpos();
+        assert_eq!(Shannon.evaluate(&start), 0);
+        // White has lone king e1 (5 moves); Black king e8 and pawn h7 (5 + 2 moves): material
+        // −100 and mobility 5 − 7 = −2, and Black's h-pawn is isolated (+50 for White).
+        let p = pos("4k3/7p/8/8/8/8/8/4K3 w - - 0 1");
+        assert_eq!(Shannon.evaluate(&p), -100 + 50 + 10 * (5 - 7));
+        // In check the mobility term is left out.
+        let p = pos("4k3/8/8/8/8/8/4r3/4K3 w - - 0 1");
+        assert!(p.board.null_move().is_none());
+        assert_eq!(Shannon.evaluate(&p), -500);
+    }
+
+    #[test]
+    fn mvv_lva_prefers_big_victims_and_small_attackers() {
+        // Black queen c5 and knight e5; White pawn d4 takes either, White queen h2 the knight.
+        let p = pos("4k3/8/8/2q1n3/3P4/8/7Q/4K3 w - - 0 1");
+        let hint = |uci: &str| mvv_lva(&p, p.parse_uci(uci).expect(uci));
+        assert_eq!(hint("d4c5"), 16 * 900 - 100);
+        assert_eq!(hint("d4e5"), 16 * 300 - 100);
+        assert_eq!(hint("h2e5"), 16 * 300 - 900);
+        assert_eq!(hint("d4d5"), 0);
+        assert!(hint("d4c5") > hint("d4e5") && hint("d4e5") > hint("h2e5"));
+        assert!(is_noisy(&p, p.parse_uci("h2e5").expect("legal")));
+        assert!(!is_noisy(&p, p.parse_uci("h2h7").expect("legal")));
+        // Promotions are noisy, queen first; en passant captures a pawn.
+        let p = pos("8/P3k3/8/3pP3/8/8/8/4K3 w - d6 0 1");
+        let hint = |uci: &str| mvv_lva(&p, p.parse_uci(uci).expect(uci));
+        assert_eq!(hint("a7a8q"), 16 * 800 - 100);
+        assert!(hint("a7a8q") > hint("a7a8n"));
+        assert_eq!(hint("e5d6"), 16 * 100 - 100);
+        assert!(Material.is_noisy(&p, p.parse_uci("e5d6").expect("legal")));
+    }
+}

@@ -1,0 +1,580 @@
+//! Chess, on Analog Hors's cozy-chess move generator (<https://docs.rs/cozy-chess/0.3>, MIT).
+//!
+//! [`Chess`] is a cozy-chess [`Board`] (bitboards, an incrementally updated Zobrist hash,
+//! checkers and pins: about 100 bytes, cloned at every node) plus one flag for the draw rules.
+//! Positions are read as `startpos` (or `start`) or as FEN, with 4 or 6 fields (Edwards,
+//! "Portable Game Notation Specification and Implementation Guide", 1994, section 16.1).
+//! Moves are written in UCI's long algebraic notation (`e2e4`, `e7e8q`, castling as the king's
+//! two-square move `e1g1`); cozy-chess itself encodes castling as "king takes own rook"
+//! (`e1h1`), and [`Game::parse_move`] reads both. [`Chess::san`] and [`Chess::parse_san`]
+//! write and read standard algebraic notation (PGN section 8.2.3), and
+//! [`Chess::parse_long_algebraic`] reads the hyphenated notation of the mate suites
+//! (`Bh8-f6+`, `f4xe3/ep`). The evaluators are in [`eval`].
+//!
+//! The game ends by checkmate (a loss for the side to move), stalemate, the fifty-move rule
+//! (FIDE Laws of Chess 9.3, claimed at once: 100 plies without a capture or pawn move, unless
+//! that last move mated) and dead positions by insufficient material (FIDE 5.2.2; the cases
+//! listed under [`Chess::insufficient_material`]). Repetition is left to the search, which
+//! alone sees the history ([`Game::reversible_plies`] tells it how far back to look).
+
+pub mod eval;
+mod notation;
+mod pesto;
+
+use std::fmt;
+
+use cozy_chess::{BitBoard, Board, File, Rank};
+pub use cozy_chess::{Color, Piece, Square};
+
+use crate::game::{Game, Notation, Outcome, ParseError, Player, Status};
+
+pub use eval::{Material, PawnFaults, Pst, Shannon};
+
+/// The FEN of the initial position.
+pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+/// A legal move: cozy-chess's move (castling as king takes own rook) and whether it castles,
+/// so that [`Display`](fmt::Display) can write standard UCI without the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ChessMove {
+    /// The move in cozy-chess's encoding.
+    raw: cozy_chess::Move,
+    /// The king castles (`raw.to` is then the rook's square).
+    castle: bool,
+}
+
+impl ChessMove {
+    /// The square the piece leaves.
+    #[must_use]
+    pub const fn from(self) -> Square {
+        self.raw.from
+    }
+
+    /// The square the piece arrives on; for castling, the king's destination (g- or c-file).
+    #[must_use]
+    pub const fn to(self) -> Square {
+        if self.castle {
+            let file = if (self.raw.to as u8) > (self.raw.from as u8) {
+                File::G
+            } else {
+                File::C
+            };
+            Square::new(file, self.raw.from.rank())
+        } else {
+            self.raw.to
+        }
+    }
+
+    /// The piece a pawn promotes to.
+    #[must_use]
+    pub const fn promotion(self) -> Option<Piece> {
+        self.raw.promotion
+    }
+
+    /// Whether the move castles.
+    #[must_use]
+    pub const fn is_castle(self) -> bool {
+        self.castle
+    }
+
+    /// Whether the move castles on the king's side (`O-O`).
+    #[must_use]
+    pub const fn is_short_castle(self) -> bool {
+        self.castle && (self.raw.to as u8) > (self.raw.from as u8)
+    }
+
+    /// The move in cozy-chess's encoding (castling as king takes own rook, `e1h1`).
+    #[must_use]
+    pub const fn raw(self) -> cozy_chess::Move {
+        self.raw
+    }
+}
+
+impl fmt::Display for ChessMove {
+    /// Standard UCI: from-square, to-square, lower-case promotion letter; castling as the
+    /// king's move (`e1g1`, `e8c8`).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", self.from(), self.to())?;
+        if let Some(p) = self.promotion() {
+            write!(f, "{}", char::from(p))?;
+        }
+        Ok(())
+    }
+}
+
+/// A chess position: the cozy-chess board and whether the draw rules that need no history
+/// (fifty moves, insufficient material) end the game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Chess {
+    /// Pieces, side to move, castling rights, en passant, clocks, hash, checkers and pins.
+    board: Board,
+    /// Whether [`Game::status`] declares fifty-move and insufficient-material draws (it
+    /// always declares checkmate and stalemate). See [`Chess::with_rule_draws`].
+    rule_draws: bool,
+}
+
+impl Default for Chess {
+    fn default() -> Self {
+        Self::startpos()
+    }
+}
+
+impl Chess {
+    /// The initial position, White to move.
+    #[must_use]
+    pub fn startpos() -> Self {
+        Self {
+            board: Board::startpos(),
+            rule_draws: true,
+        }
+    }
+
+    /// The same position with the fifty-move and insufficient-material draws switched on or
+    /// off (on by default). Published perft tables count every legal move sequence, draws or
+    /// not, so perft runs with them off; checkmate and stalemate always end the game.
+    #[must_use]
+    pub fn with_rule_draws(mut self, on: bool) -> Self {
+        self.rule_draws = on;
+        self
+    }
+
+    /// The cozy-chess board.
+    #[must_use]
+    pub const fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The position in FEN, six fields.
+    #[must_use]
+    pub fn to_fen(&self) -> String {
+        self.board.to_string()
+    }
+
+    /// The colour to move.
+    #[must_use]
+    pub fn color_to_move(&self) -> Color {
+        self.board.side_to_move()
+    }
+
+    /// The legal moves, in a new vector (searches use [`Game::generate_moves`] and a buffer).
+    #[must_use]
+    pub fn legal_moves(&self) -> Vec<ChessMove> {
+        let mut out = Vec::with_capacity(64);
+        self.generate_moves(&mut out);
+        out
+    }
+
+    /// The number of legal moves, counted without listing them (cozy-chess's per-piece move
+    /// sets know their size).
+    #[must_use]
+    pub fn count_moves(&self) -> u32 {
+        count_moves(&self.board)
+    }
+
+    /// Whether the side to move has at least one legal move.
+    #[must_use]
+    pub fn has_moves(&self) -> bool {
+        self.board.generate_moves(|_| true)
+    }
+
+    /// Whether neither side can ever checkmate whatever is played (FIDE 5.2.2), in the
+    /// cases recognised here: no pawns, rooks or queens on the board, and either at most one
+    /// knight or bishop in all, or no knights and every bishop on squares of one colour
+    /// (which covers K v K, K+minor v K and KB v KB with bishops on the same colour).
+    #[must_use]
+    pub fn insufficient_material(&self) -> bool {
+        let b = &self.board;
+        let heavy = b.pieces(Piece::Pawn) | b.pieces(Piece::Rook) | b.pieces(Piece::Queen);
+        if !heavy.is_empty() {
+            return false;
+        }
+        let knights = b.pieces(Piece::Knight);
+        let bishops = b.pieces(Piece::Bishop);
+        if (knights | bishops).len() <= 1 {
+            return true;
+        }
+        knights.is_empty()
+            && (bishops.is_subset(BitBoard::DARK_SQUARES)
+                || bishops.is_subset(BitBoard::LIGHT_SQUARES))
+    }
+
+    /// The piece on `sq`, with its colour.
+    #[must_use]
+    pub fn piece_at(&self, sq: Square) -> Option<(Piece, Color)> {
+        Some((self.board.piece_on(sq)?, self.board.color_on(sq)?))
+    }
+
+    /// The piece that `mv` moves (a king for castling).
+    #[must_use]
+    pub fn moved_piece(&self, mv: ChessMove) -> Piece {
+        self.board.piece_on(mv.from()).unwrap_or(Piece::King)
+    }
+
+    /// The piece that `mv` captures: the piece on its destination, or a pawn for en passant
+    /// (castling captures nothing, though cozy-chess encodes it as king takes rook).
+    #[must_use]
+    pub fn captured_piece(&self, mv: ChessMove) -> Option<Piece> {
+        if mv.castle {
+            return None;
+        }
+        let them = !self.board.side_to_move();
+        if self.board.colors(them).has(mv.raw.to) {
+            return self.board.piece_on(mv.raw.to);
+        }
+        let pawn_sidestep = mv.raw.from.file() != mv.raw.to.file()
+            && self.board.pieces(Piece::Pawn).has(mv.raw.from);
+        pawn_sidestep.then_some(Piece::Pawn)
+    }
+
+    /// Whether `mv` captures (en passant included).
+    #[must_use]
+    pub fn is_capture(&self, mv: ChessMove) -> bool {
+        self.captured_piece(mv).is_some()
+    }
+
+    /// Whether `mv` captures en passant.
+    #[must_use]
+    pub fn is_en_passant(&self, mv: ChessMove) -> bool {
+        !mv.castle
+            && self.board.pieces(Piece::Pawn).has(mv.raw.from)
+            && mv.raw.from.file() != mv.raw.to.file()
+            && !self.board.occupied().has(mv.raw.to)
+    }
+
+    /// Looks up a move by its squares among the legal moves: `to` may be the king's castling
+    /// destination (`e1g1`) or cozy-chess's rook square (`e1h1`).
+    fn find_move(&self, from: Square, to: Square, promotion: Option<Piece>) -> Option<ChessMove> {
+        self.legal_moves().into_iter().find(|m| {
+            m.from() == from && (m.to() == to || m.raw.to == to) && m.promotion() == promotion
+        })
+    }
+}
+
+/// Legal moves of the side to move on `board`, counted per piece without listing them.
+fn count_moves(board: &Board) -> u32 {
+    let mut n = 0;
+    board.generate_moves(|moves| {
+        n += moves.len() as u32;
+        false
+    });
+    n
+}
+
+const fn player_of(color: Color) -> Player {
+    match color {
+        Color::White => Player::First,
+        Color::Black => Player::Second,
+    }
+}
+
+/// Piece codes for [`Game::move_code`]: 0 for no promotion.
+const fn promotion_code(p: Option<Piece>) -> u16 {
+    match p {
+        None => 0,
+        Some(p) => p as u16 + 1,
+    }
+}
+
+impl Game for Chess {
+    type Move = ChessMove;
+    const NAME: &'static str = "chess";
+
+    fn side_to_move(&self) -> Player {
+        player_of(self.board.side_to_move())
+    }
+
+    /// Every legal move, castling included. Positions drawn by the fifty-move rule or by
+    /// insufficient material still list their moves (searches ask [`Game::status`] first);
+    /// checkmate and stalemate list none.
+    fn generate_moves(&self, out: &mut Vec<ChessMove>) {
+        let ours = self.board.colors(self.board.side_to_move());
+        self.board.generate_moves(|moves| {
+            if moves.piece == Piece::King {
+                for raw in moves {
+                    out.push(ChessMove {
+                        raw,
+                        castle: ours.has(raw.to),
+                    });
+                }
+            } else {
+                for raw in moves {
+                    out.push(ChessMove { raw, castle: false });
+                }
+            }
+            false
+        });
+    }
+
+    fn play(&mut self, mv: ChessMove) {
+        debug_assert!(self.board.is_legal(mv.raw), "illegal move {mv}");
+        self.board.play_unchecked(mv.raw);
+    }
+
+    /// Checkmate: a loss for the side to move; stalemate: a draw. With the rule draws on
+    /// (the default), also a draw after 100 plies without a capture or pawn move, and in
+    /// the dead positions of [`Chess::insufficient_material`].
+    fn status(&self) -> Status {
+        if !self.has_moves() {
+            return Status::Over(if self.in_check() {
+                Outcome::Loss
+            } else {
+                Outcome::Draw
+            });
+        }
+        if self.rule_draws && (self.board.halfmove_clock() >= 100 || self.insufficient_material()) {
+            return Status::Over(Outcome::Draw);
+        }
+        Status::Ongoing
+    }
+
+    /// cozy-chess's Zobrist hash, kept up to date by every move.
+    fn hash(&self) -> u64 {
+        self.board.hash()
+    }
+
+    /// From the fullmove number: `2 * (fullmove - 1)`, plus one when Black is to move.
+    fn plies_played(&self) -> u32 {
+        let full = u32::from(self.board.fullmove_number().max(1));
+        2 * (full - 1) + u32::from(self.board.side_to_move() == Color::Black)
+    }
+
+    /// From-square (bits 0-5), cozy-chess's to-square (bits 6-11; the rook's square for
+    /// castling) and promotion (bits 12-14: 0 none, 2 knight, 3 bishop, 4 rook, 5 queen):
+    /// the three together tell any two legal moves apart.
+    fn move_code(mv: ChessMove) -> u16 {
+        mv.raw.from as u16 | (mv.raw.to as u16) << 6 | promotion_code(mv.raw.promotion) << 12
+    }
+
+    /// UCI text: `e2e4`, `e7e8q`, castling as `e1g1` or as cozy-chess's `e1h1`.
+    fn parse_move(&self, text: &str) -> Result<ChessMove, ParseError> {
+        self.parse_uci(text)
+    }
+
+    /// The position after passing, refused in check and when the side to move has only its
+    /// king and pawns (where zugzwang is common: Heinz, "Adaptive null-move pruning", ICCA
+    /// Journal 22(3), 1999, reviews the condition).
+    fn null_move(&self) -> Option<Self> {
+        let us = self.board.side_to_move();
+        let king_and_pawns =
+            self.board.colored_pieces(us, Piece::King) | self.board.colored_pieces(us, Piece::Pawn);
+        if self.board.colors(us) == king_and_pawns {
+            return None;
+        }
+        Some(Self {
+            board: self.board.null_move()?,
+            rule_draws: self.rule_draws,
+        })
+    }
+
+    fn in_check(&self) -> bool {
+        !self.board.checkers().is_empty()
+    }
+
+    /// The halfmove clock: plies since the last capture or pawn move.
+    fn reversible_plies(&self) -> u32 {
+        u32::from(self.board.halfmove_clock())
+    }
+}
+
+impl Notation for Chess {
+    /// `startpos` or `start`, or a FEN of 4 fields (counters taken as `0 1`) or 6 fields.
+    /// Refused with a reason: a wrong number of fields, ranks or squares, an unknown piece
+    /// letter, not exactly one king per side, pawns on the first or last rank, a side other
+    /// than `w`/`b`, castling rights without the king on e1/e8 and the rook in its corner,
+    /// an en-passant square on the wrong rank or without the pawn that just moved, the side
+    /// not to move in check. A halfmove clock over 100 is read as 100 (cozy-chess's cap,
+    /// enough for the fifty-move rule) and a fullmove number of 0 as 1.
+    fn parse_position(text: &str) -> Result<Self, ParseError> {
+        let text = text.trim();
+        if text == "startpos" || text == "start" {
+            return Ok(Self::startpos());
+        }
+        let board = parse_fen(text)?;
+        Ok(Self {
+            board,
+            rule_draws: true,
+        })
+    }
+}
+
+/// Reads a FEN of 4 or 6 fields into a board (see [`Chess::parse_position`]).
+fn parse_fen(text: &str) -> Result<Board, ParseError> {
+    let fields: Vec<&str> = text.split_whitespace().collect();
+    let (placement, side, castling, ep) = match fields.as_slice() {
+        [p, s, c, e] | [p, s, c, e, _, _] => (*p, *s, *c, *e),
+        _ => {
+            return Err(ParseError::new(format!(
+                "a FEN has 4 or 6 fields, `{text}` has {}",
+                fields.len()
+            )));
+        }
+    };
+    check_placement(placement)?;
+    let white = match side {
+        "w" => true,
+        "b" => false,
+        _ => {
+            return Err(ParseError::new(format!(
+                "side to move `{side}` is neither `w` nor `b`"
+            )));
+        }
+    };
+    check_castling(placement, castling)?;
+    check_en_passant(ep, white)?;
+    let (halfmove, fullmove) = match fields.as_slice() {
+        [_, _, _, _, h, f] => (
+            counter(h, "halfmove clock")?,
+            counter(f, "fullmove number")?,
+        ),
+        _ => (0, 1),
+    };
+    let fen = format!(
+        "{placement} {side} {castling} {ep} {} {}",
+        halfmove.min(100),
+        fullmove.clamp(1, u32::from(u16::MAX))
+    );
+    Board::from_fen(&fen, false).map_err(|e| {
+        ParseError::new(match e {
+            cozy_chess::FenParseError::InvalidBoard => {
+                "impossible position (pawns on the first or last rank, the side not to move \
+                 in check, or more than two checkers)"
+                    .to_owned()
+            }
+            cozy_chess::FenParseError::InvalidEnPassant => {
+                format!("en-passant square `{ep}` does not follow a two-square pawn move")
+            }
+            other => other.to_string(),
+        })
+    })
+}
+
+/// A FEN counter (a non-negative integer).
+fn counter(text: &str, what: &str) -> Result<u32, ParseError> {
+    text.parse()
+        .map_err(|_| ParseError::new(format!("{what} `{text}` is not a number")))
+}
+
+/// Checks the piece-placement field: 8 ranks of 8 squares, known letters, one king each.
+fn check_placement(placement: &str) -> Result<(), ParseError> {
+    let ranks: Vec<&str> = placement.split('/').collect();
+    if ranks.len() != 8 {
+        return Err(ParseError::new(format!(
+            "piece placement `{placement}` has {} ranks, not 8",
+            ranks.len()
+        )));
+    }
+    let (mut white_kings, mut black_kings) = (0, 0);
+    for (i, rank) in ranks.iter().enumerate() {
+        let mut squares = 0;
+        for c in rank.chars() {
+            match c {
+                '1'..='8' => squares += c as u32 - '0' as u32,
+                'K' => (white_kings, squares) = (white_kings + 1, squares + 1),
+                'k' => (black_kings, squares) = (black_kings + 1, squares + 1),
+                'P' | 'N' | 'B' | 'R' | 'Q' | 'p' | 'n' | 'b' | 'r' | 'q' => squares += 1,
+                _ => {
+                    return Err(ParseError::new(format!(
+                        "`{c}` in rank {} is not a piece letter (PNBRQK, pnbrqk) or 1-8",
+                        8 - i
+                    )));
+                }
+            }
+        }
+        if squares != 8 {
+            return Err(ParseError::new(format!(
+                "rank {} (`{rank}`) has {squares} squares, not 8",
+                8 - i
+            )));
+        }
+    }
+    if white_kings != 1 || black_kings != 1 {
+        return Err(ParseError::new(format!(
+            "{white_kings} white and {black_kings} black kings: each side needs exactly one"
+        )));
+    }
+    Ok(())
+}
+
+/// The piece letter on `file` (0 = a) of the rank written `rank_text`, if any.
+fn letter_at(rank_text: &str, file: u32) -> Option<char> {
+    let mut f = 0;
+    for c in rank_text.chars() {
+        if let Some(d) = c.to_digit(10) {
+            f += d;
+        } else {
+            if f == file {
+                return Some(c);
+            }
+            f += 1;
+        }
+        if f > file {
+            return None;
+        }
+    }
+    None
+}
+
+/// Checks the castling field: `-` or distinct letters of `KQkq`, each with the king on its
+/// e-file square and the rook in the corner (standard chess only).
+fn check_castling(placement: &str, castling: &str) -> Result<(), ParseError> {
+    if castling == "-" {
+        return Ok(());
+    }
+    let ranks: Vec<&str> = placement.split('/').collect();
+    let (Some(&last), Some(&first)) = (ranks.first(), ranks.get(7)) else {
+        return Err(ParseError::new(
+            "castling rights on a board without 8 ranks",
+        ));
+    };
+    for (i, c) in castling.char_indices() {
+        let (rank, king, rook, file, name) = match c {
+            'K' => (first, 'K', 'R', 7, "White's king side"),
+            'Q' => (first, 'K', 'R', 0, "White's queen side"),
+            'k' => (last, 'k', 'r', 7, "Black's king side"),
+            'q' => (last, 'k', 'r', 0, "Black's queen side"),
+            _ => {
+                return Err(ParseError::new(format!(
+                    "castling field `{castling}`: `{c}` is not one of KQkq"
+                )));
+            }
+        };
+        if castling[..i].contains(c) {
+            return Err(ParseError::new(format!(
+                "castling field `{castling}` repeats `{c}`"
+            )));
+        }
+        if letter_at(rank, 4) != Some(king) || letter_at(rank, file) != Some(rook) {
+            return Err(ParseError::new(format!(
+                "castling `{c}` is impossible: {name} needs the king on its e-file square \
+                 and the rook in the corner"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Checks the en-passant field's form: `-` or a square on rank 6 (White to move) or 3.
+fn check_en_passant(ep: &str, white_to_move: bool) -> Result<(), ParseError> {
+    if ep == "-" {
+        return Ok(());
+    }
+    let square: Square = ep
+        .parse()
+        .map_err(|_| ParseError::new(format!("en-passant field `{ep}` is not a square")))?;
+    let rank = if white_to_move {
+        Rank::Sixth
+    } else {
+        Rank::Third
+    };
+    if square.rank() != rank {
+        return Err(ParseError::new(format!(
+            "en-passant square `{ep}` must be on rank {} with {} to move",
+            rank as u8 + 1,
+            if white_to_move { "White" } else { "Black" }
+        )));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,180 @@
+//! Unit tests of the chess adapter: position parsing, game status, null moves, move codes.
+
+use super::*;
+
+fn pos(fen: &str) -> Chess {
+    Chess::parse_position(fen).expect(fen)
+}
+
+fn err(fen: &str) -> String {
+    Chess::parse_position(fen).expect_err(fen).to_string()
+}
+
+#[test]
+fn start_and_fen_round_trip() {
+    assert_eq!(
+        Chess::parse_position("startpos").unwrap().to_fen(),
+        START_FEN
+    );
+    assert_eq!(
+        Chess::parse_position(" start ").unwrap().to_fen(),
+        START_FEN
+    );
+    assert_eq!(pos(START_FEN), Chess::startpos());
+    let four = pos("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -");
+    assert_eq!(four.to_fen(), START_FEN);
+    for fen in [
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 12 40",
+        "r3k2r/8/8/8/8/8/8/R3K2R b Kq - 99 70",
+    ] {
+        assert_eq!(pos(fen).to_fen(), fen);
+    }
+}
+
+#[test]
+fn malformed_fens_are_refused_with_reasons() {
+    assert!(err("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq").contains("4 or 6 fields"));
+    assert!(err("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0").contains("has 5"));
+    assert!(err("rnbqkbnr/ppppxppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -").contains("`x`"));
+    assert!(err("rnbqkbnr/ppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -").contains("7 squares"));
+    assert!(err("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq -").contains("7 ranks"));
+    assert!(err("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq -").contains("side to move"));
+    assert!(err("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ1BNR w KQkq -").contains("kings"));
+    assert!(err("8/8/8/8/8/8/8/8 w - -").contains("0 white and 0 black kings"));
+    assert!(err("4k3/8/8/8/8/8/8/4K3 w K -").contains("impossible"));
+    assert!(err("4k3/8/8/8/8/8/8/R3K2R w KK -").contains("repeats"));
+    assert!(err("4k3/8/8/8/8/8/8/R3K2R w KX -").contains("not one of KQkq"));
+    assert!(err("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e4").contains("rank 6"));
+    assert!(err("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq z9").contains("not a square"));
+    assert!(err("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e6").contains("two-square"));
+    assert!(err("4k3/8/8/8/8/8/8/4K2P w - -").contains("impossible position"));
+    // The side not to move in check.
+    assert!(err("4k3/4R3/8/8/8/8/8/4K3 w - -").contains("impossible position"));
+    assert!(err("4k3/8/8/8/8/8/8/4K3 w - - x 1").contains("halfmove"));
+    assert!(err("").contains("4 or 6 fields"));
+    assert!(err("🙂/8/8/8/8/8/8/8 w - -").contains("not a piece letter"));
+    // Tolerated: large clocks and fullmove 0.
+    assert_eq!(
+        pos("4k3/8/8/8/8/8/8/4K3 w - - 150 0").to_fen(),
+        "4k3/8/8/8/8/8/8/4K3 w - - 100 1"
+    );
+}
+
+#[test]
+fn mate_stalemate_and_rule_draws() {
+    // Fool's mate: White is mated.
+    let mut p = Chess::startpos();
+    for m in ["f2f3", "e7e5", "g2g4", "d8h4"] {
+        assert_eq!(p.status(), Status::Ongoing);
+        p.play(p.parse_move(m).unwrap());
+    }
+    assert_eq!(p.status(), Status::Over(Outcome::Loss));
+    assert!(p.in_check());
+    assert!(p.legal_moves().is_empty());
+    // Stalemate.
+    assert_eq!(
+        pos("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1").status(),
+        Status::Over(Outcome::Draw)
+    );
+    // Fifty-move rule, but mate on the hundredth ply stands.
+    let fifty = pos("4k3/8/8/8/8/8/4R3/4K3 b - - 100 80");
+    assert_eq!(fifty.status(), Status::Over(Outcome::Draw));
+    assert!(
+        !fifty.legal_moves().is_empty(),
+        "a rule draw still lists its moves"
+    );
+    assert_eq!(
+        fifty.clone().with_rule_draws(false).status(),
+        Status::Ongoing
+    );
+    assert_eq!(
+        pos("4k3/8/8/8/8/8/4R3/4K3 b - - 99 80").status(),
+        Status::Ongoing
+    );
+    let mated = pos("R5k1/5ppp/8/8/8/8/8/6K1 b - - 100 80");
+    assert_eq!(mated.status(), Status::Over(Outcome::Loss));
+    // Insufficient material.
+    for fen in [
+        "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
+        "4k3/8/8/8/8/8/8/4KN2 w - - 0 1",
+        "4kb2/8/8/8/8/8/8/4K3 w - - 0 1",
+        "4kb2/8/8/8/8/8/8/2B1K3 w - - 0 1", // f8 and c1: both dark squares
+    ] {
+        assert_eq!(pos(fen).status(), Status::Over(Outcome::Draw), "{fen}");
+    }
+    for fen in [
+        "4kb2/8/8/8/8/8/8/3BK3 w - - 0 1", // f8 dark, d1 light
+        "4k3/8/8/8/8/8/8/3NKN2 w - - 0 1",
+        "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1",
+        "4kn2/8/8/8/8/8/8/4KB2 w - - 0 1",
+    ] {
+        assert_eq!(pos(fen).status(), Status::Ongoing, "{fen}");
+    }
+}
+
+#[test]
+fn null_move_refusals() {
+    let start = Chess::startpos();
+    let passed = start.null_move().expect("the start allows a pass");
+    assert_eq!(passed.color_to_move(), Color::Black);
+    assert_ne!(passed.hash(), start.hash());
+    // In check.
+    assert!(pos("4k3/8/8/8/8/8/4r3/4K3 w - - 0 1").null_move().is_none());
+    // King and pawns only (for the side to move).
+    assert!(pos("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1").null_move().is_none());
+    assert!(
+        pos("4k3/4p3/8/8/8/8/4P3/4K1N1 b - - 0 1")
+            .null_move()
+            .is_none()
+    );
+    assert!(
+        pos("4k3/4p3/8/8/8/8/4P3/4K1N1 w - - 0 1")
+            .null_move()
+            .is_some()
+    );
+}
+
+#[test]
+fn plies_clock_and_codes() {
+    let mut p = Chess::startpos();
+    assert_eq!(p.plies_played(), 0);
+    p.play(p.parse_move("g1f3").unwrap());
+    assert_eq!(p.plies_played(), 1);
+    assert_eq!(p.reversible_plies(), 1);
+    p.play(p.parse_move("e7e5").unwrap());
+    assert_eq!(p.plies_played(), 2);
+    assert_eq!(p.reversible_plies(), 0);
+    assert_eq!(pos("4k3/8/8/8/8/8/8/4K3 b - - 7 31").plies_played(), 61);
+    // Codes are unique among legal moves, promotions included.
+    let p = pos("1n2k3/P7/8/8/8/8/8/R3K2R w KQ - 0 1");
+    let moves = p.legal_moves();
+    let mut codes: Vec<u16> = moves.iter().map(|&m| Chess::move_code(m)).collect();
+    codes.sort_unstable();
+    codes.dedup();
+    assert_eq!(codes.len(), moves.len());
+}
+
+#[test]
+fn uci_castling_both_ways() {
+    let p = pos("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+    let short = p.parse_move("e1g1").unwrap();
+    assert_eq!(p.parse_move("e1h1").unwrap(), short);
+    assert!(short.is_castle() && short.is_short_castle());
+    assert_eq!(short.to_string(), "e1g1");
+    let long = p.parse_move("e1a1").unwrap();
+    assert_eq!(long, p.parse_move("e1c1").unwrap());
+    assert_eq!(long.to_string(), "e1c1");
+    let mut after = p.clone();
+    after.play(short);
+    assert_eq!(after.to_fen(), "r3k2r/8/8/8/8/8/8/R4RK1 b kq - 1 1");
+    assert!(p.parse_move("e1f1x").is_err());
+    assert!(p.parse_move("e2e4").is_err());
+    assert!(p.parse_move("").is_err());
+    assert!(p.parse_move("é1g1").is_err());
+    let promo = pos("4k3/P7/8/8/8/8/8/4K3 w - - 0 1");
+    assert_eq!(promo.parse_move("a7a8q").unwrap().to_string(), "a7a8q");
+    assert!(promo.parse_move("a7a8").is_err());
+    assert!(promo.parse_move("a7a8k").is_err());
+}

@@ -1,0 +1,376 @@
+//! EPD files (Edwards, "Portable Game Notation Specification and Implementation Guide",
+//! 1994, section 16.2): per line, the first four FEN fields, then operations
+//! `opcode operand ...;`. Read here: `bm` (best moves) and `am` (moves to avoid), several
+//! moves separated by spaces; `id` (quoted or not); `ce` as `+M<n>` (a mate in n) or
+//! centipawns; `pv` (a line of moves, played in turn). Moves are SAN, or the hyphenated long
+//! algebraic notation of the mate suites (`Bh8-f6+`), tried when SAN does not read. Every
+//! operation is also kept as read.
+//!
+//! Also read: the halfmove clock and fullmove number as bare fields after the FEN (opening
+//! books are plain 6-field FENs), and the quirks of the suites in shared/data/README.md:
+//! mate_in_2.epd line 263 reads `bm bm Bh2-f4` (an operand repeating its opcode is skipped),
+//! zugzwang.epd has free text after the last `;` (kept as [`EpdRecord::comment`]),
+//! bratko-kopec.epd quotes its ids (the quotes are removed).
+
+use std::path::{Path, PathBuf};
+
+use crate::game::{Game, Notation, ParseError};
+use crate::games::chess::{Chess, ChessMove};
+
+/// One operation as read: the opcode and its operands (quotes removed).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EpdOperation {
+    /// The opcode (`bm`, `id`, ...).
+    pub opcode: String,
+    /// The operands, split at spaces outside quotes.
+    pub operands: Vec<String>,
+}
+
+/// One EPD record.
+#[derive(Clone, Debug)]
+pub struct EpdRecord {
+    /// 1-based line in the file (1 for [`parse_line`] unless told otherwise).
+    pub line: usize,
+    /// The FEN fields as written: four, or six when the line gives the two counters.
+    pub fen: String,
+    /// The position.
+    pub position: Chess,
+    /// The `id` operand.
+    pub id: Option<String>,
+    /// The `bm` moves: any of them solves the position.
+    pub best: Vec<ChessMove>,
+    /// The `am` moves: each of them fails.
+    pub avoid: Vec<ChessMove>,
+    /// `n` for `ce +Mn`: the side to move mates in n moves.
+    pub mate_in: Option<u32>,
+    /// `ce` in centipawns, when it is a number.
+    pub centipawns: Option<i32>,
+    /// The `pv` line, each move legal after the ones before it.
+    pub pv: Vec<ChessMove>,
+    /// Every operation, in order, as read.
+    pub operations: Vec<EpdOperation>,
+    /// Free text after the last `;`.
+    pub comment: Option<String>,
+}
+
+/// An EPD file that cannot be read.
+#[derive(Debug, thiserror::Error)]
+pub enum EpdError {
+    /// The file is unreadable.
+    #[error("cannot read `{path}`: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// A line holds a bad position, operation or move.
+    #[error("{path}:{line}: {reason} (line: `{text}`)")]
+    Line {
+        /// The file.
+        path: PathBuf,
+        /// 1-based line.
+        line: usize,
+        /// The line's text.
+        text: String,
+        /// What is wrong.
+        reason: String,
+    },
+}
+
+/// Reads the first `take` records (all if `None`) of the EPD file at `path`; blank lines
+/// and lines starting with `#` are skipped.
+pub fn read(path: &Path, take: Option<usize>) -> Result<Vec<EpdRecord>, EpdError> {
+    let text = std::fs::read_to_string(path).map_err(|source| EpdError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let mut out = Vec::new();
+    for (number, line) in text.lines().enumerate() {
+        let trimmed = line.trim();
+        if trimmed.is_empty() || trimmed.starts_with('#') {
+            continue;
+        }
+        if take.is_some_and(|t| out.len() >= t) {
+            break;
+        }
+        let record = parse_line(trimmed, number + 1).map_err(|e| EpdError::Line {
+            path: path.to_path_buf(),
+            line: number + 1,
+            text: trimmed.to_owned(),
+            reason: e.to_string(),
+        })?;
+        out.push(record);
+    }
+    Ok(out)
+}
+
+/// Reads one EPD line; `line` is recorded as [`EpdRecord::line`].
+pub fn parse_line(text: &str, line: usize) -> Result<EpdRecord, ParseError> {
+    let (fen_fields, rest) = split_fields(text.trim(), 4);
+    if fen_fields.len() < 4 {
+        return Err(ParseError::new(format!(
+            "an EPD line starts with 4 FEN fields, this one has {}",
+            fen_fields.len()
+        )));
+    }
+    let (counters, rest) = leading_counters(rest);
+    let mut fen = fen_fields.join(" ");
+    if let Some((h, f)) = counters {
+        fen = format!("{fen} {h} {f}");
+    }
+    let position =
+        Chess::parse_position(&fen).map_err(|e| ParseError::new(format!("bad FEN: {e}")))?;
+    let (operations, comment) = split_operations(rest)?;
+    let mut record = EpdRecord {
+        line,
+        fen,
+        position,
+        id: None,
+        best: Vec::new(),
+        avoid: Vec::new(),
+        mate_in: None,
+        centipawns: None,
+        pv: Vec::new(),
+        operations: Vec::new(),
+        comment,
+    };
+    for op in operations {
+        apply(&mut record, &op)?;
+        record.operations.push(op);
+    }
+    Ok(record)
+}
+
+/// The first `n` whitespace-separated fields of `text`, and the rest after them.
+fn split_fields(text: &str, n: usize) -> (Vec<&str>, &str) {
+    let mut fields = Vec::with_capacity(n);
+    let mut rest = text;
+    while fields.len() < n {
+        rest = rest.trim_start();
+        if rest.is_empty() {
+            break;
+        }
+        let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+        let (field, after) = rest.split_at(end);
+        fields.push(field);
+        rest = after;
+    }
+    (fields, rest.trim_start())
+}
+
+/// Two bare integers at the start of `rest` (the FEN counters of a 6-field line): opcodes
+/// begin with a letter, so a leading number cannot be one.
+fn leading_counters(rest: &str) -> (Option<(u32, u32)>, &str) {
+    let (fields, after) = split_fields(rest, 2);
+    if let [h, f] = fields.as_slice() {
+        let f = f.trim_end_matches(';');
+        if let (Ok(h), Ok(f)) = (h.parse(), f.parse()) {
+            let after = after.trim_start().strip_prefix(';').unwrap_or(after);
+            return (Some((h, f)), after);
+        }
+    }
+    (None, rest)
+}
+
+/// Splits the operations at `;` outside quotes; text after the last `;` is a comment.
+/// A line without any `;` is read as one operation.
+fn split_operations(text: &str) -> Result<(Vec<EpdOperation>, Option<String>), ParseError> {
+    let mut segments = Vec::new();
+    let mut current = String::new();
+    let mut quoted = false;
+    for c in text.chars() {
+        match c {
+            '"' => {
+                quoted = !quoted;
+                current.push(c);
+            }
+            ';' if !quoted => segments.push(std::mem::take(&mut current)),
+            _ => current.push(c),
+        }
+    }
+    if quoted {
+        return Err(ParseError::new("a quoted operand is not closed"));
+    }
+    let tail = current.trim().to_owned();
+    let comment = if segments.is_empty() {
+        if !tail.is_empty() {
+            segments.push(tail);
+        }
+        None
+    } else {
+        (!tail.is_empty()).then_some(tail)
+    };
+    let ops = segments
+        .iter()
+        .map(|s| s.trim())
+        .filter(|s| !s.is_empty())
+        .map(parse_operation)
+        .collect::<Result<_, _>>()?;
+    Ok((ops, comment))
+}
+
+/// One operation: opcode, then operands split at spaces outside quotes.
+fn parse_operation(text: &str) -> Result<EpdOperation, ParseError> {
+    let mut words = Vec::new();
+    let mut current = String::new();
+    let mut quoted = false;
+    for c in text.chars() {
+        match c {
+            '"' => quoted = !quoted,
+            c if c.is_whitespace() && !quoted => {
+                if !current.is_empty() {
+                    words.push(std::mem::take(&mut current));
+                }
+            }
+            _ => current.push(c),
+        }
+    }
+    if !current.is_empty() {
+        words.push(current);
+    }
+    let mut words = words.into_iter();
+    let opcode = words.next().unwrap_or_default();
+    if !opcode.starts_with(|c: char| c.is_ascii_alphabetic()) {
+        return Err(ParseError::new(format!(
+            "`{text}`: an opcode starts with a letter"
+        )));
+    }
+    Ok(EpdOperation {
+        operands: words.filter(|w| *w != opcode).collect(),
+        opcode,
+    })
+}
+
+/// Reads a move in SAN, or failing that in hyphenated long algebraic notation.
+fn resolve(position: &Chess, text: &str) -> Result<ChessMove, ParseError> {
+    position
+        .parse_san(text)
+        .or_else(|san_error| position.parse_long_algebraic(text).map_err(|_| san_error))
+}
+
+/// Records what an operation says.
+fn apply(record: &mut EpdRecord, op: &EpdOperation) -> Result<(), ParseError> {
+    let with_op = |e: ParseError| ParseError::new(format!("{}: {e}", op.opcode));
+    match op.opcode.as_str() {
+        "bm" | "am" => {
+            if op.operands.is_empty() {
+                return Err(ParseError::new(format!("{} without a move", op.opcode)));
+            }
+            let moves = op
+                .operands
+                .iter()
+                .map(|m| resolve(&record.position, m))
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(with_op)?;
+            if op.opcode == "bm" {
+                record.best.extend(moves);
+            } else {
+                record.avoid.extend(moves);
+            }
+        }
+        "id" => record.id = Some(op.operands.join(" ")),
+        "ce" => read_ce(record, op)?,
+        "pv" => {
+            let mut pos = record.position.clone();
+            for m in &op.operands {
+                let mv = resolve(&pos, m).map_err(with_op)?;
+                pos.play(mv);
+                record.pv.push(mv);
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// `ce +M<n>` (mate in n) or `ce <centipawns>`.
+fn read_ce(record: &mut EpdRecord, op: &EpdOperation) -> Result<(), ParseError> {
+    let value = op.operands.first().map_or("", String::as_str);
+    let mate = value.strip_prefix('+').unwrap_or(value);
+    if let Some(n) = mate.strip_prefix('M').or_else(|| mate.strip_prefix('#')) {
+        let n = n
+            .parse()
+            .map_err(|_| ParseError::new(format!("ce `{value}` is not a mate count")))?;
+        record.mate_in = Some(n);
+    } else {
+        record.centipawns =
+            Some(value.parse().map_err(|_| {
+                ParseError::new(format!("ce `{value}` is neither +Mn nor centipawns"))
+            })?);
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn operations_quotes_counters_and_comments() {
+        let r = parse_line(
+            r#"1k1r4/pp1b1R2/3q2pp/4p3/2B5/4Q3/PPP2B2/2K5 b - - bm Qd1+; id "BK.01";"#,
+            7,
+        )
+        .unwrap();
+        assert_eq!(r.line, 7);
+        assert_eq!(r.id.as_deref(), Some("BK.01"));
+        assert_eq!(r.best.len(), 1);
+        assert_eq!(r.best[0].to_string(), "d6d1");
+        assert_eq!(r.comment, None);
+        let r = parse_line(
+            "8/8/7p/2R5/4pp1K/8/8/3k2b1 w - - bm Rc4; id \"ZPTS.28\"; Kricheli 1986, 1 Rc4! e3",
+            1,
+        )
+        .unwrap();
+        assert_eq!(r.comment.as_deref(), Some("Kricheli 1986, 1 Rc4! e3"));
+        let r = parse_line(
+            "r1bqkbnr/1ppp1ppp/p1n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 0 4",
+            1,
+        )
+        .unwrap();
+        assert_eq!(
+            r.fen,
+            "r1bqkbnr/1ppp1ppp/p1n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 0 4"
+        );
+        assert_eq!(r.position.plies_played(), 6);
+        assert!(r.operations.is_empty());
+        let r = parse_line(
+            "4k3/8/8/8/8/8/8/4K2R w K - bm O-O Rh8+; am Kd1; c0 \"a; b\";",
+            1,
+        )
+        .unwrap();
+        assert_eq!(r.best.len(), 2);
+        assert_eq!(r.avoid.len(), 1);
+        assert_eq!(r.operations[2].operands, ["a; b"]);
+        let r = parse_line("4k3/8/8/8/8/8/8/4K2R w K - ce -35;", 1).unwrap();
+        assert_eq!(r.centipawns, Some(-35));
+    }
+
+    #[test]
+    fn mate_suite_line_with_the_doubled_opcode() {
+        let r = parse_line(
+            "5n2/6N1/2p3p1/1p2P1P1/1N1k4/1K1Pp3/1p5B/1Q6 w - - bm bm Bh2-f4; ce +M2; pv Bh2-f4 e3-e2 Qb1-g1+;",
+            263,
+        )
+        .unwrap();
+        assert_eq!(r.best.len(), 1);
+        assert_eq!(r.best[0].to_string(), "h2f4");
+        assert_eq!(r.mate_in, Some(2));
+        assert_eq!(r.pv.len(), 3);
+    }
+
+    #[test]
+    fn malformed_lines_say_why() {
+        let why = |line: &str| parse_line(line, 1).expect_err(line).to_string();
+        assert!(why("4k3/8/8/8/8/8/8/4K3 w -").contains("4 FEN fields"));
+        assert!(why("4k3/8/8/8/8/8/8/4KX2 w - - bm Kd1;").contains("bad FEN"));
+        assert!(why("4k3/8/8/8/8/8/8/4K3 w - - bm Qd1;").contains("bm: `Qd1` is not a legal"));
+        assert!(why("4k3/8/8/8/8/8/8/4K3 w - - am Ke3;").contains("am: `Ke3`"));
+        assert!(why("4k3/8/8/8/8/8/8/4K3 w - - bm;").contains("without a move"));
+        assert!(why("4k3/8/8/8/8/8/8/4K3 w - - id \"open;").contains("not closed"));
+        assert!(why("4k3/8/8/8/8/8/8/4K3 w - - ce +Mx;").contains("mate count"));
+        assert!(why("4k3/8/8/8/8/8/8/4K3 w - - pv Kd2 Kd2;").contains("pv: `Kd2`"));
+        assert!(why("4k3/8/8/8/8/8/8/4K3 w - - 7x bm Kd2;").contains("opcode"));
+    }
+}
