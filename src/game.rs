@@ -165,7 +165,9 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn side_to_move(&self) -> Player;
 
     /// Appends every legal move to `out` (which the caller clears and reuses, so that a
-    /// search allocates nothing per node). Empty when the game is over.
+    /// search allocates nothing per node). Empty when the game is won, lost or blocked; a
+    /// position drawn by a rule (chess's fifty-move rule) may still list its moves, which
+    /// perft counts. Searches ask [`Game::status`] first.
     fn generate_moves(&self, out: &mut Vec<Self::Move>);
 
     /// Plays a legal move. Playing an illegal move is a logic error (it may panic in debug builds).

@@ -10,7 +10,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use plylab::game::{Evaluator, Game, Score, score};
 use plylab::games::random_tree::OracleOrder;
 use plylab::lab::runner::{GameTask, RunOptions, with_game};
-use plylab::lab::settings::{NullMoveSetting, QuiescenceSetting};
+use plylab::lab::settings::{ChessEval, EvalChoice, NullMoveSetting, QuiescenceSetting};
 use plylab::lab::spec::{GameKind, GamePosition, SearcherVariant};
 use plylab::lab::{bench, machine, perft, runner, spec, suite, test_set};
 use plylab::plot::{self, Format};
@@ -102,6 +102,7 @@ enum GameName {
     Connect4,
     #[value(name = "random_tree")]
     RandomTree,
+    Chess,
 }
 
 impl From<GameName> for GameKind {
@@ -110,6 +111,7 @@ impl From<GameName> for GameKind {
             GameName::Tictactoe => Self::Tictactoe,
             GameName::Connect4 => Self::Connect4,
             GameName::RandomTree => Self::RandomTree,
+            GameName::Chess => Self::Chess,
         }
     }
 }
@@ -118,6 +120,14 @@ impl From<GameName> for GameKind {
 enum AlgorithmName {
     Minimax,
     Alphabeta,
+}
+
+/// A chess evaluation named on the command line.
+#[derive(Clone, Copy, ValueEnum)]
+enum EvalName {
+    Material,
+    Shannon,
+    Pst,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -157,6 +167,9 @@ struct Techniques {
     /// Random trees: order by true values (perfect, worst or random).
     #[arg(long, value_enum)]
     oracle: Option<OracleName>,
+    /// Chess evaluation.
+    #[arg(long, value_enum, default_value = "pst")]
+    eval: EvalName,
     /// Search only the final depth instead of iterative deepening.
     #[arg(long)]
     no_iterative: bool,
@@ -240,6 +253,11 @@ impl Techniques {
                 OracleName::Worst => OracleOrder::Worst,
                 OracleName::Random => OracleOrder::Random,
             }),
+            eval: match self.eval {
+                EvalName::Material => ChessEval::Material,
+                EvalName::Shannon => ChessEval::Shannon,
+                EvalName::Pst => ChessEval::Pst,
+            },
             exclusive: false,
         }
     }
@@ -445,11 +463,9 @@ impl GameTask for InfoLines<'_> {
                 // Only a search that saw the end of the game has an exact game result.
                 let exact = score::is_decisive(last.score)
                     || root.remaining_plies().is_some_and(|r| last.depth >= r);
-                let solved = if exact {
-                    format!(
-                        " (exact; test-set convention: {})",
-                        to_set_score(last.score)
-                    )
+                let in_set = to_set_score(last.score);
+                let solved = if exact && in_set != last.score {
+                    format!(" (exact; test-set convention: {in_set})")
                 } else {
                     String::new()
                 };
@@ -501,18 +517,34 @@ fn score_text(s: Score) -> String {
 
 fn search(args: &SearchArgs) -> Result<(), Failure> {
     let position = parse_position(args.game, &args.position)?;
+    require_limit(&position, &args.techniques.limits())?;
     let searcher = args.techniques.searcher();
     let task = InfoLines {
         searcher: &searcher,
         limits: args.techniques.limits(),
     };
-    with_game(&position, searcher.oracle, searcher.config.seed, task);
+    with_game(&position, searcher.eval_choice(searcher.config.seed), task);
+    Ok(())
+}
+
+/// Chess has no bound on its length: a search there needs a depth, node or time limit.
+fn require_limit(position: &GamePosition, limits: &Limits) -> Result<(), Failure> {
+    let unbounded = matches!(position, GamePosition::Chess(_));
+    if unbounded && limits.depth.is_none() && limits.nodes.is_none() && limits.time.is_none() {
+        return Err(Failure::bad_input(format!(
+            "a {} search needs a limit: --depth, --nodes or --time-ms (--movetime)",
+            position.kind()
+        )));
+    }
     Ok(())
 }
 
 fn run_suite(args: &SuiteArgs) -> Result<(), Failure> {
     let positions =
         test_set::read(args.game.into(), &args.file, args.take).map_err(Failure::bad_input)?;
+    if let Some(first) = positions.first() {
+        require_limit(&first.position, &args.techniques.limits())?;
+    }
     let threads = args.jobs.map_or_else(machine::cores, |j| j as usize);
     let report = suite::run(
         positions,
@@ -525,7 +557,7 @@ fn run_suite(args: &SuiteArgs) -> Result<(), Failure> {
         write_rows(path, &report.rows).map_err(Failure::failed)?;
     }
     for (position, expected) in report.misses.iter().take(10) {
-        let expected = expected.map_or("?".into(), |e| e.to_string());
+        let expected = expected.as_ref().map_or("?".into(), ToString::to_string);
         println!("miss: {position} (expected {expected})");
     }
     println!(
@@ -560,7 +592,12 @@ impl GameTask for Perft {
 fn run_perft(args: &PerftArgs) -> Result<(), Failure> {
     let position = parse_position(args.game, &args.position)?;
     let start = std::time::Instant::now();
-    let count = with_game(&position, None, 0, Perft(args.depth));
+    // Perft counts moves: chess's fifty-move and insufficient-material draws do not stop it.
+    let position = match position {
+        GamePosition::Chess(c) => GamePosition::Chess(c.with_rule_draws(false)),
+        other => other,
+    };
+    let count = with_game(&position, EvalChoice::default(), Perft(args.depth));
     println!(
         "perft {} = {count} ({:.3} s)",
         args.depth,

@@ -82,7 +82,7 @@ const CASES: &[Case] = &[
     case("negative_depth.toml", 5, "depth", "-3"),
     case("depth_zero.toml", 10, "depth", "must be at least 1"),
     case("nodes_zero.toml", 8, "nodes", "must be at least 1"),
-    case("unknown_game.toml", 5, "game", "unknown variant `chess`"),
+    case("unknown_game.toml", 5, "game", "unknown variant `go`"),
     case(
         "unknown_algorithm.toml",
         9,
@@ -121,6 +121,13 @@ const CASES: &[Case] = &[
         "null_move",
         "a reduction R of 1-6",
     ),
+    case(
+        "chess_without_limits.toml",
+        5,
+        "game",
+        "chess has no bound on its length",
+    ),
+    case("chess_bad_fen.toml", 6, "positions", "bad chess position"),
     case("connect4_full_column.toml", 8, "positions", "`4444444`"),
     case("connect4_bad_column.toml", 6, "positions", "`9`"),
     case("tictactoe_bad_position.toml", 6, "positions", "`55`"),
@@ -355,7 +362,7 @@ fn bad_flags_are_refused() {
         ],
         &["--jobs"],
     );
-    refused(&["search", "chess", "start"], &["chess"]);
+    refused(&["search", "go", "start"], &["go"]);
     refused(
         &["search", "tictactoe", "start", "--algorithm", "mtdf"],
         &["mtdf"],

@@ -26,6 +26,7 @@ fn ordered_with_table() -> SearcherVariant {
             ..SearchConfig::default()
         },
         oracle: None,
+        eval: Default::default(),
         exclusive: false,
     }
 }

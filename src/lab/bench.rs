@@ -5,6 +5,7 @@
 use std::time::Instant;
 
 use super::runner::{GameTask, with_game};
+use super::settings::EvalChoice;
 use super::spec::GamePosition;
 use crate::game::{Evaluator, Game, Score};
 use crate::games::random_tree::OracleOrder;
@@ -180,7 +181,12 @@ pub fn run(mut report: impl FnMut(&str, BenchLine)) -> BenchLine {
             config: &c.config,
             limits: &c.limits,
         };
-        let nodes = with_game(&c.position, c.oracle, 1, task);
+        let eval = EvalChoice {
+            oracle: c.oracle,
+            seed: 1,
+            ..EvalChoice::default()
+        };
+        let nodes = with_game(&c.position, eval, task);
         let line = BenchLine {
             nodes,
             seconds: start.elapsed().as_secs_f64(),

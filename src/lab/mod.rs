@@ -7,6 +7,7 @@
 //! - [`machine`]: run.json (experiment text, commit, machine, date);
 //! - [`test_set`]: positions with known answers; [`suite`] runs them.
 
+pub mod answer;
 pub mod bench;
 pub mod epd;
 pub mod machine;

@@ -71,10 +71,18 @@ pub struct Row {
     pub elapsed_s: f64,
     /// nodes / elapsed_s.
     pub nps: Option<f64>,
-    /// Known score of a test-set position, in the set's convention.
-    pub expected: Option<i32>,
-    /// Whether the final iteration's answer equals `expected` (last row of a job only).
+    /// The test set's known answer: a score in the set's convention (connect four), or
+    /// `bm ...; am ...; mate n` (chess EPD).
+    pub expected: Option<String>,
+    /// Whether the final iteration's answer is the known one (last row of a job only).
     pub solved: Option<bool>,
+    /// The depth of the first iteration from which the best move (and the score, for a mate)
+    /// stayed the final one (last row of a job only).
+    pub answer_depth: Option<u32>,
+    /// Nodes of all iterations up to and including that one.
+    pub answer_nodes: Option<u64>,
+    /// Seconds of all iterations up to and including that one.
+    pub answer_s: Option<f64>,
 }
 
 /// Rounds a derived ratio to four decimals: the CSV stays readable and smaller, and no

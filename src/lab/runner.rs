@@ -12,11 +12,13 @@ use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 
 use super::record::{Row, derived, mean_branching, nps, round4};
+use super::settings::{ChessEval, EvalChoice};
 use super::spec::{GamePosition, Job, Plan};
-use crate::game::{Evaluator, Game, Neutral, Score};
+use crate::game::{Evaluator, Game, Neutral, Score, score};
+use crate::games::chess::{Material, Pst, Shannon};
 use crate::games::connect4::{CentreFirst, pons_score};
-use crate::games::random_tree::{Oracle, OracleOrder, TreeParams, TreeValue};
-use crate::search::{Algorithm, SearchConfig, Searcher};
+use crate::games::random_tree::{Oracle, TreeParams, TreeValue};
+use crate::search::{Algorithm, Iteration, SearchConfig, Searcher};
 
 /// How to run an experiment.
 #[derive(Clone, Debug, Default)]
@@ -257,23 +259,23 @@ pub trait GameTask {
     ) -> Self::Output;
 }
 
-/// The one `match` on the game: picks the evaluator for `position` (the oracle on random
-/// trees when `oracle` is set, seeded with `seed`) and runs `task` on it.
-pub fn with_game<T: GameTask>(
-    position: &GamePosition,
-    oracle: Option<OracleOrder>,
-    seed: u64,
-    task: T,
-) -> T::Output {
+/// The one `match` on the game: picks the evaluator for `position` as `eval` says and runs
+/// `task` on it.
+pub fn with_game<T: GameTask>(position: &GamePosition, eval: EvalChoice, task: T) -> T::Output {
     let same = |s: Score| s;
     match position {
         GamePosition::TicTacToe(p) => task.run(p, &Neutral, &same),
         GamePosition::Connect4(p) => {
             task.run(p, &CentreFirst, &|s| pons_score(p, s).unwrap_or(i32::MIN))
         }
-        GamePosition::RandomTree(p) => match oracle {
-            Some(order) => task.run(p, &Oracle::new(order, seed), &same),
+        GamePosition::RandomTree(p) => match eval.oracle {
+            Some(order) => task.run(p, &Oracle::new(order, eval.seed), &same),
             None => task.run(p, &TreeValue, &same),
+        },
+        GamePosition::Chess(p) => match eval.chess {
+            ChessEval::Material => task.run(p, &Material, &same),
+            ChessEval::Shannon => task.run(p, &Shannon, &same),
+            ChessEval::Pst => task.run(p, &Pst, &same),
         },
     }
 }
@@ -286,7 +288,11 @@ pub fn execute(job: &Job, experiment: &str) -> Vec<Row> {
         job,
         experiment,
     };
-    with_game(&job.position.position, job.searcher.oracle, job.seed, task)
+    with_game(
+        &job.position.position,
+        job.searcher.eval_choice(job.seed),
+        task,
+    )
 }
 
 struct JobTask<'a> {
@@ -393,14 +399,38 @@ fn run_search<G: Game, E: Evaluator<G>>(
             max_ply: it.stats.max_ply,
             elapsed_s: it.elapsed.as_secs_f64(),
             nps: nps(it),
-            expected: job.position.expected,
+            expected: job.position.answer.as_ref().map(ToString::to_string),
             solved: None,
+            answer_depth: None,
+            answer_nodes: None,
+            answer_s: None,
         });
     }
-    if let (Some(last), Some(expected)) = (rows.last_mut(), job.position.expected) {
-        last.solved = Some(to_set_score(last.score) == expected);
+    if let (Some(answer), Some(last_it)) = (&job.position.answer, result.last()) {
+        let first = first_stable_iteration(&result.iterations);
+        let through = &result.iterations[..=first];
+        let last = rows.last_mut().expect("a row per iteration");
+        last.solved = Some(answer.accepts(last_it, to_set_score));
+        last.answer_depth = Some(result.iterations[first].depth);
+        last.answer_nodes = Some(through.iter().map(|i| i.stats.nodes).sum());
+        last.answer_s = Some(through.iter().map(|i| i.elapsed.as_secs_f64()).sum());
     }
     rows
+}
+
+/// The index of the first iteration from which the best move, and a decisive score, stayed
+/// those of the last iteration: when the final answer first appeared.
+fn first_stable_iteration<M: PartialEq>(iterations: &[Iteration<M>]) -> usize {
+    let Some(last) = iterations.last() else {
+        return 0;
+    };
+    let same = |i: &Iteration<M>| {
+        i.best_move == last.best_move && (!score::is_decisive(last.score) || i.score == last.score)
+    };
+    iterations
+        .iter()
+        .rposition(|i| !same(i))
+        .map_or(0, |k| k + 1)
 }
 
 fn algorithm_name(a: Algorithm) -> String {

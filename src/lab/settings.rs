@@ -7,6 +7,41 @@ use serde::de::{self, Deserializer, Visitor};
 
 use crate::search::{NullMove, Quiescence, Reduction};
 
+/// `eval`: the chess evaluation (other games have one evaluator each and ignore it).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ChessEval {
+    /// Material only: 1, 3, 3, 5, 9 pawns.
+    Material,
+    /// Shannon's 1950 evaluation: material, pawn structure, mobility (seed 004).
+    Shannon,
+    /// Material with PeSTO's tapered piece-square tables (the default).
+    #[default]
+    Pst,
+}
+
+impl fmt::Display for ChessEval {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Self::Material => "material",
+            Self::Shannon => "shannon",
+            Self::Pst => "pst",
+        })
+    }
+}
+
+/// How a job's evaluator is chosen: the oracle on random trees (seeded), a named evaluation
+/// in chess; every other game has one evaluator.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct EvalChoice {
+    /// Random trees: order by the oracle.
+    pub oracle: Option<crate::games::random_tree::OracleOrder>,
+    /// Chess: which evaluation.
+    pub chess: ChessEval,
+    /// Seed of the oracle's random choices.
+    pub seed: u64,
+}
+
 /// `quiescence`: `"off"`, `"unlimited"`, or the deepest quiescence ply (0 = stand pat only).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum QuiescenceSetting {

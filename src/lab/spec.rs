@@ -10,9 +10,11 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::settings::{NullMoveSetting, QuiescenceSetting};
+use super::answer::Answer;
+use super::settings::{ChessEval, EvalChoice, NullMoveSetting, QuiescenceSetting};
 use super::sweep::{Sweep, Variants};
 use crate::game::{Notation, ParseError};
+use crate::games::chess::Chess;
 use crate::games::connect4::Connect4;
 use crate::games::random_tree::{Model, OracleOrder, RandomTree, TreeParams, mix};
 use crate::games::tictactoe::TicTacToe;
@@ -77,6 +79,8 @@ pub enum GameKind {
     Connect4,
     /// Synthetic uniform trees.
     RandomTree,
+    /// Chess (cozy-chess): positions as FEN or `startpos`, test sets as EPD.
+    Chess,
 }
 
 impl fmt::Display for GameKind {
@@ -85,6 +89,7 @@ impl fmt::Display for GameKind {
             Self::Tictactoe => "tictactoe",
             Self::Connect4 => "connect4",
             Self::RandomTree => "random_tree",
+            Self::Chess => "chess",
         })
     }
 }
@@ -133,6 +138,8 @@ pub struct SearcherSpec {
     pub ordering: OrderingSpec,
     /// Random trees only: order moves by the true values (replaces the other switches there).
     pub oracle: Option<Spanned<Sweep<OracleOrder>>>,
+    /// Chess only: `material`, `shannon` or `pst` (default).
+    pub eval: Option<Sweep<ChessEval>>,
     /// Quiescence search: "off" (default), "unlimited" or its deepest ply.
     pub quiescence: Option<Sweep<QuiescenceSetting>>,
     /// Also search checking moves in the first quiescence ply.
@@ -200,6 +207,8 @@ pub enum GamePosition {
     Connect4(Connect4),
     /// A synthetic tree's root.
     RandomTree(RandomTree),
+    /// Chess.
+    Chess(Chess),
 }
 
 impl GamePosition {
@@ -210,6 +219,7 @@ impl GamePosition {
             Self::TicTacToe(_) => GameKind::Tictactoe,
             Self::Connect4(_) => GameKind::Connect4,
             Self::RandomTree(_) => GameKind::RandomTree,
+            Self::Chess(_) => GameKind::Chess,
         }
     }
 
@@ -219,6 +229,7 @@ impl GamePosition {
             GameKind::Tictactoe => Self::TicTacToe(TicTacToe::parse_position(text)?),
             GameKind::Connect4 => Self::Connect4(Connect4::parse_position(text)?),
             GameKind::RandomTree => Self::RandomTree(RandomTree::parse_position(text)?),
+            GameKind::Chess => Self::Chess(Chess::parse_position(text)?),
         })
     }
 }
@@ -232,8 +243,8 @@ pub struct PositionEntry {
     pub set: String,
     /// The position.
     pub position: GamePosition,
-    /// The known score from a test set, in the set's own convention.
-    pub expected: Option<i32>,
+    /// The known answer from a test set.
+    pub answer: Option<Answer>,
 }
 
 /// A searcher with every sweep resolved.
@@ -247,6 +258,8 @@ pub struct SearcherVariant {
     pub config: SearchConfig,
     /// The oracle order on random trees.
     pub oracle: Option<OracleOrder>,
+    /// The chess evaluation.
+    pub eval: ChessEval,
     /// Runs alone.
     pub exclusive: bool,
 }
@@ -265,8 +278,21 @@ impl SearcherVariant {
         if let Some(o) = self.oracle {
             s.push_str(&format!(" oracle={o}"));
         }
+        if self.eval != ChessEval::default() {
+            s.push_str(&format!(" eval={}", self.eval));
+        }
         s.push_str(&technique_label(c));
         s
+    }
+
+    /// How this searcher's evaluator is chosen, with `seed` for the oracle.
+    #[must_use]
+    pub fn eval_choice(&self, seed: u64) -> EvalChoice {
+        EvalChoice {
+            oracle: self.oracle,
+            chess: self.eval,
+            seed,
+        }
     }
 }
 
@@ -499,7 +525,16 @@ pub fn parse(file: &Path, text: &str) -> Result<Plan, SpecError> {
         check_limits(&src, &game.limits)?;
         let positions = positions(&src, game, base_dir, doc.seed)?;
         let chosen = searchers_for(&src, game, &searchers)?;
+        let first_new = jobs.len();
         add_jobs(&mut jobs, &doc, game_index, game, &positions, &chosen);
+        if *game.game.get_ref() == GameKind::Chess
+            && jobs[first_new..]
+                .iter()
+                .any(|j| j.limits == Limits::default())
+        {
+            let why = "chess has no bound on its length: give a depth, nodes or time_ms limit (in [limits], the game or the searcher)";
+            return Err(src.at(&game.game, "game", why));
+        }
     }
     Ok(Plan {
         name: doc.name.into_inner(),
@@ -568,6 +603,7 @@ fn searcher_variants(
             swept: String::new(),
             config: SearchConfig::default(),
             oracle: None,
+            eval: ChessEval::default(),
             exclusive: spec.exclusive,
         };
         let o = &spec.ordering;
@@ -654,6 +690,7 @@ fn technique_variants(
         &mut v.config
     }
     variants
+        .across("eval", spec.eval.as_ref(), |v, e| v.eval = e)
         .across("quiescence", spec.quiescence.as_ref(), |v, q| {
             c(v).quiescence = q.config()
         })
@@ -774,7 +811,7 @@ fn positions(
                 label: text.get_ref().trim().to_owned(),
                 set: set.into(),
                 position,
-                expected: None,
+                answer: None,
             });
         }
     }
@@ -787,7 +824,7 @@ fn positions(
             label: "start".into(),
             set: "start".into(),
             position: GamePosition::parse(kind, "start").expect("every game has a start position"),
-            expected: None,
+            answer: None,
         });
     }
     Ok(out)
@@ -871,7 +908,7 @@ fn random_trees(src: &Source, game: &GameSpec, seed: u64) -> Result<Vec<Position
                         label: root.to_string(),
                         set: "random_tree".into(),
                         position: GamePosition::RandomTree(root),
-                        expected: None,
+                        answer: None,
                     });
                 }
             }

@@ -3,6 +3,7 @@
 
 use rayon::prelude::*;
 
+use super::answer::Answer;
 use super::record::Row;
 use super::runner::execute;
 use super::spec::{Job, PositionEntry, SearcherVariant};
@@ -30,7 +31,7 @@ pub struct SuiteReport {
     /// Every row, sorted by position.
     pub rows: Vec<Row>,
     /// Positions not solved exactly, with their known answers.
-    pub misses: Vec<(String, Option<i32>)>,
+    pub misses: Vec<(String, Option<Answer>)>,
 }
 
 /// Searches every position with `searcher` under `limits` on `threads` threads.
@@ -75,14 +76,14 @@ fn summarise(jobs: &[Job], per_job: Vec<Vec<Row>>) -> SuiteReport {
     for (job, rows) in jobs.iter().zip(per_job) {
         report.mean_nodes += rows.iter().map(|r| r.nodes as f64).sum::<f64>() / n;
         report.mean_seconds += rows.iter().map(|r| r.elapsed_s).sum::<f64>() / n;
-        if job.position.expected.is_some() {
+        if job.position.answer.is_some() {
             report.total += 1;
             if rows.last().and_then(|r| r.solved) == Some(true) {
                 report.exact += 1;
             } else {
                 report
                     .misses
-                    .push((job.position.label.clone(), job.position.expected));
+                    .push((job.position.label.clone(), job.position.answer.clone()));
             }
         }
         report.rows.extend(rows);

@@ -1,11 +1,14 @@
-//! Test sets: positions with known answers, one per line as `<position> <known score>`
-//! (Pascal Pons's connect-four format), `#` comments and blank lines skipped. Read by
-//! experiment files (`file = ...`) and by `plylab suite`.
+//! Test sets: positions with known answers. Chess sets are EPD ([`super::epd`]); the
+//! others have one position per line as `<position> <known score>` (Pascal Pons's
+//! connect-four format), `#` comments and blank lines skipped. Read by experiment files
+//! (`file = ...`) and by `plylab suite`.
 
 use std::path::{Path, PathBuf};
 
+use super::answer::Answer;
 use super::spec::{GameKind, GamePosition, PositionEntry};
 use crate::game::ParseError;
+use crate::games::chess::ChessMove;
 
 /// A test set that cannot be read.
 #[derive(Debug, thiserror::Error)]
@@ -33,6 +36,9 @@ pub enum TestSetError {
     /// No positions at all.
     #[error("`{0}` holds no positions")]
     Empty(PathBuf),
+    /// An EPD file that cannot be read.
+    #[error("{0}")]
+    Epd(#[from] super::epd::EpdError),
 }
 
 /// Reads the first `take` positions (all if `None`) of the test set at `path`; the set is
@@ -42,6 +48,9 @@ pub fn read(
     path: &Path,
     take: Option<usize>,
 ) -> Result<Vec<PositionEntry>, TestSetError> {
+    if kind == GameKind::Chess {
+        return read_epd(path, take);
+    }
     let text = std::fs::read_to_string(path).map_err(|source| TestSetError::Io {
         path: path.to_path_buf(),
         source,
@@ -72,6 +81,34 @@ pub fn read(
     Ok(out)
 }
 
+/// An EPD test set: each record's FEN, with its `bm`, `am` and `ce +Mn` as the answer.
+fn read_epd(path: &Path, take: Option<usize>) -> Result<Vec<PositionEntry>, TestSetError> {
+    let set = path
+        .file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    let records = super::epd::read(path, take)?;
+    if records.is_empty() {
+        return Err(TestSetError::Empty(path.to_path_buf()));
+    }
+    let uci = |moves: &[ChessMove]| moves.iter().map(ToString::to_string).collect();
+    Ok(records
+        .into_iter()
+        .map(|r| {
+            let judged = !r.best.is_empty() || !r.avoid.is_empty() || r.mate_in.is_some();
+            PositionEntry {
+                label: r.fen.clone(),
+                set: set.clone(),
+                answer: judged.then(|| Answer::Moves {
+                    best: uci(&r.best),
+                    avoid: uci(&r.avoid),
+                    mate_in: r.mate_in,
+                }),
+                position: GamePosition::Chess(r.position),
+            }
+        })
+        .collect())
+}
+
 /// One line of a test set: a position, then optionally its known score.
 pub fn parse_line(kind: GameKind, line: &str, set: &str) -> Result<PositionEntry, ParseError> {
     let (text, expected) = match line.rsplit_once(char::is_whitespace) {
@@ -87,6 +124,6 @@ pub fn parse_line(kind: GameKind, line: &str, set: &str) -> Result<PositionEntry
         label: text.to_owned(),
         set: set.to_owned(),
         position: GamePosition::parse(kind, text)?,
-        expected,
+        answer: expected.map(Answer::Score),
     })
 }

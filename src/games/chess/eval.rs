@@ -45,14 +45,21 @@ fn material_balance(board: &Board) -> Score {
 /// cannot be answered by a recapture). Always positive for those moves; 0 for quiet moves.
 #[must_use]
 pub fn mvv_lva(pos: &Chess, mv: ChessMove) -> i32 {
-    let victim = pos.captured_piece(mv).map_or(0, piece_value);
-    let gain = mv
-        .promotion()
-        .map_or(0, |p| piece_value(p) - piece_value(Piece::Pawn));
-    if victim + gain == 0 {
+    let gain = material_gain(pos, mv);
+    if gain == 0 {
         return 0;
     }
-    16 * (victim + gain) - piece_value(pos.moved_piece(mv))
+    16 * gain - piece_value(pos.moved_piece(mv))
+}
+
+/// The material a move wins: the captured piece plus a promotion's gain over the pawn.
+#[must_use]
+pub fn material_gain(pos: &Chess, mv: ChessMove) -> Score {
+    let victim = pos.captured_piece(mv).map_or(0, piece_value);
+    let promotion = mv
+        .promotion()
+        .map_or(0, |p| piece_value(p) - piece_value(Piece::Pawn));
+    victim + promotion
 }
 
 /// Captures (en passant included) and promotions: what quiescence search follows.
@@ -70,6 +77,10 @@ macro_rules! noisy_and_hint {
 
         fn order_hint(&self, pos: &Chess, mv: ChessMove, _depth: u32) -> i32 {
             mvv_lva(pos, mv)
+        }
+
+        fn material_gain(&self, pos: &Chess, mv: ChessMove) -> Option<Score> {
+            Some(material_gain(pos, mv))
         }
     };
 }

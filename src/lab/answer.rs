@@ -1,0 +1,127 @@
+//! Known answers of test-set positions, and how a search's final iteration is judged
+//! against them.
+
+use std::fmt;
+
+use crate::game::{Score, score};
+use crate::search::Iteration;
+
+/// What a test set says about a position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Answer {
+    /// The exact score in the set's own convention (Pons's connect-four scores), compared
+    /// after converting the search's score to that convention.
+    Score(i32),
+    /// An EPD record's verdict (chess): the best moves (`bm`), the moves to avoid (`am`), and
+    /// an announced mate distance in moves (`ce +Mn`). Moves are written in UCI.
+    Moves {
+        /// Any of these is right (`bm`); empty: no constraint.
+        best: Vec<String>,
+        /// None of these may be played (`am`).
+        avoid: Vec<String>,
+        /// The side to move mates in exactly this many moves.
+        mate_in: Option<u32>,
+    },
+}
+
+impl Answer {
+    /// Whether `it`, a completed iteration at the root, gives this answer. `to_set_score`
+    /// converts its score to the set's convention.
+    pub fn accepts<M: fmt::Display>(
+        &self,
+        it: &Iteration<M>,
+        to_set_score: &dyn Fn(Score) -> i32,
+    ) -> bool {
+        match self {
+            Self::Score(expected) => to_set_score(it.score) == *expected,
+            Self::Moves {
+                best,
+                avoid,
+                mate_in,
+            } => {
+                let played = it.best_move.as_ref().map(ToString::to_string);
+                let among = |list: &Vec<String>| played.as_ref().is_some_and(|m| list.contains(m));
+                (best.is_empty() || among(best))
+                    && !among(avoid)
+                    && mate_in.is_none_or(|n| mate_moves(it.score) == Some(n))
+            }
+        }
+    }
+}
+
+/// The number of moves to a forced mate announced by a winning score (a mate at ply p from
+/// the root is mate in (p + 1) / 2 moves), or `None`.
+#[must_use]
+pub fn mate_moves(s: Score) -> Option<u32> {
+    score::plies_to_end(s)
+        .filter(|_| s > 0)
+        .map(|p| (p as u32).div_ceil(2))
+}
+
+impl fmt::Display for Answer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Score(s) => write!(f, "{s}"),
+            Self::Moves {
+                best,
+                avoid,
+                mate_in,
+            } => {
+                let mut parts = Vec::new();
+                if !best.is_empty() {
+                    parts.push(format!("bm {}", best.join(" ")));
+                }
+                if !avoid.is_empty() {
+                    parts.push(format!("am {}", avoid.join(" ")));
+                }
+                if let Some(n) = mate_in {
+                    parts.push(format!("mate {n}"));
+                }
+                f.write_str(&parts.join("; "))
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::Stats;
+    use std::time::Duration;
+
+    fn iteration(best: &str, score: Score) -> Iteration<String> {
+        Iteration {
+            depth: 5,
+            score,
+            best_move: Some(best.to_owned()),
+            pv: vec![best.to_owned()],
+            stats: Stats::default(),
+            elapsed: Duration::ZERO,
+        }
+    }
+
+    #[test]
+    fn moves_and_mate_distances_are_judged() {
+        let same = |s: Score| s;
+        let bm = Answer::Moves {
+            best: vec!["e7e8q".into()],
+            avoid: vec![],
+            mate_in: Some(2),
+        };
+        assert!(bm.accepts(&iteration("e7e8q", score::win_in(3)), &same));
+        assert!(!bm.accepts(&iteration("e7e8q", score::win_in(5)), &same));
+        assert!(!bm.accepts(&iteration("a2a3", score::win_in(3)), &same));
+        let am = Answer::Moves {
+            best: vec![],
+            avoid: vec!["g1f3".into()],
+            mate_in: None,
+        };
+        assert!(am.accepts(&iteration("e2e4", 30), &same));
+        assert!(!am.accepts(&iteration("g1f3", 30), &same));
+        assert!(Answer::Score(-1).accepts(&iteration("x", 7), &|_| -1));
+        assert_eq!(mate_moves(score::win_in(1)), Some(1));
+        assert_eq!(mate_moves(score::win_in(5)), Some(3));
+        assert_eq!(mate_moves(score::loss_in(4)), None);
+        assert_eq!(bm.to_string(), "bm e7e8q; mate 2");
+    }
+}
