@@ -367,7 +367,11 @@ fn experiment(args: &ExperimentArgs) -> Result<(), Failure> {
     }
     if args.dry_run {
         let mut out = std::io::stdout().lock();
-        return runner::describe_jobs(&plan, &mut out).map_err(Failure::failed);
+        return match runner::describe_jobs(&plan, &mut out) {
+            // A reader such as `head` that has seen enough is not a failure.
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+            other => other.map_err(Failure::failed),
+        };
     }
     let options = RunOptions {
         jobs: args.jobs.map(|j| j as usize),

@@ -114,7 +114,11 @@ fn without_timing(path: &Path) -> String {
     let keep: Vec<usize> = (0..header.len())
         .filter(|&i| !TIMING_COLUMNS.contains(&header[i].as_str()))
         .collect();
-    assert_eq!(keep.len() + TIMING_COLUMNS.len(), header.len(), "timing columns present");
+    assert_eq!(
+        keep.len() + TIMING_COLUMNS.len(),
+        header.len(),
+        "timing columns present"
+    );
     std::iter::once(&header)
         .chain(&rows)
         .map(|r| {

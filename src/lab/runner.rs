@@ -363,12 +363,9 @@ fn run_search<G: Game, E: Evaluator<G>>(
             game: G::NAME.to_owned(),
             set: job.position.set.clone(),
             position: job.position.label.clone(),
-            searcher: job.searcher.label.clone(),
+            searcher: job.searcher.name(),
             algorithm: algorithm_name(config.algorithm),
-            params: [job.searcher.params(), job.searcher.swept.clone()]
-                .join(" ")
-                .trim()
-                .to_owned(),
+            params: job.searcher.params(),
             threads: 1,
             seed: job.seed,
             repetition: job.repetition,

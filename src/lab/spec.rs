@@ -285,6 +285,18 @@ impl SearcherVariant {
         s
     }
 
+    /// The name of this variant in the output: the label, followed by the swept values in
+    /// brackets when the searcher sweeps (`nullmove[null_move=R2]`), so that charts and
+    /// summaries keep variants apart.
+    #[must_use]
+    pub fn name(&self) -> String {
+        if self.swept.is_empty() {
+            self.label.clone()
+        } else {
+            format!("{}[{}]", self.label, self.swept)
+        }
+    }
+
     /// How this searcher's evaluator is chosen, with `seed` for the oracle.
     #[must_use]
     pub fn eval_choice(&self, seed: u64) -> EvalChoice {
