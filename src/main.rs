@@ -55,7 +55,8 @@ struct UciArgs {
     /// Play with the searcher of this label in --config (its first variant if swept).
     #[arg(long, value_name = "NAME", requires = "config")]
     searcher: Option<String>,
-    /// The experiment file (TOML) holding --searcher; technique flags are then ignored.
+    /// The experiment file (TOML) holding --searcher; technique flags other than
+    /// --depth/--nodes/--time-ms are then ignored.
     #[arg(long, value_name = "FILE", requires = "searcher")]
     config: Option<PathBuf>,
     #[command(flatten)]
