@@ -16,3 +16,4 @@ pub mod lab;
 pub mod plot;
 pub mod rng;
 pub mod search;
+pub mod uci;

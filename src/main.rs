@@ -44,6 +44,23 @@ enum Command {
     /// Redraw the charts and summary.md of a results directory (or one searches.csv) from
     /// its CSV, without searching anything.
     Plot(PlotArgs),
+    /// A UCI chess engine on stdin/stdout for one configuration: the searcher NAME of an
+    /// experiment file, or the technique flags (their defaults when none are given; the
+    /// --depth/--nodes/--time-ms flags cap every `go`).
+    Uci(UciArgs),
+}
+
+#[derive(Args)]
+struct UciArgs {
+    /// Play with the searcher of this label in --config (its first variant if swept).
+    #[arg(long, value_name = "NAME", requires = "config")]
+    searcher: Option<String>,
+    /// The experiment file (TOML) holding --searcher; technique flags other than
+    /// --depth/--nodes/--time-ms are then ignored.
+    #[arg(long, value_name = "FILE", requires = "searcher")]
+    config: Option<PathBuf>,
+    #[command(flatten)]
+    techniques: Techniques,
 }
 
 #[derive(Args)]
@@ -348,6 +365,14 @@ fn main() -> ExitCode {
             Ok(())
         }
         Command::Plot(args) => run_plot(&args),
+        Command::Uci(args) => match (&args.config, &args.searcher) {
+            (Some(file), Some(name)) => plylab::uci::searcher_from_file(file, name),
+            _ => Ok(args.techniques.searcher()),
+        }
+        .map_err(Failure::bad_input)
+        .and_then(|s| {
+            plylab::uci::run_stdio(&s, args.techniques.limits()).map_err(Failure::failed)
+        }),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

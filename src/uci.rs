@@ -1,0 +1,713 @@
+//! A UCI engine front for chess: `plylab uci` speaks the Universal Chess Interface
+//! (Stefan Meyer-Kahlen and Rudolf Huber, 2000;
+//! <https://www.shredderchess.com/chess-features/uci-universal-chess-interface.html>) on
+//! standard input and output, searching with any [`SearcherVariant`], so that a configuration
+//! of an experiment can play games under a GUI, cutechess-cli or fastchess.
+//!
+//! [`Engine`] is a small state machine: one method per command, the position and the table
+//! kept between commands, and the search on its own thread so that `stop` and `isready` are
+//! answered while it runs. Supported commands: `uci`, `isready`, `ucinewgame` (clears the
+//! table), `position startpos|fen FEN [moves ...]`, `go` with `depth`, `nodes`, `mate`,
+//! `movetime`, `wtime`/`btime`/`winc`/`binc`/`movestogo` and `infinite` (a bare `go` is
+//! infinite), `stop`, `quit`, `setoption name Hash|Threads value N`, and `debug` (ignored).
+//! Bad input (an unknown command or option, a bad FEN, an illegal move, a bad number) is
+//! answered with `info string <reason>`, and the engine keeps its last good position.
+//!
+//! Time: with a clock (`wtime`/`btime`) the search gets [`time_budget`]. After each
+//! completed iteration an `info depth D seldepth S score cp X|mate N nodes N nps N time MS
+//! pv ...` line is written (nodes and time count from the start of the `go`); `mate N` is in
+//! moves, positive when the engine mates. The answer is `bestmove <uci>`: the deepest
+//! completed iteration's move, the first legal move if no iteration completed, and `0000`
+//! when the position has no legal move (checkmate or stalemate).
+
+use std::io::{self, BufRead, Write};
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use crate::game::{Evaluator, Game, Notation, Score, score};
+use crate::games::chess::{Chess, ChessMove, Color, Material, Pst, Shannon};
+use crate::lab::settings::ChessEval;
+use crate::lab::spec::{self, SearcherVariant};
+use crate::search::{Algorithm, Iteration, Limits, SearchConfig, Searcher, Table};
+
+/// The largest `Hash` the engine accepts, in MiB.
+pub const MAX_HASH_MB: usize = 4096;
+
+/// Time kept back from every clock budget for the GUI's and the pipe's latency.
+pub const MOVE_OVERHEAD: Duration = Duration::from_millis(30);
+
+/// The searcher labelled `label` in the experiment file `file` (its first variant if the
+/// file sweeps it). Its limits in the file are not used: the GUI's `go` sets them.
+///
+/// # Errors
+/// The file does not load, or no job of it uses a searcher with that label.
+pub fn searcher_from_file(file: &Path, label: &str) -> Result<SearcherVariant, String> {
+    let plan = spec::load(file).map_err(|e| e.to_string())?;
+    if let Some(job) = plan.jobs.iter().find(|j| j.searcher.label == label) {
+        return Ok(job.searcher.clone());
+    }
+    let mut labels: Vec<&str> = plan
+        .jobs
+        .iter()
+        .map(|j| j.searcher.label.as_str())
+        .collect();
+    labels.dedup();
+    labels.sort_unstable();
+    labels.dedup();
+    Err(format!(
+        "{}: no searcher labelled `{label}` (labels: {})",
+        file.display(),
+        labels.join(", ")
+    ))
+}
+
+/// Runs the engine on standard input and output until `quit` or the end of the input.
+///
+/// # Errors
+/// Reading standard input fails.
+pub fn run_stdio(searcher: &SearcherVariant, caps: Limits) -> io::Result<()> {
+    let engine = Engine::new(searcher, caps, io::stdout());
+    engine.run(io::stdin().lock())
+}
+
+/// The search time for a clock: `time_left / min(movestogo, 30) + increment × 0.8` (a
+/// thirtieth of the time left without `movestogo`), never more than half the time left,
+/// minus [`MOVE_OVERHEAD`], and at least 1 ms. Returns `(hard, soft)`: the search is stopped
+/// at `hard`, and no new iteration starts after `soft` = `hard / 2` (the next iteration
+/// would most likely be cut off and wasted).
+#[must_use]
+pub fn time_budget(
+    time_left: Duration,
+    increment: Duration,
+    moves_to_go: Option<u32>,
+) -> (Duration, Duration) {
+    let moves = moves_to_go.unwrap_or(30).clamp(1, 30);
+    let share = time_left / moves + increment.mul_f64(0.8);
+    let hard = share
+        .min(time_left / 2)
+        .saturating_sub(MOVE_OVERHEAD)
+        .max(Duration::from_millis(1));
+    (hard, hard / 2)
+}
+
+/// A decisive score as UCI's `mate N`: moves (not plies) to mate, positive when the side to
+/// move mates, negative when it is mated; `None` for other scores.
+#[must_use]
+pub fn mate_in_moves(s: Score) -> Option<i32> {
+    let plies = score::plies_to_end(s)?;
+    let moves = (plies + 1) / 2;
+    Some(if s > 0 { moves } else { -moves })
+}
+
+/// What the command loop does after a command.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    /// Read the next command.
+    Continue,
+    /// Stop reading: `quit`.
+    Quit,
+}
+
+/// The engine's output, shared by the command loop and the search thread: whole lines,
+/// each flushed at once (a line-buffered stdout may not flush into a pipe).
+#[derive(Clone)]
+struct Output(Arc<Mutex<Box<dyn Write + Send>>>);
+
+impl Output {
+    fn line(&self, text: &str) {
+        let mut w = self
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        // A closed output (the GUI is gone) is noticed as the end of the input.
+        let _ = writeln!(w, "{text}").and_then(|()| w.flush());
+    }
+
+    fn info_string(&self, text: &str) {
+        self.line(&format!("info string {text}"));
+    }
+}
+
+/// A search running on its own thread.
+struct Running {
+    /// Set by `stop` (and by the search itself when its soft time is up).
+    stop: Arc<AtomicBool>,
+    /// Set by the search thread just before it writes `bestmove`.
+    done: Arc<AtomicBool>,
+    handle: JoinHandle<()>,
+}
+
+/// The UCI engine: configuration, options, position, table, and the running search.
+pub struct Engine {
+    variant: SearcherVariant,
+    /// Limits from the command line that cap every `go`.
+    caps: Limits,
+    /// The table (None when the configuration searches without one).
+    table: Option<Arc<Table>>,
+    hash_mb: usize,
+    threads: usize,
+    position: Chess,
+    /// Hashes of the positions before [`Self::position`], oldest first (repetitions).
+    history: Vec<u64>,
+    search: Option<Running>,
+    out: Output,
+}
+
+impl Engine {
+    /// An engine searching with `searcher`, each search capped by `caps` (the `--depth`,
+    /// `--nodes` and `--time-ms` flags), writing to `out`. The table is allocated with the
+    /// configuration's `tt_mb` (clamped to 1..=[`MAX_HASH_MB`]); a configuration with
+    /// `tt_mb = 0` or minimax searches without one, whatever `Hash` says.
+    pub fn new(searcher: &SearcherVariant, caps: Limits, out: impl Write + Send + 'static) -> Self {
+        let mut variant = searcher.clone();
+        let hash_mb = variant.config.tt_mb.clamp(1, MAX_HASH_MB);
+        let table = uses_table(&variant.config).then(|| {
+            variant.config.tt_mb = hash_mb;
+            Arc::new(Table::new(hash_mb))
+        });
+        Self {
+            variant,
+            caps,
+            table,
+            hash_mb,
+            threads: 1,
+            position: Chess::startpos(),
+            history: Vec::new(),
+            search: None,
+            out: Output(Arc::new(Mutex::new(Box::new(out)))),
+        }
+    }
+
+    /// Reads commands from `input` until `quit` or its end (which acts as `quit`).
+    ///
+    /// # Errors
+    /// Reading `input` fails.
+    pub fn run(mut self, mut input: impl BufRead) -> io::Result<()> {
+        let mut bytes = Vec::with_capacity(256);
+        loop {
+            bytes.clear();
+            if input.read_until(b'\n', &mut bytes)? == 0 {
+                self.quit();
+                return Ok(());
+            }
+            if self.handle(&String::from_utf8_lossy(&bytes)) == Flow::Quit {
+                return Ok(());
+            }
+        }
+    }
+
+    /// Handles one command line.
+    pub fn handle(&mut self, line: &str) -> Flow {
+        let mut words = line.split_whitespace();
+        let Some(command) = words.next() else {
+            return Flow::Continue;
+        };
+        let args: Vec<&str> = words.collect();
+        match command {
+            "uci" => self.uci(),
+            "isready" => self.out.line("readyok"),
+            "ucinewgame" => self.new_game(),
+            "position" => self.set_position(&args),
+            "go" => self.go(&args),
+            "stop" => self.stop(),
+            "setoption" => self.set_option(&args),
+            "debug" => {}
+            "quit" => {
+                self.quit();
+                return Flow::Quit;
+            }
+            other => self.out.info_string(&format!("unknown command `{other}`")),
+        }
+        Flow::Continue
+    }
+
+    /// `uci`: identification, options, `uciok`.
+    fn uci(&self) {
+        let v = &self.variant;
+        self.out.line(&format!(
+            "id name plylab {} [{}] algorithm={} {} eval={}",
+            env!("CARGO_PKG_VERSION"),
+            v.label,
+            v.config.algorithm,
+            v.params().replace(&format!(" eval={}", v.eval), ""),
+            v.eval
+        ));
+        self.out.line("id author the plylab authors");
+        self.out.line(&format!(
+            "option name Hash type spin default {} min 1 max {MAX_HASH_MB}",
+            self.hash_mb
+        ));
+        self.out
+            .line("option name Threads type spin default 1 min 1 max 1");
+        self.out.line("uciok");
+    }
+
+    /// True while a search runs; joins a search that has finished.
+    fn searching(&mut self) -> bool {
+        if self.search.as_ref().is_some_and(|r| r.done.load(Relaxed)) {
+            self.join();
+        }
+        self.search.is_some()
+    }
+
+    /// Waits for the search thread (if any) to end.
+    fn join(&mut self) {
+        if let Some(running) = self.search.take()
+            && running.handle.join().is_err()
+        {
+            self.out.info_string("the search thread panicked");
+        }
+    }
+
+    /// `stop`: ends the search, which answers with `bestmove`.
+    fn stop(&mut self) {
+        if let Some(running) = &self.search {
+            running.stop.store(true, Relaxed);
+        }
+        self.join();
+    }
+
+    /// `quit`: stops a running search and waits for it.
+    fn quit(&mut self) {
+        self.stop();
+    }
+
+    /// Refuses `what` while a search runs (the protocol sends it only to an idle engine).
+    fn busy(&mut self, what: &str) -> bool {
+        let busy = self.searching();
+        if busy {
+            self.out
+                .info_string(&format!("{what} ignored while searching: send stop first"));
+        }
+        busy
+    }
+
+    /// `ucinewgame`: forgets the table.
+    fn new_game(&mut self) {
+        if self.busy("ucinewgame") {
+            return;
+        }
+        if let Some(t) = &self.table {
+            t.clear();
+        }
+    }
+
+    /// `position startpos|fen FEN [moves m1 m2 ...]`: replaces the position only if the
+    /// whole command is valid.
+    fn set_position(&mut self, args: &[&str]) {
+        match parse_position(args) {
+            Ok((position, history)) => {
+                self.position = position;
+                self.history = history;
+            }
+            Err(reason) => self
+                .out
+                .info_string(&format!("{reason}; the position is unchanged")),
+        }
+    }
+
+    /// `setoption name NAME [value VALUE]`.
+    fn set_option(&mut self, args: &[&str]) {
+        if self.busy("setoption") {
+            return;
+        }
+        let (name, value) = match parse_setoption(args) {
+            Ok(nv) => nv,
+            Err(reason) => return self.out.info_string(&reason),
+        };
+        match name.to_ascii_lowercase().as_str() {
+            "hash" => match value.parse::<usize>() {
+                Ok(mb) if (1..=MAX_HASH_MB).contains(&mb) => self.set_hash(mb),
+                _ => self.out.info_string(&format!(
+                    "Hash must be a whole number of MiB from 1 to {MAX_HASH_MB}, not `{value}`"
+                )),
+            },
+            "threads" => match value.parse::<usize>() {
+                Ok(1) => self.threads = 1,
+                Ok(n) if n > 1 => {
+                    self.threads = n;
+                    self.out.info_string(&format!(
+                        "Threads {n} accepted, but only 1 thread searches until lazy SMP exists"
+                    ));
+                }
+                _ => self.out.info_string(&format!(
+                    "Threads must be a whole number from 1, not `{value}`"
+                )),
+            },
+            _ => self.out.info_string(&format!("unknown option `{name}`")),
+        }
+    }
+
+    /// Reallocates the table with `mb` MiB.
+    fn set_hash(&mut self, mb: usize) {
+        self.hash_mb = mb;
+        if self.table.is_none() {
+            self.out.info_string(&format!(
+                "Hash {mb} noted, but this configuration ({}, tt_mb = {}) searches without a table",
+                self.variant.config.algorithm, self.variant.config.tt_mb
+            ));
+            return;
+        }
+        // Drop the old table before allocating the new one.
+        self.table = None;
+        self.table = Some(Arc::new(Table::new(mb)));
+        self.variant.config.tt_mb = mb;
+    }
+
+    /// `go ...`: starts a search on its own thread.
+    fn go(&mut self, args: &[&str]) {
+        if self.busy("go") {
+            return;
+        }
+        let go = match Go::parse(args) {
+            Ok(go) => go,
+            Err(reason) => return self.out.info_string(&format!("{reason}; not searching")),
+        };
+        let (limits, soft) = go.limits(self.position.color_to_move(), self.caps);
+        let stop = Arc::new(AtomicBool::new(false));
+        let done = Arc::new(AtomicBool::new(false));
+        let job = SearchJob {
+            root: self.position.clone(),
+            history: self.history.clone(),
+            config: self.variant.config.clone(),
+            table: self.table.clone(),
+            limits,
+            soft,
+            infinite: go.infinite,
+            stop: Arc::clone(&stop),
+            done: Arc::clone(&done),
+            out: self.out.clone(),
+        };
+        let eval = self.variant.eval;
+        let spawned = std::thread::Builder::new()
+            .name("uci-search".into())
+            .spawn(move || job.run(eval));
+        match spawned {
+            Ok(handle) => self.search = Some(Running { stop, done, handle }),
+            Err(e) => self
+                .out
+                .info_string(&format!("cannot start the search thread: {e}")),
+        }
+    }
+}
+
+/// Whether `config` searches with a table.
+fn uses_table(config: &SearchConfig) -> bool {
+    config.algorithm == Algorithm::Alphabeta && config.tt_mb > 0
+}
+
+/// Reads the arguments of `position` into the position and the hashes of the positions
+/// before it.
+fn parse_position(args: &[&str]) -> Result<(Chess, Vec<u64>), String> {
+    let moves_at = args.iter().position(|&w| w == "moves");
+    let (setup, moves) = args.split_at(moves_at.unwrap_or(args.len()));
+    let mut position = match setup {
+        ["startpos"] => Chess::startpos(),
+        ["fen", fen @ ..] if !fen.is_empty() => Chess::parse_position(&fen.join(" "))
+            .map_err(|e| format!("bad FEN `{}`: {e}", fen.join(" ")))?,
+        _ => {
+            return Err(format!(
+                "expected `position startpos|fen FEN [moves ...]`, got `position {}`",
+                args.join(" ")
+            ));
+        }
+    };
+    let moves = moves.get(1..).unwrap_or_default();
+    let mut history = Vec::with_capacity(moves.len());
+    for (i, text) in moves.iter().enumerate() {
+        let mv = position
+            .parse_uci(text)
+            .map_err(|e| format!("move {} of {}: {e}", i + 1, moves.len()))?;
+        history.push(position.hash());
+        position.play(mv);
+    }
+    Ok((position, history))
+}
+
+/// Reads `name NAME [value VALUE]` (names and values may hold spaces).
+fn parse_setoption(args: &[&str]) -> Result<(String, String), String> {
+    let usage = || "expected `setoption name NAME [value VALUE]`".to_string();
+    let ["name", rest @ ..] = args else {
+        return Err(usage());
+    };
+    let value_at = rest.iter().position(|w| w.eq_ignore_ascii_case("value"));
+    let (name, value) = rest.split_at(value_at.unwrap_or(rest.len()));
+    if name.is_empty() {
+        return Err(usage());
+    }
+    Ok((name.join(" "), value.get(1..).unwrap_or_default().join(" ")))
+}
+
+/// The arguments of `go`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Go {
+    depth: Option<u32>,
+    nodes: Option<u64>,
+    mate: Option<u32>,
+    movetime: Option<u64>,
+    wtime: Option<i64>,
+    btime: Option<i64>,
+    winc: Option<i64>,
+    binc: Option<i64>,
+    movestogo: Option<u32>,
+    infinite: bool,
+}
+
+impl Go {
+    /// Reads `go`'s arguments; a bare `go` (or one with only `ponder`) searches until `stop`.
+    fn parse(args: &[&str]) -> Result<Self, String> {
+        fn number<T: std::str::FromStr>(key: &str, text: Option<&&str>) -> Result<T, String> {
+            let text = text.ok_or_else(|| format!("`go {key}` needs a number"))?;
+            text.parse()
+                .map_err(|_| format!("`go {key} {text}`: `{text}` is not a valid number here"))
+        }
+        fn positive<T: std::str::FromStr + Default + PartialEq>(
+            key: &str,
+            text: Option<&&str>,
+        ) -> Result<T, String> {
+            let n: T = number(key, text)?;
+            if n == T::default() {
+                return Err(format!("`go {key}` must be at least 1"));
+            }
+            Ok(n)
+        }
+        let mut go = Self::default();
+        let mut words = args.iter();
+        while let Some(&key) = words.next() {
+            match key {
+                "depth" => go.depth = Some(positive(key, words.next())?),
+                "nodes" => go.nodes = Some(positive(key, words.next())?),
+                "mate" => go.mate = Some(positive(key, words.next())?),
+                "movetime" => go.movetime = Some(positive(key, words.next())?),
+                "wtime" => go.wtime = Some(number(key, words.next())?),
+                "btime" => go.btime = Some(number(key, words.next())?),
+                "winc" => go.winc = Some(number(key, words.next())?),
+                "binc" => go.binc = Some(number(key, words.next())?),
+                "movestogo" => go.movestogo = Some(number(key, words.next())?),
+                "infinite" => go.infinite = true,
+                "ponder" => {}
+                "searchmoves" => return Err("`go searchmoves` is not supported".into()),
+                other => return Err(format!("unknown `go` argument `{other}`")),
+            }
+        }
+        let limited = go.depth.is_some()
+            || go.nodes.is_some()
+            || go.mate.is_some()
+            || go.movetime.is_some()
+            || go.wtime.is_some()
+            || go.btime.is_some();
+        go.infinite |= !limited;
+        Ok(go)
+    }
+
+    /// The search limits for `side` to move, each capped by `caps`, and the soft time
+    /// after which no new iteration starts (clock searches only).
+    fn limits(&self, side: Color, caps: Limits) -> (Limits, Option<Duration>) {
+        let millis = |ms: i64| Duration::from_millis(ms.max(0).unsigned_abs());
+        let (time, inc) = match side {
+            Color::White => (self.wtime, self.winc),
+            Color::Black => (self.btime, self.binc),
+        };
+        let clock = time.map(|t| time_budget(millis(t), millis(inc.unwrap_or(0)), self.movestogo));
+        let mut limits = Limits {
+            depth: min_some(self.depth, self.mate.map(|m| m.saturating_mul(2) - 1)),
+            nodes: self.nodes,
+            time: min_some(self.movetime.map(Duration::from_millis), clock.map(|c| c.0)),
+        };
+        if self.infinite {
+            limits = Limits::default();
+        }
+        limits.depth = min_some(limits.depth, caps.depth);
+        limits.nodes = min_some(limits.nodes, caps.nodes);
+        limits.time = min_some(limits.time, caps.time);
+        let soft = if self.infinite {
+            None
+        } else {
+            clock.map(|c| c.1)
+        };
+        (limits, soft)
+    }
+}
+
+/// The smaller of two optional limits (either alone if the other is absent).
+fn min_some<T: Ord>(a: Option<T>, b: Option<T>) -> Option<T> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
+}
+
+/// Everything a search thread needs, owned.
+struct SearchJob {
+    root: Chess,
+    history: Vec<u64>,
+    config: SearchConfig,
+    table: Option<Arc<Table>>,
+    limits: Limits,
+    soft: Option<Duration>,
+    infinite: bool,
+    stop: Arc<AtomicBool>,
+    done: Arc<AtomicBool>,
+    out: Output,
+}
+
+impl SearchJob {
+    /// Searches with the chess evaluator `eval` and writes `bestmove` (even if the search
+    /// panicked: then the first legal move, so that a GUI is never left waiting).
+    fn run(self, eval: ChessEval) {
+        let searched = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match eval {
+            ChessEval::Material => self.search(&Material),
+            ChessEval::Shannon => self.search(&Shannon),
+            ChessEval::Pst => self.search(&Pst),
+        }));
+        let best = searched.unwrap_or_else(|_| {
+            self.out
+                .info_string("the search panicked; playing the first legal move");
+            self.root.legal_moves().first().copied()
+        });
+        if self.infinite {
+            // `go infinite` answers only after `stop`, even when the search ended by itself.
+            while !self.stop.load(Relaxed) {
+                std::thread::sleep(Duration::from_millis(2));
+            }
+        }
+        self.done.store(true, Relaxed);
+        let best = best.map_or_else(|| "0000".to_string(), |m| m.to_string());
+        self.out.line(&format!("bestmove {best}"));
+    }
+
+    /// Searches, writing an info line per completed iteration; the move to play (`None`
+    /// when the root has no legal move).
+    fn search<E: Evaluator<Chess>>(&self, eval: &E) -> Option<ChessMove> {
+        let first_legal = self.root.legal_moves().first().copied();
+        let Some(first_legal) = first_legal else {
+            let why = if self.root.in_check() {
+                "checkmate"
+            } else {
+                "stalemate"
+            };
+            self.out.info_string(&format!("no legal move here ({why})"));
+            return None;
+        };
+        let mut searcher = Searcher::new(eval, &self.config)
+            .with_stop(&self.stop)
+            .with_history(&self.history);
+        if let Some(table) = &self.table {
+            searcher = searcher.with_table(table);
+        }
+        let start = Instant::now();
+        let mut nodes = 0;
+        let mut line = String::with_capacity(256);
+        let result = searcher.run_observed(&self.root, &self.limits, |it| {
+            nodes += it.stats.nodes;
+            let elapsed = start.elapsed();
+            write_info(&mut line, it, nodes, elapsed);
+            self.out.line(&line);
+            if self.soft.is_some_and(|soft| elapsed >= soft) {
+                self.stop.store(true, Relaxed);
+            }
+        });
+        Some(result.best_move().unwrap_or(first_legal))
+    }
+}
+
+/// Writes the `info` line of a completed iteration into `line`: `nodes` and `elapsed`
+/// count from the start of the search.
+fn write_info(line: &mut String, it: &Iteration<ChessMove>, nodes: u64, elapsed: Duration) {
+    use std::fmt::Write as _;
+    line.clear();
+    let nps = (nodes as f64 / elapsed.as_secs_f64().max(1e-6)) as u64;
+    let _ = write!(
+        line,
+        "info depth {} seldepth {} score ",
+        it.depth, it.stats.max_ply
+    );
+    let _ = match mate_in_moves(it.score) {
+        Some(m) => write!(line, "mate {m}"),
+        None => write!(line, "cp {}", it.score),
+    };
+    let _ = write!(
+        line,
+        " nodes {nodes} nps {nps} time {}",
+        elapsed.as_millis()
+    );
+    if !it.pv.is_empty() {
+        line.push_str(" pv");
+        for mv in &it.pv {
+            let _ = write!(line, " {mv}");
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn budget_follows_the_documented_rule() {
+        let ms = Duration::from_millis;
+        // 60 s, no increment: 60000 / 30 = 2000, minus the overhead.
+        assert_eq!(time_budget(ms(60_000), ms(0), None), (ms(1970), ms(985)));
+        // 10 s + 1 s: 333 + 800 = 1133 (Duration division truncates to whole nanoseconds).
+        let (hard, _) = time_budget(ms(10_000), ms(1000), None);
+        assert_eq!(hard.as_millis(), 1133 - 30);
+        // One move to go: never more than half the time left.
+        assert_eq!(time_budget(ms(1000), ms(0), Some(1)).0, ms(470));
+        // Almost no time: still 1 ms.
+        assert_eq!(time_budget(ms(10), ms(0), None).0, ms(1));
+    }
+
+    #[test]
+    fn mates_are_counted_in_moves() {
+        assert_eq!(mate_in_moves(score::win_in(1)), Some(1));
+        assert_eq!(mate_in_moves(score::win_in(5)), Some(3));
+        assert_eq!(mate_in_moves(score::loss_in(2)), Some(-1));
+        assert_eq!(mate_in_moves(score::loss_in(4)), Some(-2));
+        assert_eq!(mate_in_moves(35), None);
+    }
+
+    #[test]
+    fn go_arguments() {
+        let go = Go::parse(&["wtime", "1000", "btime", "-5", "winc", "10"]).unwrap();
+        assert!(!go.infinite);
+        assert_eq!(go.btime, Some(-5));
+        let (limits, soft) = go.limits(Color::Black, Limits::default());
+        assert_eq!(limits.time, Some(Duration::from_millis(1)));
+        assert!(soft.is_some());
+        assert!(Go::parse(&[]).unwrap().infinite);
+        assert!(Go::parse(&["depth", "x"]).is_err());
+        assert!(Go::parse(&["depth"]).is_err());
+        assert!(Go::parse(&["depth", "0"]).is_err());
+        assert!(Go::parse(&["sideways"]).is_err());
+        let go = Go::parse(&["depth", "9", "mate", "2"]).unwrap();
+        let caps = Limits {
+            nodes: Some(100),
+            ..Limits::default()
+        };
+        let (limits, soft) = go.limits(Color::White, caps);
+        assert_eq!(
+            (limits.depth, limits.nodes, soft),
+            (Some(3), Some(100), None)
+        );
+    }
+
+    #[test]
+    fn positions_and_options() {
+        let (pos, history) =
+            parse_position(&["startpos", "moves", "g1f3", "g8f6", "f3g1"]).unwrap();
+        assert_eq!(history.len(), 3);
+        assert_eq!(history[0], Chess::startpos().hash());
+        assert_ne!(pos.hash(), Chess::startpos().hash());
+        assert!(parse_position(&["startpos", "moves", "e2e5"]).is_err());
+        assert!(parse_position(&["fen", "8/8/8", "w", "-", "-"]).is_err());
+        assert!(parse_position(&["sideways"]).is_err());
+        assert_eq!(
+            parse_setoption(&["name", "Clear", "Hash", "value", "1", "2"]).unwrap(),
+            ("Clear Hash".into(), "1 2".into())
+        );
+        assert!(parse_setoption(&["value", "1"]).is_err());
+    }
+}

@@ -1,0 +1,457 @@
+//! `plylab uci` end to end: the binary on piped stdin/stdout. The handshake, a mate in one,
+//! `go movetime`, `go infinite` + `stop`, a clock search, game-over positions, bad input of
+//! every kind (answered with `info string`, the engine still alive and its position kept),
+//! `quit`, a configuration taken from an experiment file, and python-chess self-play
+//! (tests/uci/selfplay.py). Every read has a timeout, so a hang fails instead of blocking.
+
+mod common;
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::time::{Duration, Instant};
+
+use common::{TempDir, plylab};
+use plylab::game::{Game, Notation};
+use plylab::games::chess::Chess;
+
+/// Generous bound for any single answer (CI machines can be slow and busy).
+const TIMEOUT: Duration = Duration::from_secs(20);
+
+const MATE_IN_ONE: &str = "4k3/Q7/3K4/8/8/8/8/8 w - - 0 1";
+
+/// A running `plylab uci` with its output read on a helper thread.
+struct Engine {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+    /// Everything read so far, for failure messages.
+    transcript: Vec<String>,
+}
+
+impl Engine {
+    fn start(args: &[&str]) -> Self {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_plylab"))
+            .arg("uci")
+            .args(args)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("the binary starts");
+        let stdout = child.stdout.take().expect("piped stdout");
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Self {
+            stdin: child.stdin.take(),
+            child,
+            lines,
+            transcript: Vec::new(),
+        }
+    }
+
+    fn send(&mut self, command: &str) {
+        self.transcript.push(format!("> {command}"));
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        writeln!(stdin, "{command}").expect("the engine reads its input");
+        stdin.flush().expect("flush");
+    }
+
+    /// Reads lines until one satisfies `done` (returned with all before it), failing the
+    /// test after `timeout`.
+    fn read_until(&mut self, timeout: Duration, done: impl Fn(&str) -> bool) -> Vec<String> {
+        let deadline = Instant::now() + timeout;
+        let mut read = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    self.transcript.push(line.clone());
+                    let finished = done(&line);
+                    read.push(line);
+                    if finished {
+                        return read;
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    panic!(
+                        "no expected line within {timeout:?}; transcript:\n{}",
+                        self.log()
+                    )
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    panic!("the engine closed its output; transcript:\n{}", self.log())
+                }
+            }
+        }
+    }
+
+    /// Sends `command` and reads until the line that starts with `answer`.
+    fn ask(&mut self, command: &str, answer: &str) -> Vec<String> {
+        self.send(command);
+        self.read_until(TIMEOUT, |l| l.starts_with(answer))
+    }
+
+    /// Reads until `bestmove` and returns its move and every line.
+    fn best_move(&mut self, timeout: Duration) -> (String, Vec<String>) {
+        let lines = self.read_until(timeout, |l| l.starts_with("bestmove"));
+        let best = lines.last().expect("a line")["bestmove ".len()..]
+            .split_whitespace()
+            .next()
+            .unwrap_or_default()
+            .to_string();
+        (best, lines)
+    }
+
+    /// `isready` must still be answered.
+    fn alive(&mut self) {
+        self.ask("isready", "readyok");
+    }
+
+    fn log(&self) -> String {
+        self.transcript.join("\n")
+    }
+
+    /// Sends `quit` and returns the exit code, failing after the timeout.
+    fn quit(mut self) -> i32 {
+        self.send("quit");
+        drop(self.stdin.take());
+        let deadline = Instant::now() + TIMEOUT;
+        loop {
+            if let Some(status) = self.child.try_wait().expect("wait") {
+                return status.code().unwrap_or(-1);
+            }
+            if Instant::now() > deadline {
+                let _ = self.child.kill();
+                panic!("no exit within {TIMEOUT:?} of quit:\n{}", self.log());
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        // A failed test must not leave the engine running.
+        if self.child.try_wait().ok().flatten().is_none() {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}
+
+/// Asserts that `mv` is legal after `position` (in `position` command syntax).
+fn assert_legal(position: &str, mv: &str) {
+    let (setup, moves) = position.split_once(" moves ").unwrap_or((position, ""));
+    let setup = setup.strip_prefix("fen ").unwrap_or(setup);
+    let mut pos = Chess::parse_position(setup).expect("test position");
+    for m in moves.split_whitespace() {
+        let m = pos.parse_uci(m).expect("test move");
+        pos.play(m);
+    }
+    assert!(
+        pos.parse_uci(mv).is_ok(),
+        "bestmove {mv} is not legal after `position {position}`"
+    );
+}
+
+#[test]
+fn handshake_and_quit() {
+    let mut engine = Engine::start(&[]);
+    let lines = engine.ask("uci", "uciok");
+    assert!(lines[0].starts_with("id name plylab"), "{lines:?}");
+    assert!(
+        lines.iter().any(|l| l.starts_with("id author")),
+        "{lines:?}"
+    );
+    assert!(
+        lines.contains(&"option name Hash type spin default 16 min 1 max 4096".to_string()),
+        "{lines:?}"
+    );
+    assert!(
+        lines.contains(&"option name Threads type spin default 1 min 1 max 1".to_string()),
+        "{lines:?}"
+    );
+    engine.alive();
+    engine.send("setoption name Hash value 32");
+    engine.alive();
+    engine.send("setoption name Threads value 2");
+    let lines = engine.read_until(TIMEOUT, |l| l.starts_with("info string"));
+    assert!(lines[0].contains("only 1 thread"), "{lines:?}");
+    engine.send("ucinewgame");
+    engine.alive();
+    assert_eq!(engine.quit(), 0);
+}
+
+#[test]
+fn mate_in_one() {
+    let mut engine = Engine::start(&[]);
+    engine.send(&format!("position fen {MATE_IN_ONE}"));
+    engine.send("go depth 3");
+    let (best, lines) = engine.best_move(TIMEOUT);
+    assert_eq!(best, "a7e7", "{}", engine.log());
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info depth") && l.contains(" score mate 1 ")),
+        "{lines:?}"
+    );
+    let info = lines.iter().find(|l| l.starts_with("info depth")).unwrap();
+    for field in ["seldepth", "nodes", "nps", "time", "pv a7e7"] {
+        assert!(info.contains(field), "`{field}` missing from {info}");
+    }
+    // Checkmated already: no legal move.
+    engine.send("position fen 4k3/4Q3/3K4/8/8/8/8/8 b - - 1 1");
+    engine.send("go depth 2");
+    assert_eq!(engine.best_move(TIMEOUT).0, "0000");
+    // Being mated in one: Black to move, every move allows mate (negative mate score).
+    engine.send("position fen 4k3/R7/1R6/8/8/8/8/4K3 b - - 0 1");
+    engine.send("go depth 3");
+    let (_, lines) = engine.best_move(TIMEOUT);
+    assert!(
+        lines.iter().any(|l| l.contains(" score mate -1 ")),
+        "{lines:?}"
+    );
+    assert_eq!(engine.quit(), 0);
+}
+
+#[test]
+fn movetime_clock_and_infinite() {
+    let mut engine = Engine::start(&[]);
+    let position = "startpos moves e2e4 e7e5 g1f3";
+    engine.send(&format!("position {position}"));
+    let start = Instant::now();
+    engine.send("go movetime 200");
+    let (best, _) = engine.best_move(Duration::from_secs(10));
+    assert!(
+        start.elapsed() < Duration::from_secs(5),
+        "movetime 200 took {:?}",
+        start.elapsed()
+    );
+    assert_legal(position, &best);
+
+    // A clock: 2 s left, so at most about 2000 / 30 + 80 ms.
+    let start = Instant::now();
+    engine.send("go wtime 2000 btime 2000 winc 100 binc 100");
+    let (best, _) = engine.best_move(Duration::from_secs(10));
+    assert!(start.elapsed() < Duration::from_secs(5));
+    assert_legal(position, &best);
+
+    // Infinite: info lines, no bestmove until stop; isready answered meanwhile.
+    engine.send("go infinite");
+    engine.read_until(TIMEOUT, |l| l.starts_with("info depth"));
+    engine.alive();
+    std::thread::sleep(Duration::from_millis(300));
+    engine.send("isready");
+    let lines = engine.read_until(TIMEOUT, |l| l == "readyok");
+    assert!(
+        lines.iter().all(|l| !l.starts_with("bestmove")),
+        "bestmove before stop: {lines:?}"
+    );
+    engine.send("stop");
+    let (best, _) = engine.best_move(TIMEOUT);
+    assert_legal(position, &best);
+
+    // Infinite on a mate in one: the search ends at once, but waits for stop.
+    engine.send(&format!("position fen {MATE_IN_ONE}"));
+    engine.send("go infinite");
+    engine.read_until(TIMEOUT, |l| l.contains("score mate 1"));
+    std::thread::sleep(Duration::from_millis(100));
+    let lines = engine.ask("isready", "readyok");
+    assert!(
+        lines.iter().all(|l| !l.starts_with("bestmove")),
+        "{lines:?}"
+    );
+    engine.send("stop");
+    assert_eq!(engine.best_move(TIMEOUT).0, "a7e7");
+    assert_eq!(engine.quit(), 0);
+}
+
+#[test]
+fn bad_input_is_reported_and_survived() {
+    let mut engine = Engine::start(&[]);
+    engine.ask("uci", "uciok");
+    engine.send(&format!("position fen {MATE_IN_ONE}"));
+    for bad in [
+        "frobnicate",
+        "position fen 8/8/8/8 w - - 0 1",
+        "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
+        "position startpos moves e2e5",
+        "position startpos moves e2e4 zz",
+        "position startpos moves e2e4 e7e5 ☃☃",
+        "position sideways",
+        "position",
+        "go depth x",
+        "go nodes -3",
+        "go movetime",
+        "go depth 0",
+        "go wibble 3",
+        "setoption name Foo value 1",
+        "setoption name Hash value lots",
+        "setoption name Hash value 0",
+        "setoption name Threads value 0",
+        "setoption Hash 3",
+    ] {
+        engine.send(bad);
+        let lines = engine.read_until(TIMEOUT, |l| l.starts_with("info string"));
+        assert_eq!(lines.len(), 1, "`{bad}`: {lines:?}");
+        engine.alive();
+    }
+    // Empty and blank lines are ignored; the position is still the last good one.
+    engine.send("");
+    engine.send("   ");
+    engine.send("go depth 3");
+    assert_eq!(engine.best_move(TIMEOUT).0, "a7e7", "{}", engine.log());
+    assert_eq!(engine.quit(), 0);
+}
+
+#[test]
+fn commands_during_a_search_and_end_of_input() {
+    let mut engine = Engine::start(&[]);
+    engine.send("position startpos");
+    engine.send("go infinite");
+    engine.read_until(TIMEOUT, |l| l.starts_with("info depth"));
+    for busy in ["go depth 1", "setoption name Hash value 1", "ucinewgame"] {
+        engine.send(busy);
+        let lines = engine.read_until(TIMEOUT, |l| l.starts_with("info string"));
+        assert!(
+            lines.last().unwrap().contains("while searching"),
+            "{lines:?}"
+        );
+    }
+    engine.send("stop");
+    let (best, _) = engine.best_move(TIMEOUT);
+    assert_legal("startpos", &best);
+    // The end of the input ends the engine like quit, stopping a running search.
+    engine.send("go infinite");
+    engine.read_until(TIMEOUT, |l| l.starts_with("info depth"));
+    drop(engine.stdin.take());
+    engine.best_move(TIMEOUT);
+    let deadline = Instant::now() + TIMEOUT;
+    while engine.child.try_wait().unwrap().is_none() {
+        assert!(Instant::now() < deadline, "no exit at the end of the input");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert_eq!(engine.child.try_wait().unwrap().unwrap().code(), Some(0));
+}
+
+#[test]
+fn repetition_history_is_used() {
+    // Black (a knight against a queen) to move in X; after c6b8 d1d2 b8c6 d2d1, X is on the
+    // board again, and c6b8 now repeats a position of the game: a draw (score 0) that only
+    // the history of `position ... moves` reveals. Without the moves, c6b8 is just a move
+    // in a lost position.
+    let x = "k7/8/2n5/8/8/8/8/3Q3K b - - 0 1";
+    let mut engine = Engine::start(&[]);
+    engine.send(&format!("position fen {x} moves c6b8 d1d2 b8c6 d2d1"));
+    engine.send("go depth 1");
+    let (best, lines) = engine.best_move(TIMEOUT);
+    assert_eq!(best, "c6b8", "{lines:?}");
+    assert!(lines[0].contains(" score cp 0 "), "{lines:?}");
+    engine.send(&format!("position fen {x}"));
+    engine.send("go depth 1");
+    let (_, lines) = engine.best_move(TIMEOUT);
+    assert!(lines[0].contains(" score cp -"), "{lines:?}");
+    assert_eq!(engine.quit(), 0);
+}
+
+#[test]
+fn configuration_from_an_experiment_file() {
+    let dir = TempDir::new("uci-config");
+    let file = dir.path("engine.toml");
+    std::fs::write(
+        &file,
+        r#"name = "uci-config"
+[[games]]
+game = "chess"
+positions = ["startpos"]
+[limits]
+depth = 2
+[[searchers]]
+label = "plain"
+algorithm = "alphabeta"
+[[searchers]]
+label = "strong"
+algorithm = "alphabeta"
+tt_mb = [4, 8]
+ordering = { hint = true, tt_move = true, killers = true, history = true }
+quiescence = "unlimited"
+null_move = "adaptive"
+pvs = true
+eval = "shannon"
+"#,
+    )
+    .unwrap();
+    let path = file.to_str().unwrap();
+    let mut engine = Engine::start(&["--config", path, "--searcher", "strong"]);
+    let lines = engine.ask("uci", "uciok");
+    let id = &lines[0];
+    for part in [
+        "[strong]",
+        "tt_mb=4",
+        "hint+tt_move+killers+history",
+        "quiescence=unlimited",
+        "pvs",
+        "eval=shannon",
+    ] {
+        assert!(id.contains(part), "`{part}` missing from {id}");
+    }
+    assert!(
+        lines.contains(&"option name Hash type spin default 4 min 1 max 4096".to_string()),
+        "{lines:?}"
+    );
+    engine.send(&format!("position fen {MATE_IN_ONE}"));
+    engine.send("go depth 3");
+    assert_eq!(engine.best_move(TIMEOUT).0, "a7e7");
+    assert_eq!(engine.quit(), 0);
+
+    let (code, _, stderr) = plylab(&["uci", "--config", path, "--searcher", "nobody"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("strong") && stderr.contains("plain"),
+        "{stderr}"
+    );
+    let (code, _, stderr) = plylab(&["uci", "--config", path]);
+    assert_eq!(code, 2, "{stderr}");
+}
+
+#[test]
+fn python_chess_selfplay() {
+    let has_chess = Command::new("python3")
+        .args(["-c", "import chess, chess.engine"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if !has_chess {
+        let message = "python-chess is not installed: `python3 -m pip install chess` \
+                       (PyPI package `chess`) to run tests/uci/selfplay.py";
+        if std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0") {
+            panic!("{message}");
+        }
+        eprintln!("note: skipped: {message}");
+        return;
+    }
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/uci/selfplay.py");
+    let out = Command::new("python3")
+        .args([script, env!("CARGO_BIN_EXE_plylab")])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("python3 runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success(),
+        "selfplay.py failed ({}):\n{stdout}\n{stderr}",
+        out.status
+    );
+    assert!(stdout.contains("ok: 4 games"), "{stdout}");
+}
