@@ -30,9 +30,12 @@ pub struct Row {
     pub seed: u64,
     /// Repetition number.
     pub repetition: u32,
-    /// Completed iterations of the job: the number of rows it has (a job with fewer rows in
-    /// the file was interrupted while being written).
+    /// Completed iterations of the job, over all its searches: the number of rows it has (a
+    /// job with fewer rows in the file was interrupted while being written).
     pub iterations: u32,
+    /// Plies from the job's position to the position this row's search started from: 0,
+    /// except when a game's positions are played out (`play_out`).
+    pub step: u32,
     /// Iteration depth in plies.
     pub depth: u32,
     /// Root score for the side to move.

@@ -11,14 +11,16 @@ use std::time::Instant;
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 
+use super::answer::{Answer, mate_moves};
 use super::record::{Row, derived, mean_branching, nps, round4};
 use super::settings::{ChessEval, EvalChoice};
 use super::spec::{GamePosition, Job, Plan};
 use crate::game::{Evaluator, Game, Neutral, Score, score};
+use crate::game::{Outcome, Status};
 use crate::games::chess::{Material, Pst, Shannon};
 use crate::games::connect4::{CentreFirst, pons_score};
 use crate::games::random_tree::{Oracle, TreeParams, TreeValue};
-use crate::search::{Algorithm, Iteration, SearchConfig, Searcher};
+use crate::search::{Algorithm, Iteration, Limits, SearchConfig, SearchResult, Searcher};
 
 /// How to run an experiment.
 #[derive(Clone, Debug, Default)]
@@ -231,7 +233,7 @@ impl CsvSink {
     /// Rewrites the file sorted by job and depth (through a temporary file, so an
     /// interruption here leaves the unsorted but complete file).
     fn finish(mut self) -> Result<usize, RunError> {
-        self.rows.sort_by_key(|r| (r.job, r.depth));
+        self.rows.sort_by_key(|r| (r.job, r.step, r.depth));
         let tmp = self.path.with_extension("csv.tmp");
         let mut writer = csv::Writer::from_path(&tmp).map_err(csv_err(&tmp))?;
         for row in &self.rows {
@@ -336,8 +338,9 @@ pub fn effective_config(job: &Job) -> SearchConfig {
     config
 }
 
-/// Searches `root` and turns each completed iteration into a row. `to_set_score` converts a
-/// root score to the test set's convention, for comparing with a known answer.
+/// Searches `root` and turns each completed iteration into a row; with `play_out`, plays
+/// the position out as well. `to_set_score` converts a root score to the test set's
+/// convention, for comparing with a known answer.
 fn run_search<G: Game, E: Evaluator<G>>(
     root: &G,
     eval: &E,
@@ -346,12 +349,108 @@ fn run_search<G: Game, E: Evaluator<G>>(
     experiment: &str,
     to_set_score: &dyn Fn(Score) -> i32,
 ) -> Vec<Row> {
-    let result = Searcher::new(eval, config).run(root, &job.limits);
+    let mut searcher = Searcher::new(eval, config);
+    let first = searcher.run(root, &job.limits);
+    let rows_of = |result: &SearchResult<G::Move>, step: u32| {
+        iteration_rows::<G>(result, job, config, experiment, step)
+    };
+    let mut rows = rows_of(&first, 0);
+    let mut solved = match (&job.position.answer, first.last()) {
+        (Some(answer), Some(last)) => Some(answer.accepts(last, to_set_score)),
+        _ => None,
+    };
+    if job.play_out
+        && let Some(Answer::Moves {
+            mate_in: Some(n), ..
+        }) = &job.position.answer
+    {
+        let delivered = play_out(
+            &mut searcher,
+            root,
+            &first,
+            *n,
+            &job.limits,
+            |result, step| {
+                rows.extend(rows_of(result, step));
+            },
+        );
+        solved = solved.map(|s| s && delivered);
+    }
+    let count = rows.len() as u32;
+    rows.iter_mut().for_each(|r| r.iterations = count);
+    if let (Some(last), Some(solved)) = (rows.last_mut(), solved) {
+        last.solved = Some(solved);
+        record_answer_time(last, &first);
+    }
+    rows
+}
+
+/// Plays a won position out (seed 000, "forcing progress in winning positions"): the
+/// searcher, keeping its table, plays both sides, each move chosen by a new search from the
+/// position reached. Each attacking search must end announcing the true distance (n − 1,
+/// n − 2, ... moves) and mate must fall on the n-th move. A table that stores mate scores
+/// without re-basing them by ply reads the earlier searches' mates back at a shallower ply,
+/// overstating their distance. `record` gets every search with the ply it started at. True
+/// if every final announcement was right and the mate was delivered on time.
+fn play_out<G: Game, E: Evaluator<G>>(
+    searcher: &mut Searcher<'_, G, E>,
+    root: &G,
+    first: &SearchResult<G::Move>,
+    mate_in: u32,
+    limits: &Limits,
+    mut record: impl FnMut(&SearchResult<G::Move>, u32),
+) -> bool {
+    let mut pos = root.clone();
+    let mut attack = first.clone();
+    let mut announced_right = true;
+    for moves_played in 1..=mate_in {
+        let Some(mv) = attack.best_move() else {
+            return false;
+        };
+        pos.play(mv);
+        if pos.status() != Status::Ongoing {
+            return announced_right
+                && moves_played == mate_in
+                && pos.status() == Status::Over(Outcome::Loss);
+        }
+        let defence = searcher.run(&pos, limits);
+        record(&defence, 2 * moves_played - 1);
+        let Some(reply) = defence.best_move() else {
+            return false;
+        };
+        pos.play(reply);
+        attack = searcher.run(&pos, limits);
+        record(&attack, 2 * moves_played);
+        announced_right &= attack.score().and_then(mate_moves) == Some(mate_in - moves_played);
+    }
+    false
+}
+
+/// On a job's last row: when the first search's final answer first appeared.
+fn record_answer_time<M: PartialEq>(last: &mut Row, first: &SearchResult<M>) {
+    if first.iterations.is_empty() {
+        return;
+    }
+    let k = first_stable_iteration(&first.iterations);
+    let through = &first.iterations[..=k];
+    last.answer_depth = Some(first.iterations[k].depth);
+    last.answer_nodes = Some(through.iter().map(|i| i.stats.nodes).sum());
+    last.answer_s = Some(through.iter().map(|i| i.elapsed.as_secs_f64()).sum());
+}
+
+/// A row per completed iteration of `result`, a search that started `step` plies after the
+/// job's position.
+fn iteration_rows<G: Game>(
+    result: &SearchResult<G::Move>,
+    job: &Job,
+    config: &SearchConfig,
+    experiment: &str,
+    step: u32,
+) -> Vec<Row> {
     let uniform_b = match &job.position.position {
         GamePosition::RandomTree(t) => Some(t.params().b),
         _ => None,
     };
-    let iterations = result.iterations.len() as u32;
     let mut rows = Vec::with_capacity(result.iterations.len());
     let mut previous_nodes = None;
     for it in &result.iterations {
@@ -369,7 +468,8 @@ fn run_search<G: Game, E: Evaluator<G>>(
             threads: 1,
             seed: job.seed,
             repetition: job.repetition,
-            iterations,
+            iterations: 0,
+            step,
             depth: it.depth,
             score: it.score,
             best_move: it.best_move.map(|m| m.to_string()).unwrap_or_default(),
@@ -402,15 +502,6 @@ fn run_search<G: Game, E: Evaluator<G>>(
             answer_nodes: None,
             answer_s: None,
         });
-    }
-    if let (Some(answer), Some(last_it)) = (&job.position.answer, result.last()) {
-        let first = first_stable_iteration(&result.iterations);
-        let through = &result.iterations[..=first];
-        let last = rows.last_mut().expect("a row per iteration");
-        last.solved = Some(answer.accepts(last_it, to_set_score));
-        last.answer_depth = Some(result.iterations[first].depth);
-        last.answer_nodes = Some(through.iter().map(|i| i.stats.nodes).sum());
-        last.answer_s = Some(through.iter().map(|i| i.elapsed.as_secs_f64()).sum());
     }
     rows
 }

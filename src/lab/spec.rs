@@ -114,6 +114,11 @@ pub struct GameSpec {
     pub model: Option<Spanned<Sweep<Model>>>,
     /// Random trees: how many trees of each shape (default 1).
     pub trees: Option<Spanned<u32>>,
+    /// Chess test sets with `ce +Mn`: play each mate out, the searcher keeping its table and
+    /// playing both sides; solved only if every attacking search announces the right distance
+    /// and mate falls on the n-th move.
+    #[serde(default)]
+    pub play_out: bool,
     /// Only these searchers (by label) run on this game; default: all of them.
     pub searchers: Option<Spanned<Vec<Spanned<String>>>>,
     /// Limits for this game's jobs.
@@ -361,6 +366,8 @@ pub struct Job {
     pub limits: Limits,
     /// Repetition number, from 0.
     pub repetition: u32,
+    /// Play the position out (see [`GameSpec::play_out`]).
+    pub play_out: bool,
     /// The job's seed (the searcher's random choices), derived from the experiment seed, the
     /// position and the repetition: every searcher sees the same randomness on a position.
     pub seed: u64,
@@ -535,7 +542,13 @@ pub fn parse(file: &Path, text: &str) -> Result<Plan, SpecError> {
     let mut jobs = Vec::new();
     for (game_index, game) in doc.games.get_ref().iter().enumerate() {
         check_limits(&src, &game.limits)?;
-        let positions = positions(&src, game, base_dir, doc.seed)?;
+        let mut positions = positions(&src, game, base_dir, doc.seed)?;
+        if game.play_out {
+            // Played-out positions are judged differently: keep them apart in summaries.
+            positions
+                .iter_mut()
+                .for_each(|p| p.set = format!("{} played out", p.set));
+        }
         let chosen = searchers_for(&src, game, &searchers)?;
         let first_new = jobs.len();
         add_jobs(&mut jobs, &doc, game_index, game, &positions, &chosen);
@@ -992,6 +1005,7 @@ fn add_jobs(
                         searcher,
                         limits,
                         repetition,
+                        play_out: game.play_out,
                         seed,
                     });
                 }

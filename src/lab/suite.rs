@@ -51,6 +51,7 @@ pub fn run(
             searcher: searcher.clone(),
             limits,
             repetition: 0,
+            play_out: false,
             seed: searcher.config.seed,
         })
         .collect();

@@ -1,0 +1,157 @@
+//! Chess searches against what each technique promises: the seed-000 mate in one, quiescence
+//! removing the horizon effect of horizon.epd, null move saving nodes to a fixed depth on
+//! Bratko-Kopec while verification keeps the plain search's answers on the mate suite, and a
+//! played-out mate delivered on time with the table kept between moves.
+
+use std::path::Path;
+
+use plylab::game::{Notation, score};
+use plylab::games::chess::{Chess, Pst};
+use plylab::lab::spec::{GameKind, Job, SearcherVariant};
+use plylab::lab::{runner, test_set};
+use plylab::search::{
+    Algorithm, Extensions, Limits, NullMove, Ordering, Quiescence, Reduction, SearchConfig, search,
+};
+
+fn strong() -> SearchConfig {
+    SearchConfig {
+        algorithm: Algorithm::Alphabeta,
+        ordering: Ordering {
+            hint: true,
+            tt_move: true,
+            killers: true,
+            history: true,
+            shuffle: false,
+        },
+        tt_mb: 8,
+        quiescence: Some(Quiescence::default()),
+        pvs: true,
+        extensions: Extensions { check: 12 },
+        ..SearchConfig::default()
+    }
+}
+
+fn depth(d: u32) -> Limits {
+    Limits {
+        depth: Some(d),
+        ..Limits::default()
+    }
+}
+
+fn data(file: &str) -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("experiments/data/chess")
+        .join(file)
+}
+
+#[test]
+fn the_queen_mates_at_once_from_kd6_qa7_against_ke8() {
+    // Seed 000: White Kd6, Qa7; Black Ke8; White to move plays Qe7 mate.
+    let pos = Chess::parse_position("4k3/Q7/3K4/8/8/8/8/8 w - - 0 1").unwrap();
+    for config in [
+        strong(),
+        SearchConfig {
+            tt_mb: 0,
+            ..strong()
+        },
+    ] {
+        let result = search(&pos, &Pst, &config, &depth(6));
+        assert_eq!(
+            result.best_move().map(|m| m.to_string()).as_deref(),
+            Some("a7e7")
+        );
+        assert_eq!(result.score(), Some(score::win_in(1)));
+    }
+}
+
+#[test]
+fn quiescence_sees_the_recapture_past_the_horizon() {
+    let positions = test_set::read(GameKind::Chess, &data("horizon.epd"), None).unwrap();
+    // No check extension: it alone would see past Qxe5+ in the first position.
+    let quiet = SearchConfig {
+        extensions: Extensions::default(),
+        ..strong()
+    };
+    let plain = SearchConfig {
+        quiescence: None,
+        ..quiet.clone()
+    };
+    for entry in &positions {
+        let plylab::lab::spec::GamePosition::Chess(pos) = &entry.position else {
+            unreachable!()
+        };
+        let avoid = |config: &SearchConfig| {
+            let it = search(pos, &Pst, config, &depth(1));
+            let answer = entry.answer.as_ref().unwrap();
+            answer.accepts(it.last().unwrap(), &|s| s)
+        };
+        assert!(
+            !avoid(&plain),
+            "{}: without quiescence depth 1 plays the capture",
+            entry.label
+        );
+        assert!(avoid(&quiet), "{}: quiescence avoids it", entry.label);
+    }
+}
+
+#[test]
+fn null_move_saves_nodes_to_a_fixed_depth() {
+    let positions = test_set::read(GameKind::Chess, &data("bratko-kopec.epd"), Some(6)).unwrap();
+    let with_null = SearchConfig {
+        null_move: Some(NullMove {
+            reduction: Reduction::Adaptive,
+            verify: false,
+        }),
+        ..strong()
+    };
+    let nodes = |config: &SearchConfig| -> u64 {
+        positions
+            .iter()
+            .map(|e| {
+                let plylab::lab::spec::GamePosition::Chess(pos) = &e.position else {
+                    unreachable!()
+                };
+                search(pos, &Pst, config, &depth(6)).total.nodes
+            })
+            .sum()
+    };
+    let (off, on) = (nodes(&strong()), nodes(&with_null));
+    assert!(on * 2 < off, "null move: {on} nodes, without: {off}");
+}
+
+#[test]
+fn mates_are_played_out_on_time_with_the_table_kept() {
+    let positions = test_set::read(GameKind::Chess, &data("mate_in_2.epd"), Some(30)).unwrap();
+    let searcher = SearcherVariant {
+        label: "mate".into(),
+        swept: String::new(),
+        config: strong(),
+        oracle: None,
+        eval: Default::default(),
+        exclusive: false,
+    };
+    for (id, position) in positions.into_iter().enumerate() {
+        let label = position.label.clone();
+        let job = Job {
+            id,
+            game_index: 0,
+            position,
+            searcher: searcher.clone(),
+            limits: depth(8),
+            repetition: 0,
+            play_out: true,
+            seed: 1,
+        };
+        let rows = runner::execute(&job, "test");
+        let last = rows.last().unwrap();
+        assert_eq!(last.solved, Some(true), "{label}");
+        // Searches at plies 0 (mate in 2), 1 (defence), 2 (mate in 1): then mate.
+        let steps: std::collections::BTreeSet<u32> = rows.iter().map(|r| r.step).collect();
+        assert_eq!(
+            steps.into_iter().collect::<Vec<_>>(),
+            vec![0, 1, 2],
+            "{label}"
+        );
+        assert!(rows.iter().all(|r| r.iterations as usize == rows.len()));
+    }
+}
