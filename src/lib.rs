@@ -1,12 +1,13 @@
 //! plylab: a research harness for adversarial game-tree search.
 //!
 //! - [`game`]: the contract between games and searches;
-//! - [`games`]: tic-tac-toe, connect four and synthetic random trees;
+//! - [`games`]: tic-tac-toe, connect four, synthetic random trees and chess;
 //! - [`search`]: minimax, alpha-beta with switchable techniques, iterative deepening, the
 //!   transposition table and the node counters;
 //! - [`lab`]: experiment files, the job runner, CSV records, test suites;
 //! - [`plot`]: charts and summary.md, drawn from the CSV alone;
-//! - [`rng`]: seeded randomness.
+//! - [`rng`]: seeded randomness;
+//! - [`uci`]: the UCI engine front for chess configurations.
 //!
 //! ARCHITECTURE.md at the repository root draws the picture and states the dependency rules.
 

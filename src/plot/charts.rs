@@ -20,6 +20,7 @@ pub fn all_charts(data: &Dataset) -> Vec<Chart> {
     data.groups()
         .iter()
         .flat_map(|g| BUILDERS.iter().filter_map(move |build| build(data, g)))
+        .chain(super::sets::set_charts(data))
         .collect()
 }
 

@@ -5,9 +5,111 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
+use super::Format;
+use super::chart::{Chart, Point, Series, SeriesKind, YScale};
 use super::data::{Reference, SearchRow};
 use super::model::Dataset;
 use super::stats::Stats;
+
+/// Group prefix of the test-set charts.
+const SET_GROUP: &str = "set_";
+
+/// Per test set, two charts with one point per searcher (x = the searcher's place in the
+/// legend): the share of positions answered exactly, and the mean nodes per position
+/// (min–max whiskers). Together they show what each configuration buys and what it costs.
+#[must_use]
+pub fn set_charts(data: &Dataset) -> Vec<Chart> {
+    let sets = jobs_by_set(&data.rows);
+    let mut names: Vec<&str> = Vec::new();
+    for ((set, _), _) in &sets {
+        if !names.contains(&set.as_str()) {
+            names.push(set);
+        }
+    }
+    names
+        .iter()
+        .flat_map(|set| set_pair(data, &sets, set))
+        .collect()
+}
+
+fn set_pair(data: &Dataset, sets: &[(SetKey, Vec<JobTotal>)], set: &str) -> Vec<Chart> {
+    let slug: String = set
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect();
+    let of_set: Vec<(&String, &Vec<JobTotal>)> = sets
+        .iter()
+        .filter(|((s, _), _)| s == set)
+        .map(|((_, searcher), jobs)| (searcher, jobs))
+        .collect();
+    let series = |value: &dyn Fn(&[JobTotal]) -> Option<Point>| -> Vec<Series> {
+        of_set
+            .iter()
+            .enumerate()
+            .filter_map(|(i, (searcher, jobs))| {
+                let mut point = value(jobs)?;
+                point.x = i as f64 + 1.0;
+                Some(Series {
+                    label: (*searcher).clone(),
+                    kind: SeriesKind::Measured,
+                    slot: data
+                        .searchers
+                        .iter()
+                        .position(|s| s == *searcher)
+                        .unwrap_or(i),
+                    points: vec![point],
+                })
+            })
+            .collect()
+    };
+    let solved = series(&|jobs| {
+        let judged = jobs.iter().filter(|j| j.solved.is_some()).count();
+        let exact = jobs.iter().filter(|j| j.solved == Some(true)).count();
+        (judged > 0).then(|| Point::new(0.0, 100.0 * exact as f64 / judged as f64))
+    });
+    let cost = series(&|jobs| {
+        let nodes: Vec<f64> = jobs.iter().map(|j| j.nodes).collect();
+        Stats::of(&nodes).map(|s| Point {
+            x: 0.0,
+            y: s.mean,
+            spread: Some((s.min, s.max)),
+        })
+    });
+    let chart =
+        |kind: &str, caption: &str, y_label: &str, y_scale: YScale, series: Vec<Series>| Chart {
+            stem: format!("{kind}_{slug}"),
+            group: format!("{SET_GROUP}{slug}"),
+            caption: format!("{caption}, {set}"),
+            title: format!("{}: {caption}, {set}", data.experiment),
+            x_label: "searcher (numbered as in the legend)".into(),
+            y_label: y_label.into(),
+            y_scale,
+            series,
+        };
+    let mut out = Vec::new();
+    if !solved.is_empty() {
+        let scale = YScale::Linear {
+            range: Some((0.0, 100.0)),
+        };
+        out.push(chart(
+            "solved",
+            "positions answered exactly",
+            "answered exactly (% of positions)",
+            scale,
+            solved,
+        ));
+    }
+    if !cost.is_empty() {
+        out.push(chart(
+            "cost",
+            "nodes per position",
+            "nodes per position (all iterations, log scale)",
+            YScale::Log,
+            cost,
+        ));
+    }
+    out
+}
 
 /// Sets that are not test sets: positions without known answers.
 const NOT_TEST_SETS: [&str; 4] = ["", "start", "list", "random_tree"];
@@ -66,13 +168,26 @@ fn mean_nodes(sets: &[(SetKey, Vec<JobTotal>)], set: &str, searcher: &str) -> Op
     Some((stats.mean, jobs.len()))
 }
 
-/// The "Test sets" and "Published figures" sections, empty when there is nothing to show.
+/// The "Test sets" and "Published figures" sections, empty when there is nothing to show;
+/// the test-set charts among `charts` are linked in `format`.
 #[must_use]
-pub fn sections(data: &Dataset) -> String {
+pub fn sections(data: &Dataset, charts: &[Chart], format: Option<Format>) -> String {
     let sets = jobs_by_set(&data.rows);
     let mut out = String::new();
     if !sets.is_empty() {
         out.push_str(&test_set_table(&sets));
+        if let Some(format) = format {
+            out.push('\n');
+            for chart in charts.iter().filter(|c| c.group.starts_with(SET_GROUP)) {
+                let _ = writeln!(
+                    out,
+                    "![{}]({}.{})",
+                    chart.caption,
+                    chart.stem,
+                    format.extension()
+                );
+            }
+        }
     }
     if !data.run.references.is_empty() {
         out.push_str(&reference_table(&sets, &data.run.references));

@@ -22,7 +22,7 @@ pub const DEEP: u32 = 8;
 #[must_use]
 pub fn render(data: &Dataset, charts: &[Chart], format: Option<Format>) -> String {
     let mut out = header(data);
-    out.push_str(&super::sets::sections(data));
+    out.push_str(&super::sets::sections(data, charts, format));
     for group in data.groups() {
         out.push_str(&group_section(&group, charts, format));
     }

@@ -89,7 +89,7 @@ impl Default for SearchConfig {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Limits {
     /// Deepest iteration, in plies. `None`: until the end of the game where the game bounds
-    /// its length ([`Game::remaining_plies`]), otherwise until another limit stops it.
+    /// its length ([`crate::game::Game::remaining_plies`]), otherwise until another limit stops it.
     pub depth: Option<u32>,
     /// Most nodes over all iterations.
     pub nodes: Option<u64>,

@@ -1,0 +1,68 @@
+//! Test-set charts: one solve-rate chart and one cost chart per test set, one point per
+//! searcher, drawn from a small CSV with `set` and `solved` columns.
+
+use std::path::Path;
+
+use plylab::plot::{Format, plot_csv};
+
+const HEADER: &str = "experiment,game,set,position,searcher,seed,repetition,depth,nodes,leaf_nodes,\
+first_move_cutoff_rate,ebf,ebf_root,branching,minimal_leaves,elapsed_s,nps,solved";
+
+/// A row: the last (and only) iteration of a job on `position` of `set`.
+fn row(set: &str, position: &str, searcher: &str, nodes: u32, solved: bool) -> String {
+    format!("x,chess,{set},{position},{searcher},1,0,4,{nodes},{nodes},,,,30,,0.01,1000,{solved}")
+}
+
+#[test]
+fn each_test_set_gets_a_solve_rate_and_a_cost_chart() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("plot_sets");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut lines = vec![HEADER.to_owned()];
+    for (searcher, solved) in [("plain", [true, false]), ("quiescence", [true, true])] {
+        for (i, s) in solved.iter().enumerate() {
+            lines.push(row(
+                "wac.epd",
+                &format!("p{i}"),
+                searcher,
+                1000 * (i as u32 + 1),
+                *s,
+            ));
+            lines.push(row("bk.epd", &format!("q{i}"), searcher, 500, *s));
+        }
+    }
+    let csv = dir.join("searches.csv");
+    std::fs::write(&csv, lines.join("\n") + "\n").unwrap();
+    let report = plot_csv(&csv, &dir, &[Format::Svg]).unwrap();
+    let names: Vec<String> = report
+        .files
+        .iter()
+        .filter_map(|f| f.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .collect();
+    for stem in [
+        "solved_wac_epd",
+        "cost_wac_epd",
+        "solved_bk_epd",
+        "cost_bk_epd",
+    ] {
+        assert!(
+            names.contains(&format!("{stem}.svg")),
+            "{stem} in {names:?}"
+        );
+    }
+    let svg = std::fs::read_to_string(dir.join("solved_wac_epd.svg")).unwrap();
+    assert!(
+        svg.contains(">\nplain\n<") && svg.contains(">\nquiescence\n<"),
+        "legend entries"
+    );
+    let summary = std::fs::read_to_string(dir.join("summary.md")).unwrap();
+    assert!(
+        summary.contains("| wac.epd | plain | 2 | 1/2 |"),
+        "{summary}"
+    );
+    assert!(
+        summary.contains("| wac.epd | quiescence | 2 | 2/2 |"),
+        "{summary}"
+    );
+    assert!(summary.contains("(solved_wac_epd.svg)"), "{summary}");
+}
