@@ -124,13 +124,7 @@ fn depth(d: u32) -> Limits {
 }
 
 fn connect4(c: &mut Criterion) {
-    let config = alphabeta(Ordering {
-        hint: true,
-        tt_move: true,
-        killers: true,
-        history: true,
-        shuffle: false,
-    });
+    let config = alphabeta(Ordering::HEURISTICS);
     let table = Table::new(TABLE_MB);
     let l3: Vec<Connect4> = include_str!("../experiments/data/connect4/Test_L3_R1")
         .lines()

@@ -313,7 +313,8 @@ struct SuiteArgs {
     /// Worker threads [default: the number of cores].
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     jobs: Option<u32>,
-    /// Also write one CSV row per position and iteration here.
+    /// Also write one CSV row per position here: its final iteration, with `solved` and the
+    /// depth, nodes and time at which the final answer first appeared.
     #[arg(long, value_name = "FILE")]
     csv: Option<PathBuf>,
     #[command(flatten)]
@@ -600,10 +601,15 @@ fn run_suite(args: &SuiteArgs) -> Result<(), Failure> {
     Ok(())
 }
 
+/// Writes the last row of each job (one per position) to `path`.
 fn write_rows(path: &std::path::Path, rows: &[plylab::lab::record::Row]) -> Result<(), String> {
     let fail = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
     let mut w = csv::Writer::from_path(path).map_err(|e| fail(&e))?;
-    for row in rows {
+    let last_of_job = rows
+        .iter()
+        .enumerate()
+        .filter(|(i, r)| rows.get(i + 1).is_none_or(|next| next.job != r.job));
+    for (_, row) in last_of_job {
         w.serialize(row).map_err(|e| fail(&e))?;
     }
     w.flush().map_err(|e| fail(&e))

@@ -16,13 +16,7 @@ use plylab::search::{
 fn strong() -> SearchConfig {
     SearchConfig {
         algorithm: Algorithm::Alphabeta,
-        ordering: Ordering {
-            hint: true,
-            tt_move: true,
-            killers: true,
-            history: true,
-            shuffle: false,
-        },
+        ordering: Ordering::HEURISTICS,
         tt_mb: 8,
         quiescence: Some(Quiescence::default()),
         pvs: true,

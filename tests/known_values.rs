@@ -74,13 +74,7 @@ fn oracle_ordered_alphabeta_visits_exactly_the_knuth_moore_minimal_tree() {
 fn connect4_solver_matches_pons_scores_on_test_l3_r1_sample() {
     use plylab::games::connect4::{CentreFirst, Connect4, pons_score};
     let text = include_str!("../experiments/data/connect4/Test_L3_R1");
-    let ordering = Ordering {
-        hint: true,
-        tt_move: true,
-        killers: true,
-        history: true,
-        shuffle: false,
-    };
+    let ordering = Ordering::HEURISTICS;
     let cfg = config(Algorithm::Alphabeta, ordering, 4, true);
     for line in text.lines().take(100) {
         let (moves, expected) = line.split_once(' ').unwrap();

@@ -11,13 +11,7 @@ use plylab::search::{Algorithm, Limits, Ordering, SearchConfig, Searcher, search
 fn ordered() -> SearchConfig {
     SearchConfig {
         algorithm: Algorithm::Alphabeta,
-        ordering: Ordering {
-            hint: true,
-            tt_move: true,
-            killers: true,
-            history: true,
-            shuffle: false,
-        },
+        ordering: Ordering::HEURISTICS,
         tt_mb: 4,
         iterative: true,
         seed: 1,

@@ -34,13 +34,7 @@ const TABLE_MB: usize = 4;
 fn table_config(iterative: bool) -> SearchConfig {
     SearchConfig {
         algorithm: Algorithm::Alphabeta,
-        ordering: Ordering {
-            hint: true,
-            tt_move: true,
-            killers: true,
-            history: true,
-            shuffle: false,
-        },
+        ordering: Ordering::HEURISTICS,
         tt_mb: TABLE_MB,
         iterative,
         seed: 1,

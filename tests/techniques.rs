@@ -12,13 +12,7 @@ use plylab::search::{Algorithm, Limits, Ordering, Quiescence, SearchConfig, sear
 /// The configurations under test: PVS, aspiration windows of several widths, both, with and
 /// without the table and the ordering switches, and quiescence.
 fn configs() -> Vec<SearchConfig> {
-    let all = Ordering {
-        hint: true,
-        tt_move: true,
-        killers: true,
-        history: true,
-        shuffle: false,
-    };
+    let all = Ordering::HEURISTICS;
     let mut out = Vec::new();
     for (pvs, aspiration) in [
         (true, None),

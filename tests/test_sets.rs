@@ -13,13 +13,7 @@ fn ordered_with_table() -> SearcherVariant {
         swept: String::new(),
         config: SearchConfig {
             algorithm: Algorithm::Alphabeta,
-            ordering: Ordering {
-                hint: true,
-                tt_move: true,
-                killers: true,
-                history: true,
-                shuffle: false,
-            },
+            ordering: Ordering::HEURISTICS,
             tt_mb: 4,
             iterative: true,
             seed: 1,

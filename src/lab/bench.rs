@@ -44,16 +44,6 @@ impl GameTask for Count<'_> {
     }
 }
 
-fn ordered() -> Ordering {
-    Ordering {
-        hint: true,
-        tt_move: true,
-        killers: true,
-        history: true,
-        shuffle: false,
-    }
-}
-
 fn case(
     name: &'static str,
     game: super::spec::GameKind,
@@ -110,7 +100,7 @@ fn cases() -> Vec<Case> {
             Tictactoe,
             "start",
             Algorithm::Alphabeta,
-            ordered(),
+            Ordering::HEURISTICS,
             1,
             None,
         ),
@@ -119,7 +109,7 @@ fn cases() -> Vec<Case> {
             Connect4,
             "start",
             Algorithm::Alphabeta,
-            ordered(),
+            Ordering::HEURISTICS,
             16,
             Some(12),
         ),
@@ -128,7 +118,7 @@ fn cases() -> Vec<Case> {
             Connect4,
             "2252576253462244111563365343671351441",
             Algorithm::Alphabeta,
-            ordered(),
+            Ordering::HEURISTICS,
             16,
             None,
         ),
@@ -137,7 +127,7 @@ fn cases() -> Vec<Case> {
             Connect4,
             "5554224333234511764415115",
             Algorithm::Alphabeta,
-            ordered(),
+            Ordering::HEURISTICS,
             16,
             None,
         ),

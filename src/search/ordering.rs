@@ -32,6 +32,16 @@ pub struct Ordering {
 }
 
 impl Ordering {
+    /// Every heuristic switch (hint, table move, killers, history), no shuffle: the usual
+    /// "ordered" configuration.
+    pub const HEURISTICS: Self = Self {
+        hint: true,
+        tt_move: true,
+        killers: true,
+        history: true,
+        shuffle: false,
+    };
+
     /// True if any switch is on.
     #[must_use]
     pub fn any(&self) -> bool {
