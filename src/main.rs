@@ -137,6 +137,8 @@ impl From<GameName> for GameKind {
 enum AlgorithmName {
     Minimax,
     Alphabeta,
+    #[value(name = "lazy_smp")]
+    LazySmp,
 }
 
 /// A chess evaluation named on the command line.
@@ -223,6 +225,9 @@ struct Techniques {
     /// Principal variation search.
     #[arg(long)]
     pvs: bool,
+    /// Search threads for --algorithm lazy_smp.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    threads: u32,
     /// Aspiration windows with this half-width (evaluator units).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(i32).range(1..))]
     aspiration: Option<i32>,
@@ -247,6 +252,7 @@ impl Techniques {
                 algorithm: match self.algorithm {
                     AlgorithmName::Minimax => Algorithm::Minimax,
                     AlgorithmName::Alphabeta => Algorithm::Alphabeta,
+                    AlgorithmName::LazySmp => Algorithm::LazySmp,
                 },
                 ordering,
                 tt_mb: self.tt_mb as usize,
@@ -264,6 +270,7 @@ impl Techniques {
                 pvs: self.pvs,
                 aspiration: self.aspiration,
                 tt_mate_adjust: !self.no_tt_mate_adjust,
+                threads: self.threads as usize,
             },
             oracle: self.oracle.map(|o| match o {
                 OracleName::Perfect => OracleOrder::Perfect,

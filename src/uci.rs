@@ -31,7 +31,7 @@ use crate::game::{Evaluator, Game, Notation, Score, score};
 use crate::games::chess::{Chess, ChessMove, Color, Material, Pst, Shannon};
 use crate::lab::settings::ChessEval;
 use crate::lab::spec::{self, SearcherVariant};
-use crate::search::{Algorithm, Iteration, Limits, SearchConfig, Searcher, Table};
+use crate::search::{Iteration, Limits, SearchConfig, Searcher, Table};
 
 /// The largest `Hash` the engine accepts, in MiB.
 pub const MAX_HASH_MB: usize = 4096;
@@ -396,7 +396,7 @@ impl Engine {
 
 /// Whether `config` searches with a table.
 fn uses_table(config: &SearchConfig) -> bool {
-    config.algorithm == Algorithm::Alphabeta && config.tt_mb > 0
+    config.algorithm.is_alphabeta() && config.tt_mb > 0
 }
 
 /// Reads the arguments of `position` into the position and the hashes of the positions

@@ -128,6 +128,12 @@ const CASES: &[Case] = &[
         "chess has no bound on its length",
     ),
     case("chess_bad_fen.toml", 6, "positions", "bad chess position"),
+    case(
+        "threads_without_lazy_smp.toml",
+        10,
+        "threads",
+        "needs algorithm = \"lazy_smp\"",
+    ),
     case("connect4_full_column.toml", 8, "positions", "`4444444`"),
     case("connect4_bad_column.toml", 6, "positions", "`9`"),
     case("tictactoe_bad_position.toml", 6, "positions", "`55`"),

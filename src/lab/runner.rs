@@ -20,6 +20,7 @@ use crate::game::{Outcome, Status};
 use crate::games::chess::{Material, Pst, Shannon};
 use crate::games::connect4::{CentreFirst, pons_score};
 use crate::games::random_tree::{Oracle, TreeParams, TreeValue};
+use crate::search::smp::lazy_smp;
 use crate::search::{Algorithm, Iteration, Limits, SearchConfig, SearchResult, Searcher};
 
 /// How to run an experiment.
@@ -350,7 +351,10 @@ fn run_search<G: Game, E: Evaluator<G>>(
     to_set_score: &dyn Fn(Score) -> i32,
 ) -> Vec<Row> {
     let mut searcher = Searcher::new(eval, config);
-    let first = searcher.run(root, &job.limits);
+    let first = match config.algorithm {
+        Algorithm::LazySmp => lazy_smp(root, eval, config, &job.limits, config.threads),
+        _ => searcher.run(root, &job.limits),
+    };
     let rows_of = |result: &SearchResult<G::Move>, step: u32| {
         iteration_rows::<G>(result, job, config, experiment, step)
     };
@@ -465,7 +469,7 @@ fn iteration_rows<G: Game>(
             searcher: job.searcher.name(),
             algorithm: algorithm_name(config.algorithm),
             params: job.searcher.params(),
-            threads: 1,
+            threads: config.threads as u32,
             seed: job.seed,
             repetition: job.repetition,
             iterations: 0,

@@ -163,6 +163,8 @@ pub struct SearcherSpec {
     pub aspiration: Option<Spanned<Sweep<i32>>>,
     /// Re-base decisive table scores by ply (default true).
     pub tt_mate_adjust: Option<Sweep<bool>>,
+    /// Search threads (lazy_smp only; default 1).
+    pub threads: Option<Spanned<Sweep<usize>>>,
     /// Run this searcher's jobs alone on the machine (for timing), after the others.
     #[serde(default)]
     pub exclusive: bool,
@@ -756,6 +758,13 @@ fn technique_variants(
                 c(v).aspiration = (w > 0).then_some(w);
             },
         )
+        .across(
+            "threads",
+            spec.threads.as_ref().map(Spanned::get_ref),
+            |v, t| {
+                c(v).threads = t;
+            },
+        )
         .across("tt_mate_adjust", spec.tt_mate_adjust.as_ref(), |v, b| {
             c(v).tt_mate_adjust = b
         })
@@ -788,6 +797,19 @@ fn check_variant(
         && asp.get_ref().values().iter().any(|&w| w < 0)
     {
         return Err(src.at(asp, "aspiration", "a window half-width cannot be negative"));
+    }
+    if let Some(threads) = &spec.threads {
+        let t = variant.config.threads;
+        if t == 0 || t > 256 {
+            return Err(src.at(threads, "threads", format!("{t} is not in 1..=256")));
+        }
+        if t > 1 && variant.config.algorithm != crate::search::Algorithm::LazySmp {
+            return Err(src.at(
+                threads,
+                "threads",
+                "more than one thread needs algorithm = \"lazy_smp\"",
+            ));
+        }
     }
     if let Some(tt) = &spec.tt_mb
         && variant.config.tt_mb > MAX_TT_MB

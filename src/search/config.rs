@@ -22,6 +22,16 @@ pub enum Algorithm {
     Minimax,
     /// Fail-soft alpha-beta (Knuth and Moore 1975) with the switches of [`SearchConfig`].
     Alphabeta,
+    /// Alpha-beta on `threads` threads sharing the table ([`super::smp`]).
+    LazySmp,
+}
+
+impl Algorithm {
+    /// Whether the node function is alpha-beta (and so the table and techniques apply).
+    #[must_use]
+    pub fn is_alphabeta(self) -> bool {
+        matches!(self, Self::Alphabeta | Self::LazySmp)
+    }
 }
 
 impl std::fmt::Display for Algorithm {
@@ -29,6 +39,7 @@ impl std::fmt::Display for Algorithm {
         f.write_str(match self {
             Self::Minimax => "minimax",
             Self::Alphabeta => "alphabeta",
+            Self::LazySmp => "lazy_smp",
         })
     }
 }
@@ -60,6 +71,8 @@ pub struct SearchConfig {
     /// previous score ± this half-width, widening (doubling) and searching again on a fail
     /// (Brudno 1963; Slate and Atkin 1977). None: full window.
     pub aspiration: Option<Score>,
+    /// Search threads (lazy SMP only; 1 otherwise).
+    pub threads: usize,
     /// Store decisive scores in the table relative to the node and re-base them by ply on
     /// retrieval (seed 000). Off only to measure what it is for: without it, a win found at
     /// one depth reads back with the wrong distance at another.
@@ -79,6 +92,7 @@ impl Default for SearchConfig {
             extensions: Extensions::default(),
             pvs: false,
             aspiration: None,
+            threads: 1,
             tt_mate_adjust: true,
         }
     }

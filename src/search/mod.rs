@@ -14,6 +14,7 @@ pub mod minimax;
 pub mod null_move;
 pub mod ordering;
 pub mod quiescence;
+pub mod smp;
 pub mod stats;
 pub mod tt;
 
@@ -197,7 +198,7 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
         limits: &Limits,
         mut on_iteration: impl FnMut(&Iteration<G::Move>),
     ) -> SearchResult<G::Move> {
-        let uses_table = self.config.algorithm == Algorithm::Alphabeta && self.config.tt_mb > 0;
+        let uses_table = self.config.algorithm.is_alphabeta() && self.config.tt_mb > 0;
         if uses_table && self.table.is_none() && self.owned_table.is_none() {
             self.owned_table = Some(Table::new(self.config.tt_mb));
         }
@@ -259,7 +260,7 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
         let units = depth as i32 * ONE_PLY;
         let score = match self.config.algorithm {
             Algorithm::Minimax => self.minimax(root, units, 0),
-            Algorithm::Alphabeta => self.aspiration_search(root, units),
+            Algorithm::Alphabeta | Algorithm::LazySmp => self.aspiration_search(root, units),
         };
         if self.aborted() {
             return None;
@@ -398,12 +399,16 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
     }
 }
 
-/// Searches `root` with `config` under `limits`: the one-call form of [`Searcher::run`].
+/// Searches `root` with `config` under `limits`: the one-call form of [`Searcher::run`], or of
+/// [`smp::lazy_smp`] for `Algorithm::LazySmp`.
 pub fn search<G: Game, E: Evaluator<G>>(
     root: &G,
     eval: &E,
     config: &SearchConfig,
     limits: &Limits,
 ) -> SearchResult<G::Move> {
-    Searcher::new(eval, config).run(root, limits)
+    match config.algorithm {
+        Algorithm::LazySmp => smp::lazy_smp(root, eval, config, limits, config.threads),
+        _ => Searcher::new(eval, config).run(root, limits),
+    }
 }

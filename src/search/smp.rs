@@ -1,0 +1,77 @@
+//! Lazy SMP: several threads search the same root at once and share only the transposition
+//! table, so that each finds entries the others stored (the scheme of most modern chess
+//! engines; see the Chess Programming Wiki, "Lazy SMP", and tantabus's `std::thread::scope`
+//! implementation).
+//!
+//! - Thread 0, the main thread, runs iterative deepening under the job's limits; its result
+//!   is the reported result ("main thread" rule: the move of its deepest completed iteration).
+//! - Helper threads run the same search with the ordering's seeded shuffle switched on and a
+//!   seed of their own, so that among moves of equal ordering key each tries a different one
+//!   first and they spread over the tree instead of repeating the main thread's work.
+//! - When the main thread finishes, it raises a shared stop flag and the helpers stop.
+//! - Each thread counts its own nodes (no shared counter on the hot path); the totals are
+//!   added up at the end. Node and time limits apply to the main thread.
+//!
+//! With one thread this is exactly the single-threaded search.
+
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+
+use crate::game::{Evaluator, Game};
+use crate::rng::mix;
+
+use super::{Limits, SearchConfig, SearchResult, Searcher, Table};
+
+/// Searches `root` with `threads` threads sharing one table of `config.tt_mb` MiB.
+pub fn lazy_smp<G: Game, E: Evaluator<G>>(
+    root: &G,
+    eval: &E,
+    config: &SearchConfig,
+    limits: &Limits,
+    threads: usize,
+) -> SearchResult<G::Move> {
+    let table = Table::new(config.tt_mb.max(1));
+    let stop = AtomicBool::new(false);
+    let helper_configs: Vec<SearchConfig> = (1..threads.max(1))
+        .map(|i| helper_config(config, i))
+        .collect();
+    std::thread::scope(|scope| {
+        let helpers: Vec<_> = helper_configs
+            .iter()
+            .map(|helper| {
+                let (table, stop) = (&table, &stop);
+                scope.spawn(move || {
+                    let helper_limits = Limits {
+                        nodes: None,
+                        time: None,
+                        ..*limits
+                    };
+                    Searcher::new(eval, helper)
+                        .with_table(table)
+                        .with_stop(stop)
+                        .run(root, &helper_limits)
+                        .total
+                })
+            })
+            .collect();
+        let mut main = Searcher::new(eval, config)
+            .with_table(&table)
+            .with_stop(&stop)
+            .run(root, limits);
+        stop.store(true, Relaxed);
+        for helper in helpers {
+            // A helper that panicked contributes no nodes; the main thread's answer stands.
+            if let Ok(total) = helper.join() {
+                main.total += total;
+            }
+        }
+        main
+    })
+}
+
+/// Helper `index`'s configuration: the main one with the shuffle on and its own seed.
+fn helper_config(config: &SearchConfig, index: usize) -> SearchConfig {
+    let mut helper = config.clone();
+    helper.ordering.shuffle = true;
+    helper.seed = mix(config.seed ^ index as u64);
+    helper
+}

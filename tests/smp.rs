@@ -1,0 +1,95 @@
+//! Lazy SMP: with one thread it is exactly the single-threaded alpha-beta (same iterations,
+//! same node counts); with several threads it returns a legal move and, on positions solved
+//! to the end, the exact value (Pons's scores on Test_L3_R1).
+
+use plylab::game::{Game, Notation};
+use plylab::games::chess::{Chess, Pst};
+use plylab::games::connect4::{CentreFirst, Connect4, pons_score};
+use plylab::search::{Algorithm, Limits, Ordering, Quiescence, SearchConfig, search};
+
+fn config(algorithm: Algorithm, threads: usize) -> SearchConfig {
+    SearchConfig {
+        algorithm,
+        ordering: Ordering::HEURISTICS,
+        tt_mb: 4,
+        threads,
+        ..SearchConfig::default()
+    }
+}
+
+#[test]
+fn one_thread_is_the_single_threaded_search() {
+    let text = include_str!("../experiments/data/connect4/Test_L2_R1");
+    for line in text.lines().take(20) {
+        let (moves, _) = line.split_once(' ').unwrap();
+        let root = Connect4::parse_position(moves).unwrap();
+        let limits = Limits {
+            depth: Some(10),
+            ..Limits::default()
+        };
+        let single = search(
+            &root,
+            &CentreFirst,
+            &config(Algorithm::Alphabeta, 1),
+            &limits,
+        );
+        let smp = search(&root, &CentreFirst, &config(Algorithm::LazySmp, 1), &limits);
+        // Everything but the clock is identical.
+        let strip = |r: &plylab::search::SearchResult<_>| -> Vec<_> {
+            r.iterations
+                .iter()
+                .map(|i| (i.depth, i.score, i.best_move, i.pv.clone(), i.stats))
+                .collect()
+        };
+        assert_eq!(strip(&single), strip(&smp), "{moves}");
+        assert_eq!(single.total.nodes, smp.total.nodes, "{moves}");
+    }
+}
+
+#[test]
+fn two_threads_solve_test_l3_r1_exactly() {
+    let text = include_str!("../experiments/data/connect4/Test_L3_R1");
+    for line in text.lines().take(200) {
+        let (moves, expected) = line.split_once(' ').unwrap();
+        let root = Connect4::parse_position(moves).unwrap();
+        let result = search(
+            &root,
+            &CentreFirst,
+            &config(Algorithm::LazySmp, 2),
+            &Limits::default(),
+        );
+        let best = result.best_move().expect("a move");
+        let mut legal = Vec::new();
+        root.generate_moves(&mut legal);
+        assert!(legal.contains(&best), "{moves}: {best} is not legal");
+        assert_eq!(
+            pons_score(&root, result.score().unwrap()),
+            Some(expected.parse().unwrap()),
+            "{moves}"
+        );
+    }
+}
+
+#[test]
+fn two_threads_return_a_legal_chess_move() {
+    let pos =
+        Chess::parse_position("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
+            .unwrap();
+    let cfg = SearchConfig {
+        quiescence: Some(Quiescence::default()),
+        pvs: true,
+        ..config(Algorithm::LazySmp, 2)
+    };
+    let result = search(
+        &pos,
+        &Pst,
+        &cfg,
+        &Limits {
+            depth: Some(6),
+            ..Limits::default()
+        },
+    );
+    let best = result.best_move().expect("a move");
+    assert!(pos.legal_moves().contains(&best));
+    assert_eq!(result.last().map(|i| i.depth), Some(6));
+}
