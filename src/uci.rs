@@ -31,10 +31,13 @@ use crate::game::{Evaluator, Game, Notation, Score, score};
 use crate::games::chess::{Chess, ChessMove, Color, Material, Pst, Shannon};
 use crate::lab::settings::ChessEval;
 use crate::lab::spec::{self, SearcherVariant};
+use crate::search::smp::{Shared, lazy_smp_observed};
 use crate::search::{Iteration, Limits, SearchConfig, Searcher, Table};
 
 /// The largest `Hash` the engine accepts, in MiB.
 pub const MAX_HASH_MB: usize = 4096;
+/// The most search threads `setoption name Threads` accepts (lazy SMP).
+const MAX_THREADS: usize = 256;
 
 /// Time kept back from every clock budget for the GUI's and the pipe's latency.
 pub const MOVE_OVERHEAD: Duration = Duration::from_millis(30);
@@ -240,8 +243,9 @@ impl Engine {
             "option name Hash type spin default {} min 1 max {MAX_HASH_MB}",
             self.hash_mb
         ));
-        self.out
-            .line("option name Threads type spin default 1 min 1 max 1");
+        self.out.line(&format!(
+            "option name Threads type spin default 1 min 1 max {MAX_THREADS}"
+        ));
         self.out.line("uciok");
     }
 
@@ -326,15 +330,9 @@ impl Engine {
                 )),
             },
             "threads" => match value.parse::<usize>() {
-                Ok(1) => self.threads = 1,
-                Ok(n) if n > 1 => {
-                    self.threads = n;
-                    self.out.info_string(&format!(
-                        "Threads {n} accepted, but only 1 thread searches until lazy SMP exists"
-                    ));
-                }
+                Ok(n) if (1..=MAX_THREADS).contains(&n) => self.threads = n,
                 _ => self.out.info_string(&format!(
-                    "Threads must be a whole number from 1, not `{value}`"
+                    "Threads must be a whole number from 1 to {MAX_THREADS}, not `{value}`"
                 )),
             },
             _ => self.out.info_string(&format!("unknown option `{name}`")),
@@ -372,7 +370,10 @@ impl Engine {
         let job = SearchJob {
             root: self.position.clone(),
             history: self.history.clone(),
-            config: self.variant.config.clone(),
+            config: SearchConfig {
+                threads: self.threads,
+                ..self.variant.config.clone()
+            },
             table: self.table.clone(),
             limits,
             soft,
@@ -592,16 +593,10 @@ impl SearchJob {
             self.out.info_string(&format!("no legal move here ({why})"));
             return None;
         };
-        let mut searcher = Searcher::new(eval, &self.config)
-            .with_stop(&self.stop)
-            .with_history(&self.history);
-        if let Some(table) = &self.table {
-            searcher = searcher.with_table(table);
-        }
         let start = Instant::now();
         let mut nodes = 0;
         let mut line = String::with_capacity(256);
-        let result = searcher.run_observed(&self.root, &self.limits, |it| {
+        let on_iteration = |it: &Iteration<ChessMove>| {
             nodes += it.stats.nodes;
             let elapsed = start.elapsed();
             write_info(&mut line, it, nodes, elapsed);
@@ -609,7 +604,41 @@ impl SearchJob {
             if self.soft.is_some_and(|soft| elapsed >= soft) {
                 self.stop.store(true, Relaxed);
             }
-        });
+        };
+        let result = match &self.table {
+            // Several threads: lazy SMP over the engine's table (info lines count the main
+            // thread's nodes).
+            Some(table) if self.config.threads > 1 => {
+                let shared = Shared {
+                    table,
+                    stop: &self.stop,
+                    history: &self.history,
+                };
+                let config = SearchConfig {
+                    algorithm: crate::search::Algorithm::LazySmp,
+                    ..self.config.clone()
+                };
+                let threads = config.threads;
+                lazy_smp_observed(
+                    &self.root,
+                    eval,
+                    &config,
+                    &self.limits,
+                    threads,
+                    &shared,
+                    on_iteration,
+                )
+            }
+            _ => {
+                let mut searcher = Searcher::new(eval, &self.config)
+                    .with_stop(&self.stop)
+                    .with_history(&self.history);
+                if let Some(table) = &self.table {
+                    searcher = searcher.with_table(table);
+                }
+                searcher.run_observed(&self.root, &self.limits, on_iteration)
+            }
+        };
         Some(result.best_move().unwrap_or(first_legal))
     }
 }
