@@ -10,6 +10,7 @@
 
 pub mod alphabeta;
 pub mod config;
+pub mod mcts;
 pub mod minimax;
 pub mod null_move;
 pub mod ordering;

@@ -1,0 +1,304 @@
+//! Monte Carlo tree search, generic over [`Game`] and [`Evaluator`] (static dispatch).
+//!
+//! - [`uct`]: UCT, upper confidence bounds applied to trees (Kocsis and Szepesvári 2006,
+//!   "Bandit based Monte-Carlo planning", ECML), with UCB1 selection (Auer, Cesa-Bianchi and
+//!   Fischer 2002), one expansion per iteration, a random playout and backpropagation
+//!   (shared/seeds/003: "starting at root, successively select best child ... create and add
+//!   ... new child ... perform a random playout ... update score at c and all of c's ancestors");
+//! - [`flat_monte_carlo`]: random playouts from each root move in turn, best mean (seed 003,
+//!   "pure Monte Carlo tree search");
+//! - [`root_parallel`] and [`tree_parallel`]: root parallelism and tree parallelism with
+//!   virtual loss (Chaslot, Winands and van den Herik 2008, "Parallel Monte-Carlo tree
+//!   search", Computers and Games).
+//!
+//! Rewards are 1 for a win, 0.5 for a draw, 0 for a loss; a node's reward is counted for
+//! the player who moved into it. One iteration is one playout.
+
+mod parallel;
+mod tree;
+
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::time::{Duration, Instant};
+
+use crate::game::{Evaluator, Game, Status};
+use crate::rng::{XorShift, mix};
+pub use parallel::{root_parallel, tree_parallel};
+pub use tree::win_probability;
+use tree::{Tree, playout, reward_for};
+
+/// Settings of a Monte Carlo search.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MctsConfig {
+    /// The UCT exploration constant `c` in `mean + c · sqrt(ln N / n)`; √2 by default, the
+    /// UCB1 constant for rewards in `[0, 1]` (Auer et al. 2002; Kocsis and Szepesvári 2006).
+    pub exploration: f64,
+    /// Stops each playout after this many plies and scores it with the evaluator, mapped to
+    /// a win probability by [`win_probability`] (`1 / (1 + 10^(-eval / 400))`). `None`:
+    /// play every playout to the end of the game.
+    pub playout_cutoff: Option<u32>,
+    /// The seed of every random choice (expansion order and playouts).
+    pub seed: u64,
+}
+
+impl Default for MctsConfig {
+    fn default() -> Self {
+        Self {
+            exploration: std::f64::consts::SQRT_2,
+            playout_cutoff: None,
+            seed: 0,
+        }
+    }
+}
+
+/// When a Monte Carlo search stops: after `iterations` playouts, after `time`, or when
+/// `stop` becomes true, whichever comes first. The clock and the flag are read every
+/// [`CHECK_INTERVAL`] iterations (of each thread), and before the first.
+///
+/// A budget with no limit at all is refused (the search panics), since it would never end.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct MctsBudget<'a> {
+    /// Most iterations (= playouts), over all threads.
+    pub iterations: Option<u64>,
+    /// Longest wall-clock time (each thread gets all of it).
+    pub time: Option<Duration>,
+    /// A shared stop flag, as for the alpha-beta [`crate::search::Searcher::with_stop`].
+    pub stop: Option<&'a AtomicBool>,
+}
+
+impl<'a> MctsBudget<'a> {
+    /// At most `n` iterations (playouts).
+    #[must_use]
+    pub const fn iterations(n: u64) -> Self {
+        Self {
+            iterations: Some(n),
+            time: None,
+            stop: None,
+        }
+    }
+
+    /// At most `time` of wall-clock time.
+    #[must_use]
+    pub const fn time(time: Duration) -> Self {
+        Self {
+            iterations: None,
+            time: Some(time),
+            stop: None,
+        }
+    }
+
+    /// Also stops when `flag` becomes true.
+    #[must_use]
+    pub const fn with_stop(mut self, flag: &'a AtomicBool) -> Self {
+        self.stop = Some(flag);
+        self
+    }
+
+    fn assert_limited(&self) {
+        assert!(
+            self.iterations.is_some() || self.time.is_some() || self.stop.is_some(),
+            "an MCTS budget needs iterations, time or a stop flag"
+        );
+    }
+}
+
+/// How often (in iterations of one thread) the clock and the stop flag are read.
+pub const CHECK_INTERVAL: u64 = 32;
+
+/// The time and stop-flag part of a budget, started.
+#[derive(Clone, Copy)]
+struct Clock<'a> {
+    deadline: Option<Instant>,
+    stop: Option<&'a AtomicBool>,
+}
+
+impl<'a> Clock<'a> {
+    fn start(budget: &MctsBudget<'a>, start: Instant) -> Self {
+        Self {
+            deadline: budget.time.map(|t| start + t),
+            stop: budget.stop,
+        }
+    }
+
+    /// True when, at iteration `done` of this thread, time is up or a stop was asked for.
+    fn interrupted(&self, done: u64) -> bool {
+        done.is_multiple_of(CHECK_INTERVAL)
+            && (self.deadline.is_some_and(|d| Instant::now() >= d)
+                || self.stop.is_some_and(|s| s.load(Relaxed)))
+    }
+}
+
+/// What a Monte Carlo search found.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MctsResult<M> {
+    /// The chosen root move: the most visited (UCT, ties to the higher mean) or the best mean
+    /// (flat Monte Carlo). `None` when the root has no moves or no playout was made.
+    pub best_move: Option<M>,
+    /// `(move, visits, mean value)` for every legal root move, in the game's move-generation
+    /// order. The mean is the average reward (1 win, 0.5 draw, 0 loss) for the side to move
+    /// at the root; 0 for a move never visited.
+    pub root_visits: Vec<(M, u64, f64)>,
+    /// Playouts made (one per iteration).
+    pub playouts: u64,
+    /// Nodes in the tree(s), roots included (flat Monte Carlo: the root and its moves).
+    pub tree_nodes: u64,
+    /// Wall-clock time of the whole search.
+    pub elapsed: Duration,
+}
+
+/// `(move, visits, reward sum)` per root move, in move-generation order.
+type Totals<M> = Vec<(M, u64, f64)>;
+
+/// How [`MctsResult::best_move`] is chosen.
+#[derive(Clone, Copy)]
+enum Choice {
+    MostVisits,
+    BestMean,
+}
+
+/// Builds a result from per-move `(visits, reward sum)` totals.
+fn finish<M: Copy>(
+    totals: Vec<(M, u64, f64)>,
+    choice: Choice,
+    playouts: u64,
+    tree_nodes: u64,
+    elapsed: Duration,
+) -> MctsResult<M> {
+    let root_visits: Vec<(M, u64, f64)> = totals
+        .into_iter()
+        .map(|(mv, n, r)| (mv, n, if n == 0 { 0.0 } else { r / n as f64 }))
+        .collect();
+    let key = |&(_, n, mean): &(M, u64, f64)| match choice {
+        Choice::MostVisits => (n as f64, mean),
+        Choice::BestMean => (mean, n as f64),
+    };
+    let mut best: Option<&(M, u64, f64)> = None;
+    for entry in root_visits.iter().filter(|e| e.1 > 0) {
+        if best.is_none_or(|b| key(entry) > key(b)) {
+            best = Some(entry);
+        }
+    }
+    MctsResult {
+        best_move: best.map(|e| e.0),
+        root_visits,
+        playouts,
+        tree_nodes,
+        elapsed,
+    }
+}
+
+/// The empty result for a root where the game is over (or no move is legal).
+fn finished_root<G: Game>(root: &G, start: Instant) -> Option<MctsResult<G::Move>> {
+    let mut moves = Vec::new();
+    root.generate_moves(&mut moves);
+    (root.status() != Status::Ongoing || moves.is_empty()).then(|| MctsResult {
+        best_move: None,
+        root_visits: Vec::new(),
+        playouts: 0,
+        tree_nodes: 0,
+        elapsed: start.elapsed(),
+    })
+}
+
+/// The generator of search thread `index` (0 for [`uct`]): seeded `mix(seed ^ index)`.
+fn thread_rng(seed: u64, index: usize) -> XorShift {
+    XorShift::new(mix(seed ^ index as u64))
+}
+
+/// Grows `tree` for at most `limit` iterations (or until `clock` interrupts) with `rng`;
+/// returns the playouts made.
+fn grow<G: Game, E: Evaluator<G>>(
+    tree: &mut Tree<G>,
+    root: &G,
+    eval: &E,
+    config: &MctsConfig,
+    (limit, clock): (u64, Clock<'_>),
+    rng: &mut XorShift,
+) -> u64 {
+    let mut buf = Vec::new();
+    let mut done = 0;
+    while done < limit && !clock.interrupted(done) {
+        let (leaf, mut pos) = tree.descend(root, rng, &mut buf, false);
+        let result = playout(&mut pos, eval, config.playout_cutoff, rng, &mut buf);
+        tree.backpropagate(leaf, result, false);
+        done += 1;
+    }
+    done
+}
+
+/// One UCT tree, as thread `index` of root parallelism: `(root totals, playouts, tree nodes)`.
+fn uct_totals<G: Game, E: Evaluator<G>>(
+    root: &G,
+    eval: &E,
+    config: &MctsConfig,
+    (limit, clock): (u64, Clock<'_>),
+    index: usize,
+) -> (Totals<G::Move>, u64, u64) {
+    let mut tree = Tree::new(root, config.exploration);
+    let mut rng = thread_rng(config.seed, index);
+    let playouts = grow(&mut tree, root, eval, config, (limit, clock), &mut rng);
+    (tree.root_totals(root), playouts, tree.size())
+}
+
+/// UCT (Kocsis and Szepesvári 2006) from `root` within `budget`: each iteration selects by
+/// UCB1 down the tree (`config.exploration`), adds one child, plays a seeded uniformly random
+/// playout from it (see [`MctsConfig::playout_cutoff`]) and backpropagates the reward,
+/// flipping perspective per player. The tree is a `Vec` arena; children are expanded in a
+/// seeded random order. The chosen move is the most visited root child.
+///
+/// With an iteration budget the result depends only on `root`, `config` and the budget.
+/// The generator is seeded as thread 0 of [`root_parallel`], so that one thread of it gives
+/// exactly this search.
+pub fn uct<G: Game, E: Evaluator<G>>(
+    root: &G,
+    eval: &E,
+    config: &MctsConfig,
+    budget: &MctsBudget<'_>,
+) -> MctsResult<G::Move> {
+    budget.assert_limited();
+    let start = Instant::now();
+    if let Some(done) = finished_root(root, start) {
+        return done;
+    }
+    let limit = budget.iterations.unwrap_or(u64::MAX);
+    let clock = Clock::start(budget, start);
+    let (totals, playouts, nodes) = uct_totals(root, eval, config, (limit, clock), 0);
+    finish(totals, Choice::MostVisits, playouts, nodes, start.elapsed())
+}
+
+/// Flat Monte Carlo (seed 003, "pure Monte Carlo tree search"; Brügmann 1993, "Monte Carlo
+/// Go"): seeded random playouts from each legal root move in turn (round-robin, in
+/// move-generation order), and the move with the best mean reward. No tree, no UCB:
+/// `config.exploration` is unused.
+pub fn flat_monte_carlo<G: Game, E: Evaluator<G>>(
+    root: &G,
+    eval: &E,
+    config: &MctsConfig,
+    budget: &MctsBudget<'_>,
+) -> MctsResult<G::Move> {
+    budget.assert_limited();
+    let start = Instant::now();
+    if let Some(done) = finished_root(root, start) {
+        return done;
+    }
+    let mut buf = Vec::new();
+    root.generate_moves(&mut buf);
+    let mut totals: Vec<(G::Move, u64, f64)> = buf.iter().map(|&mv| (mv, 0, 0.0)).collect();
+    let (limit, clock) = (
+        budget.iterations.unwrap_or(u64::MAX),
+        Clock::start(budget, start),
+    );
+    let mut rng = thread_rng(config.seed, 0);
+    let mut done = 0;
+    while done < limit && !clock.interrupted(done) {
+        let index = (done % totals.len() as u64) as usize;
+        let (mv, visits, reward) = &mut totals[index];
+        let mut pos = root.clone();
+        pos.play(*mv);
+        let result = playout(&mut pos, eval, config.playout_cutoff, &mut rng, &mut buf);
+        *visits += 1;
+        *reward += reward_for(root.side_to_move(), result.0, result.1);
+        done += 1;
+    }
+    let nodes = 1 + totals.len() as u64;
+    finish(totals, Choice::BestMean, done, nodes, start.elapsed())
+}

@@ -1,0 +1,156 @@
+//! Parallel MCTS (Chaslot, Winands and van den Herik 2008, "Parallel Monte-Carlo tree
+//! search", Computers and Games, LNCS 5131): root parallelism and tree parallelism with
+//! virtual loss.
+
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::thread;
+use std::time::Instant;
+
+use parking_lot::Mutex;
+
+use super::tree::{Tree, playout};
+use super::{
+    Choice, Clock, MctsBudget, MctsConfig, MctsResult, finish, finished_root, thread_rng,
+    uct_totals,
+};
+use crate::game::{Evaluator, Game};
+
+/// The iterations of thread `index` out of `threads` sharing `total`: the quotient, plus
+/// one for the first `total % threads` threads (so they add up to `total`).
+fn share(total: u64, threads: usize, index: usize) -> u64 {
+    let t = threads as u64;
+    total / t + u64::from((index as u64) < total % t)
+}
+
+/// Root parallelism (Chaslot et al. 2008): `threads` (at least 1) independent UCT trees on
+/// [`std::thread::scope`], thread `i` seeded `mix(config.seed ^ i)`, their root statistics
+/// merged (visits and rewards summed per root move); the best move is the most visited in
+/// the merged statistics.
+///
+/// Budget: the iterations are divided between the threads (the first `n % threads` get one
+/// more), while each thread gets the full time budget and watches the same stop flag. With
+/// an iteration budget the result is deterministic, and with one thread it equals [`super::uct`]
+/// with the same seed (apart from `elapsed`).
+pub fn root_parallel<G: Game, E: Evaluator<G>>(
+    root: &G,
+    eval: &E,
+    config: &MctsConfig,
+    budget: &MctsBudget<'_>,
+    threads: usize,
+) -> MctsResult<G::Move> {
+    budget.assert_limited();
+    let start = Instant::now();
+    if let Some(done) = finished_root(root, start) {
+        return done;
+    }
+    let threads = threads.max(1);
+    let clock = Clock::start(budget, start);
+    let runs: Vec<_> = thread::scope(|s| {
+        let handles: Vec<_> = (0..threads)
+            .map(|i| {
+                let limit = budget.iterations.map_or(u64::MAX, |n| share(n, threads, i));
+                s.spawn(move || uct_totals(root, eval, config, (limit, clock), i))
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("an MCTS thread panicked"))
+            .collect()
+    });
+    let (mut totals, mut playouts, mut nodes) = (Vec::new(), 0, 0);
+    for (run, p, n) in runs {
+        merge(&mut totals, run);
+        playouts += p;
+        nodes += n;
+    }
+    finish(totals, Choice::MostVisits, playouts, nodes, start.elapsed())
+}
+
+/// Adds one tree's root totals to `into` (both in move-generation order).
+fn merge<M: Copy>(into: &mut Vec<(M, u64, f64)>, run: Vec<(M, u64, f64)>) {
+    if into.is_empty() {
+        *into = run;
+        return;
+    }
+    for (a, b) in into.iter_mut().zip(run) {
+        a.1 += b.1;
+        a.2 += b.2;
+    }
+}
+
+/// Tree parallelism with virtual loss (Chaslot et al. 2008): `threads` (at least 1) threads
+/// grow one shared UCT tree. The tree sits behind a single `parking_lot::Mutex` (a lock per
+/// tree, the simplest correct design, not lock-free): a thread locks it to select and expand,
+/// unlocks it for the playout, and locks it again to backpropagate. Each node on a selected
+/// path gets a virtual loss (an extra visit with reward 0) until its playout is
+/// backpropagated, which steers the other threads to other paths.
+///
+/// Budget: the iteration budget is shared (a counter of started iterations), each thread
+/// gets the full time budget and watches the stop flag. Thread `i` is seeded
+/// `mix(config.seed ^ i)`, but the result is not deterministic: which statistics (and
+/// virtual losses) a selection sees depends on how the operating system interleaves the
+/// threads.
+pub fn tree_parallel<G: Game, E: Evaluator<G>>(
+    root: &G,
+    eval: &E,
+    config: &MctsConfig,
+    budget: &MctsBudget<'_>,
+    threads: usize,
+) -> MctsResult<G::Move> {
+    budget.assert_limited();
+    let start = Instant::now();
+    if let Some(done) = finished_root(root, start) {
+        return done;
+    }
+    let shared = Shared {
+        tree: Mutex::new(Tree::new(root, config.exploration)),
+        started: AtomicU64::new(0),
+        limit: budget.iterations.unwrap_or(u64::MAX),
+        clock: Clock::start(budget, start),
+    };
+    let playouts: u64 = thread::scope(|s| {
+        let handles: Vec<_> = (0..threads.max(1))
+            .map(|i| {
+                let shared = &shared;
+                s.spawn(move || shared.work(root, eval, config, i))
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("an MCTS thread panicked"))
+            .sum()
+    });
+    let tree = shared.tree.into_inner();
+    let totals = tree.root_totals(root);
+    finish(
+        totals,
+        Choice::MostVisits,
+        playouts,
+        tree.size(),
+        start.elapsed(),
+    )
+}
+
+/// What the threads of [`tree_parallel`] share.
+struct Shared<'a, G: Game> {
+    tree: Mutex<Tree<G>>,
+    started: AtomicU64,
+    limit: u64,
+    clock: Clock<'a>,
+}
+
+impl<G: Game> Shared<'_, G> {
+    /// One thread's loop; returns its playouts.
+    fn work<E: Evaluator<G>>(&self, root: &G, eval: &E, config: &MctsConfig, index: usize) -> u64 {
+        let mut rng = thread_rng(config.seed, index);
+        let mut buf = Vec::new();
+        let mut done = 0;
+        while !self.clock.interrupted(done) && self.started.fetch_add(1, Relaxed) < self.limit {
+            let (leaf, mut pos) = self.tree.lock().descend(root, &mut rng, &mut buf, true);
+            let result = playout(&mut pos, eval, config.playout_cutoff, &mut rng, &mut buf);
+            self.tree.lock().backpropagate(leaf, result, true);
+            done += 1;
+        }
+        done
+    }
+}

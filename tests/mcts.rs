@@ -1,0 +1,247 @@
+//! Monte Carlo tree search: UCT plays tic-tac-toe soundly, finds a connect-four win in one,
+//! and the parallel forms agree with it where they should (shared/seeds/003; Kocsis and
+//! Szepesvári 2006; Chaslot, Winands and van den Herik 2008).
+
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use plylab::game::{Game, Neutral, Notation, Outcome, Player, Status};
+use plylab::games::connect4::{CentreFirst, Connect4};
+use plylab::games::tictactoe::TicTacToe;
+use plylab::rng::XorShift;
+use plylab::search::mcts::{
+    MctsBudget, MctsConfig, flat_monte_carlo, root_parallel, tree_parallel, uct, win_probability,
+};
+use plylab::search::{Limits, SearchConfig, search};
+
+fn config(seed: u64) -> MctsConfig {
+    MctsConfig {
+        seed,
+        ..MctsConfig::default()
+    }
+}
+
+fn legal<G: Game>(pos: &G) -> Vec<G::Move> {
+    let mut moves = Vec::new();
+    pos.generate_moves(&mut moves);
+    moves
+}
+
+/// Plays a game of tic-tac-toe; `uct_plays` says who UCT is. Returns the outcome for UCT.
+fn play_game(
+    uct_plays: Player,
+    seed: u64,
+    mut other: impl FnMut(&TicTacToe) -> <TicTacToe as Game>::Move,
+) -> Outcome {
+    let mut pos = TicTacToe::new();
+    loop {
+        if let Status::Over(outcome) = pos.status() {
+            return if pos.side_to_move() == uct_plays {
+                outcome
+            } else {
+                match outcome {
+                    Outcome::Win => Outcome::Loss,
+                    Outcome::Loss => Outcome::Win,
+                    other => other,
+                }
+            };
+        }
+        let mv = if pos.side_to_move() == uct_plays {
+            let cfg = config(seed ^ u64::from(pos.plies_played()));
+            uct(&pos, &Neutral, &cfg, &MctsBudget::iterations(3000))
+                .best_move
+                .unwrap()
+        } else {
+            other(&pos)
+        };
+        pos.play(mv);
+    }
+}
+
+fn colour(game: u64) -> Player {
+    if game.is_multiple_of(2) {
+        Player::First
+    } else {
+        Player::Second
+    }
+}
+
+#[test]
+fn uct_never_loses_to_a_random_player_at_tictactoe() {
+    let mut wins = 0;
+    for game in 0..100u64 {
+        let mut rng = XorShift::new(1000 + game);
+        let outcome = play_game(colour(game), game, |pos| {
+            let moves = legal(pos);
+            moves[rng.below(moves.len() as u64) as usize]
+        });
+        assert_ne!(outcome, Outcome::Loss, "game {game}");
+        wins += u32::from(outcome == Outcome::Win);
+    }
+    // Random play blunders often: UCT should convert most games.
+    assert!(wins >= 70, "only {wins} wins in 100");
+}
+
+#[test]
+fn uct_draws_against_perfect_play_with_both_colours() {
+    let perfect = |pos: &TicTacToe| {
+        search(pos, &Neutral, &SearchConfig::default(), &Limits::default())
+            .best_move()
+            .unwrap()
+    };
+    for seed in 0..4 {
+        for game in 0..2 {
+            let outcome = play_game(colour(game), seed, perfect);
+            assert_eq!(
+                outcome,
+                Outcome::Draw,
+                "seed {seed}, UCT as {:?}",
+                colour(game)
+            );
+        }
+    }
+}
+
+#[test]
+fn root_parallel_is_deterministic_and_one_thread_equals_uct() {
+    let root = Connect4::parse_position("4453").unwrap();
+    let cfg = config(42);
+    let budget = MctsBudget::iterations(4001);
+    let a = root_parallel(&root, &Neutral, &cfg, &budget, 2);
+    let b = root_parallel(&root, &Neutral, &cfg, &budget, 2);
+    assert_eq!(a.root_visits, b.root_visits);
+    assert_eq!(
+        (a.best_move, a.playouts, a.tree_nodes),
+        (b.best_move, b.playouts, b.tree_nodes)
+    );
+    assert_eq!(a.playouts, 4001);
+    assert_eq!(a.root_visits.iter().map(|e| e.1).sum::<u64>(), 4001);
+
+    let one = root_parallel(&root, &Neutral, &cfg, &budget, 1);
+    let single = uct(&root, &Neutral, &cfg, &budget);
+    assert_eq!(one.root_visits, single.root_visits);
+    assert_eq!(
+        (one.best_move, one.playouts, one.tree_nodes),
+        (single.best_move, single.playouts, single.tree_nodes)
+    );
+    // Two threads are two different trees, not the single tree split.
+    assert_ne!(a.root_visits, single.root_visits);
+}
+
+#[test]
+fn uct_finds_the_connect_four_win_in_one() {
+    // First player has three stones in column 1 and is to move.
+    let root = Connect4::parse_position("121212").unwrap();
+    let win = root.parse_move("1").unwrap();
+    for seed in 0..3 {
+        let result = uct(
+            &root,
+            &Neutral,
+            &config(seed),
+            &MctsBudget::iterations(2000),
+        );
+        assert_eq!(result.best_move, Some(win), "seed {seed}");
+        let (_, _, mean) = result.root_visits.iter().find(|e| e.0 == win).unwrap();
+        assert!(*mean > 0.99, "mean of the winning move {mean}");
+    }
+}
+
+#[test]
+fn uct_with_a_playout_cutoff_also_finds_the_win() {
+    let root = Connect4::parse_position("121212").unwrap();
+    let cfg = MctsConfig {
+        playout_cutoff: Some(4),
+        ..config(5)
+    };
+    let result = uct(&root, &CentreFirst, &cfg, &MctsBudget::iterations(2000));
+    assert_eq!(result.best_move, Some(root.parse_move("1").unwrap()));
+    assert!((win_probability(0) - 0.5).abs() < 1e-12);
+    assert!((win_probability(400) - 10.0 / 11.0).abs() < 1e-12);
+}
+
+#[test]
+fn uct_counts_playouts_and_tree_nodes() {
+    let root = TicTacToe::new();
+    let result = uct(&root, &Neutral, &config(3), &MctsBudget::iterations(500));
+    assert_eq!(result.playouts, 500);
+    // One node added per iteration (unless it reaches a finished game), plus the root.
+    assert!(
+        result.tree_nodes <= 501 && result.tree_nodes > 400,
+        "{}",
+        result.tree_nodes
+    );
+    assert_eq!(result.root_visits.len(), 9);
+    assert_eq!(result.root_visits.iter().map(|e| e.1).sum::<u64>(), 500);
+    let most = result.root_visits.iter().max_by_key(|e| e.1).unwrap();
+    assert_eq!(result.best_move, Some(most.0));
+}
+
+#[test]
+fn flat_monte_carlo_returns_a_legal_move_round_robin() {
+    let root = Connect4::parse_position("44").unwrap();
+    let result = flat_monte_carlo(&root, &Neutral, &config(9), &MctsBudget::iterations(700));
+    assert!(legal(&root).contains(&result.best_move.unwrap()));
+    assert_eq!(result.playouts, 700);
+    assert!(result.root_visits.iter().all(|e| e.1 == 100));
+    let best = result.root_visits.iter().map(|e| e.2).fold(0.0, f64::max);
+    let chosen = result
+        .root_visits
+        .iter()
+        .find(|e| Some(e.0) == result.best_move);
+    assert_eq!(chosen.unwrap().2, best);
+}
+
+#[test]
+fn tree_parallel_returns_a_legal_move_with_two_threads() {
+    let root = Connect4::parse_position("4453").unwrap();
+    let result = tree_parallel(
+        &root,
+        &Neutral,
+        &config(1),
+        &MctsBudget::iterations(3000),
+        2,
+    );
+    assert!(legal(&root).contains(&result.best_move.unwrap()));
+    assert_eq!(result.playouts, 3000);
+    assert_eq!(result.root_visits.iter().map(|e| e.1).sum::<u64>(), 3000);
+
+    let win_root = Connect4::parse_position("121212").unwrap();
+    let win = tree_parallel(
+        &win_root,
+        &Neutral,
+        &config(2),
+        &MctsBudget::iterations(2000),
+        2,
+    );
+    assert_eq!(win.best_move, Some(win_root.parse_move("1").unwrap()));
+}
+
+#[test]
+fn stop_flag_and_time_budget_end_the_search() {
+    let root = Connect4::new();
+    let stop = AtomicBool::new(true);
+    let stopped = MctsBudget::iterations(u64::MAX).with_stop(&stop);
+    assert_eq!(uct(&root, &Neutral, &config(0), &stopped).playouts, 0);
+    assert_eq!(uct(&root, &Neutral, &config(0), &stopped).best_move, None);
+    assert_eq!(
+        tree_parallel(&root, &Neutral, &config(0), &stopped, 2).playouts,
+        0
+    );
+
+    let timed = MctsBudget::time(Duration::from_millis(30));
+    let result = root_parallel(&root, &Neutral, &config(0), &timed, 2);
+    assert!(result.playouts > 0);
+    assert!(
+        result.elapsed < Duration::from_secs(5),
+        "{:?}",
+        result.elapsed
+    );
+}
+
+#[test]
+fn a_finished_game_has_no_move() {
+    let root = TicTacToe::parse_position("14253").unwrap();
+    assert!(matches!(root.status(), Status::Over(_)));
+    let result = uct(&root, &Neutral, &config(0), &MctsBudget::iterations(100));
+    assert_eq!((result.best_move, result.playouts), (None, 0));
+}
