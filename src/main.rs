@@ -14,9 +14,11 @@ use plylab::lab::settings::{ChessEval, EvalChoice, NullMoveSetting, QuiescenceSe
 use plylab::lab::spec::{GameKind, GamePosition, SearcherVariant};
 use plylab::lab::{bench, machine, perft, runner, spec, suite, test_set};
 use plylab::plot::{self, Format};
+use plylab::search::smp::{Shared, lazy_smp_observed};
 use plylab::search::{
-    Algorithm, Extensions, Iteration, Limits, Ordering, Quiescence, SearchConfig, Searcher,
+    Algorithm, Extensions, Iteration, Limits, Ordering, Quiescence, SearchConfig, Searcher, Table,
 };
+use std::sync::atomic::AtomicBool;
 
 /// plylab: what each game-tree search technique buys, measured.
 ///
@@ -492,8 +494,27 @@ impl GameTask for InfoLines<'_> {
                 ..Ordering::default()
             };
         }
-        let mut searcher = Searcher::new(eval, &config);
-        let result = searcher.run_observed(root, &self.limits, |it| println!("{}", info_line(it)));
+        let print = |it: &Iteration<G::Move>| println!("{}", info_line(it));
+        let result = if config.algorithm == Algorithm::LazySmp {
+            let table = Table::new(config.tt_mb.max(1));
+            let stop = AtomicBool::new(false);
+            let shared = Shared {
+                table: &table,
+                stop: &stop,
+                history: &[],
+            };
+            lazy_smp_observed(
+                root,
+                eval,
+                &config,
+                &self.limits,
+                config.threads,
+                &shared,
+                print,
+            )
+        } else {
+            Searcher::new(eval, &config).run_observed(root, &self.limits, print)
+        };
         match result.last() {
             Some(last) => {
                 let best = last.best_move.map_or("(none)".into(), |m| m.to_string());
