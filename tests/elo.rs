@@ -287,3 +287,19 @@ fn more_wins_raise_elo_and_llr() {
         last = now;
     }
 }
+
+#[test]
+fn degenerate_fastchess_cases_follow_the_exact_mle() {
+    // fastchess sprt_test.cpp expects 2.97 (16700 draws, elo 0..5) and 2.94 (104 WW pairs,
+    // elo 0..5); the exact maximum-likelihood computation (here and in reference.py) gives
+    // −3.450540 and 2.094955. Documented in src/lab/elo.rs; pinned so a change is noticed.
+    let s = sprt(0.0, 5.0);
+    close3(
+        s.llr_trinomial(&tri(0, 16700, 0), Model::Normalized),
+        -3.450_540,
+    );
+    close3(
+        s.llr_pentanomial(&penta([0, 0, 0, 0, 104]), Model::Normalized),
+        2.094_955,
+    );
+}
