@@ -166,14 +166,13 @@ impl Chess {
             .ok_or_else(|| ParseError::new(format!("`{text}`: castling is not legal here")))
     }
 
-    /// Reads a move in standard algebraic notation and checks that it is legal here.
-    /// Tolerated: check, mate and annotation suffixes (`+`, `#`, `!`, `?`), `0-0` for
-    /// `O-O`, `e.p.`, a promotion without `=` (`e8Q`), hyphens and redundant from-squares
-    /// (so `Ng1-f3` reads too). Refused: unknown or illegal moves, and ambiguous ones.
-    pub fn parse_san(&self, text: &str) -> Result<ChessMove, ParseError> {
+    /// What SAN and long algebraic share: suffixes stripped, castling recognised, the
+    /// moving piece's letter, the promotion, and the squares with capture marks and hyphens
+    /// removed.
+    fn move_text(&self, text: &str) -> Result<MoveText, ParseError> {
         let t = strip_suffixes(text);
         if let Some(short) = castle_side(t) {
-            return self.castle_move(short, text);
+            return self.castle_move(short, text).map(MoveText::Castle);
         }
         let bad = |why: &str| ParseError::new(format!("`{text}` {why}"));
         let mut chars = t.chars();
@@ -183,10 +182,23 @@ impl Chess {
             None => (Piece::Pawn, t),
         };
         let (rest, promotion) = split_promotion(rest).map_err(|w| bad(&w))?;
-        let rest: String = rest
+        let squares = rest
             .chars()
             .filter(|c| !matches!(c, 'x' | '-' | ':'))
             .collect();
+        Ok(MoveText::Piece(piece, squares, promotion))
+    }
+
+    /// Reads a move in standard algebraic notation and checks that it is legal here.
+    /// Tolerated: check, mate and annotation suffixes (`+`, `#`, `!`, `?`), `0-0` for
+    /// `O-O`, `e.p.`, a promotion without `=` (`e8Q`), hyphens and redundant from-squares
+    /// (so `Ng1-f3` reads too). Refused: unknown or illegal moves, and ambiguous ones.
+    pub fn parse_san(&self, text: &str) -> Result<ChessMove, ParseError> {
+        let (piece, rest, promotion) = match self.move_text(text)? {
+            MoveText::Castle(mv) => return Ok(mv),
+            MoveText::Piece(piece, rest, promotion) => (piece, rest, promotion),
+        };
+        let bad = |why: &str| ParseError::new(format!("`{text}` {why}"));
         if rest.len() < 2 || !rest.is_ascii() {
             return Err(bad("has no destination square"));
         }
@@ -217,22 +229,11 @@ impl Chess {
     /// the legal move with that from-square, to-square and promotion; a piece letter that
     /// does not match the piece on the from-square is an error.
     pub fn parse_long_algebraic(&self, text: &str) -> Result<ChessMove, ParseError> {
-        let t = strip_suffixes(text);
-        if let Some(short) = castle_side(t) {
-            return self.castle_move(short, text);
-        }
-        let bad = |why: &str| ParseError::new(format!("`{text}` {why}"));
-        let mut chars = t.chars();
-        let first = chars.next().ok_or_else(|| bad("is empty"))?;
-        let (piece, rest) = match letter_piece(first) {
-            Some(p) => (p, chars.as_str()),
-            None => (Piece::Pawn, t),
+        let (piece, rest, promotion) = match self.move_text(text)? {
+            MoveText::Castle(mv) => return Ok(mv),
+            MoveText::Piece(piece, rest, promotion) => (piece, rest, promotion),
         };
-        let (rest, promotion) = split_promotion(rest).map_err(|w| bad(&w))?;
-        let rest: String = rest
-            .chars()
-            .filter(|c| !matches!(c, 'x' | '-' | ':'))
-            .collect();
+        let bad = |why: &str| ParseError::new(format!("`{text}` {why}"));
         let (from, to) = match (
             rest.get(..2).and_then(square),
             rest.get(2..).and_then(square),
@@ -295,4 +296,10 @@ fn parse_hint(hint: &str) -> Option<(Option<File>, Option<Rank>)> {
         }
     }
     Some((file, rank))
+}
+
+/// A move's text split by [`Chess::move_text`]: castling, or (piece, squares, promotion).
+enum MoveText {
+    Castle(ChessMove),
+    Piece(Piece, String, Option<Piece>),
 }
