@@ -14,11 +14,9 @@ use plylab::lab::settings::{ChessEval, EvalChoice, NullMoveSetting, QuiescenceSe
 use plylab::lab::spec::{GameKind, GamePosition, SearcherVariant};
 use plylab::lab::{bench, machine, perft, runner, spec, suite, test_set};
 use plylab::plot::{self, Format};
-use plylab::search::smp::{Shared, lazy_smp_observed};
 use plylab::search::{
-    Algorithm, Extensions, Iteration, Limits, Ordering, Quiescence, SearchConfig, Searcher, Table,
+    Algorithm, Extensions, Iteration, Limits, Ordering, Quiescence, SearchConfig, search_observed,
 };
-use std::sync::atomic::AtomicBool;
 
 /// plylab: what each game-tree search technique buys, measured.
 ///
@@ -474,12 +472,12 @@ fn parse_position(game: GameName, text: &str) -> Result<GamePosition, Failure> {
 }
 
 /// Prints engine-style info lines as iterations complete.
-struct InfoLines<'a> {
-    searcher: &'a SearcherVariant,
+struct InfoLines {
+    config: SearchConfig,
     limits: Limits,
 }
 
-impl GameTask for InfoLines<'_> {
+impl GameTask for InfoLines {
     type Output = ();
     fn run<G: Game, E: Evaluator<G>>(
         self,
@@ -487,34 +485,8 @@ impl GameTask for InfoLines<'_> {
         eval: &E,
         to_set_score: &dyn Fn(Score) -> i32,
     ) {
-        let mut config = self.searcher.config.clone();
-        if self.searcher.oracle.is_some() {
-            config.ordering = Ordering {
-                hint: true,
-                ..Ordering::default()
-            };
-        }
         let print = |it: &Iteration<G::Move>| println!("{}", info_line(it));
-        let result = if config.algorithm == Algorithm::LazySmp {
-            let table = Table::new(config.tt_mb.max(1));
-            let stop = AtomicBool::new(false);
-            let shared = Shared {
-                table: &table,
-                stop: &stop,
-                history: &[],
-            };
-            lazy_smp_observed(
-                root,
-                eval,
-                &config,
-                &self.limits,
-                config.threads,
-                &shared,
-                print,
-            )
-        } else {
-            Searcher::new(eval, &config).run_observed(root, &self.limits, print)
-        };
+        let result = search_observed(root, eval, &self.config, &self.limits, print);
         match result.last() {
             Some(last) => {
                 let best = last.best_move.map_or("(none)".into(), |m| m.to_string());
@@ -578,7 +550,7 @@ fn search(args: &SearchArgs) -> Result<(), Failure> {
     require_limit(&position, &args.techniques.limits())?;
     let searcher = args.techniques.searcher();
     let task = InfoLines {
-        searcher: &searcher,
+        config: searcher.config_for(&position),
         limits: args.techniques.limits(),
     };
     with_game(&position, searcher.eval_choice(searcher.config.seed), task);

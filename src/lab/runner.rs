@@ -287,7 +287,7 @@ pub fn with_game<T: GameTask>(position: &GamePosition, eval: EvalChoice, task: T
 #[must_use]
 pub fn execute(job: &Job, experiment: &str) -> Vec<Row> {
     let task = JobTask {
-        config: effective_config(job),
+        config: job.searcher.config_for(&job.position.position),
         job,
         experiment,
     };
@@ -323,22 +323,6 @@ impl GameTask for JobTask<'_> {
     }
 }
 
-/// The configuration a job runs with. On random trees with an oracle, the oracle decides
-/// the whole order (it knows the true
-/// values, so the heuristics have nothing to add and would only disturb it).
-#[must_use]
-pub fn effective_config(job: &Job) -> SearchConfig {
-    let mut config = job.searcher.config.clone();
-    if job.searcher.oracle.is_some() && matches!(job.position.position, GamePosition::RandomTree(_))
-    {
-        config.ordering = crate::search::Ordering {
-            hint: true,
-            ..Default::default()
-        };
-    }
-    config
-}
-
 /// Searches `root` and turns each completed iteration into a row; with `play_out`, plays
 /// the position out as well. `to_set_score` converts a root score to the test set's
 /// convention, for comparing with a known answer.
@@ -352,7 +336,7 @@ fn run_search<G: Game, E: Evaluator<G>>(
 ) -> Vec<Row> {
     let mut searcher = Searcher::new(eval, config);
     let first = match config.algorithm {
-        Algorithm::LazySmp => lazy_smp(root, eval, config, &job.limits, config.threads),
+        Algorithm::LazySmp => lazy_smp(root, eval, config, &job.limits, config.threads, |_| {}),
         _ => searcher.run(root, &job.limits),
     };
     let rows_of = |result: &SearchResult<G::Move>, step: u32| {

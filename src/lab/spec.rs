@@ -304,6 +304,21 @@ impl SearcherVariant {
         }
     }
 
+    /// The configuration this searcher runs with on `position`. On random trees with an
+    /// oracle, the oracle decides the whole order: it knows the true values, so the
+    /// heuristics have nothing to add and would only disturb it.
+    #[must_use]
+    pub fn config_for(&self, position: &GamePosition) -> SearchConfig {
+        let mut config = self.config.clone();
+        if self.oracle.is_some() && matches!(position, GamePosition::RandomTree(_)) {
+            config.ordering = crate::search::Ordering {
+                hint: true,
+                ..Default::default()
+            };
+        }
+        config
+    }
+
     /// How this searcher's evaluator is chosen, with `seed` for the oracle.
     #[must_use]
     pub fn eval_choice(&self, seed: u64) -> EvalChoice {

@@ -408,8 +408,21 @@ pub fn search<G: Game, E: Evaluator<G>>(
     config: &SearchConfig,
     limits: &Limits,
 ) -> SearchResult<G::Move> {
+    search_observed(root, eval, config, limits, |_| {})
+}
+
+/// [`search`], calling `on_iteration` as each iteration (of the main thread) completes.
+pub fn search_observed<G: Game, E: Evaluator<G>>(
+    root: &G,
+    eval: &E,
+    config: &SearchConfig,
+    limits: &Limits,
+    on_iteration: impl FnMut(&Iteration<G::Move>),
+) -> SearchResult<G::Move> {
     match config.algorithm {
-        Algorithm::LazySmp => smp::lazy_smp(root, eval, config, limits, config.threads),
-        _ => Searcher::new(eval, config).run(root, limits),
+        Algorithm::LazySmp => {
+            smp::lazy_smp(root, eval, config, limits, config.threads, on_iteration)
+        }
+        _ => Searcher::new(eval, config).run_observed(root, limits, on_iteration),
     }
 }

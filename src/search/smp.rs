@@ -21,13 +21,15 @@ use crate::rng::mix;
 
 use super::{Iteration, Limits, SearchConfig, SearchResult, Searcher, Table};
 
-/// Searches `root` with `threads` threads sharing one table of `config.tt_mb` MiB.
+/// Searches `root` with `threads` threads sharing one table of `config.tt_mb` MiB, calling
+/// `on_iteration` for each iteration the main thread completes.
 pub fn lazy_smp<G: Game, E: Evaluator<G>>(
     root: &G,
     eval: &E,
     config: &SearchConfig,
     limits: &Limits,
     threads: usize,
+    on_iteration: impl FnMut(&Iteration<G::Move>),
 ) -> SearchResult<G::Move> {
     let table = Table::new(config.tt_mb.max(1));
     let stop = AtomicBool::new(false);
@@ -36,7 +38,7 @@ pub fn lazy_smp<G: Game, E: Evaluator<G>>(
         stop: &stop,
         history: &[],
     };
-    lazy_smp_observed(root, eval, config, limits, threads, &shared, |_| {})
+    lazy_smp_observed(root, eval, config, limits, threads, &shared, on_iteration)
 }
 
 /// What the threads of a lazy SMP search share with the caller (an engine front keeps the
@@ -50,8 +52,7 @@ pub struct Shared<'a> {
     pub history: &'a [u64],
 }
 
-/// [`lazy_smp`] with the table, stop flag and history of the caller, calling `on_iteration`
-/// for each iteration the main thread completes.
+/// [`lazy_smp`] with the table, stop flag and history of the caller.
 pub fn lazy_smp_observed<G: Game, E: Evaluator<G>>(
     root: &G,
     eval: &E,
