@@ -245,33 +245,31 @@ impl Techniques {
             history: self.history || self.ordered,
             shuffle: self.shuffle,
         };
-        SearcherVariant {
-            label: "cli".into(),
-            swept: String::new(),
-            config: SearchConfig {
-                algorithm: match self.algorithm {
-                    AlgorithmName::Minimax => Algorithm::Minimax,
-                    AlgorithmName::Alphabeta => Algorithm::Alphabeta,
-                    AlgorithmName::LazySmp => Algorithm::LazySmp,
-                },
-                ordering,
-                tt_mb: self.tt_mb as usize,
-                iterative: !self.no_iterative,
-                seed: self.seed,
-                quiescence: self.quiescence.config().map(|q| Quiescence {
-                    checks: self.quiescence_checks,
-                    delta: self.delta_margin,
-                    ..q
-                }),
-                null_move: self.null_move.config(self.null_verify),
-                extensions: Extensions {
-                    check: self.check_extension,
-                },
-                pvs: self.pvs,
-                aspiration: self.aspiration,
-                tt_mate_adjust: !self.no_tt_mate_adjust,
-                threads: self.threads as usize,
+        let config = SearchConfig {
+            algorithm: match self.algorithm {
+                AlgorithmName::Minimax => Algorithm::Minimax,
+                AlgorithmName::Alphabeta => Algorithm::Alphabeta,
+                AlgorithmName::LazySmp => Algorithm::LazySmp,
             },
+            ordering,
+            tt_mb: self.tt_mb as usize,
+            iterative: !self.no_iterative,
+            seed: self.seed,
+            quiescence: self.quiescence.config().map(|q| Quiescence {
+                checks: self.quiescence_checks,
+                delta: self.delta_margin,
+                ..q
+            }),
+            null_move: self.null_move.config(self.null_verify),
+            extensions: Extensions {
+                check: self.check_extension,
+            },
+            pvs: self.pvs,
+            aspiration: self.aspiration,
+            tt_mate_adjust: !self.no_tt_mate_adjust,
+            threads: self.threads as usize,
+        };
+        SearcherVariant {
             oracle: self.oracle.map(|o| match o {
                 OracleName::Perfect => OracleOrder::Perfect,
                 OracleName::Worst => OracleOrder::Worst,
@@ -282,7 +280,7 @@ impl Techniques {
                 EvalName::Shannon => ChessEval::Shannon,
                 EvalName::Pst => ChessEval::Pst,
             },
-            exclusive: false,
+            ..SearcherVariant::new("cli", config)
         }
     }
 

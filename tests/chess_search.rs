@@ -116,14 +116,7 @@ fn null_move_saves_nodes_to_a_fixed_depth() {
 #[test]
 fn mates_are_played_out_on_time_with_the_table_kept() {
     let positions = test_set::read(GameKind::Chess, &data("mate_in_2.epd"), Some(30)).unwrap();
-    let searcher = SearcherVariant {
-        label: "mate".into(),
-        swept: String::new(),
-        config: strong(),
-        oracle: None,
-        eval: Default::default(),
-        exclusive: false,
-    };
+    let searcher = SearcherVariant::new("mate", strong());
     for (id, position) in positions.into_iter().enumerate() {
         let label = position.label.clone();
         let job = Job {
@@ -134,6 +127,7 @@ fn mates_are_played_out_on_time_with_the_table_kept() {
             limits: depth(8),
             repetition: 0,
             play_out: true,
+            baseline: None,
             seed: 1,
         };
         let rows = runner::execute(&job, "test");

@@ -105,10 +105,22 @@ fn read_csv(path: &Path) -> (Vec<String>, Vec<Vec<String>>) {
     (header, rows)
 }
 
-/// The CSV's text without the timing columns `elapsed_s` and `nps`.
-/// The columns that measure time, the only ones allowed to differ between runs.
-const TIMING_COLUMNS: [&str; 3] = ["elapsed_s", "nps", "answer_s"];
+/// The columns that measure time, or record how the run shared the machine: the only ones
+/// allowed to differ between runs.
+const TIMING_COLUMNS: [&str; 10] = [
+    "elapsed_s",
+    "nps",
+    "answer_s",
+    "playouts_per_s",
+    "time_to_depth_s",
+    "speedup",
+    "overhead",
+    "nps_scaling",
+    "alone",
+    "oversubscribed",
+];
 
+/// The CSV's text without the [`TIMING_COLUMNS`].
 fn without_timing(path: &Path) -> String {
     let (header, rows) = read_csv(path);
     let keep: Vec<usize> = (0..header.len())

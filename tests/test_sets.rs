@@ -8,10 +8,9 @@ use plylab::lab::{suite, test_set};
 use plylab::search::{Algorithm, Limits, Ordering, SearchConfig};
 
 fn ordered_with_table() -> SearcherVariant {
-    SearcherVariant {
-        label: "ordered".into(),
-        swept: String::new(),
-        config: SearchConfig {
+    SearcherVariant::new(
+        "ordered",
+        SearchConfig {
             algorithm: Algorithm::Alphabeta,
             ordering: Ordering::HEURISTICS,
             tt_mb: 4,
@@ -19,10 +18,7 @@ fn ordered_with_table() -> SearcherVariant {
             seed: 1,
             ..SearchConfig::default()
         },
-        oracle: None,
-        eval: Default::default(),
-        exclusive: false,
-    }
+    )
 }
 
 fn assert_exact(file: &str, take: Option<usize>, expected_total: usize) {

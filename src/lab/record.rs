@@ -3,6 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::spec::Job;
 use crate::search::{Iteration, Stats};
 
 /// One row of searches.csv. Empty cells (`None`) mean "not applicable".
@@ -86,6 +87,126 @@ pub struct Row {
     pub answer_nodes: Option<u64>,
     /// Seconds of all iterations up to and including that one.
     pub answer_s: Option<f64>,
+    /// Monte Carlo searches: playouts made (one per iteration of the search).
+    pub playouts: Option<u64>,
+    /// playouts / elapsed_s.
+    pub playouts_per_s: Option<f64>,
+    /// On the last row of a job's first search: nodes of every thread over every iteration
+    /// (alpha-beta family), or tree nodes (Monte Carlo).
+    pub total_nodes: Option<u64>,
+    /// On the same row (alpha-beta family): seconds from the start of the search to the end
+    /// of its deepest completed iteration.
+    pub time_to_depth_s: Option<f64>,
+    /// On the same row, for a job with several threads whose one-thread twin reached the
+    /// same depth: time_to_depth_s(1) / time_to_depth_s(n).
+    pub speedup: Option<f64>,
+    /// Search overhead: total_nodes(n) / total_nodes(1), on the rows that have `speedup`.
+    pub overhead: Option<f64>,
+    /// Throughput scaling against the one-thread twin: nodes per second (total_nodes /
+    /// time_to_depth_s) for the alpha-beta family, playouts_per_s for Monte Carlo.
+    pub nps_scaling: Option<f64>,
+    /// Cores of the machine that ran the job.
+    pub cores: u32,
+    /// Whether the job ran alone on the machine (exclusive, or one worker).
+    pub alone: bool,
+    /// Whether the job's threads, with those of the jobs running beside it, outnumbered the
+    /// cores: its timings then measure time-sharing, not parallel search.
+    pub oversubscribed: bool,
+}
+
+impl Row {
+    /// A row naming `job` with every counter empty, for the runner to fill in.
+    #[must_use]
+    pub fn for_job(job: &Job, experiment: &str, game: &str) -> Self {
+        Self {
+            job: job.id,
+            experiment: experiment.to_owned(),
+            game: game.to_owned(),
+            set: job.position.set.clone(),
+            position: job.position.label.clone(),
+            searcher: job.searcher.name(),
+            algorithm: job.searcher.algorithm_name(),
+            params: job.searcher.params(),
+            threads: job.searcher.config.threads as u32,
+            seed: job.seed,
+            repetition: job.repetition,
+            iterations: 0,
+            step: 0,
+            depth: 0,
+            score: 0,
+            best_move: String::new(),
+            pv: String::new(),
+            nodes: 0,
+            leaf_nodes: 0,
+            qnodes: 0,
+            tt_probes: 0,
+            tt_hits: 0,
+            beta_cutoffs: 0,
+            first_move_cutoffs: 0,
+            first_move_cutoff_rate: None,
+            ebf: None,
+            ebf_root: None,
+            branching: None,
+            minimal_leaves: None,
+            max_ply: 0,
+            elapsed_s: 0.0,
+            nps: None,
+            expected: job.position.answer.as_ref().map(ToString::to_string),
+            solved: None,
+            answer_depth: None,
+            answer_nodes: None,
+            answer_s: None,
+            playouts: None,
+            playouts_per_s: None,
+            total_nodes: None,
+            time_to_depth_s: None,
+            speedup: None,
+            overhead: None,
+            nps_scaling: None,
+            cores: 0,
+            alone: false,
+            oversubscribed: false,
+        }
+    }
+}
+
+/// Fills in the parallel columns of `rows` (sorted by job, step and depth): each row with a
+/// `total_nodes` whose job has a one-thread twin (see [`Job::baseline`]) is compared with
+/// the twin's row of the same step and depth.
+pub fn link_scaling(rows: &mut [Row], jobs: &[Job]) {
+    let key = |r: &Row| (r.job, r.step, r.depth);
+    let finals: std::collections::HashMap<_, (Option<f64>, u64, Option<f64>)> = rows
+        .iter()
+        .filter_map(|r| {
+            Some((
+                key(r),
+                (r.time_to_depth_s, r.total_nodes?, r.playouts_per_s),
+            ))
+        })
+        .collect();
+    for row in rows.iter_mut() {
+        let Some(total) = row.total_nodes else {
+            continue;
+        };
+        let Some(base) = jobs.get(row.job).and_then(|j| j.baseline) else {
+            continue;
+        };
+        let Some(&(base_time, base_total, base_pps)) = finals.get(&(base, row.step, row.depth))
+        else {
+            continue;
+        };
+        let ratio = |a: f64, b: f64| (a > 0.0 && b > 0.0).then(|| round4(a / b));
+        if let (Some(t1), Some(tn)) = (base_time, row.time_to_depth_s)
+            && t1 > 0.0
+            && tn > 0.0
+        {
+            row.speedup = ratio(t1, tn);
+            row.overhead = ratio(total as f64, base_total as f64);
+            row.nps_scaling = ratio(total as f64 / tn, base_total as f64 / t1);
+        } else if let (Some(p1), Some(pn)) = (base_pps, row.playouts_per_s) {
+            row.nps_scaling = ratio(pn, p1);
+        }
+    }
 }
 
 /// Rounds a derived ratio to four decimals: the CSV stays readable and smaller, and no

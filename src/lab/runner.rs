@@ -12,7 +12,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 
 use super::answer::{Answer, mate_moves};
-use super::record::{Row, derived, mean_branching, nps, round4};
+use super::record::{Row, derived, link_scaling, mean_branching, nps, round4};
 use super::settings::{ChessEval, EvalChoice};
 use super::spec::{GamePosition, Job, Plan};
 use crate::game::{Evaluator, Game, Neutral, Score, score};
@@ -20,6 +20,7 @@ use crate::game::{Outcome, Status};
 use crate::games::chess::{Material, Pst, Shannon};
 use crate::games::connect4::{CentreFirst, pons_score};
 use crate::games::random_tree::{Oracle, TreeParams, TreeValue};
+use crate::search::mcts::{MctsAlgorithm, MctsBudget};
 use crate::search::smp::lazy_smp;
 use crate::search::{Algorithm, Iteration, Limits, SearchConfig, SearchResult, Searcher};
 
@@ -128,8 +129,10 @@ pub fn run(plan: &Plan, options: &RunOptions) -> Result<RunReport, RunError> {
         .num_threads(threads)
         .build()
         .map_err(|_| RunError::Pool(threads))?;
+    let cores = crate::lab::machine::cores();
     let finish = |job: &Job| -> Result<(), RunError> {
-        let rows = execute(job, &plan.name);
+        let mut rows = execute(job, &plan.name);
+        mark_machine_use(&mut rows, job, cores, threads);
         progress.set_message(format!("{} on {}", job.searcher.label, job.position.label));
         progress.inc(1);
         sink.lock().expect("a writer panicked").append(&rows)
@@ -138,7 +141,10 @@ pub fn run(plan: &Plan, options: &RunOptions) -> Result<RunReport, RunError> {
     exclusive.iter().try_for_each(|job| finish(job))?;
     progress.finish_and_clear();
 
-    let rows = sink.into_inner().expect("a writer panicked").finish()?;
+    let rows = sink
+        .into_inner()
+        .expect("a writer panicked")
+        .finish(&plan.jobs)?;
     let elapsed_s = started.elapsed().as_secs_f64();
     super::machine::write_run_json(plan, &out, threads, Some(elapsed_s))?;
     Ok(RunReport {
@@ -148,6 +154,24 @@ pub fn run(plan: &Plan, options: &RunOptions) -> Result<RunReport, RunError> {
         rows,
         elapsed_s,
     })
+}
+
+/// Records on `rows` how `job` shared the machine: its `cores`, whether it ran alone (an
+/// exclusive job, or a pool of one worker), and whether its threads with those of the
+/// `workers` − 1 jobs beside it outnumbered the cores.
+fn mark_machine_use(rows: &mut [Row], job: &Job, cores: usize, workers: usize) {
+    let alone = job.searcher.exclusive || workers == 1;
+    let threads = job.searcher.config.threads;
+    let busy = if alone {
+        threads
+    } else {
+        threads + workers - 1
+    };
+    for row in rows {
+        row.cores = cores as u32;
+        row.alone = alone;
+        row.oversubscribed = busy > cores;
+    }
 }
 
 fn progress_bar(show: bool, len: usize) -> ProgressBar {
@@ -233,8 +257,9 @@ impl CsvSink {
 
     /// Rewrites the file sorted by job and depth (through a temporary file, so an
     /// interruption here leaves the unsorted but complete file).
-    fn finish(mut self) -> Result<usize, RunError> {
+    fn finish(mut self, jobs: &[Job]) -> Result<usize, RunError> {
         self.rows.sort_by_key(|r| (r.job, r.step, r.depth));
+        link_scaling(&mut self.rows, jobs);
         let tmp = self.path.with_extension("csv.tmp");
         let mut writer = csv::Writer::from_path(&tmp).map_err(csv_err(&tmp))?;
         for row in &self.rows {
@@ -312,6 +337,9 @@ impl GameTask for JobTask<'_> {
         eval: &E,
         to_set_score: &dyn Fn(Score) -> i32,
     ) -> Vec<Row> {
+        if let Some(mcts) = self.job.searcher.mcts {
+            return vec![run_mcts(root, eval, mcts, self.job, self.experiment)];
+        }
         run_search(
             root,
             eval,
@@ -340,9 +368,19 @@ fn run_search<G: Game, E: Evaluator<G>>(
         _ => searcher.run(root, &job.limits),
     };
     let rows_of = |result: &SearchResult<G::Move>, step: u32| {
-        iteration_rows::<G>(result, job, config, experiment, step)
+        iteration_rows::<G>(result, job, experiment, step)
     };
     let mut rows = rows_of(&first, 0);
+    if let Some(last) = rows.last_mut() {
+        last.total_nodes = Some(first.total.nodes);
+        last.time_to_depth_s = Some(
+            first
+                .iterations
+                .iter()
+                .map(|i| i.elapsed.as_secs_f64())
+                .sum(),
+        );
+    }
     let mut solved = match (&job.position.answer, first.last()) {
         (Some(answer), Some(last)) => Some(answer.accepts(last, to_set_score)),
         _ => None,
@@ -371,6 +409,50 @@ fn run_search<G: Game, E: Evaluator<G>>(
         record_answer_time(last, &first);
     }
     rows
+}
+
+/// Runs a Monte Carlo job: one row, with the job's `nodes` limit as the playout budget.
+fn run_mcts<G: Game, E: Evaluator<G>>(
+    root: &G,
+    eval: &E,
+    algorithm: MctsAlgorithm,
+    job: &Job,
+    experiment: &str,
+) -> Row {
+    let budget = MctsBudget {
+        iterations: job.limits.nodes,
+        time: job.limits.time,
+        stop: None,
+    };
+    let config = &job.searcher.mcts_config;
+    let threads = job.searcher.config.threads;
+    let result = algorithm.run(root, eval, config, &budget, threads);
+    let seconds = result.elapsed.as_secs_f64();
+    let per_second = |n: u64| (seconds > 0.0).then(|| (n as f64 / seconds).round());
+    let chosen = result
+        .root_visits
+        .iter()
+        .find(|(mv, _, _)| Some(*mv) == result.best_move);
+    let best_move = result.best_move.map(|m| m.to_string()).unwrap_or_default();
+    Row {
+        iterations: 1,
+        score: chosen.map_or(0, |&(_, _, mean)| mcts_score(mean)),
+        pv: best_move.clone(),
+        best_move,
+        nodes: result.tree_nodes,
+        elapsed_s: seconds,
+        nps: per_second(result.tree_nodes),
+        playouts: Some(result.playouts),
+        playouts_per_s: per_second(result.playouts),
+        total_nodes: Some(result.tree_nodes),
+        ..Row::for_job(job, experiment, G::NAME)
+    }
+}
+
+/// A Monte Carlo move's mean reward (1 win, 0.5 draw, 0 loss) on the `score` column's
+/// scale: −1000 (always lost) to 1000 (always won).
+fn mcts_score(mean: f64) -> i32 {
+    (1000.0 * (2.0 * mean - 1.0)).round() as i32
 }
 
 /// Plays a won position out (seed 000, "forcing progress in winning positions"): the
@@ -431,7 +513,6 @@ fn record_answer_time<M: PartialEq>(last: &mut Row, first: &SearchResult<M>) {
 fn iteration_rows<G: Game>(
     result: &SearchResult<G::Move>,
     job: &Job,
-    config: &SearchConfig,
     experiment: &str,
     step: u32,
 ) -> Vec<Row> {
@@ -445,18 +526,6 @@ fn iteration_rows<G: Game>(
         let (ebf, ebf_root) = derived(&it.stats, it.depth, previous_nodes);
         previous_nodes = Some(it.stats.nodes);
         rows.push(Row {
-            job: job.id,
-            experiment: experiment.to_owned(),
-            game: G::NAME.to_owned(),
-            set: job.position.set.clone(),
-            position: job.position.label.clone(),
-            searcher: job.searcher.name(),
-            algorithm: algorithm_name(config.algorithm),
-            params: job.searcher.params(),
-            threads: config.threads as u32,
-            seed: job.seed,
-            repetition: job.repetition,
-            iterations: 0,
             step,
             depth: it.depth,
             score: it.score,
@@ -484,11 +553,7 @@ fn iteration_rows<G: Game>(
             max_ply: it.stats.max_ply,
             elapsed_s: it.elapsed.as_secs_f64(),
             nps: nps(it),
-            expected: job.position.answer.as_ref().map(ToString::to_string),
-            solved: None,
-            answer_depth: None,
-            answer_nodes: None,
-            answer_s: None,
+            ..Row::for_job(job, experiment, G::NAME)
         });
     }
     rows
@@ -507,10 +572,6 @@ fn first_stable_iteration<M: PartialEq>(iterations: &[Iteration<M>]) -> usize {
         .iter()
         .rposition(|i| !same(i))
         .map_or(0, |k| k + 1)
-}
-
-fn algorithm_name(a: Algorithm) -> String {
-    a.to_string()
 }
 
 /// Prints the jobs of `plan` without running them (`--dry-run`).

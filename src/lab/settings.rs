@@ -5,7 +5,8 @@ use std::fmt;
 
 use serde::de::{self, Deserializer, Visitor};
 
-use crate::search::{NullMove, Quiescence, Reduction};
+use crate::search::mcts::MctsAlgorithm;
+use crate::search::{Algorithm, NullMove, Quiescence, Reduction};
 
 /// `eval`: the chess evaluation (other games have one evaluator each and ignore it).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Deserialize)]
@@ -27,6 +28,50 @@ impl fmt::Display for ChessEval {
             Self::Shannon => "shannon",
             Self::Pst => "pst",
         })
+    }
+}
+
+/// `algorithm`: an alpha-beta family search or a Monte Carlo one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AlgorithmSetting {
+    /// Plain minimax.
+    Minimax,
+    /// Alpha-beta with the searcher's techniques.
+    Alphabeta,
+    /// Lazy SMP: alpha-beta on `threads` threads sharing the table.
+    LazySmp,
+    /// UCT, one thread.
+    Uct,
+    /// Flat Monte Carlo: random playouts per root move, no tree.
+    FlatMonteCarlo,
+    /// Root-parallel UCT on `threads` threads.
+    RootParallel,
+    /// Tree-parallel UCT with virtual loss on `threads` threads.
+    TreeParallel,
+}
+
+impl AlgorithmSetting {
+    /// The alpha-beta family algorithm, or the Monte Carlo one.
+    pub fn resolve(self) -> Result<Algorithm, MctsAlgorithm> {
+        match self {
+            Self::Minimax => Ok(Algorithm::Minimax),
+            Self::Alphabeta => Ok(Algorithm::Alphabeta),
+            Self::LazySmp => Ok(Algorithm::LazySmp),
+            Self::Uct => Err(MctsAlgorithm::Uct),
+            Self::FlatMonteCarlo => Err(MctsAlgorithm::FlatMonteCarlo),
+            Self::RootParallel => Err(MctsAlgorithm::RootParallel),
+            Self::TreeParallel => Err(MctsAlgorithm::TreeParallel),
+        }
+    }
+}
+
+impl fmt::Display for AlgorithmSetting {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.resolve() {
+            Ok(a) => a.fmt(f),
+            Err(m) => m.fmt(f),
+        }
     }
 }
 

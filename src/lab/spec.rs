@@ -11,14 +11,17 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::answer::Answer;
-use super::settings::{ChessEval, EvalChoice, NullMoveSetting, QuiescenceSetting};
+use super::settings::{
+    AlgorithmSetting, ChessEval, EvalChoice, NullMoveSetting, QuiescenceSetting,
+};
 use super::sweep::{Sweep, Variants};
 use crate::game::{Notation, ParseError};
 use crate::games::chess::Chess;
 use crate::games::connect4::Connect4;
 use crate::games::random_tree::{Model, OracleOrder, RandomTree, TreeParams, mix};
 use crate::games::tictactoe::TicTacToe;
-use crate::search::{Algorithm, Limits, SearchConfig};
+use crate::search::mcts::{MctsAlgorithm, MctsConfig};
+use crate::search::{Limits, SearchConfig};
 
 /// The largest transposition table an experiment may ask for, in MiB (64 GiB).
 pub const MAX_TT_MB: usize = 1 << 16;
@@ -132,8 +135,14 @@ pub struct GameSpec {
 pub struct SearcherSpec {
     /// The name in the `searcher` column.
     pub label: Spanned<String>,
-    /// `minimax` or `alphabeta`.
-    pub algorithm: Sweep<Algorithm>,
+    /// `minimax`, `alphabeta`, `lazy_smp`, `uct`, `flat_monte_carlo`, `root_parallel` or
+    /// `tree_parallel`.
+    pub algorithm: Sweep<AlgorithmSetting>,
+    /// Monte Carlo searches: the UCT exploration constant (default √2).
+    pub exploration: Option<Spanned<Sweep<f64>>>,
+    /// Monte Carlo searches: end each playout after this many plies with the evaluator
+    /// (default: play to the end).
+    pub playout_cutoff: Option<Spanned<Sweep<u32>>>,
     /// Transposition table size in MiB (0 = none, at most [`MAX_TT_MB`]).
     pub tt_mb: Option<Spanned<Sweep<usize>>>,
     /// Iterative deepening (default true).
@@ -163,7 +172,7 @@ pub struct SearcherSpec {
     pub aspiration: Option<Spanned<Sweep<i32>>>,
     /// Re-base decisive table scores by ply (default true).
     pub tt_mate_adjust: Option<Sweep<bool>>,
-    /// Search threads (lazy_smp only; default 1).
+    /// Search threads (lazy_smp, root_parallel and tree_parallel; default 1).
     pub threads: Option<Spanned<Sweep<usize>>>,
     /// Run this searcher's jobs alone on the machine (for timing), after the others.
     #[serde(default)]
@@ -267,14 +276,43 @@ pub struct SearcherVariant {
     pub oracle: Option<OracleOrder>,
     /// The chess evaluation.
     pub eval: ChessEval,
+    /// A Monte Carlo search instead of the alpha-beta family one in `config` (which then
+    /// only gives the threads and the seed).
+    pub mcts: Option<MctsAlgorithm>,
+    /// The Monte Carlo settings (used when `mcts` is set).
+    pub mcts_config: MctsConfig,
     /// Runs alone.
     pub exclusive: bool,
 }
 
 impl SearcherVariant {
+    /// A searcher labelled `label` running `config`, with nothing swept, no oracle, the
+    /// default chess evaluation, and not exclusive.
+    #[must_use]
+    pub fn new(label: impl Into<String>, config: SearchConfig) -> Self {
+        Self {
+            label: label.into(),
+            swept: String::new(),
+            config,
+            oracle: None,
+            eval: ChessEval::default(),
+            mcts: None,
+            mcts_config: MctsConfig::default(),
+            exclusive: false,
+        }
+    }
+
     /// The configuration in one string, for the `params` column.
     #[must_use]
     pub fn params(&self) -> String {
+        if self.mcts.is_some() {
+            let m = &self.mcts_config;
+            let mut s = format!("exploration={}", m.exploration);
+            if let Some(cut) = m.playout_cutoff {
+                s.push_str(&format!(" playout_cutoff={cut}"));
+            }
+            return s;
+        }
         let c = &self.config;
         let mut s = format!(
             "ordering={} tt_mb={} iterative={}",
@@ -302,6 +340,13 @@ impl SearcherVariant {
         } else {
             format!("{}[{}]", self.label, self.swept)
         }
+    }
+
+    /// The algorithm's name, for the `algorithm` column.
+    #[must_use]
+    pub fn algorithm_name(&self) -> String {
+        self.mcts
+            .map_or_else(|| self.config.algorithm.to_string(), |m| m.to_string())
     }
 
     /// The configuration this searcher runs with on `position`. On random trees with an
@@ -385,6 +430,10 @@ pub struct Job {
     pub repetition: u32,
     /// Play the position out (see [`GameSpec::play_out`]).
     pub play_out: bool,
+    /// The job this one is measured against for parallel speedup: the same searcher,
+    /// position, limits and repetition with one thread (set on jobs with several threads
+    /// when the file has that job).
+    pub baseline: Option<usize>,
     /// The job's seed (the searcher's random choices), derived from the experiment seed, the
     /// position and the repetition: every searcher sees the same randomness on a position.
     pub seed: u64,
@@ -577,7 +626,17 @@ pub fn parse(file: &Path, text: &str) -> Result<Plan, SpecError> {
             let why = "chess has no bound on its length: give a depth, nodes or time_ms limit (in [limits], the game or the searcher)";
             return Err(src.at(&game.game, "game", why));
         }
+        if let Some(job) = jobs[first_new..].iter().find(|j| {
+            j.searcher.mcts.is_some() && j.limits.nodes.is_none() && j.limits.time.is_none()
+        }) {
+            let why = format!(
+                "the Monte Carlo searcher `{}` needs a nodes (playouts) or time_ms limit: it has no depth",
+                job.searcher.label
+            );
+            return Err(src.at(&game.game, "game", why));
+        }
     }
+    link_baselines(&mut jobs);
     Ok(Plan {
         name: doc.name.into_inner(),
         file: file.to_path_buf(),
@@ -641,17 +700,16 @@ fn searcher_variants(
         }
         check_limits(src, &spec.limits)?;
         let base = SearcherVariant {
-            label: label.clone(),
-            swept: String::new(),
-            config: SearchConfig::default(),
-            oracle: None,
-            eval: ChessEval::default(),
             exclusive: spec.exclusive,
+            ..SearcherVariant::new(label.clone(), SearchConfig::default())
         };
         let o = &spec.ordering;
         let variants = Variants::new(base)
             .across("algorithm", Some(&spec.algorithm), |v, a| {
-                v.config.algorithm = a
+                match a.resolve() {
+                    Ok(algorithm) => v.config.algorithm = algorithm,
+                    Err(mcts) => v.mcts = Some(mcts),
+                }
             })
             .across(
                 "tt_mb",
@@ -783,6 +841,16 @@ fn technique_variants(
         .across("tt_mate_adjust", spec.tt_mate_adjust.as_ref(), |v, b| {
             c(v).tt_mate_adjust = b
         })
+        .across(
+            "exploration",
+            spec.exploration.as_ref().map(Spanned::get_ref),
+            |v, e| v.mcts_config.exploration = e,
+        )
+        .across(
+            "playout_cutoff",
+            spec.playout_cutoff.as_ref().map(Spanned::get_ref),
+            |v, p| v.mcts_config.playout_cutoff = Some(p),
+        )
 }
 
 /// Values that only make sense once sweeps are resolved.
@@ -818,14 +886,19 @@ fn check_variant(
         if t == 0 || t > 256 {
             return Err(src.at(threads, "threads", format!("{t} is not in 1..=256")));
         }
-        if t > 1 && variant.config.algorithm != crate::search::Algorithm::LazySmp {
+        let parallel = variant.mcts.map_or(
+            variant.config.algorithm == crate::search::Algorithm::LazySmp,
+            MctsAlgorithm::is_parallel,
+        );
+        if t > 1 && !parallel {
             return Err(src.at(
                 threads,
                 "threads",
-                "more than one thread needs algorithm = \"lazy_smp\"",
+                "more than one thread needs algorithm = \"lazy_smp\", \"root_parallel\" or \"tree_parallel\"",
             ));
         }
     }
+    check_family_keys(src, spec, variant)?;
     if let Some(tt) = &spec.tt_mb
         && variant.config.tt_mb > MAX_TT_MB
     {
@@ -835,6 +908,68 @@ fn check_variant(
             "tt_mb",
             format!("{mb} MiB is more than the {MAX_TT_MB} MiB allowed"),
         ));
+    }
+    Ok(())
+}
+
+/// Keys of one family of algorithms set on a searcher of the other: a Monte Carlo search
+/// has no table, ordering or pruning, and alpha-beta no exploration constant.
+fn check_family_keys(
+    src: &Source,
+    spec: &SearcherSpec,
+    variant: &SearcherVariant,
+) -> Result<(), SpecError> {
+    let mcts_keys = [
+        ("exploration", spec.exploration.as_ref().map(Spanned::span)),
+        (
+            "playout_cutoff",
+            spec.playout_cutoff.as_ref().map(Spanned::span),
+        ),
+    ];
+    if variant.mcts.is_none() {
+        if let Some((key, Some(span))) = mcts_keys.iter().find(|(_, s)| s.is_some()) {
+            let why = format!(
+                "`{key}` is for Monte Carlo searches (uct, flat_monte_carlo, root_parallel, tree_parallel)"
+            );
+            return Err(src.error(span.clone(), Some(key), why));
+        }
+        return Ok(());
+    }
+    if let Some(e) = &spec.exploration
+        && !(variant.mcts_config.exploration.is_finite() && variant.mcts_config.exploration >= 0.0)
+    {
+        let why = format!(
+            "{} is not a finite number >= 0",
+            variant.mcts_config.exploration
+        );
+        return Err(src.at(e, "exploration", why));
+    }
+    let o = &spec.ordering;
+    let alphabeta_only = [
+        ("tt_mb", spec.tt_mb.is_some()),
+        (
+            "ordering",
+            o.hint.is_some()
+                || o.tt_move.is_some()
+                || o.killers.is_some()
+                || o.history.is_some()
+                || o.shuffle.is_some(),
+        ),
+        ("oracle", spec.oracle.is_some()),
+        ("quiescence", spec.quiescence.is_some()),
+        ("null_move", spec.null_move.is_some()),
+        ("pvs", spec.pvs.is_some()),
+        ("aspiration", spec.aspiration.is_some()),
+        ("iterative", spec.iterative.is_some()),
+        ("check_extension", spec.check_extension.is_some()),
+        ("tt_mate_adjust", spec.tt_mate_adjust.is_some()),
+    ];
+    if let Some((key, _)) = alphabeta_only.iter().find(|(_, set)| *set) {
+        let why = format!(
+            "`{key}` is for the alpha-beta family; a Monte Carlo search ({}) does not use it",
+            variant.algorithm_name()
+        );
+        return Err(src.at(&spec.label, key, why));
     }
     Ok(())
 }
@@ -1035,6 +1170,7 @@ fn add_jobs(
                     }
                     let seed = job_seed(doc.seed, position, repetition);
                     searcher.config.seed = seed;
+                    searcher.mcts_config.seed = seed;
                     jobs.push(Job {
                         id: jobs.len(),
                         game_index,
@@ -1043,10 +1179,42 @@ fn add_jobs(
                         limits,
                         repetition,
                         play_out: game.play_out,
+                        baseline: None,
                         seed,
                     });
                 }
             }
+        }
+    }
+}
+
+/// Points each job with several threads at its one-thread twin: the same searcher (label
+/// and swept values but `threads`), position, limits and repetition.
+fn link_baselines(jobs: &mut [Job]) {
+    let twin_key = |job: &Job| {
+        let swept: Vec<&str> = job
+            .searcher
+            .swept
+            .split(' ')
+            .filter(|part| !part.starts_with("threads="))
+            .collect();
+        (
+            job.game_index,
+            job.position.label.clone(),
+            job.searcher.label.clone(),
+            swept.join(" "),
+            job.limits,
+            job.repetition,
+        )
+    };
+    let single: std::collections::HashMap<_, usize> = jobs
+        .iter()
+        .filter(|j| j.searcher.config.threads == 1)
+        .map(|j| (twin_key(j), j.id))
+        .collect();
+    for job in jobs.iter_mut() {
+        if job.searcher.config.threads > 1 {
+            job.baseline = single.get(&twin_key(job)).copied();
         }
     }
 }

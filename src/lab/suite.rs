@@ -45,6 +45,7 @@ pub fn run(
         .into_iter()
         .enumerate()
         .map(|(id, position)| Job {
+            baseline: None,
             id,
             game_index: 0,
             position,

@@ -100,7 +100,7 @@ impl Default for SearchConfig {
 
 /// When a search stops. A search interrupted by `nodes`, `time` or a stop request returns
 /// the last iteration it completed.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Limits {
     /// Deepest iteration, in plies. `None`: until the end of the game where the game bounds
     /// its length ([`crate::game::Game::remaining_plies`]), otherwise until another limit stops it.

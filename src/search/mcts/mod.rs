@@ -26,6 +26,56 @@ pub use parallel::{root_parallel, tree_parallel};
 pub use tree::win_probability;
 use tree::{Tree, playout, reward_for};
 
+/// Which Monte Carlo search to run (the `algorithm` of an experiment's searcher).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MctsAlgorithm {
+    /// [`uct`], one thread.
+    Uct,
+    /// [`flat_monte_carlo`], the baseline without a tree.
+    FlatMonteCarlo,
+    /// [`root_parallel`]: independent trees, root statistics merged.
+    RootParallel,
+    /// [`tree_parallel`]: one shared tree with virtual loss.
+    TreeParallel,
+}
+
+impl MctsAlgorithm {
+    /// Runs this search from `root` within `budget`; `threads` applies to the parallel
+    /// schemes (the others run on the calling thread).
+    pub fn run<G: Game, E: Evaluator<G>>(
+        self,
+        root: &G,
+        eval: &E,
+        config: &MctsConfig,
+        budget: &MctsBudget<'_>,
+        threads: usize,
+    ) -> MctsResult<G::Move> {
+        match self {
+            Self::Uct => uct(root, eval, config, budget),
+            Self::FlatMonteCarlo => flat_monte_carlo(root, eval, config, budget),
+            Self::RootParallel => root_parallel(root, eval, config, budget, threads),
+            Self::TreeParallel => tree_parallel(root, eval, config, budget, threads),
+        }
+    }
+
+    /// Whether `threads` above 1 means anything to this search.
+    #[must_use]
+    pub fn is_parallel(self) -> bool {
+        matches!(self, Self::RootParallel | Self::TreeParallel)
+    }
+}
+
+impl std::fmt::Display for MctsAlgorithm {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Self::Uct => "uct",
+            Self::FlatMonteCarlo => "flat_monte_carlo",
+            Self::RootParallel => "root_parallel",
+            Self::TreeParallel => "tree_parallel",
+        })
+    }
+}
+
 /// Settings of a Monte Carlo search.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct MctsConfig {
