@@ -636,7 +636,11 @@ pub fn describe_jobs(plan: &Plan, out: &mut impl Write) -> std::io::Result<()> {
             job.position.label,
             job.searcher.label,
             job.searcher.params(),
-            l.depth.map_or("end".into(), |d| d.to_string()),
+            match (job.searcher.mcts, l.depth) {
+                (Some(_), _) => "-".into(),
+                (None, None) => "end".into(),
+                (None, Some(d)) => d.to_string(),
+            },
             l.nodes.map_or("-".into(), |n| n.to_string()),
             l.time.map_or("-".into(), |t| t.as_millis().to_string()),
             job.repetition,
