@@ -93,3 +93,61 @@ fn two_threads_return_a_legal_chess_move() {
     assert!(pos.legal_moves().contains(&best));
     assert_eq!(result.last().map(|i| i.depth), Some(6));
 }
+
+#[test]
+fn a_depth_schedule_skips_depths_and_ends_at_the_limit() {
+    use plylab::search::Searcher;
+    let root = Connect4::parse_position("44").unwrap();
+    let config = config(Algorithm::Alphabeta, 1);
+    let limits = Limits {
+        depth: Some(8),
+        ..Limits::default()
+    };
+    let depths = |first, step| -> Vec<u32> {
+        Searcher::new(&CentreFirst, &config)
+            .with_depth_schedule(first, step)
+            .run(&root, &limits)
+            .iterations
+            .iter()
+            .map(|i| i.depth)
+            .collect()
+    };
+    assert_eq!(depths(1, 1), (1..=8).collect::<Vec<_>>());
+    assert_eq!(depths(1, 2), [1, 3, 5, 7, 8]);
+    assert_eq!(depths(2, 2), [2, 4, 6, 8]);
+    // The last depth's value does not depend on the way there.
+    let last = |first, step| {
+        Searcher::new(&CentreFirst, &config)
+            .with_depth_schedule(first, step)
+            .run(&root, &limits)
+            .score()
+    };
+    assert_eq!(last(1, 1), last(2, 2));
+}
+
+#[test]
+fn several_threads_reach_the_depth_limit_with_a_legal_move() {
+    let root =
+        Chess::parse_position("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
+            .unwrap();
+    let mut config = config(Algorithm::LazySmp, 3);
+    config.quiescence = Some(Quiescence::default());
+    for depth in 1..=6 {
+        let limits = Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        };
+        let result = search(&root, &Pst, &config, &limits);
+        let last = result.last().expect("an iteration");
+        // The main thread's last iteration or a helper's that finished first: the limit.
+        assert_eq!(last.depth, depth);
+        assert!(!result.stopped);
+        let mv = last.best_move.expect("a move");
+        let mut legal = Vec::new();
+        root.generate_moves(&mut legal);
+        assert!(legal.contains(&mv));
+        // Iteration times add up to no more than the whole search.
+        let sum: std::time::Duration = result.iterations.iter().map(|i| i.elapsed).sum();
+        assert!(sum <= result.elapsed, "{sum:?} > {:?}", result.elapsed);
+    }
+}

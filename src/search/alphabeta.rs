@@ -13,6 +13,39 @@ use super::Searcher;
 use super::config::ONE_PLY;
 use super::tt::{Bound, Entry};
 
+/// Nodes at least this deep (1/24 ply) defer busy moves and mark their children busy.
+const DEFER_DEPTH: i32 = 3 * ONE_PLY;
+
+/// The two passes over a node's moves: everything not deferred, then the deferred ones.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Pass {
+    First,
+    Deferred,
+}
+
+/// The indices of deferred moves, as bits; moves past the 256th are never deferred (no game
+/// here has that many).
+#[derive(Default)]
+struct Deferred([u64; 4]);
+
+impl Deferred {
+    const CAPACITY: usize = 256;
+
+    fn insert(&mut self, i: usize) {
+        if let Some(word) = self.0.get_mut(i / 64) {
+            *word |= 1 << (i % 64);
+        }
+    }
+
+    fn contains(&self, i: usize) -> bool {
+        self.0.get(i / 64).is_some_and(|w| w & (1 << (i % 64)) != 0)
+    }
+
+    fn is_empty(&self) -> bool {
+        self.0.iter().all(|&w| w == 0)
+    }
+}
+
 /// What the table says about a node before it is searched.
 enum Probe {
     /// The stored score settles the node.
@@ -57,24 +90,43 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
 
         let mut best = -score::INFINITY;
         let mut best_move = None;
-        for (i, &mv) in moves.iter().enumerate() {
-            let mut child = pos.clone();
-            child.play(mv);
-            let child_depth = depth - ONE_PLY + self.extension(&child);
-            let value = self.search_move(&child, child_depth, alpha, beta, ply, i);
-            if self.aborted() {
-                break;
-            }
-            if value > best {
-                best = value;
-                best_move = Some(mv);
-                if value > alpha {
-                    alpha = value;
-                    self.update_pv(ply, mv);
+        // Moves into positions another thread is searching wait for a second pass.
+        let mut deferred = Deferred::default();
+        let mut searched = 0;
+        'passes: for pass in [Pass::First, Pass::Deferred] {
+            for (i, &mv) in moves.iter().enumerate() {
+                if pass == Pass::Deferred && !deferred.contains(i) {
+                    continue;
+                }
+                let mut child = pos.clone();
+                child.play(mv);
+                if pass == Pass::First
+                    && i < Deferred::CAPACITY
+                    && self.defer_busy(&child, depth, searched)
+                {
+                    deferred.insert(i);
+                    continue;
+                }
+                let child_depth = depth - ONE_PLY + self.extension(&child);
+                let value = self.search_marked(&child, child_depth, alpha, beta, ply, searched);
+                searched += 1;
+                if self.aborted() {
+                    break 'passes;
+                }
+                if value > best {
+                    best = value;
+                    best_move = Some(mv);
+                    if value > alpha {
+                        alpha = value;
+                        self.update_pv(ply, mv);
+                    }
+                }
+                if value >= beta {
+                    self.record_cutoff(pos, mv, searched - 1, ply, plies_left);
+                    break 'passes;
                 }
             }
-            if value >= beta {
-                self.record_cutoff(pos, mv, i, ply, plies_left);
+            if deferred.is_empty() {
                 break;
             }
         }
@@ -83,6 +135,41 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             self.store_table(pos, depth, ply, best, original_alpha, beta, best_move);
         }
         best
+    }
+
+    /// Whether to put off the move to `child`, the `searched`-th move tried at a node of
+    /// `depth`: with other threads sharing a [`BusyTable`](super::busy::BusyTable), when one
+    /// of them is searching `child` now. The first move is never deferred (as in ABDADA's
+    /// "young brothers wait"), nor moves near the horizon, where the table is not worth a look.
+    fn defer_busy(&self, child: &G, depth: i32, searched: usize) -> bool {
+        searched > 0
+            && depth >= DEFER_DEPTH
+            && self.busy.is_some_and(|busy| busy.is_busy(child.hash()))
+    }
+
+    /// [`Self::search_move`], with `child` marked busy for the other threads meanwhile (not
+    /// for the first move, which all threads search alike).
+    fn search_marked(
+        &mut self,
+        child: &G,
+        depth: i32,
+        alpha: Score,
+        beta: Score,
+        ply: usize,
+        index: usize,
+    ) -> Score {
+        let busy = self
+            .busy
+            .filter(|_| index > 0 && depth + ONE_PLY >= DEFER_DEPTH);
+        let hash = child.hash();
+        if let Some(busy) = busy {
+            busy.mark(hash);
+        }
+        let value = self.search_move(child, depth, alpha, beta, ply, index);
+        if let Some(busy) = busy {
+            busy.clear(hash);
+        }
+        value
     }
 
     /// The value of the `index`-th move's position for the side to move at the parent. With

@@ -9,6 +9,7 @@
 //! - this module: configuration, limits, and iterative deepening ([`Searcher::run`]).
 
 pub mod alphabeta;
+pub mod busy;
 pub mod config;
 pub mod mcts;
 pub mod minimax;
@@ -87,7 +88,7 @@ struct Control<'a> {
     start: Instant,
     node_limit: u64,
     deadline: Option<Instant>,
-    stop: Option<&'a AtomicBool>,
+    stop: [Option<&'a AtomicBool>; 2],
     next_check: u64,
     aborted: bool,
 }
@@ -101,7 +102,7 @@ impl Control<'_> {
         } else if nodes >= self.next_check {
             self.next_check = nodes + CHECK_INTERVAL;
             let late = self.deadline.is_some_and(|d| Instant::now() >= d);
-            let asked = self.stop.is_some_and(|s| s.load(Relaxed));
+            let asked = self.stop.iter().flatten().any(|s| s.load(Relaxed));
             self.aborted = late || asked;
         }
         self.aborted
@@ -117,7 +118,12 @@ pub struct Searcher<'a, G: Game, E: Evaluator<G>> {
     config: &'a SearchConfig,
     table: Option<&'a Table>,
     owned_table: Option<Table>,
-    stop: Option<&'a AtomicBool>,
+    /// Flags that stop the search when raised: a caller's, and lazy SMP's own.
+    stop: [Option<&'a AtomicBool>; 2],
+    /// The depths of iterative deepening: `(first, step)`, (1, 1) but for lazy SMP helpers.
+    depth_schedule: (u32, u32),
+    /// Lazy SMP with several threads: the positions other threads are inside.
+    busy: Option<&'a busy::BusyTable>,
     ordering: ordering::OrderingState<G>,
     moves: Vec<Vec<G::Move>>,
     pv: Vec<Vec<G::Move>>,
@@ -145,7 +151,9 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
             config,
             table: None,
             owned_table: None,
-            stop: None,
+            stop: [None; 2],
+            depth_schedule: (1, 1),
+            busy: None,
             ordering: ordering::OrderingState::new(&config.ordering, config.seed),
             moves: Vec::new(),
             pv: Vec::new(),
@@ -173,11 +181,35 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
         self
     }
 
-    /// Stops the search when `flag` becomes true.
+    /// Stops the search when `flag` becomes true. Called twice, either flag stops it (a
+    /// third call replaces the second flag).
     #[must_use]
     pub fn with_stop(mut self, flag: &'a AtomicBool) -> Self {
-        self.stop = Some(flag);
+        let slot = usize::from(self.stop[0].is_some());
+        self.stop[slot] = Some(flag);
         self
+    }
+
+    /// Iterative deepening over depths `first`, `first + step`, ... and last the depth
+    /// limit, instead of 1, 2, 3, ...: lazy SMP's helpers skip depths so that they run ahead
+    /// of the main thread and of each other, and the table holds deeper results when the
+    /// main thread gets there. Both are at least 1.
+    #[must_use]
+    pub fn with_depth_schedule(mut self, first: u32, step: u32) -> Self {
+        self.depth_schedule = (first.max(1), step.max(1));
+        self
+    }
+
+    /// Shares `busy` with the other threads of a lazy SMP search: moves into positions
+    /// another thread is searching are deferred ([`busy`]).
+    #[must_use]
+    pub fn with_busy(mut self, busy: &'a busy::BusyTable) -> Self {
+        self.busy = Some(busy);
+        self
+    }
+
+    fn stop_requested(&self) -> bool {
+        self.stop.iter().flatten().any(|s| s.load(Relaxed))
     }
 
     fn table(&self) -> Option<&Table> {
@@ -220,7 +252,12 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
             .or_else(|| root.remaining_plies())
             .unwrap_or(score::MAX_PLY as u32 / 2)
             .max(1);
-        let first_depth = if self.config.iterative { 1 } else { max_depth };
+        let (first, step) = self.depth_schedule;
+        let mut depth = if self.config.iterative {
+            first.min(max_depth)
+        } else {
+            max_depth
+        };
         self.previous_score = None;
         let mut result = SearchResult {
             iterations: Vec::new(),
@@ -228,8 +265,8 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
             elapsed: Duration::ZERO,
             stopped: false,
         };
-        for depth in first_depth..=max_depth {
-            if self.stop.is_some_and(|s| s.load(Relaxed)) {
+        loop {
+            if self.stop_requested() {
                 result.stopped = true;
                 break;
             }
@@ -241,12 +278,14 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
                 break;
             };
             let proven = score::plies_to_end(iteration.score).is_some_and(|p| p <= depth as i32);
-            let exhausted = root.remaining_plies().is_some_and(|r| depth >= r);
+            let exhausted =
+                depth == max_depth || root.remaining_plies().is_some_and(|r| depth >= r);
             on_iteration(&iteration);
             result.iterations.push(iteration);
             if proven || exhausted {
                 break;
             }
+            depth = (depth + step).min(max_depth);
         }
         self.nodes_before = 0;
         result.elapsed = start.elapsed();

@@ -4,10 +4,24 @@
 //! implementation).
 //!
 //! - Thread 0, the main thread, runs iterative deepening under the job's limits; its result
-//!   is the reported result ("main thread" rule: the move of its deepest completed iteration).
-//! - Helper threads run the same search with the ordering's seeded shuffle switched on and a
-//!   seed of their own, so that among moves of equal ordering key each tries a different one
-//!   first and they spread over the tree instead of repeating the main thread's work.
+//!   is the reported result ("main thread" rule: the move of its deepest completed
+//!   iteration), with one exception below.
+//! - Helper threads run the same search but skip depths: helper i searches every other
+//!   depth, odd ones (1, 3, 5, ...) for odd i and even ones (2, 4, ...) for even i, and the
+//!   depth limit last (after the skip schedule of Stockfish 7-10's lazy SMP, `SkipSize` /
+//!   `SkipPhase`), so that they run ahead of the main thread and the table already holds
+//!   deeper results when it gets there. On Bratko-Kopec to depth 9 with two threads this
+//!   cut the search overhead from about 1.3-1.4 (helpers at the main thread's depths,
+//!   shuffling ties, or one ply ahead) to about 1.17.
+//! - A helper that completes its whole search (the depth limit, or a proven result) before
+//!   the main thread stops the main thread, and its final iteration is appended to the main
+//!   thread's as the result ("first to the depth" rule): its search is as complete as the
+//!   main thread's would have been. That iteration's `elapsed` runs from the end of the main
+//!   thread's last iteration to the helper's finish, so iteration times still add up to the
+//!   time to depth.
+//! - With several threads, a node's moves after the first that lead into a position another
+//!   thread is searching are deferred to the end of the node's move list (simplified
+//!   ABDADA, [`super::busy`]), so that threads spread over different subtrees.
 //! - When the main thread finishes, it raises the helpers' stop flag.
 //! - Each thread counts its own nodes (no shared counter on the hot path); the totals are
 //!   added up at the end. Node and time limits apply to the main thread.
@@ -15,10 +29,12 @@
 //! With one thread this is exactly the single-threaded search.
 
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::time::{Duration, Instant};
 
 use crate::game::{Evaluator, Game};
 use crate::rng::mix;
 
+use super::busy::BusyTable;
 use super::{Iteration, Limits, SearchConfig, SearchResult, Searcher, Table};
 
 /// Searches `root` with `threads` threads sharing one table of `config.tt_mb` MiB, calling
@@ -60,50 +76,111 @@ pub fn lazy_smp_observed<G: Game, E: Evaluator<G>>(
     limits: &Limits,
     threads: usize,
     shared: &Shared<'_>,
-    on_iteration: impl FnMut(&Iteration<G::Move>),
+    mut on_iteration: impl FnMut(&Iteration<G::Move>),
 ) -> SearchResult<G::Move> {
     let helper_configs: Vec<SearchConfig> = (1..threads.max(1))
         .map(|i| helper_config(config, i))
         .collect();
-    // Helpers stop when the main thread is done, whatever stopped it.
+    let start = Instant::now();
+    // Helpers stop when the main thread is done, whatever stopped it; the main thread stops
+    // when a helper has finished the whole search first.
     let main_done = AtomicBool::new(false);
+    let helper_finished = AtomicBool::new(false);
+    let busy = BusyTable::new();
     let searcher = |config, stop| {
-        Searcher::new(eval, config)
+        let searcher = Searcher::new(eval, config)
             .with_table(shared.table)
             .with_stop(stop)
-            .with_history(shared.history)
+            .with_history(shared.history);
+        if threads > 1 {
+            searcher.with_busy(&busy)
+        } else {
+            searcher
+        }
     };
     std::thread::scope(|scope| {
         let helpers: Vec<_> = helper_configs
             .iter()
-            .map(|helper| {
-                let (searcher, main_done) = (&searcher, &main_done);
+            .enumerate()
+            .map(|(i, helper)| {
+                let (searcher, main_done, helper_finished) =
+                    (&searcher, &main_done, &helper_finished);
                 scope.spawn(move || {
                     let helper_limits = Limits {
                         nodes: None,
                         time: None,
                         ..*limits
                     };
-                    searcher(helper, main_done).run(root, &helper_limits).total
+                    // Helper i + 1: odd depths when it is odd (i even), else even ones.
+                    let first = if i % 2 == 0 { 1 } else { 2 };
+                    let result = searcher(helper, main_done)
+                        .with_depth_schedule(first, 2)
+                        .run(root, &helper_limits);
+                    let finished = (!result.stopped).then(|| {
+                        helper_finished.store(true, Relaxed);
+                        start.elapsed()
+                    });
+                    (result, finished)
                 })
             })
             .collect();
-        let mut main = searcher(config, shared.stop).run_observed(root, limits, on_iteration);
+        let mut main = searcher(config, shared.stop)
+            .with_stop(&helper_finished)
+            .run_observed(root, limits, &mut on_iteration);
         main_done.store(true, Relaxed);
+        let mut first_helper: Option<(SearchResult<G::Move>, Duration)> = None;
         for helper in helpers {
             // A helper that panicked contributes no nodes; the main thread's answer stands.
-            if let Ok(total) = helper.join() {
-                main.total += total;
+            if let Ok((result, finished)) = helper.join() {
+                main.total += result.total;
+                if let Some(at) = finished
+                    && first_helper.as_ref().is_none_or(|(_, t)| at < *t)
+                {
+                    first_helper = Some((result, at));
+                }
             }
         }
+        if main.stopped
+            && let Some((helper, at)) = first_helper
+        {
+            adopt_final_iteration(&mut main, helper, at, &mut on_iteration);
+        }
+        main.elapsed = start.elapsed();
         main
     })
 }
 
-/// Helper `index`'s configuration: the main one with the shuffle on and its own seed.
+/// Appends the final iteration of a helper that finished at `at` (from the start) to the
+/// main thread's result, if it is deeper than the main thread's last; its `elapsed` becomes
+/// the time from the end of the main thread's last iteration to `at`.
+fn adopt_final_iteration<M>(
+    main: &mut SearchResult<M>,
+    helper: SearchResult<M>,
+    at: Duration,
+    on_iteration: &mut impl FnMut(&Iteration<M>),
+) {
+    let Some(mut last) = helper.iterations.into_iter().last() else {
+        return;
+    };
+    if main
+        .iterations
+        .last()
+        .is_some_and(|m| m.depth >= last.depth)
+    {
+        return;
+    }
+    let main_time: Duration = main.iterations.iter().map(|i| i.elapsed).sum();
+    last.elapsed = at.saturating_sub(main_time);
+    on_iteration(&last);
+    main.iterations.push(last);
+    main.stopped = false;
+}
+
+/// Helper `index`'s configuration: the main one with its own seed (for a shuffle the
+/// configuration asks for; the helpers' own divergence comes from their depths and the
+/// deferral of busy moves).
 fn helper_config(config: &SearchConfig, index: usize) -> SearchConfig {
     let mut helper = config.clone();
-    helper.ordering.shuffle = true;
     helper.seed = mix(config.seed ^ index as u64);
     helper
 }
