@@ -196,14 +196,7 @@ fn resume_rows(plan: &Plan, out: &Path, csv_path: &Path) -> Result<Vec<Row>, Run
     if !csv_path.exists() {
         return Ok(Vec::new());
     }
-    let recorded = super::machine::recorded_run(out);
-    if recorded.as_ref().map(|r| r.text.as_str()) != Some(plan.text.as_str()) {
-        return Err(RunError::Resume(format!(
-            "{} holds results of a different experiment file (run.json's text differs); \
-             remove them or choose another --out",
-            out.display()
-        )));
-    }
+    check_same_experiment(out, &plan.text)?;
     let mut reader = csv::ReaderBuilder::new()
         .flexible(true)
         .from_path(csv_path)
@@ -223,6 +216,19 @@ fn resume_rows(plan: &Plan, out: &Path, csv_path: &Path) -> Result<Vec<Row>, Run
         .into_iter()
         .filter(|row| present[&row.job] == row.iterations)
         .collect())
+}
+
+/// Refuses to resume into `out` unless its run.json records the experiment text `text`.
+pub fn check_same_experiment(out: &Path, text: &str) -> Result<(), RunError> {
+    let recorded = super::machine::recorded_run(out);
+    if recorded.as_ref().map(|r| r.text.as_str()) != Some(text) {
+        return Err(RunError::Resume(format!(
+            "{} holds results of a different experiment file (run.json's text differs); \
+             remove them or choose another --out",
+            out.display()
+        )));
+    }
+    Ok(())
 }
 
 /// searches.csv while the run goes on: rows appended and flushed per job, kept in memory
@@ -290,21 +296,82 @@ pub trait GameTask {
 /// The one `match` on the game: picks the evaluator for `position` as `eval` says and runs
 /// `task` on it.
 pub fn with_game<T: GameTask>(position: &GamePosition, eval: EvalChoice, task: T) -> T::Output {
+    with_game_pair(position, eval, eval, OneEvaluator(task))
+}
+
+/// Code that runs on any game with two evaluators, one per player (the arena: a match
+/// between players with different evaluations). [`with_game_pair`] calls it with the
+/// concrete types, so everything inside is monomorphized.
+pub trait PairTask {
+    /// What the task produces.
+    type Output;
+    /// Runs on `root` with the evaluators `a` and `b`; `to_set_score` as for [`GameTask`].
+    fn run<G: Game, A: Evaluator<G>, B: Evaluator<G>>(
+        self,
+        root: &G,
+        a: &A,
+        b: &B,
+        to_set_score: &dyn Fn(Score) -> i32,
+    ) -> Self::Output;
+}
+
+/// A [`GameTask`] as a [`PairTask`] that uses the first evaluator only.
+struct OneEvaluator<T>(T);
+
+impl<T: GameTask> PairTask for OneEvaluator<T> {
+    type Output = T::Output;
+    fn run<G: Game, A: Evaluator<G>, B: Evaluator<G>>(
+        self,
+        root: &G,
+        a: &A,
+        _: &B,
+        to_set_score: &dyn Fn(Score) -> i32,
+    ) -> T::Output {
+        self.0.run(root, a, to_set_score)
+    }
+}
+
+/// The one `match` on the game: picks the evaluators for `position` as `a` and `b` say and
+/// runs `task` with both. Every game but random trees (oracle or not) and chess (material,
+/// Shannon or PeSTO) has a single evaluator.
+pub fn with_game_pair<T: PairTask>(
+    position: &GamePosition,
+    a: EvalChoice,
+    b: EvalChoice,
+    task: T,
+) -> T::Output {
     let same = |s: Score| s;
     match position {
-        GamePosition::TicTacToe(p) => task.run(p, &Neutral, &same),
-        GamePosition::Connect4(p) => {
-            task.run(p, &CentreFirst, &|s| pons_score(p, s).unwrap_or(i32::MIN))
+        GamePosition::TicTacToe(p) => task.run(p, &Neutral, &Neutral, &same),
+        GamePosition::Connect4(p) => task.run(p, &CentreFirst, &CentreFirst, &|s| {
+            pons_score(p, s).unwrap_or(i32::MIN)
+        }),
+        GamePosition::RandomTree(p) => {
+            let oracle = |c: EvalChoice| c.oracle.map(|order| Oracle::new(order, c.seed));
+            match (oracle(a), oracle(b)) {
+                (Some(x), Some(y)) => task.run(p, &x, &y, &same),
+                (Some(x), None) => task.run(p, &x, &TreeValue, &same),
+                (None, Some(y)) => task.run(p, &TreeValue, &y, &same),
+                (None, None) => task.run(p, &TreeValue, &TreeValue, &same),
+            }
         }
-        GamePosition::RandomTree(p) => match eval.oracle {
-            Some(order) => task.run(p, &Oracle::new(order, eval.seed), &same),
-            None => task.run(p, &TreeValue, &same),
-        },
-        GamePosition::Chess(p) => match eval.chess {
-            ChessEval::Material => task.run(p, &Material, &same),
-            ChessEval::Shannon => task.run(p, &Shannon, &same),
-            ChessEval::Pst => task.run(p, &Pst, &same),
-        },
+        GamePosition::Chess(p) => {
+            // The second evaluator, for a first one already chosen.
+            macro_rules! second {
+                ($first:expr) => {
+                    match b.chess {
+                        ChessEval::Material => task.run(p, $first, &Material, &same),
+                        ChessEval::Shannon => task.run(p, $first, &Shannon, &same),
+                        ChessEval::Pst => task.run(p, $first, &Pst, &same),
+                    }
+                };
+            }
+            match a.chess {
+                ChessEval::Material => second!(&Material),
+                ChessEval::Shannon => second!(&Shannon),
+                ChessEval::Pst => second!(&Pst),
+            }
+        }
     }
 }
 
