@@ -11,7 +11,7 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
-use common::{TempDir, plylab};
+use common::{TempDir, plylab, python_chess, python_script};
 use plylab::game::{Game, Notation};
 use plylab::games::chess::Chess;
 
@@ -429,33 +429,10 @@ eval = "shannon"
 
 #[test]
 fn python_chess_selfplay() {
-    let has_chess = Command::new("python3")
-        .args(["-c", "import chess, chess.engine"])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
-    if !has_chess {
-        let message = "python-chess is not installed: `python3 -m pip install chess` \
-                       (PyPI package `chess`) to run tests/uci/selfplay.py";
-        if std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0") {
-            panic!("{message}");
-        }
-        eprintln!("note: skipped: {message}");
+    if !python_chess("chess, chess.engine", "tests/uci/selfplay.py") {
         return;
     }
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/uci/selfplay.py");
-    let out = Command::new("python3")
-        .args([script, env!("CARGO_BIN_EXE_plylab")])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("python3 runs");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        out.status.success(),
-        "selfplay.py failed ({}):\n{stdout}\n{stderr}",
-        out.status
-    );
+    let (ok, stdout, stderr) = python_script("selfplay.py", &[env!("CARGO_BIN_EXE_plylab")]);
+    assert!(ok, "selfplay.py failed:\n{stdout}\n{stderr}");
     assert!(stdout.contains("ok: 4 games"), "{stdout}");
 }

@@ -43,3 +43,49 @@ impl Drop for TempDir {
         let _ = std::fs::remove_dir_all(&self.0);
     }
 }
+
+/// Whether python3 can import `imports` (python-chess modules, e.g. `chess, chess.pgn`) for
+/// `script`. Without it a test skips with a note locally and fails under CI (the `CI`
+/// environment variable set and not `false`/`0`), where .ci/run installs python-chess.
+pub fn python_chess(imports: &str, script: &str) -> bool {
+    let found = std::process::Command::new("python3")
+        .args(["-c", &format!("import {imports}")])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if found {
+        return true;
+    }
+    let message = format!(
+        "python-chess is not installed: `python3 -m pip install chess` (PyPI package \
+         `chess`) to run {script}"
+    );
+    if std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0") {
+        panic!("{message}");
+    }
+    eprintln!("note: skipped: {message}");
+    false
+}
+
+/// Runs `python3 tests/uci/<script> args...` from the crate's root and returns (success,
+/// stdout, stderr).
+pub fn python_script<S: AsRef<std::ffi::OsStr>>(
+    script: &str,
+    args: &[S],
+) -> (bool, String, String) {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/uci")
+        .join(script);
+    let out = Command::new("python3")
+        .arg(path)
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("python3 runs");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
