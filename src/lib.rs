@@ -1,5 +1,6 @@
 //! plylab: a research harness for adversarial game-tree search.
 //!
+//! - [`arena`]: matches between players: games, openings, statistics;
 //! - [`game`]: the contract between games and searches;
 //! - [`games`]: tic-tac-toe, connect four, synthetic random trees and chess;
 //! - [`search`]: minimax, alpha-beta with switchable techniques, iterative deepening, the
@@ -11,6 +12,7 @@
 //!
 //! ARCHITECTURE.md at the repository root draws the picture and states the dependency rules.
 
+pub mod arena;
 pub mod game;
 pub mod games;
 pub mod lab;

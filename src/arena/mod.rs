@@ -1,0 +1,3 @@
+//! Matches between players: games, openings, statistics.
+
+pub mod engine;
