@@ -1,3 +1,4 @@
 //! Matches between players: games, openings, statistics.
 
+pub mod engine;
 pub mod pgn;
