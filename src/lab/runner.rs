@@ -79,14 +79,16 @@ pub struct RunReport {
     pub elapsed_s: f64,
 }
 
-fn io(path: &Path) -> impl FnOnce(std::io::Error) -> RunError + '_ {
+/// Wraps an I/O error on `path`.
+pub(crate) fn io(path: &Path) -> impl FnOnce(std::io::Error) -> RunError + '_ {
     move |source| RunError::Io {
         path: path.to_path_buf(),
         source,
     }
 }
 
-fn csv_err(path: &Path) -> impl FnOnce(csv::Error) -> RunError + '_ {
+/// Wraps a CSV error on `path`.
+pub(crate) fn csv_err(path: &Path) -> impl FnOnce(csv::Error) -> RunError + '_ {
     move |source| RunError::Csv {
         path: path.to_path_buf(),
         source,
@@ -122,7 +124,7 @@ pub fn run(plan: &Plan, options: &RunOptions) -> Result<RunReport, RunError> {
     super::machine::write_run_json(plan, &out, threads, None)?;
 
     let sink = Mutex::new(CsvSink::open(&csv_path, &kept)?);
-    let progress = progress_bar(options.progress, pending.len());
+    let progress = progress_bar(options.progress, pending.len(), "jobs");
     let (shared, exclusive): (Vec<&Job>, Vec<&Job>) =
         pending.iter().partition(|j| !j.searcher.exclusive);
     let pool = rayon::ThreadPoolBuilder::new()
@@ -174,14 +176,15 @@ fn mark_machine_use(rows: &mut [Row], job: &Job, cores: usize, workers: usize) {
     }
 }
 
-fn progress_bar(show: bool, len: usize) -> ProgressBar {
+/// A progress bar over `len` items called `unit` (hidden unless `show`).
+pub(crate) fn progress_bar(show: bool, len: usize, unit: &str) -> ProgressBar {
     if !show {
         return ProgressBar::hidden();
     }
     let bar = ProgressBar::new(len as u64);
-    let style = ProgressStyle::with_template(
-        "{elapsed_precise} [{bar:30}] {pos}/{len} jobs, eta {eta} {wide_msg}",
-    )
+    let style = ProgressStyle::with_template(&format!(
+        "{{elapsed_precise}} [{{bar:30}}] {{pos}}/{{len}} {unit}, eta {{eta}} {{wide_msg}}"
+    ))
     .map(|s| s.progress_chars("=> "));
     if let Ok(style) = style {
         bar.set_style(style);
@@ -193,14 +196,9 @@ fn progress_bar(show: bool, len: usize) -> ProgressBar {
 /// text differs). A job is whole when all the rows its `iterations` column announces are
 /// there; rows of other jobs, and a torn last line, are dropped, and those jobs run again.
 fn resume_rows(plan: &Plan, out: &Path, csv_path: &Path) -> Result<Vec<Row>, RunError> {
-    if !csv_path.exists() {
+    let Some(mut reader) = resumable_csv(out, csv_path, &plan.text)? else {
         return Ok(Vec::new());
-    }
-    check_same_experiment(out, &plan.text)?;
-    let mut reader = csv::ReaderBuilder::new()
-        .flexible(true)
-        .from_path(csv_path)
-        .map_err(csv_err(csv_path))?;
+    };
     let headers = reader.headers().map_err(csv_err(csv_path))?.clone();
     let rows: Vec<Row> = reader
         .records()
@@ -216,6 +214,25 @@ fn resume_rows(plan: &Plan, out: &Path, csv_path: &Path) -> Result<Vec<Row>, Run
         .into_iter()
         .filter(|row| present[&row.job] == row.iterations)
         .collect())
+}
+
+/// The CSV of an earlier run in `out`, opened for `--resume` (records of any length, so
+/// that a torn last line can be dropped); `None` when there is none; an error when `out`
+/// holds another experiment's results (run.json's text is not `text`).
+pub(crate) fn resumable_csv(
+    out: &Path,
+    csv_path: &Path,
+    text: &str,
+) -> Result<Option<csv::Reader<File>>, RunError> {
+    if !csv_path.exists() {
+        return Ok(None);
+    }
+    check_same_experiment(out, text)?;
+    csv::ReaderBuilder::new()
+        .flexible(true)
+        .from_path(csv_path)
+        .map(Some)
+        .map_err(csv_err(csv_path))
 }
 
 /// Refuses to resume into `out` unless its run.json records the experiment text `text`.

@@ -597,23 +597,32 @@ impl Source<'_> {
 
 /// Reads and validates an experiment file.
 pub fn load(file: &Path) -> Result<Plan, SpecError> {
-    let text = std::fs::read_to_string(file).map_err(|e| SpecError {
+    parse(file, &read_file(file)?)
+}
+
+/// The text of an experiment file (an error without a line when it cannot be read).
+pub(crate) fn read_file(file: &Path) -> Result<String, SpecError> {
+    std::fs::read_to_string(file).map_err(|e| SpecError {
         file: file.to_path_buf(),
         line: 0,
         column: 0,
         key: None,
         message: format!("cannot read the experiment file: {e}"),
-    })?;
-    parse(file, &text)
+    })
+}
+
+/// The TOML document of `src`, as `T` (syntax, types and unknown keys located).
+pub(crate) fn document<T: serde::de::DeserializeOwned>(src: &Source) -> Result<T, SpecError> {
+    toml::from_str(src.text).map_err(|e| {
+        let span = e.span().unwrap_or(0..0);
+        src.error(span, None, e.message().trim().to_owned())
+    })
 }
 
 /// Validates an experiment given as text; `file` locates errors and relative paths.
 pub fn parse(file: &Path, text: &str) -> Result<Plan, SpecError> {
     let src = Source { file, text };
-    let doc: ExperimentFile = toml::from_str(text).map_err(|e| {
-        let span = e.span().unwrap_or(0..0);
-        src.error(span, None, e.message().trim().to_owned())
-    })?;
+    let doc: ExperimentFile = document(&src)?;
     check_name(&src, &doc.name)?;
     if *doc.repetitions.get_ref() == 0 {
         return Err(src.at(&doc.repetitions, "repetitions", "must be at least 1"));
