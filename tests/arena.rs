@@ -288,6 +288,25 @@ fn chess_rules_end_games_mate_fifty_moves_and_insufficient_material() {
     );
 }
 
+#[test]
+fn players_on_a_clock_play_their_games_within_it() {
+    let dir = TempDir::new("arena-clock");
+    let text = arena(
+        "clock",
+        "game = \"chess\"\ngames = 2\nmax_plies = 24\ntc = \"0.5+0.01\"\nopenings = { random_plies = 2 }",
+        &[
+            alphabeta("a", "depth = 20"),
+            alphabeta("b", "nodes = 100000"),
+        ],
+    );
+    let (header, rows) = games(&run(&dir, "clock", &text, &[]));
+    for row in &rows {
+        assert_eq!(row[col(&header, "reason")], "max plies", "{row:?}");
+        let spent: f64 = row[col(&header, "white_time_s")].parse().expect("seconds");
+        assert!(spent > 0.0 && spent < 0.5 + 12.0 * 0.01, "{row:?}");
+    }
+}
+
 /// An engine entry running the fake engine in `mode`.
 fn fake(label: &str, mode: &str) -> String {
     format!(

@@ -538,7 +538,10 @@ fn player_kinds(
         src.at(
             engine,
             "engine",
-            format!("bad engine entry: {e} (expected {{ cmd = \"...\", args = [...], options = {{ ... }} }})"),
+            format!(
+                "bad engine entry: {} (expected {{ cmd = \"...\", args = [...], options = {{ ... }} }})",
+                e.to_string().trim()
+            ),
         )
     })?;
     if parsed.cmd.trim().is_empty() {
