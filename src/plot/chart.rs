@@ -3,7 +3,8 @@
 //! Chart builders ([`super::charts`]) turn CSV rows into [`Chart`] values; one renderer
 //! ([`super::render`]) draws any [`Chart`] with the shared frame, title, legend and footer.
 //! New kinds of chart (Elo with error bars, speedup against threads, solve rate) are new
-//! builders producing the same type: error bars are [`Point::spread`].
+//! builders producing the same type: error bars are [`Point::spread`], and categories that
+//! must not be joined by a line are [`SeriesKind::Points`].
 
 /// How the y axis maps values.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -23,6 +24,9 @@ pub enum YScale {
 pub enum SeriesKind {
     /// Measured data: thick line with markers and spread whiskers.
     Measured,
+    /// Measured values that no line may join (one category each, such as the pairings of an
+    /// Elo chart): markers and whiskers only, in the measured palette.
+    Points,
     /// A reference curve or line from theory.
     Reference,
 }

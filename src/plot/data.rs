@@ -91,16 +91,34 @@ impl SearchRow {
 /// [`PlotError::Io`] if the file cannot be opened, [`PlotError::MissingColumn`],
 /// [`PlotError::NoRows`], [`PlotError::BadNumber`] or [`PlotError::Csv`] for bad content.
 pub fn read_searches(path: &Path) -> Result<Vec<SearchRow>, PlotError> {
+    read_rows(path, &REQUIRED_COLUMNS, &OPTIONAL_COLUMNS, parse_search)
+}
+
+/// Reads a CSV file with a header: every `required` column must be there, `optional` ones
+/// are read when present, and each record becomes a row through `parse`.
+///
+/// # Errors
+/// As [`read_searches`], with whatever `parse` reports.
+pub(crate) fn read_rows<T>(
+    path: &Path,
+    required: &[&'static str],
+    optional: &[&'static str],
+    parse: impl Fn(&Cell<'_>) -> Result<T, PlotError>,
+) -> Result<Vec<T>, PlotError> {
     let file = File::open(path).map_err(|e| PlotError::io(path, e))?;
     let mut reader = csv::ReaderBuilder::new()
         .trim(csv::Trim::All)
         .from_reader(file);
     let header = reader.headers().map_err(|e| csv_error(path, &e))?.clone();
-    let columns = Columns::find(path, &header)?;
+    let columns = Columns::find(path, &header, required, optional)?;
     let mut rows = Vec::new();
     for record in reader.records() {
         let record = record.map_err(|e| csv_error(path, &e))?;
-        rows.push(columns.parse(path, &record)?);
+        rows.push(parse(&Cell {
+            path,
+            record: &record,
+            columns: &columns,
+        })?);
     }
     if rows.is_empty() {
         return Err(PlotError::NoRows {
@@ -117,13 +135,18 @@ fn csv_error(path: &Path, error: &csv::Error) -> PlotError {
     }
 }
 
-/// Header name to field index, for the required columns.
-struct Columns(HashMap<&'static str, usize>);
+/// Header name to field index, for the columns a reader asked for.
+pub(crate) struct Columns(HashMap<&'static str, usize>);
 
 impl Columns {
-    fn find(path: &Path, header: &StringRecord) -> Result<Self, PlotError> {
+    fn find(
+        path: &Path,
+        header: &StringRecord,
+        required: &[&'static str],
+        optional: &[&'static str],
+    ) -> Result<Self, PlotError> {
         let mut map = HashMap::new();
-        for name in REQUIRED_COLUMNS {
+        for &name in required {
             let index =
                 header
                     .iter()
@@ -134,52 +157,49 @@ impl Columns {
                     })?;
             map.insert(name, index);
         }
-        for name in OPTIONAL_COLUMNS {
+        for &name in optional {
             if let Some(index) = header.iter().position(|h| h == name) {
                 map.insert(name, index);
             }
         }
         Ok(Self(map))
     }
+}
 
-    fn parse(&self, path: &Path, record: &StringRecord) -> Result<SearchRow, PlotError> {
-        let cell = Cell {
-            path,
-            record,
-            columns: self,
-        };
-        Ok(SearchRow {
-            experiment: cell.text("experiment"),
-            game: cell.text("game"),
-            position: cell.text("position"),
-            set: cell.text("set"),
-            searcher: cell.text("searcher"),
-            seed: cell.text("seed"),
-            repetition: cell.text("repetition"),
-            depth: cell.depth()?,
-            nodes: cell.number("nodes")?,
-            leaf_nodes: cell.number("leaf_nodes")?,
-            first_move_cutoff_rate: cell.optional("first_move_cutoff_rate")?,
-            ebf: cell.optional("ebf")?,
-            ebf_root: cell.optional("ebf_root")?,
-            branching: cell.optional("branching")?,
-            minimal_leaves: cell.optional("minimal_leaves")?,
-            elapsed_s: cell.optional("elapsed_s")?,
-            nps: cell.optional("nps")?,
-            solved: cell.flag("solved")?,
-        })
-    }
+/// One row of `searches.csv`.
+fn parse_search(cell: &Cell<'_>) -> Result<SearchRow, PlotError> {
+    Ok(SearchRow {
+        experiment: cell.text("experiment"),
+        game: cell.text("game"),
+        position: cell.text("position"),
+        set: cell.text("set"),
+        searcher: cell.text("searcher"),
+        seed: cell.text("seed"),
+        repetition: cell.text("repetition"),
+        depth: cell.depth()?,
+        nodes: cell.number("nodes")?,
+        leaf_nodes: cell.number("leaf_nodes")?,
+        first_move_cutoff_rate: cell.optional("first_move_cutoff_rate")?,
+        ebf: cell.optional("ebf")?,
+        ebf_root: cell.optional("ebf_root")?,
+        branching: cell.optional("branching")?,
+        minimal_leaves: cell.optional("minimal_leaves")?,
+        elapsed_s: cell.optional("elapsed_s")?,
+        nps: cell.optional("nps")?,
+        solved: cell.flag("solved")?,
+    })
 }
 
 /// One record seen through the column map, with error reporting.
-struct Cell<'a> {
+pub(crate) struct Cell<'a> {
     path: &'a Path,
     record: &'a StringRecord,
     columns: &'a Columns,
 }
 
 impl Cell<'_> {
-    fn raw(&self, column: &str) -> &str {
+    /// The cell's text, empty when the column is absent.
+    pub(crate) fn raw(&self, column: &str) -> &str {
         self.columns
             .0
             .get(column)
@@ -187,20 +207,38 @@ impl Cell<'_> {
             .unwrap_or("")
     }
 
-    fn text(&self, column: &str) -> String {
+    /// The cell's text, owned.
+    pub(crate) fn text(&self, column: &str) -> String {
         self.raw(column).to_string()
+    }
+
+    /// The record's 1-based line in the file.
+    fn line(&self) -> u64 {
+        self.record.position().map_or(0, csv::Position::line)
+    }
+
+    /// A [`PlotError::BadValue`] for this cell: it holds none of `expected`.
+    pub(crate) fn bad_value(&self, column: &str, expected: &str) -> PlotError {
+        PlotError::BadValue {
+            path: self.path.to_path_buf(),
+            line: self.line(),
+            column: column.to_string(),
+            value: self.raw(column).to_string(),
+            expected: expected.to_string(),
+        }
     }
 
     fn bad(&self, column: &str) -> PlotError {
         PlotError::BadNumber {
             path: self.path.to_path_buf(),
-            line: self.record.position().map_or(0, csv::Position::line),
+            line: self.line(),
             column: column.to_string(),
             value: self.raw(column).to_string(),
         }
     }
 
-    fn optional(&self, column: &str) -> Result<Option<f64>, PlotError> {
+    /// The cell's number, `None` when empty.
+    pub(crate) fn optional(&self, column: &str) -> Result<Option<f64>, PlotError> {
         let raw = self.raw(column);
         if raw.is_empty() {
             return Ok(None);

@@ -42,6 +42,22 @@ pub enum PlotError {
         /// The text found in the cell.
         value: String,
     },
+    /// A cell holds a word outside its column's vocabulary.
+    #[error(
+        "unexpected value `{value}` in {path} line {line} column `{column}` (expected {expected})"
+    )]
+    BadValue {
+        /// The CSV file.
+        path: PathBuf,
+        /// The 1-based line number in the file (the header is line 1).
+        line: u64,
+        /// The header name of the cell.
+        column: String,
+        /// The text found in the cell.
+        value: String,
+        /// What the column may hold.
+        expected: String,
+    },
     /// The CSV file is not well-formed (for example a row with too many fields).
     #[error("malformed CSV in {path}: {message}")]
     Csv {

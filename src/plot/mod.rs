@@ -1,7 +1,9 @@
 //! Charts and summary.md from the CSV files of an experiment run.
 //!
 //! Everything here is drawn from `searches.csv` (and the machine facts in `run.json`), never
-//! from in-memory search state, so a results directory can be re-plotted at any time:
+//! from in-memory search state, so a results directory can be re-plotted at any time. A
+//! match's directory holds the arena's `standings.csv` instead (or as well), from which
+//! [`arena`] draws the Elo chart:
 //!
 //! ```no_run
 //! use plylab::plot::{Format, plot_dir};
@@ -14,8 +16,10 @@
 //!
 //! Layout: [`data`] reads the files, [`model`] groups the rows (random trees by branching
 //! factor, games by name), [`charts`] turns a group into [`chart::Chart`] descriptions,
-//! [`render`] draws any chart with the shared frame, [`summary`] writes the markdown.
+//! [`render`] draws any chart with the shared frame, [`summary`] writes the markdown,
+//! [`arena`] reads `standings.csv` and builds the Elo chart.
 
+pub mod arena;
 pub mod axes;
 pub mod chart;
 pub mod charts;
@@ -31,6 +35,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
+pub use arena::{STANDINGS_CSV, elo_charts};
 pub use error::PlotError;
 pub use model::Dataset;
 pub use stats::{minimal_leaves, pearl_r};
@@ -85,26 +90,42 @@ impl FromStr for Format {
 /// What a plotting call wrote.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PlotReport {
-    /// Every file written (images, then summary.md), in writing order.
+    /// Every file written (images, then summary.md, then the Elo chart), in writing order.
     pub files: Vec<PathBuf>,
 }
 
 /// Reads `dir/searches.csv` (and `dir/run.json` if present) and writes the charts in each
-/// of `formats` and `summary.md` into `dir`.
+/// of `formats` and `summary.md` into `dir`; if `dir/standings.csv` exists, also the Elo
+/// chart of the match ([`arena::elo_charts`]), and then searches.csv may be absent.
 ///
 /// # Errors
 /// A [`PlotError`] naming the file and the problem: unreadable or malformed CSV, a missing
 /// column, no rows, an unreadable number, or an image that could not be written.
 pub fn plot_dir(dir: &Path, formats: &[Format]) -> Result<PlotReport, PlotError> {
-    plot_csv(&dir.join(SEARCHES_CSV), dir, formats)
+    let searches = dir.join(SEARCHES_CSV);
+    if !dir.join(STANDINGS_CSV).exists() {
+        return plot_csv(&searches, dir, formats);
+    }
+    let mut report = if searches.exists() {
+        plot_csv(&searches, dir, formats)?
+    } else {
+        PlotReport::default()
+    };
+    report.files.extend(elo_charts(dir, formats)?);
+    Ok(report)
 }
 
 /// Reads `csv` (and the `run.json` beside it, if present) and writes the charts in each of
-/// `formats` and `summary.md` into `out_dir`, creating it if needed.
+/// `formats` and `summary.md` into `out_dir`, creating it if needed. A file named
+/// `standings.csv` gives the Elo chart alone.
 ///
 /// # Errors
 /// As [`plot_dir`].
 pub fn plot_csv(csv: &Path, out_dir: &Path, formats: &[Format]) -> Result<PlotReport, PlotError> {
+    if csv.file_name().is_some_and(|n| n == STANDINGS_CSV) {
+        let files = arena::elo_charts_from(csv, out_dir, formats)?;
+        return Ok(PlotReport { files });
+    }
     let data = Dataset::load(csv)?;
     write_all(&data, out_dir, formats)
 }

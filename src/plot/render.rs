@@ -185,7 +185,11 @@ fn draw_plot<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, chart: &Chart) -
     // References last and thin: a measured line lying exactly on a reference (ordered
     // alpha-beta on the Knuth–Moore curve) shows both, the thin line inside the thick one.
     let styled: Vec<(&Series, RGBColor)> = chart.series.iter().zip(colors(&chart.series)).collect();
-    for kind in [SeriesKind::Measured, SeriesKind::Reference] {
+    for kind in [
+        SeriesKind::Points,
+        SeriesKind::Measured,
+        SeriesKind::Reference,
+    ] {
         for (series, color) in styled.iter().filter(|(s, _)| s.kind == kind) {
             draw_series(&mut ctx, series, *color, &x, &y)?;
         }
@@ -200,16 +204,18 @@ fn colors(series: &[Series]) -> Vec<RGBColor> {
     series
         .iter()
         .map(|s| match s.kind {
-            SeriesKind::Measured => MEASURED[s.slot % MEASURED.len()],
+            SeriesKind::Measured | SeriesKind::Points => MEASURED[s.slot % MEASURED.len()],
             SeriesKind::Reference => REFERENCE[s.slot % REFERENCE.len()],
         })
         .collect()
 }
 
-fn line_style(kind: SeriesKind, color: RGBColor) -> ShapeStyle {
+/// The line of a series and of its legend sample (none for [`SeriesKind::Points`]).
+fn line_style(kind: SeriesKind, color: RGBColor) -> Option<ShapeStyle> {
     match kind {
-        SeriesKind::Measured => color.stroke_width(3),
-        SeriesKind::Reference => color.stroke_width(1),
+        SeriesKind::Measured => Some(color.stroke_width(3)),
+        SeriesKind::Points => None,
+        SeriesKind::Reference => Some(color.stroke_width(1)),
     }
 }
 
@@ -222,10 +228,11 @@ fn draw_series<DB: DrawingBackend>(
 ) -> DrawResult {
     let mapped = |p: &Point| Some((x.map(p.x)?, y.map(p.y)?));
     let line: Vec<(f64, f64)> = series.points.iter().filter_map(mapped).collect();
-    let style = line_style(series.kind, color);
-    ctx.draw_series(LineSeries::new(line.iter().copied(), style))
-        .map_err(fail)?;
-    if series.kind == SeriesKind::Measured {
+    if let Some(style) = line_style(series.kind, color) {
+        ctx.draw_series(LineSeries::new(line.iter().copied(), style))
+            .map_err(fail)?;
+    }
+    if series.kind != SeriesKind::Reference {
         let marker = |&(px, py): &(f64, f64)| Circle::new((px, py), 5, color.filled());
         ctx.draw_series(line.iter().map(marker)).map_err(fail)?;
         draw_whiskers(ctx, series, color, x, y)?;
@@ -258,9 +265,11 @@ fn draw_legend<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, series: &[Seri
     let top = 40;
     for (i, (s, color)) in series.iter().zip(colors(series)).enumerate() {
         let yy = top + LEGEND_ROW * i as i32;
-        let sample = PathElement::new(vec![(8, yy), (48, yy)], line_style(s.kind, color));
-        area.draw(&sample).map_err(fail)?;
-        if s.kind == SeriesKind::Measured {
+        if let Some(style) = line_style(s.kind, color) {
+            area.draw(&PathElement::new(vec![(8, yy), (48, yy)], style))
+                .map_err(fail)?;
+        }
+        if s.kind != SeriesKind::Reference {
             area.draw(&Circle::new((28, yy), 5, color.filled()))
                 .map_err(fail)?;
         }

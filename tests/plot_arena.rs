@@ -1,0 +1,146 @@
+//! The Elo chart of a match: `plot_dir` on a directory holding the arena's standings.csv
+//! (with or without searches.csv) writes elo.png and elo.svg, pairings without an Elo are
+//! named in the footer, and a malformed standings.csv is an error naming the file and line.
+
+use std::path::{Path, PathBuf};
+
+use plylab::plot::{Format, PlotError, elo_charts, plot_csv, plot_dir};
+
+const HEADER: &str = "kind,player,opponent,games,wins,draws,losses,score,draw_ratio,elo,\
+                      elo_lower,elo_upper,penta_elo,penta_elo_lower,penta_elo_upper,los,llr,sprt";
+
+/// Two pairings with trinomial and pentanomial Elo, one at a 100% score (no Elo), and the
+/// player rows the arena also writes.
+const STANDINGS: &str = "\
+pairing,alpha,beta,100,40,30,30,0.55,0.3,34.9,-20.1,90.2,34.9,-10.5,80.3,0.89,0.5,
+pairing,alpha,gamma,40,40,0,0,1,0,,,,,,,1,,
+pairing,beta,gamma,100,20,40,40,0.4,0.4,-70.4,-130.8,-10.2,,,,0.01,,
+player,alpha,,140,80,30,30,0.68,0.21,130.5,70.1,200.9,,,,,,
+player,beta,,200,50,70,80,0.43,0.35,-48.9,-90.2,-8.1,,,,,,
+";
+
+/// A fresh scratch directory under cargo's per-test temporary directory.
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A directory with `standings.csv` = header + `rows` and a run.json.
+fn arena_dir(name: &str, rows: &str) -> PathBuf {
+    let dir = scratch(name);
+    std::fs::write(dir.join("standings.csv"), format!("{HEADER}\n{rows}")).unwrap();
+    let run = r#"{"experiment": "gauntlet", "cpu_model": "Test CPU", "cores": 4}"#;
+    std::fs::write(dir.join("run.json"), run).unwrap();
+    dir
+}
+
+#[test]
+fn standings_alone_give_the_elo_chart() {
+    let dir = arena_dir("plot_arena_alone", STANDINGS);
+    let report = plot_dir(&dir, &Format::ALL).unwrap();
+    assert_eq!(report.files, vec![dir.join("elo.png"), dir.join("elo.svg")]);
+    let png = std::fs::read(dir.join("elo.png")).unwrap();
+    assert!(png.len() > 1000 && &png[1..4] == b"PNG");
+    let svg = std::fs::read_to_string(dir.join("elo.svg")).unwrap();
+    assert!(svg.len() > 1000);
+    for text in [
+        "alpha vs beta",
+        "beta vs gamma",
+        "gauntlet: Elo difference per pairing",
+        "no Elo (undefined",
+        "alpha vs gamma",
+        "Test CPU",
+    ] {
+        assert!(svg.contains(text), "no `{text}` in elo.svg");
+    }
+    assert!(
+        !svg.contains("alpha vs </text>"),
+        "player rows are not pairings"
+    );
+}
+
+#[test]
+fn elo_charts_draws_nothing_without_standings() {
+    let dir = scratch("plot_arena_none");
+    assert!(elo_charts(&dir, &Format::ALL).unwrap().is_empty());
+}
+
+#[test]
+fn plot_csv_on_standings_draws_into_another_dir() {
+    let dir = arena_dir("plot_arena_csv", STANDINGS);
+    let out = dir.join("charts");
+    let report = plot_csv(&dir.join("standings.csv"), &out, &[Format::Svg]).unwrap();
+    assert_eq!(report.files, vec![out.join("elo.svg")]);
+}
+
+#[test]
+fn an_experiment_dir_with_standings_gets_both() {
+    let dir = arena_dir("plot_arena_both", STANDINGS);
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/plot/searches.csv");
+    std::fs::copy(fixture, dir.join("searches.csv")).unwrap();
+    let report = plot_dir(&dir, &[Format::Png]).unwrap();
+    let names: Vec<String> = report
+        .files
+        .iter()
+        .map(|f| f.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    assert!(names.contains(&"summary.md".to_string()), "{names:?}");
+    assert_eq!(names.last().map(String::as_str), Some("elo.png"));
+    assert!(names.len() > 3);
+}
+
+/// Plots `rows` as standings and returns the error and the files left in the directory.
+fn plot_err(name: &str, rows: &str) -> (PlotError, usize) {
+    let dir = arena_dir(name, rows);
+    let err = plot_dir(&dir, &Format::ALL).unwrap_err();
+    (err, std::fs::read_dir(&dir).unwrap().count())
+}
+
+#[test]
+fn a_bad_number_names_file_line_and_column() {
+    let rows = STANDINGS.replacen("-70.4", "minus seventy", 1);
+    let (err, files) = plot_err("plot_arena_bad_number", &rows);
+    assert!(
+        matches!(&err, PlotError::BadNumber { line: 4, column, .. } if column == "elo"),
+        "{err:?}"
+    );
+    let msg = err.to_string();
+    assert!(msg.contains("standings.csv line 4 column `elo`"), "{msg}");
+    assert_eq!(files, 2, "nothing but standings.csv and run.json");
+}
+
+#[test]
+fn a_short_row_names_file_and_line() {
+    let rows = STANDINGS.replacen("pairing,alpha,gamma,40,40,0,0,1,0,", "pairing,alpha", 1);
+    let (err, _) = plot_err("plot_arena_short_row", &rows);
+    let msg = err.to_string();
+    assert!(matches!(err, PlotError::Csv { .. }), "{err:?}");
+    assert!(
+        msg.contains("standings.csv") && msg.contains("line: 3"),
+        "{msg}"
+    );
+}
+
+#[test]
+fn an_unknown_kind_is_refused() {
+    let rows = STANDINGS.replacen("player,beta", "team,beta", 1);
+    let (err, _) = plot_err("plot_arena_kind", &rows);
+    let msg = err.to_string();
+    assert!(
+        msg.contains("`team` in ") && msg.contains("standings.csv line 6 column `kind`"),
+        "{msg}"
+    );
+}
+
+#[test]
+fn a_missing_column_is_named() {
+    let dir = scratch("plot_arena_column");
+    std::fs::write(dir.join("standings.csv"), "kind,player,opponent,elo\n").unwrap();
+    let err = plot_dir(&dir, &[Format::Svg]).unwrap_err();
+    assert!(
+        matches!(&err, PlotError::MissingColumn { column, .. } if column == "elo_lower"),
+        "{err:?}"
+    );
+}
