@@ -502,7 +502,8 @@ fn arena(args: &ExperimentArgs) -> Result<(), Failure> {
         );
     }
     if !args.no_plot {
-        plylab::arena::plot(&report.out).map_err(Failure::failed)?;
+        let drawn = plot::plot_dir(&report.out, &Format::ALL).map_err(Failure::failed)?;
+        println!("{} charts in {}", drawn.files.len(), report.out.display());
     }
     Ok(())
 }

@@ -19,15 +19,3 @@ pub mod standings;
 pub mod summary;
 
 pub use run::describe;
-
-/// Draws the match's charts from standings.csv in `dir`.
-///
-/// INTEGRATION POINT: the Elo chart (`src/plot/arena.rs`, branch `pgn`) is not merged yet;
-/// until it is, nothing is drawn and summary.md is the whole report.
-///
-/// # Errors
-/// A chart that cannot be drawn.
-pub fn plot(dir: &std::path::Path) -> Result<(), String> {
-    let _ = dir;
-    Ok(())
-}

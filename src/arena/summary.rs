@@ -25,6 +25,11 @@ pub fn write(
         let _ = writeln!(md, "{}\n", plan.description);
     }
     pairings(&mut md, plan, standings);
+    let _ = writeln!(
+        md,
+        "![Elo of each pairing with its 95% intervals, per game and per game pair]({}.png)\n",
+        crate::plot::arena::ELO_STEM
+    );
     players(&mut md, standings);
     endings(&mut md, rows);
     spending(&mut md, plan, rows);
