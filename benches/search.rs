@@ -1,4 +1,4 @@
-//! Search speed in nodes per second, on one core.
+//! Search speed in nodes per second, on one core; table throughput on one and two.
 //!
 //! What is measured: how fast the searches visit nodes, not how few they visit. Each
 //! benchmark counts the nodes of its workload once before timing it (the workloads are
@@ -11,7 +11,8 @@
 //! - `random_tree`: alpha-beta in natural order with `TreeValue` on i.i.d. trees b=8 d=9 and
 //!   b=4 d=12;
 //! - `tictactoe`: minimax over the full tree from the start (549 946 nodes);
-//! - `table`: stores and probes of the transposition table, 16 MiB, random keys.
+//! - `table`: stores and probes of the transposition table, 16 MiB, random keys, on one
+//!   thread and split between two threads sharing the table.
 //!
 //! The project's targets on one core: connect four ≥ 10 M nodes/s, random trees ≥ 20 M nodes/s.
 
@@ -212,15 +213,33 @@ fn table(c: &mut Criterion) {
         depth: (k % 20) as u8,
         bound: Bound::Exact,
     };
-    let store_all = || keys.iter().for_each(|&k| table.store(k, 3, entry(k)));
-    store_all();
+    let store = |keys: &[u64]| keys.iter().for_each(|&k| table.store(k, 3, entry(k)));
+    let probe = |keys: &[u64]| {
+        keys.iter()
+            .filter(|&&k| table.probe(k, 3).is_some())
+            .count()
+    };
+    store(&keys);
     let mut g = group(c, "table");
-    bench_elements(&mut g, "store", TABLE_OPS, |b| b.iter(store_all));
-    bench_elements(&mut g, "probe", TABLE_OPS, |b| {
+    bench_elements(&mut g, "store", TABLE_OPS, |b| b.iter(|| store(&keys)));
+    bench_elements(&mut g, "probe", TABLE_OPS, |b| b.iter(|| probe(&keys)));
+    // The same operations split between two threads on the one shared table, as lazy SMP
+    // uses it: what the lock-free entries cost when both cores hit them at once.
+    let (first, second) = keys.split_at(keys.len() / 2);
+    let on_two_threads = |op: &(dyn Fn(&[u64]) + Sync)| {
+        std::thread::scope(|s| {
+            s.spawn(|| op(first));
+            op(second);
+        });
+    };
+    bench_elements(&mut g, "store_2_threads", TABLE_OPS, |b| {
+        b.iter(|| on_two_threads(&|k| store(k)));
+    });
+    bench_elements(&mut g, "probe_2_threads", TABLE_OPS, |b| {
         b.iter(|| {
-            keys.iter()
-                .filter(|&&k| table.probe(k, 3).is_some())
-                .count()
+            on_two_threads(&|k| {
+                black_box(probe(k));
+            });
         });
     });
     g.finish();

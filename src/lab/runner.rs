@@ -422,7 +422,12 @@ impl GameTask for JobTask<'_> {
         to_set_score: &dyn Fn(Score) -> i32,
     ) -> Vec<Row> {
         if let Some(mcts) = self.job.searcher.mcts {
-            return vec![run_mcts(root, eval, mcts, self.job, self.experiment)];
+            let mut row = run_mcts(root, eval, mcts, self.job, self.experiment);
+            row.solved = self.job.position.answer.as_ref().and_then(|answer| {
+                let chosen = root.parse_move(&row.best_move).ok()?;
+                Some(keeps_known_value(root, eval, answer, chosen))
+            });
+            return vec![row];
         }
         run_search(
             root,
@@ -530,6 +535,45 @@ fn run_mcts<G: Game, E: Evaluator<G>>(
         playouts_per_s: per_second(result.playouts),
         total_nodes: Some(result.tree_nodes),
         ..Row::for_job(job, experiment, G::NAME)
+    }
+}
+
+/// Whether `mv`, a Monte Carlo search's choice at `root`, is right by the test set's
+/// `answer`: for best and avoided moves, as for alpha-beta (a mate distance cannot be
+/// judged: Monte Carlo announces none); for a known score, whether the move keeps the
+/// position's game-theoretic outcome (win, draw or loss), found by solving the position
+/// after it to the end with ordered alpha-beta and a table.
+fn keeps_known_value<G: Game, E: Evaluator<G>>(
+    root: &G,
+    eval: &E,
+    answer: &Answer,
+    mv: G::Move,
+) -> bool {
+    match answer {
+        Answer::Moves { best, avoid, .. } => {
+            let played = mv.to_string();
+            (best.is_empty() || best.contains(&played)) && !avoid.contains(&played)
+        }
+        Answer::Score(expected) => {
+            let mut child = root.clone();
+            child.play(mv);
+            let config = SearchConfig {
+                algorithm: Algorithm::Alphabeta,
+                ordering: crate::search::Ordering::HEURISTICS,
+                tt_mb: 16,
+                ..SearchConfig::default()
+            };
+            // Scores are for the side to move after the move, the root's opponent.
+            let child_score = match child.status() {
+                Status::Over(outcome) => score::of_outcome(outcome, 0),
+                Status::Ongoing => {
+                    let solved = Searcher::new(eval, &config).run(&child, &Limits::default());
+                    solved.score().unwrap_or(0)
+                }
+            };
+            let after = -child_score;
+            after.signum() == expected.signum()
+        }
     }
 }
 
@@ -676,7 +720,11 @@ pub fn describe_jobs(plan: &Plan, out: &mut impl Write) -> std::io::Result<()> {
             job.position.label,
             job.searcher.label,
             job.searcher.params(),
-            l.depth.map_or("end".into(), |d| d.to_string()),
+            match (job.searcher.mcts, l.depth) {
+                (Some(_), _) => "-".into(),
+                (None, None) => "end".into(),
+                (None, Some(d)) => d.to_string(),
+            },
             l.nodes.map_or("-".into(), |n| n.to_string()),
             l.time.map_or("-".into(), |t| t.as_millis().to_string()),
             job.repetition,

@@ -32,7 +32,19 @@ pub const REQUIRED_COLUMNS: [&str; 16] = [
 ];
 
 /// Columns read when present: older or hand-made CSVs may lack them.
-pub const OPTIONAL_COLUMNS: [&str; 2] = ["set", "solved"];
+pub const OPTIONAL_COLUMNS: [&str; 11] = [
+    "set",
+    "solved",
+    "threads",
+    "playouts",
+    "playouts_per_s",
+    "time_to_depth_s",
+    "total_nodes",
+    "speedup",
+    "overhead",
+    "nps_scaling",
+    "oversubscribed",
+];
 
 /// One completed iteration of one job: one row of `searches.csv`.
 #[derive(Clone, Debug, PartialEq)]
@@ -74,6 +86,24 @@ pub struct SearchRow {
     pub nps: Option<f64>,
     /// Whether the job's final answer matched the test set's (last row of a job only).
     pub solved: Option<bool>,
+    /// Search threads (1 if the CSV has no `threads` column).
+    pub threads: u32,
+    /// Monte Carlo rows: playouts made; `None` for the alpha-beta family.
+    pub playouts: Option<f64>,
+    /// Monte Carlo rows: playouts per second.
+    pub playouts_per_s: Option<f64>,
+    /// Last row of a job's first search (alpha-beta family): seconds to its deepest depth.
+    pub time_to_depth_s: Option<f64>,
+    /// On the same row: nodes of every thread (alpha-beta family) or tree nodes (Monte Carlo).
+    pub total_nodes: Option<f64>,
+    /// Time-to-depth speedup against the job's one-thread twin.
+    pub speedup: Option<f64>,
+    /// Search overhead: total nodes against the one-thread twin's.
+    pub overhead: Option<f64>,
+    /// Nodes (or playouts) per second against the one-thread twin's.
+    pub nps_scaling: Option<f64>,
+    /// Whether the job's threads outnumbered the free cores.
+    pub oversubscribed: Option<bool>,
 }
 
 impl SearchRow {
@@ -187,6 +217,15 @@ fn parse_search(cell: &Cell<'_>) -> Result<SearchRow, PlotError> {
         elapsed_s: cell.optional("elapsed_s")?,
         nps: cell.optional("nps")?,
         solved: cell.flag("solved")?,
+        threads: cell.optional("threads")?.map_or(1, |t| t as u32),
+        playouts: cell.optional("playouts")?,
+        playouts_per_s: cell.optional("playouts_per_s")?,
+        time_to_depth_s: cell.optional("time_to_depth_s")?,
+        total_nodes: cell.optional("total_nodes")?,
+        speedup: cell.optional("speedup")?,
+        overhead: cell.optional("overhead")?,
+        nps_scaling: cell.optional("nps_scaling")?,
+        oversubscribed: cell.flag("oversubscribed")?,
     })
 }
 

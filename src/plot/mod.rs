@@ -26,6 +26,7 @@ pub mod charts;
 pub mod data;
 mod error;
 pub mod model;
+pub mod parallel;
 pub mod render;
 pub mod sets;
 pub mod stats;

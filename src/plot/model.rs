@@ -68,7 +68,8 @@ impl Dataset {
     pub fn groups(&self) -> Vec<Group<'_>> {
         let mut random: BTreeMap<u64, Group<'_>> = BTreeMap::new();
         let mut games: Vec<Group<'_>> = Vec::new();
-        for row in &self.rows {
+        // Monte Carlo rows have no depths: their section is `parallel`'s.
+        for row in self.rows.iter().filter(|r| r.playouts.is_none()) {
             match (row.game == RANDOM_TREE, row.branching) {
                 (true, Some(b)) => random
                     .entry(b.to_bits())

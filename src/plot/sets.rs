@@ -133,7 +133,7 @@ fn jobs_by_set(rows: &[SearchRow]) -> Vec<(SetKey, Vec<JobTotal>)> {
     let mut jobs: BTreeMap<SetKey, BTreeMap<JobKey, JobTotal>> = BTreeMap::new();
     for row in rows
         .iter()
-        .filter(|r| !NOT_TEST_SETS.contains(&r.set.as_str()))
+        .filter(|r| !NOT_TEST_SETS.contains(&r.set.as_str()) && r.playouts.is_none())
     {
         let key = (row.set.clone(), row.searcher.clone());
         if !jobs.contains_key(&key) {

@@ -23,6 +23,7 @@ pub const DEEP: u32 = 8;
 pub fn render(data: &Dataset, charts: &[Chart], format: Option<Format>) -> String {
     let mut out = header(data);
     out.push_str(&super::sets::sections(data, charts, format));
+    out.push_str(&super::parallel::sections(data));
     for group in data.groups() {
         out.push_str(&group_section(&group, charts, format));
     }
@@ -291,12 +292,12 @@ fn verdict(equal: usize, total: usize) -> String {
     }
 }
 
-fn dash() -> String {
+pub(super) fn dash() -> String {
     "–".into()
 }
 
 /// "mean [min–max]", or just the mean when all values are equal; "–" when there are none.
-fn cell(stats: Option<Stats>, f: fn(f64) -> String) -> String {
+pub(super) fn cell(stats: Option<Stats>, f: fn(f64) -> String) -> String {
     match stats {
         None => dash(),
         Some(s) if s.min == s.max => f(s.mean),
@@ -304,11 +305,11 @@ fn cell(stats: Option<Stats>, f: fn(f64) -> String) -> String {
     }
 }
 
-fn mean(stats: Option<Stats>, f: fn(f64) -> String) -> String {
+pub(super) fn mean(stats: Option<Stats>, f: fn(f64) -> String) -> String {
     stats.map_or_else(dash, |s| f(s.mean))
 }
 
-fn fmt_count(x: f64) -> String {
+pub(super) fn fmt_count(x: f64) -> String {
     if x.fract() == 0.0 {
         format!("{x:.0}")
     } else {
@@ -316,18 +317,18 @@ fn fmt_count(x: f64) -> String {
     }
 }
 
-fn fmt_integer(x: f64) -> String {
+pub(super) fn fmt_integer(x: f64) -> String {
     format!("{x:.0}")
 }
 
-fn fmt_ratio(x: f64) -> String {
+pub(super) fn fmt_ratio(x: f64) -> String {
     format!("{x:.3}")
 }
 
-fn fmt_percent(x: f64) -> String {
+pub(super) fn fmt_percent(x: f64) -> String {
     format!("{:.1}%", x * 100.0)
 }
 
-fn fmt_seconds(x: f64) -> String {
+pub(super) fn fmt_seconds(x: f64) -> String {
     format!("{x:.4}")
 }

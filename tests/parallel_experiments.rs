@@ -1,0 +1,228 @@
+//! Monte Carlo and parallel searches inside experiment files: the rows they write
+//! (playouts, tree nodes, the judged move), root-parallel runs that repeat exactly, and the
+//! parallel columns (speedup, overhead and nodes/s scaling against the one-thread twin job;
+//! cores, alone, oversubscribed).
+
+mod common;
+
+use std::path::Path;
+
+use common::TempDir;
+use plylab::lab::machine::cores;
+use plylab::lab::record::Row;
+use plylab::lab::runner::{self, RunOptions};
+use plylab::lab::spec;
+
+/// Runs the experiment `text` into a fresh directory and returns its rows.
+fn run(tmp: &TempDir, name: &str, text: &str, jobs: usize) -> Vec<Row> {
+    let file = tmp.path(&format!("{name}.toml"));
+    std::fs::write(&file, text).unwrap();
+    let plan = spec::load(&file).unwrap();
+    let options = RunOptions {
+        jobs: Some(jobs),
+        out: Some(tmp.path(name)),
+        ..RunOptions::default()
+    };
+    let report = runner::run(&plan, &options).unwrap();
+    read_rows(&report.out.join("searches.csv"))
+}
+
+fn read_rows(path: &Path) -> Vec<Row> {
+    csv::Reader::from_path(path)
+        .unwrap()
+        .deserialize()
+        .map(|r| r.unwrap())
+        .collect()
+}
+
+const MONTE_CARLO: &str = r#"
+name = "mc"
+seed = 5
+
+[[games]]
+game = "tictactoe"
+positions = ["start", "5"]
+
+[[games]]
+game = "connect4"
+file = "l3.txt"
+
+[[searchers]]
+label = "uct"
+algorithm = "uct"
+exploration = [0.7, 1.4]
+limits = { nodes = 3000 }
+
+[[searchers]]
+label = "flat"
+algorithm = "flat_monte_carlo"
+playout_cutoff = 6
+limits = { nodes = 700 }
+
+[[searchers]]
+label = "root"
+algorithm = "root_parallel"
+threads = [1, 2]
+limits = { nodes = 3001 }
+"#;
+
+/// Three end-game positions of Pons's Test_L3_R1 with their scores.
+const L3: &str = "2252576253462244111563365343671351441 -1\n\
+                  7422341735647741166133573473242566 1\n\
+                  23163416124767223154467471272416755633 0\n";
+
+/// The columns that measure time or how the run shared the machine.
+fn untimed(row: &Row) -> Row {
+    Row {
+        elapsed_s: 0.0,
+        nps: None,
+        playouts_per_s: None,
+        nps_scaling: None,
+        alone: false,
+        oversubscribed: false,
+        ..row.clone()
+    }
+}
+
+#[test]
+fn monte_carlo_jobs_write_one_judged_row_each_and_repeat_exactly() {
+    let tmp = TempDir::new("mc");
+    std::fs::write(tmp.path("l3.txt"), L3).unwrap();
+    let rows = run(&tmp, "first", MONTE_CARLO, 2);
+    // 5 positions × (2 uct + 1 flat + 2 root) searchers, one row each.
+    assert_eq!(rows.len(), 25);
+    for row in &rows {
+        assert_eq!(row.iterations, 1);
+        assert_eq!(row.depth, 0);
+        assert!(!row.best_move.is_empty(), "{row:?}");
+        assert!((-1000..=1000).contains(&row.score), "{row:?}");
+        let budget = match row.algorithm.as_str() {
+            "uct" => 3000,
+            "flat_monte_carlo" => 700,
+            "root_parallel" => 3001,
+            other => panic!("unexpected algorithm {other}"),
+        };
+        // An iteration budget is spent exactly, whatever the thread count.
+        assert_eq!(row.playouts, Some(budget), "{row:?}");
+        assert_eq!(row.total_nodes, Some(row.nodes));
+        assert_eq!(row.solved.is_some(), row.set == "l3.txt", "{row:?}");
+        assert!(row.params.starts_with("exploration="), "{}", row.params);
+    }
+    let flat = rows.iter().find(|r| r.algorithm == "flat_monte_carlo");
+    assert!(flat.unwrap().params.contains("playout_cutoff=6"));
+    // These end games are easy: 3000 playouts find a move that keeps the outcome.
+    let uct_right = rows
+        .iter()
+        .filter(|r| r.algorithm == "uct" && r.solved == Some(true))
+        .count();
+    assert_eq!(uct_right, 6, "{rows:#?}");
+    // Root-parallel with the same seeds and threads merges the same statistics: a second run
+    // (with another worker count) writes the same rows but for the clock.
+    let again = run(&tmp, "second", MONTE_CARLO, 1);
+    let strip = |rows: &[Row]| rows.iter().map(untimed).collect::<Vec<_>>();
+    assert_eq!(strip(&rows), strip(&again));
+}
+
+#[test]
+fn two_thread_jobs_are_compared_with_their_one_thread_twins() {
+    let tmp = TempDir::new("scaling");
+    let text = r#"
+name = "scaling"
+
+[[games]]
+game = "connect4"
+positions = ["start", "44"]
+limits = { depth = 12 }
+
+[[searchers]]
+label = "smp"
+algorithm = "lazy_smp"
+threads = [1, 2]
+tt_mb = 4
+ordering = { hint = true, tt_move = true, killers = true, history = true }
+exclusive = true
+
+[[searchers]]
+label = "root"
+algorithm = "root_parallel"
+threads = [1, 2]
+exclusive = true
+limits = { time_ms = 50 }
+"#;
+    let rows = run(&tmp, "scaling", text, 2);
+    let cores = cores() as u32;
+    for row in &rows {
+        assert_eq!(row.cores, cores);
+        assert!(row.alone, "exclusive jobs run alone");
+        assert_eq!(row.oversubscribed, row.threads > cores);
+    }
+    let finals: Vec<&Row> = rows.iter().filter(|r| r.total_nodes.is_some()).collect();
+    // One final row per job: 2 positions × 2 searchers × 2 thread counts.
+    assert_eq!(finals.len(), 8);
+    for row in finals {
+        let compared = row.threads == 2;
+        assert_eq!(row.nps_scaling.is_some(), compared, "{row:?}");
+        if row.algorithm == "lazy_smp" {
+            assert_eq!(row.depth, 12);
+            assert_eq!(row.speedup.is_some(), compared);
+            assert_eq!(row.overhead.is_some(), compared);
+            assert!(row.time_to_depth_s.unwrap() > 0.0);
+            if let (Some(s), Some(o), Some(n)) = (row.speedup, row.overhead, row.nps_scaling) {
+                // nodes/s scaling = speedup × overhead, up to the four-decimal rounding.
+                assert!((s * o - n).abs() <= 1e-3 * n.max(1.0), "{row:?}");
+            }
+        } else {
+            assert_eq!(row.speedup, None);
+            assert!(row.playouts.unwrap() > 0);
+        }
+    }
+    // Only the last row of each lazy SMP job carries the totals.
+    let smp_rows = rows.iter().filter(|r| r.algorithm == "lazy_smp").count();
+    assert!(smp_rows > 4);
+}
+
+#[test]
+fn more_threads_than_cores_are_marked_oversubscribed() {
+    let tmp = TempDir::new("oversubscribed");
+    let many = cores() + 1;
+    let text = format!(
+        r#"
+name = "over"
+
+[[games]]
+game = "tictactoe"
+positions = ["5"]
+limits = {{ depth = 4 }}
+
+[[searchers]]
+label = "smp"
+algorithm = "lazy_smp"
+threads = [1, {many}]
+
+[[searchers]]
+label = "alone"
+algorithm = "alphabeta"
+exclusive = true
+"#
+    );
+    let rows = run(&tmp, "over", &text, 1);
+    for row in &rows {
+        assert_eq!(
+            row.oversubscribed,
+            row.threads as usize > cores(),
+            "{row:?}"
+        );
+        assert!(row.alone, "a pool of one worker runs every job alone");
+    }
+    assert!(rows.iter().any(|r| r.oversubscribed));
+    // Shared-pool jobs with several threads beside other workers are oversubscribed too.
+    let shared = run(&tmp, "shared", &text, cores().max(2));
+    for row in shared.iter().filter(|r| r.searcher.starts_with("smp")) {
+        assert!(!row.alone);
+        assert_eq!(
+            row.oversubscribed,
+            row.threads > 1 || cores() < 2,
+            "{row:?}"
+        );
+    }
+}
