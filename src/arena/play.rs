@@ -222,7 +222,7 @@ struct View<'a> {
     moves: &'a [String],
     /// Plies played since the opening.
     ply: u32,
-    /// Both clocks (time left) and both increments, when the players have clocks.
+    /// Both clocks (time left) and both increments, when the mover plays on a clock.
     clocks: Option<([Duration; 2], [Duration; 2])>,
     /// The mover's side.
     side: usize,
@@ -520,6 +520,8 @@ struct GameState<'a, G: Game> {
     sides: [SideStats; 2],
     /// Time left per side and increments, when the players have clocks.
     clocks: Option<([Duration; 2], [Duration; 2])>,
+    /// Which sides play on a clock (a side without one plays by its limits alone).
+    timed: [bool; 2],
     /// Engine players get no time margin.
     margins: [Duration; 2],
     rules: &'a Rules,
@@ -543,6 +545,7 @@ impl<'a, G: Game> GameState<'a, G> {
                 Some((left, inc))
             }
         };
+        let timed = players.map(|p| p.tc.is_some());
         let margins = players.map(|p| match p.kind {
             PlayerKind::Search(_) => TIME_MARGIN,
             PlayerKind::Engine(_) => Duration::ZERO,
@@ -553,6 +556,7 @@ impl<'a, G: Game> GameState<'a, G> {
             moves: Vec::new(),
             sides: [SideStats::default(); 2],
             clocks,
+            timed,
             margins,
             rules,
             streak: (0, 0),
@@ -574,7 +578,7 @@ impl<'a, G: Game> GameState<'a, G> {
             history: &self.hashes[..self.hashes.len() - 1],
             moves: &self.moves,
             ply: self.moves.len() as u32,
-            clocks: self.clocks,
+            clocks: self.clocks.filter(|_| self.timed[side]),
             side,
         }
     }

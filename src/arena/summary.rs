@@ -251,6 +251,17 @@ const HOW_TO_READ: &str = "## How to read this
 
 ";
 
+/// CPU seconds this process has used (user + system), from /proc/self/stat (fields 14 and
+/// 15, in Linux's USER_HZ of 100 ticks per second); `None` elsewhere.
+fn process_cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // The command name (field 2) may hold spaces; fields after it follow its ')'.
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let ticks = |i: usize| fields.get(i)?.parse::<f64>().ok();
+    Some((ticks(11)? + ticks(12)?) / 100.0)
+}
+
 fn machine(md: &mut String, plan: &MatchPlan, elapsed_s: f64, concurrency: usize) {
     use crate::lab::machine::{cores, cpu_model, git_commit, now_iso8601};
     let threads = plan
@@ -274,4 +285,13 @@ fn machine(md: &mut String, plan: &MatchPlan, elapsed_s: f64, concurrency: usize
         git_commit(),
         now_iso8601()
     );
+    if let Some(cpu) = process_cpu_seconds().filter(|_| elapsed_s > 0.0) {
+        let share = cpu / (elapsed_s * concurrency.min(cores()) as f64);
+        let _ = writeln!(
+            md,
+            "\nThe match used {cpu:.0} s of CPU time: {:.0}% of the {} core(s) its games could use (less than 100% when other processes shared the machine, or when searches end early).",
+            100.0 * share,
+            concurrency.min(cores())
+        );
+    }
 }
