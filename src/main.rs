@@ -390,6 +390,10 @@ fn main() -> ExitCode {
 }
 
 fn experiment(args: &ExperimentArgs) -> Result<(), Failure> {
+    let text = std::fs::read_to_string(&args.file).unwrap_or_default();
+    if plylab::arena::spec::is_arena(&text) {
+        return arena(args);
+    }
     let mut plan = spec::load(&args.file).map_err(Failure::bad_input)?;
     let mut out = args.out.clone();
     if args.quick {
@@ -397,19 +401,9 @@ fn experiment(args: &ExperimentArgs) -> Result<(), Failure> {
         out = out.or_else(|| Some(std::path::Path::new("target/quick").join(&plan.name)));
     }
     if args.dry_run {
-        let mut out = std::io::stdout().lock();
-        return match runner::describe_jobs(&plan, &mut out) {
-            // A reader such as `head` that has seen enough is not a failure.
-            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-            other => other.map_err(Failure::failed),
-        };
+        return print_stdout(|out| runner::describe_jobs(&plan, out));
     }
-    let options = RunOptions {
-        jobs: args.jobs.map(|j| j as usize),
-        out,
-        resume: args.resume,
-        progress: true,
-    };
+    let options = run_options(args, out);
     eprintln!(
         "{}: {} jobs on {} threads -> {}",
         plan.name,
@@ -438,6 +432,79 @@ fn experiment(args: &ExperimentArgs) -> Result<(), Failure> {
         drawn.files.len().saturating_sub(1),
         report.out.display()
     );
+    Ok(())
+}
+
+/// Writes to stdout with `write`; a reader such as `head` that has seen enough is not a
+/// failure.
+fn print_stdout(
+    write: impl FnOnce(&mut std::io::StdoutLock<'static>) -> std::io::Result<()>,
+) -> Result<(), Failure> {
+    match write(&mut std::io::stdout().lock()) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        other => other.map_err(Failure::failed),
+    }
+}
+
+/// The run options the flags give, writing to `out`.
+fn run_options(args: &ExperimentArgs, out: Option<PathBuf>) -> RunOptions {
+    RunOptions {
+        jobs: args.jobs.map(|j| j as usize),
+        out,
+        resume: args.resume,
+        progress: true,
+    }
+}
+
+/// An arena file (one with a `[match]` table): plays the match.
+fn arena(args: &ExperimentArgs) -> Result<(), Failure> {
+    use plylab::arena::run::{self as arena_run, ArenaError};
+    let mut plan = plylab::arena::spec::load(&args.file).map_err(Failure::bad_input)?;
+    let mut out = args.out.clone();
+    if args.quick {
+        plan = plan.quick();
+        out = out.or_else(|| Some(std::path::Path::new("target/quick").join(&plan.name)));
+    }
+    if args.dry_run {
+        return print_stdout(|out| plylab::arena::describe(&plan, out));
+    }
+    let options = run_options(args, out);
+    eprintln!(
+        "{}: {} games, {} at once -> {}",
+        plan.name,
+        plan.schedule().len(),
+        options.jobs.unwrap_or(plan.concurrency),
+        arena_run::output_dir(&plan, &options).display()
+    );
+    let report = arena_run::run(&plan, &options).map_err(|e| match e {
+        ArenaError::Run(runner::RunError::Resume(m)) => Failure::bad_input(m),
+        other => Failure::failed(other),
+    })?;
+    println!(
+        "{} games played ({} kept from an earlier run, {} skipped after an SPRT verdict) in {:.1} s -> {}",
+        report.played,
+        report.kept,
+        report.skipped,
+        report.elapsed_s,
+        report.out.join("games.csv").display()
+    );
+    for s in report.standings.iter().filter(|s| s.kind == "pairing") {
+        let t = &s.games;
+        println!(
+            "{} vs {}: +{} ={} -{}, score {:.3}, Elo {:+.1}",
+            s.player,
+            s.opponent,
+            t.wins,
+            t.draws,
+            t.losses,
+            t.score().unwrap_or(0.5),
+            t.elo().unwrap_or(0.0) + 0.0
+        );
+    }
+    if !args.no_plot {
+        let drawn = plot::plot_dir(&report.out, &Format::ALL).map_err(Failure::failed)?;
+        println!("{} charts in {}", drawn.files.len(), report.out.display());
+    }
     Ok(())
 }
 

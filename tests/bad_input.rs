@@ -200,6 +200,78 @@ const CASES: &[Case] = &[
     ),
     case("name_with_slash.toml", 2, "name", "letters, digits"),
     case("toml_syntax_error.toml", 7, "searchers", "expected `]]`"),
+    case(
+        "arena_unknown_match_key.toml",
+        7,
+        "rounds",
+        "unknown field `rounds`",
+    ),
+    case("arena_odd_games.toml", 6, "games", "3 is odd"),
+    case(
+        "arena_random_tree.toml",
+        5,
+        "game",
+        "a match needs a game to play",
+    ),
+    case(
+        "arena_one_player.toml",
+        9,
+        "searchers",
+        "at least two players",
+    ),
+    case("arena_bad_tc.toml", 7, "tc", "not a time control"),
+    case("arena_tc_and_time_ms.toml", 15, "limits", "drop time_ms"),
+    case("arena_engine_not_chess.toml", 16, "engine", "chess only"),
+    case(
+        "arena_engine_with_algorithm.toml",
+        17,
+        "engine",
+        "has no `algorithm`",
+    ),
+    case(
+        "arena_engine_unknown_key.toml",
+        16,
+        "engine",
+        "unknown field `command`",
+    ),
+    case(
+        "arena_two_opening_sources.toml",
+        7,
+        "openings",
+        "exactly one of file, random_plies or positions",
+    ),
+    case("arena_sprt_bounds.toml", 8, "sprt", "needs elo0 < elo1"),
+    case(
+        "arena_mcts_without_budget.toml",
+        15,
+        "limits",
+        "needs nodes (playouts)",
+    ),
+    case("arena_missing_book.toml", 7, "file", "no_such_book"),
+    case(
+        "arena_zero_concurrency.toml",
+        7,
+        "concurrency",
+        "must be in 1..=256",
+    ),
+    case(
+        "arena_engine_without_limit.toml",
+        15,
+        "limits",
+        "needs a limit per move",
+    ),
+    case(
+        "arena_adjudicate_zero_plies.toml",
+        7,
+        "plies",
+        "must be at least 1",
+    ),
+    case(
+        "engine_outside_arena.toml",
+        10,
+        "engine",
+        "is for arena files",
+    ),
 ];
 
 /// Runs `experiment FILE --dry-run` and `experiment FILE --out DIR` on one case and returns

@@ -1,3 +1,21 @@
 //! Matches between players: games, openings, statistics.
+//!
+//! - [`spec`]: arena files (an experiment file with a `[match]` table) to a validated
+//!   [`spec::MatchPlan`];
+//! - [`play`]: one game between two players, from an opening to its end;
+//! - [`run`]: the match on a thread pool, SPRT early stop, resume;
+//! - [`record`]: the games.csv row; [`standings`]: standings.csv and the statistics;
+//! - [`summary`]: summary.md; [`export`] and [`pgn`]: games.pgn;
+//! - [`engine`]: external UCI engines as players.
 
+pub mod engine;
+pub mod export;
 pub mod pgn;
+pub mod play;
+pub mod record;
+pub mod run;
+pub mod spec;
+pub mod standings;
+pub mod summary;
+
+pub use run::describe;

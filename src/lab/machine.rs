@@ -113,6 +113,44 @@ fn civil_from_days(z: i64) -> (i64, u32, u32) {
     (yoe + era * 400 + i64::from(m <= 2), m, d)
 }
 
+/// What run.json records of the experiment itself (an experiment plan or an arena match).
+#[derive(Clone, Copy, Debug)]
+pub struct Described<'a> {
+    /// The experiment's name.
+    pub name: &'a str,
+    /// The file it was read from.
+    pub file: &'a Path,
+    /// The file's text.
+    pub text: &'a str,
+    /// The one-line description.
+    pub description: &'a str,
+    /// Notes for summary.md.
+    pub notes: &'a str,
+    /// Published figures for summary.md.
+    pub references: &'a [ReferenceSpec],
+    /// The experiment seed.
+    pub seed: u64,
+    /// Jobs (or games) in the plan.
+    pub job_count: usize,
+}
+
+impl<'a> Described<'a> {
+    /// The description of an experiment plan.
+    #[must_use]
+    pub fn plan(plan: &'a Plan) -> Self {
+        Self {
+            name: &plan.name,
+            file: &plan.file,
+            text: &plan.text,
+            description: &plan.description,
+            notes: &plan.notes,
+            references: &plan.references,
+            seed: plan.seed,
+            job_count: plan.jobs.len(),
+        }
+    }
+}
+
 /// Writes run.json into `out` (`elapsed_s` is `None` while the run is going on).
 pub fn write_run_json(
     plan: &Plan,
@@ -120,14 +158,24 @@ pub fn write_run_json(
     jobs: usize,
     elapsed_s: Option<f64>,
 ) -> Result<(), RunError> {
+    write_run_info(&Described::plan(plan), out, jobs, elapsed_s)
+}
+
+/// Writes run.json for `what` into `out`; `jobs` is the number of worker threads.
+pub fn write_run_info(
+    what: &Described<'_>,
+    out: &Path,
+    jobs: usize,
+    elapsed_s: Option<f64>,
+) -> Result<(), RunError> {
     let info = RunInfo {
-        experiment: plan.name.clone(),
-        file: plan.file.display().to_string(),
-        text: plan.text.clone(),
-        description: plan.description.clone(),
-        notes: plan.notes.clone(),
-        references: plan.references.clone(),
-        seed: plan.seed,
+        experiment: what.name.to_owned(),
+        file: what.file.display().to_string(),
+        text: what.text.to_owned(),
+        description: what.description.to_owned(),
+        notes: what.notes.to_owned(),
+        references: what.references.to_vec(),
+        seed: what.seed,
         git_commit: git_commit(),
         crate_version: env!("CARGO_PKG_VERSION").into(),
         cpu_model: cpu_model(),
@@ -135,7 +183,7 @@ pub fn write_run_json(
         jobs,
         date: now_iso8601(),
         elapsed_s,
-        job_count: plan.jobs.len(),
+        job_count: what.job_count,
     };
     let path = out.join("run.json");
     let json = serde_json::to_string_pretty(&info).expect("run info serializes");

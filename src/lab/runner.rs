@@ -79,14 +79,16 @@ pub struct RunReport {
     pub elapsed_s: f64,
 }
 
-fn io(path: &Path) -> impl FnOnce(std::io::Error) -> RunError + '_ {
+/// Wraps an I/O error on `path`.
+pub(crate) fn io(path: &Path) -> impl FnOnce(std::io::Error) -> RunError + '_ {
     move |source| RunError::Io {
         path: path.to_path_buf(),
         source,
     }
 }
 
-fn csv_err(path: &Path) -> impl FnOnce(csv::Error) -> RunError + '_ {
+/// Wraps a CSV error on `path`.
+pub(crate) fn csv_err(path: &Path) -> impl FnOnce(csv::Error) -> RunError + '_ {
     move |source| RunError::Csv {
         path: path.to_path_buf(),
         source,
@@ -122,7 +124,7 @@ pub fn run(plan: &Plan, options: &RunOptions) -> Result<RunReport, RunError> {
     super::machine::write_run_json(plan, &out, threads, None)?;
 
     let sink = Mutex::new(CsvSink::open(&csv_path, &kept)?);
-    let progress = progress_bar(options.progress, pending.len());
+    let progress = progress_bar(options.progress, pending.len(), "jobs");
     let (shared, exclusive): (Vec<&Job>, Vec<&Job>) =
         pending.iter().partition(|j| !j.searcher.exclusive);
     let pool = rayon::ThreadPoolBuilder::new()
@@ -174,14 +176,15 @@ fn mark_machine_use(rows: &mut [Row], job: &Job, cores: usize, workers: usize) {
     }
 }
 
-fn progress_bar(show: bool, len: usize) -> ProgressBar {
+/// A progress bar over `len` items called `unit` (hidden unless `show`).
+pub(crate) fn progress_bar(show: bool, len: usize, unit: &str) -> ProgressBar {
     if !show {
         return ProgressBar::hidden();
     }
     let bar = ProgressBar::new(len as u64);
-    let style = ProgressStyle::with_template(
-        "{elapsed_precise} [{bar:30}] {pos}/{len} jobs, eta {eta} {wide_msg}",
-    )
+    let style = ProgressStyle::with_template(&format!(
+        "{{elapsed_precise}} [{{bar:30}}] {{pos}}/{{len}} {unit}, eta {{eta}} {{wide_msg}}"
+    ))
     .map(|s| s.progress_chars("=> "));
     if let Ok(style) = style {
         bar.set_style(style);
@@ -193,21 +196,9 @@ fn progress_bar(show: bool, len: usize) -> ProgressBar {
 /// text differs). A job is whole when all the rows its `iterations` column announces are
 /// there; rows of other jobs, and a torn last line, are dropped, and those jobs run again.
 fn resume_rows(plan: &Plan, out: &Path, csv_path: &Path) -> Result<Vec<Row>, RunError> {
-    if !csv_path.exists() {
+    let Some(mut reader) = resumable_csv(out, csv_path, &plan.text)? else {
         return Ok(Vec::new());
-    }
-    let recorded = super::machine::recorded_run(out);
-    if recorded.as_ref().map(|r| r.text.as_str()) != Some(plan.text.as_str()) {
-        return Err(RunError::Resume(format!(
-            "{} holds results of a different experiment file (run.json's text differs); \
-             remove them or choose another --out",
-            out.display()
-        )));
-    }
-    let mut reader = csv::ReaderBuilder::new()
-        .flexible(true)
-        .from_path(csv_path)
-        .map_err(csv_err(csv_path))?;
+    };
     let headers = reader.headers().map_err(csv_err(csv_path))?.clone();
     let rows: Vec<Row> = reader
         .records()
@@ -223,6 +214,38 @@ fn resume_rows(plan: &Plan, out: &Path, csv_path: &Path) -> Result<Vec<Row>, Run
         .into_iter()
         .filter(|row| present[&row.job] == row.iterations)
         .collect())
+}
+
+/// The CSV of an earlier run in `out`, opened for `--resume` (records of any length, so
+/// that a torn last line can be dropped); `None` when there is none; an error when `out`
+/// holds another experiment's results (run.json's text is not `text`).
+pub(crate) fn resumable_csv(
+    out: &Path,
+    csv_path: &Path,
+    text: &str,
+) -> Result<Option<csv::Reader<File>>, RunError> {
+    if !csv_path.exists() {
+        return Ok(None);
+    }
+    check_same_experiment(out, text)?;
+    csv::ReaderBuilder::new()
+        .flexible(true)
+        .from_path(csv_path)
+        .map(Some)
+        .map_err(csv_err(csv_path))
+}
+
+/// Refuses to resume into `out` unless its run.json records the experiment text `text`.
+pub fn check_same_experiment(out: &Path, text: &str) -> Result<(), RunError> {
+    let recorded = super::machine::recorded_run(out);
+    if recorded.as_ref().map(|r| r.text.as_str()) != Some(text) {
+        return Err(RunError::Resume(format!(
+            "{} holds results of a different experiment file (run.json's text differs); \
+             remove them or choose another --out",
+            out.display()
+        )));
+    }
+    Ok(())
 }
 
 /// searches.csv while the run goes on: rows appended and flushed per job, kept in memory
@@ -290,21 +313,82 @@ pub trait GameTask {
 /// The one `match` on the game: picks the evaluator for `position` as `eval` says and runs
 /// `task` on it.
 pub fn with_game<T: GameTask>(position: &GamePosition, eval: EvalChoice, task: T) -> T::Output {
+    with_game_pair(position, eval, eval, OneEvaluator(task))
+}
+
+/// Code that runs on any game with two evaluators, one per player (the arena: a match
+/// between players with different evaluations). [`with_game_pair`] calls it with the
+/// concrete types, so everything inside is monomorphized.
+pub trait PairTask {
+    /// What the task produces.
+    type Output;
+    /// Runs on `root` with the evaluators `a` and `b`; `to_set_score` as for [`GameTask`].
+    fn run<G: Game, A: Evaluator<G>, B: Evaluator<G>>(
+        self,
+        root: &G,
+        a: &A,
+        b: &B,
+        to_set_score: &dyn Fn(Score) -> i32,
+    ) -> Self::Output;
+}
+
+/// A [`GameTask`] as a [`PairTask`] that uses the first evaluator only.
+struct OneEvaluator<T>(T);
+
+impl<T: GameTask> PairTask for OneEvaluator<T> {
+    type Output = T::Output;
+    fn run<G: Game, A: Evaluator<G>, B: Evaluator<G>>(
+        self,
+        root: &G,
+        a: &A,
+        _: &B,
+        to_set_score: &dyn Fn(Score) -> i32,
+    ) -> T::Output {
+        self.0.run(root, a, to_set_score)
+    }
+}
+
+/// The one `match` on the game: picks the evaluators for `position` as `a` and `b` say and
+/// runs `task` with both. Every game but random trees (oracle or not) and chess (material,
+/// Shannon or PeSTO) has a single evaluator.
+pub fn with_game_pair<T: PairTask>(
+    position: &GamePosition,
+    a: EvalChoice,
+    b: EvalChoice,
+    task: T,
+) -> T::Output {
     let same = |s: Score| s;
     match position {
-        GamePosition::TicTacToe(p) => task.run(p, &Neutral, &same),
-        GamePosition::Connect4(p) => {
-            task.run(p, &CentreFirst, &|s| pons_score(p, s).unwrap_or(i32::MIN))
+        GamePosition::TicTacToe(p) => task.run(p, &Neutral, &Neutral, &same),
+        GamePosition::Connect4(p) => task.run(p, &CentreFirst, &CentreFirst, &|s| {
+            pons_score(p, s).unwrap_or(i32::MIN)
+        }),
+        GamePosition::RandomTree(p) => {
+            let oracle = |c: EvalChoice| c.oracle.map(|order| Oracle::new(order, c.seed));
+            match (oracle(a), oracle(b)) {
+                (Some(x), Some(y)) => task.run(p, &x, &y, &same),
+                (Some(x), None) => task.run(p, &x, &TreeValue, &same),
+                (None, Some(y)) => task.run(p, &TreeValue, &y, &same),
+                (None, None) => task.run(p, &TreeValue, &TreeValue, &same),
+            }
         }
-        GamePosition::RandomTree(p) => match eval.oracle {
-            Some(order) => task.run(p, &Oracle::new(order, eval.seed), &same),
-            None => task.run(p, &TreeValue, &same),
-        },
-        GamePosition::Chess(p) => match eval.chess {
-            ChessEval::Material => task.run(p, &Material, &same),
-            ChessEval::Shannon => task.run(p, &Shannon, &same),
-            ChessEval::Pst => task.run(p, &Pst, &same),
-        },
+        GamePosition::Chess(p) => {
+            // The second evaluator, for a first one already chosen.
+            macro_rules! second {
+                ($first:expr) => {
+                    match b.chess {
+                        ChessEval::Material => task.run(p, $first, &Material, &same),
+                        ChessEval::Shannon => task.run(p, $first, &Shannon, &same),
+                        ChessEval::Pst => task.run(p, $first, &Pst, &same),
+                    }
+                };
+            }
+            match a.chess {
+                ChessEval::Material => second!(&Material),
+                ChessEval::Shannon => second!(&Shannon),
+                ChessEval::Pst => second!(&Pst),
+            }
+        }
     }
 }
 

@@ -136,8 +136,15 @@ pub struct SearcherSpec {
     /// The name in the `searcher` column.
     pub label: Spanned<String>,
     /// `minimax`, `alphabeta`, `lazy_smp`, `uct`, `flat_monte_carlo`, `root_parallel` or
-    /// `tree_parallel`.
-    pub algorithm: Sweep<AlgorithmSetting>,
+    /// `tree_parallel`; required, except for an arena's external engine.
+    pub algorithm: Option<Sweep<AlgorithmSetting>>,
+    /// Arena files only: an external UCI engine instead of a plylab search
+    /// (`{ cmd = "stockfish", args = [...], options = { Threads = 1 } }`), read by
+    /// `crate::arena`.
+    pub engine: Option<Spanned<toml::Value>>,
+    /// Arena files only: this player's time control, `"seconds+increment"`, instead of the
+    /// match's.
+    pub tc: Option<Spanned<String>>,
     /// Monte Carlo searches: the UCT exploration constant (default √2).
     pub exploration: Option<Spanned<Sweep<f64>>>,
     /// Monte Carlo searches: end each playout after this many plies with the evaluator
@@ -342,6 +349,16 @@ impl SearcherVariant {
         }
     }
 
+    /// Appends swept assignments (those of the limits) to [`Self::swept`].
+    pub fn add_swept(&mut self, swept: &[String]) {
+        let all: Vec<&str> = [self.swept.as_str()]
+            .into_iter()
+            .chain(swept.iter().map(String::as_str))
+            .filter(|s| !s.is_empty())
+            .collect();
+        self.swept = all.join(" ");
+    }
+
     /// The algorithm's name, for the `algorithm` column.
     #[must_use]
     pub fn algorithm_name(&self) -> String {
@@ -521,13 +538,16 @@ impl fmt::Display for SpecError {
 }
 
 /// Locates errors in one file's text.
-struct Source<'a> {
-    file: &'a Path,
-    text: &'a str,
+pub(crate) struct Source<'a> {
+    /// The file, as named in messages.
+    pub(crate) file: &'a Path,
+    /// Its text, which spans index.
+    pub(crate) text: &'a str,
 }
 
 impl Source<'_> {
-    fn error(
+    /// An error at byte `span` of the text, naming `key` (or the key assigned on that line).
+    pub(crate) fn error(
         &self,
         span: std::ops::Range<usize>,
         key: Option<&str>,
@@ -564,30 +584,45 @@ impl Source<'_> {
         (!key.is_empty() && !key.starts_with('#')).then(|| key.to_owned())
     }
 
-    fn at<T>(&self, spanned: &Spanned<T>, key: &str, message: impl Into<String>) -> SpecError {
+    /// An error at the value `spanned`, naming `key`.
+    pub(crate) fn at<T>(
+        &self,
+        spanned: &Spanned<T>,
+        key: &str,
+        message: impl Into<String>,
+    ) -> SpecError {
         self.error(spanned.span(), Some(key), message)
     }
 }
 
 /// Reads and validates an experiment file.
 pub fn load(file: &Path) -> Result<Plan, SpecError> {
-    let text = std::fs::read_to_string(file).map_err(|e| SpecError {
+    parse(file, &read_file(file)?)
+}
+
+/// The text of an experiment file (an error without a line when it cannot be read).
+pub(crate) fn read_file(file: &Path) -> Result<String, SpecError> {
+    std::fs::read_to_string(file).map_err(|e| SpecError {
         file: file.to_path_buf(),
         line: 0,
         column: 0,
         key: None,
         message: format!("cannot read the experiment file: {e}"),
-    })?;
-    parse(file, &text)
+    })
+}
+
+/// The TOML document of `src`, as `T` (syntax, types and unknown keys located).
+pub(crate) fn document<T: serde::de::DeserializeOwned>(src: &Source) -> Result<T, SpecError> {
+    toml::from_str(src.text).map_err(|e| {
+        let span = e.span().unwrap_or(0..0);
+        src.error(span, None, e.message().trim().to_owned())
+    })
 }
 
 /// Validates an experiment given as text; `file` locates errors and relative paths.
 pub fn parse(file: &Path, text: &str) -> Result<Plan, SpecError> {
     let src = Source { file, text };
-    let doc: ExperimentFile = toml::from_str(text).map_err(|e| {
-        let span = e.span().unwrap_or(0..0);
-        src.error(span, None, e.message().trim().to_owned())
-    })?;
+    let doc: ExperimentFile = document(&src)?;
     check_name(&src, &doc.name)?;
     if *doc.repetitions.get_ref() == 0 {
         return Err(src.at(&doc.repetitions, "repetitions", "must be at least 1"));
@@ -649,7 +684,8 @@ pub fn parse(file: &Path, text: &str) -> Result<Plan, SpecError> {
     })
 }
 
-fn check_name(src: &Source, name: &Spanned<String>) -> Result<(), SpecError> {
+/// The experiment's name must be usable as a directory name.
+pub(crate) fn check_name(src: &Source, name: &Spanned<String>) -> Result<(), SpecError> {
     let ok = !name.get_ref().is_empty()
         && name
             .get_ref()
@@ -666,7 +702,8 @@ fn check_name(src: &Source, name: &Spanned<String>) -> Result<(), SpecError> {
     }
 }
 
-fn check_limits(src: &Source, limits: &LimitsSpec) -> Result<(), SpecError> {
+/// Every limit is at least 1.
+pub(crate) fn check_limits(src: &Source, limits: &LimitsSpec) -> Result<(), SpecError> {
     let zero = |s: &Option<Spanned<Sweep<u64>>>, key| match s {
         Some(s) if s.get_ref().values().contains(&0) => Err(src.at(s, key, "must be at least 1")),
         _ => Ok(()),
@@ -684,9 +721,32 @@ fn searcher_variants(
     src: &Source,
     doc: &ExperimentFile,
 ) -> Result<Vec<(SearcherVariant, LimitsSpec)>, SpecError> {
+    let specs = doc.searchers.get_ref();
+    check_labels(src, specs)?;
     let mut out = Vec::new();
+    for spec in specs {
+        let arena_only = [
+            ("engine", spec.engine.as_ref().map(Spanned::span)),
+            ("tc", spec.tc.as_ref().map(Spanned::span)),
+        ];
+        if let Some((key, Some(span))) = arena_only.iter().find(|(_, s)| s.is_some()) {
+            let why = format!("`{key}` is for arena files (with a [match] table)");
+            return Err(src.error(span.clone(), Some(key), why));
+        }
+        let algorithm = required_algorithm(src, spec)?;
+        out.extend(
+            variants_of(src, spec, algorithm)?
+                .into_iter()
+                .map(|v| (v, spec.limits.clone())),
+        );
+    }
+    Ok(out)
+}
+
+/// Every searcher has a non-empty label of its own, and valid limits.
+pub(crate) fn check_labels(src: &Source, specs: &[SearcherSpec]) -> Result<(), SpecError> {
     let mut labels = std::collections::HashSet::new();
-    for spec in doc.searchers.get_ref() {
+    for spec in specs {
         let label = spec.label.get_ref();
         if label.is_empty() {
             return Err(src.at(&spec.label, "label", "a searcher needs a label"));
@@ -699,50 +759,71 @@ fn searcher_variants(
             ));
         }
         check_limits(src, &spec.limits)?;
-        let base = SearcherVariant {
-            exclusive: spec.exclusive,
-            ..SearcherVariant::new(label.clone(), SearchConfig::default())
-        };
-        let o = &spec.ordering;
-        let variants = Variants::new(base)
-            .across("algorithm", Some(&spec.algorithm), |v, a| {
-                match a.resolve() {
-                    Ok(algorithm) => v.config.algorithm = algorithm,
-                    Err(mcts) => v.mcts = Some(mcts),
-                }
-            })
-            .across(
-                "tt_mb",
-                spec.tt_mb.as_ref().map(Spanned::get_ref),
-                |v, mb| v.config.tt_mb = mb,
-            )
-            .across("iterative", spec.iterative.as_ref(), |v, i| {
-                v.config.iterative = i
-            })
-            .across("hint", o.hint.as_ref(), |v, b| v.config.ordering.hint = b)
-            .across("tt_move", o.tt_move.as_ref(), |v, b| {
-                v.config.ordering.tt_move = b
-            })
-            .across("killers", o.killers.as_ref(), |v, b| {
-                v.config.ordering.killers = b
-            })
-            .across("history", o.history.as_ref(), |v, b| {
-                v.config.ordering.history = b
-            })
-            .across("shuffle", o.shuffle.as_ref(), |v, b| {
-                v.config.ordering.shuffle = b
-            })
-            .across(
-                "oracle",
-                spec.oracle.as_ref().map(Spanned::get_ref),
-                |v, o| v.oracle = Some(o),
-            );
-        let variants = technique_variants(spec, variants);
-        for (mut variant, swept) in variants.items {
-            check_variant(src, spec, &variant)?;
-            variant.swept = swept.join(" ");
-            out.push((variant, spec.limits.clone()));
-        }
+    }
+    Ok(())
+}
+
+/// The searcher's `algorithm`, which a plylab search cannot do without.
+pub(crate) fn required_algorithm<'a>(
+    src: &Source,
+    spec: &'a SearcherSpec,
+) -> Result<&'a Sweep<AlgorithmSetting>, SpecError> {
+    spec.algorithm.as_ref().ok_or_else(|| {
+        src.at(
+            &spec.label,
+            "algorithm",
+            format!("searcher `{}` needs an `algorithm`", spec.label.get_ref()),
+        )
+    })
+}
+
+/// The variants of one searcher (every sweep resolved and checked), without limits.
+pub(crate) fn variants_of(
+    src: &Source,
+    spec: &SearcherSpec,
+    algorithm: &Sweep<AlgorithmSetting>,
+) -> Result<Vec<SearcherVariant>, SpecError> {
+    let base = SearcherVariant {
+        exclusive: spec.exclusive,
+        ..SearcherVariant::new(spec.label.get_ref().clone(), SearchConfig::default())
+    };
+    let o = &spec.ordering;
+    let variants = Variants::new(base)
+        .across("algorithm", Some(algorithm), |v, a| match a.resolve() {
+            Ok(algorithm) => v.config.algorithm = algorithm,
+            Err(mcts) => v.mcts = Some(mcts),
+        })
+        .across(
+            "tt_mb",
+            spec.tt_mb.as_ref().map(Spanned::get_ref),
+            |v, mb| v.config.tt_mb = mb,
+        )
+        .across("iterative", spec.iterative.as_ref(), |v, i| {
+            v.config.iterative = i
+        })
+        .across("hint", o.hint.as_ref(), |v, b| v.config.ordering.hint = b)
+        .across("tt_move", o.tt_move.as_ref(), |v, b| {
+            v.config.ordering.tt_move = b
+        })
+        .across("killers", o.killers.as_ref(), |v, b| {
+            v.config.ordering.killers = b
+        })
+        .across("history", o.history.as_ref(), |v, b| {
+            v.config.ordering.history = b
+        })
+        .across("shuffle", o.shuffle.as_ref(), |v, b| {
+            v.config.ordering.shuffle = b
+        })
+        .across(
+            "oracle",
+            spec.oracle.as_ref().map(Spanned::get_ref),
+            |v, o| v.oracle = Some(o),
+        );
+    let mut out = Vec::new();
+    for (mut variant, swept) in technique_variants(spec, variants).items {
+        check_variant(src, spec, &variant)?;
+        variant.swept = swept.join(" ");
+        out.push(variant);
     }
     Ok(out)
 }
@@ -1128,7 +1209,7 @@ fn read_test_set(
 
 /// The limits of a job: the searcher's, else the game's, else the file's, for each field;
 /// sweeps multiply.
-fn limit_variants(layers: [&LimitsSpec; 3]) -> Vec<(Limits, Vec<String>)> {
+pub(crate) fn limit_variants(layers: [&LimitsSpec; 3]) -> Vec<(Limits, Vec<String>)> {
     let pick = |f: fn(&LimitsSpec) -> Option<&Spanned<Sweep<u64>>>| {
         layers.iter().find_map(|l| f(l)).map(Spanned::get_ref)
     };
@@ -1160,14 +1241,7 @@ fn add_jobs(
             for (limits, swept) in limit_variants([searcher_limits, &game.limits, &doc.limits]) {
                 for repetition in 0..*doc.repetitions.get_ref() {
                     let mut searcher = searcher.clone();
-                    if !swept.is_empty() {
-                        let all: Vec<&str> = [searcher.swept.as_str()]
-                            .into_iter()
-                            .chain(swept.iter().map(String::as_str))
-                            .filter(|s| !s.is_empty())
-                            .collect();
-                        searcher.swept = all.join(" ");
-                    }
+                    searcher.add_swept(&swept);
                     let seed = job_seed(doc.seed, position, repetition);
                     searcher.config.seed = seed;
                     searcher.mcts_config.seed = seed;

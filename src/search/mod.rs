@@ -177,8 +177,15 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
     /// one of them is scored as a draw by repetition.
     #[must_use]
     pub fn with_history(mut self, hashes: &[u64]) -> Self {
-        self.history = hashes.to_vec();
+        self.set_history(hashes);
         self
+    }
+
+    /// Replaces the hashes of the positions played before the next root, oldest first (a
+    /// searcher playing a whole game, as in the arena, sets them before each move).
+    pub fn set_history(&mut self, hashes: &[u64]) {
+        self.history.clear();
+        self.history.extend_from_slice(hashes);
     }
 
     /// Stops the search when `flag` becomes true. Called twice, either flag stops it (a

@@ -1,0 +1,943 @@
+//! A client for external chess engines that speak UCI, the Universal Chess Interface (Stefan
+//! Meyer-Kahlen and Rudolf Huber, 2000;
+//! <https://www.shredderchess.com/chess-features/uci-universal-chess-interface.html>), so
+//! that an arena can play them against plylab's searchers or against each other.
+//!
+//! [`UciEngine::start`] runs the engine's command with piped standard input and output
+//! (standard error is discarded), does the handshake (`uci` … `uciok`, every `setoption`,
+//! `isready` … `readyok`) and records `id name`. [`UciEngine::go`] sends `position` and `go`
+//! and waits for `bestmove`, keeping the last search report of the `info` lines. A reader
+//! thread forwards the engine's output line by line over a channel, so every wait has a
+//! deadline: an engine that does not answer in time has hung and is killed; an engine whose
+//! output ends has crashed. Either way it is then dead, and every later call returns
+//! [`EngineError::Crashed`]. Output is never trusted: lines that are not valid UTF-8 are read
+//! lossily, very long lines are split, unknown lines and unknown `info` fields are ignored.
+//!
+//! The caller picks every timeout. A sensible one for [`UciEngine::go`] is the time the move
+//! may take (its `movetime`, or the mover's clock time plus increment) plus a margin for the
+//! process and the pipes (a second or two on a busy machine); for depth and node limits, a
+//! generous bound on what the search can take. The engine is sent `quit` and, if it has not
+//! exited after [`QUIT_GRACE`], killed, when it is dropped or [`UciEngine::quit`] is called.
+//! An engine started through a wrapper (a shell script) that runs the real engine as a child
+//! is only killed at the wrapper: use `exec` in such scripts.
+
+use std::fmt;
+use std::io::{self, BufRead, BufReader, Read, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use serde::de::{self, Deserializer, MapAccess, Visitor};
+
+/// How long [`UciEngine::quit`] (and dropping an engine) waits for the engine to exit after
+/// `quit`, and for a crashed engine's exit status, before killing it.
+pub const QUIT_GRACE: Duration = Duration::from_secs(1);
+
+/// The longest line read from an engine, in bytes; longer lines are split at this length
+/// (so that an engine writing without newlines cannot exhaust memory).
+const MAX_LINE: u64 = 64 * 1024;
+
+/// How often an exiting engine is polled for its exit status.
+const POLL: Duration = Duration::from_millis(5);
+
+/// How to run an engine, as an experiment file writes it:
+/// `engine = { cmd = "stockfish", args = [], options = { Threads = 1, Hash = "16" } }`.
+///
+/// `cmd` is a path or a name looked up in `PATH`. Option values may be written as strings,
+/// numbers or booleans; they are sent as text (`true`, `16`, `0.5`). Options are sent in the
+/// order the TOML reader gives them, which (the `toml` crate without `preserve_order`) is the
+/// names' alphabetical order, not the file's.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EngineSpec {
+    /// The program to run.
+    pub cmd: String,
+    /// Its command-line arguments.
+    #[serde(default)]
+    pub args: Vec<String>,
+    /// UCI options as (name, value), each sent as `setoption name NAME value VALUE` (or
+    /// `setoption name NAME` when the value is empty, which presses a button option).
+    #[serde(default, deserialize_with = "option_table")]
+    pub options: Vec<(String, String)>,
+}
+
+/// The limits of one `go`. At least one must be set: a bare `go` searches until `stop`,
+/// which this client never sends.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Go {
+    /// `go depth`: the deepest iteration, in plies.
+    pub depth: Option<u32>,
+    /// `go nodes`: the most nodes to search.
+    pub nodes: Option<u64>,
+    /// `go movetime`: the time for this move (sent in whole milliseconds, at least 1).
+    pub movetime: Option<Duration>,
+    /// `go wtime btime winc binc`: both players' clocks.
+    pub clock: Option<Clock>,
+}
+
+/// Both players' clocks for `go` (sent in whole milliseconds).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Clock {
+    /// White's time left.
+    pub wtime: Duration,
+    /// Black's time left.
+    pub btime: Duration,
+    /// White's increment per move.
+    pub winc: Duration,
+    /// Black's increment per move.
+    pub binc: Duration,
+}
+
+/// A score as an engine reports it, from the side to move's point of view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EngineScore {
+    /// `score cp X`: centipawns.
+    Cp(i32),
+    /// `score mate N`: mate in N moves (not plies), negative when the side to move is mated.
+    Mate(i32),
+}
+
+/// An engine's answer to `go`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineReply {
+    /// The move of `bestmove`, in UCI text as the engine wrote it (`e2e4`, `e7e8q`); checked
+    /// for the form of a move (two squares and an optional promotion letter), not for legality.
+    pub best_move: String,
+    /// The depth of the last search report (see [`EngineReply::score`]).
+    pub depth: Option<u32>,
+    /// The last node count given by any `info` line.
+    pub nodes: Option<u64>,
+    /// The score of the last search report: the last `info` line with an exact score
+    /// (`lowerbound` and `upperbound` scores are skipped) for the first principal variation
+    /// (no `multipv`, or `multipv 1`). `info string` lines are never read.
+    pub score: Option<EngineScore>,
+    /// Wall-clock time from sending `go` to reading `bestmove`.
+    pub elapsed: Duration,
+}
+
+/// What went wrong with an engine.
+#[derive(Debug, thiserror::Error)]
+pub enum EngineError {
+    /// The command could not be run (not found, not executable, ...).
+    #[error("cannot start engine `{cmd}`: {source}")]
+    Spawn {
+        /// The command, as given.
+        cmd: String,
+        /// Why it could not run.
+        source: io::Error,
+    },
+    /// The engine closed its output or its input (it exited, most likely), or it is no
+    /// longer running because an earlier call found it crashed or hung.
+    #[error("engine crashed: {reason}")]
+    Crashed {
+        /// What happened, with the exit status when known.
+        reason: String,
+    },
+    /// The engine did not answer within the call's timeout; it has been killed.
+    #[error("engine hung: no answer within {} ms, so it was killed", waited.as_millis())]
+    Hung {
+        /// The call's timeout.
+        waited: Duration,
+    },
+    /// The engine answered with something the protocol does not allow (a `bestmove` whose
+    /// move is not UCI move text). The engine still runs.
+    #[error("engine broke the UCI protocol: {message}")]
+    Protocol {
+        /// The offending line and what is wrong with it.
+        message: String,
+    },
+    /// The engine answered `bestmove (none)` or `bestmove 0000`: it sees no legal move
+    /// (checkmate or stalemate, or it disagrees with the caller about the position). This
+    /// is an error rather than a move so that a caller cannot play it by mistake. The engine
+    /// still runs.
+    #[error("engine has no move (`bestmove (none)` or `bestmove 0000`)")]
+    NoMove,
+    /// The caller asked for something that cannot be sent: a `go` without limits, or a
+    /// position, move or option containing a line break. Nothing was sent.
+    #[error("cannot send to an engine: {message}")]
+    BadRequest {
+        /// What is wrong with the request.
+        message: String,
+    },
+}
+
+/// A running UCI engine, driven by one caller one command at a time: it may be moved to
+/// another thread (`Send`) but not shared (not `Sync`).
+pub struct UciEngine {
+    /// The command, as given (the name when the engine gives no `id name`).
+    cmd: String,
+    /// `id name`, or the command.
+    name: String,
+    child: Child,
+    /// The engine's input; `None` once it has been closed.
+    stdin: Option<ChildStdin>,
+    /// The engine's output lines, from the reader thread; disconnected at its end.
+    lines: Receiver<String>,
+    /// Why the engine no longer runs, once it does not.
+    dead: Option<String>,
+}
+
+impl UciEngine {
+    /// Runs `spec.cmd` with `spec.args`, sends `uci` and waits for `uciok` (recording
+    /// `id name`), sends every option of `spec`, then `isready` and waits for `readyok`; the
+    /// whole handshake must finish within `timeout`.
+    ///
+    /// # Errors
+    /// [`EngineError::Spawn`] when the command cannot run, [`EngineError::BadRequest`] for an
+    /// option with a line break, [`EngineError::Crashed`] or [`EngineError::Hung`] when the
+    /// engine exits or does not finish the handshake in time (it is then killed).
+    pub fn start(spec: &EngineSpec, timeout: Duration) -> Result<Self, EngineError> {
+        for (name, value) in &spec.options {
+            one_line("option", name)?;
+            one_line("option value", value)?;
+        }
+        let deadline = Deadline::new(timeout);
+        let mut engine = Self::spawn(spec)?;
+        engine.send("uci")?;
+        let mut name = None;
+        engine.wait_for(&deadline, "uciok", |line| {
+            if let Some(id) = id_name(line) {
+                name = Some(id);
+            }
+            (first_word(line) == Some("uciok")).then_some(())
+        })?;
+        if let Some(name) = name {
+            engine.name = name;
+        }
+        for (name, value) in &spec.options {
+            engine.send(&set_option(name, value))?;
+        }
+        engine.ready(&deadline)?;
+        Ok(engine)
+    }
+
+    /// The engine's `id name`, or its command if it gave none.
+    #[must_use]
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The engine's process id.
+    #[must_use]
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Sends `ucinewgame`, then `isready`, and waits for `readyok` within `timeout`.
+    ///
+    /// # Errors
+    /// [`EngineError::Crashed`] or [`EngineError::Hung`] (the engine is then killed).
+    pub fn new_game(&mut self, timeout: Duration) -> Result<(), EngineError> {
+        let deadline = Deadline::new(timeout);
+        self.send("ucinewgame")?;
+        self.ready(&deadline)
+    }
+
+    /// Sends `position fen FEN moves ...` (`position startpos moves ...` when `fen` is
+    /// `None`; no `moves` when there are none) and `go` with the limits of `go`, then waits
+    /// for `bestmove` within `timeout`: see the module documentation for choosing it.
+    ///
+    /// # Errors
+    /// [`EngineError::BadRequest`] for a `go` without limits or text with a line break
+    /// (nothing is sent), [`EngineError::NoMove`] for `bestmove (none)` or `0000`,
+    /// [`EngineError::Protocol`] for a malformed `bestmove`, [`EngineError::Crashed`] or
+    /// [`EngineError::Hung`] (the engine is then killed).
+    pub fn go(
+        &mut self,
+        fen: Option<&str>,
+        moves: &[String],
+        go: &Go,
+        timeout: Duration,
+    ) -> Result<EngineReply, EngineError> {
+        let position = position_command(fen, moves)?;
+        let go_command = go_command(go)?;
+        let deadline = Deadline::new(timeout);
+        self.send(&position)?;
+        let started = Instant::now();
+        self.send(&go_command)?;
+        let mut report = Report::default();
+        let line = self.wait_for(&deadline, "bestmove", |line| {
+            report.read(line);
+            (first_word(line) == Some("bestmove")).then(|| line.to_owned())
+        })?;
+        let elapsed = started.elapsed();
+        Ok(EngineReply {
+            best_move: best_move(&line)?,
+            depth: report.depth,
+            nodes: report.nodes,
+            score: report.score,
+            elapsed,
+        })
+    }
+
+    /// Sends `quit`, waits up to [`QUIT_GRACE`] for the engine to exit, and kills it if it
+    /// has not. Dropping the engine does the same.
+    pub fn quit(mut self) {
+        self.shut_down();
+    }
+
+    /// Runs the command with piped input and output and starts the reader thread.
+    fn spawn(spec: &EngineSpec) -> Result<Self, EngineError> {
+        let spawn_error = |source| EngineError::Spawn {
+            cmd: spec.cmd.clone(),
+            source,
+        };
+        let mut child = Command::new(&spec.cmd)
+            .args(&spec.args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(spawn_error)?;
+        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+            return Err(spawn_error(abandon(child, io::Error::other("no pipes"))));
+        };
+        let (tx, lines) = channel();
+        let reader = thread::Builder::new()
+            .name("uci-engine-reader".to_owned())
+            .spawn(move || forward_lines(stdout, &tx));
+        if let Err(e) = reader {
+            return Err(spawn_error(abandon(child, e)));
+        }
+        Ok(Self {
+            cmd: spec.cmd.clone(),
+            name: spec.cmd.clone(),
+            child,
+            stdin: Some(stdin),
+            lines,
+            dead: None,
+        })
+    }
+
+    /// Writes one command line.
+    fn send(&mut self, command: &str) -> Result<(), EngineError> {
+        self.check_alive()?;
+        let Some(stdin) = self.stdin.as_mut() else {
+            return Err(self.crashed("has no input any more"));
+        };
+        match writeln!(stdin, "{command}").and_then(|()| stdin.flush()) {
+            Ok(()) => Ok(()),
+            Err(e) => Err(self.crashed(&format!("stopped reading its input ({e})"))),
+        }
+    }
+
+    /// Sends `isready` and waits for `readyok`.
+    fn ready(&mut self, deadline: &Deadline) -> Result<(), EngineError> {
+        self.send("isready")?;
+        self.wait_for(deadline, "readyok", |line| {
+            (first_word(line) == Some("readyok")).then_some(())
+        })
+    }
+
+    /// Reads lines until `answer` returns a value for one, before the deadline.
+    /// `expected` names the awaited line in error messages.
+    fn wait_for<T>(
+        &mut self,
+        deadline: &Deadline,
+        expected: &str,
+        mut answer: impl FnMut(&str) -> Option<T>,
+    ) -> Result<T, EngineError> {
+        self.check_alive()?;
+        loop {
+            match self.lines.recv_timeout(deadline.left()) {
+                Ok(line) => {
+                    if let Some(value) = answer(&line) {
+                        return Ok(value);
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => return Err(self.hung(deadline.timeout)),
+                Err(RecvTimeoutError::Disconnected) => {
+                    let what =
+                        format!("closed its output while the client waited for `{expected}`");
+                    return Err(self.crashed(&what));
+                }
+            }
+        }
+    }
+
+    /// [`EngineError::Crashed`] if an earlier call found the engine dead.
+    fn check_alive(&self) -> Result<(), EngineError> {
+        match &self.dead {
+            None => Ok(()),
+            Some(why) => Err(EngineError::Crashed {
+                reason: format!("no longer running: {why}"),
+            }),
+        }
+    }
+
+    /// Records a crash: waits briefly for the exit status (killing the engine if it does
+    /// not exit) and returns the error.
+    fn crashed(&mut self, what: &str) -> EngineError {
+        let status = self.reap(QUIT_GRACE);
+        let reason = format!("`{}` {what} ({status})", self.name);
+        self.dead = Some(reason.clone());
+        EngineError::Crashed { reason }
+    }
+
+    /// Records a hang: kills the engine and returns the error.
+    fn hung(&mut self, waited: Duration) -> EngineError {
+        let status = self.reap(Duration::ZERO);
+        self.dead = Some(format!(
+            "`{}` gave no answer within {} ms and was killed ({status})",
+            self.name,
+            waited.as_millis()
+        ));
+        EngineError::Hung { waited }
+    }
+
+    /// Closes the engine's input and waits up to `grace` for it to exit, then kills it;
+    /// returns its exit status as text. The process is always reaped.
+    fn reap(&mut self, grace: Duration) -> String {
+        self.stdin = None;
+        let start = Instant::now();
+        loop {
+            match self.child.try_wait() {
+                Ok(Some(status)) => return status.to_string(),
+                Ok(None) if start.elapsed() < grace => thread::sleep(POLL),
+                Ok(None) | Err(_) => break,
+            }
+        }
+        let _ = self.child.kill();
+        match self.child.wait() {
+            Ok(status) => format!("killed: {status}"),
+            Err(e) => format!("killed; exit status unknown: {e}"),
+        }
+    }
+
+    /// Sends `quit` to a live engine and reaps it; does nothing to a dead one.
+    fn shut_down(&mut self) {
+        if self.dead.is_some() {
+            return;
+        }
+        let _ = self.send("quit");
+        if self.dead.is_none() {
+            let status = self.reap(QUIT_GRACE);
+            self.dead = Some(format!("`{}` was sent `quit` ({status})", self.name));
+        }
+    }
+}
+
+impl Drop for UciEngine {
+    fn drop(&mut self) {
+        self.shut_down();
+    }
+}
+
+impl fmt::Debug for UciEngine {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("UciEngine")
+            .field("cmd", &self.cmd)
+            .field("name", &self.name)
+            .field("pid", &self.child.id())
+            .field("dead", &self.dead)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Kills and reaps a child that cannot be used; returns `error`.
+fn abandon(mut child: Child, error: io::Error) -> io::Error {
+    let _ = child.kill();
+    let _ = child.wait();
+    error
+}
+
+/// A call's time limit.
+struct Deadline {
+    start: Instant,
+    timeout: Duration,
+}
+
+impl Deadline {
+    fn new(timeout: Duration) -> Self {
+        Self {
+            start: Instant::now(),
+            timeout,
+        }
+    }
+
+    /// Time left (zero once passed). `recv_timeout` treats a huge value as no limit.
+    fn left(&self) -> Duration {
+        self.timeout.saturating_sub(self.start.elapsed())
+    }
+}
+
+/// The reader thread: sends each line of `stdout` (without its line ending, decoded
+/// lossily, split every [`MAX_LINE`] bytes) until the output ends or the engine is dropped.
+fn forward_lines(stdout: ChildStdout, tx: &Sender<String>) {
+    let mut reader = BufReader::new(stdout);
+    let mut bytes = Vec::with_capacity(256);
+    loop {
+        bytes.clear();
+        match reader.by_ref().take(MAX_LINE).read_until(b'\n', &mut bytes) {
+            Ok(0) | Err(_) => return,
+            Ok(_) => {}
+        }
+        let line = String::from_utf8_lossy(&bytes);
+        if tx
+            .send(line.trim_end_matches(['\n', '\r']).to_owned())
+            .is_err()
+        {
+            return;
+        }
+    }
+}
+
+/// The first whitespace-separated word of a line (UCI allows any whitespace between tokens).
+fn first_word(line: &str) -> Option<&str> {
+    line.split_whitespace().next()
+}
+
+/// The name of an `id name NAME` line.
+fn id_name(line: &str) -> Option<String> {
+    let mut words = line.split_whitespace();
+    if words.next() != Some("id") || words.next() != Some("name") {
+        return None;
+    }
+    let name = words.collect::<Vec<_>>().join(" ");
+    (!name.is_empty()).then_some(name)
+}
+
+/// [`EngineError::BadRequest`] if `text` would break the line-based protocol.
+fn one_line(what: &str, text: &str) -> Result<(), EngineError> {
+    if text.contains(['\n', '\r']) {
+        return Err(EngineError::BadRequest {
+            message: format!("{what} `{}` contains a line break", text.escape_debug()),
+        });
+    }
+    Ok(())
+}
+
+/// `setoption name NAME value VALUE`, or `setoption name NAME` for an empty value.
+fn set_option(name: &str, value: &str) -> String {
+    if value.is_empty() {
+        format!("setoption name {name}")
+    } else {
+        format!("setoption name {name} value {value}")
+    }
+}
+
+/// `position startpos|fen FEN [moves M1 M2 ...]`.
+fn position_command(fen: Option<&str>, moves: &[String]) -> Result<String, EngineError> {
+    let mut command = match fen.map(str::trim) {
+        None => "position startpos".to_owned(),
+        Some("") => {
+            return Err(EngineError::BadRequest {
+                message: "an empty FEN".to_owned(),
+            });
+        }
+        Some(fen) => {
+            one_line("FEN", fen)?;
+            format!("position fen {fen}")
+        }
+    };
+    if !moves.is_empty() {
+        command.push_str(" moves");
+    }
+    for mv in moves {
+        if mv.is_empty() || mv.contains(char::is_whitespace) {
+            return Err(EngineError::BadRequest {
+                message: format!("move `{}` is empty or contains spaces", mv.escape_debug()),
+            });
+        }
+        command.push(' ');
+        command.push_str(mv);
+    }
+    Ok(command)
+}
+
+/// `go depth D nodes N movetime MS wtime MS btime MS winc MS binc MS` (the limits given).
+fn go_command(go: &Go) -> Result<String, EngineError> {
+    let ms = |d: Duration| d.as_millis().to_string();
+    let mut words = vec!["go".to_owned()];
+    let mut limit = |name: &str, value: String| words.extend([name.to_owned(), value]);
+    if let Some(depth) = go.depth {
+        limit("depth", depth.to_string());
+    }
+    if let Some(nodes) = go.nodes {
+        limit("nodes", nodes.to_string());
+    }
+    if let Some(movetime) = go.movetime {
+        limit("movetime", ms(movetime.max(Duration::from_millis(1))));
+    }
+    if let Some(c) = go.clock {
+        limit("wtime", ms(c.wtime));
+        limit("btime", ms(c.btime));
+        limit("winc", ms(c.winc));
+        limit("binc", ms(c.binc));
+    }
+    if words.len() == 1 {
+        return Err(EngineError::BadRequest {
+            message: "`go` without a depth, nodes, movetime or clock would never end".to_owned(),
+        });
+    }
+    Ok(words.join(" "))
+}
+
+/// The move of a `bestmove MOVE [ponder MOVE]` line.
+fn best_move(line: &str) -> Result<String, EngineError> {
+    let text = line.split_whitespace().nth(1).unwrap_or_default();
+    match text {
+        "(none)" | "0000" => Err(EngineError::NoMove),
+        _ if is_uci_move(text) => Ok(text.to_owned()),
+        _ => Err(EngineError::Protocol {
+            message: format!("`{line}` does not name a move in UCI text (like e2e4 or e7e8q)"),
+        }),
+    }
+}
+
+/// Whether `text` has the form of a UCI move: two squares and an optional promotion letter.
+fn is_uci_move(text: &str) -> bool {
+    let b = text.as_bytes();
+    let square = |f: u8, r: u8| (b'a'..=b'h').contains(&f) && (b'1'..=b'8').contains(&r);
+    match b.len() {
+        4 => square(b[0], b[1]) && square(b[2], b[3]),
+        5 => square(b[0], b[1]) && square(b[2], b[3]) && b"qrbn".contains(&b[4]),
+        _ => false,
+    }
+}
+
+/// The search report kept from a `go`'s `info` lines (see [`EngineReply`]).
+#[derive(Debug, Default, PartialEq, Eq)]
+struct Report {
+    depth: Option<u32>,
+    nodes: Option<u64>,
+    score: Option<EngineScore>,
+}
+
+impl Report {
+    /// Takes what it needs from one output line; ignores anything that is not `info`.
+    fn read(&mut self, line: &str) {
+        let Some(info) = Info::parse(line) else {
+            return;
+        };
+        if info.nodes.is_some() {
+            self.nodes = info.nodes;
+        }
+        let main_line = info.multipv.is_none_or(|k| k == 1);
+        if let (Some(score), false, true) = (info.score, info.bound, main_line) {
+            self.score = Some(score);
+            self.depth = info.depth.or(self.depth);
+        }
+    }
+}
+
+/// The fields of one `info` line that the client reads.
+#[derive(Debug, Default, PartialEq, Eq)]
+struct Info {
+    depth: Option<u32>,
+    nodes: Option<u64>,
+    multipv: Option<u32>,
+    score: Option<EngineScore>,
+    /// The score is a `lowerbound` or an `upperbound`.
+    bound: bool,
+}
+
+impl Info {
+    /// Reads an `info` line: unknown words are skipped, a value that does not parse counts
+    /// as absent, and `string` ends the line (free text follows it).
+    fn parse(line: &str) -> Option<Self> {
+        let mut words = line.split_whitespace();
+        if words.next() != Some("info") {
+            return None;
+        }
+        let mut info = Self::default();
+        while let Some(word) = words.next() {
+            match word {
+                "depth" => info.depth = words.next().and_then(|w| w.parse().ok()),
+                "nodes" => info.nodes = words.next().and_then(|w| w.parse().ok()),
+                "multipv" => info.multipv = words.next().and_then(|w| w.parse().ok()),
+                "score" => info.score = parse_score(&mut words),
+                "lowerbound" | "upperbound" => info.bound = true,
+                "string" => break,
+                _ => {}
+            }
+        }
+        Some(info)
+    }
+}
+
+/// `cp X` or `mate N`, after `score`.
+fn parse_score<'a>(words: &mut impl Iterator<Item = &'a str>) -> Option<EngineScore> {
+    let kind = words.next()?;
+    let value = words.next()?.parse().ok()?;
+    match kind {
+        "cp" => Some(EngineScore::Cp(value)),
+        "mate" => Some(EngineScore::Mate(value)),
+        _ => None,
+    }
+}
+
+/// Reads the `options` table: option names to strings, numbers or booleans, as text.
+fn option_table<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<(String, String)>, D::Error> {
+    d.deserialize_map(OptionTable)
+}
+
+/// The visitor for [`option_table`].
+struct OptionTable;
+
+impl<'de> Visitor<'de> for OptionTable {
+    type Value = Vec<(String, String)>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a table of UCI option names and values")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut options = Vec::new();
+        while let Some((name, OptionValue(value))) = map.next_entry::<String, OptionValue>()? {
+            options.push((name, value));
+        }
+        Ok(options)
+    }
+}
+
+/// One option value, written as a string, a number or a boolean, kept as text.
+struct OptionValue(String);
+
+impl<'de> serde::Deserialize<'de> for OptionValue {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(OptionValueVisitor)
+    }
+}
+
+/// The visitor for [`OptionValue`].
+struct OptionValueVisitor;
+
+impl Visitor<'_> for OptionValueVisitor {
+    type Value = OptionValue;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a UCI option value: a string, a number or a boolean")
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<OptionValue, E> {
+        Ok(OptionValue(v.to_owned()))
+    }
+
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<OptionValue, E> {
+        Ok(OptionValue(v.to_string()))
+    }
+
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<OptionValue, E> {
+        Ok(OptionValue(v.to_string()))
+    }
+
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<OptionValue, E> {
+        Ok(OptionValue(v.to_string()))
+    }
+
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<OptionValue, E> {
+        Ok(OptionValue(v.to_string()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Debug, serde::Deserialize)]
+    struct Doc {
+        engine: EngineSpec,
+    }
+
+    fn spec(toml_text: &str) -> Result<EngineSpec, toml::de::Error> {
+        toml::from_str::<Doc>(toml_text).map(|d| d.engine)
+    }
+
+    #[test]
+    fn spec_reads_strings_numbers_and_booleans() {
+        let s = spec(
+            "engine = { cmd = 'sf', args = ['--x'], options = \
+             { Threads = 1, Hash = '16', Ponder = false, Contempt = -5, Slow = 0.5, Path = '' } }",
+        )
+        .unwrap();
+        assert_eq!(s.cmd, "sf");
+        assert_eq!(s.args, ["--x"]);
+        let mut options = s.options.clone();
+        options.sort();
+        let expect = [
+            ("Contempt", "-5"),
+            ("Hash", "16"),
+            ("Path", ""),
+            ("Ponder", "false"),
+            ("Slow", "0.5"),
+            ("Threads", "1"),
+        ];
+        let expect: Vec<(String, String)> = expect
+            .iter()
+            .map(|(n, v)| ((*n).to_owned(), (*v).to_owned()))
+            .collect();
+        assert_eq!(options, expect);
+    }
+
+    #[test]
+    fn spec_defaults_and_refusals() {
+        let s = spec("engine = { cmd = 'sf' }").unwrap();
+        assert_eq!(
+            s,
+            EngineSpec {
+                cmd: "sf".to_owned(),
+                ..EngineSpec::default()
+            }
+        );
+        for bad in [
+            "engine = { args = [] }",
+            "engine = { cmd = 'sf', option = {} }",
+            "engine = { cmd = 'sf', options = { Hash = [16] } }",
+            "engine = { cmd = 'sf', options = { Hash = { mb = 16 } } }",
+            "engine = { cmd = 'sf', options = [1] }",
+        ] {
+            let err = spec(bad).expect_err(bad);
+            assert!(err.span().is_some(), "{bad}: {err}");
+        }
+    }
+
+    #[test]
+    fn engines_move_between_threads() {
+        fn send<T: Send>() {}
+        send::<UciEngine>();
+        send::<EngineError>();
+    }
+
+    #[test]
+    fn go_commands() {
+        let go = Go {
+            depth: Some(3),
+            nodes: Some(1000),
+            movetime: Some(Duration::from_micros(1500)),
+            clock: Some(Clock {
+                wtime: Duration::from_secs(60),
+                btime: Duration::from_millis(59_999),
+                winc: Duration::from_millis(500),
+                binc: Duration::ZERO,
+            }),
+        };
+        assert_eq!(
+            go_command(&go).unwrap(),
+            "go depth 3 nodes 1000 movetime 1 wtime 60000 btime 59999 winc 500 binc 0"
+        );
+        let tiny = Go {
+            movetime: Some(Duration::from_micros(10)),
+            ..Go::default()
+        };
+        assert_eq!(go_command(&tiny).unwrap(), "go movetime 1");
+        assert!(matches!(
+            go_command(&Go::default()),
+            Err(EngineError::BadRequest { .. })
+        ));
+    }
+
+    #[test]
+    fn position_commands() {
+        let moves = ["e2e4".to_owned(), "e7e5".to_owned()];
+        assert_eq!(position_command(None, &[]).unwrap(), "position startpos");
+        assert_eq!(
+            position_command(None, &moves).unwrap(),
+            "position startpos moves e2e4 e7e5"
+        );
+        assert_eq!(
+            position_command(Some(" 8/8/8/8/8/8/8/K1k5 w - - 0 1 "), &moves[..1]).unwrap(),
+            "position fen 8/8/8/8/8/8/8/K1k5 w - - 0 1 moves e2e4"
+        );
+        for (fen, mv) in [
+            (Some(""), "e2e4"),
+            (Some("8/8 w\nquit"), "e2e4"),
+            (None, "e2e4 e7e5"),
+            (None, ""),
+        ] {
+            let err = position_command(fen, &[mv.to_owned()]).expect_err(mv);
+            assert!(matches!(err, EngineError::BadRequest { .. }), "{err}");
+        }
+    }
+
+    #[test]
+    fn options_as_commands() {
+        assert_eq!(set_option("Hash", "16"), "setoption name Hash value 16");
+        assert_eq!(set_option("Clear Hash", ""), "setoption name Clear Hash");
+        assert!(one_line("option", "a\r").is_err());
+    }
+
+    #[test]
+    fn best_moves() {
+        assert_eq!(best_move("bestmove e2e4 ponder e7e5").unwrap(), "e2e4");
+        assert_eq!(best_move("bestmove  e7e8q").unwrap(), "e7e8q");
+        assert!(matches!(
+            best_move("bestmove (none)"),
+            Err(EngineError::NoMove)
+        ));
+        assert!(matches!(
+            best_move("bestmove 0000"),
+            Err(EngineError::NoMove)
+        ));
+        for bad in [
+            "bestmove",
+            "bestmove e2e9",
+            "bestmove e7e8k",
+            "bestmove Nf3",
+        ] {
+            assert!(
+                matches!(best_move(bad), Err(EngineError::Protocol { .. })),
+                "{bad}"
+            );
+        }
+    }
+
+    #[test]
+    fn id_names() {
+        assert_eq!(
+            id_name("id name Stockfish 17").as_deref(),
+            Some("Stockfish 17")
+        );
+        assert_eq!(id_name("id  name\tA  B ").as_deref(), Some("A B"));
+        assert_eq!(id_name("id author X"), None);
+        assert_eq!(id_name("id name"), None);
+    }
+
+    fn report(lines: &[&str]) -> Report {
+        let mut r = Report::default();
+        for line in lines {
+            r.read(line);
+        }
+        r
+    }
+
+    #[test]
+    fn report_keeps_the_last_exact_main_line() {
+        let r = report(&[
+            "info depth 1 seldepth 1 multipv 1 score cp 20 nodes 21 nps 2100 time 10 pv e2e4",
+            "info depth 2 score mate -3 nodes 130 pv e2e4 e7e5",
+            "info depth 3 multipv 2 score cp -50 nodes 140 pv d2d4",
+            "info depth 3 score cp 80 lowerbound nodes 150 pv e2e4",
+            "info depth 3 currmove e2e4 currmovenumber 1",
+            "info string depth 9 score cp 999 nodes 1",
+            "info nodes 160 nps 1000",
+        ]);
+        assert_eq!(
+            r,
+            Report {
+                depth: Some(2),
+                nodes: Some(160),
+                score: Some(EngineScore::Mate(-3)),
+            }
+        );
+    }
+
+    #[test]
+    fn report_ignores_garbage() {
+        let r = report(&[
+            "info",
+            "info depth",
+            "info depth x score cp abc nodes -5",
+            "info score mate",
+            "info score wdl 1 2 3",
+            "information depth 4 score cp 1",
+            "",
+            "bestmove e2e4",
+            "info score cp 99999999999 nodes 18446744073709551616",
+        ]);
+        assert_eq!(r, Report::default());
+        let r = report(&["info depth 5 score cp 7", "info score cp 9"]);
+        assert_eq!((r.depth, r.score), (Some(5), Some(EngineScore::Cp(9))));
+    }
+}

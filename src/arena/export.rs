@@ -1,0 +1,49 @@
+//! games.pgn: the chess games of games.csv in PGN, rebuilt from each row's opening and
+//! moves (so that a resumed match writes every game, kept or new).
+
+use std::io::{BufWriter, Write};
+use std::path::Path;
+
+use super::pgn::{PgnGame, write_game};
+use super::record::GameRow;
+use super::spec::MatchPlan;
+use crate::game::{Game, Notation};
+use crate::games::chess::Chess;
+
+/// Writes every row of `rows` (chess games) to `path`.
+pub fn write_pgn(plan: &MatchPlan, rows: &[GameRow], path: &Path) -> std::io::Result<()> {
+    let date = crate::lab::machine::now_iso8601()[..10].replace('-', ".");
+    let mut out = BufWriter::new(std::fs::File::create(path)?);
+    for row in rows {
+        write_game(&mut out, &pgn_game(plan, row, &date)?)?;
+    }
+    out.flush()
+}
+
+/// One row as a PGN game.
+fn pgn_game(plan: &MatchPlan, row: &GameRow, date: &str) -> std::io::Result<PgnGame> {
+    let bad = |what: String| std::io::Error::new(std::io::ErrorKind::InvalidData, what);
+    let start = Chess::parse_position(&row.opening)
+        .map_err(|e| bad(format!("game {}: opening `{}`: {e}", row.game, row.opening)))?;
+    let mut pos = start.clone();
+    let mut moves = Vec::with_capacity(row.plies as usize);
+    for text in row.line.split_whitespace() {
+        let mv = pos
+            .parse_move(text)
+            .map_err(|e| bad(format!("game {}: move `{text}`: {e}", row.game)))?;
+        pos.play(mv);
+        moves.push(mv);
+    }
+    Ok(PgnGame {
+        event: plan.name.clone(),
+        site: "plylab arena".into(),
+        date: date.to_owned(),
+        round: format!("{}.{}", row.round + 1, row.leg + 1),
+        white: row.first.clone(),
+        black: row.second.clone(),
+        result: row.winner.result().to_owned(),
+        start,
+        moves,
+        termination: row.reason.clone(),
+    })
+}

@@ -1,0 +1,761 @@
+//! One game between two players, from an opening to its end.
+//!
+//! Each player keeps its state for the whole game: an alpha-beta player one [`Searcher`]
+//! (its table, killers and history; a fresh one each game), a lazy SMP player its table, an
+//! external engine its process (`ucinewgame` first). Before each move a plylab search gets
+//! the hashes of the positions played since the opening, so that it sees repetitions.
+//!
+//! Endings, checked in this order before each move: the game's own rules ([`Game::status`]:
+//! for chess mate, stalemate, the fifty-move rule and insufficient material), threefold
+//! repetition (the same position hash for the third time since the opening; games whose
+//! positions never repeat never trigger it), adjudication, and `max_plies` (a draw). After
+//! a move: a player over its clock (beyond [`TIME_MARGIN`] for plylab's own players, which
+//! measure their time with the arena's clock) loses on time. An engine that crashes, hangs,
+//! breaks the protocol or plays an illegal move forfeits the game.
+
+use std::any::Any;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use super::engine::{Clock, EngineError, EngineScore, Go, UciEngine};
+use super::spec::{Adjudication, Opening, Player, PlayerKind, Rules};
+use crate::game::{Evaluator, Game, Outcome, Player as Side, Score, Status, score};
+use crate::games::chess::Chess;
+use crate::lab::runner::{PairTask, with_game_pair};
+use crate::lab::settings::EvalChoice;
+use crate::rng::mix;
+use crate::search::mcts::{MctsAlgorithm, MctsBudget, MctsConfig};
+use crate::search::smp::{Shared, lazy_smp_observed};
+use crate::search::{Algorithm, Limits, SearchConfig, SearchResult, Searcher, Table};
+
+/// How far past its clock a plylab player may go before it loses on time: the arena's
+/// wall clock includes the last node-count check of the search and thread scheduling on a
+/// busy machine. External engines get no margin (as in cutechess-cli and fastchess with
+/// their default settings).
+pub const TIME_MARGIN: Duration = Duration::from_millis(25);
+
+/// Who won a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Winner {
+    /// The player who moved first (White).
+    First,
+    /// The other player.
+    Second,
+    /// Nobody.
+    Draw,
+}
+
+impl Winner {
+    /// The PGN result: `1-0`, `0-1` or `1/2-1/2`.
+    #[must_use]
+    pub fn result(self) -> &'static str {
+        match self {
+            Self::First => "1-0",
+            Self::Second => "0-1",
+            Self::Draw => "1/2-1/2",
+        }
+    }
+
+    /// Reads a PGN result.
+    #[must_use]
+    pub fn parse(text: &str) -> Option<Self> {
+        match text {
+            "1-0" => Some(Self::First),
+            "0-1" => Some(Self::Second),
+            "1/2-1/2" => Some(Self::Draw),
+            _ => None,
+        }
+    }
+
+    /// The win of side `side` (0 first, 1 second).
+    fn of(side: usize) -> Self {
+        if side == 0 { Self::First } else { Self::Second }
+    }
+}
+
+/// What one side spent over a game.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SideStats {
+    /// Moves played.
+    pub moves: u32,
+    /// Nodes searched (playouts for Monte Carlo players; what an engine reported).
+    pub nodes: u64,
+    /// Seconds of the side's moves, by the arena's clock.
+    pub time_s: f64,
+    /// Sum of the depths of moves that reported one.
+    pub depth_sum: u64,
+    /// Moves that reported a depth.
+    pub depth_moves: u32,
+}
+
+impl SideStats {
+    /// Mean depth of the moves that reported one.
+    #[must_use]
+    pub fn mean_depth(&self) -> Option<f64> {
+        (self.depth_moves > 0).then(|| self.depth_sum as f64 / f64::from(self.depth_moves))
+    }
+}
+
+/// A finished game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameRecord {
+    /// Who won.
+    pub winner: Winner,
+    /// Why the game ended: `checkmate`, `four in a row`, `max plies`, `crash`, ...
+    pub reason: String,
+    /// The moves in the game's notation (UCI for chess).
+    pub moves: Vec<String>,
+    /// First and second player's figures.
+    pub sides: [SideStats; 2],
+    /// The side whose engine died (crashed or hung) during the game: it must be restarted.
+    pub dead_engine: Option<usize>,
+    /// For a forfeit: what the player did (the engine's error, the illegal move).
+    pub detail: Option<String>,
+}
+
+/// Everything a game needs.
+pub struct GameSetup<'a> {
+    /// Where it starts.
+    pub opening: &'a Opening,
+    /// First and second player.
+    pub players: [&'a Player; 2],
+    /// Their engine processes (for engine players).
+    pub engines: [Option<&'a mut UciEngine>; 2],
+    /// Endings besides the rules.
+    pub rules: &'a Rules,
+    /// The game's seed; each player's searches derive theirs from it.
+    pub seed: u64,
+}
+
+/// Plays one game.
+#[must_use]
+pub fn play_game(setup: GameSetup<'_>) -> GameRecord {
+    let [a, b] = [0, 1].map(|i| eval_choice(setup.players[i], setup.seed));
+    with_game_pair(&setup.opening.position, a, b, PlayTask(setup))
+}
+
+fn eval_choice(player: &Player, seed: u64) -> EvalChoice {
+    match &player.kind {
+        PlayerKind::Search(v) => v.eval_choice(seed),
+        PlayerKind::Engine(_) => EvalChoice::default(),
+    }
+}
+
+struct PlayTask<'a>(GameSetup<'a>);
+
+impl PairTask for PlayTask<'_> {
+    type Output = GameRecord;
+    fn run<G: Game, A: Evaluator<G>, B: Evaluator<G>>(
+        self,
+        root: &G,
+        a: &A,
+        b: &B,
+        _: &dyn Fn(Score) -> i32,
+    ) -> GameRecord {
+        let GameSetup {
+            opening,
+            players,
+            engines: [engine_a, engine_b],
+            rules,
+            seed,
+        } = self.0;
+        let fen = chess_fen(&opening.position);
+        let configs = [0, 1].map(|i| search_config(players[i], mix(seed ^ i as u64)));
+        let mut first = Mover::new(players[0], a, &configs[0], engine_a, fen.clone());
+        let mut second = Mover::new(players[1], b, &configs[1], engine_b, fen);
+        let mut game = GameState::new(root.clone(), players, rules);
+        if let Err(fault) = first.new_game(rules) {
+            return game.forfeit(0, &fault);
+        }
+        if let Err(fault) = second.new_game(rules) {
+            return game.forfeit(1, &fault);
+        }
+        loop {
+            if let Some(end) = game.ending() {
+                return game.finish(end);
+            }
+            let side = game.side();
+            let view = game.view(side);
+            let started = Instant::now();
+            let reply = if side == 0 {
+                first.choose(&game.pos, &view)
+            } else {
+                second.choose(&game.pos, &view)
+            };
+            let elapsed = started.elapsed();
+            match reply {
+                Ok(reply) => {
+                    if let Some(end) = game.apply(side, reply, elapsed) {
+                        return game.finish(end);
+                    }
+                }
+                Err(fault) => return game.forfeit(side, &fault),
+            }
+        }
+    }
+}
+
+/// The opening's FEN, for engines (chess only).
+fn chess_fen(position: &crate::lab::spec::GamePosition) -> Option<String> {
+    match position {
+        crate::lab::spec::GamePosition::Chess(c) => Some(c.to_fen()),
+        _ => None,
+    }
+}
+
+/// The player's search configuration with its seed for this game.
+fn search_config(player: &Player, seed: u64) -> SearchConfig {
+    match &player.kind {
+        PlayerKind::Search(v) => SearchConfig {
+            seed,
+            ..v.config.clone()
+        },
+        PlayerKind::Engine(_) => SearchConfig::default(),
+    }
+}
+
+/// What a mover sees besides the position.
+struct View<'a> {
+    /// Hashes of the positions before the current one, since the opening.
+    history: &'a [u64],
+    /// Moves played since the opening.
+    moves: &'a [String],
+    /// Plies played since the opening.
+    ply: u32,
+    /// Both clocks (time left) and both increments, when the mover plays on a clock.
+    clocks: Option<([Duration; 2], [Duration; 2])>,
+    /// The mover's side.
+    side: usize,
+}
+
+/// A move and what its search reported.
+struct Reply<M> {
+    mv: M,
+    /// For the side that moved, in the evaluator's units (engines: centipawns).
+    score: Option<Score>,
+    depth: Option<u32>,
+    nodes: u64,
+}
+
+/// Why a player forfeits.
+#[derive(Debug)]
+enum Fault {
+    /// An engine error, with the reason recorded for it.
+    Engine(&'static str, EngineError),
+    /// A move that is not legal here.
+    Illegal(String),
+}
+
+impl Fault {
+    fn reason(&self) -> &'static str {
+        match self {
+            Self::Engine(reason, _) => reason,
+            Self::Illegal(_) => "illegal move",
+        }
+    }
+
+    fn detail(&self) -> String {
+        match self {
+            Self::Engine(_, e) => e.to_string(),
+            Self::Illegal(mv) => format!("`{mv}` is not a legal move"),
+        }
+    }
+
+    fn kills_engine(&self) -> bool {
+        matches!(
+            self,
+            Self::Engine(_, EngineError::Crashed { .. } | EngineError::Hung { .. })
+        )
+    }
+}
+
+/// The reason recorded when an engine fails.
+fn engine_fault(e: EngineError) -> Fault {
+    let reason = match &e {
+        EngineError::Crashed { .. } | EngineError::Spawn { .. } => "crash",
+        EngineError::Hung { .. } => "hang",
+        EngineError::Protocol { .. } | EngineError::NoMove => "illegal move",
+        EngineError::BadRequest { .. } => "engine error",
+    };
+    Fault::Engine(reason, e)
+}
+
+/// A player during one game, with its state.
+enum Mover<'a, G: Game, E: Evaluator<G>> {
+    /// Alpha-beta or minimax: one searcher for the game.
+    Search(Box<Searcher<'a, G, E>>, Limits),
+    /// Lazy SMP: its table for the game.
+    Smp {
+        eval: &'a E,
+        config: &'a SearchConfig,
+        table: Table,
+        limits: Limits,
+    },
+    /// A Monte Carlo search.
+    Mcts {
+        eval: &'a E,
+        algorithm: MctsAlgorithm,
+        config: MctsConfig,
+        threads: usize,
+        limits: Limits,
+    },
+    /// An external engine.
+    Engine {
+        engine: Option<&'a mut UciEngine>,
+        fen: Option<String>,
+        limits: Limits,
+        timeout: Duration,
+    },
+}
+
+impl<'a, G: Game, E: Evaluator<G>> Mover<'a, G, E> {
+    fn new(
+        player: &'a Player,
+        eval: &'a E,
+        config: &'a SearchConfig,
+        engine: Option<&'a mut UciEngine>,
+        fen: Option<String>,
+    ) -> Self {
+        let limits = player.limits;
+        match &player.kind {
+            PlayerKind::Engine(_) => Self::Engine {
+                engine,
+                fen,
+                limits,
+                timeout: Duration::ZERO,
+            },
+            PlayerKind::Search(v) => match v.mcts {
+                Some(algorithm) => Self::Mcts {
+                    eval,
+                    algorithm,
+                    config: MctsConfig {
+                        seed: config.seed,
+                        ..v.mcts_config
+                    },
+                    threads: config.threads,
+                    limits,
+                },
+                None if config.algorithm == Algorithm::LazySmp => Self::Smp {
+                    eval,
+                    config,
+                    table: Table::new(config.tt_mb.max(1)),
+                    limits,
+                },
+                None => Self::Search(Box::new(Searcher::new(eval, config)), limits),
+            },
+        }
+    }
+
+    /// `ucinewgame` for an engine; nothing for plylab's players (their state is new).
+    fn new_game(&mut self, rules: &Rules) -> Result<(), Fault> {
+        if let Self::Engine {
+            engine, timeout, ..
+        } = self
+        {
+            *timeout = rules.engine_timeout;
+            let engine = engine.as_deref_mut().ok_or_else(no_engine)?;
+            engine
+                .new_game(rules.engine_timeout)
+                .map_err(engine_fault)?;
+        }
+        Ok(())
+    }
+
+    /// This player's move in `pos`.
+    fn choose(&mut self, pos: &G, view: &View<'_>) -> Result<Reply<G::Move>, Fault> {
+        match self {
+            Self::Search(searcher, limits) => {
+                searcher.set_history(view.history);
+                Ok(search_reply(
+                    pos,
+                    &searcher.run(pos, &clocked(*limits, view)),
+                ))
+            }
+            Self::Smp {
+                eval,
+                config,
+                table,
+                limits,
+            } => {
+                let stop = AtomicBool::new(false);
+                let shared = Shared {
+                    table,
+                    stop: &stop,
+                    history: view.history,
+                };
+                let limits = clocked(*limits, view);
+                let result =
+                    lazy_smp_observed(pos, *eval, config, &limits, config.threads, &shared, |_| {});
+                Ok(search_reply(pos, &result))
+            }
+            Self::Mcts {
+                eval,
+                algorithm,
+                config,
+                threads,
+                limits,
+            } => {
+                let limits = clocked(*limits, view);
+                let budget = MctsBudget {
+                    iterations: limits.nodes,
+                    time: limits.time,
+                    stop: None,
+                };
+                let config = MctsConfig {
+                    seed: mix(config.seed ^ u64::from(view.ply)),
+                    ..*config
+                };
+                let result = algorithm.run(pos, *eval, &config, &budget, *threads);
+                Ok(Reply {
+                    mv: result.best_move.unwrap_or_else(|| first_move(pos)),
+                    score: None,
+                    depth: None,
+                    nodes: result.playouts,
+                })
+            }
+            Self::Engine {
+                engine,
+                fen,
+                limits,
+                timeout,
+            } => {
+                let engine = engine.as_deref_mut().ok_or_else(no_engine)?;
+                engine_move(engine, pos, fen.as_deref(), *limits, *timeout, view)
+            }
+        }
+    }
+}
+
+/// The reply of an alpha-beta family search: its deepest iteration's move, score and depth.
+fn search_reply<G: Game>(pos: &G, result: &SearchResult<G::Move>) -> Reply<G::Move> {
+    let last = result.last();
+    Reply {
+        mv: result.best_move().unwrap_or_else(|| first_move(pos)),
+        score: last.map(|i| i.score),
+        depth: last.map(|i| i.depth),
+        nodes: result.total.nodes,
+    }
+}
+
+fn no_engine() -> Fault {
+    engine_fault(EngineError::Crashed {
+        reason: "the engine could not be started".into(),
+    })
+}
+
+/// Asks an engine for its move and checks that it is legal.
+fn engine_move<G: Game>(
+    engine: &mut UciEngine,
+    pos: &G,
+    fen: Option<&str>,
+    limits: Limits,
+    extra: Duration,
+    view: &View<'_>,
+) -> Result<Reply<G::Move>, Fault> {
+    let mut go = Go {
+        depth: limits.depth,
+        nodes: limits.nodes,
+        movetime: limits.time,
+        clock: None,
+    };
+    let mut allowed = limits.time.unwrap_or(Duration::ZERO);
+    if let Some((left, inc)) = view.clocks {
+        go.clock = Some(Clock {
+            wtime: left[0],
+            btime: left[1],
+            winc: inc[0],
+            binc: inc[1],
+        });
+        allowed = left[view.side] + inc[view.side];
+    }
+    let reply = engine
+        .go(fen, view.moves, &go, allowed + extra)
+        .map_err(engine_fault)?;
+    let mv = pos
+        .parse_move(&reply.best_move)
+        .map_err(|_| Fault::Illegal(reply.best_move.clone()))?;
+    Ok(Reply {
+        mv,
+        score: reply.score.map(engine_score),
+        depth: reply.depth,
+        nodes: reply.nodes.unwrap_or(0),
+    })
+}
+
+/// An engine's score on plylab's scale: centipawns as they are, mate in N moves as a win
+/// or loss that many plies away.
+fn engine_score(s: EngineScore) -> Score {
+    match s {
+        EngineScore::Cp(cp) => cp.clamp(-score::DECISIVE + 1, score::DECISIVE - 1),
+        EngineScore::Mate(n) if n > 0 => score::win_in(2 * n - 1),
+        EngineScore::Mate(n) => score::loss_in(-2 * n),
+    }
+}
+
+/// The limits of one move: the player's, with its clock's budget
+/// ([`crate::uci::time_budget`]: time left / 30 + 0.8 × increment, at most half the time
+/// left, minus the move overhead) when it has one.
+fn clocked(mut limits: Limits, view: &View<'_>) -> Limits {
+    if let Some((left, inc)) = view.clocks {
+        let (hard, _) = crate::uci::time_budget(left[view.side], inc[view.side], None);
+        limits.time = Some(limits.time.map_or(hard, |t| t.min(hard)));
+    }
+    limits
+}
+
+/// The first legal move, for a search that stopped before completing an iteration (as
+/// `plylab uci` answers).
+fn first_move<G: Game>(pos: &G) -> G::Move {
+    let mut moves = Vec::new();
+    pos.generate_moves(&mut moves);
+    moves[0]
+}
+
+/// A game in progress.
+struct GameState<'a, G: Game> {
+    pos: G,
+    /// Hashes of every position since the opening, the current one last.
+    hashes: Vec<u64>,
+    moves: Vec<String>,
+    sides: [SideStats; 2],
+    /// Time left per side and increments, when the players have clocks.
+    clocks: Option<([Duration; 2], [Duration; 2])>,
+    /// Which sides play on a clock (a side without one plays by its limits alone).
+    timed: [bool; 2],
+    /// Engine players get no time margin.
+    margins: [Duration; 2],
+    rules: &'a Rules,
+    /// The sign (for the first player) and length of the current run of decisive scores.
+    streak: (i32, u32),
+    dead_engine: Option<usize>,
+    detail: Option<String>,
+}
+
+/// How a game ends: the winner and the reason.
+type End = (Winner, &'static str);
+
+impl<'a, G: Game> GameState<'a, G> {
+    fn new(pos: G, players: [&Player; 2], rules: &'a Rules) -> Self {
+        let clocks = match (players[0].tc, players[1].tc) {
+            (None, None) => None,
+            (a, b) => {
+                let far = Duration::from_secs(1 << 30);
+                let left = [a, b].map(|t| t.map_or(far, |t| t.base));
+                let inc = [a, b].map(|t| t.map_or(Duration::ZERO, |t| t.increment));
+                Some((left, inc))
+            }
+        };
+        let timed = players.map(|p| p.tc.is_some());
+        let margins = players.map(|p| match p.kind {
+            PlayerKind::Search(_) => TIME_MARGIN,
+            PlayerKind::Engine(_) => Duration::ZERO,
+        });
+        Self {
+            hashes: vec![pos.hash()],
+            pos,
+            moves: Vec::new(),
+            sides: [SideStats::default(); 2],
+            clocks,
+            timed,
+            margins,
+            rules,
+            streak: (0, 0),
+            dead_engine: None,
+            detail: None,
+        }
+    }
+
+    /// 0 when the first player (White) is to move, else 1.
+    fn side(&self) -> usize {
+        match self.pos.side_to_move() {
+            Side::First => 0,
+            Side::Second => 1,
+        }
+    }
+
+    fn view(&self, side: usize) -> View<'_> {
+        View {
+            history: &self.hashes[..self.hashes.len() - 1],
+            moves: &self.moves,
+            ply: self.moves.len() as u32,
+            clocks: self.clocks.filter(|_| self.timed[side]),
+            side,
+        }
+    }
+
+    /// The end of the game before the next move, if it has come.
+    fn ending(&self) -> Option<End> {
+        if let Status::Over(outcome) = self.pos.status() {
+            let mover = self.side();
+            let winner = match outcome {
+                Outcome::Win => Winner::of(mover),
+                Outcome::Loss => Winner::of(1 - mover),
+                Outcome::Draw => Winner::Draw,
+                Outcome::Points(p) if p > 0 => Winner::of(mover),
+                Outcome::Points(p) if p < 0 => Winner::of(1 - mover),
+                Outcome::Points(_) => Winner::Draw,
+            };
+            return Some((winner, rule_reason(&self.pos, outcome)));
+        }
+        let current = self.hashes[self.hashes.len() - 1];
+        if self.hashes.iter().filter(|&&h| h == current).count() >= 3 {
+            return Some((Winner::Draw, "threefold repetition"));
+        }
+        if let Some(a) = self.rules.adjudicate
+            && self.streak.1 >= a.plies
+        {
+            let winner = if self.streak.0 > 0 { 0 } else { 1 };
+            return Some((Winner::of(winner), "adjudication"));
+        }
+        let played = self.moves.len() as u32;
+        self.rules
+            .max_plies
+            .filter(|&m| played >= m)
+            .map(|_| (Winner::Draw, "max plies"))
+    }
+
+    /// Plays `reply` for `side`, which took `elapsed`; a loss on time ends the game.
+    fn apply(&mut self, side: usize, reply: Reply<G::Move>, elapsed: Duration) -> Option<End> {
+        let stats = &mut self.sides[side];
+        stats.moves += 1;
+        stats.nodes += reply.nodes;
+        stats.time_s += elapsed.as_secs_f64();
+        if let Some(d) = reply.depth {
+            stats.depth_sum += u64::from(d);
+            stats.depth_moves += 1;
+        }
+        if let Some((left, inc)) = &mut self.clocks {
+            if elapsed > left[side] + self.margins[side] {
+                return Some((Winner::of(1 - side), "time forfeit"));
+            }
+            left[side] = left[side].saturating_sub(elapsed) + inc[side];
+        }
+        if let Some(a) = self.rules.adjudicate {
+            let white_view = reply.score.map(|s| if side == 0 { s } else { -s });
+            self.streak = next_streak(self.streak, white_view, a);
+        }
+        self.moves.push(reply.mv.to_string());
+        self.pos.play(reply.mv);
+        self.hashes.push(self.pos.hash());
+        None
+    }
+
+    fn forfeit(mut self, side: usize, fault: &Fault) -> GameRecord {
+        if fault.kills_engine() {
+            self.dead_engine = Some(side);
+        }
+        self.detail = Some(fault.detail());
+        self.finish((Winner::of(1 - side), fault.reason()))
+    }
+
+    fn finish(self, (winner, reason): End) -> GameRecord {
+        GameRecord {
+            winner,
+            reason: reason.to_owned(),
+            moves: self.moves,
+            sides: self.sides,
+            dead_engine: self.dead_engine,
+            detail: self.detail,
+        }
+    }
+}
+
+/// The run of plies whose scores (for the first player) are all beyond ±`a.score` on the
+/// same side, after one more score (`None`: a player that reports none, which ends the run).
+fn next_streak(
+    (sign, count): (i32, u32),
+    white_view: Option<Score>,
+    a: Adjudication,
+) -> (i32, u32) {
+    match white_view {
+        Some(s) if s.unsigned_abs() >= a.score.unsigned_abs() => {
+            let now = s.signum();
+            if now == sign {
+                (sign, count + 1)
+            } else {
+                (now, 1)
+            }
+        }
+        _ => (0, 0),
+    }
+}
+
+/// The name of a rule ending: chess's by what the board shows, the others' by the game.
+fn rule_reason<G: Game>(pos: &G, outcome: Outcome) -> &'static str {
+    if let Some(chess) = (pos as &dyn Any).downcast_ref::<Chess>() {
+        return chess_reason(chess);
+    }
+    match (G::NAME, outcome) {
+        ("connect4", Outcome::Loss) => "four in a row",
+        ("tictactoe", Outcome::Loss) => "three in a row",
+        (_, Outcome::Draw) => "board full",
+        _ => "rules",
+    }
+}
+
+/// Why a chess game is over ([`Game::status`] decides that it is).
+fn chess_reason(c: &Chess) -> &'static str {
+    if !c.has_moves() {
+        if c.in_check() {
+            "checkmate"
+        } else {
+            "stalemate"
+        }
+    } else if c.insufficient_material() {
+        "insufficient material"
+    } else {
+        "fifty moves"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn streaks_count_agreeing_decisive_plies() {
+        let a = Adjudication {
+            score: 500,
+            plies: 3,
+        };
+        let mut s = (0, 0);
+        for v in [600, -700, 800, 900, 550] {
+            s = next_streak(s, Some(v), a);
+        }
+        assert_eq!(s, (1, 3));
+        assert_eq!(next_streak(s, Some(100), a), (0, 0));
+        assert_eq!(next_streak(s, None, a), (0, 0));
+    }
+
+    #[test]
+    fn the_third_occurrence_of_a_position_is_a_draw_by_repetition() {
+        let rules = Rules::default();
+        let player = Player {
+            name: "p".into(),
+            kind: PlayerKind::Engine(super::super::engine::EngineSpec::default()),
+            limits: Limits::default(),
+            tc: None,
+        };
+        let mut game = GameState::new(Chess::startpos(), [&player, &player], &rules);
+        let knights = ["g1f3", "g8f6", "f3g1", "f6g8"];
+        for (ply, text) in knights.iter().chain(&knights).enumerate() {
+            assert_eq!(game.ending(), None, "ply {ply}");
+            let mv = game.pos.parse_move(text).expect("legal");
+            let reply = Reply {
+                mv,
+                score: None,
+                depth: None,
+                nodes: 0,
+            };
+            assert_eq!(game.apply(game.side(), reply, Duration::ZERO), None);
+        }
+        assert_eq!(game.ending(), Some((Winner::Draw, "threefold repetition")));
+    }
+
+    #[test]
+    fn engine_mates_are_decisive_scores() {
+        assert_eq!(engine_score(EngineScore::Mate(1)), score::win_in(1));
+        assert_eq!(engine_score(EngineScore::Mate(-2)), score::loss_in(4));
+        assert_eq!(engine_score(EngineScore::Cp(35)), 35);
+    }
+}

@@ -1,0 +1,199 @@
+//! games.csv: one row per finished game, appended and flushed as each game ends, read back
+//! by `--resume` (a row counts only if it is whole and matches the schedule).
+
+use super::play::{GameRecord, SideStats, Winner};
+use super::spec::{GameSlot, MatchPlan};
+use crate::lab::spec::GameKind;
+
+/// One row of games.csv.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameRow {
+    /// The game's index in the schedule.
+    pub game: usize,
+    /// Its pairing's index.
+    pub pairing: usize,
+    /// The round of the pairing (the game pair's index with pairs).
+    pub round: u32,
+    /// 0 or 1: the game of the pair (1 swapped colours).
+    pub leg: u32,
+    /// The opening's label.
+    pub opening: String,
+    /// The first player (White).
+    pub first: String,
+    /// The second player (Black).
+    pub second: String,
+    /// Who won.
+    pub winner: Winner,
+    /// Why the game ended.
+    pub reason: String,
+    /// Plies played from the opening.
+    pub plies: u32,
+    /// First and second player's figures.
+    pub sides: [SideStats; 2],
+    /// The moves, space-separated, in the game's notation (UCI for chess).
+    pub line: String,
+    /// The game's seed (last, so that a line torn in it does not match the schedule).
+    pub seed: u64,
+}
+
+impl GameRow {
+    /// The row of a game played in `slot`.
+    #[must_use]
+    pub fn new(plan: &MatchPlan, slot: &GameSlot, record: &GameRecord) -> Self {
+        Self {
+            game: slot.index,
+            pairing: slot.pairing,
+            round: slot.round,
+            leg: slot.leg,
+            opening: plan.openings[slot.opening].label.clone(),
+            first: plan.players[slot.first].name.clone(),
+            second: plan.players[slot.second].name.clone(),
+            winner: record.winner,
+            reason: record.reason.clone(),
+            plies: record.moves.len() as u32,
+            sides: record.sides,
+            line: record.moves.join(" "),
+            seed: slot.seed,
+        }
+    }
+
+    /// The game's score for player `name` (1, ½ or 0); `None` if it did not play.
+    #[must_use]
+    pub fn score_of(&self, name: &str) -> Option<f64> {
+        let first = if self.first == name {
+            true
+        } else if self.second == name {
+            false
+        } else {
+            return None;
+        };
+        Some(match (self.winner, first) {
+            (Winner::Draw, _) => 0.5,
+            (Winner::First, true) | (Winner::Second, false) => 1.0,
+            _ => 0.0,
+        })
+    }
+
+    /// The fields, in [`header`] order.
+    #[must_use]
+    pub fn fields(&self) -> Vec<String> {
+        let mut out = vec![
+            self.game.to_string(),
+            self.pairing.to_string(),
+            self.round.to_string(),
+            self.leg.to_string(),
+            self.opening.clone(),
+            self.first.clone(),
+            self.second.clone(),
+            self.winner.result().to_owned(),
+            self.reason.clone(),
+            self.plies.to_string(),
+        ];
+        for s in &self.sides {
+            out.extend([
+                s.moves.to_string(),
+                s.nodes.to_string(),
+                format!("{:.3}", s.time_s),
+                s.mean_depth()
+                    .map_or_else(String::new, |d| format!("{d:.2}")),
+            ]);
+        }
+        out.extend([self.line.clone(), self.seed.to_string()]);
+        out
+    }
+
+    /// Reads a row written by [`Self::fields`]; `None` if any field is missing or unreadable.
+    #[must_use]
+    pub fn parse(record: &csv::StringRecord) -> Option<Self> {
+        if record.len() != COLUMNS.len() {
+            return None;
+        }
+        let f = |i: usize| record.get(i).unwrap_or_default();
+        let side = |at: usize| -> Option<SideStats> {
+            let depth: Option<f64> = match f(at + 3) {
+                "" => None,
+                d => Some(d.parse().ok()?),
+            };
+            let moves: u32 = f(at).parse().ok()?;
+            Some(SideStats {
+                moves,
+                nodes: f(at + 1).parse().ok()?,
+                time_s: f(at + 2).parse().ok()?,
+                // The mean is what is kept; as a sum over all moves it reads back the same.
+                depth_sum: depth.map_or(0, |d| (d * f64::from(moves)).round() as u64),
+                depth_moves: if depth.is_some() { moves } else { 0 },
+            })
+        };
+        Some(Self {
+            game: f(0).parse().ok()?,
+            pairing: f(1).parse().ok()?,
+            round: f(2).parse().ok()?,
+            leg: f(3).parse().ok()?,
+            opening: f(4).to_owned(),
+            first: f(5).to_owned(),
+            second: f(6).to_owned(),
+            winner: Winner::parse(f(7))?,
+            reason: f(8).to_owned(),
+            plies: f(9).parse().ok()?,
+            sides: [side(10)?, side(14)?],
+            line: f(18).to_owned(),
+            seed: f(19).parse().ok()?,
+        })
+    }
+
+    /// Whether this row is the game `slot` of `plan` (same index, players, opening and seed).
+    #[must_use]
+    pub fn matches(&self, plan: &MatchPlan, slot: &GameSlot) -> bool {
+        self.game == slot.index
+            && self.pairing == slot.pairing
+            && self.first == plan.players[slot.first].name
+            && self.second == plan.players[slot.second].name
+            && self.opening == plan.openings[slot.opening].label
+            && self.seed == slot.seed
+    }
+}
+
+/// The columns, with `{side}` standing for `white`/`black` in chess and `first`/`second`
+/// in the other games.
+pub const COLUMNS: [&str; 20] = [
+    "game",
+    "pairing",
+    "round",
+    "leg",
+    "opening",
+    "{first}",
+    "{second}",
+    "result",
+    "reason",
+    "plies",
+    "{first}_moves",
+    "{first}_nodes",
+    "{first}_time_s",
+    "{first}_mean_depth",
+    "{second}_moves",
+    "{second}_nodes",
+    "{second}_time_s",
+    "{second}_mean_depth",
+    "line",
+    "seed",
+];
+
+/// The header of games.csv for `game`.
+#[must_use]
+pub fn header(game: GameKind) -> Vec<String> {
+    let (first, second) = side_names(game);
+    COLUMNS
+        .iter()
+        .map(|c| c.replace("{first}", first).replace("{second}", second))
+        .collect()
+}
+
+/// `("white", "black")` in chess, `("first", "second")` elsewhere.
+#[must_use]
+pub fn side_names(game: GameKind) -> (&'static str, &'static str) {
+    if game == GameKind::Chess {
+        ("white", "black")
+    } else {
+        ("first", "second")
+    }
+}

@@ -1,0 +1,382 @@
+//! Runs a [`MatchPlan`]: games on a rayon pool of `concurrency` threads, taken in schedule
+//! order; each finished game appended to games.csv and flushed; an SPRT (if any) checked
+//! after each game of a pairing, stopping the pairing's games not yet started once it
+//! decides; at the end games.csv sorted by game, standings.csv, summary.md, games.pgn for
+//! chess and run.json. `--resume` keeps the games of games.csv that match the schedule.
+
+use std::fs::{self, File};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+use std::time::{Duration, Instant};
+
+use super::engine::UciEngine;
+use super::play::{GameSetup, play_game};
+use super::record::{GameRow, header};
+use super::spec::{GameSlot, MatchPlan, PlayerKind};
+use super::standings::{Standing, pairing_standing, standings, write_csv};
+use crate::lab::machine::{Described, write_run_info};
+use crate::lab::runner::{RunError, RunOptions, csv_err, io, progress_bar, resumable_csv};
+use crate::lab::spec::GameKind;
+
+/// Errors while running a match.
+#[derive(Debug, thiserror::Error)]
+pub enum ArenaError {
+    /// Files, resume, thread pool.
+    #[error(transparent)]
+    Run(#[from] RunError),
+    /// An external engine could not be started before the match.
+    #[error("player `{player}`: {message}")]
+    Engine {
+        /// The player.
+        player: String,
+        /// What went wrong.
+        message: String,
+    },
+}
+
+/// What a match produced.
+#[derive(Debug)]
+pub struct ArenaReport {
+    /// The output directory.
+    pub out: PathBuf,
+    /// Games played now.
+    pub played: usize,
+    /// Games kept from an earlier run.
+    pub kept: usize,
+    /// Games not played because an SPRT had decided their pairing.
+    pub skipped: usize,
+    /// Standings over every game.
+    pub standings: Vec<Standing>,
+    /// Wall-clock seconds.
+    pub elapsed_s: f64,
+}
+
+/// The output directory of `plan` under `options` (whose `jobs` are the games at once,
+/// overriding the file's `concurrency`).
+#[must_use]
+pub fn output_dir(plan: &MatchPlan, options: &RunOptions) -> PathBuf {
+    options
+        .out
+        .clone()
+        .unwrap_or_else(|| Path::new("results").join(&plan.name))
+}
+
+/// What run.json records of the match.
+fn described(plan: &MatchPlan, games: usize) -> Described<'_> {
+    Described {
+        name: &plan.name,
+        file: &plan.file,
+        text: &plan.text,
+        description: &plan.description,
+        notes: &plan.notes,
+        references: &[],
+        seed: plan.seed,
+        job_count: games,
+    }
+}
+
+/// Plays every game of `plan` not already in games.csv (with `resume`) and writes the
+/// results.
+pub fn run(plan: &MatchPlan, options: &RunOptions) -> Result<ArenaReport, ArenaError> {
+    let started = Instant::now();
+    let out = output_dir(plan, options);
+    fs::create_dir_all(&out).map_err(io(&out))?;
+    let schedule = plan.schedule();
+    let csv_path = out.join("games.csv");
+    let kept = if options.resume {
+        resume_rows(plan, &schedule, &out, &csv_path)?
+    } else {
+        Vec::new()
+    };
+    let concurrency = options.jobs.unwrap_or(plan.concurrency).max(1);
+    write_run_info(&described(plan, schedule.len()), &out, concurrency, None)?;
+    let engines = EnginePool::start(plan)?;
+    let pending: Vec<GameSlot> = schedule
+        .iter()
+        .filter(|s| !kept.iter().any(|r| r.game == s.index))
+        .copied()
+        .collect();
+    let state = Mutex::new(MatchState::new(plan, &csv_path, kept)?);
+    let progress = progress_bar(options.progress, pending.len(), "games");
+    let next = AtomicUsize::new(0);
+    let worker = || -> Result<(), RunError> {
+        loop {
+            let Some(slot) = pending.get(next.fetch_add(1, Relaxed)) else {
+                return Ok(());
+            };
+            let stopped = lock(&state).stopped[slot.pairing];
+            if !stopped {
+                let (row, detail) = play(plan, slot, &engines);
+                if let Some(detail) = detail {
+                    let loser = if row.winner == super::play::Winner::First {
+                        &row.second
+                    } else {
+                        &row.first
+                    };
+                    progress.suspend(|| {
+                        eprintln!(
+                            "game {}: {loser} forfeits ({}): {detail}",
+                            row.game, row.reason
+                        );
+                    });
+                }
+                progress.set_message(format!(
+                    "{} vs {}: {}",
+                    row.first,
+                    row.second,
+                    row.winner.result()
+                ));
+                lock(&state).add(plan, row)?;
+            }
+            progress.inc(1);
+        }
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(concurrency)
+        .build()
+        .map_err(|_| RunError::Pool(concurrency))?;
+    let results: Vec<Result<(), RunError>> = pool.broadcast(|_| worker());
+    progress.finish_and_clear();
+    results.into_iter().collect::<Result<(), RunError>>()?;
+    let state = state
+        .into_inner()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let kept_count = state.kept;
+    let skipped = pending.len() - (state.rows.len() - kept_count);
+    let rows = finish_files(plan, &out, state)?;
+    let elapsed_s = started.elapsed().as_secs_f64();
+    write_run_info(
+        &described(plan, schedule.len()),
+        &out,
+        concurrency,
+        Some(elapsed_s),
+    )?;
+    let standings = standings(plan, &rows);
+    super::summary::write(plan, &out, &rows, &standings, elapsed_s, concurrency)
+        .map_err(io(&out.join("summary.md")))?;
+    Ok(ArenaReport {
+        out,
+        played: rows.len() - kept_count,
+        kept: kept_count,
+        skipped,
+        standings,
+        elapsed_s,
+    })
+}
+
+/// A lock that survives a panicked holder (the data are rows, whole or not yet added).
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Plays the game of `slot`, with engines from the pool.
+fn play(plan: &MatchPlan, slot: &GameSlot, engines: &EnginePool) -> (GameRow, Option<String>) {
+    let players = [&plan.players[slot.first], &plan.players[slot.second]];
+    let mut taken = [slot.first, slot.second].map(|p| engines.take(plan, p));
+    let [a, b] = &mut taken;
+    let record = play_game(GameSetup {
+        opening: &plan.openings[slot.opening],
+        players,
+        engines: [a.as_mut(), b.as_mut()],
+        rules: &plan.rules,
+        seed: slot.seed,
+    });
+    for (side, (engine, player)) in taken.into_iter().zip([slot.first, slot.second]).enumerate() {
+        if record.dead_engine != Some(side) {
+            engines.give_back(player, engine);
+        }
+    }
+    (GameRow::new(plan, slot, &record), record.detail)
+}
+
+/// Rows so far, games.csv open for appending, and which pairings an SPRT has stopped.
+struct MatchState {
+    rows: Vec<GameRow>,
+    kept: usize,
+    stopped: Vec<bool>,
+    writer: csv::Writer<File>,
+    path: PathBuf,
+}
+
+impl MatchState {
+    /// Starts games.csv afresh with the `kept` rows.
+    fn new(plan: &MatchPlan, path: &Path, kept: Vec<GameRow>) -> Result<Self, RunError> {
+        let mut writer = csv::Writer::from_path(path).map_err(csv_err(path))?;
+        writer
+            .write_record(header(plan.game))
+            .map_err(csv_err(path))?;
+        for row in &kept {
+            writer.write_record(row.fields()).map_err(csv_err(path))?;
+        }
+        writer.flush().map_err(io(path))?;
+        let stopped = (0..plan.pairings.len())
+            .map(|i| decided(&pairing_standing(plan, i, &kept)))
+            .collect();
+        Ok(Self {
+            kept: kept.len(),
+            rows: kept,
+            stopped,
+            writer,
+            path: path.to_path_buf(),
+        })
+    }
+
+    /// Appends and flushes a finished game, and checks its pairing's SPRT.
+    fn add(&mut self, plan: &MatchPlan, row: GameRow) -> Result<(), RunError> {
+        self.writer
+            .write_record(row.fields())
+            .map_err(csv_err(&self.path))?;
+        self.writer.flush().map_err(io(&self.path))?;
+        let pairing = row.pairing;
+        self.rows.push(row);
+        if decided(&pairing_standing(plan, pairing, &self.rows)) {
+            self.stopped[pairing] = true;
+        }
+        Ok(())
+    }
+}
+
+/// Whether an SPRT has reached a verdict on this pairing.
+fn decided(s: &Standing) -> bool {
+    s.sprt.is_some_and(|(_, verdict)| verdict.is_some())
+}
+
+/// Rewrites games.csv sorted by game (through a temporary file) and writes games.pgn for
+/// chess; returns the sorted rows.
+fn finish_files(plan: &MatchPlan, out: &Path, state: MatchState) -> Result<Vec<GameRow>, RunError> {
+    let MatchState {
+        mut rows,
+        path,
+        writer,
+        ..
+    } = state;
+    drop(writer);
+    rows.sort_by_key(|r| r.game);
+    let tmp = path.with_extension("csv.tmp");
+    let mut w = csv::Writer::from_path(&tmp).map_err(csv_err(&tmp))?;
+    w.write_record(header(plan.game)).map_err(csv_err(&tmp))?;
+    for row in &rows {
+        w.write_record(row.fields()).map_err(csv_err(&tmp))?;
+    }
+    w.flush().map_err(io(&tmp))?;
+    drop(w);
+    fs::rename(&tmp, &path).map_err(io(&path))?;
+    if plan.game == GameKind::Chess {
+        let pgn = out.join("games.pgn");
+        super::export::write_pgn(plan, &rows, &pgn).map_err(io(&pgn))?;
+    }
+    write_csv(&out.join("standings.csv"), &standings(plan, &rows))
+        .map_err(csv_err(&out.join("standings.csv")))?;
+    Ok(rows)
+}
+
+/// The rows of an earlier run of the same experiment text that are whole and match the
+/// schedule (a torn last line, or rows of another schedule, are dropped and replayed).
+fn resume_rows(
+    plan: &MatchPlan,
+    schedule: &[GameSlot],
+    out: &Path,
+    csv_path: &Path,
+) -> Result<Vec<GameRow>, RunError> {
+    let Some(mut reader) = resumable_csv(out, csv_path, &plan.text)? else {
+        return Ok(Vec::new());
+    };
+    let mut rows: Vec<GameRow> = Vec::new();
+    for record in reader.records().filter_map(Result::ok) {
+        let Some(row) = GameRow::parse(&record) else {
+            continue;
+        };
+        let fits = schedule.get(row.game).is_some_and(|s| row.matches(plan, s));
+        if fits && !rows.iter().any(|r| r.game == row.game) {
+            rows.push(row);
+        }
+    }
+    Ok(rows)
+}
+
+/// External engines, kept running between games: each player's idle processes.
+struct EnginePool {
+    idle: Mutex<Vec<Vec<UciEngine>>>,
+    /// How long a start (handshake) may take.
+    timeout: Duration,
+}
+
+impl EnginePool {
+    /// Starts one process of every engine player, so that a bad command fails the match
+    /// before any game.
+    fn start(plan: &MatchPlan) -> Result<Self, ArenaError> {
+        let timeout = plan.rules.engine_timeout;
+        let mut idle = Vec::new();
+        for p in &plan.players {
+            let mut mine = Vec::new();
+            if let PlayerKind::Engine(spec) = &p.kind {
+                let engine = UciEngine::start(spec, timeout).map_err(|e| ArenaError::Engine {
+                    player: p.name.clone(),
+                    message: e.to_string(),
+                })?;
+                mine.push(engine);
+            }
+            idle.push(mine);
+        }
+        Ok(Self {
+            idle: Mutex::new(idle),
+            timeout,
+        })
+    }
+
+    /// An idle process of `player`'s engine, or a new one (`None` for plylab's players, and
+    /// when the engine cannot start: the game is then forfeited).
+    fn take(&self, plan: &MatchPlan, player: usize) -> Option<UciEngine> {
+        let PlayerKind::Engine(spec) = &plan.players[player].kind else {
+            return None;
+        };
+        let idle = lock(&self.idle)[player].pop();
+        idle.or_else(|| UciEngine::start(spec, self.timeout).ok())
+    }
+
+    /// Returns a live process for later games.
+    fn give_back(&self, player: usize, engine: Option<UciEngine>) {
+        if let Some(engine) = engine {
+            lock(&self.idle)[player].push(engine);
+        }
+    }
+}
+
+/// Prints the match without playing it (`--dry-run`): players, pairings, openings, games.
+pub fn describe(plan: &MatchPlan, out: &mut impl std::io::Write) -> std::io::Result<()> {
+    let schedule = plan.schedule();
+    writeln!(
+        out,
+        "match `{}`: {} ({}), {} games ({} per pairing{}), {} at once",
+        plan.name,
+        plan.game,
+        plan.format,
+        schedule.len(),
+        plan.games_per_pairing,
+        if plan.pairs { ", in pairs" } else { "" },
+        plan.concurrency
+    )?;
+    for (i, p) in plan.players.iter().enumerate() {
+        writeln!(out, "player {i}: {:<28} {}", p.name, p.describe())?;
+    }
+    for (i, &(a, b)) in plan.pairings.iter().enumerate() {
+        let (a, b) = (&plan.players[a].name, &plan.players[b].name);
+        writeln!(out, "pairing {i}: {a} vs {b}")?;
+    }
+    writeln!(out, "openings: {}", plan.opening_source)?;
+    for slot in &schedule {
+        writeln!(
+            out,
+            "{:>5}  pairing {} round {} leg {}  {} vs {}  from {}",
+            slot.index,
+            slot.pairing,
+            slot.round,
+            slot.leg,
+            plan.players[slot.first].name,
+            plan.players[slot.second].name,
+            plan.openings[slot.opening].label
+        )?;
+    }
+    Ok(())
+}

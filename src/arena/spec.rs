@@ -1,0 +1,855 @@
+//! Arena files: an experiment file with a `[match]` table. The same top-level keys as an
+//! experiment (`name`, `description`, `notes`, `seed`, `[limits]`, `[[searchers]]` with every
+//! key and sweep; each variant is a player, its limits are per move), plus `[match]`: the
+//! game, the format, games per pairing, openings, endings, concurrency, time control and an
+//! optional SPRT. Everything is checked before a game is played; errors are located
+//! [`SpecError`]s (file:line:column, key). EXPERIMENTS.md documents every key.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde::Deserialize;
+use toml::Spanned;
+
+use super::engine::EngineSpec;
+use crate::game::{Game, Status};
+use crate::games::chess::Chess;
+use crate::games::connect4::Connect4;
+use crate::games::tictactoe::TicTacToe;
+use crate::lab::elo::Sprt;
+use crate::lab::spec::{
+    GameKind, GamePosition, LimitsSpec, SearcherSpec, SearcherVariant, Source, SpecError,
+    check_labels, check_limits, check_name, document, limit_variants, read_file,
+    required_algorithm, variants_of,
+};
+use crate::rng::{XorShift, mix};
+use crate::search::Limits;
+
+/// An arena file, as written.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ArenaFile {
+    /// Names the output directory `results/<name>/`.
+    pub name: Spanned<String>,
+    /// One line saying what the match asks.
+    #[serde(default)]
+    pub description: String,
+    /// Markdown copied into summary.md.
+    #[serde(default)]
+    pub notes: String,
+    /// Seed of every random choice (openings, games). Default 0.
+    #[serde(default)]
+    pub seed: u64,
+    /// Per-move limits of every player, overridden per searcher.
+    #[serde(default)]
+    pub limits: LimitsSpec,
+    /// The players: labelled search configurations or external engines.
+    pub searchers: Spanned<Vec<SearcherSpec>>,
+    /// The match settings.
+    #[serde(rename = "match")]
+    pub settings: Spanned<MatchSpec>,
+}
+
+/// Who plays whom.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Format {
+    /// The first player against each of the others.
+    Gauntlet,
+    /// Every player against every other.
+    #[default]
+    RoundRobin,
+}
+
+impl std::fmt::Display for Format {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Self::Gauntlet => "gauntlet",
+            Self::RoundRobin => "round robin",
+        })
+    }
+}
+
+/// The order in which a book's openings are used.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OpeningOrder {
+    /// From the first line on.
+    #[default]
+    Sequential,
+    /// A seeded shuffle of the whole book.
+    Random,
+}
+
+/// The `[match]` table.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MatchSpec {
+    /// `tictactoe`, `connect4` or `chess`.
+    pub game: Spanned<GameKind>,
+    /// `gauntlet` or `round_robin` (default).
+    #[serde(default)]
+    pub format: Format,
+    /// Games per pairing.
+    pub games: Spanned<u32>,
+    /// Play each opening twice, colours swapped (default true).
+    pub pairs: Option<bool>,
+    /// Where the games start.
+    pub openings: Option<Spanned<OpeningsSpec>>,
+    /// A game still going after this many plies is a draw.
+    pub max_plies: Option<Spanned<u32>>,
+    /// Adjudicate a win when the searches agree on a decisive score.
+    pub adjudicate: Option<Spanned<AdjudicateSpec>>,
+    /// Games played at once (default: the number of cores).
+    pub concurrency: Option<Spanned<usize>>,
+    /// Time control of every player, `"seconds+increment"`.
+    pub tc: Option<Spanned<String>>,
+    /// Extra milliseconds an external engine may take beyond its move's time before it is
+    /// declared hung (default 5000).
+    pub engine_timeout_ms: Option<Spanned<u64>>,
+    /// Stop a pairing early by a sequential probability ratio test.
+    pub sprt: Option<Spanned<SprtSpec>>,
+}
+
+/// `openings = { file = "...", order = "..." }`, `{ random_plies = N }` or
+/// `{ positions = [...] }`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OpeningsSpec {
+    /// A book: EPD for chess, a position a line for the other games.
+    pub file: Option<Spanned<String>>,
+    /// The book's order: `sequential` (default) or `random`.
+    pub order: Option<Spanned<OpeningOrder>>,
+    /// Openings of N seeded random legal plies from the start.
+    pub random_plies: Option<Spanned<u32>>,
+    /// An explicit list of positions.
+    pub positions: Option<Spanned<Vec<Spanned<String>>>>,
+}
+
+/// `adjudicate = { score = S, plies = N }`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AdjudicateSpec {
+    /// The score (evaluator units) beyond which a position counts as won.
+    pub score: Spanned<i32>,
+    /// Consecutive plies whose searches must all report it.
+    pub plies: Spanned<u32>,
+}
+
+/// `[match.sprt]`: H0 elo = `elo0` against H1 elo = `elo1`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SprtSpec {
+    /// Elo under H0.
+    pub elo0: f64,
+    /// Elo under H1.
+    pub elo1: f64,
+    /// False-positive rate (default 0.05).
+    #[serde(default = "five_percent")]
+    pub alpha: f64,
+    /// False-negative rate (default 0.05).
+    #[serde(default = "five_percent")]
+    pub beta: f64,
+}
+
+fn five_percent() -> f64 {
+    0.05
+}
+
+/// A clock: `base` for the game, plus `increment` after each move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeControl {
+    /// Time at the start of the game.
+    pub base: Duration,
+    /// Time added after each move.
+    pub increment: Duration,
+}
+
+impl std::fmt::Display for TimeControl {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{}+{}",
+            self.base.as_secs_f64(),
+            self.increment.as_secs_f64()
+        )
+    }
+}
+
+/// What a player is.
+#[derive(Clone, Debug)]
+pub enum PlayerKind {
+    /// A plylab search configuration.
+    Search(SearcherVariant),
+    /// An external UCI engine.
+    Engine(EngineSpec),
+}
+
+/// A player of the match.
+#[derive(Clone, Debug)]
+pub struct Player {
+    /// Its name in the output: the label, with swept values in brackets.
+    pub name: String,
+    /// The search or the engine.
+    pub kind: PlayerKind,
+    /// Limits per move.
+    pub limits: Limits,
+    /// Its clock, if it plays under a time control.
+    pub tc: Option<TimeControl>,
+}
+
+impl Player {
+    /// The configuration in one line, for summary.md and `--dry-run`.
+    #[must_use]
+    pub fn describe(&self) -> String {
+        let what = match &self.kind {
+            PlayerKind::Search(v) => format!("{} {}", v.algorithm_name(), v.params()),
+            PlayerKind::Engine(e) => format!("engine `{}` {}", e.cmd, e.args.join(" ")),
+        };
+        let l = &self.limits;
+        let mut limits = Vec::new();
+        if let Some(d) = l.depth {
+            limits.push(format!("depth={d}"));
+        }
+        if let Some(n) = l.nodes {
+            limits.push(format!("nodes={n}"));
+        }
+        if let Some(t) = l.time {
+            limits.push(format!("time_ms={}", t.as_millis()));
+        }
+        if let Some(tc) = self.tc {
+            limits.push(format!("tc={tc}"));
+        }
+        format!("{} ({})", what.trim(), limits.join(" "))
+    }
+
+    /// Search threads the player uses (1 for an engine, whose own threads are its options').
+    #[must_use]
+    pub fn threads(&self) -> usize {
+        match &self.kind {
+            PlayerKind::Search(v) => v.config.threads,
+            PlayerKind::Engine(_) => 1,
+        }
+    }
+}
+
+/// A position a game starts from.
+#[derive(Clone, Debug)]
+pub struct Opening {
+    /// As written (chess: a FEN; connect four and tic-tac-toe: the moves played).
+    pub label: String,
+    /// The position.
+    pub position: GamePosition,
+}
+
+/// Adjudication of a win: `plies` consecutive plies whose searches all report a score
+/// beyond ±`score` for the same side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Adjudication {
+    /// The threshold, in evaluator units.
+    pub score: i32,
+    /// Consecutive plies.
+    pub plies: u32,
+}
+
+/// How games end besides the game's own rules.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Rules {
+    /// A draw after this many plies from the opening.
+    pub max_plies: Option<u32>,
+    /// Adjudication of wins.
+    pub adjudicate: Option<Adjudication>,
+    /// Extra time an engine gets beyond its move's time before it counts as hung.
+    pub engine_timeout: Duration,
+}
+
+/// A validated match: everything needed to play it.
+#[derive(Clone, Debug)]
+pub struct MatchPlan {
+    /// The experiment's name.
+    pub name: String,
+    /// The file it was read from.
+    pub file: PathBuf,
+    /// The file's text, recorded in run.json.
+    pub text: String,
+    /// The experiment seed.
+    pub seed: u64,
+    /// Notes for summary.md.
+    pub notes: String,
+    /// The description.
+    pub description: String,
+    /// The game.
+    pub game: GameKind,
+    /// The players, in file order.
+    pub players: Vec<Player>,
+    /// Who plays whom.
+    pub format: Format,
+    /// Pairs of player indices; the first of each is the one whose side standings report.
+    pub pairings: Vec<(usize, usize)>,
+    /// Games per pairing.
+    pub games_per_pairing: u32,
+    /// Each opening twice with colours swapped.
+    pub pairs: bool,
+    /// Openings in the order rounds use them (a round takes the next; they cycle).
+    pub openings: Vec<Opening>,
+    /// Where the openings come from, for summary.md.
+    pub opening_source: String,
+    /// Endings besides the game's rules.
+    pub rules: Rules,
+    /// Games played at once.
+    pub concurrency: usize,
+    /// The early-stop test, if any.
+    pub sprt: Option<Sprt>,
+}
+
+/// One game of the schedule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameSlot {
+    /// Index in the whole match (rounds interleave the pairings).
+    pub index: usize,
+    /// Index into [`MatchPlan::pairings`].
+    pub pairing: usize,
+    /// Round of the pairing: the game pair (with `pairs`) or the game.
+    pub round: u32,
+    /// 0 or 1: which game of the pair (the second swaps colours).
+    pub leg: u32,
+    /// Index into [`MatchPlan::openings`].
+    pub opening: usize,
+    /// The player who moves first (White).
+    pub first: usize,
+    /// The other player.
+    pub second: usize,
+    /// The game's seed, from the experiment seed and the game index.
+    pub seed: u64,
+}
+
+impl MatchPlan {
+    /// Games in a round of one pairing: 2 with pairs, else 1.
+    #[must_use]
+    pub fn legs(&self) -> u32 {
+        if self.pairs { 2 } else { 1 }
+    }
+
+    /// Every game, round by round, each round visiting every pairing (so that pairings
+    /// progress together and an SPRT can stop one while the others go on).
+    #[must_use]
+    pub fn schedule(&self) -> Vec<GameSlot> {
+        let rounds = self.games_per_pairing / self.legs();
+        let mut out = Vec::new();
+        for round in 0..rounds {
+            for (pairing, &(a, b)) in self.pairings.iter().enumerate() {
+                for leg in 0..self.legs() {
+                    // Without pairs, colours alternate from one game to the next.
+                    let swapped = (leg + if self.pairs { 0 } else { round }) % 2 == 1;
+                    let (first, second) = if swapped { (b, a) } else { (a, b) };
+                    let index = out.len();
+                    out.push(GameSlot {
+                        index,
+                        pairing,
+                        round,
+                        leg,
+                        opening: round as usize % self.openings.len(),
+                        first,
+                        second,
+                        seed: mix(self.seed ^ mix(index as u64)),
+                    });
+                }
+            }
+        }
+        out
+    }
+
+    /// A reduced match to check a file end to end: one round per pairing (a game pair), at
+    /// most [`crate::lab::spec::QUICK_NODES`] nodes per move. Its figures are not the
+    /// match's.
+    #[must_use]
+    pub fn quick(mut self) -> Self {
+        self.games_per_pairing = self.legs();
+        for p in &mut self.players {
+            let cap = crate::lab::spec::QUICK_NODES;
+            p.limits.nodes = Some(p.limits.nodes.map_or(cap, |n| n.min(cap)));
+        }
+        self
+    }
+}
+
+/// True if `text` is an arena file: a TOML document with a `match` table.
+#[must_use]
+pub fn is_arena(text: &str) -> bool {
+    toml::from_str::<toml::Table>(text).is_ok_and(|t| t.contains_key("match"))
+}
+
+/// Reads and validates an arena file.
+pub fn load(file: &Path) -> Result<MatchPlan, SpecError> {
+    parse(file, &read_file(file)?)
+}
+
+/// Validates an arena file given as text; `file` locates errors and relative paths.
+pub fn parse(file: &Path, text: &str) -> Result<MatchPlan, SpecError> {
+    let src = Source { file, text };
+    let doc: ArenaFile = document(&src)?;
+    check_name(&src, &doc.name)?;
+    check_limits(&src, &doc.limits)?;
+    let m = doc.settings.get_ref();
+    let game = check_game(&src, m)?;
+    let match_tc = m.tc.as_ref().map(|t| time_control(&src, t)).transpose()?;
+    let players = players(&src, &doc, game, match_tc)?;
+    let pairs = m.pairs.unwrap_or(true);
+    check_games(&src, m, pairs)?;
+    let base_dir = file.parent().unwrap_or(Path::new("."));
+    let (openings, opening_source) = openings(&src, m, game, base_dir, doc.seed)?;
+    let format = m.format;
+    let concurrency = match &m.concurrency {
+        Some(c) if !(1..=256).contains(c.get_ref()) => {
+            return Err(src.at(c, "concurrency", "must be in 1..=256"));
+        }
+        Some(c) => *c.get_ref(),
+        None => crate::lab::machine::cores(),
+    };
+    Ok(MatchPlan {
+        pairings: pairings(format, players.len()),
+        name: doc.name.get_ref().clone(),
+        file: file.to_path_buf(),
+        text: text.to_owned(),
+        seed: doc.seed,
+        notes: doc.notes.clone(),
+        description: doc.description.clone(),
+        game,
+        players,
+        format,
+        games_per_pairing: *m.games.get_ref(),
+        pairs,
+        openings,
+        opening_source,
+        rules: rules(&src, m)?,
+        concurrency,
+        sprt: m.sprt.as_ref().map(|s| sprt(&src, s)).transpose()?,
+    })
+}
+
+/// The game: one that can be played out (not random trees).
+fn check_game(src: &Source, m: &MatchSpec) -> Result<GameKind, SpecError> {
+    let game = *m.game.get_ref();
+    if game == GameKind::RandomTree {
+        let why = "a match needs a game to play: tictactoe, connect4 or chess";
+        return Err(src.at(&m.game, "game", why));
+    }
+    Ok(game)
+}
+
+/// `games` is at least 1, and even with pairs.
+fn check_games(src: &Source, m: &MatchSpec, pairs: bool) -> Result<(), SpecError> {
+    let games = *m.games.get_ref();
+    if games == 0 {
+        return Err(src.at(&m.games, "games", "must be at least 1"));
+    }
+    if pairs && games % 2 == 1 {
+        let why = format!(
+            "{games} is odd: with pairs = true each opening is played twice (colours swapped)"
+        );
+        return Err(src.at(&m.games, "games", why));
+    }
+    Ok(())
+}
+
+/// Who plays whom: player indices.
+fn pairings(format: Format, players: usize) -> Vec<(usize, usize)> {
+    match format {
+        Format::Gauntlet => (1..players).map(|b| (0, b)).collect(),
+        Format::RoundRobin => (0..players)
+            .flat_map(|a| (a + 1..players).map(move |b| (a, b)))
+            .collect(),
+    }
+}
+
+/// `"S+I"` or `"S"`, seconds (decimals allowed): the base time and increment.
+fn time_control(src: &Source, tc: &Spanned<String>) -> Result<TimeControl, SpecError> {
+    let text = tc.get_ref().trim();
+    let (base, inc) = text.split_once('+').unwrap_or((text, "0"));
+    let seconds = |s: &str| {
+        s.trim()
+            .parse::<f64>()
+            .ok()
+            .filter(|x| x.is_finite() && *x >= 0.0 && *x < 1e6)
+            .map(Duration::from_secs_f64)
+    };
+    match (seconds(base), seconds(inc)) {
+        (Some(base), Some(increment)) if !base.is_zero() => Ok(TimeControl { base, increment }),
+        _ => Err(src.at(
+            tc,
+            "tc",
+            format!("`{text}` is not a time control: seconds + increment, such as \"10+0.1\""),
+        )),
+    }
+}
+
+/// Every variant of every searcher (and every limits sweep), in file order.
+fn players(
+    src: &Source,
+    doc: &ArenaFile,
+    game: GameKind,
+    match_tc: Option<TimeControl>,
+) -> Result<Vec<Player>, SpecError> {
+    let specs = doc.searchers.get_ref();
+    check_labels(src, specs)?;
+    let mut out = Vec::new();
+    for spec in specs {
+        let tc = match &spec.tc {
+            Some(t) => Some(time_control(src, t)?),
+            None => match_tc,
+        };
+        let kinds = player_kinds(src, spec, game)?;
+        let no_game_limits = LimitsSpec::default();
+        for kind in kinds {
+            for (limits, swept) in limit_variants([&spec.limits, &no_game_limits, &doc.limits]) {
+                out.push(player(src, spec, kind.clone(), limits, &swept, tc)?);
+            }
+        }
+    }
+    if out.len() < 2 {
+        let why = format!(
+            "a match needs at least two players; the searchers make {}",
+            out.len()
+        );
+        return Err(src.at(&doc.searchers, "searchers", why));
+    }
+    Ok(out)
+}
+
+/// The searcher's variants, or its engine.
+fn player_kinds(
+    src: &Source,
+    spec: &SearcherSpec,
+    game: GameKind,
+) -> Result<Vec<PlayerKind>, SpecError> {
+    let Some(engine) = &spec.engine else {
+        let algorithm = required_algorithm(src, spec)?;
+        let variants = variants_of(src, spec, algorithm)?;
+        return Ok(variants.into_iter().map(PlayerKind::Search).collect());
+    };
+    if spec.algorithm.is_some() {
+        let why = "an engine player has no `algorithm` (its search is the engine's)";
+        return Err(src.at(engine, "engine", why));
+    }
+    if game != GameKind::Chess {
+        return Err(src.at(engine, "engine", "external engines play chess only (UCI)"));
+    }
+    let parsed: EngineSpec = engine.get_ref().clone().try_into().map_err(|e| {
+        src.at(
+            engine,
+            "engine",
+            format!(
+                "bad engine entry: {} (expected {{ cmd = \"...\", args = [...], options = {{ ... }} }})",
+                e.to_string().trim()
+            ),
+        )
+    })?;
+    if parsed.cmd.trim().is_empty() {
+        return Err(src.at(engine, "engine", "`cmd` is empty"));
+    }
+    Ok(vec![PlayerKind::Engine(parsed)])
+}
+
+/// One player, its limits checked against what it is.
+fn player(
+    src: &Source,
+    spec: &SearcherSpec,
+    kind: PlayerKind,
+    limits: Limits,
+    swept: &[String],
+    tc: Option<TimeControl>,
+) -> Result<Player, SpecError> {
+    let at_label = |why: String| src.at(&spec.label, "limits", why);
+    let label = spec.label.get_ref();
+    if tc.is_some() && limits.time.is_some() {
+        let why = format!(
+            "`{label}` plays under a time control (tc), which gives each move its time: drop time_ms"
+        );
+        return Err(at_label(why));
+    }
+    let timed = tc.is_some() || limits.time.is_some();
+    let name = match &kind {
+        PlayerKind::Search(v) => {
+            if v.mcts.is_some() && !timed && limits.nodes.is_none() {
+                return Err(at_label(format!(
+                    "the Monte Carlo player `{label}` needs nodes (playouts), time_ms or tc per move"
+                )));
+            }
+            let mut v = v.clone();
+            v.add_swept(swept);
+            v.name()
+        }
+        PlayerKind::Engine(_) if swept.is_empty() => label.clone(),
+        PlayerKind::Engine(_) => format!("{label}[{}]", swept.join(" ")),
+    };
+    if !timed
+        && limits == Limits::default()
+        && !matches!(kind, PlayerKind::Search(ref v) if v.mcts.is_none())
+    {
+        return Err(at_label(format!(
+            "`{label}` needs a limit per move: depth, nodes, time_ms or tc"
+        )));
+    }
+    Ok(Player {
+        name,
+        kind,
+        limits,
+        tc,
+    })
+}
+
+/// `max_plies`, `adjudicate` and `engine_timeout_ms`.
+fn rules(src: &Source, m: &MatchSpec) -> Result<Rules, SpecError> {
+    let max_plies = match &m.max_plies {
+        Some(p) if *p.get_ref() == 0 => return Err(src.at(p, "max_plies", "must be at least 1")),
+        Some(p) => Some(*p.get_ref()),
+        None if *m.game.get_ref() == GameKind::Chess => Some(DEFAULT_CHESS_MAX_PLIES),
+        None => None,
+    };
+    let adjudicate = match &m.adjudicate {
+        None => None,
+        Some(a) => Some(adjudication(src, a.get_ref())?),
+    };
+    Ok(Rules {
+        max_plies,
+        adjudicate,
+        engine_timeout: Duration::from_millis(
+            m.engine_timeout_ms.as_ref().map_or(5000, |t| *t.get_ref()),
+        ),
+    })
+}
+
+/// A chess game still going after this many plies is drawn, unless the file says otherwise.
+pub const DEFAULT_CHESS_MAX_PLIES: u32 = 400;
+
+fn adjudication(src: &Source, a: &AdjudicateSpec) -> Result<Adjudication, SpecError> {
+    if *a.score.get_ref() <= 0 {
+        return Err(src.at(&a.score, "score", "must be a positive score"));
+    }
+    if *a.plies.get_ref() == 0 {
+        return Err(src.at(&a.plies, "plies", "must be at least 1"));
+    }
+    Ok(Adjudication {
+        score: *a.score.get_ref(),
+        plies: *a.plies.get_ref(),
+    })
+}
+
+fn sprt(src: &Source, s: &Spanned<SprtSpec>) -> Result<Sprt, SpecError> {
+    let v = s.get_ref();
+    Sprt::new(v.elo0, v.elo1, v.alpha, v.beta).ok_or_else(|| {
+        src.at(
+            s,
+            "sprt",
+            format!(
+                "elo0 = {}, elo1 = {}, alpha = {}, beta = {}: needs elo0 < elo1, 0 < alpha, beta < 1 and alpha + beta < 1",
+                v.elo0, v.elo1, v.alpha, v.beta
+            ),
+        )
+    })
+}
+
+/// The openings, in the order rounds use them, and where they come from.
+fn openings(
+    src: &Source,
+    m: &MatchSpec,
+    game: GameKind,
+    base_dir: &Path,
+    seed: u64,
+) -> Result<(Vec<Opening>, String), SpecError> {
+    let start = || Opening {
+        label: "start".into(),
+        position: GamePosition::parse(game, "start").expect("every game has a start position"),
+    };
+    let Some(spec) = &m.openings else {
+        return Ok((vec![start()], "the start position".into()));
+    };
+    let o = spec.get_ref();
+    let given = [
+        o.file.is_some(),
+        o.random_plies.is_some(),
+        o.positions.is_some(),
+    ];
+    if given.iter().filter(|&&g| g).count() != 1 {
+        let why = "give exactly one of file, random_plies or positions";
+        return Err(src.at(spec, "openings", why));
+    }
+    if let (Some(order), None) = (&o.order, &o.file) {
+        return Err(src.at(order, "order", "`order` is for a `file` of openings"));
+    }
+    if let Some(file) = &o.file {
+        return book(src, file, o.order.as_ref(), game, base_dir, seed);
+    }
+    if let Some(list) = &o.positions {
+        return listed(src, list, game);
+    }
+    let plies = o.random_plies.as_ref().expect("one of the three is given");
+    let rounds = (*m.games.get_ref()).max(1) as usize;
+    let list = (0..rounds)
+        .map(|r| random_opening(game, *plies.get_ref(), mix(seed ^ mix(r as u64 ^ 0xB00C))))
+        .collect::<Option<Vec<_>>>()
+        .ok_or_else(|| {
+            src.at(
+                plies,
+                "random_plies",
+                "no such opening: the game ends before that many plies",
+            )
+        })?;
+    Ok((
+        list,
+        format!("{} seeded random plies from the start", plies.get_ref()),
+    ))
+}
+
+/// A book file (EPD for chess), in file order or a seeded shuffle.
+fn book(
+    src: &Source,
+    file: &Spanned<String>,
+    order: Option<&Spanned<OpeningOrder>>,
+    game: GameKind,
+    base_dir: &Path,
+    seed: u64,
+) -> Result<(Vec<Opening>, String), SpecError> {
+    let path = base_dir.join(file.get_ref());
+    let entries = crate::lab::test_set::read(game, &path, None)
+        .map_err(|e| src.at(file, "file", e.to_string()))?;
+    let mut list: Vec<Opening> = entries
+        .into_iter()
+        .map(|e| Opening {
+            label: e.label,
+            position: e.position,
+        })
+        .collect();
+    let order = order.map_or(OpeningOrder::Sequential, |o| *o.get_ref());
+    if order == OpeningOrder::Random {
+        shuffle(&mut list, mix(seed ^ 0x0BE2_11A6));
+    }
+    let name = path
+        .file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    let order = match order {
+        OpeningOrder::Sequential => "in file order",
+        OpeningOrder::Random => "in seeded random order",
+    };
+    let source = format!("{name} ({} openings, {order})", list.len());
+    Ok((list, source))
+}
+
+/// Fisher–Yates with a seeded generator.
+fn shuffle<T>(items: &mut [T], seed: u64) {
+    let mut rng = XorShift::new(seed);
+    for i in (1..items.len()).rev() {
+        let j = rng.below(i as u64 + 1) as usize;
+        items.swap(i, j);
+    }
+}
+
+/// `positions = [...]`, each parsed.
+fn listed(
+    src: &Source,
+    list: &Spanned<Vec<Spanned<String>>>,
+    game: GameKind,
+) -> Result<(Vec<Opening>, String), SpecError> {
+    if list.get_ref().is_empty() {
+        return Err(src.at(list, "positions", "the list of positions is empty"));
+    }
+    let mut out = Vec::new();
+    for text in list.get_ref() {
+        let t = text.get_ref().trim();
+        let position = GamePosition::parse(game, t)
+            .map_err(|e| src.at(text, "positions", format!("bad {game} position `{t}`: {e}")))?;
+        out.push(Opening {
+            label: t.to_owned(),
+            position,
+        });
+    }
+    let n = out.len();
+    Ok((out, format!("{n} listed positions")))
+}
+
+/// An opening of `plies` uniformly random legal plies from the start, chosen with `seed`;
+/// lines that end the game are drawn again (up to 1000 tries). `None` if none was found.
+pub fn random_opening(game: GameKind, plies: u32, seed: u64) -> Option<Opening> {
+    let mut rng = XorShift::new(seed);
+    (0..1000)
+        .find_map(|_| match game {
+            GameKind::Chess => {
+                random_line(&Chess::startpos(), plies, &mut rng).map(|(p, _)| p.to_fen())
+            }
+            GameKind::Connect4 => {
+                random_line(&Connect4::default(), plies, &mut rng).map(|(_, m)| m)
+            }
+            GameKind::Tictactoe => {
+                random_line(&TicTacToe::default(), plies, &mut rng).map(|(_, m)| m)
+            }
+            GameKind::RandomTree => None,
+        })
+        .and_then(|label| {
+            let label = if label.is_empty() {
+                "start".to_owned()
+            } else {
+                label
+            };
+            let position = GamePosition::parse(game, &label).ok()?;
+            Some(Opening { label, position })
+        })
+}
+
+/// Plays `plies` random legal moves from `start`; the position reached and the moves
+/// written one after the other (the move notation of connect four and tic-tac-toe is their
+/// position notation). `None` if the game ended on the way or at the end.
+fn random_line<G: Game>(start: &G, plies: u32, rng: &mut XorShift) -> Option<(G, String)> {
+    let mut pos = start.clone();
+    let mut line = String::new();
+    let mut moves = Vec::new();
+    for _ in 0..plies {
+        moves.clear();
+        pos.generate_moves(&mut moves);
+        if pos.status() != Status::Ongoing || moves.is_empty() {
+            return None;
+        }
+        let mv = moves[rng.below(moves.len() as u64) as usize];
+        line.push_str(&mv.to_string());
+        pos.play(mv);
+    }
+    (pos.status() == Status::Ongoing).then_some((pos, line))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn time_controls_read_seconds_and_increments() {
+        let text = "tc = \"10+0.1\"";
+        let src = Source {
+            file: Path::new("x.toml"),
+            text,
+        };
+        let tc = Spanned::new(6..13, "10+0.1".to_owned());
+        let parsed = time_control(&src, &tc).expect("valid");
+        assert_eq!(parsed.base, Duration::from_secs(10));
+        assert_eq!(parsed.increment, Duration::from_millis(100));
+        let bad = Spanned::new(6..13, "ten".to_owned());
+        assert!(time_control(&src, &bad).is_err());
+    }
+
+    #[test]
+    fn random_openings_are_seeded_and_playable() {
+        let a = random_opening(GameKind::Connect4, 4, 7).expect("an opening");
+        let b = random_opening(GameKind::Connect4, 4, 7).expect("an opening");
+        assert_eq!(a.label, b.label);
+        assert_eq!(a.label.len(), 4);
+        let chess = random_opening(GameKind::Chess, 6, 1).expect("an opening");
+        assert!(chess.label.contains('/'));
+    }
+
+    #[test]
+    fn round_robins_pair_everyone_once_and_gauntlets_the_first() {
+        assert_eq!(
+            pairings(Format::RoundRobin, 3),
+            vec![(0, 1), (0, 2), (1, 2)]
+        );
+        assert_eq!(pairings(Format::Gauntlet, 3), vec![(0, 1), (0, 2)]);
+    }
+}
