@@ -344,6 +344,23 @@ fn engines_that_crash_hang_or_play_illegal_moves_forfeit_and_the_match_goes_on()
 }
 
 #[test]
+fn an_engine_over_its_clock_loses_on_time() {
+    let dir = TempDir::new("arena-slow");
+    let text = arena(
+        "slow",
+        "game = \"chess\"\ngames = 2\ntc = \"0.1+0\"\nopenings = { positions = [\"startpos\"] }",
+        &[alphabeta("ab", "depth = 1"), fake("slow", "slow")],
+    );
+    let (header, rows) = games(&run(&dir, "slow", &text, &[]));
+    assert_eq!(rows.len(), 2, "both colours are played");
+    for row in &rows {
+        assert_eq!(row[col(&header, "reason")], "time forfeit", "{row:?}");
+        let ab_won = (row[5] == "ab") == (row[7] == "1-0");
+        assert!(ab_won, "the slow engine loses: {row:?}");
+    }
+}
+
+#[test]
 fn plylab_uci_plays_as_an_external_engine() {
     let dir = TempDir::new("arena-uci");
     let engine = format!(

@@ -10,6 +10,9 @@ MODE decides how it misbehaves:
 - `crash`: like `ok`, but exits with status 3 on `go` without answering;
 - `hang`: like `ok`, but never answers `go` (it sleeps, reading nothing more);
 - `crash_on_start`: exits with status 2 on `uci`, after `id name` but before `uciok`;
+- `slow`: like `ok`, but thinks 400 ms before each `bestmove`, and plays a legal first
+  move for either side (g1f3 as White, g8f6 as Black, from the standard start), so that an
+  arena on a short clock sees it lose on time;
 - `garbage`: like `ok`, but writes junk before `uciok`, `readyok` and `bestmove`: unknown
   words, empty lines, broken `info` lines, bytes that are not UTF-8, CRLF line ends, a line
   of 100 000 characters, an `info string` that looks like a report.
@@ -22,7 +25,7 @@ end of its input. Standard library only.
 import sys
 import time
 
-MODES = ("ok", "crash", "hang", "crash_on_start", "garbage")
+MODES = ("ok", "crash", "hang", "crash_on_start", "garbage", "slow")
 
 JUNK = [
     b"hello there\n",
@@ -63,6 +66,7 @@ class Fake:
         self.mode = mode
         self.move = move
         self.log = open(log, "a", encoding="utf-8") if log else None
+        self.plies = 0
 
     def write(self, *lines):
         """Writes text lines and flushes them."""
@@ -100,6 +104,9 @@ class Fake:
         if self.mode == "hang":
             while True:
                 time.sleep(60)
+        if self.mode == "slow":
+            time.sleep(0.4)
+            self.move = "g1f3" if self.plies % 2 == 0 else "g8f6"
         self.write(
             f"info depth 1 seldepth 1 score cp 13 nodes 20 nps 2000 time 10 pv {self.move}",
             f"info depth 2 seldepth 3 multipv 1 score cp 17 nodes 120 time 11 pv {self.move}",
@@ -116,6 +123,8 @@ class Fake:
         elif command == "isready":
             self.junk()
             self.write("readyok")
+        elif command == "position":
+            self.plies = len(words) - words.index("moves") - 1 if "moves" in words else 0
         elif command == "go":
             self.go()
         elif command == "quit":
