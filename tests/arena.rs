@@ -220,6 +220,11 @@ fn sprt_stops_a_lopsided_pairing_early() {
     assert_eq!(&s[17], "H1 accepted");
     let llr: f64 = s[16].parse().expect("llr");
     assert!(llr >= (0.95f64 / 0.05).ln(), "{llr}");
+    // A one-sided score has no finite Elo: its cells are empty, never `inf` (plot::arena
+    // reads empty cells as undefined).
+    let text = std::fs::read_to_string(out.join("standings.csv")).expect("standings.csv");
+    assert!(!text.contains("inf"), "{text}");
+    assert_eq!(s[7] == *"1.0000", s[9].is_empty(), "{s:?}");
 }
 
 #[test]

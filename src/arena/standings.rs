@@ -88,13 +88,15 @@ impl Standing {
     }
 }
 
-/// `inf`/`-inf` for infinite Elo (a score of 1 or 0), else `digits` decimals.
+/// `digits` decimals, or an empty cell where the value is undefined: the Elo of a 100% or 0%
+/// score, or an interval without variance to base it on, is infinite (the columns'
+/// contract with `plot::arena`, which reads empty cells as "undefined").
 fn fmt(x: f64, digits: usize) -> String {
-    if x.is_infinite() {
-        if x > 0.0 { "inf" } else { "-inf" }.to_owned()
-    } else {
+    if x.is_finite() {
         // + 0.0 turns −0 into 0.
         format!("{:.digits$}", x + 0.0)
+    } else {
+        String::new()
     }
 }
 
