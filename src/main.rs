@@ -491,14 +491,17 @@ fn arena(args: &ExperimentArgs) -> Result<(), Failure> {
     for s in report.standings.iter().filter(|s| s.kind == "pairing") {
         let t = &s.games;
         println!(
-            "{} vs {}: +{} ={} -{}, score {:.3}, Elo {:+.1}",
+            "{} vs {}: +{} ={} -{}, score {:.3}, Elo {}",
             s.player,
             s.opponent,
             t.wins,
             t.draws,
             t.losses,
             t.score().unwrap_or(0.5),
-            t.elo().unwrap_or(0.0) + 0.0
+            t.elo().filter(|e| e.is_finite()).map_or_else(
+                || "undefined (a one-sided score)".into(),
+                |e| format!("{:+.1}", e + 0.0)
+            )
         );
     }
     if !args.no_plot {

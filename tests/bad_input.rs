@@ -208,6 +208,12 @@ const CASES: &[Case] = &[
     ),
     case("arena_odd_games.toml", 6, "games", "3 is odd"),
     case(
+        "arena_zero_engine_timeout.toml",
+        7,
+        "engine_timeout_ms",
+        "must be at least 1",
+    ),
+    case(
         "arena_random_tree.toml",
         5,
         "game",

@@ -215,14 +215,50 @@ exclusive = true
         assert!(row.alone, "a pool of one worker runs every job alone");
     }
     assert!(rows.iter().any(|r| r.oversubscribed));
-    // Shared-pool jobs with several threads beside other workers are oversubscribed too.
+    // On a shared pool any job may run beside the widest one (more threads than cores):
+    // every shared job is marked.
     let shared = run(&tmp, "shared", &text, cores().max(2));
     for row in shared.iter().filter(|r| r.searcher.starts_with("smp")) {
         assert!(!row.alone);
-        assert_eq!(
-            row.oversubscribed,
-            row.threads > 1 || cores() < 2,
-            "{row:?}"
-        );
+        assert!(row.oversubscribed, "{row:?}");
+    }
+}
+
+#[test]
+fn a_quick_plan_links_each_job_to_its_own_twin() {
+    let text = r#"
+name = "twins"
+
+[[games]]
+game = "connect4"
+positions = ["start", "4", "44"]
+limits = { depth = 6 }
+
+[[games]]
+game = "tictactoe"
+positions = ["5", "1"]
+limits = { depth = 4 }
+
+[[searchers]]
+label = "smp"
+algorithm = "lazy_smp"
+threads = [1, 2]
+"#;
+    let parse = || spec::parse(Path::new("twins.toml"), text).unwrap();
+    for plan in [parse().quick(), parse()] {
+        let mut linked = 0;
+        for job in &plan.jobs {
+            let Some(twin) = job.baseline else {
+                assert_eq!(job.searcher.config.threads, 1);
+                continue;
+            };
+            let twin = &plan.jobs[twin];
+            assert_eq!(twin.searcher.config.threads, 1);
+            assert_eq!(twin.position.label, job.position.label);
+            assert_eq!(twin.game_index, job.game_index);
+            assert_eq!(twin.limits, job.limits);
+            linked += 1;
+        }
+        assert!(linked >= 4, "{linked}");
     }
 }

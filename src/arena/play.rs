@@ -487,8 +487,9 @@ fn engine_move<G: Game>(
 fn engine_score(s: EngineScore) -> Score {
     match s {
         EngineScore::Cp(cp) => cp.clamp(-score::DECISIVE + 1, score::DECISIVE - 1),
-        EngineScore::Mate(n) if n > 0 => score::win_in(2 * n - 1),
-        EngineScore::Mate(n) => score::loss_in(-2 * n),
+        // An absurd distance (beyond any search) is clamped, never overflowed.
+        EngineScore::Mate(n) if n > 0 => score::win_in(2 * n.min(score::MAX_PLY / 2) - 1),
+        EngineScore::Mate(n) => score::loss_in(-2 * n.max(-score::MAX_PLY / 2)),
     }
 }
 

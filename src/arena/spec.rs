@@ -610,6 +610,11 @@ fn rules(src: &Source, m: &MatchSpec) -> Result<Rules, SpecError> {
         None => None,
         Some(a) => Some(adjudication(src, a.get_ref())?),
     };
+    if let Some(t) = &m.engine_timeout_ms
+        && *t.get_ref() == 0
+    {
+        return Err(src.at(t, "engine_timeout_ms", "must be at least 1"));
+    }
     Ok(Rules {
         max_plies,
         adjudicate,

@@ -132,9 +132,15 @@ pub fn run(plan: &Plan, options: &RunOptions) -> Result<RunReport, RunError> {
         .build()
         .map_err(|_| RunError::Pool(threads))?;
     let cores = crate::lab::machine::cores();
+    let widest_shared = shared.iter().map(|j| j.searcher.config.threads).max();
     let finish = |job: &Job| -> Result<(), RunError> {
         let mut rows = execute(job, &plan.name);
-        mark_machine_use(&mut rows, job, cores, threads);
+        let machine = MachineUse {
+            cores,
+            workers: threads,
+            widest_shared: widest_shared.unwrap_or(1),
+        };
+        machine.mark(&mut rows, job);
         progress.set_message(format!("{} on {}", job.searcher.label, job.position.label));
         progress.inc(1);
         sink.lock().expect("a writer panicked").append(&rows)
@@ -158,21 +164,33 @@ pub fn run(plan: &Plan, options: &RunOptions) -> Result<RunReport, RunError> {
     })
 }
 
-/// Records on `rows` how `job` shared the machine: its `cores`, whether it ran alone (an
-/// exclusive job, or a pool of one worker), and whether its threads with those of the
-/// `workers` − 1 jobs beside it outnumbered the cores.
-fn mark_machine_use(rows: &mut [Row], job: &Job, cores: usize, workers: usize) {
-    let alone = job.searcher.exclusive || workers == 1;
-    let threads = job.searcher.config.threads;
-    let busy = if alone {
-        threads
-    } else {
-        threads + workers - 1
-    };
-    for row in rows {
-        row.cores = cores as u32;
-        row.alone = alone;
-        row.oversubscribed = busy > cores;
+/// How the jobs of a run share the machine.
+struct MachineUse {
+    cores: usize,
+    /// Jobs run at once on the pool.
+    workers: usize,
+    /// The most threads of any job run on the pool (not exclusive).
+    widest_shared: usize,
+}
+
+impl MachineUse {
+    /// Records on `rows` how `job` shared the machine: the cores, whether it ran alone (an
+    /// exclusive job, or a pool of one worker), and whether its threads with those of the
+    /// jobs that may run beside it (`workers` − 1 of them, each counted at the widest
+    /// shared job's threads) could outnumber the cores.
+    fn mark(&self, rows: &mut [Row], job: &Job) {
+        let alone = job.searcher.exclusive || self.workers == 1;
+        let threads = job.searcher.config.threads;
+        let busy = if alone {
+            threads
+        } else {
+            threads + (self.workers - 1) * self.widest_shared
+        };
+        for row in rows {
+            row.cores = self.cores as u32;
+            row.alone = alone;
+            row.oversubscribed = busy > self.cores;
+        }
     }
 }
 
@@ -425,7 +443,7 @@ impl GameTask for JobTask<'_> {
             let mut row = run_mcts(root, eval, mcts, self.job, self.experiment);
             row.solved = self.job.position.answer.as_ref().and_then(|answer| {
                 let chosen = root.parse_move(&row.best_move).ok()?;
-                Some(keeps_known_value(root, eval, answer, chosen))
+                keeps_known_value(root, eval, answer, chosen)
             });
             return vec![row];
         }
@@ -539,20 +557,21 @@ fn run_mcts<G: Game, E: Evaluator<G>>(
 }
 
 /// Whether `mv`, a Monte Carlo search's choice at `root`, is right by the test set's
-/// `answer`: for best and avoided moves, as for alpha-beta (a mate distance cannot be
-/// judged: Monte Carlo announces none); for a known score, whether the move keeps the
-/// position's game-theoretic outcome (win, draw or loss), found by solving the position
-/// after it to the end with ordered alpha-beta and a table.
+/// `answer`: for best and avoided moves, as for alpha-beta; for a known score, whether the
+/// move keeps the position's game-theoretic outcome (win, draw or loss), found by solving
+/// the position after it to the end with ordered alpha-beta and a table. `None` when the
+/// answer names no move (only a mate distance, which Monte Carlo does not announce).
 fn keeps_known_value<G: Game, E: Evaluator<G>>(
     root: &G,
     eval: &E,
     answer: &Answer,
     mv: G::Move,
-) -> bool {
+) -> Option<bool> {
     match answer {
+        Answer::Moves { best, avoid, .. } if best.is_empty() && avoid.is_empty() => None,
         Answer::Moves { best, avoid, .. } => {
             let played = mv.to_string();
-            (best.is_empty() || best.contains(&played)) && !avoid.contains(&played)
+            Some((best.is_empty() || best.contains(&played)) && !avoid.contains(&played))
         }
         Answer::Score(expected) => {
             let mut child = root.clone();
@@ -572,7 +591,7 @@ fn keeps_known_value<G: Game, E: Evaluator<G>>(
                 }
             };
             let after = -child_score;
-            after.signum() == expected.signum()
+            Some(after.signum() == expected.signum())
         }
     }
 }

@@ -505,6 +505,8 @@ impl Plan {
             job.id = id;
             job.limits.nodes = Some(job.limits.nodes.map_or(QUICK_NODES, |n| n.min(QUICK_NODES)));
         }
+        // The ids changed (and so did the limits): link the twins again.
+        link_baselines(&mut self.jobs);
         self
     }
 }

@@ -161,14 +161,13 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         let busy = self
             .busy
             .filter(|_| index > 0 && depth + ONE_PLY >= DEFER_DEPTH);
+        let Some(busy) = busy else {
+            return self.search_move(child, depth, alpha, beta, ply, index);
+        };
         let hash = child.hash();
-        if let Some(busy) = busy {
-            busy.mark(hash);
-        }
+        busy.mark(hash);
         let value = self.search_move(child, depth, alpha, beta, ply, index);
-        if let Some(busy) = busy {
-            busy.clear(hash);
-        }
+        busy.clear(hash);
         value
     }
 

@@ -124,10 +124,13 @@ pub fn lazy_smp_observed<G: Game, E: Evaluator<G>>(
                 })
             })
             .collect();
+        // Raised however the main thread ends, even by a panic: the helpers have no other
+        // limit and would keep the scope from ever joining.
+        let done = RaiseOnDrop(&main_done);
         let mut main = searcher(config, shared.stop)
             .with_stop(&helper_finished)
             .run_observed(root, limits, &mut on_iteration);
-        main_done.store(true, Relaxed);
+        drop(done);
         let mut first_helper: Option<(SearchResult<G::Move>, Duration)> = None;
         for helper in helpers {
             // A helper that panicked contributes no nodes; the main thread's answer stands.
@@ -148,6 +151,15 @@ pub fn lazy_smp_observed<G: Game, E: Evaluator<G>>(
         main.elapsed = start.elapsed();
         main
     })
+}
+
+/// Raises its flag when dropped.
+struct RaiseOnDrop<'a>(&'a AtomicBool);
+
+impl Drop for RaiseOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.store(true, Relaxed);
+    }
 }
 
 /// Appends the final iteration of a helper that finished at `at` (from the start) to the
