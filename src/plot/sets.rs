@@ -178,15 +178,8 @@ pub fn sections(data: &Dataset, charts: &[Chart], format: Option<Format>) -> Str
         out.push_str(&test_set_table(&sets));
         if let Some(format) = format {
             out.push('\n');
-            for chart in charts.iter().filter(|c| c.group.starts_with(SET_GROUP)) {
-                let _ = writeln!(
-                    out,
-                    "![{}]({}.{})",
-                    chart.caption,
-                    chart.stem,
-                    format.extension()
-                );
-            }
+            let set_charts = charts.iter().filter(|c| c.group.starts_with(SET_GROUP));
+            out.push_str(&super::summary::chart_links(set_charts, format));
         }
     }
     if !data.run.references.is_empty() {

@@ -87,16 +87,7 @@ fn image_links(group: &Group<'_>, charts: &[Chart], format: Option<Format>) -> S
     let Some(format) = format else {
         return String::new();
     };
-    let mut out = String::new();
-    for chart in charts.iter().filter(|c| c.group == group.stem()) {
-        let _ = writeln!(
-            out,
-            "![{}]({}.{})",
-            chart.caption,
-            chart.stem,
-            format.extension()
-        );
-    }
+    let mut out = chart_links(charts.iter().filter(|c| c.group == group.stem()), format);
     if !out.is_empty() {
         out.push('\n');
     }
@@ -290,6 +281,21 @@ fn verdict(equal: usize, total: usize) -> String {
         (e, t) if e == t => format!("yes ({t} of {t})"),
         (e, t) => format!("**no** ({e} of {t})"),
     }
+}
+
+/// A markdown image line per chart, linking its file in `format`.
+pub(super) fn chart_links<'a>(charts: impl Iterator<Item = &'a Chart>, format: Format) -> String {
+    let mut out = String::new();
+    for chart in charts {
+        let _ = writeln!(
+            out,
+            "![{}]({}.{})",
+            chart.caption,
+            chart.stem,
+            format.extension()
+        );
+    }
+    out
 }
 
 pub(super) fn dash() -> String {

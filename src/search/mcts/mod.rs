@@ -236,17 +236,26 @@ fn finish<M: Copy>(
     }
 }
 
-/// The empty result for a root where the game is over (or no move is legal).
-fn finished_root<G: Game>(root: &G, start: Instant) -> Option<MctsResult<G::Move>> {
+/// The start of every search: the budget checked, the start time and the clock; or, for a
+/// root where the game is over (or no move is legal), the empty result at once.
+fn begin<'a, G: Game>(
+    root: &G,
+    budget: &MctsBudget<'a>,
+) -> Result<(Instant, Clock<'a>), MctsResult<G::Move>> {
+    budget.assert_limited();
+    let start = Instant::now();
     let mut moves = Vec::new();
     root.generate_moves(&mut moves);
-    (root.status() != Status::Ongoing || moves.is_empty()).then(|| MctsResult {
-        best_move: None,
-        root_visits: Vec::new(),
-        playouts: 0,
-        tree_nodes: 0,
-        elapsed: start.elapsed(),
-    })
+    if root.status() != Status::Ongoing || moves.is_empty() {
+        return Err(MctsResult {
+            best_move: None,
+            root_visits: Vec::new(),
+            playouts: 0,
+            tree_nodes: 0,
+            elapsed: start.elapsed(),
+        });
+    }
+    Ok((start, Clock::start(budget, start)))
 }
 
 /// The generator of search thread `index` (0 for [`uct`]): seeded `mix(seed ^ index)`.
@@ -304,13 +313,11 @@ pub fn uct<G: Game, E: Evaluator<G>>(
     config: &MctsConfig,
     budget: &MctsBudget<'_>,
 ) -> MctsResult<G::Move> {
-    budget.assert_limited();
-    let start = Instant::now();
-    if let Some(done) = finished_root(root, start) {
-        return done;
-    }
+    let (start, clock) = match begin(root, budget) {
+        Ok(started) => started,
+        Err(done) => return done,
+    };
     let limit = budget.iterations.unwrap_or(u64::MAX);
-    let clock = Clock::start(budget, start);
     let (totals, playouts, nodes) = uct_totals(root, eval, config, (limit, clock), 0);
     finish(totals, Choice::MostVisits, playouts, nodes, start.elapsed())
 }
@@ -325,18 +332,14 @@ pub fn flat_monte_carlo<G: Game, E: Evaluator<G>>(
     config: &MctsConfig,
     budget: &MctsBudget<'_>,
 ) -> MctsResult<G::Move> {
-    budget.assert_limited();
-    let start = Instant::now();
-    if let Some(done) = finished_root(root, start) {
-        return done;
-    }
+    let (start, clock) = match begin(root, budget) {
+        Ok(started) => started,
+        Err(done) => return done,
+    };
     let mut buf = Vec::new();
     root.generate_moves(&mut buf);
     let mut totals: Vec<(G::Move, u64, f64)> = buf.iter().map(|&mv| (mv, 0, 0.0)).collect();
-    let (limit, clock) = (
-        budget.iterations.unwrap_or(u64::MAX),
-        Clock::start(budget, start),
-    );
+    let limit = budget.iterations.unwrap_or(u64::MAX);
     let mut rng = thread_rng(config.seed, 0);
     let mut done = 0;
     while done < limit && !clock.interrupted(done) {

@@ -4,14 +4,12 @@
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::thread;
-use std::time::Instant;
 
 use parking_lot::Mutex;
 
 use super::tree::{Tree, playout};
 use super::{
-    Choice, Clock, MctsBudget, MctsConfig, MctsResult, finish, finished_root, thread_rng,
-    uct_totals,
+    Choice, Clock, MctsBudget, MctsConfig, MctsResult, begin, finish, thread_rng, uct_totals,
 };
 use crate::game::{Evaluator, Game};
 
@@ -38,13 +36,11 @@ pub fn root_parallel<G: Game, E: Evaluator<G>>(
     budget: &MctsBudget<'_>,
     threads: usize,
 ) -> MctsResult<G::Move> {
-    budget.assert_limited();
-    let start = Instant::now();
-    if let Some(done) = finished_root(root, start) {
-        return done;
-    }
+    let (start, clock) = match begin(root, budget) {
+        Ok(started) => started,
+        Err(done) => return done,
+    };
     let threads = threads.max(1);
-    let clock = Clock::start(budget, start);
     let runs: Vec<_> = thread::scope(|s| {
         let handles: Vec<_> = (0..threads)
             .map(|i| {
@@ -97,16 +93,15 @@ pub fn tree_parallel<G: Game, E: Evaluator<G>>(
     budget: &MctsBudget<'_>,
     threads: usize,
 ) -> MctsResult<G::Move> {
-    budget.assert_limited();
-    let start = Instant::now();
-    if let Some(done) = finished_root(root, start) {
-        return done;
-    }
+    let (start, clock) = match begin(root, budget) {
+        Ok(started) => started,
+        Err(done) => return done,
+    };
     let shared = Shared {
         tree: Mutex::new(Tree::new(root, config.exploration)),
         started: AtomicU64::new(0),
         limit: budget.iterations.unwrap_or(u64::MAX),
-        clock: Clock::start(budget, start),
+        clock,
     };
     let playouts: u64 = thread::scope(|s| {
         let handles: Vec<_> = (0..threads.max(1))
