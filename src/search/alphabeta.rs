@@ -29,12 +29,13 @@ enum Pass {
 struct Deferred([u64; 4]);
 
 impl Deferred {
-    const CAPACITY: usize = 256;
-
-    fn insert(&mut self, i: usize) {
-        if let Some(word) = self.0.get_mut(i / 64) {
-            *word |= 1 << (i % 64);
-        }
+    /// Defers move `i`; false (nothing deferred) past the 256th move.
+    fn insert(&mut self, i: usize) -> bool {
+        let Some(word) = self.0.get_mut(i / 64) else {
+            return false;
+        };
+        *word |= 1 << (i % 64);
+        true
     }
 
     fn contains(&self, i: usize) -> bool {
@@ -101,10 +102,9 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
                 let mut child = pos.clone();
                 child.play(mv);
                 if pass == Pass::First
-                    && i < Deferred::CAPACITY
                     && self.defer_busy(&child, depth, searched)
+                    && deferred.insert(i)
                 {
-                    deferred.insert(i);
                     continue;
                 }
                 let child_depth = depth - ONE_PLY + self.extension(&child);
