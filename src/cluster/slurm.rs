@@ -4,7 +4,8 @@
 //!
 //! Each task gets `--cpus-per-task` cores, the widest job's threads, and runs its jobs one
 //! at a time (`--jobs 1`), so that jobs which measure time run alone on their cores. The
-//! first task submits the merge job (once: it records the job id in `logs/merge.jobid`).
+//! first task submits the merge job (unless the one it recorded in `logs/merge.jobid` is
+//! still queued, as when the task is requeued).
 //! The option names are sbatch's own (Slurm's sbatch(1) manual page).
 
 use std::fmt::Write as _;
@@ -212,7 +213,12 @@ if [ -z "${{SLURM_ARRAY_TASK_ID:-}}" ]; then
     exit 2
 fi
 shard=$((SLURM_ARRAY_TASK_ID + 1))
-if [ "$SLURM_ARRAY_TASK_ID" -eq 0 ] && [ ! -s "$out/logs/merge.jobid" ]; then
+# Task 0 submits the merge job, unless one it submitted earlier is still queued.
+merge_queued() {{
+    [ -s "$out/logs/merge.jobid" ] \
+        && squeue -h -j "$(cat "$out/logs/merge.jobid")" 2>/dev/null | grep -q .
+}}
+if [ "$SLURM_ARRAY_TASK_ID" -eq 0 ] && ! merge_queued; then
     sbatch --parsable {merge_options} \
         --dependency="afterok:$SLURM_ARRAY_JOB_ID" \
         --output="$out/logs/merge.out" \
