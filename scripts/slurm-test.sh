@@ -52,11 +52,14 @@ cleanup() {
     if [ -n "${SLURM_CONF:-}" ] && [ -f "$SLURM_CONF" ]; then
         timeout 10 scancel --user=root >/dev/null 2>&1
     fi
-    for pid in "${PIDS[@]}"; do
+    # The daemons in reverse order of starting; each gets 5 s to stop before SIGKILL.
+    for ((i = ${#PIDS[@]} - 1; i >= 0; i--)); do
+        local pid=${PIDS[i]} tries=0
         kill "$pid" 2>/dev/null
-    done
-    sleep 1
-    for pid in "${PIDS[@]}"; do
+        while kill -0 "$pid" 2>/dev/null && [ $tries -lt 50 ]; do
+            sleep 0.1
+            tries=$((tries + 1))
+        done
         kill -9 "$pid" 2>/dev/null
     done
     if [ "${KEEP:-0}" = 1 ]; then say "kept $TMP"; else rm -rf "$TMP"; fi

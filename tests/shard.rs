@@ -572,3 +572,23 @@ fn the_slurm_script_has_the_array_the_cores_and_the_merge() {
     let stderr = bad_input(&["slurm", f, "--partition", "a b"]);
     assert!(stderr.contains("bad --partition"), "{stderr}");
 }
+
+#[test]
+fn the_two_games_of_a_pair_stay_in_one_shard() {
+    let plan = plylab::arena::spec::parse(Path::new("match.toml"), MATCH).expect("valid");
+    let schedule = plan.schedule();
+    let mut seen = BTreeSet::new();
+    for index in 1..=5 {
+        let games = plylab::cluster::shard::match_shard(&plan, Shard { index, count: 5 });
+        for &g in &games {
+            assert!(seen.insert(g), "game {g} in two shards");
+            let slot = schedule[g];
+            let partner = schedule
+                .iter()
+                .find(|s| s.pairing == slot.pairing && s.round == slot.round && s.leg != slot.leg)
+                .expect("games are in pairs");
+            assert!(games.contains(&partner.index), "game {g} without its pair");
+        }
+    }
+    assert_eq!(seen.len(), schedule.len());
+}

@@ -1,8 +1,8 @@
 //! `plylab merge`: one results directory from the directories of an experiment's (or a
 //! match's) shards, a pure function of those directories.
 //!
-//! Every shard must come from the same experiment text, seed, plylab version and commit,
-//! and the same split `N`; every job (or game) of the plan must be whole in exactly one of
+//! Every shard must come from the same experiment text, seed and plylab version, and the
+//! same split `N`; every job (or game) of the plan must be whole in exactly one of
 //! them. The merged searches.csv is the union of the shards' rows sorted as the runner sorts
 //! them, with the parallel columns (speedup, overhead, nps_scaling) linked again across
 //! shards from the twins their run.json files record; it equals a one-machine run's apart
@@ -132,11 +132,12 @@ type Fact = fn(&RunInfo) -> String;
 fn check_same_run(shards: &[ShardDir]) -> Result<(), MergeError> {
     let first = &shards[0];
     let split = |s: &ShardDir| s.info.shard.as_ref().map(|r| (r.count, r.quick));
-    let facts: [(&str, Fact); 5] = [
+    // Not the git commit: it is the working tree's when the shard ran, which need not be the
+    // binary's (merged run.json lists every commit seen).
+    let facts: [(&str, Fact); 4] = [
         ("experiment text", |i| i.text.clone()),
         ("seed", |i| i.seed.to_string()),
         ("plylab version", |i| i.crate_version.clone()),
-        ("git commit", |i| i.git_commit.clone()),
         ("job count", |i| i.job_count.to_string()),
     ];
     for other in &shards[1..] {
@@ -385,9 +386,12 @@ fn longest(shards: &[ShardDir]) -> Option<f64> {
 /// The merged run.json: the shards' common facts, the longest shard's time, and each shard.
 fn merged_info(shards: &[ShardDir]) -> RunInfo {
     let first = &shards[0].info;
-    let mut cpus: Vec<&str> = shards.iter().map(|s| s.info.cpu_model.as_str()).collect();
-    cpus.sort_unstable();
-    cpus.dedup();
+    let distinct = |fact: fn(&RunInfo) -> &str| {
+        let mut seen: Vec<&str> = shards.iter().map(|s| fact(&s.info)).collect();
+        seen.sort_unstable();
+        seen.dedup();
+        seen.join(" + ")
+    };
     let mut sorted: Vec<&ShardDir> = shards.iter().collect();
     sorted.sort_by_key(|s| record(s).index);
     RunInfo {
@@ -398,9 +402,9 @@ fn merged_info(shards: &[ShardDir]) -> RunInfo {
         notes: first.notes.clone(),
         references: first.references.clone(),
         seed: first.seed,
-        git_commit: first.git_commit.clone(),
+        git_commit: distinct(|i| &i.git_commit),
         crate_version: first.crate_version.clone(),
-        cpu_model: cpus.join(" + "),
+        cpu_model: distinct(|i| &i.cpu_model),
         cores: shards.iter().map(|s| s.info.cores).max().unwrap_or(1),
         jobs: shards.iter().map(|s| s.info.jobs).sum(),
         date: shards
