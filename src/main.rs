@@ -453,13 +453,17 @@ fn experiment(args: &ExperimentArgs) -> Result<(), Failure> {
         plan = plan.quick();
         out = out.or_else(|| Some(std::path::Path::new("target/quick").join(&plan.name)));
     }
-    if args.dry_run {
-        return print_stdout(|out| runner::describe_jobs(&plan, out));
-    }
-    let options = run_options(args, out);
     let shard = args
         .shard
         .map(|s| ShardRecord::of_plan(&plan, s, args.quick));
+    if args.dry_run {
+        // A shard's jobs only, with their ids in the whole plan.
+        if let Some(shard) = &shard {
+            plan.jobs.retain(|j| shard.holds(j.id));
+        }
+        return print_stdout(|out| runner::describe_jobs(&plan, out));
+    }
+    let options = run_options(args, out);
     eprintln!(
         "{}: {} jobs{} on {} threads -> {}",
         plan.name,

@@ -200,6 +200,24 @@ fn shards_are_a_deterministic_balanced_partition_of_ordering_toml() {
             plan.jobs.len(),
             "jobs left out of {count} shards"
         );
+        if count == 3 {
+            let listed = ok(&["experiment", text(&file), "--shard", "2/3", "--dry-run"]);
+            let ids: Vec<usize> = listed
+                .lines()
+                .skip(1)
+                .map(|l| {
+                    l.split_whitespace()
+                        .next()
+                        .and_then(|id| id.parse().ok())
+                        .expect("an id")
+                })
+                .collect();
+            assert_eq!(
+                ids,
+                plan_shard(&plan, Shard { index: 2, count: 3 }),
+                "{listed}"
+            );
+        }
         // Greedy list scheduling: the fullest shard was the emptiest when its last job came,
         // so it exceeds the emptiest by at most the costliest job.
         let largest = plan.jobs.iter().map(job_cost).max().expect("jobs");
