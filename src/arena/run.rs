@@ -320,10 +320,10 @@ fn resume_rows(
         let Some(row) = GameRow::parse(&record) else {
             continue;
         };
+        // The schedule is in game order (a shard's: some games of it).
         let fits = schedule
-            .iter()
-            .find(|s| s.index == row.game)
-            .is_some_and(|s| row.matches(plan, s));
+            .binary_search_by_key(&row.game, |s| s.index)
+            .is_ok_and(|i| row.matches(plan, &schedule[i]));
         if fits && !rows.iter().any(|r| r.game == row.game) {
             rows.push(row);
         }
