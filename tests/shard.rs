@@ -610,3 +610,49 @@ fn the_two_games_of_a_pair_stay_in_one_shard() {
     }
     assert_eq!(seen.len(), schedule.len());
 }
+
+#[test]
+fn an_arena_shard_resumes_its_own_games() {
+    let dir = TempDir::new("shard-arena-resume");
+    let file = write_experiment(&dir, MATCH);
+    let complete = dir.path("complete");
+    let run = |out: &Path, extra: &[&str]| {
+        let mut args = vec![
+            "experiment",
+            text(&file),
+            "--shard",
+            "2/3",
+            "--out",
+            text(out),
+        ];
+        args.extend_from_slice(&["--no-plot"]);
+        args.extend_from_slice(extra);
+        ok(&args)
+    };
+    run(&complete, &[]);
+    let cut = dir.path("cut");
+    std::fs::create_dir_all(&cut).expect("mkdir");
+    std::fs::copy(complete.join("run.json"), cut.join("run.json")).expect("copy");
+    let csv = std::fs::read_to_string(complete.join("games.csv")).expect("games.csv");
+    let lines: Vec<&str> = csv.lines().collect();
+    let kept = lines[..lines.len() - 2].join("\n") + "\n";
+    std::fs::write(cut.join("games.csv"), kept).expect("write");
+    let stdout = run(&cut, &["--resume"]);
+    assert!(
+        stdout.contains(&format!("2 games played ({} kept", lines.len() - 3)),
+        "{stdout}"
+    );
+    let games = |d: &Path| untimed(&d.join("games.csv"), |h| h.ends_with("_time_s"));
+    assert!(games(&cut) == games(&complete), "the resumed shard differs");
+}
+
+#[test]
+fn merging_what_is_not_a_shard_is_bad_input() {
+    let dir = TempDir::new("shard-not");
+    let missing = dir.path("no_such_shard");
+    let stderr = bad_input(&["merge", text(&missing), "--out", text(&dir.path("m"))]);
+    assert!(
+        stderr.contains("no_such_shard: no readable run.json"),
+        "{stderr}"
+    );
+}
