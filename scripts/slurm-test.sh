@@ -27,8 +27,8 @@ install_slurm() {
         && command -v munged >/dev/null && command -v sbatch >/dev/null && return 0
     command -v apt-get >/dev/null || skip "Slurm is not installed and apt-get is unavailable"
     say "installing slurm-wlm and munge"
-    timeout 60 apt-get update -qq >/dev/null 2>&1 || skip "apt-get update failed (offline?)"
-    DEBIAN_FRONTEND=noninteractive timeout 300 apt-get install -y -qq slurm-wlm munge \
+    timeout 45 apt-get update -qq >/dev/null 2>&1 || skip "apt-get update failed (offline?)"
+    DEBIAN_FRONTEND=noninteractive timeout 150 apt-get install -y -qq slurm-wlm munge \
         >/dev/null 2>&1 || skip "apt-get install slurm-wlm munge failed"
 }
 install_slurm

@@ -8,6 +8,8 @@
 //! give the same jobs in the same shard on any machine. Arena games are dealt out the same
 //! way in units of a pairing's round, so that the two games of a pair stay together.
 
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 use std::fmt;
 use std::str::FromStr;
 
@@ -141,15 +143,14 @@ impl ShardRecord {
 pub fn partition(costs: &[u64], count: usize) -> Vec<usize> {
     let count = count.max(1);
     let mut order: Vec<usize> = (0..costs.len()).collect();
-    order.sort_by_key(|&i| (std::cmp::Reverse(costs[i]), i));
-    let mut loads = vec![0u64; count];
+    order.sort_by_key(|&i| (Reverse(costs[i]), i));
+    // The least-loaded bin (lowest index among equals) on top: O(log N) per item.
+    let mut bins: BinaryHeap<Reverse<(u64, usize)>> = (0..count).map(|b| Reverse((0, b))).collect();
     let mut bin_of = vec![0; costs.len()];
     for i in order {
-        let bin = (0..count)
-            .min_by_key(|&b| (loads[b], b))
-            .expect("at least one bin");
-        loads[bin] = loads[bin].saturating_add(costs[i]);
+        let Reverse((load, bin)) = bins.pop().expect("at least one bin");
         bin_of[i] = bin;
+        bins.push(Reverse((load.saturating_add(costs[i]), bin)));
     }
     bin_of
 }
