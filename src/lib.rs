@@ -1,6 +1,7 @@
 //! plylab: a research harness for adversarial game-tree search.
 //!
 //! - [`arena`]: matches between players: games, openings, statistics;
+//! - [`cluster`]: experiments split into shards, merged back, submitted to Slurm;
 //! - [`game`]: the contract between games and searches;
 //! - [`games`]: tic-tac-toe, connect four, synthetic random trees and chess;
 //! - [`search`]: minimax, alpha-beta with switchable techniques, iterative deepening, the
@@ -13,6 +14,7 @@
 //! ARCHITECTURE.md at the repository root draws the picture and states the dependency rules.
 
 pub mod arena;
+pub mod cluster;
 pub mod game;
 pub mod games;
 pub mod lab;

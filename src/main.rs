@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use plylab::cluster::shard::{Shard, ShardRecord};
 use plylab::game::{Evaluator, Game, Score, score};
 use plylab::games::random_tree::OracleOrder;
 use plylab::lab::runner::{GameTask, RunOptions, with_game};
@@ -44,6 +45,12 @@ enum Command {
     /// Redraw the charts and summary.md of a results directory (or one searches.csv) from
     /// its CSV, without searching anything.
     Plot(PlotArgs),
+    /// Merge the results directories of an experiment's shards (--shard I/N) into one, then
+    /// draw its charts and summary.md.
+    Merge(MergeArgs),
+    /// Write to stdout an sbatch script running an experiment as a Slurm job array of
+    /// shards, then their merge.
+    Slurm(SlurmArgs),
     /// A UCI chess engine on stdin/stdout for one configuration: the searcher NAME of an
     /// experiment file, or the technique flags (their defaults when none are given; the
     /// --depth/--nodes/--time-ms flags cap every `go`).
@@ -110,6 +117,50 @@ struct ExperimentArgs {
     /// nodes per job, written to target/quick/<name> unless --out is given.
     #[arg(long)]
     quick: bool,
+    /// Run only part I of N of the jobs (arena files: of the game pairs), dealt out by
+    /// estimated cost; `plylab merge` joins the parts (see EXPERIMENTS.md).
+    #[arg(long, value_name = "I/N")]
+    shard: Option<Shard>,
+}
+
+#[derive(Args)]
+struct MergeArgs {
+    /// The shards' results directories (each written with --shard I/N).
+    #[arg(required = true, value_name = "DIR")]
+    dirs: Vec<PathBuf>,
+    /// The merged results directory.
+    #[arg(long, value_name = "DIR")]
+    out: PathBuf,
+    /// Do not draw charts and summary.md.
+    #[arg(long)]
+    no_plot: bool,
+}
+
+#[derive(Args)]
+struct SlurmArgs {
+    /// The experiment or arena file (TOML), as the tasks will open it.
+    file: PathBuf,
+    /// Array tasks, one shard each.
+    #[arg(long, value_name = "N", default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..))]
+    tasks: u32,
+    /// Partition (sbatch --partition).
+    #[arg(long, value_name = "P")]
+    partition: Option<String>,
+    /// Time limit per task (sbatch --time: HH:MM:SS, minutes, D-HH:MM:SS).
+    #[arg(long, value_name = "HH:MM:SS")]
+    time: Option<String>,
+    /// Account to charge (sbatch --account).
+    #[arg(long, value_name = "A")]
+    account: Option<String>,
+    /// Most tasks running at once (the array's %K).
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(1..))]
+    throttle: Option<u32>,
+    /// Merged results directory [default: results/<name>]; shards go to OUT/shards/I.
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// The plylab binary the tasks run [default: this one].
+    #[arg(long, value_name = "PATH")]
+    binary: Option<PathBuf>,
 }
 
 /// A game named on the command line.
@@ -371,6 +422,8 @@ fn main() -> ExitCode {
             Ok(())
         }
         Command::Plot(args) => run_plot(&args),
+        Command::Merge(args) => run_merge(&args),
+        Command::Slurm(args) => run_slurm(&args),
         Command::Uci(args) => match (&args.config, &args.searcher) {
             (Some(file), Some(name)) => plylab::uci::searcher_from_file(file, name),
             _ => Ok(args.techniques.searcher()),
@@ -400,18 +453,27 @@ fn experiment(args: &ExperimentArgs) -> Result<(), Failure> {
         plan = plan.quick();
         out = out.or_else(|| Some(std::path::Path::new("target/quick").join(&plan.name)));
     }
+    let shard = args
+        .shard
+        .map(|s| ShardRecord::of_plan(&plan, s, args.quick));
     if args.dry_run {
+        // A shard's jobs only, with their ids in the whole plan.
+        if let Some(shard) = &shard {
+            plan.jobs.retain(|j| shard.holds(j.id));
+        }
         return print_stdout(|out| runner::describe_jobs(&plan, out));
     }
     let options = run_options(args, out);
     eprintln!(
-        "{}: {} jobs on {} threads -> {}",
+        "{}: {} jobs{} on {} threads -> {}",
         plan.name,
-        plan.jobs.len(),
+        shard.as_ref().map_or(plan.jobs.len(), |s| s.jobs.len()),
+        args.shard
+            .map_or(String::new(), |s| format!(" (shard {s})")),
         options.jobs.unwrap_or_else(machine::cores),
         runner::output_dir(&plan, &options).display()
     );
-    let report = runner::run(&plan, &options).map_err(|e| match e {
+    let report = runner::run_jobs(&plan, &options, shard.as_ref()).map_err(|e| match e {
         runner::RunError::Resume(m) => Failure::bad_input(m),
         other => Failure::failed(other),
     })?;
@@ -469,14 +531,21 @@ fn arena(args: &ExperimentArgs) -> Result<(), Failure> {
         return print_stdout(|out| plylab::arena::describe(&plan, out));
     }
     let options = run_options(args, out);
+    let shard = args
+        .shard
+        .map(|s| ShardRecord::of_match(&plan, s, args.quick));
     eprintln!(
-        "{}: {} games, {} at once -> {}",
+        "{}: {} games{}, {} at once -> {}",
         plan.name,
-        plan.schedule().len(),
+        shard
+            .as_ref()
+            .map_or(plan.schedule().len(), |s| s.jobs.len()),
+        args.shard
+            .map_or(String::new(), |s| format!(" (shard {s})")),
         options.jobs.unwrap_or(plan.concurrency),
         arena_run::output_dir(&plan, &options).display()
     );
-    let report = arena_run::run(&plan, &options).map_err(|e| match e {
+    let report = arena_run::run_games(&plan, &options, shard.as_ref()).map_err(|e| match e {
         ArenaError::Run(runner::RunError::Resume(m)) => Failure::bad_input(m),
         other => Failure::failed(other),
     })?;
@@ -509,6 +578,76 @@ fn arena(args: &ExperimentArgs) -> Result<(), Failure> {
         println!("{} charts in {}", drawn.files.len(), report.out.display());
     }
     Ok(())
+}
+
+fn run_merge(args: &MergeArgs) -> Result<(), Failure> {
+    use plylab::cluster::merge::{MergeError, merge};
+    let report = merge(&args.dirs, &args.out).map_err(|e| match e {
+        MergeError::Refused(m) => Failure::bad_input(m),
+        MergeError::Run(e) => Failure::failed(e),
+    })?;
+    println!(
+        "{} shards merged: {} {} -> {}",
+        report.shards,
+        report.jobs,
+        if report.arena { "games" } else { "jobs" },
+        report.out.display()
+    );
+    if !args.no_plot {
+        let drawn = plot::plot_dir(&report.out, &Format::ALL).map_err(Failure::failed)?;
+        println!(
+            "{} files drawn in {}",
+            drawn.files.len(),
+            report.out.display()
+        );
+    }
+    Ok(())
+}
+
+fn run_slurm(args: &SlurmArgs) -> Result<(), Failure> {
+    use plylab::cluster::slurm::{self, SlurmJob};
+    let facts = slurm::plan_facts(&args.file).map_err(Failure::bad_input)?;
+    let tasks = args.tasks as usize;
+    if tasks > facts.units {
+        return Err(Failure::bad_input(format!(
+            "--tasks {tasks}: {} has only {} jobs (or game pairs) to share out",
+            args.file.display(),
+            facts.units
+        )));
+    }
+    if let Some(t) = &args.time {
+        slurm::check_time(t).map_err(Failure::bad_input)?;
+    }
+    for (flag, value) in [("partition", &args.partition), ("account", &args.account)] {
+        if let Some(v) = value {
+            slurm::check_name(flag, v).map_err(Failure::bad_input)?;
+        }
+    }
+    let out = args
+        .out
+        .clone()
+        .unwrap_or_else(|| std::path::Path::new("results").join(&facts.name));
+    // Slurm opens the tasks' log files but does not create their directory.
+    let logs = out.join("logs");
+    std::fs::create_dir_all(&logs)
+        .map_err(|e| Failure::failed(format!("{}: {e}", logs.display())))?;
+    let binary = match &args.binary {
+        Some(b) => b.clone(),
+        None => std::env::current_exe().map_err(Failure::failed)?,
+    };
+    let job = SlurmJob {
+        name: facts.name,
+        file: args.file.clone(),
+        tasks,
+        throttle: args.throttle.map(|k| k as usize),
+        cpus_per_task: facts.widest,
+        time: args.time.clone(),
+        partition: args.partition.clone(),
+        account: args.account.clone(),
+        out,
+        binary,
+    };
+    print_stdout(|out| std::io::Write::write_all(out, slurm::script(&job).as_bytes()))
 }
 
 fn run_plot(args: &PlotArgs) -> Result<(), Failure> {

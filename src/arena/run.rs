@@ -15,8 +15,11 @@ use super::play::{GameSetup, play_game};
 use super::record::{GameRow, header};
 use super::spec::{GameSlot, MatchPlan, PlayerKind};
 use super::standings::{Standing, pairing_standing, standings, write_csv};
+use crate::cluster::shard::ShardRecord;
 use crate::lab::machine::{Described, write_run_info};
-use crate::lab::runner::{RunError, RunOptions, csv_err, io, progress_bar, resumable_csv};
+use crate::lab::runner::{
+    RunError, RunOptions, check_same_shard, csv_err, io, progress_bar, resumable_csv,
+};
 use crate::lab::spec::GameKind;
 
 /// Errors while running a match.
@@ -73,31 +76,54 @@ fn described(plan: &MatchPlan, games: usize) -> Described<'_> {
         references: &[],
         seed: plan.seed,
         job_count: games,
+        shard: None,
     }
 }
 
 /// Plays every game of `plan` not already in games.csv (with `resume`) and writes the
 /// results.
 pub fn run(plan: &MatchPlan, options: &RunOptions) -> Result<ArenaReport, ArenaError> {
+    run_games(plan, options, None)
+}
+
+/// Plays the games of `plan` that `shard` holds (all of them without one). A shard plays
+/// all its games: an SPRT stops nothing here, `plylab merge` applies it to the union of
+/// the shards' games in schedule order.
+pub fn run_games(
+    plan: &MatchPlan,
+    options: &RunOptions,
+    shard: Option<&ShardRecord>,
+) -> Result<ArenaReport, ArenaError> {
     let started = Instant::now();
     let out = output_dir(plan, options);
     fs::create_dir_all(&out).map_err(io(&out))?;
-    let schedule = plan.schedule();
+    let schedule: Vec<GameSlot> = plan
+        .schedule()
+        .into_iter()
+        .filter(|s| shard.is_none_or(|sh| sh.holds(s.index)))
+        .collect();
     let csv_path = out.join("games.csv");
     let kept = if options.resume {
+        check_same_shard(&out, shard)?;
         resume_rows(plan, &schedule, &out, &csv_path)?
     } else {
         Vec::new()
     };
     let concurrency = options.jobs.unwrap_or(plan.concurrency).max(1);
-    write_run_info(&described(plan, schedule.len()), &out, concurrency, None)?;
+    let what = Described {
+        shard,
+        ..described(plan, plan.schedule().len())
+    };
+    write_run_info(&what, &out, concurrency, None)?;
     let engines = EnginePool::start(plan)?;
     let pending: Vec<GameSlot> = schedule
         .iter()
         .filter(|s| !kept.iter().any(|r| r.game == s.index))
         .copied()
         .collect();
-    let state = Mutex::new(MatchState::new(plan, &csv_path, kept)?);
+    let mut state = MatchState::new(plan, &csv_path, kept)?;
+    state.early_stop = shard.is_none();
+    let state = Mutex::new(state);
     let progress = progress_bar(options.progress, pending.len(), "games");
     let next = AtomicUsize::new(0);
     let worker = || -> Result<(), RunError> {
@@ -105,7 +131,10 @@ pub fn run(plan: &MatchPlan, options: &RunOptions) -> Result<ArenaReport, ArenaE
             let Some(slot) = pending.get(next.fetch_add(1, Relaxed)) else {
                 return Ok(());
             };
-            let stopped = lock(&state).stopped[slot.pairing];
+            let stopped = {
+                let state = lock(&state);
+                state.early_stop && state.stopped[slot.pairing]
+            };
             if !stopped {
                 let (row, detail) = play(plan, slot, &engines);
                 if let Some(detail) = detail {
@@ -146,12 +175,7 @@ pub fn run(plan: &MatchPlan, options: &RunOptions) -> Result<ArenaReport, ArenaE
     let skipped = pending.len() - (state.rows.len() - kept_count);
     let rows = finish_files(plan, &out, state)?;
     let elapsed_s = started.elapsed().as_secs_f64();
-    write_run_info(
-        &described(plan, schedule.len()),
-        &out,
-        concurrency,
-        Some(elapsed_s),
-    )?;
+    write_run_info(&what, &out, concurrency, Some(elapsed_s))?;
     let standings = standings(plan, &rows);
     super::summary::write(plan, &out, &rows, &standings, elapsed_s, concurrency)
         .map_err(io(&out.join("summary.md")))?;
@@ -195,6 +219,8 @@ struct MatchState {
     rows: Vec<GameRow>,
     kept: usize,
     stopped: Vec<bool>,
+    /// Whether an SPRT verdict stops its pairing (not in a shard).
+    early_stop: bool,
     writer: csv::Writer<File>,
     path: PathBuf,
 }
@@ -217,6 +243,7 @@ impl MatchState {
             kept: kept.len(),
             rows: kept,
             stopped,
+            early_stop: true,
             writer,
             path: path.to_path_buf(),
         })
@@ -230,7 +257,7 @@ impl MatchState {
         self.writer.flush().map_err(io(&self.path))?;
         let pairing = row.pairing;
         self.rows.push(row);
-        if decided(&pairing_standing(plan, pairing, &self.rows)) {
+        if self.early_stop && decided(&pairing_standing(plan, pairing, &self.rows)) {
             self.stopped[pairing] = true;
         }
         Ok(())
@@ -245,13 +272,19 @@ fn decided(s: &Standing) -> bool {
 /// Rewrites games.csv sorted by game (through a temporary file) and writes games.pgn for
 /// chess; returns the sorted rows.
 fn finish_files(plan: &MatchPlan, out: &Path, state: MatchState) -> Result<Vec<GameRow>, RunError> {
-    let MatchState {
-        mut rows,
-        path,
-        writer,
-        ..
-    } = state;
+    let MatchState { rows, writer, .. } = state;
     drop(writer);
+    write_match_files(plan, out, rows)
+}
+
+/// Writes games.csv (`rows` sorted by game, through a temporary file), games.pgn for chess
+/// and standings.csv into `out`; returns the sorted rows.
+pub(crate) fn write_match_files(
+    plan: &MatchPlan,
+    out: &Path,
+    mut rows: Vec<GameRow>,
+) -> Result<Vec<GameRow>, RunError> {
+    let path = out.join("games.csv");
     rows.sort_by_key(|r| r.game);
     let tmp = path.with_extension("csv.tmp");
     let mut w = csv::Writer::from_path(&tmp).map_err(csv_err(&tmp))?;
@@ -287,7 +320,10 @@ fn resume_rows(
         let Some(row) = GameRow::parse(&record) else {
             continue;
         };
-        let fits = schedule.get(row.game).is_some_and(|s| row.matches(plan, s));
+        // The schedule is in game order (a shard's: some games of it).
+        let fits = schedule
+            .binary_search_by_key(&row.game, |s| s.index)
+            .is_ok_and(|i| row.matches(plan, &schedule[i]));
         if fits && !rows.iter().any(|r| r.game == row.game) {
             rows.push(row);
         }

@@ -7,6 +7,8 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use super::runner::RunError;
 use super::spec::{Plan, ReferenceSpec};
+use crate::cluster::merge::ShardRun;
+use crate::cluster::shard::ShardRecord;
 
 /// The contents of run.json.
 #[derive(Debug, serde::Serialize, serde::Deserialize)]
@@ -41,6 +43,12 @@ pub struct RunInfo {
     pub elapsed_s: Option<f64>,
     /// Number of jobs in the plan.
     pub job_count: usize,
+    /// A shard's run (`--shard I/N`): which part, and the jobs it holds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<ShardRecord>,
+    /// A merged run (`plylab merge`): the shards' runs it was made from.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub merged_from: Vec<ShardRun>,
 }
 
 /// Logical cores available to this process.
@@ -132,6 +140,8 @@ pub struct Described<'a> {
     pub seed: u64,
     /// Jobs (or games) in the plan.
     pub job_count: usize,
+    /// The shard run, if only a part of the plan runs.
+    pub shard: Option<&'a ShardRecord>,
 }
 
 impl<'a> Described<'a> {
@@ -147,18 +157,25 @@ impl<'a> Described<'a> {
             references: &plan.references,
             seed: plan.seed,
             job_count: plan.jobs.len(),
+            shard: None,
         }
     }
 }
 
-/// Writes run.json into `out` (`elapsed_s` is `None` while the run is going on).
+/// Writes run.json into `out` (`elapsed_s` is `None` while the run is going on) for the
+/// whole plan, or for one `shard` of it.
 pub fn write_run_json(
     plan: &Plan,
     out: &Path,
     jobs: usize,
     elapsed_s: Option<f64>,
+    shard: Option<&ShardRecord>,
 ) -> Result<(), RunError> {
-    write_run_info(&Described::plan(plan), out, jobs, elapsed_s)
+    let what = Described {
+        shard,
+        ..Described::plan(plan)
+    };
+    write_run_info(&what, out, jobs, elapsed_s)
 }
 
 /// Writes run.json for `what` into `out`; `jobs` is the number of worker threads.
@@ -184,9 +201,16 @@ pub fn write_run_info(
         date: now_iso8601(),
         elapsed_s,
         job_count: what.job_count,
+        shard: what.shard.cloned(),
+        merged_from: Vec::new(),
     };
+    write_info(&info, out)
+}
+
+/// Writes `info` as `out/run.json`.
+pub fn write_info(info: &RunInfo, out: &Path) -> Result<(), RunError> {
     let path = out.join("run.json");
-    let json = serde_json::to_string_pretty(&info).expect("run info serializes");
+    let json = serde_json::to_string_pretty(info).expect("run info serializes");
     std::fs::write(&path, json + "\n").map_err(|source| RunError::Io { path, source })
 }
 

@@ -174,6 +174,12 @@ impl Row {
 /// `total_nodes` whose job has a one-thread twin (see [`Job::baseline`]) is compared with
 /// the twin's row of the same step and depth.
 pub fn link_scaling(rows: &mut [Row], jobs: &[Job]) {
+    link_twins(rows, |id| jobs.get(id).and_then(|j| j.baseline));
+}
+
+/// [`link_scaling`] with the twins given by `baseline` (job id to its one-thread twin's id):
+/// how `plylab merge` links jobs that ran in different shards, from their run.json files.
+pub fn link_twins(rows: &mut [Row], baseline: impl Fn(usize) -> Option<usize>) {
     let key = |r: &Row| (r.job, r.step, r.depth);
     let finals: std::collections::HashMap<_, (Option<f64>, u64, Option<f64>)> = rows
         .iter()
@@ -188,7 +194,7 @@ pub fn link_scaling(rows: &mut [Row], jobs: &[Job]) {
         let Some(total) = row.total_nodes else {
             continue;
         };
-        let Some(base) = jobs.get(row.job).and_then(|j| j.baseline) else {
+        let Some(base) = baseline(row.job) else {
             continue;
         };
         let Some(&(base_time, base_total, base_pps)) = finals.get(&(base, row.step, row.depth))

@@ -15,6 +15,7 @@ use super::answer::{Answer, mate_moves};
 use super::record::{Row, derived, link_scaling, mean_branching, nps, round4};
 use super::settings::{ChessEval, EvalChoice};
 use super::spec::{GamePosition, Job, Plan};
+use crate::cluster::shard::ShardRecord;
 use crate::game::{Evaluator, Game, Neutral, Score, score};
 use crate::game::{Outcome, Status};
 use crate::games::chess::{Material, Pst, Shannon};
@@ -106,22 +107,41 @@ pub fn output_dir(plan: &Plan, options: &RunOptions) -> PathBuf {
 
 /// Runs every job of `plan` and writes searches.csv and run.json.
 pub fn run(plan: &Plan, options: &RunOptions) -> Result<RunReport, RunError> {
+    run_jobs(plan, options, None)
+}
+
+/// Runs the jobs of `plan` that `shard` holds (all of them without one) and writes
+/// searches.csv and run.json, which records the shard.
+pub fn run_jobs(
+    plan: &Plan,
+    options: &RunOptions,
+    shard: Option<&ShardRecord>,
+) -> Result<RunReport, RunError> {
     let started = Instant::now();
     let out = output_dir(plan, options);
     fs::create_dir_all(&out).map_err(io(&out))?;
     let csv_path = out.join("searches.csv");
-    let kept = if options.resume {
+    let selected = |id: usize| shard.is_none_or(|s| s.holds(id));
+    let kept: Vec<Row> = if options.resume {
+        check_same_shard(&out, shard)?;
         resume_rows(plan, &out, &csv_path)?
+            .into_iter()
+            .filter(|r| selected(r.job))
+            .collect()
     } else {
         Vec::new()
     };
     let done: std::collections::HashSet<usize> = kept.iter().map(|r| r.job).collect();
-    let pending: Vec<&Job> = plan.jobs.iter().filter(|j| !done.contains(&j.id)).collect();
+    let pending: Vec<&Job> = plan
+        .jobs
+        .iter()
+        .filter(|j| selected(j.id) && !done.contains(&j.id))
+        .collect();
     let threads = options
         .jobs
         .unwrap_or_else(crate::lab::machine::cores)
         .max(1);
-    super::machine::write_run_json(plan, &out, threads, None)?;
+    super::machine::write_run_json(plan, &out, threads, None, shard)?;
 
     let sink = Mutex::new(CsvSink::open(&csv_path, &kept)?);
     let progress = progress_bar(options.progress, pending.len(), "jobs");
@@ -154,7 +174,7 @@ pub fn run(plan: &Plan, options: &RunOptions) -> Result<RunReport, RunError> {
         .expect("a writer panicked")
         .finish(&plan.jobs)?;
     let elapsed_s = started.elapsed().as_secs_f64();
-    super::machine::write_run_json(plan, &out, threads, Some(elapsed_s))?;
+    super::machine::write_run_json(plan, &out, threads, Some(elapsed_s), shard)?;
     Ok(RunReport {
         out,
         jobs_run: pending.len(),
@@ -214,9 +234,17 @@ pub(crate) fn progress_bar(show: bool, len: usize, unit: &str) -> ProgressBar {
 /// text differs). A job is whole when all the rows its `iterations` column announces are
 /// there; rows of other jobs, and a torn last line, are dropped, and those jobs run again.
 fn resume_rows(plan: &Plan, out: &Path, csv_path: &Path) -> Result<Vec<Row>, RunError> {
-    let Some(mut reader) = resumable_csv(out, csv_path, &plan.text)? else {
+    let Some(reader) = resumable_csv(out, csv_path, &plan.text)? else {
         return Ok(Vec::new());
     };
+    whole_jobs(reader, csv_path)
+}
+
+/// The rows of the jobs whose rows are all in `reader` (see [`resume_rows`]).
+pub(crate) fn whole_jobs(
+    mut reader: csv::Reader<File>,
+    csv_path: &Path,
+) -> Result<Vec<Row>, RunError> {
     let headers = reader.headers().map_err(csv_err(csv_path))?.clone();
     let rows: Vec<Row> = reader
         .records()
@@ -264,6 +292,29 @@ pub fn check_same_experiment(out: &Path, text: &str) -> Result<(), RunError> {
         )));
     }
     Ok(())
+}
+
+/// Refuses to resume into `out` unless its run.json records the same shard (or none).
+pub(crate) fn check_same_shard(out: &Path, shard: Option<&ShardRecord>) -> Result<(), RunError> {
+    let Some(recorded) = super::machine::recorded_run(out) else {
+        return Ok(());
+    };
+    let part = |s: Option<&ShardRecord>| s.map(ShardRecord::shard);
+    if part(recorded.shard.as_ref()) == part(shard) {
+        return Ok(());
+    }
+    let name = |s: Option<crate::cluster::shard::Shard>| {
+        s.map_or_else(
+            || "the whole experiment".to_owned(),
+            |s| format!("shard {s}"),
+        )
+    };
+    Err(RunError::Resume(format!(
+        "{} holds results of {}, not {}; remove them or choose another --out",
+        out.display(),
+        name(part(recorded.shard.as_ref())),
+        name(part(shard))
+    )))
 }
 
 /// searches.csv while the run goes on: rows appended and flushed per job, kept in memory

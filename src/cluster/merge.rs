@@ -1,0 +1,444 @@
+//! `plylab merge`: one results directory from the directories of an experiment's (or a
+//! match's) shards, a pure function of those directories.
+//!
+//! Every shard must come from the same experiment text, seed and plylab version, and the
+//! same split `N`; every job (or game) of the plan must be whole in exactly one of
+//! them. The merged searches.csv is the union of the shards' rows sorted as the runner sorts
+//! them, with the parallel columns (speedup, overhead, nps_scaling) linked again across
+//! shards from the twins their run.json files record; it equals a one-machine run's apart
+//! from the timing columns. A match's games are taken in schedule order, its SPRT (if any)
+//! applied as one machine playing one game at a time would, and standings.csv, summary.md
+//! and games.pgn computed from them.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::arena::record::GameRow;
+use crate::arena::spec::MatchPlan;
+use crate::arena::standings::{pairing_standing, standings};
+use crate::lab::machine::{RunInfo, recorded_run, write_info};
+use crate::lab::record::{Row, link_twins};
+use crate::lab::runner::{RunError, csv_err, io, whole_jobs};
+
+/// Why a merge could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum MergeError {
+    /// The directories do not make one whole run (bad input).
+    #[error("{0}")]
+    Refused(String),
+    /// A file could not be read or written.
+    #[error(transparent)]
+    Run(#[from] RunError),
+}
+
+/// What merged run.json records of each shard's run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ShardRun {
+    /// The shard, `I/N`.
+    pub shard: String,
+    /// Its results directory as given to `plylab merge`.
+    pub dir: String,
+    /// Jobs (or games) it held.
+    pub job_count: usize,
+    /// The CPU it ran on.
+    pub cpu_model: String,
+    /// Cores of that machine.
+    pub cores: usize,
+    /// Worker threads.
+    pub jobs: usize,
+    /// When it ended.
+    pub date: String,
+    /// Its wall-clock seconds.
+    pub elapsed_s: Option<f64>,
+}
+
+/// What a merge produced.
+#[derive(Debug)]
+pub struct MergeReport {
+    /// The merged directory.
+    pub out: PathBuf,
+    /// Shards merged.
+    pub shards: usize,
+    /// Jobs (or games) in the merged results.
+    pub jobs: usize,
+    /// Whether it was a match (games.csv) rather than an experiment (searches.csv).
+    pub arena: bool,
+}
+
+/// One shard's directory and run.json.
+struct ShardDir {
+    dir: PathBuf,
+    info: RunInfo,
+}
+
+/// Merges the shard directories `dirs` into `out` (created if needed).
+///
+/// # Errors
+/// [`MergeError::Refused`] naming the directories and jobs when they do not make one whole
+/// run; [`MergeError::Run`] when a file cannot be read or written.
+pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<MergeReport, MergeError> {
+    let shards = read_shards(dirs)?;
+    check_same_run(&shards)?;
+    fs::create_dir_all(out).map_err(io(out))?;
+    let first = &shards[0].info;
+    let jobs = if crate::arena::spec::is_arena(&first.text) {
+        merge_match(&shards, out)?
+    } else {
+        merge_searches(&shards, out)?
+    };
+    write_info(&merged_info(&shards), out)?;
+    Ok(MergeReport {
+        out: out.to_path_buf(),
+        shards: shards.len(),
+        jobs,
+        arena: crate::arena::spec::is_arena(&first.text),
+    })
+}
+
+/// The run.json of every directory, which must record a shard.
+fn read_shards(dirs: &[PathBuf]) -> Result<Vec<ShardDir>, MergeError> {
+    if dirs.is_empty() {
+        return Err(MergeError::Refused("no shard directories given".into()));
+    }
+    dirs.iter()
+        .map(|dir| {
+            let info = recorded_run(dir).ok_or_else(|| {
+                MergeError::Refused(format!(
+                    "{}: no readable run.json (not a results directory)",
+                    dir.display()
+                ))
+            })?;
+            if info.shard.is_none() {
+                return Err(MergeError::Refused(format!(
+                    "{}: run.json records no shard (a whole run, not one made with --shard I/N)",
+                    dir.display()
+                )));
+            }
+            Ok(ShardDir {
+                dir: dir.clone(),
+                info,
+            })
+        })
+        .collect()
+}
+
+/// A fact of a run that every shard must share.
+type Fact = fn(&RunInfo) -> String;
+
+/// Refuses shards of different experiments, seeds, versions, commits or splits.
+fn check_same_run(shards: &[ShardDir]) -> Result<(), MergeError> {
+    let first = &shards[0];
+    let split = |s: &ShardDir| s.info.shard.as_ref().map(|r| (r.count, r.quick));
+    // Not the git commit: it is the working tree's when the shard ran, which need not be the
+    // binary's (merged run.json lists every commit seen).
+    let facts: [(&str, Fact); 4] = [
+        ("experiment text", |i| i.text.clone()),
+        ("seed", |i| i.seed.to_string()),
+        ("plylab version", |i| i.crate_version.clone()),
+        ("job count", |i| i.job_count.to_string()),
+    ];
+    for other in &shards[1..] {
+        for (what, fact) in &facts {
+            if fact(&first.info) != fact(&other.info) {
+                return Err(MergeError::Refused(format!(
+                    "{} and {} differ in their {what}: shards of different runs cannot be merged",
+                    first.dir.display(),
+                    other.dir.display()
+                )));
+            }
+        }
+        if split(first) != split(other) {
+            return Err(MergeError::Refused(format!(
+                "{} and {} were split differently (shard counts or --quick differ)",
+                first.dir.display(),
+                other.dir.display()
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// The shard record of a directory read by [`read_shards`].
+fn record(s: &ShardDir) -> &crate::cluster::shard::ShardRecord {
+    s.info.shard.as_ref().expect("checked by read_shards")
+}
+
+/// Checks that each id in `0..total` is held whole by exactly one shard: `held[k]` are the
+/// ids whose rows shard `k` holds whole.
+fn check_coverage(
+    shards: &[ShardDir],
+    held: &[Vec<usize>],
+    total: usize,
+    unit: &str,
+) -> Result<(), MergeError> {
+    let mut holders: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+    for (k, ids) in held.iter().enumerate() {
+        for &id in ids {
+            holders.entry(id).or_default().push(k);
+        }
+    }
+    let missing: Vec<usize> = (0..total).filter(|i| !holders.contains_key(i)).collect();
+    let doubled: Vec<(usize, &Vec<usize>)> = holders
+        .iter()
+        .filter(|(_, h)| h.len() > 1)
+        .map(|(&i, h)| (i, h))
+        .collect();
+    let mut problems = Vec::new();
+    if !missing.is_empty() {
+        let count = record(&shards[0]).count;
+        let given: Vec<usize> = shards.iter().map(|s| record(s).index).collect();
+        let absent: Vec<usize> = (1..=count).filter(|i| !given.contains(i)).collect();
+        let absent = if absent.is_empty() {
+            String::new()
+        } else {
+            format!("; shards not given: {}", ranges(&absent))
+        };
+        problems.push(format!(
+            "{} {unit}s missing (not given, or not finished): {}{absent}",
+            missing.len(),
+            ranges(&missing)
+        ));
+    }
+    if !doubled.is_empty() {
+        let ids: Vec<usize> = doubled.iter().map(|(i, _)| *i).collect();
+        let mut dirs: Vec<String> = doubled
+            .iter()
+            .flat_map(|(_, h)| h.iter().map(|&k| shards[k].dir.display().to_string()))
+            .collect();
+        dirs.sort();
+        dirs.dedup();
+        problems.push(format!(
+            "{} {unit}s in more than one shard: {} (in {})",
+            ids.len(),
+            ranges(&ids),
+            dirs.join(", ")
+        ));
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(MergeError::Refused(format!(
+            "the shards do not make one whole run: {}",
+            problems.join("; ")
+        )))
+    }
+}
+
+/// `0-3, 7, 9-10`: sorted ids as ranges.
+fn ranges(ids: &[usize]) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < ids.len() {
+        let mut j = i;
+        while j + 1 < ids.len() && ids[j + 1] == ids[j] + 1 {
+            j += 1;
+        }
+        parts.push(if i == j {
+            ids[i].to_string()
+        } else {
+            format!("{}-{}", ids[i], ids[j])
+        });
+        i = j + 1;
+    }
+    parts.join(", ")
+}
+
+/// Refuses rows of a job that `shard` does not hold.
+fn check_held(shard: &ShardDir, ids: &[usize], file: &str, unit: &str) -> Result<(), MergeError> {
+    let rec = record(shard);
+    let foreign: Vec<usize> = ids.iter().copied().filter(|&i| !rec.holds(i)).collect();
+    if foreign.is_empty() {
+        return Ok(());
+    }
+    Err(MergeError::Refused(format!(
+        "{}: {file} holds {unit}s {} that shard {} does not",
+        shard.dir.display(),
+        ranges(&foreign),
+        rec.shard()
+    )))
+}
+
+/// Merges searches.csv; returns the number of jobs.
+fn merge_searches(shards: &[ShardDir], out: &Path) -> Result<usize, MergeError> {
+    let mut rows: Vec<Row> = Vec::new();
+    let mut held = Vec::new();
+    for shard in shards {
+        let path = shard.dir.join("searches.csv");
+        let reader = csv::ReaderBuilder::new()
+            .flexible(true)
+            .from_path(&path)
+            .map_err(|e| MergeError::Refused(format!("{}: {e}", path.display())))?;
+        let mine = whole_jobs(reader, &path)?;
+        let mut ids: Vec<usize> = mine.iter().map(|r| r.job).collect();
+        ids.dedup();
+        check_held(shard, &ids, "searches.csv", "job")?;
+        held.push(ids);
+        rows.extend(mine);
+    }
+    let total = shards[0].info.job_count;
+    check_coverage(shards, &held, total, "job")?;
+    let twins: BTreeMap<usize, usize> = shards
+        .iter()
+        .flat_map(|s| record(s).baselines.iter().map(|&[job, base]| (job, base)))
+        .collect();
+    rows.sort_by_key(|r| (r.job, r.step, r.depth));
+    for row in &mut rows {
+        (row.speedup, row.overhead, row.nps_scaling) = (None, None, None);
+    }
+    link_twins(&mut rows, |job| twins.get(&job).copied());
+    write_rows(&out.join("searches.csv"), &rows)?;
+    Ok(total)
+}
+
+/// Writes `rows` as a CSV at `path` (through a temporary file).
+fn write_rows(path: &Path, rows: &[Row]) -> Result<(), RunError> {
+    let tmp = path.with_extension("csv.tmp");
+    let mut writer = csv::Writer::from_path(&tmp).map_err(csv_err(&tmp))?;
+    for row in rows {
+        writer.serialize(row).map_err(csv_err(&tmp))?;
+    }
+    writer.flush().map_err(io(&tmp))?;
+    drop(writer);
+    fs::rename(&tmp, path).map_err(io(path))
+}
+
+/// The match plan the shards ran, read again from the text and file their run.json records
+/// (an openings file is found from that path).
+fn match_plan(shard: &ShardDir) -> Result<MatchPlan, MergeError> {
+    let info = &shard.info;
+    let plan = crate::arena::spec::parse(Path::new(&info.file), &info.text).map_err(|e| {
+        MergeError::Refused(format!("{}: run.json's match: {e}", shard.dir.display()))
+    })?;
+    Ok(if record(shard).quick {
+        plan.quick()
+    } else {
+        plan
+    })
+}
+
+/// Merges games.csv and writes the match's files; returns the number of games.
+fn merge_match(shards: &[ShardDir], out: &Path) -> Result<usize, MergeError> {
+    let plan = match_plan(&shards[0])?;
+    let schedule = plan.schedule();
+    let mut rows: Vec<GameRow> = Vec::new();
+    let mut held = Vec::new();
+    for shard in shards {
+        let path = shard.dir.join("games.csv");
+        let mut reader = csv::ReaderBuilder::new()
+            .flexible(true)
+            .from_path(&path)
+            .map_err(|e| MergeError::Refused(format!("{}: {e}", path.display())))?;
+        let mine: Vec<GameRow> = reader
+            .records()
+            .filter_map(Result::ok)
+            .filter_map(|r| GameRow::parse(&r))
+            .filter(|r| schedule.get(r.game).is_some_and(|s| r.matches(&plan, s)))
+            .collect();
+        let mut ids: Vec<usize> = mine.iter().map(|r| r.game).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        check_held(shard, &ids, "games.csv", "game")?;
+        held.push(ids);
+        rows.extend(mine);
+    }
+    check_coverage(shards, &held, schedule.len(), "game")?;
+    rows.sort_by_key(|r| r.game);
+    let rows = crate::arena::run::write_match_files(&plan, out, sprt_in_order(&plan, rows))?;
+    let table = standings(&plan, &rows);
+    let elapsed = longest(shards);
+    let workers = shards.iter().map(|s| s.info.jobs).sum();
+    crate::arena::summary::write(&plan, out, &rows, &table, elapsed.unwrap_or(0.0), workers)
+        .map_err(io(&out.join("summary.md")))?;
+    Ok(schedule.len())
+}
+
+/// The games (sorted by game) that one machine playing one game at a time would have played:
+/// after a pairing's SPRT reaches a verdict, its later games are dropped.
+fn sprt_in_order(plan: &MatchPlan, rows: Vec<GameRow>) -> Vec<GameRow> {
+    if plan.sprt.is_none() {
+        return rows;
+    }
+    let mut stopped = vec![false; plan.pairings.len()];
+    let mut kept = Vec::new();
+    for row in rows {
+        let pairing = row.pairing;
+        if stopped[pairing] {
+            continue;
+        }
+        kept.push(row);
+        let s = pairing_standing(plan, pairing, &kept);
+        stopped[pairing] = s.sprt.is_some_and(|(_, verdict)| verdict.is_some());
+    }
+    kept
+}
+
+/// The longest shard's wall-clock seconds (the merged run's, had they run at once).
+fn longest(shards: &[ShardDir]) -> Option<f64> {
+    shards
+        .iter()
+        .map(|s| s.info.elapsed_s)
+        .try_fold(0.0f64, |m, e| Some(m.max(e?)))
+}
+
+/// The merged run.json: the shards' common facts, the longest shard's time, and each shard.
+fn merged_info(shards: &[ShardDir]) -> RunInfo {
+    let first = &shards[0].info;
+    let distinct = |fact: fn(&RunInfo) -> &str| {
+        let mut seen: Vec<&str> = shards.iter().map(|s| fact(&s.info)).collect();
+        seen.sort_unstable();
+        seen.dedup();
+        seen.join(" + ")
+    };
+    let mut sorted: Vec<&ShardDir> = shards.iter().collect();
+    sorted.sort_by_key(|s| record(s).index);
+    RunInfo {
+        experiment: first.experiment.clone(),
+        file: first.file.clone(),
+        text: first.text.clone(),
+        description: first.description.clone(),
+        notes: first.notes.clone(),
+        references: first.references.clone(),
+        seed: first.seed,
+        git_commit: distinct(|i| &i.git_commit),
+        crate_version: first.crate_version.clone(),
+        cpu_model: distinct(|i| &i.cpu_model),
+        cores: shards.iter().map(|s| s.info.cores).max().unwrap_or(1),
+        jobs: shards.iter().map(|s| s.info.jobs).sum(),
+        date: shards
+            .iter()
+            .map(|s| s.info.date.clone())
+            .max()
+            .unwrap_or_default(),
+        elapsed_s: longest(shards),
+        job_count: first.job_count,
+        shard: None,
+        merged_from: sorted
+            .iter()
+            .map(|s| ShardRun {
+                shard: record(s).shard().to_string(),
+                dir: s.dir.display().to_string(),
+                job_count: record(s).jobs.len(),
+                cpu_model: s.info.cpu_model.clone(),
+                cores: s.info.cores,
+                jobs: s.info.jobs,
+                date: s.info.date.clone(),
+                elapsed_s: s.info.elapsed_s,
+            })
+            .collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ranges;
+
+    #[test]
+    fn ids_print_as_ranges() {
+        assert_eq!(ranges(&[0, 1, 2, 3, 7, 9, 10]), "0-3, 7, 9-10");
+        assert_eq!(ranges(&[5]), "5");
+        assert_eq!(ranges(&[]), "");
+    }
+}

@@ -1,0 +1,658 @@
+//! Beyond one machine: `experiment --shard I/N`, `merge` and `slurm`. The shards of an
+//! experiment (of ordering.toml's structure) merge into exactly the one-machine run's
+//! searches.csv, timing columns aside; a missing or duplicated shard is refused; a shard
+//! resumes its own jobs; the parallel columns link twins in different shards; an arena's
+//! shards merge into the one-machine standings; the sbatch script has what Slurm needs.
+//! scripts/slurm-test.sh runs the script against a real Slurm.
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use common::{TempDir, plylab};
+use plylab::cluster::shard::{Shard, job_cost, plan_shard};
+use plylab::lab::spec;
+
+/// Runs the binary and asserts exit code 0; returns stdout.
+fn ok(args: &[&str]) -> String {
+    let (code, stdout, stderr) = plylab(args);
+    assert_eq!(code, 0, "`plylab {}`\n{stdout}\n{stderr}", args.join(" "));
+    stdout
+}
+
+/// Runs the binary and asserts exit code 2 (bad input) without a panic; returns stderr.
+fn bad_input(args: &[&str]) -> String {
+    let (code, stdout, stderr) = plylab(args);
+    assert_eq!(code, 2, "`plylab {}`\n{stdout}\n{stderr}", args.join(" "));
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    stderr
+}
+
+fn text(path: &Path) -> &str {
+    path.to_str().expect("UTF-8 path")
+}
+
+/// experiments/ordering.toml's structure (random trees, tic-tac-toe, connect four with a
+/// test set; its four searchers), reduced to seconds.
+const ORDERING_SMALL: &str = r#"name = "ordering-small"
+seed = 2026
+
+[limits]
+nodes = 1_000_000
+
+[[games]]
+game = "random_tree"
+b = [2, 3]
+d = [9, 6]
+trees = 2
+
+[[games]]
+game = "tictactoe"
+positions = ["start", "5"]
+
+[[games]]
+game = "connect4"
+positions = ["start"]
+file = "c4_small.txt"
+limits = { depth = 6 }
+
+[[searchers]]
+label = "minimax"
+algorithm = "minimax"
+limits = { nodes = 200_000 }
+
+[[searchers]]
+label = "alphabeta"
+algorithm = "alphabeta"
+
+[[searchers]]
+label = "alphabeta-random"
+algorithm = "alphabeta"
+ordering = { shuffle = true }
+
+[[searchers]]
+label = "alphabeta-ordered"
+algorithm = "alphabeta"
+tt_mb = 1
+ordering = { tt_move = true, killers = true, history = true }
+oracle = "perfect"
+"#;
+
+/// Jobs in ORDERING_SMALL: (4 shapes x 2 trees + 2 + 4 positions) x 4 searchers.
+const SMALL_JOBS: usize = 56;
+
+/// Writes `experiment` and its connect-four test set into `dir`; returns the file.
+fn write_experiment(dir: &TempDir, experiment: &str) -> PathBuf {
+    let set = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/cli/c4_small.txt");
+    std::fs::copy(set, dir.path("c4_small.txt")).expect("copy the test set");
+    let file = dir.path("experiment.toml");
+    std::fs::write(&file, experiment).expect("write the experiment");
+    file
+}
+
+/// Runs `file` whole into DIR/one on `jobs` workers, and as `n` shards into DIR/shard-I;
+/// returns the shard directories.
+fn run_whole_and_shards(dir: &TempDir, file: &Path, n: usize, jobs: &str) -> Vec<PathBuf> {
+    let one = dir.path("one");
+    ok(&[
+        "experiment",
+        text(file),
+        "--out",
+        text(&one),
+        "--no-plot",
+        "--jobs",
+        jobs,
+    ]);
+    (1..=n)
+        .map(|i| {
+            let out = dir.path(&format!("shard-{i}"));
+            let shard = format!("{i}/{n}");
+            ok(&[
+                "experiment",
+                text(file),
+                "--shard",
+                &shard,
+                "--out",
+                text(&out),
+                "--no-plot",
+            ]);
+            out
+        })
+        .collect()
+}
+
+/// `merge DIRS --out OUT` plus `extra`, as arguments.
+fn merge_args<'a>(dirs: &'a [PathBuf], out: &'a Path, extra: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec!["merge"];
+    args.extend(dirs.iter().map(|d| text(d)));
+    args.extend(["--out", text(out)]);
+    args.extend_from_slice(extra);
+    args
+}
+
+/// The columns that measure time or how the run shared the machine: tests/cli.rs's
+/// TIMING_COLUMNS, the only ones allowed to differ between runs.
+const TIMING_COLUMNS: [&str; 10] = [
+    "elapsed_s",
+    "nps",
+    "answer_s",
+    "playouts_per_s",
+    "time_to_depth_s",
+    "speedup",
+    "overhead",
+    "nps_scaling",
+    "alone",
+    "oversubscribed",
+];
+
+/// A CSV's lines without the columns `timing` says are timing ones.
+fn untimed(path: &Path, timing: impl Fn(&str) -> bool) -> Vec<Vec<String>> {
+    let mut reader = csv::Reader::from_path(path).expect("the CSV opens");
+    let header: Vec<String> = reader
+        .headers()
+        .expect("a header")
+        .iter()
+        .map(String::from)
+        .collect();
+    let keep: Vec<usize> = (0..header.len()).filter(|&i| !timing(&header[i])).collect();
+    let pick = |r: Vec<String>| keep.iter().map(|&i| r[i].clone()).collect::<Vec<_>>();
+    std::iter::once(pick(header))
+        .chain(
+            reader
+                .records()
+                .map(|r| pick(r.expect("a record").iter().map(String::from).collect())),
+        )
+        .collect()
+}
+
+fn searches_untimed(dir: &Path) -> Vec<Vec<String>> {
+    untimed(&dir.join("searches.csv"), |h| TIMING_COLUMNS.contains(&h))
+}
+
+#[test]
+fn shards_are_a_deterministic_balanced_partition_of_ordering_toml() {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments/ordering.toml");
+    let plan = spec::load(&file).expect("ordering.toml is valid");
+    let again = spec::load(&file).expect("ordering.toml is valid");
+    for count in [1, 3, 4, 64] {
+        let mut seen = BTreeSet::new();
+        let mut loads = Vec::new();
+        for index in 1..=count {
+            let shard = Shard { index, count };
+            let jobs = plan_shard(&plan, shard);
+            assert_eq!(
+                jobs,
+                plan_shard(&again, shard),
+                "shard {shard} not reproducible"
+            );
+            assert!(
+                jobs.windows(2).all(|w| w[0] < w[1]),
+                "shard {shard} not ascending"
+            );
+            for &id in &jobs {
+                assert!(seen.insert(id), "job {id} in two shards of {count}");
+            }
+            loads.push(jobs.iter().map(|&id| job_cost(&plan.jobs[id])).sum::<u64>());
+        }
+        assert_eq!(
+            seen.len(),
+            plan.jobs.len(),
+            "jobs left out of {count} shards"
+        );
+        if count == 3 {
+            let listed = ok(&["experiment", text(&file), "--shard", "2/3", "--dry-run"]);
+            let ids: Vec<usize> = listed
+                .lines()
+                .skip(1)
+                .map(|l| {
+                    l.split_whitespace()
+                        .next()
+                        .and_then(|id| id.parse().ok())
+                        .expect("an id")
+                })
+                .collect();
+            assert_eq!(
+                ids,
+                plan_shard(&plan, Shard { index: 2, count: 3 }),
+                "{listed}"
+            );
+        }
+        // Greedy list scheduling: the fullest shard was the emptiest when its last job came,
+        // so it exceeds the emptiest by at most the costliest job.
+        let largest = plan.jobs.iter().map(job_cost).max().expect("jobs");
+        let (min, max) = (loads.iter().min().unwrap(), loads.iter().max().unwrap());
+        assert!(max - min <= largest, "{count} shards: loads {loads:?}");
+    }
+}
+
+#[test]
+fn bad_shards_are_bad_input() {
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/experiments/ordering.toml");
+    for shard in ["0/4", "5/4", "1/0", "three", "1/", "2-4"] {
+        let stderr = bad_input(&["experiment", file, "--shard", shard, "--dry-run"]);
+        assert!(stderr.contains(&format!("bad shard `{shard}`")), "{stderr}");
+    }
+}
+
+#[test]
+fn three_shards_merge_into_the_one_machine_run() {
+    let dir = TempDir::new("shard-merge");
+    let file = write_experiment(&dir, ORDERING_SMALL);
+    let shards = run_whole_and_shards(&dir, &file, 3, "2");
+    let merged = dir.path("merged");
+    let stdout = ok(&merge_args(&shards, &merged, &[]));
+    assert!(
+        stdout.contains(&format!("3 shards merged: {SMALL_JOBS} jobs")),
+        "{stdout}"
+    );
+    assert!(
+        searches_untimed(&merged) == searches_untimed(&dir.path("one")),
+        "the merged searches.csv differs from the one-machine run"
+    );
+    assert!(
+        merged.join("summary.md").exists(),
+        "merge drew no summary.md"
+    );
+    let run: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(merged.join("run.json")).expect("run.json"))
+            .expect("JSON");
+    assert_eq!(run["job_count"], SMALL_JOBS);
+    assert_eq!(run["merged_from"].as_array().map(Vec::len), Some(3));
+    assert_eq!(run["merged_from"][1]["shard"], "2/3");
+}
+
+#[test]
+fn a_missing_or_duplicated_shard_is_refused() {
+    let dir = TempDir::new("shard-refused");
+    let file = write_experiment(&dir, ORDERING_SMALL);
+    let shards = run_whole_and_shards(&dir, &file, 3, "2");
+    let out = dir.path("merged");
+    let stderr = bad_input(&merge_args(&shards[..2], &out, &["--no-plot"]));
+    assert!(stderr.contains("jobs missing"), "{stderr}");
+    assert!(stderr.contains("shards not given: 3"), "{stderr}");
+    let third = plan_shard(
+        &spec::load(&file).expect("valid"),
+        Shard { index: 3, count: 3 },
+    );
+    assert!(stderr.contains(&format!(": {}", third[0])), "{stderr}");
+
+    let twice = [shards.clone(), vec![shards[1].clone()]].concat();
+    let stderr = bad_input(&merge_args(&twice, &out, &["--no-plot"]));
+    assert!(stderr.contains("in more than one shard"), "{stderr}");
+    assert!(stderr.contains("shard-2"), "{stderr}");
+
+    let whole = [shards.clone(), vec![dir.path("one")]].concat();
+    let stderr = bad_input(&merge_args(&whole, &out, &["--no-plot"]));
+    assert!(stderr.contains("records no shard"), "{stderr}");
+    assert!(
+        !out.join("searches.csv").exists(),
+        "a refused merge wrote searches.csv"
+    );
+}
+
+#[test]
+fn shards_of_another_seed_are_refused() {
+    let dir = TempDir::new("shard-seed");
+    let file = write_experiment(&dir, ORDERING_SMALL);
+    let a = dir.path("a");
+    ok(&[
+        "experiment",
+        text(&file),
+        "--shard",
+        "1/2",
+        "--out",
+        text(&a),
+        "--no-plot",
+    ]);
+    let other = dir.path("other.toml");
+    std::fs::write(&other, ORDERING_SMALL.replace("seed = 2026", "seed = 2027")).expect("write");
+    let b = dir.path("b");
+    ok(&[
+        "experiment",
+        text(&other),
+        "--shard",
+        "2/2",
+        "--out",
+        text(&b),
+        "--no-plot",
+    ]);
+    let stderr = bad_input(&merge_args(&[a, b], &dir.path("m"), &[]));
+    assert!(
+        stderr.contains("differ in their experiment text"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_shard_resumes_its_own_jobs() {
+    let dir = TempDir::new("shard-resume");
+    let file = write_experiment(&dir, ORDERING_SMALL);
+    let complete = dir.path("complete");
+    let run = |out: &Path, shard: &str, extra: &[&str]| {
+        let mut args = vec![
+            "experiment",
+            text(&file),
+            "--shard",
+            shard,
+            "--out",
+            text(out),
+        ];
+        args.extend_from_slice(&["--no-plot"]);
+        args.extend_from_slice(extra);
+        plylab(&args)
+    };
+    assert_eq!(run(&complete, "2/3", &[]).0, 0);
+    // An interrupted shard: its run.json, and searches.csv without its last two jobs.
+    let cut = dir.path("cut");
+    std::fs::create_dir_all(&cut).expect("mkdir");
+    std::fs::copy(complete.join("run.json"), cut.join("run.json")).expect("copy");
+    let csv = std::fs::read_to_string(complete.join("searches.csv")).expect("csv");
+    let jobs: BTreeSet<&str> = csv
+        .lines()
+        .skip(1)
+        .filter_map(|l| l.split(',').next())
+        .collect();
+    let last_two: Vec<&str> = jobs.iter().rev().take(2).copied().collect();
+    let kept: String = csv
+        .lines()
+        .filter(|l| !last_two.contains(&l.split(',').next().unwrap_or_default()))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(cut.join("searches.csv"), kept).expect("write");
+    let (code, stdout, stderr) = run(&cut, "2/3", &["--resume"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stdout.contains(&format!("2 jobs run ({} kept", jobs.len() - 2)),
+        "{stdout}"
+    );
+    assert!(
+        searches_untimed(&cut) == searches_untimed(&complete),
+        "the resumed shard differs from the complete one"
+    );
+    let (code, _, stderr) = run(&cut, "1/3", &["--resume"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("holds results of shard 2/3, not shard 1/3"),
+        "{stderr}"
+    );
+}
+
+/// Lazy SMP on one and two threads: each two-thread job's twin is its one-thread job.
+const TWINS: &str = r#"name = "twins"
+seed = 3
+
+[[games]]
+game = "connect4"
+positions = ["start", "4453", "444", "3344"]
+limits = { depth = 7 }
+
+[[searchers]]
+label = "smp"
+algorithm = "lazy_smp"
+threads = [1, 2]
+tt_mb = 1
+ordering = { hint = true, tt_move = true }
+"#;
+
+#[test]
+fn parallel_columns_link_twins_in_different_shards() {
+    let dir = TempDir::new("shard-twins");
+    let file = write_experiment(&dir, TWINS);
+    let plan = spec::load(&file).expect("valid");
+    let shard_of = |id: usize| {
+        (1..=3)
+            .find(|&index| plan_shard(&plan, Shard { index, count: 3 }).contains(&id))
+            .expect("in a shard")
+    };
+    let split = plan
+        .jobs
+        .iter()
+        .filter_map(|j| Some((j.id, j.baseline?)))
+        .filter(|&(a, b)| shard_of(a) != shard_of(b))
+        .count();
+    assert!(split > 0, "no twins split between shards");
+    let shards: Vec<PathBuf> = (1..=3)
+        .map(|i| {
+            let out = dir.path(&format!("shard-{i}"));
+            let shard = format!("{i}/3");
+            ok(&[
+                "experiment",
+                text(&file),
+                "--shard",
+                &shard,
+                "--out",
+                text(&out),
+                "--no-plot",
+            ]);
+            out
+        })
+        .collect();
+    let merged = dir.path("merged");
+    ok(&merge_args(&shards, &merged, &["--no-plot"]));
+    let mut reader = csv::Reader::from_path(merged.join("searches.csv")).expect("csv");
+    let rows: Vec<plylab::lab::record::Row> =
+        reader.deserialize().map(|r| r.expect("row")).collect();
+    let finals = |threads: u32| {
+        rows.iter()
+            .filter(move |r| r.threads == threads && r.total_nodes.is_some())
+    };
+    let mut linked = 0;
+    for row in finals(2) {
+        let twin = plan.jobs[row.job].baseline.expect("a twin");
+        let base = finals(1).find(|r| r.job == twin && r.depth == row.depth);
+        let Some(base) = base else { continue };
+        let ratio = row.total_nodes.unwrap() as f64 / base.total_nodes.unwrap() as f64;
+        assert_eq!(
+            row.overhead,
+            Some((ratio * 1e4).round() / 1e4),
+            "job {}",
+            row.job
+        );
+        let t = (base.time_to_depth_s.unwrap(), row.time_to_depth_s.unwrap());
+        assert_eq!(
+            row.speedup,
+            Some((t.0 / t.1 * 1e4).round() / 1e4),
+            "job {}",
+            row.job
+        );
+        linked += 1;
+    }
+    assert_eq!(
+        linked,
+        plan.jobs.len() / 2,
+        "every two-thread job linked to its twin"
+    );
+}
+
+/// Two alpha-beta players at fixed depths on connect four: deterministic games.
+const MATCH: &str = r#"name = "arena-shards"
+seed = 11
+
+[match]
+game = "connect4"
+games = 12
+openings = { random_plies = 3 }
+concurrency = 1
+
+[[searchers]]
+label = "deep"
+algorithm = "alphabeta"
+tt_mb = 1
+ordering = { hint = true, tt_move = true }
+limits = { depth = 3 }
+
+[[searchers]]
+label = "shallow"
+algorithm = "alphabeta"
+tt_mb = 1
+ordering = { hint = true }
+limits = { depth = 1 }
+
+[[searchers]]
+label = "middle"
+algorithm = "alphabeta"
+tt_mb = 1
+limits = { depth = 2 }
+"#;
+
+/// An arena file's whole run and its `n` shards merged: standings.csv byte for byte, and
+/// games.csv without its seconds. Returns the games merged and the games the shards played.
+fn check_arena_merge(name: &str, arena: &str, n: usize) -> (usize, usize) {
+    let dir = TempDir::new(name);
+    let file = write_experiment(&dir, arena);
+    // One game at a time, so that an SPRT stops the whole run where the merge stops.
+    let shards = run_whole_and_shards(&dir, &file, n, "1");
+    let merged = dir.path("merged");
+    ok(&merge_args(&shards, &merged, &[]));
+    let one = dir.path("one");
+    let read = |d: &Path| std::fs::read_to_string(d.join("standings.csv")).expect("standings");
+    assert_eq!(read(&merged), read(&one), "standings differ");
+    let games = |d: &Path| untimed(&d.join("games.csv"), |h| h.ends_with("_time_s"));
+    assert!(games(&merged) == games(&one), "games.csv differs");
+    assert!(merged.join("elo.png").exists(), "no Elo chart drawn");
+    assert!(merged.join("summary.md").exists(), "no summary.md");
+    let played = shards.iter().map(|d| games(d).len() - 1).sum();
+    (games(&merged).len() - 1, played)
+}
+
+#[test]
+fn arena_shards_merge_into_the_one_machine_standings() {
+    assert_eq!(check_arena_merge("shard-arena", MATCH, 3), (36, 36));
+}
+
+#[test]
+fn arena_shards_apply_the_sprt_as_one_machine_would() {
+    let sprt = MATCH.replace("games = 12", "games = 40").replace(
+        "concurrency = 1\n",
+        "concurrency = 1\n\n[match.sprt]\nelo0 = 0\nelo1 = 300\n",
+    );
+    let (merged, played) = check_arena_merge("shard-sprt", &sprt, 2);
+    assert_eq!(played, 120, "a shard stopped early");
+    assert!(merged < played, "no SPRT verdict: the test decides nothing");
+}
+
+#[test]
+fn the_slurm_script_has_the_array_the_cores_and_the_merge() {
+    let dir = TempDir::new("slurm-script");
+    let file = write_experiment(&dir, TWINS);
+    let out = dir.path("results");
+    let script = ok(&[
+        "slurm",
+        text(&file),
+        "--tasks",
+        "3",
+        "--throttle",
+        "2",
+        "--time",
+        "00:30:00",
+        "--partition",
+        "debug",
+        "--account",
+        "lab",
+        "--out",
+        text(&out),
+        "--binary",
+        "/opt/plylab",
+    ]);
+    for line in [
+        "#SBATCH --array=0-2%2",
+        "#SBATCH --cpus-per-task=2",
+        "#SBATCH --time=00:30:00",
+        "#SBATCH --partition=debug",
+        "#SBATCH --account=lab",
+        "--dependency=\"afterok:$SLURM_ARRAY_JOB_ID\"",
+        "--shard \"$shard/$tasks\" --jobs 1",
+        "plylab='/opt/plylab'",
+    ] {
+        assert!(script.contains(line), "no `{line}` in\n{script}");
+    }
+    assert!(
+        out.join("logs").is_dir(),
+        "no logs directory for Slurm's output files"
+    );
+    let sbatch = dir.path("run.sbatch");
+    std::fs::write(&sbatch, &script).expect("write");
+    let syntax = std::process::Command::new("bash")
+        .arg("-n")
+        .arg(&sbatch)
+        .status();
+    assert!(
+        syntax.is_ok_and(|s| s.success()),
+        "bash -n refuses the script"
+    );
+
+    let f = text(&file);
+    let stderr = bad_input(&["slurm", f, "--time", "1 hour"]);
+    assert!(stderr.contains("bad --time `1 hour`"), "{stderr}");
+    let stderr = bad_input(&["slurm", f, "--tasks", "9"]);
+    assert!(stderr.contains("has only 8 jobs"), "{stderr}");
+    let stderr = bad_input(&["slurm", f, "--partition", "a b"]);
+    assert!(stderr.contains("bad --partition"), "{stderr}");
+}
+
+#[test]
+fn the_two_games_of_a_pair_stay_in_one_shard() {
+    let plan = plylab::arena::spec::parse(Path::new("match.toml"), MATCH).expect("valid");
+    let schedule = plan.schedule();
+    let mut seen = BTreeSet::new();
+    for index in 1..=5 {
+        let games = plylab::cluster::shard::match_shard(&plan, Shard { index, count: 5 });
+        for &g in &games {
+            assert!(seen.insert(g), "game {g} in two shards");
+            let slot = schedule[g];
+            let partner = schedule
+                .iter()
+                .find(|s| s.pairing == slot.pairing && s.round == slot.round && s.leg != slot.leg)
+                .expect("games are in pairs");
+            assert!(games.contains(&partner.index), "game {g} without its pair");
+        }
+    }
+    assert_eq!(seen.len(), schedule.len());
+}
+
+#[test]
+fn an_arena_shard_resumes_its_own_games() {
+    let dir = TempDir::new("shard-arena-resume");
+    let file = write_experiment(&dir, MATCH);
+    let complete = dir.path("complete");
+    let run = |out: &Path, extra: &[&str]| {
+        let mut args = vec![
+            "experiment",
+            text(&file),
+            "--shard",
+            "2/3",
+            "--out",
+            text(out),
+        ];
+        args.extend_from_slice(&["--no-plot"]);
+        args.extend_from_slice(extra);
+        ok(&args)
+    };
+    run(&complete, &[]);
+    let cut = dir.path("cut");
+    std::fs::create_dir_all(&cut).expect("mkdir");
+    std::fs::copy(complete.join("run.json"), cut.join("run.json")).expect("copy");
+    let csv = std::fs::read_to_string(complete.join("games.csv")).expect("games.csv");
+    let lines: Vec<&str> = csv.lines().collect();
+    let kept = lines[..lines.len() - 2].join("\n") + "\n";
+    std::fs::write(cut.join("games.csv"), kept).expect("write");
+    let stdout = run(&cut, &["--resume"]);
+    assert!(
+        stdout.contains(&format!("2 games played ({} kept", lines.len() - 3)),
+        "{stdout}"
+    );
+    let games = |d: &Path| untimed(&d.join("games.csv"), |h| h.ends_with("_time_s"));
+    assert!(games(&cut) == games(&complete), "the resumed shard differs");
+}
+
+#[test]
+fn merging_what_is_not_a_shard_is_bad_input() {
+    let dir = TempDir::new("shard-not");
+    let missing = dir.path("no_such_shard");
+    let stderr = bad_input(&["merge", text(&missing), "--out", text(&dir.path("m"))]);
+    assert!(
+        stderr.contains("no_such_shard: no readable run.json"),
+        "{stderr}"
+    );
+}
