@@ -6,7 +6,7 @@
 //! move per distinct set of jumped pieces with its end square (two jump orders that take
 //! the same pieces and end on the same square, possible only for a king going round a
 //! loop, are one move; captures that share end squares but take different pieces are
-//! different moves); dctl, the table's source, also merges such duplicate captures. The
+//! different moves). The
 //! counts agree under this convention to depth 12 (11-12 in the ignored test; 13 is not
 //! run). A loop needs a king with four enemy pieces round one square, so within these
 //! depths the table probably cannot tell this convention from counting every jump path;
