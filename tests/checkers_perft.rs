@@ -25,7 +25,9 @@ fn table() -> Vec<(u32, u64)> {
         .lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
         .map(|l| {
-            let mut cols = l.split_whitespace().map(|c| c.parse::<u64>().expect("a number"));
+            let mut cols = l
+                .split_whitespace()
+                .map(|c| c.parse::<u64>().expect("a number"));
             let depth = cols.next().expect("a depth") as u32;
             (depth, cols.next().expect("a count"))
         })
@@ -37,7 +39,10 @@ fn check_depths(depths: std::ops::RangeInclusive<u32>) {
     for (depth, expected) in table().into_iter().filter(|(d, _)| depths.contains(d)) {
         let t = Instant::now();
         assert_eq!(perft(&start, depth), expected, "perft({depth})");
-        println!("perft({depth}) = {expected} in {:.2} s", t.elapsed().as_secs_f64());
+        println!(
+            "perft({depth}) = {expected} in {:.2} s",
+            t.elapsed().as_secs_f64()
+        );
     }
 }
 

@@ -13,8 +13,8 @@ use toml::Spanned;
 
 use super::engine::EngineSpec;
 use crate::game::{Game, Status};
-use crate::games::chess::Chess;
 use crate::games::checkers::{Checkers, notation::to_fen};
+use crate::games::chess::Chess;
 use crate::games::connect4::Connect4;
 use crate::games::tictactoe::TicTacToe;
 use crate::lab::elo::Sprt;

@@ -669,7 +669,9 @@ pub fn parse(file: &Path, text: &str) -> Result<Plan, SpecError> {
                 .iter()
                 .any(|j| j.limits == Limits::default())
         {
-            let why = format!("{kind} has no bound on its length: give a depth, nodes or time_ms limit (in [limits], the game or the searcher)");
+            let why = format!(
+                "{kind} has no bound on its length: give a depth, nodes or time_ms limit (in [limits], the game or the searcher)"
+            );
             return Err(src.at(&game.game, "game", why));
         }
         if let Some(job) = jobs[first_new..].iter().find(|j| {

@@ -15,7 +15,8 @@ use crate::game::{Evaluator, Game, Player, Score};
 pub const FEATURES: [&str; 5] = ["man", "king", "back_rank", "centre", "advancement"];
 
 /// The eight central squares 10, 11, 14, 15, 18, 19, 22, 23 (Samuel's `CENT` squares).
-const CENTRE: Squares = bit(9) | bit(10) | bit(13) | bit(14) | bit(17) | bit(18) | bit(21) | bit(22);
+const CENTRE: Squares =
+    bit(9) | bit(10) | bit(13) | bit(14) | bit(17) | bit(18) | bit(21) | bit(22);
 
 /// One weight per feature of [`FEATURES`], in the evaluator's units (a man is 100).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

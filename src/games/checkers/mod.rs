@@ -308,7 +308,11 @@ impl Checkers {
             // The jumping piece has left its square; jumped pieces stay until the end.
             empty: self.empty() | bit(from),
             crowning: if king { 0 } else { self.crowning_row() },
-            directions: if king { DIRECTIONS } else { self.directions_of_men() },
+            directions: if king {
+                DIRECTIONS
+            } else {
+                self.directions_of_men()
+            },
             men_only: !king,
         };
         debug_assert!(mine & bit(from) != 0);

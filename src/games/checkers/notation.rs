@@ -62,7 +62,11 @@ pub enum NotationError {
 /// The position in canonical PDN FEN (see the module documentation).
 #[must_use]
 pub fn to_fen(pos: &Checkers) -> String {
-    let turn = if pos.side_to_move() == BLACK { 'B' } else { 'W' };
+    let turn = if pos.side_to_move() == BLACK {
+        'B'
+    } else {
+        'W'
+    };
     format!(
         "{turn}:W{}:B{}",
         piece_list(pos, WHITE),

@@ -85,7 +85,10 @@ fn a_jump_that_crowns_a_man_ends_the_move_but_a_king_goes_on() {
     // A black man reaching 29-32 by a step is crowned too; kings step backwards.
     let step = after(&pos("B:W5:B26"), "26-31");
     assert_eq!(step.kings(BLACK).count_ones(), 1);
-    assert_eq!(written(&pos("B:W5:BK18")), ["18-14", "18-15", "18-22", "18-23"]);
+    assert_eq!(
+        written(&pos("B:W5:BK18")),
+        ["18-14", "18-15", "18-22", "18-23"]
+    );
 }
 
 #[test]
@@ -179,7 +182,10 @@ fn hashes_tell_positions_and_sides_apart() {
     assert_ne!(black.hash(), white.hash());
     assert_ne!(pos("B:W32:B1").hash(), black.hash());
     // Transpositions meet: kings shuffling back to where they were.
-    let back = after(&after(&after(&after(&black, "1-5"), "32-27"), "5-1"), "27-32");
+    let back = after(
+        &after(&after(&after(&black, "1-5"), "32-27"), "5-1"),
+        "27-32",
+    );
     assert_eq!(back.hash(), black.hash());
     assert!(std::mem::size_of::<Checkers>() <= 24);
 }
