@@ -202,3 +202,98 @@ limits = { depth = 2 }
         assert!(!row[8].is_empty());
     }
 }
+
+/// Asserts exit code 2, no panic, and that stderr holds every one of `expected`.
+fn refused(args: &[&str], expected: &[&str]) {
+    let (code, stdout, stderr) = plylab(args);
+    let context = format!(
+        "`plylab {}`\nstdout: {stdout}\nstderr: {stderr}",
+        args.join(" ")
+    );
+    assert_eq!(code, 2, "{context}");
+    assert!(!stderr.contains("panicked"), "{context}");
+    for piece in expected {
+        assert!(stderr.contains(piece), "missing `{piece}` in {context}");
+    }
+}
+
+#[test]
+fn malformed_pdn_positions_and_illegal_moves_exit_with_2_and_say_what_is_wrong() {
+    let search = |position: &'static str| ["search", "checkers", position, "--depth", "2"];
+    refused(
+        &search("X:W21:B1"),
+        &[
+            "bad checkers position `X:W21:B1`",
+            "side to move must be `B` or `W`",
+        ],
+    );
+    refused(
+        &search("B:W21"),
+        &["expected `<B|W>:W<squares>:B<squares>`"],
+    );
+    refused(&search("B:W21:B33"), &["`33` is not a square 1-32"]);
+    refused(&search("B:W21:B1,1"), &["square 1 is listed twice"]);
+    refused(
+        &search("B:W21:B21"),
+        &["square 21 holds both a black and a white piece"],
+    );
+    refused(
+        &search("B:W2:B1"),
+        &["a white man on square 2 would have been crowned"],
+    );
+    refused(
+        &["perft", "checkers", "start moves 11-15 22-18 9-13", "2"],
+        &[
+            "move 3 after `moves`",
+            "`9-13` is not a legal move here (a capture is compulsory)",
+            "legal: 15x22",
+        ],
+    );
+    refused(
+        &["perft", "checkers", "start moves 11-18", "1"],
+        &["`11-18` is not a legal move here", "legal: 9-13 9-14"],
+    );
+    refused(
+        &["perft", "checkers", "start moves 11-", "1"],
+        &["`11-` is not a move: expected squares 1-32 joined by `-` or `x`"],
+    );
+    refused(
+        &["perft", "checkers", "B:W9,10,17,18:B6 moves 6x22", "1"],
+        &["`6x22` is ambiguous: give the full path, one of 6x13x22 6x15x22"],
+    );
+}
+
+#[test]
+fn a_checkers_experiment_with_a_bad_position_or_no_limit_is_refused_with_its_location() {
+    let dir = TempDir::new("checkers_bad_experiment");
+    let write = |name: &str, text: &str| {
+        let file = dir.path(name);
+        std::fs::write(&file, text).unwrap();
+        file.to_str().unwrap().to_owned()
+    };
+    let searcher = "[[searchers]]\nlabel = \"ab\"\nalgorithm = \"alphabeta\"\n";
+    let bad_position = write(
+        "bad_position.toml",
+        &format!(
+            "name = \"x\"\n\n[[games]]\ngame = \"checkers\"\npositions = [\"start\", \"B:W21:B0\"]\nlimits = {{ depth = 2 }}\n\n{searcher}"
+        ),
+    );
+    refused(
+        &["experiment", &bad_position, "--dry-run"],
+        &[
+            &format!("{bad_position}:5:"),
+            "positions",
+            "`0` is not a square 1-32",
+        ],
+    );
+    let no_limit = write(
+        "no_limit.toml",
+        &format!(
+            "name = \"x\"\n\n[[games]]\ngame = \"checkers\"\npositions = [\"start\"]\n\n{searcher}"
+        ),
+    );
+    refused(
+        &["experiment", &no_limit, "--dry-run"],
+        &["checkers has no bound on its length"],
+    );
+}

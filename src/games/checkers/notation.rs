@@ -8,6 +8,9 @@
 //! ([`to_fen`]): side to move, White's pieces, Black's pieces, each as its men in
 //! ascending order then its kings, no ranges (`B:W21,22,23,K30:B1,2,K3`).
 //!
+//! A position may be followed by moves played from it: `start moves 11-15 23-19`, or
+//! `<FEN> moves ...` (as UCI writes `position startpos moves ...`).
+//!
 //! Moves: `11-15` for a step, `22x15` for a capture by its start and end squares, and the
 //! full path `22x15x8` when another legal capture has the same end squares (written only
 //! then; read always). Either separator is accepted in input.
@@ -48,6 +51,14 @@ pub enum NotationError {
         hint: &'static str,
         /// The legal moves.
         legal: String,
+    },
+    /// A move after `moves` could not be played.
+    #[error("move {index} after `moves`: {source}")]
+    Line {
+        /// Its place in the list, from 1.
+        index: usize,
+        /// Why.
+        source: Box<NotationError>,
     },
     /// Several legal captures share the end squares given.
     #[error("`{text}` is ambiguous: give the full path, one of {paths}")]
@@ -226,9 +237,26 @@ fn list(moves: &[CheckersMove]) -> String {
     written.join(" ")
 }
 
+/// Reads `start` or PDN FEN, optionally followed by `moves` and moves played from it.
+pub fn parse_position(text: &str) -> Result<Checkers, NotationError> {
+    let (position, line) = match text.split_once(" moves") {
+        Some((position, line)) => (position, Some(line)),
+        None => (text, None),
+    };
+    let mut pos = parse_fen(position)?;
+    for (i, mv) in line.unwrap_or("").split_whitespace().enumerate() {
+        let parsed = parse_move(&pos, mv).map_err(|e| NotationError::Line {
+            index: i + 1,
+            source: Box::new(e),
+        })?;
+        pos.play(parsed);
+    }
+    Ok(pos)
+}
+
 impl Notation for Checkers {
-    /// `start`, or PDN FEN (see [`parse_fen`]).
+    /// `start` or PDN FEN, optionally followed by `moves` (see [`parse_position`]).
     fn parse_position(text: &str) -> Result<Self, ParseError> {
-        parse_fen(text).map_err(|e| ParseError::new(e.to_string()))
+        parse_position(text).map_err(|e| ParseError::new(e.to_string()))
     }
 }

@@ -162,6 +162,15 @@ fn fen_round_trips_and_bad_positions_are_refused_with_a_reason() {
         let err = Checkers::parse_position(bad).unwrap_err();
         assert!(err.0.contains(why), "{bad}: {err}");
     }
+    let line = Checkers::parse_position("start moves 11-15 23-19").unwrap();
+    assert_eq!(line, after(&after(&Checkers::new(), "11-15"), "23-19"));
+    let err = Checkers::parse_position("start moves 11-15 22-18 9-13").unwrap_err();
+    assert!(
+        err.0.starts_with(
+            "move 3 after `moves`: `9-13` is not a legal move here (a capture is compulsory)"
+        ),
+        "{err}"
+    );
     let start = Checkers::new();
     for bad in ["", "11", "11-", "x15", "11-15-", "0-4", "11-33"] {
         let err = parse_move(&start, bad).unwrap_err();
