@@ -96,11 +96,7 @@ const fn shift_masks() -> [[Squares; 3]; 4] {
         while i < 32 {
             let n = NEIGHBOUR[d][i];
             if n != NONE {
-                let distance = if n > i as u8 {
-                    n - i as u8
-                } else {
-                    i as u8 - n
-                };
+                let distance = n.abs_diff(i as u8);
                 masks[d][(distance - 3) as usize] |= 1 << i;
             }
             i += 1;
