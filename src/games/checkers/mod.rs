@@ -313,10 +313,9 @@ impl Checkers {
             } else {
                 self.directions_of_men()
             },
-            men_only: !king,
         };
         debug_assert!(mine & bit(from) != 0);
-        jump.extend(from, 0, &mut Path::default(), out);
+        jump.extend(from, 0, Path::default(), out);
     }
 
     /// A man's directions: its two forward ones first (only those are used; the array has
@@ -373,9 +372,8 @@ struct Jumper {
     empty: Squares,
     /// Where a man is crowned (empty for a king).
     crowning: Squares,
+    /// A king's four directions, or a man's two forward ones first.
     directions: [Direction; 4],
-    /// A man: only the first two directions are its own.
-    men_only: bool,
 }
 
 /// The landing squares of a capture so far.
@@ -391,12 +389,12 @@ impl Jumper {
     /// Goes on from bit `at`, reached after `path.jumps` jumps that took `captured`: every
     /// possible next jump is followed; where none is possible (or a man was just crowned)
     /// the sequence is a move.
-    fn extend(&self, at: u8, captured: Squares, path: &mut Path, out: &mut Vec<CheckersMove>) {
+    fn extend(&self, at: u8, captured: Squares, path: Path, out: &mut Vec<CheckersMove>) {
         if path.jumps > 0 && self.crowning & bit(at) != 0 {
-            self.finish(at, captured, *path, out);
+            self.finish(at, captured, path, out);
             return;
         }
-        let count = if self.men_only { 2 } else { 4 };
+        let count = if self.king { 4 } else { 2 };
         let mut went_on = false;
         for d in &self.directions[..count] {
             let over = NEIGHBOUR[*d as usize][usize::from(at)];
@@ -408,15 +406,15 @@ impl Jumper {
                 continue;
             }
             went_on = true;
-            let mut next = *path;
+            let mut next = path;
             if next.jumps > 0 {
                 next.between |= u64::from(at) << (5 * (u32::from(next.jumps) - 1));
             }
             next.jumps += 1;
-            self.extend(land, captured | bit(over), &mut next, out);
+            self.extend(land, captured | bit(over), next, out);
         }
         if !went_on && path.jumps > 0 {
-            self.finish(at, captured, *path, out);
+            self.finish(at, captured, path, out);
         }
     }
 
@@ -625,8 +623,11 @@ impl Game for Checkers {
         self.plies
     }
 
-    /// Start and end squares (10 bits) and the variant number among captures sharing them.
+    /// Start and end squares (10 bits) and the variant number among captures sharing them
+    /// (6 bits: unique while fewer than 64 captures share their end squares, far more than
+    /// any position has).
     fn move_code(mv: CheckersMove) -> u16 {
+        debug_assert!(mv.variant < 64);
         u16::from(mv.from) | u16::from(mv.to) << 5 | u16::from(mv.variant) << 10
     }
 
