@@ -23,6 +23,15 @@
 //! one move, whatever the order of the jumps (only a king going round a closed loop can
 //! do that); moves with the same end squares but different captured pieces are different
 //! moves, and are written with their full path (see [`notation`]).
+//!
+//! perft counts these moves. It equals the start-position table of
+//! rhalbersma/dctl (test/walk/initial/board8x8.cpp; ../shared/data/checkers) to depth 12
+//! (tests/checkers_perft.rs), and the moves of 20,000 random placements rich in kings agree
+//! with a naive array-board generator written separately in the unit tests.
+//!
+//! For endgame work: [`Checkers::from_pieces`] places pieces (bit `n - 1` of a [`Squares`]
+//! for square `n`), and [`Checkers::pieces`], [`Checkers::men`], [`Checkers::kings`],
+//! [`Checkers::count`], [`Checkers::piece_at`] and [`Game::side_to_move`] read them back.
 
 mod board;
 mod eval;

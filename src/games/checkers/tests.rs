@@ -224,3 +224,199 @@ fn the_evaluation_counts_named_features_for_the_side_to_move() {
     assert!(!eval.is_noisy(&crown, mv));
     assert_eq!(eval.material_gain(&crown, mv), Some(30));
 }
+
+/// An independent, naive move generator on an 8 x 8 array, for comparison: `board[row][col]`
+/// is 0 (empty), ±1 (man) or ±2 (king), positive for Black; Black's men go down (row + 1).
+mod naive {
+    use std::collections::BTreeSet;
+
+    pub type Board = [[i8; 8]; 8];
+
+    /// The row and column of square `n` (1-32): four squares a row from the top, rows 0, 2,
+    /// 4, 6 starting in column 1.
+    pub fn coordinates(n: u8) -> (i8, i8) {
+        let i = (n - 1) as i8;
+        let row = i / 4;
+        (row, 2 * (i % 4) + if row % 2 == 0 { 1 } else { 0 })
+    }
+
+    fn square(row: i8, col: i8) -> u8 {
+        (row * 4 + col / 2 + 1) as u8
+    }
+
+    fn on(row: i8, col: i8) -> bool {
+        (0..8).contains(&row) && (0..8).contains(&col)
+    }
+
+    /// Every move as (start, end, jumped squares), for the side `sign` (1 Black, -1 White).
+    pub fn moves(board: &Board, sign: i8) -> BTreeSet<(u8, u8, Vec<u8>)> {
+        let mut captures = BTreeSet::new();
+        let mut steps = BTreeSet::new();
+        for row in 0..8 {
+            for col in 0..8 {
+                let piece = board[row as usize][col as usize] * sign;
+                if piece <= 0 {
+                    continue;
+                }
+                let dirs: Vec<(i8, i8)> = if piece == 2 {
+                    vec![(-1, -1), (-1, 1), (1, -1), (1, 1)]
+                } else {
+                    vec![(sign, -1), (sign, 1)]
+                };
+                let mut empty = *board;
+                empty[row as usize][col as usize] = 0;
+                let from = square(row, col);
+                jumps(
+                    &empty,
+                    sign,
+                    &dirs,
+                    piece == 2,
+                    from,
+                    (row, col),
+                    &mut Vec::new(),
+                    &mut captures,
+                );
+                for &(dr, dc) in &dirs {
+                    let (r, c) = (row + dr, col + dc);
+                    if on(r, c) && board[r as usize][c as usize] == 0 {
+                        steps.insert((from, square(r, c), Vec::new()));
+                    }
+                }
+            }
+        }
+        if captures.is_empty() { steps } else { captures }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn jumps(
+        board: &Board,
+        sign: i8,
+        dirs: &[(i8, i8)],
+        king: bool,
+        from: u8,
+        (row, col): (i8, i8),
+        taken: &mut Vec<u8>,
+        out: &mut BTreeSet<(u8, u8, Vec<u8>)>,
+    ) {
+        let crowning_row = if sign > 0 { 7 } else { 0 };
+        if !taken.is_empty() && !king && row == crowning_row {
+            let mut set = taken.clone();
+            set.sort_unstable();
+            out.insert((from, square(row, col), set));
+            return;
+        }
+        let mut went_on = false;
+        for &(dr, dc) in dirs {
+            let (or, oc, lr, lc) = (row + dr, col + dc, row + 2 * dr, col + 2 * dc);
+            if !on(lr, lc) || board[or as usize][oc as usize] * sign >= 0 {
+                continue;
+            }
+            let over = square(or, oc);
+            if taken.contains(&over) || board[lr as usize][lc as usize] != 0 {
+                continue;
+            }
+            went_on = true;
+            taken.push(over);
+            jumps(board, sign, dirs, king, from, (lr, lc), taken, out);
+            taken.pop();
+        }
+        if !went_on && !taken.is_empty() {
+            let mut set = taken.clone();
+            set.sort_unstable();
+            out.insert((from, square(row, col), set));
+        }
+    }
+}
+
+/// `pos` on the naive array board.
+fn naive_board(pos: &Checkers) -> naive::Board {
+    let mut board = [[0i8; 8]; 8];
+    for n in 1..=32u8 {
+        if let Some(piece) = pos.piece_at(n) {
+            let (row, col) = naive::coordinates(n);
+            let value = if piece.king { 2 } else { 1 };
+            board[row as usize][col as usize] = if piece.colour == BLACK { value } else { -value };
+        }
+    }
+    board
+}
+
+/// A random legal placement: up to 12 pieces a side, many of them kings.
+fn random_position(rng: &mut crate::rng::XorShift) -> Checkers {
+    loop {
+        let (mut black, mut white, mut kings) = (0u32, 0u32, 0u32);
+        for _ in 0..rng.below(12) + 1 {
+            black |= 1 << rng.below(32);
+        }
+        for _ in 0..rng.below(12) + 1 {
+            white |= 1 << rng.below(32);
+        }
+        white &= !black;
+        for _ in 0..rng.below(10) {
+            kings |= 1 << rng.below(32);
+        }
+        // Men on their crowning row become kings, so that every placement is legal.
+        kings = (kings | (black & board::BOTTOM_ROW) | (white & board::TOP_ROW)) & (black | white);
+        let side = if rng.below(2) == 0 { BLACK } else { WHITE };
+        if let Ok(p) = Checkers::from_pieces(black, white, kings, side) {
+            return p;
+        }
+    }
+}
+
+#[test]
+fn moves_and_their_results_agree_with_a_naive_generator_on_random_positions() {
+    let mut rng = crate::rng::XorShift::new(0x0C4E_C4E5);
+    let (mut multi, mut king_captures) = (0, 0);
+    for _ in 0..20_000 {
+        let p = random_position(&mut rng);
+        let sign = if p.side_to_move() == BLACK { 1 } else { -1 };
+        let expected = naive::moves(&naive_board(&p), sign);
+        let mut moves = Vec::new();
+        p.generate_moves(&mut moves);
+        let got: std::collections::BTreeSet<(u8, u8, Vec<u8>)> = moves
+            .iter()
+            .map(|m| {
+                let taken = (1..=32u8)
+                    .filter(|n| m.captured() >> (n - 1) & 1 == 1)
+                    .collect();
+                (m.from_square(), m.to_square(), taken)
+            })
+            .collect();
+        assert_eq!(
+            got.len(),
+            moves.len(),
+            "{}: a move listed twice",
+            to_fen(&p)
+        );
+        assert_eq!(got, expected, "{}", to_fen(&p));
+        for mv in moves {
+            multi += usize::from(mv.captured().count_ones() > 1);
+            king_captures += usize::from(
+                mv.is_capture() && p.kings(p.side_to_move()) >> (mv.from_square() - 1) & 1 == 1,
+            );
+            let mut child = p;
+            child.play(mv);
+            // The naive result: the piece moved (crowned on the far row), the jumped removed.
+            let mut board = naive_board(&p);
+            let (fr, fc) = naive::coordinates(mv.from_square());
+            let (tr, tc) = naive::coordinates(mv.to_square());
+            let mut piece = board[fr as usize][fc as usize];
+            board[fr as usize][fc as usize] = 0;
+            if piece.abs() == 1 && tr == if sign > 0 { 7 } else { 0 } {
+                piece *= 2;
+            }
+            board[tr as usize][tc as usize] = piece;
+            for n in (1..=32u8).filter(|n| mv.captured() >> (n - 1) & 1 == 1) {
+                let (r, c) = naive::coordinates(n);
+                board[r as usize][c as usize] = 0;
+            }
+            assert_eq!(naive_board(&child), board, "{} then {mv}", to_fen(&p));
+            assert_eq!(child.side_to_move(), p.side_to_move().other());
+        }
+    }
+    assert!(
+        multi > 1000 && king_captures > 1000,
+        "{multi} multi-jumps, {king_captures} king captures"
+    );
+}
