@@ -171,6 +171,7 @@ enum GameName {
     #[value(name = "random_tree")]
     RandomTree,
     Chess,
+    Checkers,
 }
 
 impl From<GameName> for GameKind {
@@ -180,6 +181,7 @@ impl From<GameName> for GameKind {
             GameName::Connect4 => Self::Connect4,
             GameName::RandomTree => Self::RandomTree,
             GameName::Chess => Self::Chess,
+            GameName::Checkers => Self::Checkers,
         }
     }
 }
@@ -349,8 +351,9 @@ struct SearchArgs {
     /// The game.
     #[arg(value_enum)]
     game: GameName,
-    /// The position: `start`, moves (connect four `4453`, tic-tac-toe `519`), or for random
-    /// trees `b=4,d=8,seed=1[,model=iid|incremental][,path=0.2]`.
+    /// The position: `start`, moves (connect four `4453`, tic-tac-toe `519`), FEN (chess),
+    /// PDN FEN (checkers, `B:W21-32:B1-12`), or for random trees
+    /// `b=4,d=8,seed=1[,model=iid|incremental][,path=0.2]`.
     position: String,
     #[command(flatten)]
     techniques: Techniques,

@@ -13,7 +13,7 @@
 //!
 //! Checked on seeded random trees (both value models, evaluators `TreeValue` and `Oracle` in
 //! each order), on random connect-four positions (fixed depths 1-6, solved to the end from
-//! 30 stones) and on tic-tac-toe. Each case runs a fixed, rotating sample of the 128
+//! 30 stones), on tic-tac-toe and on random checkers positions (depths 1-4). Each case runs a fixed, rotating sample of the 128
 //! alpha-beta configurations (32 ordering combinations x table on/off x iterative on/off), so
 //! that every configuration is exercised many times while the file stays fast in release mode.
 
@@ -21,6 +21,7 @@ use std::collections::HashMap;
 use std::fmt::Display;
 
 use plylab::game::{Evaluator, Game, Neutral, Score, Status, score};
+use plylab::games::checkers::{Checkers, CheckersEval, notation::to_fen};
 use plylab::games::connect4::{CentreFirst, Connect4};
 use plylab::games::random_tree::{
     Model, Oracle, OracleOrder, RandomTree, TreeParams, TreeValue, mix,
@@ -350,4 +351,34 @@ fn tictactoe_random_positions_every_configuration_matches_minimax() {
             check_tictactoe(&pos, &moves);
         }
     }
+}
+
+// --- checkers ---------------------------------------------------------------------------
+
+/// Checks `per_position` sampled configurations on each of `count` random checkers
+/// positions (playouts of 0-40 plies from the start, so captures, kings and forced
+/// sequences all occur) to depth 4, with the named-feature evaluation.
+fn check_checkers(count: usize, per_position: usize) {
+    let mut rng = Rng(0xC8EC);
+    let eval = CheckersEval::default();
+    for case in 0..count {
+        let plies = rng.below(41);
+        let root = std::iter::repeat_with(|| random_playout::<Checkers>(&mut rng, plies))
+            .find_map(|p| p)
+            .expect("some playout survives")
+            .0;
+        let name = format!("checkers {}", to_fen(&root));
+        let depth = Some(4);
+        let mut reference = Reference::new(name, &root, &eval, depth);
+        for index in sample(case, per_position, ALPHABETA_CONFIGS) {
+            let fixed = Some(1 + (index + case) as u32 % 4);
+            check_config(&mut reference, &eval, "checkers_eval", index, depth, fixed);
+        }
+    }
+}
+
+#[test]
+fn checkers_every_configuration_matches_minimax() {
+    // 512 positions x 64 configurations: each configuration is checked on 256 positions.
+    check_checkers(512, 64);
 }

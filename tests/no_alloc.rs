@@ -98,3 +98,26 @@ fn searches_allocate_per_iteration_not_per_node() {
         "{allocations} allocations for {nodes} nodes"
     );
 }
+
+#[test]
+fn checkers_searches_allocate_per_iteration_not_per_node() {
+    use plylab::games::checkers::{Checkers, CheckersEval};
+    let table = Table::new(4);
+    let config = SearchConfig {
+        quiescence: Some(plylab::search::Quiescence::default()),
+        ..ordered(0)
+    };
+    let root = Checkers::parse_position("start moves 11-15 23-19 8-11 22-17").unwrap();
+    let limits = Limits {
+        depth: Some(10),
+        ..Limits::default()
+    };
+    let eval = CheckersEval::default();
+    let mut searcher = Searcher::new(&eval, &config).with_table(&table);
+    let (allocations, nodes) = second_run(&mut searcher, &table, &root, &limits);
+    assert!(nodes > 10_000, "{nodes} nodes");
+    assert!(
+        allocations <= 4 * 10,
+        "{allocations} allocations for {nodes} nodes"
+    );
+}

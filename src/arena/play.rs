@@ -689,6 +689,8 @@ fn rule_reason<G: Game>(pos: &G, outcome: Outcome) -> &'static str {
     match (G::NAME, outcome) {
         ("connect4", Outcome::Loss) => "four in a row",
         ("tictactoe", Outcome::Loss) => "three in a row",
+        ("checkers", Outcome::Loss) => "no legal move",
+        ("checkers", Outcome::Draw) => "no capture or man move in 80 plies",
         (_, Outcome::Draw) => "board full",
         _ => "rules",
     }

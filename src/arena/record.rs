@@ -153,8 +153,8 @@ impl GameRow {
     }
 }
 
-/// The columns, with `{side}` standing for `white`/`black` in chess and `first`/`second`
-/// in the other games.
+/// The columns, with `{side}` standing for `white`/`black` in chess, `black`/`white` in
+/// checkers and `first`/`second` in the other games.
 pub const COLUMNS: [&str; 20] = [
     "game",
     "pairing",
@@ -188,12 +188,13 @@ pub fn header(game: GameKind) -> Vec<String> {
         .collect()
 }
 
-/// `("white", "black")` in chess, `("first", "second")` elsewhere.
+/// `("white", "black")` in chess, `("black", "white")` in checkers (Black moves first),
+/// `("first", "second")` elsewhere.
 #[must_use]
 pub fn side_names(game: GameKind) -> (&'static str, &'static str) {
-    if game == GameKind::Chess {
-        ("white", "black")
-    } else {
-        ("first", "second")
+    match game {
+        GameKind::Chess => ("white", "black"),
+        GameKind::Checkers => ("black", "white"),
+        _ => ("first", "second"),
     }
 }

@@ -18,6 +18,7 @@ use super::spec::{GamePosition, Job, Plan};
 use crate::cluster::shard::ShardRecord;
 use crate::game::{Evaluator, Game, Neutral, Score, score};
 use crate::game::{Outcome, Status};
+use crate::games::checkers::CheckersEval;
 use crate::games::chess::{Material, Pst, Shannon};
 use crate::games::connect4::{CentreFirst, pons_score};
 use crate::games::random_tree::{Oracle, TreeParams, TreeValue};
@@ -440,6 +441,10 @@ pub fn with_game_pair<T: PairTask>(
                 (None, Some(y)) => task.run(p, &TreeValue, &y, &same),
                 (None, None) => task.run(p, &TreeValue, &TreeValue, &same),
             }
+        }
+        GamePosition::Checkers(p) => {
+            let eval = CheckersEval::default();
+            task.run(p, &eval, &eval, &same)
         }
         GamePosition::Chess(p) => {
             // The second evaluator, for a first one already chosen.

@@ -16,6 +16,7 @@ use super::settings::{
 };
 use super::sweep::{Sweep, Variants};
 use crate::game::{Notation, ParseError};
+use crate::games::checkers::Checkers;
 use crate::games::chess::Chess;
 use crate::games::connect4::Connect4;
 use crate::games::random_tree::{Model, OracleOrder, RandomTree, TreeParams, mix};
@@ -84,6 +85,8 @@ pub enum GameKind {
     RandomTree,
     /// Chess (cozy-chess): positions as FEN or `startpos`, test sets as EPD.
     Chess,
+    /// English draughts: positions as PDN FEN or `start`.
+    Checkers,
 }
 
 impl fmt::Display for GameKind {
@@ -93,6 +96,7 @@ impl fmt::Display for GameKind {
             Self::Connect4 => "connect4",
             Self::RandomTree => "random_tree",
             Self::Chess => "chess",
+            Self::Checkers => "checkers",
         })
     }
 }
@@ -232,6 +236,8 @@ pub enum GamePosition {
     RandomTree(RandomTree),
     /// Chess.
     Chess(Chess),
+    /// Checkers (English draughts).
+    Checkers(Checkers),
 }
 
 impl GamePosition {
@@ -243,6 +249,7 @@ impl GamePosition {
             Self::Connect4(_) => GameKind::Connect4,
             Self::RandomTree(_) => GameKind::RandomTree,
             Self::Chess(_) => GameKind::Chess,
+            Self::Checkers(_) => GameKind::Checkers,
         }
     }
 
@@ -253,6 +260,7 @@ impl GamePosition {
             GameKind::Connect4 => Self::Connect4(Connect4::parse_position(text)?),
             GameKind::RandomTree => Self::RandomTree(RandomTree::parse_position(text)?),
             GameKind::Chess => Self::Chess(Chess::parse_position(text)?),
+            GameKind::Checkers => Self::Checkers(Checkers::parse_position(text)?),
         })
     }
 }
@@ -655,12 +663,15 @@ pub fn parse(file: &Path, text: &str) -> Result<Plan, SpecError> {
         let chosen = searchers_for(&src, game, &searchers)?;
         let first_new = jobs.len();
         add_jobs(&mut jobs, &doc, game_index, game, &positions, &chosen);
-        if *game.game.get_ref() == GameKind::Chess
+        let kind = *game.game.get_ref();
+        if matches!(kind, GameKind::Chess | GameKind::Checkers)
             && jobs[first_new..]
                 .iter()
                 .any(|j| j.limits == Limits::default())
         {
-            let why = "chess has no bound on its length: give a depth, nodes or time_ms limit (in [limits], the game or the searcher)";
+            let why = format!(
+                "{kind} has no bound on its length: give a depth, nodes or time_ms limit (in [limits], the game or the searcher)"
+            );
             return Err(src.at(&game.game, "game", why));
         }
         if let Some(job) = jobs[first_new..].iter().find(|j| {
