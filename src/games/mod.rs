@@ -2,5 +2,6 @@
 
 pub mod chess;
 pub mod connect4;
+pub mod othello;
 pub mod random_tree;
 pub mod tictactoe;
