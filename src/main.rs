@@ -120,6 +120,7 @@ enum GameName {
     #[value(name = "random_tree")]
     RandomTree,
     Chess,
+    Othello,
 }
 
 impl From<GameName> for GameKind {
@@ -129,6 +130,7 @@ impl From<GameName> for GameKind {
             GameName::Connect4 => Self::Connect4,
             GameName::RandomTree => Self::RandomTree,
             GameName::Chess => Self::Chess,
+            GameName::Othello => Self::Othello,
         }
     }
 }

@@ -689,6 +689,7 @@ fn rule_reason<G: Game>(pos: &G, outcome: Outcome) -> &'static str {
     match (G::NAME, outcome) {
         ("connect4", Outcome::Loss) => "four in a row",
         ("tictactoe", Outcome::Loss) => "three in a row",
+        ("othello", _) => "neither side can move",
         (_, Outcome::Draw) => "board full",
         _ => "rules",
     }

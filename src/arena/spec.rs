@@ -15,6 +15,7 @@ use super::engine::EngineSpec;
 use crate::game::{Game, Status};
 use crate::games::chess::Chess;
 use crate::games::connect4::Connect4;
+use crate::games::othello::Othello;
 use crate::games::tictactoe::TicTacToe;
 use crate::lab::elo::Sprt;
 use crate::lab::spec::{
@@ -431,7 +432,7 @@ pub fn parse(file: &Path, text: &str) -> Result<MatchPlan, SpecError> {
 fn check_game(src: &Source, m: &MatchSpec) -> Result<GameKind, SpecError> {
     let game = *m.game.get_ref();
     if game == GameKind::RandomTree {
-        let why = "a match needs a game to play: tictactoe, connect4 or chess";
+        let why = "a match needs a game to play: tictactoe, connect4, chess or othello";
         return Err(src.at(&m.game, "game", why));
     }
     Ok(game)
@@ -786,6 +787,9 @@ pub fn random_opening(game: GameKind, plies: u32, seed: u64) -> Option<Opening> 
             }
             GameKind::Tictactoe => {
                 random_line(&TicTacToe::default(), plies, &mut rng).map(|(_, m)| m)
+            }
+            GameKind::Othello => {
+                random_line(&Othello::new(), plies, &mut rng).map(|(p, _)| p.to_board_string())
             }
             GameKind::RandomTree => None,
         })

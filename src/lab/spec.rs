@@ -18,6 +18,7 @@ use super::sweep::{Sweep, Variants};
 use crate::game::{Notation, ParseError};
 use crate::games::chess::Chess;
 use crate::games::connect4::Connect4;
+use crate::games::othello::Othello;
 use crate::games::random_tree::{Model, OracleOrder, RandomTree, TreeParams, mix};
 use crate::games::tictactoe::TicTacToe;
 use crate::search::mcts::{MctsAlgorithm, MctsConfig};
@@ -84,6 +85,8 @@ pub enum GameKind {
     RandomTree,
     /// Chess (cozy-chess): positions as FEN or `startpos`, test sets as EPD.
     Chess,
+    /// Othello: positions as a 64-character board and side, test sets as `.obf`.
+    Othello,
 }
 
 impl fmt::Display for GameKind {
@@ -93,6 +96,7 @@ impl fmt::Display for GameKind {
             Self::Connect4 => "connect4",
             Self::RandomTree => "random_tree",
             Self::Chess => "chess",
+            Self::Othello => "othello",
         })
     }
 }
@@ -232,6 +236,8 @@ pub enum GamePosition {
     RandomTree(RandomTree),
     /// Chess.
     Chess(Chess),
+    /// Othello.
+    Othello(Othello),
 }
 
 impl GamePosition {
@@ -243,6 +249,7 @@ impl GamePosition {
             Self::Connect4(_) => GameKind::Connect4,
             Self::RandomTree(_) => GameKind::RandomTree,
             Self::Chess(_) => GameKind::Chess,
+            Self::Othello(_) => GameKind::Othello,
         }
     }
 
@@ -253,6 +260,7 @@ impl GamePosition {
             GameKind::Connect4 => Self::Connect4(Connect4::parse_position(text)?),
             GameKind::RandomTree => Self::RandomTree(RandomTree::parse_position(text)?),
             GameKind::Chess => Self::Chess(Chess::parse_position(text)?),
+            GameKind::Othello => Self::Othello(Othello::parse_position(text)?),
         })
     }
 }

@@ -32,6 +32,13 @@ pub use eval::{OthelloEval, Weights};
 /// One disc of final difference in score units: scores are in hundredths of a disc.
 pub const DISC: Score = 100;
 
+/// A root score in whole discs (the convention of `.obf` test sets), `None` when it is not
+/// a whole number of discs within ±64 (an evaluation rather than a final result).
+#[must_use]
+pub fn othello_discs(s: Score) -> Option<i32> {
+    (s % DISC == 0 && s.abs() <= 64 * DISC).then_some(s / DISC)
+}
+
 /// A move: a square 0-63 (`a1` = 0, `h8` = 63) or [`OthelloMove::PASS`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OthelloMove(u8);
