@@ -182,6 +182,15 @@ struct Techniques {
     /// Shuffle moves with the seed.
     #[arg(long)]
     shuffle: bool,
+    /// Fastest-first: moves leaving the opponent the fewest replies first.
+    #[arg(long)]
+    fastest_first: bool,
+    /// Parity: moves into regions with an odd number of empties first (othello).
+    #[arg(long)]
+    parity: bool,
+    /// Solve positions with at most N empties (othello) by the game's dedicated solver.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=20))]
+    endgame_solver: Option<u32>,
     /// All of --hint --tt-move --killers --history.
     #[arg(long)]
     ordered: bool,
@@ -246,6 +255,8 @@ impl Techniques {
             killers: self.killers || self.ordered,
             history: self.history || self.ordered,
             shuffle: self.shuffle,
+            fastest_first: self.fastest_first,
+            parity: self.parity,
         };
         let config = SearchConfig {
             algorithm: match self.algorithm {
@@ -270,6 +281,7 @@ impl Techniques {
             aspiration: self.aspiration,
             tt_mate_adjust: !self.no_tt_mate_adjust,
             threads: self.threads as usize,
+            endgame_solver: self.endgame_solver,
         };
         SearcherVariant {
             oracle: self.oracle.map(|o| match o {

@@ -64,6 +64,7 @@ fn alphabeta_config(index: usize, seed: u64) -> SearchConfig {
             killers: bit(2),
             history: bit(3),
             shuffle: bit(4),
+            ..Ordering::default()
         },
         tt_mb: usize::from(bit(5)),
         iterative: bit(6),

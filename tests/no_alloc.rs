@@ -45,6 +45,7 @@ fn ordered(tt_mb: usize) -> SearchConfig {
             killers: true,
             history: true,
             shuffle: true,
+            ..Ordering::default()
         },
         tt_mb,
         iterative: true,

@@ -44,7 +44,10 @@ impl Answer {
             Self::Score(expected) => to_set_score(it.score) == *expected,
             Self::Exact { score, best } => {
                 to_set_score(it.score) == *score
-                    && it.best_move.as_ref().is_some_and(|m| best.contains(&m.to_string()))
+                    && it
+                        .best_move
+                        .as_ref()
+                        .is_some_and(|m| best.contains(&m.to_string()))
             }
             Self::Moves {
                 best,

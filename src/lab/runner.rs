@@ -382,9 +382,11 @@ pub fn with_game_pair<T: PairTask>(
         GamePosition::Connect4(p) => task.run(p, &CentreFirst, &CentreFirst, &|s| {
             pons_score(p, s).unwrap_or(i32::MIN)
         }),
-        GamePosition::Othello(p) => task.run(p, &OthelloEval::STANDARD, &OthelloEval::STANDARD, &|s| {
-            othello_discs(s).unwrap_or(i32::MIN)
-        }),
+        GamePosition::Othello(p) => {
+            task.run(p, &OthelloEval::STANDARD, &OthelloEval::STANDARD, &|s| {
+                othello_discs(s).unwrap_or(i32::MIN)
+            })
+        }
         GamePosition::RandomTree(p) => {
             let oracle = |c: EvalChoice| c.oracle.map(|order| Oracle::new(order, c.seed));
             match (oracle(a), oracle(b)) {

@@ -183,6 +183,9 @@ pub struct SearcherSpec {
     pub aspiration: Option<Spanned<Sweep<i32>>>,
     /// Re-base decisive table scores by ply (default true).
     pub tt_mate_adjust: Option<Sweep<bool>>,
+    /// The game's dedicated exact solver for positions this near the end (empties in
+    /// othello), where the search reaches the end; absent or 0: off.
+    pub endgame_solver: Option<Spanned<Sweep<u32>>>,
     /// Search threads (lazy_smp, root_parallel and tree_parallel; default 1).
     pub threads: Option<Spanned<Sweep<usize>>>,
     /// Run this searcher's jobs alone on the machine (for timing), after the others.
@@ -207,6 +210,10 @@ pub struct OrderingSpec {
     pub history: Option<Sweep<bool>>,
     /// Seeded shuffle.
     pub shuffle: Option<Sweep<bool>>,
+    /// Fastest-first: fewest opponent replies first.
+    pub fastest_first: Option<Sweep<bool>>,
+    /// Parity: moves into odd regions first (othello's quadrants).
+    pub parity: Option<Sweep<bool>>,
 }
 
 /// A published figure: mean `metric` of `searcher` over the positions of `set`.
@@ -428,6 +435,9 @@ fn technique_label(c: &SearchConfig) -> String {
     }
     if c.pvs {
         parts.push("pvs".into());
+    }
+    if let Some(n) = c.endgame_solver {
+        parts.push(format!("endgame_solver={n}"));
     }
     if let Some(w) = c.aspiration {
         parts.push(format!("aspiration={w}"));
@@ -824,6 +834,12 @@ pub(crate) fn variants_of(
         .across("shuffle", o.shuffle.as_ref(), |v, b| {
             v.config.ordering.shuffle = b
         })
+        .across("fastest_first", o.fastest_first.as_ref(), |v, b| {
+            v.config.ordering.fastest_first = b
+        })
+        .across("parity", o.parity.as_ref(), |v, b| {
+            v.config.ordering.parity = b
+        })
         .across(
             "oracle",
             spec.oracle.as_ref().map(Spanned::get_ref),
@@ -915,6 +931,11 @@ fn technique_variants(
             },
         )
         .across("pvs", spec.pvs.as_ref(), |v, b| c(v).pvs = b)
+        .across(
+            "endgame_solver",
+            spec.endgame_solver.as_ref().map(Spanned::get_ref),
+            |v, n| c(v).endgame_solver = (n > 0).then_some(n),
+        )
         .across(
             "aspiration",
             spec.aspiration.as_ref().map(Spanned::get_ref),
@@ -1044,12 +1065,15 @@ fn check_family_keys(
                 || o.tt_move.is_some()
                 || o.killers.is_some()
                 || o.history.is_some()
-                || o.shuffle.is_some(),
+                || o.shuffle.is_some()
+                || o.fastest_first.is_some()
+                || o.parity.is_some(),
         ),
         ("oracle", spec.oracle.is_some()),
         ("quiescence", spec.quiescence.is_some()),
         ("null_move", spec.null_move.is_some()),
         ("pvs", spec.pvs.is_some()),
+        ("endgame_solver", spec.endgame_solver.is_some()),
         ("aspiration", spec.aspiration.is_some()),
         ("iterative", spec.iterative.is_some()),
         ("check_extension", spec.check_extension.is_some()),

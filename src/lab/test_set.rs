@@ -139,7 +139,11 @@ fn read_obf(path: &Path, take: Option<usize>) -> Result<Vec<PositionEntry>, Test
             text: line.to_owned(),
             reason: e.to_string(),
         })?;
-        let best = record.best_moves().iter().map(ToString::to_string).collect();
+        let best = record
+            .best_moves()
+            .iter()
+            .map(ToString::to_string)
+            .collect();
         out.push(PositionEntry {
             label: record.board.clone(),
             set: set.clone(),
