@@ -314,6 +314,7 @@ struct SearchArgs {
     game: GameName,
     /// The position: `start`, moves (connect four `4453`, tic-tac-toe `519`), or for random
     /// trees `b=4,d=8,seed=1[,model=iid|incremental][,path=0.2]`.
+    #[arg(allow_hyphen_values = true)]
     position: String,
     #[command(flatten)]
     techniques: Techniques,
@@ -346,6 +347,7 @@ struct PerftArgs {
     #[arg(value_enum)]
     game: GameName,
     /// The position (as for `search`).
+    #[arg(allow_hyphen_values = true)]
     position: String,
     /// Plies.
     depth: u32,
