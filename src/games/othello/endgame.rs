@@ -20,7 +20,7 @@
 //! Scores inside are whole discs (final difference, empties to the winner); the boundary
 //! [`solve_scaled`] converts the caller's window from hundredths of a disc.
 
-use super::bits::{final_score, flips, odd_regions};
+use super::bits::{NEIGHBOURS, final_score, flips, odd_regions};
 use super::{DISC, Othello};
 use crate::game::Score;
 
@@ -61,6 +61,9 @@ pub fn solve(
         while rest != 0 {
             let sq = rest.trailing_zeros();
             rest &= rest - 1;
+            if NEIGHBOURS[sq as usize] & opponent == 0 {
+                continue;
+            }
             let flipped = flips(sq, player, opponent);
             if flipped == 0 {
                 continue;
