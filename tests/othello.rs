@@ -7,13 +7,13 @@
 //!   combination of the switches returns the value of plain alpha-beta (no ordering, no
 //!   table: exact by Knuth and Moore's theorem, and itself checked against minimax in
 //!   tests/equivalence.rs), and its best move reaches that value;
-//! - lazy SMP on two threads solves FFO positions exactly, and Monte Carlo search and the
-//!   command line run on othello.
+//! - lazy SMP on two threads solves FFO positions exactly, and Monte Carlo search, the arena
+//!   and the command line run on othello.
 
 mod common;
 
 use common::plylab;
-use plylab::game::{Game, Status};
+use plylab::game::{Game, Notation, Status};
 use plylab::games::othello::obf::{ObfRecord, parse_line};
 use plylab::games::othello::{DISC, Othello, OthelloEval, OthelloMove};
 use plylab::rng::XorShift;
@@ -58,7 +58,7 @@ fn solve(pos: &Othello, config: &SearchConfig) -> (i32, Option<OthelloMove>, u64
 #[test]
 fn ffo_1_to_19_are_solved_with_exact_scores_and_best_moves() {
     // Fastest-first is what makes these positions (20-28 empties) quick: configurations with
-    // it, each without one of the table, parity, the last-empties solver.
+    // it, each without one of the table, parity, the last-empties solver, PVS.
     for switches in [0b11111, 0b11011, 0b10111, 0b01110] {
         let config = endgame_config(switches);
         let mut nodes = 0;
@@ -219,4 +219,58 @@ fn the_command_line_solves_ffo_and_refuses_bad_othello_input() {
     let (code, _, stderr) = plylab(&["search", "othello", &format!("{board} Q"), "--depth", "2"]);
     assert_eq!(code, 2);
     assert!(stderr.contains("side to move"), "{stderr}");
+}
+
+#[test]
+fn an_othello_match_is_played_to_the_end_of_every_game() {
+    let dir = common::TempDir::new("othello-arena");
+    let file = dir.path("match.toml");
+    let text = r#"
+name = "othello_match"
+seed = 3
+
+[match]
+game = "othello"
+games = 4
+openings = { random_plies = 4 }
+concurrency = 1
+
+[[searchers]]
+label = "endgame"
+algorithm = "alphabeta"
+tt_mb = 1
+endgame_solver = 6
+ordering = { tt_move = true, fastest_first = true, parity = true }
+limits = { depth = 3 }
+
+[[searchers]]
+label = "uct"
+algorithm = "uct"
+limits = { nodes = 200 }
+"#;
+    std::fs::write(&file, text).unwrap();
+    let out = dir.path("out");
+    let args = [
+        "experiment",
+        file.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--no-plot",
+    ];
+    let (code, stdout, stderr) = plylab(&args);
+    assert_eq!(code, 0, "{stdout}\n{stderr}");
+    let games = std::fs::read_to_string(out.join("games.csv")).unwrap();
+    let rows: Vec<&str> = games.lines().skip(1).collect();
+    assert_eq!(rows.len(), 4, "{games}");
+    for row in rows {
+        assert!(row.contains("neither side can move"), "{row}");
+        // Replay the line from the opening: every move legal, and the game over at the end.
+        let fields: Vec<&str> = row.split(',').collect();
+        let mut pos = Othello::parse_position(fields[4]).unwrap();
+        for mv in fields[18].split_whitespace() {
+            let mv = pos.parse_move(mv).unwrap();
+            pos.play(mv);
+        }
+        assert_ne!(pos.status(), Status::Ongoing, "{row}");
+    }
 }
