@@ -57,7 +57,7 @@ fn solve(pos: &Othello, config: &SearchConfig) -> (i32, Option<OthelloMove>, u64
 
 #[test]
 fn ffo_1_to_19_are_solved_with_exact_scores_and_best_moves() {
-    // Fastest-first is what makes these positions (20-28 empties) quick: configurations with
+    // Fastest-first is what makes these positions (14-16 empties) quick: configurations with
     // it, each without one of the table, parity, the last-empties solver, PVS.
     for switches in [0b11111, 0b11011, 0b10111, 0b01110] {
         let config = endgame_config(switches);
