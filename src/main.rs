@@ -312,8 +312,9 @@ struct SearchArgs {
     /// The game.
     #[arg(value_enum)]
     game: GameName,
-    /// The position: `start`, moves (connect four `4453`, tic-tac-toe `519`), or for random
-    /// trees `b=4,d=8,seed=1[,model=iid|incremental][,path=0.2]`.
+    /// The position: `start`, moves (connect four `4453`, tic-tac-toe `519`), for random
+    /// trees `b=4,d=8,seed=1[,model=iid|incremental][,path=0.2]`, or for othello the
+    /// 64-character board `a1`..`h8` (`X`, `O`, `-`) and the side to move (`X` or `O`).
     #[arg(allow_hyphen_values = true)]
     position: String,
     #[command(flatten)]
