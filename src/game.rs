@@ -231,6 +231,37 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn reversible_plies(&self) -> u32 {
         0
     }
+
+    /// The number of legal moves (fastest-first ordering counts the opponent's replies). The
+    /// default generates them into `scratch`, the caller's reused buffer; a game that knows
+    /// the count cheaply (a popcount in othello) overrides it.
+    fn move_count(&self, scratch: &mut Vec<Self::Move>) -> usize {
+        scratch.clear();
+        self.generate_moves(scratch);
+        scratch.len()
+    }
+
+    /// Parity ordering near the end of the game: 1 for a move into a region with an odd
+    /// number of empty cells (the quadrants in othello), else 0. Games without regions keep
+    /// the default, and the `parity` ordering switch changes nothing for them.
+    fn region_parity(&self, _mv: Self::Move) -> i32 {
+        0
+    }
+
+    /// The exact value of this position, if the game has a dedicated solver for positions
+    /// within `limit` of the end (in the game's own measure: empty squares in othello) and
+    /// this one is: fail-soft in the window `(alpha, beta)` like an alpha-beta node, in
+    /// score units, adding the nodes it visits to `nodes`. The search calls it only where its
+    /// depth reaches the end of the game (`endgame_solver` switch). Default: `None`.
+    fn solve_endgame(
+        &self,
+        _alpha: Score,
+        _beta: Score,
+        _limit: u32,
+        _nodes: &mut u64,
+    ) -> Option<Score> {
+        None
+    }
 }
 
 /// A game that can be read from text: `start`, or the game's own position notation.

@@ -172,6 +172,7 @@ enum GameName {
     RandomTree,
     Chess,
     Checkers,
+    Othello,
 }
 
 impl From<GameName> for GameKind {
@@ -182,6 +183,7 @@ impl From<GameName> for GameKind {
             GameName::RandomTree => Self::RandomTree,
             GameName::Chess => Self::Chess,
             GameName::Checkers => Self::Checkers,
+            GameName::Othello => Self::Othello,
         }
     }
 }
@@ -233,6 +235,15 @@ struct Techniques {
     /// Shuffle moves with the seed.
     #[arg(long)]
     shuffle: bool,
+    /// Fastest-first: moves leaving the opponent the fewest replies first.
+    #[arg(long)]
+    fastest_first: bool,
+    /// Parity: moves into regions with an odd number of empties first (othello).
+    #[arg(long)]
+    parity: bool,
+    /// Solve positions with at most N empties (othello) by the game's dedicated solver.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=20))]
+    endgame_solver: Option<u32>,
     /// All of --hint --tt-move --killers --history.
     #[arg(long)]
     ordered: bool,
@@ -297,6 +308,8 @@ impl Techniques {
             killers: self.killers || self.ordered,
             history: self.history || self.ordered,
             shuffle: self.shuffle,
+            fastest_first: self.fastest_first,
+            parity: self.parity,
         };
         let config = SearchConfig {
             algorithm: match self.algorithm {
@@ -321,6 +334,7 @@ impl Techniques {
             aspiration: self.aspiration,
             tt_mate_adjust: !self.no_tt_mate_adjust,
             threads: self.threads as usize,
+            endgame_solver: self.endgame_solver,
         };
         SearcherVariant {
             oracle: self.oracle.map(|o| match o {
@@ -352,8 +366,10 @@ struct SearchArgs {
     #[arg(value_enum)]
     game: GameName,
     /// The position: `start`, moves (connect four `4453`, tic-tac-toe `519`), FEN (chess),
-    /// PDN FEN (checkers, `B:W21-32:B1-12`), or for random trees
-    /// `b=4,d=8,seed=1[,model=iid|incremental][,path=0.2]`.
+    /// PDN FEN (checkers, `B:W21-32:B1-12`), for random trees
+    /// `b=4,d=8,seed=1[,model=iid|incremental][,path=0.2]`, or for othello the
+    /// 64-character board `a1`..`h8` (`X`, `O`, `-`) and the side to move (`X` or `O`).
+    #[arg(allow_hyphen_values = true)]
     position: String,
     #[command(flatten)]
     techniques: Techniques,
@@ -386,6 +402,7 @@ struct PerftArgs {
     #[arg(value_enum)]
     game: GameName,
     /// The position (as for `search`).
+    #[arg(allow_hyphen_values = true)]
     position: String,
     /// Plies.
     depth: u32,

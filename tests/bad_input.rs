@@ -161,6 +161,7 @@ const CASES: &[Case] = &[
     ),
     case("connect4_full_column.toml", 8, "positions", "`4444444`"),
     case("connect4_bad_column.toml", 6, "positions", "`9`"),
+    case("othello_bad_board.toml", 6, "positions", "63 squares"),
     case("tictactoe_bad_position.toml", 6, "positions", "`55`"),
     case(
         "random_tree_missing_b.toml",
@@ -433,6 +434,12 @@ fn a_test_set_with_a_bad_line_is_refused_with_its_location() {
     refused(
         &["suite", "connect4", "no/such/test_set"],
         &["no/such/test_set"],
+    );
+    let obf = bad_dir().join("bad_test_set.obf");
+    let obf = obf.to_str().expect("UTF-8 path");
+    refused(
+        &["suite", "othello", obf],
+        &[&format!("{obf}:3:"), "`A1:+18`", "not a legal move"],
     );
 }
 

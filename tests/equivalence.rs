@@ -13,7 +13,8 @@
 //!
 //! Checked on seeded random trees (both value models, evaluators `TreeValue` and `Oracle` in
 //! each order), on random connect-four positions (fixed depths 1-6, solved to the end from
-//! 30 stones), on tic-tac-toe and on random checkers positions (depths 1-4). Each case runs a fixed, rotating sample of the 128
+//! 30 stones), on random othello positions (depth 4, solved to the end from 8 empties, with
+//! the endgame switches too), on random checkers positions (depths 1-4) and on tic-tac-toe. Each case runs a fixed, rotating sample of the 128
 //! alpha-beta configurations (32 ordering combinations x table on/off x iterative on/off), so
 //! that every configuration is exercised many times while the file stays fast in release mode.
 
@@ -23,6 +24,7 @@ use std::fmt::Display;
 use plylab::game::{Evaluator, Game, Neutral, Score, Status, score};
 use plylab::games::checkers::{Checkers, CheckersEval, notation::to_fen};
 use plylab::games::connect4::{CentreFirst, Connect4};
+use plylab::games::othello::{Othello, OthelloEval};
 use plylab::games::random_tree::{
     Model, Oracle, OracleOrder, RandomTree, TreeParams, TreeValue, mix,
 };
@@ -65,6 +67,7 @@ fn alphabeta_config(index: usize, seed: u64) -> SearchConfig {
             killers: bit(2),
             history: bit(3),
             shuffle: bit(4),
+            ..Ordering::default()
         },
         tt_mb: usize::from(bit(5)),
         iterative: bit(6),
@@ -351,6 +354,91 @@ fn tictactoe_random_positions_every_configuration_matches_minimax() {
             check_tictactoe(&pos, &moves);
         }
     }
+}
+
+// --- othello ----------------------------------------------------------------------------
+
+/// Othello configurations: the 128 alpha-beta ones times fastest-first, parity and the
+/// dedicated last-empties solver (6 empties).
+const OTHELLO_CONFIGS: usize = ALPHABETA_CONFIGS << 3;
+
+/// Empty squares from which othello positions are solved to the end.
+const OTHELLO_SOLVE_EMPTIES: u32 = 8;
+
+/// Othello configuration number `index` (< 1024): bits 0-6 as [`alphabeta_config`], bits
+/// 7-9 fastest-first, parity and `endgame_solver = 6`.
+fn othello_config(index: usize) -> SearchConfig {
+    let mut config = alphabeta_config(index % ALPHABETA_CONFIGS, index as u64 + 1);
+    let bit = |i: usize| index >> i & 1 == 1;
+    config.ordering.fastest_first = bit(7);
+    config.ordering.parity = bit(8);
+    config.endgame_solver = bit(9).then_some(6);
+    config
+}
+
+/// A random othello position: `plies` seeded random moves from the start, or (with
+/// `empties`) random moves until that many squares are empty. `None` if the game ended.
+fn othello_playout(rng: &mut Rng, plies: u64, empties: Option<u32>) -> Option<Othello> {
+    let (mut pos, mut moves) = (Othello::new(), Vec::new());
+    let mut played = 0;
+    while empties.map_or(played < plies, |e| pos.empties() > e) {
+        moves.clear();
+        pos.generate_moves(&mut moves);
+        let mv = *moves.get(rng.below(moves.len() as u64) as usize)?;
+        pos.play(mv);
+        played += 1;
+    }
+    (pos.status() == Status::Ongoing).then_some(pos)
+}
+
+/// Checks `per_position` sampled configurations on each of `count` random othello
+/// positions: every third solved to the end from [`OTHELLO_SOLVE_EMPTIES`] empties, the
+/// others searched 4 plies deep after 0-40 random plies.
+fn check_othello(count: usize, per_position: usize) {
+    let mut rng = Rng(0x0E11);
+    for case in 0..count {
+        let solve = case % 3 == 2;
+        let plies = rng.below(41);
+        let empties = solve.then_some(OTHELLO_SOLVE_EMPTIES);
+        let root = std::iter::repeat_with(|| othello_playout(&mut rng, plies, empties))
+            .find_map(|p| p)
+            .expect("some playout survives");
+        let depth = (!solve).then_some(4);
+        let name = format!("othello {}", root.to_board_string());
+        let eval = OthelloEval::STANDARD;
+        let mut reference = Reference::new(name, &root, &eval, depth);
+        let remaining = root.remaining_plies().unwrap();
+        for index in sample(case, per_position, OTHELLO_CONFIGS) {
+            let config = othello_config(index);
+            let fixed = match depth {
+                Some(d) => 1 + (index + case) as u32 % d,
+                None => remaining - (index as u32 % 3),
+            };
+            let limit = if config.iterative { depth } else { Some(fixed) };
+            let steps = run(&root, &eval, &config, limit);
+            let what = format!(
+                "{} | {} tt_mb={} iterative={} endgame_solver={:?} depth={limit:?}",
+                reference.name,
+                config.ordering.label(),
+                config.tt_mb,
+                config.iterative,
+                config.endgame_solver,
+            );
+            reference.check(what, config.iterative, &steps);
+        }
+    }
+}
+
+#[test]
+fn othello_every_configuration_matches_minimax() {
+    // 128 positions x 32 configurations: each of the 1024 is checked on 4 positions.
+    check_othello(128, 32);
+}
+
+#[test]
+#[ignore = "exhaustive: all 1024 configurations on every position, several minutes"]
+fn othello_every_configuration_on_every_position() {
+    check_othello(128, OTHELLO_CONFIGS);
 }
 
 // --- checkers ---------------------------------------------------------------------------

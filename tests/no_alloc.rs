@@ -7,6 +7,7 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use plylab::game::Notation;
 use plylab::games::connect4::{CentreFirst, Connect4};
+use plylab::games::othello::{Othello, OthelloEval};
 use plylab::games::random_tree::{RandomTree, TreeValue};
 use plylab::search::{Algorithm, Limits, Ordering, SearchConfig, Searcher, Table};
 
@@ -45,6 +46,7 @@ fn ordered(tt_mb: usize) -> SearchConfig {
             killers: true,
             history: true,
             shuffle: true,
+            ..Ordering::default()
         },
         tt_mb,
         iterative: true,
@@ -95,6 +97,31 @@ fn searches_allocate_per_iteration_not_per_node() {
     assert!(nodes > 300_000, "{nodes} nodes");
     assert!(
         allocations <= 4 * 7,
+        "{allocations} allocations for {nodes} nodes"
+    );
+
+    // An othello endgame solve (FFO #1, 14 empties) with every endgame switch: fastest-first
+    // plays each move to count replies, and the last-empties solver runs on the stack.
+    let endgame = SearchConfig {
+        iterative: false,
+        pvs: true,
+        endgame_solver: Some(6),
+        ordering: Ordering {
+            tt_move: true,
+            fastest_first: true,
+            parity: true,
+            ..Ordering::default()
+        },
+        ..ordered(1)
+    };
+    let ffo1 = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X";
+    let root = Othello::parse_position(ffo1).unwrap();
+    let eval = OthelloEval::STANDARD;
+    let mut searcher = Searcher::new(&eval, &endgame).with_table(&table);
+    let (allocations, nodes) = second_run(&mut searcher, &table, &root, &Limits::default());
+    assert!(nodes > 20_000, "{nodes} nodes");
+    assert!(
+        allocations <= 4,
         "{allocations} allocations for {nodes} nodes"
     );
 }

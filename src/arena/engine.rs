@@ -22,24 +22,16 @@
 //! is only killed at the wrapper: use `exec` in such scripts.
 
 use std::fmt;
-use std::io::{self, BufRead, BufReader, Read, Write};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
-use std::thread;
+use std::io;
 use std::time::{Duration, Instant};
 
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 
+use super::process::{Deadline, EngineProcess};
+
 /// How long [`UciEngine::quit`] (and dropping an engine) waits for the engine to exit after
 /// `quit`, and for a crashed engine's exit status, before killing it.
 pub const QUIT_GRACE: Duration = Duration::from_secs(1);
-
-/// The longest line read from an engine, in bytes; longer lines are split at this length
-/// (so that an engine writing without newlines cannot exhaust memory).
-const MAX_LINE: u64 = 64 * 1024;
-
-/// How often an exiting engine is polled for its exit status.
-const POLL: Duration = Duration::from_millis(5);
 
 /// How to run an engine, as an experiment file writes it:
 /// `engine = { cmd = "stockfish", args = [], options = { Threads = 1, Hash = "16" } }`.
@@ -141,8 +133,8 @@ pub enum EngineError {
         waited: Duration,
     },
     /// The engine answered with something the protocol does not allow (a `bestmove` whose
-    /// move is not UCI move text). The engine still runs.
-    #[error("engine broke the UCI protocol: {message}")]
+    /// move is not UCI move text; a GTP command refused with `?`). The engine still runs.
+    #[error("engine broke the protocol (UCI or GTP): {message}")]
     Protocol {
         /// The offending line and what is wrong with it.
         message: String,
@@ -167,15 +159,8 @@ pub enum EngineError {
 pub struct UciEngine {
     /// The command, as given (the name when the engine gives no `id name`).
     cmd: String,
-    /// `id name`, or the command.
-    name: String,
-    child: Child,
-    /// The engine's input; `None` once it has been closed.
-    stdin: Option<ChildStdin>,
-    /// The engine's output lines, from the reader thread; disconnected at its end.
-    lines: Receiver<String>,
-    /// Why the engine no longer runs, once it does not.
-    dead: Option<String>,
+    /// The process, named by `id name` or the command.
+    process: EngineProcess,
 }
 
 impl UciEngine {
@@ -193,7 +178,10 @@ impl UciEngine {
             one_line("option value", value)?;
         }
         let deadline = Deadline::new(timeout);
-        let mut engine = Self::spawn(spec)?;
+        let mut engine = Self {
+            cmd: spec.cmd.clone(),
+            process: EngineProcess::spawn(&spec.cmd, &spec.args, "uci-engine-reader")?,
+        };
         engine.send("uci")?;
         let mut name = None;
         engine.wait_for(&deadline, "uciok", |line| {
@@ -203,7 +191,7 @@ impl UciEngine {
             (first_word(line) == Some("uciok")).then_some(())
         })?;
         if let Some(name) = name {
-            engine.name = name;
+            engine.process.name = name;
         }
         for (name, value) in &spec.options {
             engine.send(&set_option(name, value))?;
@@ -215,13 +203,13 @@ impl UciEngine {
     /// The engine's `id name`, or its command if it gave none.
     #[must_use]
     pub fn name(&self) -> &str {
-        &self.name
+        &self.process.name
     }
 
     /// The engine's process id.
     #[must_use]
     pub fn pid(&self) -> u32 {
-        self.child.id()
+        self.process.pid()
     }
 
     /// Sends `ucinewgame`, then `isready`, and waits for `readyok` within `timeout`.
@@ -274,52 +262,12 @@ impl UciEngine {
     /// Sends `quit`, waits up to [`QUIT_GRACE`] for the engine to exit, and kills it if it
     /// has not. Dropping the engine does the same.
     pub fn quit(mut self) {
-        self.shut_down();
-    }
-
-    /// Runs the command with piped input and output and starts the reader thread.
-    fn spawn(spec: &EngineSpec) -> Result<Self, EngineError> {
-        let spawn_error = |source| EngineError::Spawn {
-            cmd: spec.cmd.clone(),
-            source,
-        };
-        let mut child = Command::new(&spec.cmd)
-            .args(&spec.args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(spawn_error)?;
-        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
-            return Err(spawn_error(abandon(child, io::Error::other("no pipes"))));
-        };
-        let (tx, lines) = channel();
-        let reader = thread::Builder::new()
-            .name("uci-engine-reader".to_owned())
-            .spawn(move || forward_lines(stdout, &tx));
-        if let Err(e) = reader {
-            return Err(spawn_error(abandon(child, e)));
-        }
-        Ok(Self {
-            cmd: spec.cmd.clone(),
-            name: spec.cmd.clone(),
-            child,
-            stdin: Some(stdin),
-            lines,
-            dead: None,
-        })
+        self.process.shut_down();
     }
 
     /// Writes one command line.
     fn send(&mut self, command: &str) -> Result<(), EngineError> {
-        self.check_alive()?;
-        let Some(stdin) = self.stdin.as_mut() else {
-            return Err(self.crashed("has no input any more"));
-        };
-        match writeln!(stdin, "{command}").and_then(|()| stdin.flush()) {
-            Ok(()) => Ok(()),
-            Err(e) => Err(self.crashed(&format!("stopped reading its input ({e})"))),
-        }
+        self.process.send(command)
     }
 
     /// Sends `isready` and waits for `readyok`.
@@ -331,96 +279,13 @@ impl UciEngine {
     }
 
     /// Reads lines until `answer` returns a value for one, before the deadline.
-    /// `expected` names the awaited line in error messages.
     fn wait_for<T>(
         &mut self,
         deadline: &Deadline,
         expected: &str,
-        mut answer: impl FnMut(&str) -> Option<T>,
+        answer: impl FnMut(&str) -> Option<T>,
     ) -> Result<T, EngineError> {
-        self.check_alive()?;
-        loop {
-            match self.lines.recv_timeout(deadline.left()) {
-                Ok(line) => {
-                    if let Some(value) = answer(&line) {
-                        return Ok(value);
-                    }
-                }
-                Err(RecvTimeoutError::Timeout) => return Err(self.hung(deadline.timeout)),
-                Err(RecvTimeoutError::Disconnected) => {
-                    let what =
-                        format!("closed its output while the client waited for `{expected}`");
-                    return Err(self.crashed(&what));
-                }
-            }
-        }
-    }
-
-    /// [`EngineError::Crashed`] if an earlier call found the engine dead.
-    fn check_alive(&self) -> Result<(), EngineError> {
-        match &self.dead {
-            None => Ok(()),
-            Some(why) => Err(EngineError::Crashed {
-                reason: format!("no longer running: {why}"),
-            }),
-        }
-    }
-
-    /// Records a crash: waits briefly for the exit status (killing the engine if it does
-    /// not exit) and returns the error.
-    fn crashed(&mut self, what: &str) -> EngineError {
-        let status = self.reap(QUIT_GRACE);
-        let reason = format!("`{}` {what} ({status})", self.name);
-        self.dead = Some(reason.clone());
-        EngineError::Crashed { reason }
-    }
-
-    /// Records a hang: kills the engine and returns the error.
-    fn hung(&mut self, waited: Duration) -> EngineError {
-        let status = self.reap(Duration::ZERO);
-        self.dead = Some(format!(
-            "`{}` gave no answer within {} ms and was killed ({status})",
-            self.name,
-            waited.as_millis()
-        ));
-        EngineError::Hung { waited }
-    }
-
-    /// Closes the engine's input and waits up to `grace` for it to exit, then kills it;
-    /// returns its exit status as text. The process is always reaped.
-    fn reap(&mut self, grace: Duration) -> String {
-        self.stdin = None;
-        let start = Instant::now();
-        loop {
-            match self.child.try_wait() {
-                Ok(Some(status)) => return status.to_string(),
-                Ok(None) if start.elapsed() < grace => thread::sleep(POLL),
-                Ok(None) | Err(_) => break,
-            }
-        }
-        let _ = self.child.kill();
-        match self.child.wait() {
-            Ok(status) => format!("killed: {status}"),
-            Err(e) => format!("killed; exit status unknown: {e}"),
-        }
-    }
-
-    /// Sends `quit` to a live engine and reaps it; does nothing to a dead one.
-    fn shut_down(&mut self) {
-        if self.dead.is_some() {
-            return;
-        }
-        let _ = self.send("quit");
-        if self.dead.is_none() {
-            let status = self.reap(QUIT_GRACE);
-            self.dead = Some(format!("`{}` was sent `quit` ({status})", self.name));
-        }
-    }
-}
-
-impl Drop for UciEngine {
-    fn drop(&mut self) {
-        self.shut_down();
+        self.process.wait_for(deadline, expected, answer)
     }
 }
 
@@ -428,58 +293,8 @@ impl fmt::Debug for UciEngine {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("UciEngine")
             .field("cmd", &self.cmd)
-            .field("name", &self.name)
-            .field("pid", &self.child.id())
-            .field("dead", &self.dead)
+            .field("process", &self.process)
             .finish_non_exhaustive()
-    }
-}
-
-/// Kills and reaps a child that cannot be used; returns `error`.
-fn abandon(mut child: Child, error: io::Error) -> io::Error {
-    let _ = child.kill();
-    let _ = child.wait();
-    error
-}
-
-/// A call's time limit.
-struct Deadline {
-    start: Instant,
-    timeout: Duration,
-}
-
-impl Deadline {
-    fn new(timeout: Duration) -> Self {
-        Self {
-            start: Instant::now(),
-            timeout,
-        }
-    }
-
-    /// Time left (zero once passed). `recv_timeout` treats a huge value as no limit.
-    fn left(&self) -> Duration {
-        self.timeout.saturating_sub(self.start.elapsed())
-    }
-}
-
-/// The reader thread: sends each line of `stdout` (without its line ending, decoded
-/// lossily, split every [`MAX_LINE`] bytes) until the output ends or the engine is dropped.
-fn forward_lines(stdout: ChildStdout, tx: &Sender<String>) {
-    let mut reader = BufReader::new(stdout);
-    let mut bytes = Vec::with_capacity(256);
-    loop {
-        bytes.clear();
-        match reader.by_ref().take(MAX_LINE).read_until(b'\n', &mut bytes) {
-            Ok(0) | Err(_) => return,
-            Ok(_) => {}
-        }
-        let line = String::from_utf8_lossy(&bytes);
-        if tx
-            .send(line.trim_end_matches(['\n', '\r']).to_owned())
-            .is_err()
-        {
-            return;
-        }
     }
 }
 

@@ -6,12 +6,15 @@
 //! - [`run`]: the match on a thread pool, SPRT early stop, resume;
 //! - [`record`]: the games.csv row; [`standings`]: standings.csv and the statistics;
 //! - [`summary`]: summary.md; [`export`] and [`pgn`]: games.pgn;
-//! - [`engine`]: external UCI engines as players.
+//! - [`engine`]: external UCI engines as players; [`gtp`]: the GTP client for othello
+//!   engines (grhino's `gtp-rhino`); both run their engine through `process`.
 
 pub mod engine;
 pub mod export;
+pub mod gtp;
 pub mod pgn;
 pub mod play;
+mod process;
 pub mod record;
 pub mod run;
 pub mod spec;

@@ -691,6 +691,7 @@ fn rule_reason<G: Game>(pos: &G, outcome: Outcome) -> &'static str {
         ("tictactoe", Outcome::Loss) => "three in a row",
         ("checkers", Outcome::Loss) => "no legal move",
         ("checkers", Outcome::Draw) => "no capture or man move in 80 plies",
+        ("othello", _) => "neither side can move",
         (_, Outcome::Draw) => "board full",
         _ => "rules",
     }

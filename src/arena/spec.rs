@@ -16,6 +16,7 @@ use crate::game::{Game, Status};
 use crate::games::checkers::{Checkers, notation::to_fen};
 use crate::games::chess::Chess;
 use crate::games::connect4::Connect4;
+use crate::games::othello::Othello;
 use crate::games::tictactoe::TicTacToe;
 use crate::lab::elo::Sprt;
 use crate::lab::spec::{
@@ -432,7 +433,7 @@ pub fn parse(file: &Path, text: &str) -> Result<MatchPlan, SpecError> {
 fn check_game(src: &Source, m: &MatchSpec) -> Result<GameKind, SpecError> {
     let game = *m.game.get_ref();
     if game == GameKind::RandomTree {
-        let why = "a match needs a game to play: tictactoe, connect4, chess or checkers";
+        let why = "a match needs a game to play: tictactoe, connect4, chess, checkers or othello";
         return Err(src.at(&m.game, "game", why));
     }
     Ok(game)
@@ -790,6 +791,9 @@ pub fn random_opening(game: GameKind, plies: u32, seed: u64) -> Option<Opening> 
             }
             GameKind::Checkers => {
                 random_line(&Checkers::new(), plies, &mut rng).map(|(p, _)| to_fen(&p))
+            }
+            GameKind::Othello => {
+                random_line(&Othello::new(), plies, &mut rng).map(|(p, _)| p.to_board_string())
             }
             GameKind::RandomTree => None,
         })

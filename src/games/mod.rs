@@ -3,5 +3,6 @@
 pub mod checkers;
 pub mod chess;
 pub mod connect4;
+pub mod othello;
 pub mod random_tree;
 pub mod tictactoe;

@@ -12,6 +12,14 @@ pub enum Answer {
     /// The exact score in the set's own convention (Pons's connect-four scores), compared
     /// after converting the search's score to that convention.
     Score(i32),
+    /// An exact score and the moves that reach it (an othello `.obf` record: every move
+    /// with the best final disc difference). Both must match.
+    Exact {
+        /// The score in the set's convention (whole discs).
+        score: i32,
+        /// Any of these is right; written as the game writes moves.
+        best: Vec<String>,
+    },
     /// An EPD record's verdict (chess): the best moves (`bm`), the moves to avoid (`am`), and
     /// an announced mate distance in moves (`ce +Mn`). Moves are written in UCI.
     Moves {
@@ -34,6 +42,13 @@ impl Answer {
     ) -> bool {
         match self {
             Self::Score(expected) => to_set_score(it.score) == *expected,
+            Self::Exact { score, best } => {
+                to_set_score(it.score) == *score
+                    && it
+                        .best_move
+                        .as_ref()
+                        .is_some_and(|m| best.contains(&m.to_string()))
+            }
             Self::Moves {
                 best,
                 avoid,
@@ -62,6 +77,7 @@ impl fmt::Display for Answer {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::Score(s) => write!(f, "{s}"),
+            Self::Exact { score, best } => write!(f, "{score:+}; bm {}", best.join(" ")),
             Self::Moves {
                 best,
                 avoid,
@@ -123,5 +139,13 @@ mod tests {
         assert_eq!(mate_moves(score::win_in(5)), Some(3));
         assert_eq!(mate_moves(score::loss_in(4)), None);
         assert_eq!(bm.to_string(), "bm e7e8q; mate 2");
+        let exact = Answer::Exact {
+            score: 18,
+            best: vec!["g8".into()],
+        };
+        assert!(exact.accepts(&iteration("g8", 1800), &|s| s / 100));
+        assert!(!exact.accepts(&iteration("h1", 1800), &|s| s / 100));
+        assert!(!exact.accepts(&iteration("g8", 1200), &|s| s / 100));
+        assert_eq!(exact.to_string(), "+18; bm g8");
     }
 }

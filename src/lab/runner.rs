@@ -21,6 +21,7 @@ use crate::game::{Outcome, Status};
 use crate::games::checkers::CheckersEval;
 use crate::games::chess::{Material, Pst, Shannon};
 use crate::games::connect4::{CentreFirst, pons_score};
+use crate::games::othello::{OthelloEval, othello_discs};
 use crate::games::random_tree::{Oracle, TreeParams, TreeValue};
 use crate::search::mcts::{MctsAlgorithm, MctsBudget};
 use crate::search::smp::lazy_smp;
@@ -433,6 +434,11 @@ pub fn with_game_pair<T: PairTask>(
         GamePosition::Connect4(p) => task.run(p, &CentreFirst, &CentreFirst, &|s| {
             pons_score(p, s).unwrap_or(i32::MIN)
         }),
+        GamePosition::Othello(p) => {
+            task.run(p, &OthelloEval::STANDARD, &OthelloEval::STANDARD, &|s| {
+                othello_discs(s).unwrap_or(i32::MIN)
+            })
+        }
         GamePosition::RandomTree(p) => {
             let oracle = |c: EvalChoice| c.oracle.map(|order| Oracle::new(order, c.seed));
             match (oracle(a), oracle(b)) {
@@ -629,6 +635,7 @@ fn keeps_known_value<G: Game, E: Evaluator<G>>(
             let played = mv.to_string();
             Some((best.is_empty() || best.contains(&played)) && !avoid.contains(&played))
         }
+        Answer::Exact { best, .. } => Some(best.contains(&mv.to_string())),
         Answer::Score(expected) => {
             let mut child = root.clone();
             child.play(mv);

@@ -19,6 +19,7 @@ use crate::game::{Notation, ParseError};
 use crate::games::checkers::Checkers;
 use crate::games::chess::Chess;
 use crate::games::connect4::Connect4;
+use crate::games::othello::Othello;
 use crate::games::random_tree::{Model, OracleOrder, RandomTree, TreeParams, mix};
 use crate::games::tictactoe::TicTacToe;
 use crate::search::mcts::{MctsAlgorithm, MctsConfig};
@@ -87,6 +88,8 @@ pub enum GameKind {
     Chess,
     /// English draughts: positions as PDN FEN or `start`.
     Checkers,
+    /// Othello: positions as a 64-character board and side, test sets as `.obf`.
+    Othello,
 }
 
 impl fmt::Display for GameKind {
@@ -97,6 +100,7 @@ impl fmt::Display for GameKind {
             Self::RandomTree => "random_tree",
             Self::Chess => "chess",
             Self::Checkers => "checkers",
+            Self::Othello => "othello",
         })
     }
 }
@@ -183,6 +187,9 @@ pub struct SearcherSpec {
     pub aspiration: Option<Spanned<Sweep<i32>>>,
     /// Re-base decisive table scores by ply (default true).
     pub tt_mate_adjust: Option<Sweep<bool>>,
+    /// The game's dedicated exact solver for positions this near the end (empties in
+    /// othello), where the search reaches the end; absent or 0: off.
+    pub endgame_solver: Option<Spanned<Sweep<u32>>>,
     /// Search threads (lazy_smp, root_parallel and tree_parallel; default 1).
     pub threads: Option<Spanned<Sweep<usize>>>,
     /// Run this searcher's jobs alone on the machine (for timing), after the others.
@@ -207,6 +214,10 @@ pub struct OrderingSpec {
     pub history: Option<Sweep<bool>>,
     /// Seeded shuffle.
     pub shuffle: Option<Sweep<bool>>,
+    /// Fastest-first: fewest opponent replies first.
+    pub fastest_first: Option<Sweep<bool>>,
+    /// Parity: moves into odd regions first (othello's quadrants).
+    pub parity: Option<Sweep<bool>>,
 }
 
 /// A published figure: mean `metric` of `searcher` over the positions of `set`.
@@ -238,6 +249,8 @@ pub enum GamePosition {
     Chess(Chess),
     /// Checkers (English draughts).
     Checkers(Checkers),
+    /// Othello.
+    Othello(Othello),
 }
 
 impl GamePosition {
@@ -250,6 +263,7 @@ impl GamePosition {
             Self::RandomTree(_) => GameKind::RandomTree,
             Self::Chess(_) => GameKind::Chess,
             Self::Checkers(_) => GameKind::Checkers,
+            Self::Othello(_) => GameKind::Othello,
         }
     }
 
@@ -261,6 +275,7 @@ impl GamePosition {
             GameKind::RandomTree => Self::RandomTree(RandomTree::parse_position(text)?),
             GameKind::Chess => Self::Chess(Chess::parse_position(text)?),
             GameKind::Checkers => Self::Checkers(Checkers::parse_position(text)?),
+            GameKind::Othello => Self::Othello(Othello::parse_position(text)?),
         })
     }
 }
@@ -428,6 +443,9 @@ fn technique_label(c: &SearchConfig) -> String {
     }
     if c.pvs {
         parts.push("pvs".into());
+    }
+    if let Some(n) = c.endgame_solver {
+        parts.push(format!("endgame_solver={n}"));
     }
     if let Some(w) = c.aspiration {
         parts.push(format!("aspiration={w}"));
@@ -827,6 +845,12 @@ pub(crate) fn variants_of(
         .across("shuffle", o.shuffle.as_ref(), |v, b| {
             v.config.ordering.shuffle = b
         })
+        .across("fastest_first", o.fastest_first.as_ref(), |v, b| {
+            v.config.ordering.fastest_first = b
+        })
+        .across("parity", o.parity.as_ref(), |v, b| {
+            v.config.ordering.parity = b
+        })
         .across(
             "oracle",
             spec.oracle.as_ref().map(Spanned::get_ref),
@@ -918,6 +942,11 @@ fn technique_variants(
             },
         )
         .across("pvs", spec.pvs.as_ref(), |v, b| c(v).pvs = b)
+        .across(
+            "endgame_solver",
+            spec.endgame_solver.as_ref().map(Spanned::get_ref),
+            |v, n| c(v).endgame_solver = (n > 0).then_some(n),
+        )
         .across(
             "aspiration",
             spec.aspiration.as_ref().map(Spanned::get_ref),
@@ -1047,12 +1076,15 @@ fn check_family_keys(
                 || o.tt_move.is_some()
                 || o.killers.is_some()
                 || o.history.is_some()
-                || o.shuffle.is_some(),
+                || o.shuffle.is_some()
+                || o.fastest_first.is_some()
+                || o.parity.is_some(),
         ),
         ("oracle", spec.oracle.is_some()),
         ("quiescence", spec.quiescence.is_some()),
         ("null_move", spec.null_move.is_some()),
         ("pvs", spec.pvs.is_some()),
+        ("endgame_solver", spec.endgame_solver.is_some()),
         ("aspiration", spec.aspiration.is_some()),
         ("iterative", spec.iterative.is_some()),
         ("check_extension", spec.check_extension.is_some()),

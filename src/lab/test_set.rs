@@ -9,6 +9,7 @@ use super::answer::Answer;
 use super::spec::{GameKind, GamePosition, PositionEntry};
 use crate::game::ParseError;
 use crate::games::chess::ChessMove;
+use crate::games::othello::obf;
 
 /// A test set that cannot be read.
 #[derive(Debug, thiserror::Error)]
@@ -50,6 +51,9 @@ pub fn read(
 ) -> Result<Vec<PositionEntry>, TestSetError> {
     if kind == GameKind::Chess {
         return read_epd(path, take);
+    }
+    if kind == GameKind::Othello {
+        return read_obf(path, take);
     }
     let text = std::fs::read_to_string(path).map_err(|source| TestSetError::Io {
         path: path.to_path_buf(),
@@ -107,6 +111,50 @@ fn read_epd(path: &Path, take: Option<usize>) -> Result<Vec<PositionEntry>, Test
             }
         })
         .collect())
+}
+
+/// An othello `.obf` set: each record's position, judged by its best score and the moves
+/// that reach it (records without moves are searched but not judged). `#` comments and
+/// blank lines are skipped.
+fn read_obf(path: &Path, take: Option<usize>) -> Result<Vec<PositionEntry>, TestSetError> {
+    let text = std::fs::read_to_string(path).map_err(|source| TestSetError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let set = path
+        .file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    let mut out = Vec::new();
+    for (number, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        if take.is_some_and(|t| out.len() >= t) {
+            break;
+        }
+        let record = obf::parse_line(line).map_err(|e| TestSetError::Position {
+            path: path.to_path_buf(),
+            line: number + 1,
+            text: line.to_owned(),
+            reason: e.to_string(),
+        })?;
+        let best = record
+            .best_moves()
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        out.push(PositionEntry {
+            label: record.board.clone(),
+            set: set.clone(),
+            answer: record.score().map(|score| Answer::Exact { score, best }),
+            position: GamePosition::Othello(record.position),
+        });
+    }
+    if out.is_empty() {
+        return Err(TestSetError::Empty(path.to_path_buf()));
+    }
+    Ok(out)
 }
 
 /// One line of a test set: a position, then optionally its known score.

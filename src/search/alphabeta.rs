@@ -76,6 +76,9 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         if depth <= 0 {
             return self.horizon(pos, alpha, beta, ply);
         }
+        if let Some(value) = self.solve_near_end(pos, depth, alpha, beta, ply) {
+            return value;
+        }
         let tt_move = match self.probe_table(pos, depth, alpha, beta, ply) {
             Probe::Cutoff(value) => return value,
             Probe::Search(mv) => mv,
@@ -211,6 +214,32 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         } else {
             0
         }
+    }
+
+    /// The exact value from the game's dedicated endgame solver (`endgame_solver` switch),
+    /// where the game has one for this position and the remaining depth reaches the end of
+    /// the game (so the value is the one a full search would return). Never at the root,
+    /// which must return a move. Its nodes are counted (this node once), as leaves below it.
+    fn solve_near_end(
+        &mut self,
+        pos: &G,
+        depth: i32,
+        alpha: Score,
+        beta: Score,
+        ply: usize,
+    ) -> Option<Score> {
+        let limit = self.config.endgame_solver?;
+        let reaches_end = pos
+            .remaining_plies()
+            .is_some_and(|r| i64::from(depth) >= i64::from(r) * i64::from(ONE_PLY));
+        if ply == 0 || !reaches_end {
+            return None;
+        }
+        let mut nodes = 0;
+        let value = pos.solve_endgame(alpha, beta, limit, &mut nodes)?;
+        self.stats.nodes += nodes.saturating_sub(1);
+        self.stats.leaf_nodes += 1;
+        Some(value)
     }
 
     /// Looks the node up. The root is never cut off, so that it always has a move.

@@ -77,6 +77,10 @@ pub struct SearchConfig {
     /// retrieval (seed 000). Off only to measure what it is for: without it, a win found at
     /// one depth reads back with the wrong distance at another.
     pub tt_mate_adjust: bool,
+    /// Hand positions within this many of the end (empty squares in othello) to the game's
+    /// dedicated exact solver ([`crate::game::Game::solve_endgame`]; Edax's last-empties
+    /// search), where the search's depth reaches the end of the game. None: off. Alpha-beta only.
+    pub endgame_solver: Option<u32>,
 }
 
 impl Default for SearchConfig {
@@ -94,6 +98,7 @@ impl Default for SearchConfig {
             aspiration: None,
             threads: 1,
             tt_mate_adjust: true,
+            endgame_solver: None,
         }
     }
 }

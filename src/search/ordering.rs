@@ -29,6 +29,16 @@ pub struct Ordering {
     /// Shuffle the moves with the search's seed before the other keys apply: alone it gives
     /// the random order of Pearl's analysis; with other switches it breaks their ties at random.
     pub shuffle: bool,
+    /// Fastest-first: moves leaving the opponent the fewest replies first (the mobility
+    /// ordering of Othello endgame solvers: Edax's `search_solve` sorts by the opponent's
+    /// mobility after the move, src/endgame.c; the idea is the "fastest-first" of Korf's
+    /// and Buro's endgame work, which prunes best where replies are few). Any game: replies
+    /// are counted by [`Game::move_count`].
+    pub fastest_first: bool,
+    /// Parity: moves into a region with an odd number of empty cells first, a tie-break
+    /// below fastest-first ([`Game::region_parity`]; Othello's quadrant parity, as in Edax's
+    /// shallow endgame search). Changes nothing in games without regions.
+    pub parity: bool,
 }
 
 impl Ordering {
@@ -40,12 +50,20 @@ impl Ordering {
         killers: true,
         history: true,
         shuffle: false,
+        fastest_first: false,
+        parity: false,
     };
 
     /// True if any switch is on.
     #[must_use]
     pub fn any(&self) -> bool {
-        self.hint || self.tt_move || self.killers || self.history || self.shuffle
+        self.hint
+            || self.tt_move
+            || self.killers
+            || self.history
+            || self.shuffle
+            || self.fastest_first
+            || self.parity
     }
 
     /// A compact label such as `hint+tt_move+killers`, or `none`.
@@ -57,6 +75,8 @@ impl Ordering {
             (self.killers, "killers"),
             (self.history, "history"),
             (self.shuffle, "shuffle"),
+            (self.fastest_first, "fastest_first"),
+            (self.parity, "parity"),
         ];
         let on: Vec<&str> = names.iter().filter(|(b, _)| *b).map(|(_, n)| *n).collect();
         if on.is_empty() {
@@ -70,6 +90,10 @@ impl Ordering {
 const TT_MOVE_KEY: i64 = 3 << 60;
 const KILLER_KEY: i64 = 2 << 60;
 const HINT_SHIFT: u32 = 24;
+/// Fastest-first keys (minus the opponent's replies) sit above hints and history.
+const FASTEST_FIRST_SHIFT: u32 = 44;
+/// A move into an odd region gains less than one reply fewer.
+const PARITY_SHIFT: u32 = 42;
 const HISTORY_CAP: i32 = 1 << 22;
 const HISTORY_SIDES: usize = 2;
 const HISTORY_CODES: usize = 1 << 16;
@@ -82,6 +106,8 @@ pub(crate) struct OrderingState<G: Game> {
     history: Vec<i32>,
     rng: XorShift,
     keyed: Vec<Vec<(i64, u32, G::Move)>>,
+    /// A move buffer for [`Game::move_count`]'s default (fastest-first), reused.
+    scratch: Vec<G::Move>,
 }
 
 impl<G: Game> OrderingState<G> {
@@ -96,6 +122,7 @@ impl<G: Game> OrderingState<G> {
             },
             rng: XorShift::new(seed),
             keyed: Vec::new(),
+            scratch: Vec::new(),
         }
     }
 
@@ -126,11 +153,9 @@ impl<G: Game> OrderingState<G> {
         keyed.clear();
         let side = history_side(pos.side_to_move());
         for (i, &mv) in moves.iter().enumerate() {
-            keyed.push((
-                self.key(eval, pos, mv, tt_move, ply, depth, side),
-                i as u32,
-                mv,
-            ));
+            let key =
+                self.key(eval, pos, mv, tt_move, ply, depth, side) + self.endgame_key(pos, mv);
+            keyed.push((key, i as u32, mv));
         }
         keyed.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
         for (slot, &(_, _, mv)) in moves.iter_mut().zip(keyed.iter()) {
@@ -170,6 +195,22 @@ impl<G: Game> OrderingState<G> {
         }
         if s.history {
             key += i64::from(self.history[history_index::<G>(side, mv)]);
+        }
+        key
+    }
+
+    /// The fastest-first and parity keys of `mv` (0 when both switches are off).
+    #[inline]
+    fn endgame_key(&mut self, pos: &G, mv: G::Move) -> i64 {
+        let mut key = 0;
+        if self.switches.fastest_first {
+            let mut child = pos.clone();
+            child.play(mv);
+            let replies = child.move_count(&mut self.scratch) as i64;
+            key -= replies << FASTEST_FIRST_SHIFT;
+        }
+        if self.switches.parity {
+            key += i64::from(pos.region_parity(mv)) << PARITY_SHIFT;
         }
         key
     }

@@ -1,0 +1,108 @@
+//! The dedicated solver of the last few empty squares, reached through
+//! [`crate::game::Game::solve_endgame`] when a searcher turns on `endgame_solver = N`.
+//!
+//! Near the end a general node (move buffers, table probes, ordering keys) costs far more
+//! than the tree below it is worth, so Othello programs hand the last few empties to a
+//! small routine working on the two bitboards alone: Edax's `search_shallow` and
+//! `search_solve_4` .. `search_solve_1` (src/endgame.c), after Buro's and Gunnar Andersson's
+//! solvers. This one is that idea in its plainest form:
+//!
+//! - fail-soft negamax alpha-beta over the two bitboards, recursion on the stack, no table,
+//!   no move list, nothing allocated;
+//! - moves are found by trying the flips of each empty square (with few empties this is
+//!   cheaper than computing the mobility set), in **parity order**: squares of quadrants
+//!   holding an odd number of empties first (Edax's `QUADRANT_ID` parity; the rationale:
+//!   in an odd region the side to move can hope to play last, Rose's "Othello: A Minute to
+//!   Learn", chapter on parity);
+//! - the last empty square is scored directly from its flips (Edax's `board_score_1`),
+//!   without making the move.
+//!
+//! Scores inside are whole discs (final difference, empties to the winner); the boundary
+//! [`solve_scaled`] converts the caller's window from hundredths of a disc.
+
+use super::bits::{NEIGHBOURS, final_score, flips, odd_regions};
+use super::{DISC, Othello};
+use crate::game::Score;
+
+/// Larger than any disc difference.
+const INF: i32 = 65;
+
+/// The exact fail-soft value of `pos` in the caller's window `(alpha, beta)`, both in
+/// hundredths of a disc (scores are then multiples of [`DISC`]). The window is widened to
+/// whole discs outwards, which keeps the fail-soft guarantees: a value is a multiple of
+/// `DISC`, so it is at most `alpha` exactly when it is at most `floor(alpha / DISC)` discs.
+pub fn solve_scaled(pos: &Othello, alpha: Score, beta: Score, nodes: &mut u64) -> Score {
+    let lo = alpha.div_euclid(DISC).clamp(-INF, INF);
+    let hi = (-((-beta).div_euclid(DISC))).clamp(-INF, INF);
+    solve(pos.player(), pos.opponent(), lo, hi, false, nodes) * DISC
+}
+
+/// The exact value in discs, fail-soft in `(alpha, beta)`, of the position with `player`
+/// to move against `opponent`; `passed` when the opponent has just passed (so a second
+/// pass ends the game). Each call, and each last move scored directly, counts one node.
+pub fn solve(
+    player: u64,
+    opponent: u64,
+    mut alpha: i32,
+    beta: i32,
+    passed: bool,
+    nodes: &mut u64,
+) -> i32 {
+    *nodes += 1;
+    let empty = !(player | opponent);
+    if empty.count_ones() == 1 {
+        return last_square(player, opponent, empty.trailing_zeros(), nodes);
+    }
+    let odd = odd_regions(empty);
+    let mut best = -INF;
+    let mut moved = false;
+    for region in [odd, empty & !odd] {
+        let mut rest = region;
+        while rest != 0 {
+            let sq = rest.trailing_zeros();
+            rest &= rest - 1;
+            if NEIGHBOURS[sq as usize] & opponent == 0 {
+                continue;
+            }
+            let flipped = flips(sq, player, opponent);
+            if flipped == 0 {
+                continue;
+            }
+            moved = true;
+            let mine = player | flipped | 1 << sq;
+            let value = -solve(opponent ^ flipped, mine, -beta, -alpha, false, nodes);
+            if value > best {
+                best = value;
+                if value >= beta {
+                    return value;
+                }
+                alpha = alpha.max(value);
+            }
+        }
+    }
+    if moved {
+        best
+    } else if passed {
+        final_score(player, opponent)
+    } else {
+        -solve(opponent, player, -beta, -alpha, true, nodes)
+    }
+}
+
+/// The final score for `player` with one empty square `sq` left: the side to move plays it
+/// if it can, else the opponent does, else it stays empty (and goes to the winner).
+fn last_square(player: u64, opponent: u64, sq: u32, nodes: &mut u64) -> i32 {
+    let mine = player.count_ones() as i32;
+    let flipped = flips(sq, player, opponent);
+    if flipped != 0 {
+        *nodes += 1;
+        return 2 * (mine + flipped.count_ones() as i32 + 1) - 64;
+    }
+    let theirs = opponent.count_ones() as i32;
+    let flipped = flips(sq, opponent, player);
+    if flipped != 0 {
+        *nodes += 1;
+        return 64 - 2 * (theirs + flipped.count_ones() as i32 + 1);
+    }
+    final_score(player, opponent)
+}

@@ -1,0 +1,71 @@
+//! `.obf` records, Edax's test-position format (problem/fforum-1-19.obf in Edax's
+//! repository): the 64-character board and the side to move, then `;`, then each legal move
+//! with its exact final disc difference for the side to move (empties to the winner), best
+//! first: `--XXXXX--OOOXX-O-... X; G8:+18; H1:+12; ...;`.
+
+use super::{Othello, OthelloMove};
+use crate::game::{Game, Notation, ParseError};
+
+/// One record: the position and the exact score of each listed move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ObfRecord {
+    /// The board and side, as written.
+    pub board: String,
+    /// The position.
+    pub position: Othello,
+    /// The listed moves with their final disc differences, in the file's order.
+    pub moves: Vec<(OthelloMove, i32)>,
+}
+
+impl ObfRecord {
+    /// The position's exact score: the best listed move's, `None` when none is listed.
+    #[must_use]
+    pub fn score(&self) -> Option<i32> {
+        self.moves.iter().map(|&(_, s)| s).max()
+    }
+
+    /// Every move that reaches the best score.
+    #[must_use]
+    pub fn best_moves(&self) -> Vec<OthelloMove> {
+        let best = self.score();
+        self.moves
+            .iter()
+            .filter(|&&(_, s)| Some(s) == best)
+            .map(|&(m, _)| m)
+            .collect()
+    }
+}
+
+/// Reads one record. Refused: a bad board or side, a move that is not legal in the position
+/// or listed twice, a score that is not a signed integer within ±64.
+pub fn parse_line(line: &str) -> Result<ObfRecord, ParseError> {
+    let mut fields = line.split(';').map(str::trim);
+    let board = fields.next().unwrap_or_default();
+    let position = Othello::parse_position(board)?;
+    let mut moves: Vec<(OthelloMove, i32)> = Vec::new();
+    for field in fields.filter(|f| !f.is_empty()) {
+        let (mv, score) = field
+            .split_once(':')
+            .ok_or_else(|| ParseError::new(format!("`{field}` is not MOVE:SCORE")))?;
+        let mv = position
+            .parse_move(mv.trim())
+            .map_err(|e| ParseError::new(format!("`{field}`: {e}")))?;
+        let score = score
+            .trim()
+            .parse::<i32>()
+            .ok()
+            .filter(|s| s.abs() <= 64)
+            .ok_or_else(|| {
+                ParseError::new(format!("`{field}`: the score is not a number within ±64"))
+            })?;
+        if moves.iter().any(|&(m, _)| m == mv) {
+            return Err(ParseError::new(format!("`{field}`: {mv} is listed twice")));
+        }
+        moves.push((mv, score));
+    }
+    Ok(ObfRecord {
+        board: board.to_owned(),
+        position,
+        moves,
+    })
+}

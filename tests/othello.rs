@@ -1,0 +1,276 @@
+//! The othello endgame solver against published and independent truths:
+//!
+//! - the FFO positions 1-19 (fforum-1-19.obf, from Edax's repository: every legal move with
+//!   its exact final disc difference) are solved with the exact score and a best move, by
+//!   every configuration of the endgame switches that runs in a fraction of a second;
+//! - on positions it was not tuned on (seeded random play-outs to 10-14 empties) every
+//!   combination of the switches returns the value of plain alpha-beta (no ordering, no
+//!   table: exact by Knuth and Moore's theorem, and itself checked against minimax in
+//!   tests/equivalence.rs), and its best move reaches that value;
+//! - lazy SMP on two threads solves FFO positions exactly, and Monte Carlo search, the arena
+//!   and the command line run on othello.
+
+mod common;
+
+use common::plylab;
+use plylab::game::{Game, Notation, Status};
+use plylab::games::othello::obf::{ObfRecord, parse_line};
+use plylab::games::othello::{DISC, Othello, OthelloEval, OthelloMove};
+use plylab::rng::XorShift;
+use plylab::search::mcts::{MctsBudget, MctsConfig, uct};
+use plylab::search::{Algorithm, Limits, Ordering, SearchConfig, search};
+
+fn ffo() -> Vec<ObfRecord> {
+    include_str!("../experiments/data/othello/fforum-1-19.obf")
+        .lines()
+        .map(|l| parse_line(l).expect("a valid record"))
+        .collect()
+}
+
+/// An endgame configuration: `switches` bits 0-4 turn on the table (16 MiB, its move
+/// first), fastest-first, parity, the last-6-empties solver and principal variation search.
+fn endgame_config(switches: usize) -> SearchConfig {
+    let bit = |i: usize| switches >> i & 1 == 1;
+    SearchConfig {
+        algorithm: Algorithm::Alphabeta,
+        ordering: Ordering {
+            tt_move: bit(0),
+            fastest_first: bit(1),
+            parity: bit(2),
+            ..Ordering::default()
+        },
+        tt_mb: if bit(0) { 16 } else { 0 },
+        endgame_solver: bit(3).then_some(6),
+        pvs: bit(4),
+        iterative: false,
+        ..SearchConfig::default()
+    }
+}
+
+/// Solves `pos` to the end with `config`: (score in discs, best move, nodes).
+fn solve(pos: &Othello, config: &SearchConfig) -> (i32, Option<OthelloMove>, u64) {
+    let result = search(pos, &OthelloEval::STANDARD, config, &Limits::default());
+    let last = result.last().expect("a completed search");
+    assert_eq!(last.score % DISC, 0, "an exact score is whole discs");
+    (last.score / DISC, last.best_move, result.total.nodes)
+}
+
+#[test]
+fn ffo_1_to_19_are_solved_with_exact_scores_and_best_moves() {
+    // Fastest-first is what makes these positions (14-16 empties) quick: configurations with
+    // it, each without one of the table, parity, the last-empties solver, PVS.
+    for switches in [0b11111, 0b11011, 0b10111, 0b01110] {
+        let config = endgame_config(switches);
+        let mut nodes = 0;
+        for (i, record) in ffo().iter().enumerate() {
+            let (score, best, n) = solve(&record.position, &config);
+            let what = format!("FFO #{} switches {switches:05b}", i + 1);
+            assert_eq!(Some(score), record.score(), "{what}");
+            let best = best.expect("a best move");
+            assert!(record.best_moves().contains(&best), "{what}: {best}");
+            nodes += n;
+        }
+        assert!(nodes > 0);
+    }
+}
+
+/// Random games from the start until `empties` squares are empty (ongoing ones only).
+fn untuned_positions(seed: u64, per_count: usize) -> Vec<Othello> {
+    let mut rng = XorShift::new(seed);
+    let mut out = Vec::new();
+    let mut moves = Vec::new();
+    for empties in 10..=14 {
+        while out.len() < (empties as usize - 9) * per_count {
+            let mut pos = Othello::new();
+            while pos.empties() > empties && pos.status() == Status::Ongoing {
+                moves.clear();
+                pos.generate_moves(&mut moves);
+                pos.play(moves[rng.below(moves.len() as u64) as usize]);
+            }
+            if pos.status() == Status::Ongoing {
+                out.push(pos);
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn every_switch_combination_matches_plain_alpha_beta_on_untuned_positions() {
+    let plain = endgame_config(0);
+    for pos in untuned_positions(2026, 1) {
+        let (truth, _, _) = solve(&pos, &plain);
+        for switches in 1..32 {
+            let config = endgame_config(switches);
+            let (score, best, _) = solve(&pos, &config);
+            let what = format!("{} switches {switches:05b}", pos.to_board_string());
+            assert_eq!(score, truth, "{what}");
+            let mut child = pos;
+            child.play(best.expect("a best move"));
+            let after = match child.status() {
+                Status::Over(_) => -child.final_discs(),
+                Status::Ongoing => -solve(&child, &endgame_config(0b01110)).0,
+            };
+            assert_eq!(after, truth, "{what}: best move");
+        }
+    }
+}
+
+#[test]
+fn lazy_smp_on_two_threads_solves_ffo_positions_exactly() {
+    let config = SearchConfig {
+        algorithm: Algorithm::LazySmp,
+        threads: 2,
+        ..endgame_config(0b11111)
+    };
+    for record in ffo().iter().take(6) {
+        let (score, best, _) = solve(&record.position, &config);
+        assert_eq!(Some(score), record.score(), "{}", record.board);
+        assert!(
+            record.best_moves().contains(&best.unwrap()),
+            "{}",
+            record.board
+        );
+    }
+}
+
+#[test]
+fn uct_finds_the_only_winning_move_of_small_endgames() {
+    let mut found = 0;
+    for pos in untuned_positions(77, 4).into_iter().take(8) {
+        // Play on to 6 empties, then keep positions where exactly one move wins.
+        let mut pos = pos;
+        let mut moves = Vec::new();
+        while pos.empties() > 6 && pos.status() == Status::Ongoing {
+            moves.clear();
+            pos.generate_moves(&mut moves);
+            pos.play(moves[0]);
+        }
+        if pos.status() != Status::Ongoing {
+            continue;
+        }
+        moves.clear();
+        pos.generate_moves(&mut moves);
+        let winning: Vec<OthelloMove> = moves
+            .iter()
+            .copied()
+            .filter(|&m| {
+                let mut child = pos;
+                child.play(m);
+                let v = match child.status() {
+                    Status::Over(_) => -child.final_discs(),
+                    Status::Ongoing => -solve(&child, &endgame_config(0b01110)).0,
+                };
+                v > 0
+            })
+            .collect();
+        if winning.len() != 1 || moves.len() < 2 {
+            continue;
+        }
+        let config = MctsConfig {
+            seed: 5,
+            ..MctsConfig::default()
+        };
+        let budget = MctsBudget {
+            iterations: Some(20_000),
+            ..MctsBudget::default()
+        };
+        let result = uct(&pos, &OthelloEval::STANDARD, &config, &budget);
+        assert_eq!(
+            result.best_move,
+            Some(winning[0]),
+            "{}",
+            pos.to_board_string()
+        );
+        found += 1;
+    }
+    assert!(found > 0, "no position with a single winning move");
+}
+
+#[test]
+fn the_command_line_solves_ffo_and_refuses_bad_othello_input() {
+    let set = "experiments/data/othello/fforum-1-19.obf";
+    let args = [
+        "suite",
+        "othello",
+        set,
+        "--take",
+        "4",
+        "--jobs",
+        "1",
+        "--no-iterative",
+        "--tt-move",
+        "--fastest-first",
+        "--parity",
+        "--endgame-solver",
+        "6",
+        "--pvs",
+    ];
+    let (code, stdout, stderr) = plylab(&args);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("exact 4/4"), "{stdout}");
+    let (code, stdout, _) = plylab(&["perft", "othello", "start", "7"]);
+    assert_eq!(code, 0);
+    assert!(stdout.contains("55092"), "{stdout}");
+    let (code, _, stderr) = plylab(&["search", "othello", "start X", "--depth", "2"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("squares"), "{stderr}");
+    let board = "-".repeat(64);
+    let (code, _, stderr) = plylab(&["search", "othello", &format!("{board} Q"), "--depth", "2"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("side to move"), "{stderr}");
+}
+
+#[test]
+fn an_othello_match_is_played_to_the_end_of_every_game() {
+    let dir = common::TempDir::new("othello-arena");
+    let file = dir.path("match.toml");
+    let text = r#"
+name = "othello_match"
+seed = 3
+
+[match]
+game = "othello"
+games = 4
+openings = { random_plies = 4 }
+concurrency = 1
+
+[[searchers]]
+label = "endgame"
+algorithm = "alphabeta"
+tt_mb = 1
+endgame_solver = 6
+ordering = { tt_move = true, fastest_first = true, parity = true }
+limits = { depth = 3 }
+
+[[searchers]]
+label = "uct"
+algorithm = "uct"
+limits = { nodes = 200 }
+"#;
+    std::fs::write(&file, text).unwrap();
+    let out = dir.path("out");
+    let args = [
+        "experiment",
+        file.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--no-plot",
+    ];
+    let (code, stdout, stderr) = plylab(&args);
+    assert_eq!(code, 0, "{stdout}\n{stderr}");
+    let games = std::fs::read_to_string(out.join("games.csv")).unwrap();
+    let rows: Vec<&str> = games.lines().skip(1).collect();
+    assert_eq!(rows.len(), 4, "{games}");
+    for row in rows {
+        assert!(row.contains("neither side can move"), "{row}");
+        // Replay the line from the opening: every move legal, and the game over at the end.
+        let fields: Vec<&str> = row.split(',').collect();
+        let mut pos = Othello::parse_position(fields[4]).unwrap();
+        for mv in fields[18].split_whitespace() {
+            let mv = pos.parse_move(mv).unwrap();
+            pos.play(mv);
+        }
+        assert_ne!(pos.status(), Status::Ongoing, "{row}");
+    }
+}
