@@ -48,6 +48,32 @@ enum Command {
     /// experiment file, or the technique flags (their defaults when none are given; the
     /// --depth/--nodes/--time-ms flags cap every `go`).
     Uci(UciArgs),
+    /// Endgame databases by retrograde analysis: build one, or probe one for a position.
+    Tablebase {
+        #[command(subcommand)]
+        action: TablebaseAction,
+    },
+}
+
+#[derive(Subcommand)]
+enum TablebaseAction {
+    /// Build the database of an ending (chess: KQK, KRK, KPK, KBNK) and print its statistics.
+    Build {
+        /// The game (`chess`).
+        game: String,
+        /// The ending.
+        ending: String,
+        /// Where to write it (default ENDING.plytb).
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
+    },
+    /// Print the value of a position (FEN) from a database file.
+    Probe {
+        /// The database.
+        file: PathBuf,
+        /// The position.
+        fen: String,
+    },
 }
 
 #[derive(Args)]
@@ -379,6 +405,7 @@ fn main() -> ExitCode {
         .and_then(|s| {
             plylab::uci::run_stdio(&s, args.techniques.limits()).map_err(Failure::failed)
         }),
+        Command::Tablebase { action } => tablebase(&action),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
@@ -387,6 +414,20 @@ fn main() -> ExitCode {
             ExitCode::from(f.code)
         }
     }
+}
+
+fn tablebase(action: &TablebaseAction) -> Result<(), Failure> {
+    use plylab::knowledge::commands::{self, CommandError};
+    match action {
+        TablebaseAction::Build { game, ending, out } => {
+            commands::build_tablebase(game, ending, out.as_deref())
+        }
+        TablebaseAction::Probe { file, fen } => commands::probe_tablebase(file, fen),
+    }
+    .map_err(|e| match e {
+        CommandError::BadInput(m) => Failure::bad_input(m),
+        CommandError::Failed(m) => Failure::failed(m),
+    })
 }
 
 fn experiment(args: &ExperimentArgs) -> Result<(), Failure> {

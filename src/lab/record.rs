@@ -112,6 +112,12 @@ pub struct Row {
     /// Whether the job's threads, with those of the jobs running beside it, outnumbered the
     /// cores: its timings then measure time-sharing, not parallel search.
     pub oversubscribed: bool,
+    /// See [`Stats::tb_probes`] (0 without an endgame database).
+    #[serde(default)]
+    pub tb_probes: u64,
+    /// See [`Stats::tb_hits`].
+    #[serde(default)]
+    pub tb_hits: u64,
 }
 
 impl Row {
@@ -166,6 +172,8 @@ impl Row {
             cores: 0,
             alone: false,
             oversubscribed: false,
+            tb_probes: 0,
+            tb_hits: 0,
         }
     }
 }

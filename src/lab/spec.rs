@@ -181,6 +181,9 @@ pub struct SearcherSpec {
     pub tt_mate_adjust: Option<Sweep<bool>>,
     /// Search threads (lazy_smp, root_parallel and tree_parallel; default 1).
     pub threads: Option<Spanned<Sweep<usize>>>,
+    /// Chess, alpha-beta family: an endgame database file (`plylab tablebase build`),
+    /// relative to the experiment file, consulted at every node below the root.
+    pub tablebase: Option<Spanned<String>>,
     /// Run this searcher's jobs alone on the machine (for timing), after the others.
     #[serde(default)]
     pub exclusive: bool,
@@ -290,6 +293,8 @@ pub struct SearcherVariant {
     pub mcts_config: MctsConfig,
     /// Runs alone.
     pub exclusive: bool,
+    /// Endgame databases (and other knowledge) consulted beside the search.
+    pub knowledge: crate::knowledge::Knowledge,
 }
 
 impl SearcherVariant {
@@ -306,6 +311,7 @@ impl SearcherVariant {
             mcts: None,
             mcts_config: MctsConfig::default(),
             exclusive: false,
+            knowledge: crate::knowledge::Knowledge::default(),
         }
     }
 
@@ -334,6 +340,7 @@ impl SearcherVariant {
             s.push_str(&format!(" eval={}", self.eval));
         }
         s.push_str(&technique_label(c));
+        s.push_str(&self.knowledge.label());
         s
     }
 
@@ -653,6 +660,7 @@ pub fn parse(file: &Path, text: &str) -> Result<Plan, SpecError> {
                 .for_each(|p| p.set = format!("{} played out", p.set));
         }
         let chosen = searchers_for(&src, game, &searchers)?;
+        check_knowledge_game(&src, &doc, game, &chosen)?;
         let first_new = jobs.len();
         add_jobs(&mut jobs, &doc, game_index, game, &positions, &chosen);
         if *game.game.get_ref() == GameKind::Chess
@@ -684,6 +692,41 @@ pub fn parse(file: &Path, text: &str) -> Result<Plan, SpecError> {
         references: doc.references,
         jobs,
     })
+}
+
+/// Endgame databases are chess's: a searcher with one may not run on another game, nor be
+/// a Monte Carlo search.
+fn check_knowledge_game(
+    src: &Source,
+    doc: &ExperimentFile,
+    game: &GameSpec,
+    chosen: &[(SearcherVariant, LimitsSpec)],
+) -> Result<(), SpecError> {
+    let is_chess = *game.game.get_ref() == GameKind::Chess;
+    for (variant, _) in chosen {
+        if variant.knowledge.tablebase.is_none() {
+            continue;
+        }
+        let why = if !is_chess {
+            "endgame databases are for chess; this searcher also runs on another game (name the searchers per game)"
+        } else if variant.mcts.is_some()
+            || variant.config.algorithm != crate::search::Algorithm::Alphabeta
+        {
+            "endgame databases are consulted by algorithm = \"alphabeta\" only (not minimax, lazy SMP or Monte Carlo searches)"
+        } else {
+            continue;
+        };
+        let spec = doc
+            .searchers
+            .get_ref()
+            .iter()
+            .find(|s| s.label.get_ref() == &variant.label)
+            .and_then(|s| s.tablebase.as_ref());
+        if let Some(tb) = spec {
+            return Err(src.at(tb, "tablebase", why));
+        }
+    }
+    Ok(())
 }
 
 /// The experiment's name must be usable as a directory name.
@@ -787,6 +830,7 @@ pub(crate) fn variants_of(
 ) -> Result<Vec<SearcherVariant>, SpecError> {
     let base = SearcherVariant {
         exclusive: spec.exclusive,
+        knowledge: knowledge_of(src, spec)?,
         ..SearcherVariant::new(spec.label.get_ref().clone(), SearchConfig::default())
     };
     let o = &spec.ordering;
@@ -828,6 +872,25 @@ pub(crate) fn variants_of(
         out.push(variant);
     }
     Ok(out)
+}
+
+/// The knowledge files a searcher names, read and checked (relative to the experiment file).
+fn knowledge_of(
+    src: &Source,
+    spec: &SearcherSpec,
+) -> Result<crate::knowledge::Knowledge, SpecError> {
+    let mut knowledge = crate::knowledge::Knowledge::default();
+    if let Some(tb) = &spec.tablebase {
+        let path = src
+            .file
+            .parent()
+            .unwrap_or(Path::new("."))
+            .join(tb.get_ref());
+        let tables = crate::knowledge::tablebase::Tablebases::load(std::slice::from_ref(&path))
+            .map_err(|e| src.at(tb, "tablebase", e.to_string()))?;
+        knowledge.tablebase = Some((path, std::sync::Arc::new(tables)));
+    }
+    Ok(knowledge)
 }
 
 /// The searchers that run on `game`: those it names, or all.

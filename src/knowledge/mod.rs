@@ -1,0 +1,41 @@
+//! Knowledge beside search (seeds 003 and 004: "build a database of opening moves, end
+//! games"): endgame databases by retrograde analysis ([`tablebase`]). A search consults
+//! them through [`crate::search::probe::Probe`] and never names them.
+
+pub mod commands;
+pub mod tablebase;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use crate::game::Game;
+use crate::search::probe::Probe;
+use tablebase::Tablebases;
+
+/// The knowledge a searcher consults beside its search, as an experiment file names it.
+#[derive(Clone, Debug, Default)]
+pub struct Knowledge {
+    /// `tablebase = "path"`: the file, and the databases read from it.
+    pub tablebase: Option<(PathBuf, Arc<Tablebases>)>,
+}
+
+impl Knowledge {
+    /// The endgame databases as a search's probe for `G` (they answer for chess only).
+    #[must_use]
+    pub fn probe_for<G: Game>(&self) -> Option<&dyn Probe<G>> {
+        self.tablebase
+            .as_ref()
+            .map(|(_, tables)| tables.as_ref() as &dyn Probe<G>)
+    }
+
+    /// What is switched on, for the `params` column (empty when nothing is).
+    #[must_use]
+    pub fn label(&self) -> String {
+        let mut parts = Vec::new();
+        if let Some((_, tables)) = &self.tablebase {
+            let endings: Vec<String> = tables.endings().map(|e| e.to_string()).collect();
+            parts.push(format!(" tablebase={}", endings.join("+")));
+        }
+        parts.concat()
+    }
+}
