@@ -53,6 +53,37 @@ enum Command {
         #[command(subcommand)]
         action: TablebaseAction,
     },
+    /// Opening books: build one (chess: Polyglot .bin from PGN games), or list a
+    /// position's book moves.
+    Book {
+        #[command(subcommand)]
+        action: BookAction,
+    },
+}
+
+#[derive(Subcommand)]
+enum BookAction {
+    /// Build a book: `chess --pgn FILE` (Polyglot, weights as PolyGlot's make-book).
+    Build {
+        /// The game (`chess`).
+        game: String,
+        /// Chess: the PGN games.
+        #[arg(long, value_name = "FILE")]
+        pgn: PathBuf,
+        /// Where to write the book.
+        #[arg(long, value_name = "FILE")]
+        out: PathBuf,
+        /// Chess: plies of each game that enter the book.
+        #[arg(long, default_value_t = 1024)]
+        max_ply: usize,
+    },
+    /// Print a position's book moves (FEN) and their weights.
+    Probe {
+        /// The book.
+        file: PathBuf,
+        /// The position.
+        fen: String,
+    },
 }
 
 #[derive(Subcommand)]
@@ -406,6 +437,7 @@ fn main() -> ExitCode {
             plylab::uci::run_stdio(&s, args.techniques.limits()).map_err(Failure::failed)
         }),
         Command::Tablebase { action } => tablebase(&action),
+        Command::Book { action } => book(&action),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
@@ -423,6 +455,26 @@ fn tablebase(action: &TablebaseAction) -> Result<(), Failure> {
             commands::build_tablebase(game, ending, out.as_deref())
         }
         TablebaseAction::Probe { file, fen } => commands::probe_tablebase(file, fen),
+    }
+    .map_err(|e| match e {
+        CommandError::BadInput(m) => Failure::bad_input(m),
+        CommandError::Failed(m) => Failure::failed(m),
+    })
+}
+
+fn book(action: &BookAction) -> Result<(), Failure> {
+    use plylab::knowledge::commands::{self, CommandError};
+    match action {
+        BookAction::Build {
+            game,
+            pgn,
+            out,
+            max_ply,
+        } if game == "chess" => commands::build_chess_book(pgn, out, *max_ply),
+        BookAction::Build { game, .. } => Err(CommandError::BadInput(format!(
+            "book build: game `{game}` has no book builder here (chess: --pgn)"
+        ))),
+        BookAction::Probe { file, fen } => commands::probe_book(file, fen),
     }
     .map_err(|e| match e {
         CommandError::BadInput(m) => Failure::bad_input(m),

@@ -99,3 +99,48 @@ pub fn probe_tablebase(file: &Path, fen: &str) -> Result<(), CommandError> {
     println!("{text}");
     Ok(())
 }
+
+impl From<super::book::BookError> for CommandError {
+    fn from(e: super::book::BookError) -> Self {
+        match e {
+            super::book::BookError::Io { .. } => Self::Failed(e.to_string()),
+            _ => Self::BadInput(e.to_string()),
+        }
+    }
+}
+
+/// `plylab book build chess --pgn FILE --out FILE [--max-ply N]`: a Polyglot book made
+/// from PGN games as PolyGlot's `make-book` makes it.
+///
+/// # Errors
+/// An unknown game, an unreadable PGN (bad input), or a file that cannot be written.
+pub fn build_chess_book(pgn: &Path, out: &Path, max_ply: usize) -> Result<(), CommandError> {
+    let games = super::book::read_pgn(pgn)?;
+    let book = super::book::PolyglotBook::from_games(&games, max_ply);
+    book.save(out)?;
+    println!(
+        "{} games -> {}: {} entries",
+        games.len(),
+        out.display(),
+        book.entries().len()
+    );
+    Ok(())
+}
+
+/// `plylab book probe FILE FEN`: the book's moves in a position, with their weights.
+///
+/// # Errors
+/// A damaged book or an unreadable position (bad input), or a file that cannot be read.
+pub fn probe_book(file: &Path, fen: &str) -> Result<(), CommandError> {
+    let book = super::book::PolyglotBook::load(file)?;
+    let pos = Chess::parse_position(fen)
+        .map_err(|e| CommandError::BadInput(format!("position `{fen}`: {e}")))?;
+    let moves = book.moves(&pos);
+    if moves.is_empty() {
+        println!("out of book");
+    }
+    for (mv, weight) in moves {
+        println!("{mv} {weight}");
+    }
+    Ok(())
+}

@@ -1,7 +1,9 @@
 //! Knowledge beside search (seeds 003 and 004: "build a database of opening moves, end
-//! games"): endgame databases by retrograde analysis ([`tablebase`]). A search consults
-//! them through [`crate::search::probe::Probe`] and never names them.
+//! games"): endgame databases by retrograde analysis ([`tablebase`]) and opening books
+//! ([`book`]). A search consults the databases through [`crate::search::probe::Probe`] and
+//! never names them; books are played by the player before it searches.
 
+pub mod book;
 pub mod commands;
 pub mod tablebase;
 
