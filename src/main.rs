@@ -325,6 +325,7 @@ impl Techniques {
             aspiration: self.aspiration,
             tt_mate_adjust: !self.no_tt_mate_adjust,
             threads: self.threads as usize,
+            secondary: None,
         };
         SearcherVariant {
             oracle: self.oracle.map(|o| match o {

@@ -523,6 +523,12 @@ fn player_kinds(
     game: GameKind,
 ) -> Result<Vec<PlayerKind>, SpecError> {
     let Some(engine) = &spec.engine else {
+        let chess_only = [("book", &spec.book), ("tablebase", &spec.tablebase)];
+        if let Some((key, Some(file))) = chess_only.iter().find(|(_, f)| f.is_some())
+            && game != GameKind::Chess
+        {
+            return Err(src.at(file, key, format!("`{key}` is for chess")));
+        }
         let algorithm = required_algorithm(src, spec)?;
         let variants = variants_of(src, spec, algorithm)?;
         return Ok(variants.into_iter().map(PlayerKind::Search).collect());

@@ -12,6 +12,7 @@ use std::sync::Arc;
 
 use crate::game::Game;
 use crate::search::probe::Probe;
+use book::{BookChoice, OpeningBook, PolyglotBook};
 use tablebase::Tablebases;
 
 /// The knowledge a searcher consults beside its search, as an experiment file names it.
@@ -19,6 +20,11 @@ use tablebase::Tablebases;
 pub struct Knowledge {
     /// `tablebase = "path"`: the file, and the databases read from it.
     pub tablebase: Option<(PathBuf, Arc<Tablebases>)>,
+    /// `book = "path"`: the file, and the opening book read from it (played before
+    /// searching, by arena players).
+    pub book: Option<(PathBuf, Arc<PolyglotBook>)>,
+    /// `book_choice`: how a book move is chosen.
+    pub book_choice: BookChoice,
 }
 
 impl Knowledge {
@@ -30,6 +36,14 @@ impl Knowledge {
             .map(|(_, tables)| tables.as_ref() as &dyn Probe<G>)
     }
 
+    /// The opening book as a player's book for `G` (it answers for chess only).
+    #[must_use]
+    pub fn book_for<G: Game>(&self) -> Option<&dyn OpeningBook<G>> {
+        self.book
+            .as_ref()
+            .map(|(_, book)| book.as_ref() as &dyn OpeningBook<G>)
+    }
+
     /// What is switched on, for the `params` column (empty when nothing is).
     #[must_use]
     pub fn label(&self) -> String {
@@ -37,6 +51,14 @@ impl Knowledge {
         if let Some((_, tables)) = &self.tablebase {
             let endings: Vec<String> = tables.endings().map(|e| e.to_string()).collect();
             parts.push(format!(" tablebase={}", endings.join("+")));
+        }
+        if let Some((path, _)) = &self.book {
+            let name = path.file_name().unwrap_or_default().to_string_lossy();
+            let choice = match self.book_choice {
+                BookChoice::Best => "best",
+                BookChoice::Weighted => "weighted",
+            };
+            parts.push(format!(" book={name} book_choice={choice}"));
         }
         parts.concat()
     }

@@ -118,6 +118,12 @@ pub struct Row {
     /// See [`Stats::tb_hits`].
     #[serde(default)]
     pub tb_hits: u64,
+    /// See [`Stats::secondary_nodes`].
+    #[serde(default)]
+    pub secondary_nodes: u64,
+    /// See [`Stats::secondary_switches`].
+    #[serde(default)]
+    pub secondary_switches: u64,
 }
 
 impl Row {
@@ -174,6 +180,8 @@ impl Row {
             oversubscribed: false,
             tb_probes: 0,
             tb_hits: 0,
+            secondary_nodes: 0,
+            secondary_switches: 0,
         }
     }
 }

@@ -701,6 +701,8 @@ fn iteration_rows<G: Game>(
             max_ply: it.stats.max_ply,
             tb_probes: it.stats.tb_probes,
             tb_hits: it.stats.tb_hits,
+            secondary_nodes: it.stats.secondary_nodes,
+            secondary_switches: it.stats.secondary_switches,
             elapsed_s: it.elapsed.as_secs_f64(),
             nps: nps(it),
             ..Row::for_job(job, experiment, G::NAME)

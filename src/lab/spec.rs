@@ -184,6 +184,14 @@ pub struct SearcherSpec {
     /// Chess, alpha-beta family: an endgame database file (`plylab tablebase build`),
     /// relative to the experiment file, consulted at every node below the root.
     pub tablebase: Option<Spanned<String>>,
+    /// Secondary search: verify the chosen root move this many plies deeper (0: off).
+    pub secondary: Option<Spanned<Sweep<u32>>>,
+    /// Secondary search: how far the deeper value may fall and still pass (default 0).
+    pub secondary_margin: Option<Spanned<Sweep<i32>>>,
+    /// Arena files, chess: a Polyglot opening book (.bin) played before searching.
+    pub book: Option<Spanned<String>>,
+    /// How a book move is chosen: `best` (default) or `weighted` (seeded).
+    pub book_choice: Option<Spanned<crate::knowledge::book::BookChoice>>,
     /// Run this searcher's jobs alone on the machine (for timing), after the others.
     #[serde(default)]
     pub exclusive: bool,
@@ -433,6 +441,12 @@ fn technique_label(c: &SearchConfig) -> String {
     }
     if !c.tt_mate_adjust {
         parts.push("tt_mate_adjust=false".into());
+    }
+    if let Some(s) = c.secondary {
+        parts.push(format!(
+            "secondary={} secondary_margin={}",
+            s.plies, s.margin
+        ));
     }
     parts.iter().map(|p| format!(" {p}")).collect()
 }
@@ -773,6 +787,8 @@ fn searcher_variants(
         let arena_only = [
             ("engine", spec.engine.as_ref().map(Spanned::span)),
             ("tc", spec.tc.as_ref().map(Spanned::span)),
+            ("book", spec.book.as_ref().map(Spanned::span)),
+            ("book_choice", spec.book_choice.as_ref().map(Spanned::span)),
         ];
         if let Some((key, Some(span))) = arena_only.iter().find(|(_, s)| s.is_some()) {
             let why = format!("`{key}` is for arena files (with a [match] table)");
@@ -890,6 +906,22 @@ fn knowledge_of(
             .map_err(|e| src.at(tb, "tablebase", e.to_string()))?;
         knowledge.tablebase = Some((path, std::sync::Arc::new(tables)));
     }
+    if let Some(book) = &spec.book {
+        let path = src
+            .file
+            .parent()
+            .unwrap_or(Path::new("."))
+            .join(book.get_ref());
+        let read = crate::knowledge::book::PolyglotBook::load(&path)
+            .map_err(|e| src.at(book, "book", e.to_string()))?;
+        knowledge.book = Some((path, std::sync::Arc::new(read)));
+    }
+    if let Some(choice) = &spec.book_choice {
+        if spec.book.is_none() {
+            return Err(src.at(choice, "book_choice", "`book_choice` needs a `book`"));
+        }
+        knowledge.book_choice = *choice.get_ref();
+    }
     Ok(knowledge)
 }
 
@@ -988,6 +1020,25 @@ fn technique_variants(
             c(v).tt_mate_adjust = b
         })
         .across(
+            "secondary",
+            spec.secondary.as_ref().map(Spanned::get_ref),
+            |v, k| {
+                c(v).secondary = (k > 0).then_some(crate::search::Secondary {
+                    plies: k,
+                    margin: 0,
+                });
+            },
+        )
+        .across(
+            "secondary_margin",
+            spec.secondary_margin.as_ref().map(Spanned::get_ref),
+            |v, m| {
+                if let Some(s) = &mut c(v).secondary {
+                    s.margin = m;
+                }
+            },
+        )
+        .across(
             "exploration",
             spec.exploration.as_ref().map(Spanned::get_ref),
             |v, e| v.mcts_config.exploration = e,
@@ -1045,6 +1096,7 @@ fn check_variant(
         }
     }
     check_family_keys(src, spec, variant)?;
+    check_secondary(src, spec, variant)?;
     if let Some(tt) = &spec.tt_mb
         && variant.config.tt_mb > MAX_TT_MB
     {
@@ -1054,6 +1106,35 @@ fn check_variant(
             "tt_mb",
             format!("{mb} MiB is more than the {MAX_TT_MB} MiB allowed"),
         ));
+    }
+    Ok(())
+}
+
+/// Secondary search runs in the single-threaded alpha-beta search and needs a margin >= 0
+/// (and a `secondary` to apply to).
+fn check_secondary(
+    src: &Source,
+    spec: &SearcherSpec,
+    variant: &SearcherVariant,
+) -> Result<(), SpecError> {
+    if let Some(m) = &spec.secondary_margin {
+        if spec.secondary.is_none() {
+            return Err(src.at(
+                m,
+                "secondary_margin",
+                "`secondary_margin` needs `secondary`",
+            ));
+        }
+        if m.get_ref().values().iter().any(|&v| v < 0) {
+            return Err(src.at(m, "secondary_margin", "a margin cannot be negative"));
+        }
+    }
+    if let Some(k) = &spec.secondary
+        && variant.config.secondary.is_some()
+        && variant.config.algorithm != crate::search::Algorithm::Alphabeta
+    {
+        let why = "secondary search runs in algorithm = \"alphabeta\" only";
+        return Err(src.at(k, "secondary", why));
     }
     Ok(())
 }
@@ -1109,6 +1190,8 @@ fn check_family_keys(
         ("iterative", spec.iterative.is_some()),
         ("check_extension", spec.check_extension.is_some()),
         ("tt_mate_adjust", spec.tt_mate_adjust.is_some()),
+        ("secondary", spec.secondary.is_some()),
+        ("tablebase", spec.tablebase.is_some()),
     ];
     if let Some((key, _)) = alphabeta_only.iter().find(|(_, set)| *set) {
         let why = format!(

@@ -17,6 +17,7 @@ pub mod null_move;
 pub mod ordering;
 pub mod probe;
 pub mod quiescence;
+pub mod secondary;
 pub mod smp;
 pub mod stats;
 pub mod tt;
@@ -26,7 +27,9 @@ use std::time::{Duration, Instant};
 
 use crate::game::{Evaluator, Game, Score, score};
 use config::ONE_PLY;
-pub use config::{Algorithm, Extensions, Limits, NullMove, Quiescence, Reduction, SearchConfig};
+pub use config::{
+    Algorithm, Extensions, Limits, NullMove, Quiescence, Reduction, SearchConfig, Secondary,
+};
 pub use ordering::Ordering;
 pub use stats::Stats;
 pub use tt::Table;
@@ -316,6 +319,12 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
                 || root_exact == Some(iteration.score);
             let exhausted =
                 depth == max_depth || root.remaining_plies().is_some_and(|r| depth >= r);
+            let mut iteration = iteration;
+            if (proven || exhausted)
+                && let Some(secondary) = self.config.secondary
+            {
+                result.total += self.verify_root_move(root, &mut iteration, secondary);
+            }
             on_iteration(&iteration);
             result.iterations.push(iteration);
             if proven || exhausted {

@@ -32,6 +32,10 @@ pub struct Stats {
     pub tb_probes: u64,
     /// Look-ups that found the position: each such node is scored exactly and not expanded.
     pub tb_hits: u64,
+    /// Nodes spent by secondary search verifying the root move (included in `nodes`).
+    pub secondary_nodes: u64,
+    /// Times secondary search played another move than the depth-d best.
+    pub secondary_switches: u64,
 }
 
 impl Stats {
@@ -56,5 +60,7 @@ impl AddAssign for Stats {
         self.max_ply = self.max_ply.max(o.max_ply);
         self.tb_probes += o.tb_probes;
         self.tb_hits += o.tb_hits;
+        self.secondary_nodes += o.secondary_nodes;
+        self.secondary_switches += o.secondary_switches;
     }
 }
