@@ -181,8 +181,9 @@ pub struct SearcherSpec {
     pub tt_mate_adjust: Option<Sweep<bool>>,
     /// Search threads (lazy_smp, root_parallel and tree_parallel; default 1).
     pub threads: Option<Spanned<Sweep<usize>>>,
-    /// Chess, alpha-beta family: an endgame database file (`plylab tablebase build`),
-    /// relative to the experiment file, consulted at every node below the root.
+    /// Chess, alpha-beta: an endgame database file (`plylab tablebase build`), or a
+    /// directory of `*.plytb` files, relative to the experiment file, consulted at every
+    /// node below the root.
     pub tablebase: Option<Spanned<String>>,
     /// Secondary search: verify the chosen root move this many plies deeper (0: off).
     pub secondary: Option<Spanned<Sweep<u32>>>,
@@ -902,7 +903,9 @@ fn knowledge_of(
             .parent()
             .unwrap_or(Path::new("."))
             .join(tb.get_ref());
-        let tables = crate::knowledge::tablebase::Tablebases::load(std::slice::from_ref(&path))
+        let files = crate::knowledge::tablebase::files_at(&path)
+            .map_err(|e| src.at(tb, "tablebase", e.to_string()))?;
+        let tables = crate::knowledge::tablebase::Tablebases::load(&files)
             .map_err(|e| src.at(tb, "tablebase", e.to_string()))?;
         knowledge.tablebase = Some((path, std::sync::Arc::new(tables)));
     }

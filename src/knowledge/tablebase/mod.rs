@@ -329,6 +329,35 @@ fn fnv1a(bytes: &[u8]) -> u64 {
     })
 }
 
+/// The database files `path` names: the file itself, or a directory's `*.plytb` files in
+/// name order.
+///
+/// # Errors
+/// When `path` does not exist, or is a directory without databases.
+pub fn files_at(path: &Path) -> Result<Vec<PathBuf>, TablebaseError> {
+    let io = |source| TablebaseError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    if !path.is_dir() {
+        std::fs::metadata(path).map_err(io)?;
+        return Ok(vec![path.to_path_buf()]);
+    }
+    let mut files: Vec<PathBuf> = std::fs::read_dir(path)
+        .map_err(io)?
+        .filter_map(|e| Some(e.ok()?.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "plytb"))
+        .collect();
+    files.sort();
+    if files.is_empty() {
+        return Err(TablebaseError::Corrupt {
+            path: path.to_path_buf(),
+            reason: "no *.plytb databases in this directory".into(),
+        });
+    }
+    Ok(files)
+}
+
 /// Several databases probed as one: the first whose ending matches the position answers.
 #[derive(Debug, Default)]
 pub struct Tablebases {
