@@ -18,13 +18,15 @@ use super::{Iteration, Searcher};
 impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
     /// Verifies `last` (the depth-d iteration from `root`) as [`Secondary`] says and
     /// rewrites its move, score and variation with the verified choice; the counters spent
-    /// are added to its own (`secondary_nodes` among them) and returned.
+    /// are added to its own (`secondary_nodes` among them) and returned, and the time to
+    /// its `elapsed`.
     pub(super) fn verify_root_move(
         &mut self,
         root: &G,
         last: &mut Iteration<G::Move>,
         secondary: Secondary,
     ) -> super::Stats {
+        let started = std::time::Instant::now();
         let before = self.stats;
         self.stats = super::Stats::default();
         let chosen = self.secondary_choice(root, last.depth, secondary);
@@ -40,6 +42,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             }
         }
         last.stats += spent;
+        last.elapsed += started.elapsed();
         spent
     }
 
