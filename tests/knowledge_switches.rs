@@ -146,3 +146,75 @@ fn knowledge_keys_are_validated_with_their_location() {
     let (code, stderr) = experiment(&tmp, "tablebase = \"KQK.plytb\"", "chess", "startpos");
     assert_eq!(code, 0, "{stderr}");
 }
+
+/// An arena file with a book or a database where it cannot apply is refused at its key; a
+/// book game is played with its book moves counted.
+#[test]
+fn arena_knowledge_keys() {
+    let tmp = TempDir::new("knowledge-arena");
+    let book = tmp.path("b.bin");
+    let (code, _, stderr) = plylab(&[
+        "book",
+        "build",
+        "chess",
+        "--pgn",
+        "tests/data/book/openings.pgn",
+        "--out",
+        book.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let db = tmp.path("KQK.plytb");
+    let db_path = db.to_str().expect("utf-8");
+    let (code, _, stderr) = plylab(&["tablebase", "build", "chess", "KQK", "--out", db_path]);
+    assert_eq!(code, 0, "{stderr}");
+    let run = |game: &str, extra: &str, dry: bool| {
+        let (algorithm, extra) = extra
+            .strip_prefix("minimax:")
+            .map_or(("alphabeta", extra), |rest| ("minimax", rest));
+        let file = tmp.path("a.toml");
+        let text = format!(
+            "name = \"a\"\nseed = 1\n\n[match]\ngame = \"{game}\"\ngames = 2\nconcurrency = 1\n\n[[searchers]]\nlabel = \"x\"\nalgorithm = \"{algorithm}\"\nlimits = {{ depth = 1 }}\n{extra}\n\n[[searchers]]\nlabel = \"y\"\nalgorithm = \"alphabeta\"\nlimits = {{ depth = 1 }}\n"
+        );
+        std::fs::write(&file, text).expect("write");
+        let out = tmp.path("out");
+        let mut args = vec!["experiment", file.to_str().expect("utf-8")];
+        let out_text = out.to_str().expect("utf-8").to_owned();
+        if dry {
+            args.push("--dry-run");
+        } else {
+            args.extend(["--out", &out_text, "--no-plot"]);
+        }
+        let (code, _, stderr) = plylab(&args);
+        (code, stderr, out)
+    };
+    let (code, stderr, _) = run("connect4", "book = \"b.bin\"", true);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("a.toml:") && stderr.contains("book"),
+        "{stderr}"
+    );
+    let (code, stderr, _) = run("chess", "minimax:tablebase = \"KQK.plytb\"", true);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("alphabeta\" only"), "{stderr}");
+    let (code, stderr, out) = run("chess", "book = \"b.bin\"", false);
+    assert_eq!(code, 0, "{stderr}");
+    let games = std::fs::read_to_string(out.join("games.csv")).expect("games.csv");
+    let header: Vec<&str> = games.lines().next().expect("header").split(',').collect();
+    let column = |name: &str| header.iter().position(|h| *h == name).expect(name);
+    let (white, white_book) = (column("white"), column("white_book_moves"));
+    let (black, black_book) = (column("black"), column("black_book_moves"));
+    let mut book_moves = 0;
+    for line in games.lines().skip(1) {
+        let f: Vec<&str> = line.split(',').collect();
+        for (player, count) in [(white, white_book), (black, black_book)] {
+            let n: u32 = f[count].parse().expect("a count");
+            if f[player] == "x" {
+                book_moves += n;
+            } else {
+                assert_eq!(n, 0, "{line}");
+            }
+        }
+    }
+    // From the start position the book (best weight) plays 1. e4 as White.
+    assert!(book_moves >= 1, "{games}");
+}

@@ -531,6 +531,15 @@ fn player_kinds(
         }
         let algorithm = required_algorithm(src, spec)?;
         let variants = variants_of(src, spec, algorithm)?;
+        let not_probing = |v: &SearcherVariant| {
+            v.mcts.is_some() || v.config.algorithm != crate::search::Algorithm::Alphabeta
+        };
+        if let Some(tb) = &spec.tablebase
+            && variants.iter().any(not_probing)
+        {
+            let why = "endgame databases are consulted by algorithm = \"alphabeta\" only";
+            return Err(src.at(tb, "tablebase", why));
+        }
         return Ok(variants.into_iter().map(PlayerKind::Search).collect());
     };
     if spec.algorithm.is_some() {
