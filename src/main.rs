@@ -449,18 +449,24 @@ fn main() -> ExitCode {
     }
 }
 
+/// A knowledge command's error with its exit code: 2 for bad input, 1 otherwise.
+fn command_failure(e: plylab::knowledge::commands::CommandError) -> Failure {
+    use plylab::knowledge::commands::CommandError;
+    match e {
+        CommandError::BadInput(m) => Failure::bad_input(m),
+        CommandError::Failed(m) => Failure::failed(m),
+    }
+}
+
 fn tablebase(action: &TablebaseAction) -> Result<(), Failure> {
-    use plylab::knowledge::commands::{self, CommandError};
+    use plylab::knowledge::commands;
     match action {
         TablebaseAction::Build { game, ending, out } => {
             commands::build_tablebase(game, ending, out.as_deref())
         }
         TablebaseAction::Probe { file, fen } => commands::probe_tablebase(file, fen),
     }
-    .map_err(|e| match e {
-        CommandError::BadInput(m) => Failure::bad_input(m),
-        CommandError::Failed(m) => Failure::failed(m),
-    })
+    .map_err(command_failure)
 }
 
 fn book(action: &BookAction) -> Result<(), Failure> {
@@ -477,10 +483,7 @@ fn book(action: &BookAction) -> Result<(), Failure> {
         ))),
         BookAction::Probe { file, fen } => commands::probe_book(file, fen),
     }
-    .map_err(|e| match e {
-        CommandError::BadInput(m) => Failure::bad_input(m),
-        CommandError::Failed(m) => Failure::failed(m),
-    })
+    .map_err(command_failure)
 }
 
 fn experiment(args: &ExperimentArgs) -> Result<(), Failure> {
