@@ -6,6 +6,7 @@
 //! - [`games`]: tic-tac-toe, connect four, synthetic random trees and chess;
 //! - [`search`]: minimax, alpha-beta with switchable techniques, iterative deepening, the
 //!   transposition table and the node counters;
+//! - [`knowledge`]: endgame databases by retrograde analysis, probed beside the search;
 //! - [`lab`]: experiment files, the job runner, CSV records, test suites;
 //! - [`plot`]: charts and summary.md, drawn from the CSV alone;
 //! - [`rng`]: seeded randomness;
@@ -17,6 +18,7 @@ pub mod arena;
 pub mod cluster;
 pub mod game;
 pub mod games;
+pub mod knowledge;
 pub mod lab;
 pub mod plot;
 pub mod rng;

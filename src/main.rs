@@ -55,6 +55,63 @@ enum Command {
     /// experiment file, or the technique flags (their defaults when none are given; the
     /// --depth/--nodes/--time-ms flags cap every `go`).
     Uci(UciArgs),
+    /// Endgame databases by retrograde analysis: build one, or probe one for a position.
+    Tablebase {
+        #[command(subcommand)]
+        action: TablebaseAction,
+    },
+    /// Opening books: build one (chess: Polyglot .bin from PGN games), or list a
+    /// position's book moves.
+    Book {
+        #[command(subcommand)]
+        action: BookAction,
+    },
+}
+
+#[derive(Subcommand)]
+enum BookAction {
+    /// Build a book: `chess --pgn FILE` (Polyglot, weights as PolyGlot's make-book).
+    Build {
+        /// The game (`chess`).
+        game: String,
+        /// Chess: the PGN games.
+        #[arg(long, value_name = "FILE")]
+        pgn: PathBuf,
+        /// Where to write the book.
+        #[arg(long, value_name = "FILE")]
+        out: PathBuf,
+        /// Chess: plies of each game that enter the book.
+        #[arg(long, default_value_t = 1024)]
+        max_ply: usize,
+    },
+    /// Print a position's book moves (FEN) and their weights.
+    Probe {
+        /// The book.
+        file: PathBuf,
+        /// The position.
+        fen: String,
+    },
+}
+
+#[derive(Subcommand)]
+enum TablebaseAction {
+    /// Build the database of an ending (chess: KQK, KRK, KPK, KBNK) and print its statistics.
+    Build {
+        /// The game (`chess`).
+        game: String,
+        /// The ending.
+        ending: String,
+        /// Where to write it (default ENDING.plytb).
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
+    },
+    /// Print the value of a position (FEN) from a database file.
+    Probe {
+        /// The database.
+        file: PathBuf,
+        /// The position.
+        fen: String,
+    },
 }
 
 #[derive(Args)]
@@ -335,6 +392,7 @@ impl Techniques {
             tt_mate_adjust: !self.no_tt_mate_adjust,
             threads: self.threads as usize,
             endgame_solver: self.endgame_solver,
+            secondary: None,
         };
         SearcherVariant {
             oracle: self.oracle.map(|o| match o {
@@ -452,6 +510,8 @@ fn main() -> ExitCode {
         .and_then(|s| {
             plylab::uci::run_stdio(&s, args.techniques.limits()).map_err(Failure::failed)
         }),
+        Command::Tablebase { action } => tablebase(&action),
+        Command::Book { action } => book(&action),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
@@ -460,6 +520,43 @@ fn main() -> ExitCode {
             ExitCode::from(f.code)
         }
     }
+}
+
+/// A knowledge command's error with its exit code: 2 for bad input, 1 otherwise.
+fn command_failure(e: plylab::knowledge::commands::CommandError) -> Failure {
+    use plylab::knowledge::commands::CommandError;
+    match e {
+        CommandError::BadInput(m) => Failure::bad_input(m),
+        CommandError::Failed(m) => Failure::failed(m),
+    }
+}
+
+fn tablebase(action: &TablebaseAction) -> Result<(), Failure> {
+    use plylab::knowledge::commands;
+    match action {
+        TablebaseAction::Build { game, ending, out } => {
+            commands::build_tablebase(game, ending, out.as_deref())
+        }
+        TablebaseAction::Probe { file, fen } => commands::probe_tablebase(file, fen),
+    }
+    .map_err(command_failure)
+}
+
+fn book(action: &BookAction) -> Result<(), Failure> {
+    use plylab::knowledge::commands::{self, CommandError};
+    match action {
+        BookAction::Build {
+            game,
+            pgn,
+            out,
+            max_ply,
+        } if game == "chess" => commands::build_chess_book(pgn, out, *max_ply),
+        BookAction::Build { game, .. } => Err(CommandError::BadInput(format!(
+            "book build: game `{game}` has no book builder here (chess: --pgn)"
+        ))),
+        BookAction::Probe { file, fen } => commands::probe_book(file, fen),
+    }
+    .map_err(command_failure)
 }
 
 fn experiment(args: &ExperimentArgs) -> Result<(), Failure> {

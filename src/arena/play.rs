@@ -86,6 +86,8 @@ pub struct SideStats {
     pub depth_sum: u64,
     /// Moves that reported a depth.
     pub depth_moves: u32,
+    /// Moves played from the player's opening book (`book`), without searching.
+    pub book_moves: u32,
 }
 
 impl SideStats {
@@ -177,12 +179,19 @@ impl PairTask for PlayTask<'_> {
             let side = game.side();
             let view = game.view(side);
             let started = Instant::now();
-            let reply = if side == 0 {
-                first.choose(&game.pos, &view)
-            } else {
-                second.choose(&game.pos, &view)
+            let booked = book_move(players[side], &game.pos, seed, view.ply);
+            let reply = match booked {
+                Some(mv) => Ok(Reply {
+                    mv,
+                    score: None,
+                    depth: None,
+                    nodes: 0,
+                }),
+                None if side == 0 => first.choose(&game.pos, &view),
+                None => second.choose(&game.pos, &view),
             };
             let elapsed = started.elapsed();
+            game.sides[side].book_moves += u32::from(booked.is_some());
             match reply {
                 Ok(reply) => {
                     if let Some(end) = game.apply(side, reply, elapsed) {
@@ -193,6 +202,16 @@ impl PairTask for PlayTask<'_> {
             }
         }
     }
+}
+
+/// The move `player`'s opening book plays in `pos` (none without a book, or out of book):
+/// the book's choice rule, its weighted draw seeded by the game's seed and the ply.
+fn book_move<G: Game>(player: &Player, pos: &G, seed: u64, ply: u32) -> Option<G::Move> {
+    let PlayerKind::Search(v) = &player.kind else {
+        return None;
+    };
+    let book = v.knowledge.book_for::<G>()?;
+    book.pick(pos, v.knowledge.book_choice, seed, ply)
 }
 
 /// The opening's FEN, for engines (chess only).
@@ -341,7 +360,10 @@ impl<'a, G: Game, E: Evaluator<G>> Mover<'a, G, E> {
                     table: Table::new(config.tt_mb.max(1)),
                     limits,
                 },
-                None => Self::Search(Box::new(Searcher::new(eval, config)), limits),
+                None => Self::Search(
+                    Box::new(Searcher::new(eval, config).with_knowledge(v.knowledge.probe_for())),
+                    limits,
+                ),
             },
         }
     }

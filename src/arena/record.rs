@@ -96,6 +96,7 @@ impl GameRow {
                 format!("{:.3}", s.time_s),
                 s.mean_depth()
                     .map_or_else(String::new, |d| format!("{d:.2}")),
+                s.book_moves.to_string(),
             ]);
         }
         out.extend([self.line.clone(), self.seed.to_string()]);
@@ -122,6 +123,7 @@ impl GameRow {
                 // The mean is what is kept; as a sum over all moves it reads back the same.
                 depth_sum: depth.map_or(0, |d| (d * f64::from(moves)).round() as u64),
                 depth_moves: if depth.is_some() { moves } else { 0 },
+                book_moves: f(at + 4).parse().ok()?,
             })
         };
         Some(Self {
@@ -135,9 +137,9 @@ impl GameRow {
             winner: Winner::parse(f(7))?,
             reason: f(8).to_owned(),
             plies: f(9).parse().ok()?,
-            sides: [side(10)?, side(14)?],
-            line: f(18).to_owned(),
-            seed: f(19).parse().ok()?,
+            sides: [side(10)?, side(15)?],
+            line: f(20).to_owned(),
+            seed: f(21).parse().ok()?,
         })
     }
 
@@ -155,7 +157,7 @@ impl GameRow {
 
 /// The columns, with `{side}` standing for `white`/`black` in chess, `black`/`white` in
 /// checkers and `first`/`second` in the other games.
-pub const COLUMNS: [&str; 20] = [
+pub const COLUMNS: [&str; 22] = [
     "game",
     "pairing",
     "round",
@@ -170,10 +172,12 @@ pub const COLUMNS: [&str; 20] = [
     "{first}_nodes",
     "{first}_time_s",
     "{first}_mean_depth",
+    "{first}_book_moves",
     "{second}_moves",
     "{second}_nodes",
     "{second}_time_s",
     "{second}_mean_depth",
+    "{second}_book_moves",
     "line",
     "seed",
 ];

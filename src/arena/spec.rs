@@ -525,8 +525,23 @@ fn player_kinds(
     game: GameKind,
 ) -> Result<Vec<PlayerKind>, SpecError> {
     let Some(engine) = &spec.engine else {
+        let chess_only = [("book", &spec.book), ("tablebase", &spec.tablebase)];
+        if let Some((key, Some(file))) = chess_only.iter().find(|(_, f)| f.is_some())
+            && game != GameKind::Chess
+        {
+            return Err(src.at(file, key, format!("`{key}` is for chess")));
+        }
         let algorithm = required_algorithm(src, spec)?;
         let variants = variants_of(src, spec, algorithm)?;
+        let not_probing = |v: &SearcherVariant| {
+            v.mcts.is_some() || v.config.algorithm != crate::search::Algorithm::Alphabeta
+        };
+        if let Some(tb) = &spec.tablebase
+            && variants.iter().any(not_probing)
+        {
+            let why = "endgame databases are consulted by algorithm = \"alphabeta\" only";
+            return Err(src.at(tb, "tablebase", why));
+        }
         return Ok(variants.into_iter().map(PlayerKind::Search).collect());
     };
     if spec.algorithm.is_some() {

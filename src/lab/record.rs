@@ -112,6 +112,18 @@ pub struct Row {
     /// Whether the job's threads, with those of the jobs running beside it, outnumbered the
     /// cores: its timings then measure time-sharing, not parallel search.
     pub oversubscribed: bool,
+    /// See [`Stats::tb_probes`] (0 without an endgame database).
+    #[serde(default)]
+    pub tb_probes: u64,
+    /// See [`Stats::tb_hits`].
+    #[serde(default)]
+    pub tb_hits: u64,
+    /// See [`Stats::secondary_nodes`].
+    #[serde(default)]
+    pub secondary_nodes: u64,
+    /// See [`Stats::secondary_switches`].
+    #[serde(default)]
+    pub secondary_switches: u64,
 }
 
 impl Row {
@@ -166,6 +178,10 @@ impl Row {
             cores: 0,
             alone: false,
             oversubscribed: false,
+            tb_probes: 0,
+            tb_hits: 0,
+            secondary_nodes: 0,
+            secondary_switches: 0,
         }
     }
 }

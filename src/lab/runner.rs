@@ -531,7 +531,8 @@ fn run_search<G: Game, E: Evaluator<G>>(
     experiment: &str,
     to_set_score: &dyn Fn(Score) -> i32,
 ) -> Vec<Row> {
-    let mut searcher = Searcher::new(eval, config);
+    let mut searcher =
+        Searcher::new(eval, config).with_knowledge(job.searcher.knowledge.probe_for());
     let first = match config.algorithm {
         Algorithm::LazySmp => lazy_smp(root, eval, config, &job.limits, config.threads, |_| {}),
         _ => searcher.run(root, &job.limits),
@@ -761,6 +762,10 @@ fn iteration_rows<G: Game>(
                 .or_else(|| mean_branching(&it.stats)),
             minimal_leaves: uniform_b.map(|b| TreeParams::minimal_leaves(b, it.depth)),
             max_ply: it.stats.max_ply,
+            tb_probes: it.stats.tb_probes,
+            tb_hits: it.stats.tb_hits,
+            secondary_nodes: it.stats.secondary_nodes,
+            secondary_switches: it.stats.secondary_switches,
             elapsed_s: it.elapsed.as_secs_f64(),
             nps: nps(it),
             ..Row::for_job(job, experiment, G::NAME)

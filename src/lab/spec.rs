@@ -192,6 +192,18 @@ pub struct SearcherSpec {
     pub endgame_solver: Option<Spanned<Sweep<u32>>>,
     /// Search threads (lazy_smp, root_parallel and tree_parallel; default 1).
     pub threads: Option<Spanned<Sweep<usize>>>,
+    /// Chess, alpha-beta: an endgame database file (`plylab tablebase build`), or a
+    /// directory of `*.plytb` files, relative to the experiment file, consulted at every
+    /// node below the root.
+    pub tablebase: Option<Spanned<String>>,
+    /// Secondary search: verify the chosen root move this many plies deeper (0: off).
+    pub secondary: Option<Spanned<Sweep<u32>>>,
+    /// Secondary search: how far the deeper value may fall and still pass (default 0).
+    pub secondary_margin: Option<Spanned<Sweep<i32>>>,
+    /// Arena files, chess: a Polyglot opening book (.bin) played before searching.
+    pub book: Option<Spanned<String>>,
+    /// How a book move is chosen: `best` (default) or `weighted` (seeded).
+    pub book_choice: Option<Spanned<crate::knowledge::book::BookChoice>>,
     /// Run this searcher's jobs alone on the machine (for timing), after the others.
     #[serde(default)]
     pub exclusive: bool,
@@ -313,6 +325,8 @@ pub struct SearcherVariant {
     pub mcts_config: MctsConfig,
     /// Runs alone.
     pub exclusive: bool,
+    /// Endgame databases (and other knowledge) consulted beside the search.
+    pub knowledge: crate::knowledge::Knowledge,
 }
 
 impl SearcherVariant {
@@ -329,6 +343,7 @@ impl SearcherVariant {
             mcts: None,
             mcts_config: MctsConfig::default(),
             exclusive: false,
+            knowledge: crate::knowledge::Knowledge::default(),
         }
     }
 
@@ -357,6 +372,7 @@ impl SearcherVariant {
             s.push_str(&format!(" eval={}", self.eval));
         }
         s.push_str(&technique_label(c));
+        s.push_str(&self.knowledge.label());
         s
     }
 
@@ -452,6 +468,12 @@ fn technique_label(c: &SearchConfig) -> String {
     }
     if !c.tt_mate_adjust {
         parts.push("tt_mate_adjust=false".into());
+    }
+    if let Some(s) = c.secondary {
+        parts.push(format!(
+            "secondary={} secondary_margin={}",
+            s.plies, s.margin
+        ));
     }
     parts.iter().map(|p| format!(" {p}")).collect()
 }
@@ -679,6 +701,7 @@ pub fn parse(file: &Path, text: &str) -> Result<Plan, SpecError> {
                 .for_each(|p| p.set = format!("{} played out", p.set));
         }
         let chosen = searchers_for(&src, game, &searchers)?;
+        check_knowledge_game(&src, &doc, game, &chosen)?;
         let first_new = jobs.len();
         add_jobs(&mut jobs, &doc, game_index, game, &positions, &chosen);
         let kind = *game.game.get_ref();
@@ -713,6 +736,41 @@ pub fn parse(file: &Path, text: &str) -> Result<Plan, SpecError> {
         references: doc.references,
         jobs,
     })
+}
+
+/// Endgame databases are chess's: a searcher with one may not run on another game, nor be
+/// a Monte Carlo search.
+fn check_knowledge_game(
+    src: &Source,
+    doc: &ExperimentFile,
+    game: &GameSpec,
+    chosen: &[(SearcherVariant, LimitsSpec)],
+) -> Result<(), SpecError> {
+    let is_chess = *game.game.get_ref() == GameKind::Chess;
+    for (variant, _) in chosen {
+        if variant.knowledge.tablebase.is_none() {
+            continue;
+        }
+        let why = if !is_chess {
+            "endgame databases are for chess; this searcher also runs on another game (name the searchers per game)"
+        } else if variant.mcts.is_some()
+            || variant.config.algorithm != crate::search::Algorithm::Alphabeta
+        {
+            "endgame databases are consulted by algorithm = \"alphabeta\" only (not minimax, lazy SMP or Monte Carlo searches)"
+        } else {
+            continue;
+        };
+        let spec = doc
+            .searchers
+            .get_ref()
+            .iter()
+            .find(|s| s.label.get_ref() == &variant.label)
+            .and_then(|s| s.tablebase.as_ref());
+        if let Some(tb) = spec {
+            return Err(src.at(tb, "tablebase", why));
+        }
+    }
+    Ok(())
 }
 
 /// The experiment's name must be usable as a directory name.
@@ -759,6 +817,8 @@ fn searcher_variants(
         let arena_only = [
             ("engine", spec.engine.as_ref().map(Spanned::span)),
             ("tc", spec.tc.as_ref().map(Spanned::span)),
+            ("book", spec.book.as_ref().map(Spanned::span)),
+            ("book_choice", spec.book_choice.as_ref().map(Spanned::span)),
         ];
         if let Some((key, Some(span))) = arena_only.iter().find(|(_, s)| s.is_some()) {
             let why = format!("`{key}` is for arena files (with a [match] table)");
@@ -816,6 +876,7 @@ pub(crate) fn variants_of(
 ) -> Result<Vec<SearcherVariant>, SpecError> {
     let base = SearcherVariant {
         exclusive: spec.exclusive,
+        knowledge: knowledge_of(src, spec)?,
         ..SearcherVariant::new(spec.label.get_ref().clone(), SearchConfig::default())
     };
     let o = &spec.ordering;
@@ -863,6 +924,43 @@ pub(crate) fn variants_of(
         out.push(variant);
     }
     Ok(out)
+}
+
+/// The knowledge files a searcher names, read and checked (relative to the experiment file).
+fn knowledge_of(
+    src: &Source,
+    spec: &SearcherSpec,
+) -> Result<crate::knowledge::Knowledge, SpecError> {
+    let mut knowledge = crate::knowledge::Knowledge::default();
+    if let Some(tb) = &spec.tablebase {
+        let path = src
+            .file
+            .parent()
+            .unwrap_or(Path::new("."))
+            .join(tb.get_ref());
+        let files = crate::knowledge::tablebase::files_at(&path)
+            .map_err(|e| src.at(tb, "tablebase", e.to_string()))?;
+        let tables = crate::knowledge::tablebase::Tablebases::load(&files)
+            .map_err(|e| src.at(tb, "tablebase", e.to_string()))?;
+        knowledge.tablebase = Some((path, std::sync::Arc::new(tables)));
+    }
+    if let Some(book) = &spec.book {
+        let path = src
+            .file
+            .parent()
+            .unwrap_or(Path::new("."))
+            .join(book.get_ref());
+        let read = crate::knowledge::book::PolyglotBook::load(&path)
+            .map_err(|e| src.at(book, "book", e.to_string()))?;
+        knowledge.book = Some((path, std::sync::Arc::new(read)));
+    }
+    if let Some(choice) = &spec.book_choice {
+        if spec.book.is_none() {
+            return Err(src.at(choice, "book_choice", "`book_choice` needs a `book`"));
+        }
+        knowledge.book_choice = *choice.get_ref();
+    }
+    Ok(knowledge)
 }
 
 /// The searchers that run on `game`: those it names, or all.
@@ -965,6 +1063,25 @@ fn technique_variants(
             c(v).tt_mate_adjust = b
         })
         .across(
+            "secondary",
+            spec.secondary.as_ref().map(Spanned::get_ref),
+            |v, k| {
+                c(v).secondary = (k > 0).then_some(crate::search::Secondary {
+                    plies: k,
+                    margin: 0,
+                });
+            },
+        )
+        .across(
+            "secondary_margin",
+            spec.secondary_margin.as_ref().map(Spanned::get_ref),
+            |v, m| {
+                if let Some(s) = &mut c(v).secondary {
+                    s.margin = m;
+                }
+            },
+        )
+        .across(
             "exploration",
             spec.exploration.as_ref().map(Spanned::get_ref),
             |v, e| v.mcts_config.exploration = e,
@@ -1022,6 +1139,7 @@ fn check_variant(
         }
     }
     check_family_keys(src, spec, variant)?;
+    check_secondary(src, spec, variant)?;
     if let Some(tt) = &spec.tt_mb
         && variant.config.tt_mb > MAX_TT_MB
     {
@@ -1031,6 +1149,35 @@ fn check_variant(
             "tt_mb",
             format!("{mb} MiB is more than the {MAX_TT_MB} MiB allowed"),
         ));
+    }
+    Ok(())
+}
+
+/// Secondary search runs in the single-threaded alpha-beta search and needs a margin >= 0
+/// (and a `secondary` to apply to).
+fn check_secondary(
+    src: &Source,
+    spec: &SearcherSpec,
+    variant: &SearcherVariant,
+) -> Result<(), SpecError> {
+    if let Some(m) = &spec.secondary_margin {
+        if spec.secondary.is_none() {
+            return Err(src.at(
+                m,
+                "secondary_margin",
+                "`secondary_margin` needs `secondary`",
+            ));
+        }
+        if m.get_ref().values().iter().any(|&v| v < 0) {
+            return Err(src.at(m, "secondary_margin", "a margin cannot be negative"));
+        }
+    }
+    if let Some(k) = &spec.secondary
+        && variant.config.secondary.is_some()
+        && variant.config.algorithm != crate::search::Algorithm::Alphabeta
+    {
+        let why = "secondary search runs in algorithm = \"alphabeta\" only";
+        return Err(src.at(k, "secondary", why));
     }
     Ok(())
 }
@@ -1089,6 +1236,8 @@ fn check_family_keys(
         ("iterative", spec.iterative.is_some()),
         ("check_extension", spec.check_extension.is_some()),
         ("tt_mate_adjust", spec.tt_mate_adjust.is_some()),
+        ("secondary", spec.secondary.is_some()),
+        ("tablebase", spec.tablebase.is_some()),
     ];
     if let Some((key, _)) = alphabeta_only.iter().find(|(_, set)| *set) {
         let why = format!(

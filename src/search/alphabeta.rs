@@ -73,6 +73,11 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         if let Some(value) = self.game_over_or_repeated(pos, ply) {
             return value;
         }
+        if ply > 0
+            && let Some(value) = self.probe_knowledge(pos, ply)
+        {
+            return value;
+        }
         if depth <= 0 {
             return self.horizon(pos, alpha, beta, ply);
         }

@@ -73,6 +73,8 @@ pub struct SearchConfig {
     pub aspiration: Option<Score>,
     /// Search threads (lazy SMP only; 1 otherwise).
     pub threads: usize,
+    /// Secondary search ([`super::secondary`]): verify the chosen root move `plies` deeper.
+    pub secondary: Option<Secondary>,
     /// Store decisive scores in the table relative to the node and re-base them by ply on
     /// retrieval (seed 000). Off only to measure what it is for: without it, a win found at
     /// one depth reads back with the wrong distance at another.
@@ -99,8 +101,20 @@ impl Default for SearchConfig {
             threads: 1,
             tt_mate_adjust: true,
             endgame_solver: None,
+            secondary: None,
         }
     }
+}
+
+/// Secondary search (seed 003): after depth d, the best move must still look good
+/// `plies` deeper (its value at most `margin` below the depth-d one), else the next best
+/// is tried.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Secondary {
+    /// k: how many plies beyond d the verification looks.
+    pub plies: u32,
+    /// How far (in the evaluator's units) the deeper value may fall and still pass.
+    pub margin: Score,
 }
 
 /// When a search stops. A search interrupted by `nodes`, `time` or a stop request returns

@@ -15,7 +15,9 @@ pub mod mcts;
 pub mod minimax;
 pub mod null_move;
 pub mod ordering;
+pub mod probe;
 pub mod quiescence;
+pub mod secondary;
 pub mod smp;
 pub mod stats;
 pub mod tt;
@@ -25,7 +27,9 @@ use std::time::{Duration, Instant};
 
 use crate::game::{Evaluator, Game, Score, score};
 use config::ONE_PLY;
-pub use config::{Algorithm, Extensions, Limits, NullMove, Quiescence, Reduction, SearchConfig};
+pub use config::{
+    Algorithm, Extensions, Limits, NullMove, Quiescence, Reduction, SearchConfig, Secondary,
+};
 pub use ordering::Ordering;
 pub use stats::Stats;
 pub use tt::Table;
@@ -124,6 +128,8 @@ pub struct Searcher<'a, G: Game, E: Evaluator<G>> {
     depth_schedule: (u32, u32),
     /// Lazy SMP with several threads: the positions other threads are inside.
     busy: Option<&'a busy::BusyTable>,
+    /// An endgame database consulted at every node below the root ([`probe`]).
+    knowledge: Option<&'a dyn probe::Probe<G>>,
     ordering: ordering::OrderingState<G>,
     moves: Vec<Vec<G::Move>>,
     pv: Vec<Vec<G::Move>>,
@@ -154,6 +160,7 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
             stop: [None; 2],
             depth_schedule: (1, 1),
             busy: None,
+            knowledge: None,
             ordering: ordering::OrderingState::new(&config.ordering, config.seed),
             moves: Vec::new(),
             pv: Vec::new(),
@@ -215,6 +222,26 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
         self
     }
 
+    /// Consults `knowledge` (an endgame database) at every node below the root: a position
+    /// it holds is scored exactly and not searched. At the root, a position it holds ends
+    /// iterative deepening once an iteration agrees with its value.
+    #[must_use]
+    pub fn with_knowledge(mut self, knowledge: Option<&'a dyn probe::Probe<G>>) -> Self {
+        self.knowledge = knowledge;
+        self
+    }
+
+    /// The exact score of `pos` at `ply` from the endgame database, if it holds `pos`.
+    #[inline]
+    fn probe_knowledge(&mut self, pos: &G, ply: usize) -> Option<Score> {
+        let knowledge = self.knowledge?;
+        self.stats.tb_probes += 1;
+        let exact = knowledge.probe(pos)?;
+        self.stats.tb_hits += 1;
+        self.stats.leaf_nodes += 1;
+        Some(exact.score(ply as i32))
+    }
+
     fn stop_requested(&self) -> bool {
         self.stop.iter().flatten().any(|s| s.load(Relaxed))
     }
@@ -266,6 +293,10 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
             max_depth
         };
         self.previous_score = None;
+        let root_exact = self
+            .knowledge
+            .and_then(|k| k.probe(root))
+            .map(|e| e.score(0));
         let mut result = SearchResult {
             iterations: Vec::new(),
             total: Stats::default(),
@@ -284,9 +315,16 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
                 result.stopped = true;
                 break;
             };
-            let proven = score::plies_to_end(iteration.score).is_some_and(|p| p <= depth as i32);
+            let proven = score::plies_to_end(iteration.score).is_some_and(|p| p <= depth as i32)
+                || root_exact == Some(iteration.score);
             let exhausted =
                 depth == max_depth || root.remaining_plies().is_some_and(|r| depth >= r);
+            let mut iteration = iteration;
+            if (proven || exhausted)
+                && let Some(secondary) = self.config.secondary
+            {
+                result.total += self.verify_root_move(root, &mut iteration, secondary);
+            }
             on_iteration(&iteration);
             result.iterations.push(iteration);
             if proven || exhausted {

@@ -28,6 +28,14 @@ pub struct Stats {
     pub generated_moves: u64,
     /// The deepest ply below the root that the search reached.
     pub max_ply: u32,
+    /// Endgame-database look-ups (0 without a database).
+    pub tb_probes: u64,
+    /// Look-ups that found the position: each such node is scored exactly and not expanded.
+    pub tb_hits: u64,
+    /// Nodes spent by secondary search verifying the root move (included in `nodes`).
+    pub secondary_nodes: u64,
+    /// Times secondary search played another move than the depth-d best.
+    pub secondary_switches: u64,
 }
 
 impl Stats {
@@ -50,5 +58,9 @@ impl AddAssign for Stats {
         self.expanded_nodes += o.expanded_nodes;
         self.generated_moves += o.generated_moves;
         self.max_ply = self.max_ply.max(o.max_ply);
+        self.tb_probes += o.tb_probes;
+        self.tb_hits += o.tb_hits;
+        self.secondary_nodes += o.secondary_nodes;
+        self.secondary_switches += o.secondary_switches;
     }
 }

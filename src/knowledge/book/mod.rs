@@ -1,0 +1,229 @@
+//! Opening books: moves known before the game starts, played at the root instead of
+//! searching (seeds 003/004: "build a database of opening moves"). For chess, Polyglot .bin
+//! books ([`polyglot`]), read and written, and made from PGN games as PolyGlot's `make-book`
+//! makes them ([`read_pgn`]).
+//!
+//! Choice rule ([`BookChoice`]): `best` plays the move of highest weight (the first in the
+//! file among equals); `weighted` draws a move with probability proportional to its weight
+//! from a generator seeded by the game's seed and the ply, so a match is reproducible.
+
+mod keys;
+pub mod polyglot;
+
+use std::any::Any;
+use std::path::{Path, PathBuf};
+
+use crate::game::{Game, Notation, Player};
+use crate::games::chess::{Chess, ChessMove};
+use crate::rng::{XorShift, mix};
+
+pub use polyglot::PolyglotBook;
+
+/// Why a book could not be read or written.
+#[derive(Debug, thiserror::Error)]
+pub enum BookError {
+    /// Reading or writing failed.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// The file is not a book, or is damaged.
+    #[error("{}: {reason}", path.display())]
+    Corrupt {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        reason: String,
+    },
+    /// A PGN file has a move or result that cannot be read.
+    #[error("{}:{line}: {reason}", path.display())]
+    Pgn {
+        /// The file.
+        path: PathBuf,
+        /// The line (1-based).
+        line: usize,
+        /// What is wrong.
+        reason: String,
+    },
+}
+
+impl BookError {
+    fn io(path: &Path, source: std::io::Error) -> Self {
+        Self::Io {
+            path: path.to_path_buf(),
+            source,
+        }
+    }
+}
+
+/// How a move is chosen among a position's book moves.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BookChoice {
+    /// The move of highest weight (the first in the book among equals).
+    #[default]
+    Best,
+    /// A move drawn with probability proportional to its weight (seeded).
+    Weighted,
+}
+
+impl BookChoice {
+    /// The move chosen among `moves` (with weights) by this rule; `seed` drives `weighted`.
+    /// `None` when there are no moves, or all weigh 0.
+    #[must_use]
+    pub fn choose<M: Copy>(self, moves: &[(M, u16)], seed: u64) -> Option<M> {
+        let total: u64 = moves.iter().map(|&(_, w)| u64::from(w)).sum();
+        if total == 0 {
+            return None;
+        }
+        match self {
+            Self::Best => moves
+                .iter()
+                .fold(None, |best: Option<(M, u16)>, &(m, w)| match best {
+                    Some((_, bw)) if bw >= w => best,
+                    _ => Some((m, w)),
+                })
+                .map(|(m, _)| m),
+            Self::Weighted => {
+                let mut draw = XorShift::new(seed).below(total);
+                moves.iter().find_map(|&(m, w)| {
+                    if draw < u64::from(w) {
+                        Some(m)
+                    } else {
+                        draw -= u64::from(w);
+                        None
+                    }
+                })
+            }
+        }
+    }
+}
+
+/// An opening book for games of type `G`: the moves it knows in a position, with weights.
+pub trait OpeningBook<G: Game>: Send + Sync {
+    /// The book moves of `pos` (empty when out of book).
+    fn moves(&self, pos: &G) -> Vec<(G::Move, u16)>;
+
+    /// The move this book plays in `pos` under `choice`, `seed` and `ply` for the weighted
+    /// draw; `None` out of book.
+    fn pick(&self, pos: &G, choice: BookChoice, seed: u64, ply: u32) -> Option<G::Move> {
+        choice.choose(&self.moves(pos), mix(seed ^ u64::from(ply)))
+    }
+}
+
+/// A Polyglot book answers for chess positions only (a type test the compiler settles).
+impl<G: Game> OpeningBook<G> for PolyglotBook {
+    fn moves(&self, pos: &G) -> Vec<(G::Move, u16)> {
+        let Some(chess) = (pos as &dyn Any).downcast_ref::<Chess>() else {
+            return Vec::new();
+        };
+        PolyglotBook::moves(self, chess)
+            .into_iter()
+            .filter_map(|(m, w)| Some(((&m as &dyn Any).downcast_ref::<G::Move>()?.to_owned(), w)))
+            .collect()
+    }
+}
+
+/// A game read from PGN: its start, moves and result.
+#[derive(Clone, Debug)]
+pub struct PgnGame {
+    /// The start position (the `FEN` tag, or the initial position).
+    pub start: Chess,
+    /// The moves played.
+    pub moves: Vec<ChessMove>,
+    /// `1-0`, `0-1`, `1/2-1/2` or `*`.
+    pub result: String,
+}
+
+impl PgnGame {
+    /// PolyGlot's score of the game for `player`: 2 for a win, 1 for a draw, 0 otherwise.
+    #[must_use]
+    pub fn points_for(&self, player: Player) -> u64 {
+        match (self.result.as_str(), player) {
+            ("1-0", Player::First) | ("0-1", Player::Second) => 2,
+            ("1/2-1/2", _) => 1,
+            _ => 0,
+        }
+    }
+}
+
+/// Reads the games of a PGN file (Edwards 1994): tag pairs (`FEN` honoured), then SAN
+/// movetext with move numbers, comments `{...}`, `;` comments, variations `(...)` and NAGs
+/// skipped, ended by the result.
+///
+/// # Errors
+/// When the file cannot be read, or a move is illegal or unreadable (with its line).
+pub fn read_pgn(path: &Path) -> Result<Vec<PgnGame>, BookError> {
+    let text = std::fs::read_to_string(path).map_err(|e| BookError::io(path, e))?;
+    let mut games = Vec::new();
+    let mut game: Option<PgnGame> = None;
+    let mut depth = 0usize; // inside comments or variations
+    let err = |line: usize, reason: String| BookError::Pgn {
+        path: path.to_path_buf(),
+        line: line + 1,
+        reason,
+    };
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if depth == 0 && line.starts_with('[') {
+            if let Some(fen) = line
+                .strip_prefix("[FEN \"")
+                .and_then(|r| r.strip_suffix("\"]"))
+            {
+                let start =
+                    Chess::parse_position(fen).map_err(|e| err(n, format!("FEN tag: {e}")))?;
+                game.get_or_insert_with(new_game).start = start;
+            }
+            continue;
+        }
+        let line = line.split(';').next().unwrap_or_default();
+        for token in tokens(line) {
+            match token {
+                "{" | "(" => depth += 1,
+                "}" | ")" => depth = depth.saturating_sub(1),
+                _ if depth > 0 => {}
+                "1-0" | "0-1" | "1/2-1/2" | "*" => {
+                    let mut done = game.take().unwrap_or_else(new_game);
+                    done.result = token.to_owned();
+                    games.push(done);
+                }
+                t if t.starts_with('$')
+                    || t.trim_end_matches('.').chars().all(|c| c.is_ascii_digit()) => {}
+                t => {
+                    let g = game.get_or_insert_with(new_game);
+                    let mut pos = g.start.clone();
+                    g.moves.iter().for_each(|&m| pos.play(m));
+                    let san = t.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
+                    let mv = pos
+                        .parse_san(san)
+                        .map_err(|e| err(n, format!("move `{san}`: {e}")))?;
+                    g.moves.push(mv);
+                }
+            }
+        }
+    }
+    Ok(games)
+}
+
+fn new_game() -> PgnGame {
+    PgnGame {
+        start: Chess::startpos(),
+        moves: Vec::new(),
+        result: "*".to_owned(),
+    }
+}
+
+/// The movetext's tokens, with braces and parentheses as tokens of their own.
+fn tokens(line: &str) -> impl Iterator<Item = &str> {
+    line.split_inclusive(['{', '}', '(', ')'])
+        .flat_map(|piece| {
+            let (body, mark) = match piece.char_indices().last() {
+                Some((i, c)) if "{}()".contains(c) => (&piece[..i], Some(&piece[i..])),
+                _ => (piece, None),
+            };
+            body.split_whitespace().chain(mark)
+        })
+}

@@ -1,0 +1,234 @@
+//! Polyglot opening books (.bin), the format of Fabien Letouzey's PolyGlot, as documented by
+//! Michel Van den Bergh ("PolyGlot opening book format", 2007): 16-byte entries, big-endian,
+//! sorted by key: the position's Zobrist key (u64, from the format's 781 published random
+//! numbers, [`super::keys`]), the move (u16), its weight (u16) and a learning field (u32).
+//!
+//! Moves: bits 0-2 destination file, 3-5 destination rank, 6-8 origin file, 9-11 origin
+//! rank, 12-14 promotion (0 none, 1 knight, 2 bishop, 3 rook, 4 queen); castling is written
+//! as the king taking its own rook (`e1h1`), as cozy-chess encodes it.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use cozy_chess::{Board, Color, File, Piece, Rank, Square};
+
+use super::keys::RANDOM64;
+use super::{BookError, PgnGame};
+use crate::game::Game;
+use crate::games::chess::{Chess, ChessMove};
+
+/// One book entry as stored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Entry {
+    /// The position's Polyglot key.
+    pub key: u64,
+    /// The move, encoded as in the module's documentation.
+    pub mv: u16,
+    /// Its weight (relative frequency or score).
+    pub weight: u16,
+    /// The learning field (unused here; kept as read).
+    pub learn: u32,
+}
+
+/// A Polyglot book: its entries, sorted by key.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PolyglotBook {
+    entries: Vec<Entry>,
+}
+
+/// Polyglot's Zobrist key of a chess position.
+#[must_use]
+pub fn key(pos: &Chess) -> u64 {
+    let board = pos.board();
+    let mut key = 0u64;
+    for sq in board.occupied() {
+        let (Some(piece), Some(color)) = (board.piece_on(sq), board.color_on(sq)) else {
+            continue;
+        };
+        let kind = 2 * piece as usize + usize::from(color == Color::White);
+        key ^= RANDOM64[64 * kind + sq as usize];
+    }
+    for (i, (color, long)) in [
+        (Color::White, false),
+        (Color::White, true),
+        (Color::Black, false),
+        (Color::Black, true),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let rights = board.castle_rights(color);
+        if if long { rights.long } else { rights.short }.is_some() {
+            key ^= RANDOM64[768 + i];
+        }
+    }
+    if let Some(file) = en_passant_file(board) {
+        key ^= RANDOM64[772 + file as usize];
+    }
+    if board.side_to_move() == Color::White {
+        key ^= RANDOM64[780];
+    }
+    key
+}
+
+/// The en passant file as Polyglot counts it: only when a pawn of the side to move stands
+/// beside the pawn that just made a double step.
+fn en_passant_file(board: &Board) -> Option<File> {
+    let file = board.en_passant()?;
+    let us = board.side_to_move();
+    let rank = if us == Color::White {
+        Rank::Fifth
+    } else {
+        Rank::Fourth
+    };
+    let ours = board.colored_pieces(us, Piece::Pawn);
+    let beside = [file as i32 - 1, file as i32 + 1]
+        .into_iter()
+        .filter(|f| (0..8).contains(f))
+        .any(|f| ours.has(Square::new(File::index(f as usize), rank)));
+    beside.then_some(file)
+}
+
+/// A move in Polyglot's encoding.
+#[must_use]
+pub fn encode_move(mv: ChessMove) -> u16 {
+    let raw = mv.raw();
+    let promotion = match raw.promotion {
+        None => 0,
+        Some(Piece::Knight) => 1,
+        Some(Piece::Bishop) => 2,
+        Some(Piece::Rook) => 3,
+        Some(_) => 4,
+    };
+    let sq = |s: Square| (s.rank() as u16) << 3 | s.file() as u16;
+    sq(raw.to) | sq(raw.from) << 6 | promotion << 12
+}
+
+impl PolyglotBook {
+    /// A book of `entries` (sorted here).
+    #[must_use]
+    pub fn new(mut entries: Vec<Entry>) -> Self {
+        entries.sort_by(|a, b| {
+            a.key
+                .cmp(&b.key)
+                .then(b.weight.cmp(&a.weight))
+                .then(a.mv.cmp(&b.mv))
+        });
+        Self { entries }
+    }
+
+    /// Every entry, sorted by key.
+    #[must_use]
+    pub fn entries(&self) -> &[Entry] {
+        &self.entries
+    }
+
+    /// The entries of `key`.
+    #[must_use]
+    pub fn entries_for(&self, key: u64) -> &[Entry] {
+        let start = self.entries.partition_point(|e| e.key < key);
+        let end = self.entries.partition_point(|e| e.key <= key);
+        &self.entries[start..end]
+    }
+
+    /// The book's legal moves in `pos` with their weights, in the file's order (entries
+    /// whose move is not legal here, a key collision, are skipped).
+    #[must_use]
+    pub fn moves(&self, pos: &Chess) -> Vec<(ChessMove, u16)> {
+        let entries = self.entries_for(key(pos));
+        if entries.is_empty() {
+            return Vec::new();
+        }
+        let legal = pos.legal_moves();
+        entries
+            .iter()
+            .filter_map(|e| {
+                let mv = legal.iter().find(|&&m| encode_move(m) == e.mv)?;
+                Some((*mv, e.weight))
+            })
+            .collect()
+    }
+
+    /// A book made from games as PolyGlot's `make-book` makes it: every position of the
+    /// first `max_ply` plies with the move played, weighted by the side to move's score
+    /// over the games through it (2 per win, 1 per draw; scaled down to fit 16 bits), moves
+    /// of weight 0 left out.
+    #[must_use]
+    pub fn from_games(games: &[PgnGame], max_ply: usize) -> Self {
+        let mut scores: BTreeMap<(u64, u16), u64> = BTreeMap::new();
+        for game in games {
+            let mut pos = game.start.clone();
+            for &mv in game.moves.iter().take(max_ply) {
+                let points = game.points_for(pos.side_to_move());
+                *scores.entry((key(&pos), encode_move(mv))).or_default() += points;
+                pos.play(mv);
+            }
+        }
+        let top = scores.values().copied().max().unwrap_or(0);
+        let scale = top.div_ceil(u64::from(u16::MAX)).max(1);
+        let entries = scores
+            .into_iter()
+            .filter(|&(_, s)| s / scale > 0)
+            .map(|((key, mv), s)| Entry {
+                key,
+                mv,
+                weight: (s / scale) as u16,
+                learn: 0,
+            })
+            .collect();
+        Self::new(entries)
+    }
+
+    /// Reads a .bin book.
+    ///
+    /// # Errors
+    /// When the file cannot be read, its length is not a whole number of entries, or its
+    /// keys are out of order.
+    pub fn load(path: &Path) -> Result<Self, BookError> {
+        let bytes = std::fs::read(path).map_err(|e| BookError::io(path, e))?;
+        Self::from_bytes(&bytes).map_err(|reason| BookError::Corrupt {
+            path: path.to_path_buf(),
+            reason,
+        })
+    }
+
+    fn from_bytes(bytes: &[u8]) -> Result<Self, String> {
+        if !bytes.len().is_multiple_of(16) {
+            return Err(format!(
+                "truncated: {} bytes is not a whole number of 16-byte Polyglot entries",
+                bytes.len()
+            ));
+        }
+        let entries: Vec<Entry> = bytes
+            .chunks_exact(16)
+            .map(|c| Entry {
+                key: u64::from_be_bytes(c[..8].try_into().expect("8 bytes")),
+                mv: u16::from_be_bytes([c[8], c[9]]),
+                weight: u16::from_be_bytes([c[10], c[11]]),
+                learn: u32::from_be_bytes(c[12..].try_into().expect("4 bytes")),
+            })
+            .collect();
+        if let Some(i) = entries.windows(2).position(|w| w[0].key > w[1].key) {
+            return Err(format!(
+                "entry {} is out of key order: not a Polyglot book, or damaged",
+                i + 1
+            ));
+        }
+        Ok(Self { entries })
+    }
+
+    /// Writes the book as a .bin file.
+    ///
+    /// # Errors
+    /// When the file cannot be written.
+    pub fn save(&self, path: &Path) -> Result<(), BookError> {
+        let mut bytes = Vec::with_capacity(16 * self.entries.len());
+        for e in &self.entries {
+            bytes.extend_from_slice(&e.key.to_be_bytes());
+            bytes.extend_from_slice(&e.mv.to_be_bytes());
+            bytes.extend_from_slice(&e.weight.to_be_bytes());
+            bytes.extend_from_slice(&e.learn.to_be_bytes());
+        }
+        std::fs::write(path, bytes).map_err(|e| BookError::io(path, e))
+    }
+}

@@ -1,0 +1,146 @@
+//! The `plylab tablebase` commands: build a database with a progress display and print its
+//! statistics, or probe one for a position.
+
+use std::path::{Path, PathBuf};
+
+use indicatif::{ProgressBar, ProgressStyle};
+
+use super::tablebase::{BuildStats, Ending, Tablebase, TablebaseError, Tablebases, build};
+use crate::game::Notation;
+use crate::games::chess::Chess;
+use crate::search::probe::Exact;
+
+/// Why a command failed, split as the exit codes are: bad input (2) or a failure (1).
+#[derive(Debug, thiserror::Error)]
+pub enum CommandError {
+    /// A name, position or file the user gave is wrong (exit code 2).
+    #[error("{0}")]
+    BadInput(String),
+    /// Something failed while working (exit code 1).
+    #[error("{0}")]
+    Failed(String),
+}
+
+impl From<TablebaseError> for CommandError {
+    fn from(e: TablebaseError) -> Self {
+        match e {
+            TablebaseError::Io { .. } => Self::Failed(e.to_string()),
+            _ => Self::BadInput(e.to_string()),
+        }
+    }
+}
+
+/// `plylab tablebase build GAME ENDING [--out FILE]`: builds, saves (to `ENDING.plytb` by
+/// default) and prints the statistics.
+///
+/// # Errors
+/// An unknown game or ending (bad input), or a file that cannot be written.
+pub fn build_tablebase(game: &str, ending: &str, out: Option<&Path>) -> Result<(), CommandError> {
+    if game != "chess" {
+        return Err(CommandError::BadInput(format!(
+            "tablebase: game `{game}` has no endgame databases (only `chess`)"
+        )));
+    }
+    let ending: Ending = ending.parse()?;
+    let path = out.map_or_else(
+        || PathBuf::from(format!("{ending}.plytb")),
+        Path::to_path_buf,
+    );
+    let bar = ProgressBar::new_spinner();
+    if let Ok(style) = ProgressStyle::with_template("{elapsed_precise} {spinner} {msg}") {
+        bar.set_style(style);
+    }
+    let (table, stats) = build(ending, &mut |plies| {
+        bar.set_message(format!("{ending}: wins up to {plies} plies found"));
+        bar.tick();
+    });
+    bar.finish_and_clear();
+    table.save(&path)?;
+    print!("{}", describe(ending, &stats, &path));
+    Ok(())
+}
+
+/// The statistics of a build, as printed.
+#[must_use]
+pub fn describe(ending: Ending, s: &BuildStats, path: &Path) -> String {
+    let [w_win, w_draw] = s.white_to_move;
+    let [b_loss, b_draw] = s.black_to_move;
+    format!(
+        "{ending} -> {}\n\
+         positions: {} legal on the full board ({} stored, one per symmetry class)\n\
+         strong side to move: {w_win} wins, {w_draw} draws\n\
+         lone king to move:   {b_loss} losses, {b_draw} draws\n\
+         longest win: {} plies (mate in {} moves)\n\
+         build: {:.2} s, {:.1} MiB at peak\n",
+        path.display(),
+        s.positions,
+        s.slots,
+        s.longest_win_plies,
+        s.longest_win_plies.div_ceil(2),
+        s.seconds,
+        s.peak_bytes as f64 / (1024.0 * 1024.0),
+    )
+}
+
+/// `plylab tablebase probe FILE FEN`: the value of one position.
+///
+/// # Errors
+/// A damaged file or an unreadable position (bad input), or a file that cannot be read.
+pub fn probe_tablebase(file: &Path, fen: &str) -> Result<(), CommandError> {
+    let tables = Tablebases::new(vec![Tablebase::load(file)?]);
+    let pos = Chess::parse_position(fen)
+        .map_err(|e| CommandError::BadInput(format!("position `{fen}`: {e}")))?;
+    let text = match tables.probe_chess(&pos) {
+        None => "not in this database".to_string(),
+        Some(Exact::Draw) => "draw".to_string(),
+        Some(Exact::Win(d)) => format!("win, mate in {d} plies ({} moves)", d.div_ceil(2)),
+        Some(Exact::Loss(d)) => format!("loss, mated in {d} plies"),
+    };
+    println!("{text}");
+    Ok(())
+}
+
+impl From<super::book::BookError> for CommandError {
+    fn from(e: super::book::BookError) -> Self {
+        match e {
+            super::book::BookError::Io { .. } => Self::Failed(e.to_string()),
+            _ => Self::BadInput(e.to_string()),
+        }
+    }
+}
+
+/// `plylab book build chess --pgn FILE --out FILE [--max-ply N]`: a Polyglot book made
+/// from PGN games as PolyGlot's `make-book` makes it.
+///
+/// # Errors
+/// An unknown game, an unreadable PGN (bad input), or a file that cannot be written.
+pub fn build_chess_book(pgn: &Path, out: &Path, max_ply: usize) -> Result<(), CommandError> {
+    let games = super::book::read_pgn(pgn)?;
+    let book = super::book::PolyglotBook::from_games(&games, max_ply);
+    book.save(out)?;
+    println!(
+        "{} games -> {}: {} entries",
+        games.len(),
+        out.display(),
+        book.entries().len()
+    );
+    Ok(())
+}
+
+/// `plylab book probe FILE FEN`: the book's moves in a position, with their weights.
+///
+/// # Errors
+/// A damaged book or an unreadable position (bad input), or a file that cannot be read.
+pub fn probe_book(file: &Path, fen: &str) -> Result<(), CommandError> {
+    let book = super::book::PolyglotBook::load(file)?;
+    let pos = Chess::parse_position(fen)
+        .map_err(|e| CommandError::BadInput(format!("position `{fen}`: {e}")))?;
+    let moves = book.moves(&pos);
+    if moves.is_empty() {
+        println!("out of book");
+    }
+    for (mv, weight) in moves {
+        println!("{mv} {weight}");
+    }
+    Ok(())
+}

@@ -1,0 +1,410 @@
+//! Chess endgame databases by retrograde analysis: KQK, KRK, KPK and KBNK, each position
+//! with its distance to mate in plies, both sides to move ([`retro`] builds them, [`board`]
+//! indexes them), stored compactly with a checksum and probed by a search through
+//! [`Probe`].
+//!
+//! Values: one byte per legal position of one symmetry class (the white king in the
+//! a1-d1-d4 triangle without pawns, on files a-d with a pawn). 0 is a draw, 255 an
+//! illegal or redundant slot, otherwise the distance to mate in plies plus one; an odd
+//! distance is a win for the side to move, an even one a loss (0: mated). Distances are
+//! plies, as in plylab's win-in-ply scores ([`crate::game::score`]); the fifty-move rule is
+//! ignored, as in every DTM database (the longest win here, KBNK's 65 plies, is within it).
+//!
+//! File layout (little-endian): `PLYLABTB`, format version (u16), the ending's name (6
+//! bytes, zero-padded), entries per side to move (u64), the FNV-1a 64 checksum of the
+//! values (u64), then the values, White to move first.
+
+pub mod board;
+pub mod retro;
+
+use std::any::Any;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+
+use cozy_chess::{Board, Color, Piece};
+
+use crate::game::Game;
+use crate::games::chess::Chess;
+use crate::search::probe::{Exact, Probe};
+use board::{Extra, MAX_EXTRA, TbPos};
+
+pub use retro::{BuildStats, build};
+
+/// The value of an illegal or redundant slot.
+pub(crate) const ILLEGAL: u8 = u8::MAX;
+
+/// The byte of a distance to mate.
+pub(crate) fn encode(plies: u32) -> u8 {
+    u8::try_from(plies + 1)
+        .ok()
+        .filter(|&b| b != ILLEGAL)
+        .expect("distances here are far below 254 plies")
+}
+
+const MAGIC: &[u8; 8] = b"PLYLABTB";
+const VERSION: u16 = 1;
+const HEADER_LEN: usize = 32;
+
+/// A chess ending the databases cover: the strong side's king and pieces against a lone
+/// king (the strong side may be either colour when probing).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Ending {
+    /// King and queen against king.
+    Kqk,
+    /// King and rook against king.
+    Krk,
+    /// King and pawn against king (promotions look up KQK and KRK).
+    Kpk,
+    /// King, bishop and knight against king.
+    Kbnk,
+}
+
+impl Ending {
+    /// Every ending, smallest first.
+    pub const ALL: [Self; 4] = [Self::Kqk, Self::Krk, Self::Kpk, Self::Kbnk];
+
+    /// The name as written on the command line and in files (`KQK`).
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::Kqk => "KQK",
+            Self::Krk => "KRK",
+            Self::Kpk => "KPK",
+            Self::Kbnk => "KBNK",
+        }
+    }
+
+    /// The strong side's pieces beside its king, in index order.
+    #[must_use]
+    pub const fn pieces(self) -> &'static [Extra] {
+        match self {
+            Self::Kqk => &[Extra::Queen],
+            Self::Krk => &[Extra::Rook],
+            Self::Kpk => &[Extra::Pawn],
+            Self::Kbnk => &[Extra::Bishop, Extra::Knight],
+        }
+    }
+
+    /// Whether a pawn is among the pieces (halves the symmetries).
+    #[must_use]
+    pub const fn has_pawn(self) -> bool {
+        matches!(self, Self::Kpk)
+    }
+
+    /// The endings a promotion leads into, by promoted piece (under-promotion to a bishop or
+    /// knight leaves a dead draw, so only the queen and the rook matter).
+    #[must_use]
+    pub const fn promotion_endings(self) -> &'static [(Extra, Self)] {
+        match self {
+            Self::Kpk => &[(Extra::Queen, Self::Kqk), (Extra::Rook, Self::Krk)],
+            _ => &[],
+        }
+    }
+}
+
+impl fmt::Display for Ending {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Ending {
+    type Err = TablebaseError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Self::ALL
+            .into_iter()
+            .find(|e| e.name().eq_ignore_ascii_case(s))
+            .ok_or_else(|| TablebaseError::UnknownEnding(s.to_string()))
+    }
+}
+
+/// Why a database could not be built, read or written.
+#[derive(Debug, thiserror::Error)]
+pub enum TablebaseError {
+    /// An ending this module does not build.
+    #[error("unknown ending `{0}` (known: KQK, KRK, KPK, KBNK)")]
+    UnknownEnding(String),
+    /// Reading or writing failed.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// The file is not a database, or is damaged.
+    #[error("{}: {reason}", path.display())]
+    Corrupt {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        reason: String,
+    },
+}
+
+/// An endgame database: one ending's values.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Tablebase {
+    ending: Ending,
+    values: Vec<u8>,
+}
+
+impl fmt::Debug for Tablebase {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Tablebase({}, {} slots)", self.ending, self.values.len())
+    }
+}
+
+impl Tablebase {
+    /// The ending.
+    #[must_use]
+    pub const fn ending(&self) -> Ending {
+        self.ending
+    }
+
+    /// The value of the position drawn by `pos` (White strong), `None` for an illegal one.
+    #[must_use]
+    pub fn value(&self, pos: &TbPos) -> Option<Exact> {
+        decode(self.values[self.ending.index(pos)])
+    }
+
+    /// The plies to mate for Black to move after White's pawn `pawn` of `pos` promotes to
+    /// `piece` on `to`, if this (the promoted ending's) table says Black is lost there.
+    pub(crate) fn loss_after_promotion(
+        &self,
+        pos: &TbPos,
+        pawn: usize,
+        to: u8,
+        piece: Extra,
+    ) -> Option<u32> {
+        if self.ending.pieces().get(pawn) != Some(&piece) {
+            return None;
+        }
+        let mut after = *pos;
+        after.extra[pawn] = to;
+        after.white_to_move = false;
+        match self.value(&after)? {
+            Exact::Loss(d) => Some(d),
+            _ => None,
+        }
+    }
+
+    /// The value of a chess position of this ending (either colour strong), `None` when
+    /// the material differs or castling rights remain (castling is not in the table).
+    #[must_use]
+    pub fn probe_board(&self, board: &Board) -> Option<Exact> {
+        let pos = self.drawn(board)?;
+        self.value(&pos)
+    }
+
+    /// `board` as this table draws it: the strong side as White (ranks mirrored when Black
+    /// is strong).
+    fn drawn(&self, board: &Board) -> Option<TbPos> {
+        let pieces = self.ending.pieces();
+        if board.occupied().len() as usize != pieces.len() + 2 {
+            return None;
+        }
+        let strong = [Color::White, Color::Black]
+            .into_iter()
+            .find(|&c| board.colors(c).len() as usize == pieces.len() + 1)?;
+        let no_castling = [Color::White, Color::Black].into_iter().all(|c| {
+            let rights = board.castle_rights(c);
+            rights.short.is_none() && rights.long.is_none()
+        });
+        if !no_castling {
+            return None;
+        }
+        let flip = if strong == Color::White { 0 } else { 56 };
+        let square_of = |piece: Piece, color: Color| {
+            let set = board.colored_pieces(color, piece);
+            (set.len() == 1).then(|| set.next_square().map(|s| s as u8 ^ flip))?
+        };
+        let mut extra = [0u8; MAX_EXTRA];
+        for (slot, &p) in extra.iter_mut().zip(pieces) {
+            *slot = square_of(piece_of(p), strong)?;
+        }
+        Some(TbPos {
+            wk: square_of(Piece::King, strong)?,
+            bk: square_of(Piece::King, !strong)?,
+            extra,
+            white_to_move: board.side_to_move() == strong,
+        })
+    }
+
+    /// Writes the database to `path`.
+    ///
+    /// # Errors
+    /// When the file cannot be written.
+    pub fn save(&self, path: &Path) -> Result<(), TablebaseError> {
+        let mut bytes = Vec::with_capacity(HEADER_LEN + self.values.len());
+        bytes.extend_from_slice(MAGIC);
+        bytes.extend_from_slice(&VERSION.to_le_bytes());
+        let mut name = [0u8; 6];
+        name[..self.ending.name().len()].copy_from_slice(self.ending.name().as_bytes());
+        bytes.extend_from_slice(&name);
+        bytes.extend_from_slice(&(self.ending.entries_per_side() as u64).to_le_bytes());
+        bytes.extend_from_slice(&fnv1a(&self.values).to_le_bytes());
+        bytes.extend_from_slice(&self.values);
+        std::fs::write(path, bytes).map_err(|source| TablebaseError::Io {
+            path: path.to_path_buf(),
+            source,
+        })
+    }
+
+    /// Reads a database written by [`Self::save`], checking its header, length and checksum.
+    ///
+    /// # Errors
+    /// When the file cannot be read, is not a database, or is truncated or damaged.
+    pub fn load(path: &Path) -> Result<Self, TablebaseError> {
+        let bytes = std::fs::read(path).map_err(|source| TablebaseError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        Self::from_bytes(&bytes).map_err(|reason| TablebaseError::Corrupt {
+            path: path.to_path_buf(),
+            reason,
+        })
+    }
+
+    fn from_bytes(bytes: &[u8]) -> Result<Self, String> {
+        if bytes.len() < HEADER_LEN || &bytes[..8] != MAGIC {
+            return Err("not a plylab endgame database (bad header)".into());
+        }
+        let word = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"));
+        let version = u16::from_le_bytes([bytes[8], bytes[9]]);
+        if version != VERSION {
+            return Err(format!("format version {version}, expected {VERSION}"));
+        }
+        let name = String::from_utf8_lossy(&bytes[10..16]);
+        let ending: Ending = name
+            .trim_end_matches('\0')
+            .parse()
+            .map_err(|e: TablebaseError| e.to_string())?;
+        let expected = ending.entries_per_side() * 2;
+        if word(16) != ending.entries_per_side() as u64 || bytes.len() != HEADER_LEN + expected {
+            return Err(format!(
+                "truncated or padded: {} value bytes, {ending} needs {expected}",
+                bytes.len().saturating_sub(HEADER_LEN)
+            ));
+        }
+        let values = bytes[HEADER_LEN..].to_vec();
+        if fnv1a(&values) != word(24) {
+            return Err("checksum mismatch: the file is damaged".into());
+        }
+        Ok(Self { ending, values })
+    }
+}
+
+/// The value of a table byte.
+fn decode(byte: u8) -> Option<Exact> {
+    match byte {
+        ILLEGAL => None,
+        0 => Some(Exact::Draw),
+        b => {
+            let plies = u32::from(b - 1);
+            Some(if plies % 2 == 1 {
+                Exact::Win(plies)
+            } else {
+                Exact::Loss(plies)
+            })
+        }
+    }
+}
+
+const fn piece_of(p: Extra) -> Piece {
+    match p {
+        Extra::Queen => Piece::Queen,
+        Extra::Rook => Piece::Rook,
+        Extra::Bishop => Piece::Bishop,
+        Extra::Knight => Piece::Knight,
+        Extra::Pawn => Piece::Pawn,
+    }
+}
+
+/// FNV-1a, 64 bits (Fowler, Noll and Vo; IETF draft-eastlake-fnv): the load-time checksum.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+/// The database files `path` names: the file itself, or a directory's `*.plytb` files in
+/// name order.
+///
+/// # Errors
+/// When `path` does not exist, or is a directory without databases.
+pub fn files_at(path: &Path) -> Result<Vec<PathBuf>, TablebaseError> {
+    let io = |source| TablebaseError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    if !path.is_dir() {
+        std::fs::metadata(path).map_err(io)?;
+        return Ok(vec![path.to_path_buf()]);
+    }
+    let mut files: Vec<PathBuf> = std::fs::read_dir(path)
+        .map_err(io)?
+        .filter_map(|e| Some(e.ok()?.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "plytb"))
+        .collect();
+    files.sort();
+    if files.is_empty() {
+        return Err(TablebaseError::Corrupt {
+            path: path.to_path_buf(),
+            reason: "no *.plytb databases in this directory".into(),
+        });
+    }
+    Ok(files)
+}
+
+/// Several databases probed as one: the first whose ending matches the position answers.
+#[derive(Debug, Default)]
+pub struct Tablebases {
+    tables: Vec<Tablebase>,
+}
+
+impl Tablebases {
+    /// The given databases.
+    #[must_use]
+    pub const fn new(tables: Vec<Tablebase>) -> Self {
+        Self { tables }
+    }
+
+    /// Reads every database in `paths`.
+    ///
+    /// # Errors
+    /// The first file that cannot be read or is damaged.
+    pub fn load(paths: &[PathBuf]) -> Result<Self, TablebaseError> {
+        let tables = paths
+            .iter()
+            .map(|p| Tablebase::load(p))
+            .collect::<Result<_, _>>()?;
+        Ok(Self { tables })
+    }
+
+    /// The endings held.
+    pub fn endings(&self) -> impl Iterator<Item = Ending> + '_ {
+        self.tables.iter().map(Tablebase::ending)
+    }
+
+    /// The value of a chess position, if one of the databases holds it.
+    #[must_use]
+    pub fn probe_chess(&self, pos: &Chess) -> Option<Exact> {
+        let board = pos.board();
+        // Every ending here has 3 or 4 men: most positions a search meets are rejected here.
+        if board.occupied().len() > 4 {
+            return None;
+        }
+        self.tables.iter().find_map(|t| t.probe_board(board))
+    }
+}
+
+/// The databases answer for chess positions only; for other games they hold nothing (the
+/// test is a type comparison the compiler settles per game).
+impl<G: Game> Probe<G> for Tablebases {
+    fn probe(&self, pos: &G) -> Option<Exact> {
+        let chess = (pos as &dyn Any).downcast_ref::<Chess>()?;
+        self.probe_chess(chess)
+    }
+}

@@ -1,0 +1,243 @@
+//! Opening books: Polyglot keys against the format's published values, and books made and
+//! read by Debian's `polyglot` (PolyGlot 2.0.4) against plylab's (skipped, with the reason
+//! printed, where the program is absent; .ci/run installs it).
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use common::{TempDir, plylab};
+use plylab::game::Game;
+use plylab::games::chess::Chess;
+use plylab::knowledge::book::{BookChoice, PolyglotBook, polyglot, read_pgn};
+
+const PGN: &str = "tests/data/book/openings.pgn";
+
+/// The keys listed in the Polyglot format's description (Van den Bergh, "PolyGlot opening
+/// book format", hgm.nubati.net/book_format.html), after each move sequence from the start.
+#[test]
+fn keys_are_the_published_ones() {
+    let cases: [(&str, u64); 9] = [
+        ("", 0x463b_9618_1691_fc9c),
+        ("e2e4", 0x823c_9b50_fd11_4196),
+        ("e2e4 d7d5", 0x0756_b944_61c5_0fb0),
+        ("e2e4 d7d5 e4e5", 0x662f_afb9_65db_29d4),
+        ("e2e4 d7d5 e4e5 f7f5", 0x22a4_8b5a_8e47_ff78),
+        ("e2e4 d7d5 e4e5 f7f5 e1e2", 0x652a_607c_a3f2_42c1),
+        ("e2e4 d7d5 e4e5 f7f5 e1e2 e8f7", 0x00fd_d303_c946_bdd9),
+        ("a2a4 b7b5 h2h4 b5b4 c2c4", 0x3c81_23ea_7b06_7637),
+        ("a2a4 b7b5 h2h4 b5b4 c2c4 b4c3 a1a3", 0x5c3f_9b82_9b27_9560),
+    ];
+    for (line, expected) in cases {
+        let mut pos = Chess::startpos();
+        for mv in line.split_whitespace() {
+            let mv = pos.parse_move(mv).expect("legal");
+            pos.play(mv);
+        }
+        assert_eq!(polyglot::key(&pos), expected, "after `{line}`");
+    }
+}
+
+#[test]
+fn the_choice_rules() {
+    let moves = [("a", 1u16), ("b", 5), ("c", 5), ("d", 0)];
+    assert_eq!(BookChoice::Best.choose(&moves, 0), Some("b"));
+    let mut counts = [0; 4];
+    for seed in 0..2000 {
+        let m = BookChoice::Weighted.choose(&moves, seed).expect("a move");
+        counts[usize::from(m.as_bytes()[0] - b'a')] += 1;
+    }
+    assert_eq!(counts[3], 0);
+    assert!((100..260).contains(&counts[0]), "{counts:?}");
+    assert!(counts[1] > 800 && counts[2] > 800, "{counts:?}");
+    assert_eq!(BookChoice::Best.choose::<&str>(&[], 0), None);
+}
+
+/// Debian's PolyGlot, or `None` with the reason printed.
+fn polyglot_program() -> Option<PathBuf> {
+    let found = ["/usr/games/polyglot", "/usr/bin/polyglot"]
+        .iter()
+        .map(PathBuf::from)
+        .find(|p| p.exists());
+    if found.is_none() {
+        eprintln!("SKIPPED: `polyglot` is not installed (apt-get install polyglot; .ci/run does)");
+    }
+    found
+}
+
+fn run(program: &Path, args: &[&str]) -> String {
+    let out = Command::new(program)
+        .args(args)
+        .output()
+        .expect("polyglot runs");
+    assert!(out.status.success(), "polyglot {args:?}: {out:?}");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn make_book(program: &Path, out: &Path) {
+    run(
+        program,
+        &[
+            "make-book",
+            "-pgn",
+            PGN,
+            "-bin",
+            out.to_str().expect("utf-8"),
+            "-min-game",
+            "1",
+        ],
+    );
+}
+
+/// `polyglot dump-book` of `book` for `color`, as text.
+fn dump(program: &Path, book: &Path, color: &str, tmp: &TempDir) -> String {
+    let out = tmp.path(&format!("dump-{color}.txt"));
+    let (b, o) = (book.to_str().expect("utf-8"), out.to_str().expect("utf-8"));
+    run(
+        program,
+        &["dump-book", "-bin", b, "-color", color, "-out", o],
+    );
+    std::fs::read_to_string(&out)
+        .expect("dump written")
+        .lines()
+        .skip(1) // names the file
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// plylab makes the same book from the PGN as `polyglot make-book`, byte for byte.
+#[test]
+fn plylab_makes_polyglots_book_byte_for_byte() {
+    let Some(program) = polyglot_program() else {
+        return;
+    };
+    let tmp = TempDir::new("book-make");
+    let theirs = tmp.path("polyglot.bin");
+    make_book(&program, &theirs);
+    let ours = PolyglotBook::from_games(&read_pgn(Path::new(PGN)).expect("pgn"), 1024);
+    let mine = tmp.path("plylab.bin");
+    ours.save(&mine).expect("written");
+    assert_eq!(
+        std::fs::read(&mine).expect("read"),
+        std::fs::read(&theirs).expect("read")
+    );
+}
+
+/// plylab reads polyglot's book with the moves and weights polyglot's own `dump-book`
+/// shows: every move of every dumped line is a book move there, with the share of the
+/// position's weight that polyglot prints as a percentage.
+#[test]
+fn plylab_reads_polyglots_book_as_polyglot_does() {
+    let Some(program) = polyglot_program() else {
+        return;
+    };
+    let tmp = TempDir::new("book-read");
+    let theirs = tmp.path("polyglot.bin");
+    make_book(&program, &theirs);
+    let book = PolyglotBook::load(&theirs).expect("a book");
+    let mut checked = 0;
+    for color in ["white", "black"] {
+        for line in dump(&program, &theirs, color, &tmp).lines() {
+            let Some((_, moves)) = line.split_once(": ") else {
+                continue;
+            };
+            let mut pos = Chess::startpos();
+            for token in moves.split_whitespace() {
+                if token.ends_with('.') {
+                    continue;
+                }
+                let (san, share) = match token.split_once('{') {
+                    Some((san, rest)) => (san, Some(rest.trim_end_matches("%}"))),
+                    None => (token, None),
+                };
+                let mv = pos.parse_san(san).expect("legal SAN");
+                if let Some(share) = share {
+                    let moves = book.moves(&pos);
+                    let total: u32 = moves.iter().map(|&(_, w)| u32::from(w)).sum();
+                    let weight = moves.iter().find(|&&(m, _)| m == mv).expect("in book").1;
+                    let percent = (u32::from(weight) * 100 + total / 2) / total;
+                    assert_eq!(percent.to_string(), share, "{line}");
+                    checked += 1;
+                }
+                pos.play(mv);
+            }
+        }
+    }
+    assert!(checked > 10, "{checked}");
+}
+
+/// A book written by plylab is read by polyglot: `dump-book` and `info-book` print the same
+/// as for polyglot's own book.
+#[test]
+fn polyglot_reads_plylabs_book() {
+    let Some(program) = polyglot_program() else {
+        return;
+    };
+    let tmp = TempDir::new("book-write");
+    let theirs = tmp.path("polyglot.bin");
+    make_book(&program, &theirs);
+    let mine = tmp.path("plylab.bin");
+    let (code, _, stderr) = plylab(&[
+        "book",
+        "build",
+        "chess",
+        "--pgn",
+        PGN,
+        "--out",
+        mine.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    for color in ["white", "black"] {
+        let ours = dump(&program, &mine, color, &tmp);
+        assert!(ours.lines().count() >= 2, "{ours}");
+        assert_eq!(ours, dump(&program, &theirs, color, &tmp));
+    }
+    let info = |b: &Path| {
+        let text = run(&program, &["info-book", "-bin", b.to_str().expect("utf-8")]);
+        text.lines()
+            .filter(|l| l.contains(':'))
+            .map(str::to_owned)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(info(&mine), info(&theirs));
+}
+
+#[test]
+fn a_damaged_book_is_refused_with_exit_code_2() {
+    let tmp = TempDir::new("book-bad");
+    let book = tmp.path("b.bin");
+    let path = book.to_str().expect("utf-8");
+    let (code, _, stderr) = plylab(&["book", "build", "chess", "--pgn", PGN, "--out", path]);
+    assert_eq!(code, 0, "{stderr}");
+    let (code, stdout, _) = plylab(&["book", "probe", path, "startpos"]);
+    assert_eq!((code, stdout.trim()), (0, "e2e4 7"));
+    let bytes = std::fs::read(&book).expect("read");
+    std::fs::write(&book, &bytes[..bytes.len() - 5]).expect("write");
+    let (code, _, stderr) = plylab(&["book", "probe", path, "startpos"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("truncated") && stderr.contains(path),
+        "{stderr}"
+    );
+    let mut swapped = bytes[16..32].to_vec();
+    swapped.extend_from_slice(&bytes[..16]);
+    swapped.extend_from_slice(&bytes[32..]);
+    std::fs::write(&book, &swapped).expect("write");
+    let (code, _, stderr) = plylab(&["book", "probe", path, "startpos"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("out of key order"), "{stderr}");
+    let pgn = tmp.path("bad.pgn");
+    std::fs::write(&pgn, "[Event \"x\"]\n\n1. e4 e5 2. Ke3 1-0\n").expect("write");
+    let (code, _, stderr) = plylab(&[
+        "book",
+        "build",
+        "chess",
+        "--pgn",
+        pgn.to_str().expect("utf-8"),
+        "--out",
+        path,
+    ]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains(":3:") && stderr.contains("Ke3"), "{stderr}");
+}

@@ -1,0 +1,220 @@
+//! The knowledge switches of experiment files (`tablebase`, `book`, `secondary`) and
+//! secondary search itself.
+
+mod common;
+
+use common::{TempDir, plylab};
+use plylab::game::Notation;
+use plylab::games::chess::{Chess, Material};
+use plylab::search::{Limits, SearchConfig, Secondary, search};
+
+/// White's queen can take a pawn that another pawn guards: one ply deep (no quiescence) it
+/// wins a pawn, three plies deep it loses the queen. Secondary search (k = 2) sees it.
+const TRAP: &str = "4k3/8/4p3/3p4/8/8/8/3QK3 w - - 0 1";
+
+fn depth_one(
+    secondary: Option<Secondary>,
+) -> plylab::search::SearchResult<plylab::games::chess::ChessMove> {
+    let config = SearchConfig {
+        tt_mb: 4,
+        secondary,
+        ..SearchConfig::default()
+    };
+    let limits = Limits {
+        depth: Some(1),
+        ..Limits::default()
+    };
+    search(
+        &Chess::parse_position(TRAP).expect("fen"),
+        &Material,
+        &config,
+        &limits,
+    )
+}
+
+#[test]
+fn secondary_search_rejects_the_move_that_loses_the_queen_deeper() {
+    let plain = depth_one(None);
+    assert_eq!(
+        plain.best_move().map(|m| m.to_string()).as_deref(),
+        Some("d1d5")
+    );
+    let verified = depth_one(Some(Secondary {
+        plies: 2,
+        margin: 0,
+    }));
+    let last = verified.last().expect("an iteration");
+    assert_ne!(
+        last.best_move.map(|m| m.to_string()).as_deref(),
+        Some("d1d5")
+    );
+    assert_eq!(last.stats.secondary_switches, 1);
+    assert!(last.stats.secondary_nodes > 0);
+    assert_eq!(
+        verified.total.nodes,
+        plain.total.nodes + last.stats.secondary_nodes
+    );
+    // The verified move keeps the material: its deeper value is not a queen down.
+    assert!(last.score > -300, "{}", last.score);
+}
+
+#[test]
+fn a_wide_margin_keeps_the_depth_d_move() {
+    let plain = depth_one(None);
+    let verified = depth_one(Some(Secondary {
+        plies: 2,
+        margin: 10_000,
+    }));
+    assert_eq!(verified.best_move(), plain.best_move());
+    assert_eq!(
+        verified.last().expect("iteration").stats.secondary_switches,
+        0
+    );
+}
+
+fn experiment(tmp: &TempDir, searcher: &str, game: &str, position: &str) -> (i32, String) {
+    let file = tmp.path("k.toml");
+    let text = format!(
+        "name = \"k\"\n\n[[games]]\ngame = \"{game}\"\npositions = [\"{position}\"]\nlimits = {{ depth = 2 }}\n\n[[searchers]]\nlabel = \"s\"\nalgorithm = \"alphabeta\"\n{searcher}\n"
+    );
+    std::fs::write(&file, text).expect("write");
+    let (code, _, stderr) = plylab(&["experiment", file.to_str().expect("utf-8"), "--dry-run"]);
+    (code, stderr)
+}
+
+#[test]
+fn knowledge_keys_are_validated_with_their_location() {
+    let tmp = TempDir::new("knowledge-keys");
+    let cases = [
+        (
+            "tablebase = \"missing.plytb\"",
+            "chess",
+            "startpos",
+            "tablebase",
+            "missing.plytb",
+        ),
+        (
+            "tablebase = \".\"",
+            "chess",
+            "startpos",
+            "tablebase",
+            "no *.plytb",
+        ),
+        (
+            "secondary_margin = 5",
+            "chess",
+            "startpos",
+            "secondary_margin",
+            "needs `secondary`",
+        ),
+        (
+            "secondary = 2\nsecondary_margin = -1",
+            "chess",
+            "startpos",
+            "secondary_margin",
+            "negative",
+        ),
+        ("book = \"b.bin\"", "chess", "startpos", "book", "arena"),
+    ];
+    for (searcher, game, position, key, why) in cases {
+        let (code, stderr) = experiment(&tmp, searcher, game, position);
+        assert_eq!(code, 2, "{searcher}: {stderr}");
+        assert!(stderr.contains("k.toml:"), "{searcher}: {stderr}");
+        assert!(
+            stderr.contains(key) && stderr.contains(why),
+            "{searcher}: {stderr}"
+        );
+        assert!(!stderr.contains("panicked"), "{stderr}");
+    }
+    // A real database on another game.
+    let db = tmp.path("KQK.plytb");
+    let (code, _, stderr) = plylab(&[
+        "tablebase",
+        "build",
+        "chess",
+        "KQK",
+        "--out",
+        db.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let (code, stderr) = experiment(&tmp, "tablebase = \"KQK.plytb\"", "connect4", "start");
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("tablebase") && stderr.contains("for chess"),
+        "{stderr}"
+    );
+    let (code, stderr) = experiment(&tmp, "tablebase = \"KQK.plytb\"", "chess", "startpos");
+    assert_eq!(code, 0, "{stderr}");
+}
+
+/// An arena file with a book or a database where it cannot apply is refused at its key; a
+/// book game is played with its book moves counted.
+#[test]
+fn arena_knowledge_keys() {
+    let tmp = TempDir::new("knowledge-arena");
+    let book = tmp.path("b.bin");
+    let (code, _, stderr) = plylab(&[
+        "book",
+        "build",
+        "chess",
+        "--pgn",
+        "tests/data/book/openings.pgn",
+        "--out",
+        book.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let db = tmp.path("KQK.plytb");
+    let db_path = db.to_str().expect("utf-8");
+    let (code, _, stderr) = plylab(&["tablebase", "build", "chess", "KQK", "--out", db_path]);
+    assert_eq!(code, 0, "{stderr}");
+    let run = |game: &str, extra: &str, dry: bool| {
+        let (algorithm, extra) = extra
+            .strip_prefix("minimax:")
+            .map_or(("alphabeta", extra), |rest| ("minimax", rest));
+        let file = tmp.path("a.toml");
+        let text = format!(
+            "name = \"a\"\nseed = 1\n\n[match]\ngame = \"{game}\"\ngames = 2\nconcurrency = 1\n\n[[searchers]]\nlabel = \"x\"\nalgorithm = \"{algorithm}\"\nlimits = {{ depth = 1 }}\n{extra}\n\n[[searchers]]\nlabel = \"y\"\nalgorithm = \"alphabeta\"\nlimits = {{ depth = 1 }}\n"
+        );
+        std::fs::write(&file, text).expect("write");
+        let out = tmp.path("out");
+        let mut args = vec!["experiment", file.to_str().expect("utf-8")];
+        let out_text = out.to_str().expect("utf-8").to_owned();
+        if dry {
+            args.push("--dry-run");
+        } else {
+            args.extend(["--out", &out_text, "--no-plot"]);
+        }
+        let (code, _, stderr) = plylab(&args);
+        (code, stderr, out)
+    };
+    let (code, stderr, _) = run("connect4", "book = \"b.bin\"", true);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("a.toml:") && stderr.contains("book"),
+        "{stderr}"
+    );
+    let (code, stderr, _) = run("chess", "minimax:tablebase = \"KQK.plytb\"", true);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("alphabeta\" only"), "{stderr}");
+    let (code, stderr, out) = run("chess", "book = \"b.bin\"", false);
+    assert_eq!(code, 0, "{stderr}");
+    let games = std::fs::read_to_string(out.join("games.csv")).expect("games.csv");
+    let header: Vec<&str> = games.lines().next().expect("header").split(',').collect();
+    let column = |name: &str| header.iter().position(|h| *h == name).expect(name);
+    let (white, white_book) = (column("white"), column("white_book_moves"));
+    let (black, black_book) = (column("black"), column("black_book_moves"));
+    let mut book_moves = 0;
+    for line in games.lines().skip(1) {
+        let f: Vec<&str> = line.split(',').collect();
+        for (player, count) in [(white, white_book), (black, black_book)] {
+            let n: u32 = f[count].parse().expect("a count");
+            if f[player] == "x" {
+                book_moves += n;
+            } else {
+                assert_eq!(n, 0, "{line}");
+            }
+        }
+    }
+    // From the start position the book (best weight) plays 1. e4 as White.
+    assert!(book_moves >= 1, "{games}");
+}

@@ -1,0 +1,218 @@
+//! Endgame databases by retrograde analysis: the published figures, entries against plylab's
+//! own alpha-beta search, probing inside the search, and damaged files.
+
+mod common;
+
+use common::{TempDir, plylab};
+use plylab::game::{Game, Notation, Status, score};
+use plylab::games::chess::{Chess, Material};
+use plylab::knowledge::tablebase::{Ending, Tablebase, Tablebases, build};
+use plylab::rng::XorShift;
+use plylab::search::probe::{Exact, Probe};
+use plylab::search::{Limits, Ordering, SearchConfig, Searcher, search};
+
+fn built(ending: Ending) -> (Tablebase, plylab::knowledge::tablebase::BuildStats) {
+    build(ending, &mut |_| {})
+}
+
+/// Longest wins with the strong side to move, in moves (mate in N): KQK 10, KRK 16
+/// (standard results since Ströhlein 1970 and Thompson 1986; see e.g. the DTM maxima in
+/// Haworth's endgame statistics), KBNK 33.
+#[test]
+fn longest_wins_are_the_published_ones() {
+    for (ending, moves) in [(Ending::Kqk, 10), (Ending::Krk, 16), (Ending::Kbnk, 33)] {
+        let (_, stats) = built(ending);
+        assert_eq!(stats.longest_win_plies, 2 * moves - 1, "{ending}");
+    }
+}
+
+/// KPK counts as given by Steven J. Edwards (1996), quoted in Marcel van Kervinck's pfkpk
+/// generator (github.com/kervinck/pfkpk, kpk.c, `kpkSelfCheck`): legal positions on the full
+/// board (pawn on any file, ranks 2-7; kings apart; the side not to move not in check; no
+/// symmetry folded), per side to move, and the non-draws among them.
+#[test]
+fn kpk_counts_are_edwards_1996() {
+    let (_, stats) = built(Ending::Kpk);
+    let [w_win, w_draw] = stats.white_to_move;
+    let [b_loss, b_draw] = stats.black_to_move;
+    assert_eq!(w_win + w_draw, 163_328);
+    assert_eq!(b_loss + b_draw, 168_024);
+    assert_eq!(w_win, 124_960);
+    assert_eq!(b_loss, 97_604);
+}
+
+fn alphabeta() -> SearchConfig {
+    SearchConfig {
+        tt_mb: 8,
+        ordering: Ordering {
+            hint: true,
+            tt_move: true,
+            killers: true,
+            history: false,
+            ..Ordering::default()
+        },
+        ..SearchConfig::default()
+    }
+}
+
+/// Whether `value` is decided within `horizon` plies.
+fn short(value: Exact, horizon: u32) -> bool {
+    matches!(value, Exact::Win(d) | Exact::Loss(d) if d <= horizon)
+}
+
+/// Random legal positions of `ending` (seeded), as FEN with the table's value: `count` of
+/// any kind and `count` decided within `horizon` plies (rare in KPK, so drawn on purpose).
+fn sample(table: &Tablebase, seed: u64, count: usize, horizon: u32) -> Vec<(String, Exact)> {
+    let ending = table.ending();
+    let slots = 2 * ending.entries_per_side();
+    let mut rng = XorShift::new(seed);
+    let (mut any, mut mates) = (Vec::new(), Vec::new());
+    while any.len() < count || mates.len() < count {
+        let index = rng.below(slots as u64) as usize;
+        let pos = ending.decode(index);
+        if !ending.is_legal_slot(&pos, index) {
+            continue;
+        }
+        let value = table.value(&pos).expect("legal slot");
+        let entry = (ending.fen(&pos), value);
+        if short(value, horizon) && mates.len() < count {
+            mates.push(entry);
+        } else if any.len() < count {
+            any.push(entry);
+        }
+    }
+    any.extend(mates);
+    any
+}
+
+/// Every sampled entry agrees with plylab's alpha-beta search (no database): a win or loss
+/// within `horizon` plies is found at exactly that distance, and nothing shorter is found
+/// for a longer one or a draw.
+fn agrees_with_search(ending: Ending, seed: u64, count: usize, horizon: u32) {
+    let (table, _) = built(ending);
+    let config = alphabeta();
+    for (fen, value) in sample(&table, seed, count, horizon) {
+        let pos = Chess::parse_position(&fen).expect("valid FEN");
+        let depth = match value {
+            Exact::Win(d) | Exact::Loss(d) if d <= horizon => d.max(1),
+            _ => horizon,
+        };
+        let limits = Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        };
+        let found = search(&pos, &Material, &config, &limits)
+            .score()
+            .expect("a move");
+        match value {
+            Exact::Win(d) | Exact::Loss(d) if d <= horizon => {
+                assert_eq!(found, value.score(0), "{fen}: table {value:?}");
+            }
+            _ => assert!(
+                !score::is_decisive(found),
+                "{fen}: table {value:?}, search {found} at depth {depth}"
+            ),
+        }
+    }
+}
+
+#[test]
+fn kqk_entries_agree_with_alphabeta() {
+    agrees_with_search(Ending::Kqk, 1, 100, 5);
+}
+
+#[test]
+fn krk_entries_agree_with_alphabeta() {
+    agrees_with_search(Ending::Krk, 2, 100, 5);
+}
+
+#[test]
+fn kpk_entries_agree_with_alphabeta() {
+    agrees_with_search(Ending::Kpk, 3, 100, 7);
+}
+
+/// Mated and stalemated positions, by hand: the table says lost in 0 and drawn.
+#[test]
+fn mate_and_stalemate_by_hand() {
+    let tables = Tablebases::new(vec![built(Ending::Kqk).0]);
+    let value = |fen: &str| tables.probe_chess(&Chess::parse_position(fen).expect("fen"));
+    assert_eq!(
+        value("k7/1Q6/1K6/8/8/8/8/8 b - - 0 1"),
+        Some(Exact::Loss(0))
+    );
+    assert_eq!(value("k7/2Q5/1K6/8/8/8/8/8 b - - 0 1"), Some(Exact::Draw));
+    // The queen hangs to the lone king: a draw.
+    assert_eq!(value("k7/1Q6/8/8/8/8/8/7K b - - 0 1"), Some(Exact::Draw));
+    // Black strong, mirrored: mate in 1 for Black to move (Qb2#).
+    assert_eq!(value("8/8/8/8/8/1k6/7q/K7 b - - 0 1"), Some(Exact::Win(1)));
+    // Other material: not in this database.
+    assert_eq!(value("k7/8/8/8/8/8/8/KR6 w - - 0 1"), None);
+}
+
+/// With the database, a search two plies deep mates by the shortest way in KRK: played out
+/// against the table's best defence, mate comes in exactly the table's distance.
+#[test]
+fn probing_search_mates_in_the_table_distance() {
+    let tables = Tablebases::new(vec![built(Ending::Krk).0]);
+    let probe: &dyn Probe<Chess> = &tables;
+    let start = "8/8/8/8/3k4/8/8/R3K3 w - - 0 1";
+    let mut pos = Chess::parse_position(start).expect("fen");
+    let Some(Exact::Win(plies)) = tables.probe_chess(&pos) else {
+        panic!("{start} should be won");
+    };
+    let config = alphabeta();
+    let limits = Limits {
+        depth: Some(2),
+        ..Limits::default()
+    };
+    for ply in 0..plies {
+        assert_eq!(pos.status(), Status::Ongoing, "ply {ply}");
+        let result = Searcher::new(&Material, &config)
+            .with_knowledge(Some(probe))
+            .run(&pos, &limits);
+        let expected = tables.probe_chess(&pos).expect("in the table").score(0);
+        assert_eq!(
+            result.score(),
+            Some(expected),
+            "ply {ply}: {}",
+            pos.to_fen()
+        );
+        assert!(result.total.tb_hits > 0);
+        pos.play(result.best_move().expect("a move"));
+    }
+    assert_eq!(pos.status(), Status::Over(plylab::game::Outcome::Loss));
+}
+
+#[test]
+fn a_damaged_or_truncated_file_is_refused_with_exit_code_2() {
+    let tmp = TempDir::new("tablebase");
+    let file = tmp.path("KQK.plytb");
+    let path = file.to_str().expect("utf-8");
+    let (code, stdout, stderr) = plylab(&["tablebase", "build", "chess", "KQK", "--out", path]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("mate in 10 moves"), "{stdout}");
+    let fen = "k7/8/1K6/8/8/8/7Q/8 w - - 0 1";
+    let (code, stdout, _) = plylab(&["tablebase", "probe", path, fen]);
+    assert_eq!(code, 0);
+    assert!(stdout.starts_with("win"), "{stdout}");
+
+    let bytes = std::fs::read(&file).expect("written");
+    let mut flipped = bytes.clone();
+    flipped[1000] ^= 1;
+    std::fs::write(&file, &flipped).expect("write");
+    let (code, _, stderr) = plylab(&["tablebase", "probe", path, fen]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("checksum") && stderr.contains(path),
+        "{stderr}"
+    );
+
+    std::fs::write(&file, &bytes[..bytes.len() / 2]).expect("write");
+    let (code, _, stderr) = plylab(&["tablebase", "probe", path, fen]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("truncated"), "{stderr}");
+
+    let (code, _, stderr) = plylab(&["tablebase", "build", "chess", "KXK"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(!stderr.contains("panicked"));
+}
