@@ -191,8 +191,10 @@ limits = { depth = 2 }
     assert_eq!(&header[5], "black");
     let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
     assert_eq!(rows.len(), 2);
+    let column = |name: &str| header.iter().position(|h| h == name).unwrap();
+    let (opening_at, line_at) = (column("opening"), column("line"));
     for row in rows {
-        let (opening, line) = (&row[4], &row[18]);
+        let (opening, line) = (&row[opening_at], &row[line_at]);
         // Replay the game from its opening: every move legal, in PDN.
         let mut pos = Checkers::parse_position(opening).unwrap();
         for mv in line.split_whitespace() {
