@@ -120,6 +120,8 @@ enum GameName {
     #[value(name = "random_tree")]
     RandomTree,
     Chess,
+    #[value(name = "chance_tree")]
+    ChanceTree,
 }
 
 impl From<GameName> for GameKind {
@@ -129,6 +131,7 @@ impl From<GameName> for GameKind {
             GameName::Connect4 => Self::Connect4,
             GameName::RandomTree => Self::RandomTree,
             GameName::Chess => Self::Chess,
+            GameName::ChanceTree => Self::ChanceTree,
         }
     }
 }
@@ -139,6 +142,9 @@ enum AlgorithmName {
     Alphabeta,
     #[value(name = "lazy_smp")]
     LazySmp,
+    Expectiminimax,
+    Star1,
+    Star2,
 }
 
 /// A chess evaluation named on the command line.
@@ -250,6 +256,9 @@ impl Techniques {
                 AlgorithmName::Minimax => Algorithm::Minimax,
                 AlgorithmName::Alphabeta => Algorithm::Alphabeta,
                 AlgorithmName::LazySmp => Algorithm::LazySmp,
+                AlgorithmName::Expectiminimax => Algorithm::Expectiminimax,
+                AlgorithmName::Star1 => Algorithm::Star1,
+                AlgorithmName::Star2 => Algorithm::Star2,
             },
             ordering,
             tt_mb: self.tt_mb as usize,
@@ -617,12 +626,29 @@ fn search(args: &SearchArgs) -> Result<(), Failure> {
     let position = parse_position(args.game, &args.position)?;
     require_limit(&position, &args.techniques.limits())?;
     let searcher = args.techniques.searcher();
+    require_chance_search(&position, &searcher.config)?;
     let task = InfoLines {
         config: searcher.config_for(&position),
         limits: args.techniques.limits(),
     };
     with_game(&position, searcher.eval_choice(searcher.config.seed), task);
     Ok(())
+}
+
+/// A game with chance nodes needs a search over chance, and only such a game takes one.
+fn require_chance_search(position: &GamePosition, config: &SearchConfig) -> Result<(), Failure> {
+    let kind = position.kind();
+    match (kind.has_chance(), config.algorithm.searches_chance()) {
+        (true, false) => Err(Failure::bad_input(format!(
+            "{kind} has chance nodes: --algorithm {} cannot search them (use expectiminimax, star1 or star2)",
+            config.algorithm
+        ))),
+        (false, true) => Err(Failure::bad_input(format!(
+            "--algorithm {} searches games with chance nodes, and {kind} has none",
+            config.algorithm
+        ))),
+        _ => Ok(()),
+    }
 }
 
 /// Chess has no bound on its length: a search there needs a depth, node or time limit.

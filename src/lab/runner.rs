@@ -17,6 +17,7 @@ use super::settings::{ChessEval, EvalChoice};
 use super::spec::{GamePosition, Job, Plan};
 use crate::game::{Evaluator, Game, Neutral, Score, score};
 use crate::game::{Outcome, Status};
+use crate::games::chance_tree::ChanceTreeValue;
 use crate::games::chess::{Material, Pst, Shannon};
 use crate::games::connect4::{CentreFirst, pons_score};
 use crate::games::random_tree::{Oracle, TreeParams, TreeValue};
@@ -390,6 +391,7 @@ pub fn with_game_pair<T: PairTask>(
                 (None, None) => task.run(p, &TreeValue, &TreeValue, &same),
             }
         }
+        GamePosition::ChanceTree(p) => task.run(p, &ChanceTreeValue, &ChanceTreeValue, &same),
         GamePosition::Chess(p) => {
             // The second evaluator, for a first one already chosen.
             macro_rules! second {

@@ -11,6 +11,7 @@
 pub mod alphabeta;
 pub mod busy;
 pub mod config;
+pub mod expecti;
 pub mod mcts;
 pub mod minimax;
 pub mod null_move;
@@ -136,6 +137,8 @@ pub struct Searcher<'a, G: Game, E: Evaluator<G>> {
     stats: Stats,
     nodes_before: u64,
     control: Option<Control<'a>>,
+    /// Per-ply buffers of the searches over chance nodes (empty for the others).
+    chance: expecti::ChanceBuffers<G>,
 }
 
 impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
@@ -163,6 +166,7 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
             stats: Stats::default(),
             nodes_before: 0,
             control: None,
+            chance: expecti::ChanceBuffers::default(),
         }
     }
 
@@ -308,6 +312,9 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
         let score = match self.config.algorithm {
             Algorithm::Minimax => self.minimax(root, units, 0),
             Algorithm::Alphabeta | Algorithm::LazySmp => self.aspiration_search(root, units),
+            Algorithm::Expectiminimax | Algorithm::Star1 | Algorithm::Star2 => {
+                self.chance_search(root, units)
+            }
         };
         if self.aborted() {
             return None;
