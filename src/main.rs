@@ -122,6 +122,7 @@ enum GameName {
     Chess,
     #[value(name = "chance_tree")]
     ChanceTree,
+    Backgammon,
 }
 
 impl From<GameName> for GameKind {
@@ -132,6 +133,7 @@ impl From<GameName> for GameKind {
             GameName::RandomTree => Self::RandomTree,
             GameName::Chess => Self::Chess,
             GameName::ChanceTree => Self::ChanceTree,
+            GameName::Backgammon => Self::Backgammon,
         }
     }
 }
@@ -153,6 +155,8 @@ enum EvalName {
     Material,
     Shannon,
     Pst,
+    Pubeval,
+    Race,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -288,6 +292,8 @@ impl Techniques {
                 EvalName::Material => ChessEval::Material,
                 EvalName::Shannon => ChessEval::Shannon,
                 EvalName::Pst => ChessEval::Pst,
+                EvalName::Pubeval => ChessEval::Pubeval,
+                EvalName::Race => ChessEval::Race,
             },
             ..SearcherVariant::new("cli", config)
         }

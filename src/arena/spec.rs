@@ -430,7 +430,10 @@ pub fn parse(file: &Path, text: &str) -> Result<MatchPlan, SpecError> {
 /// The game: one that can be played out (not random trees).
 fn check_game(src: &Source, m: &MatchSpec) -> Result<GameKind, SpecError> {
     let game = *m.game.get_ref();
-    if matches!(game, GameKind::RandomTree | GameKind::ChanceTree) {
+    if matches!(
+        game,
+        GameKind::RandomTree | GameKind::ChanceTree | GameKind::Backgammon
+    ) {
         let why = "a match needs a game to play: tictactoe, connect4 or chess";
         return Err(src.at(&m.game, "game", why));
     }
@@ -787,7 +790,7 @@ pub fn random_opening(game: GameKind, plies: u32, seed: u64) -> Option<Opening> 
             GameKind::Tictactoe => {
                 random_line(&TicTacToe::default(), plies, &mut rng).map(|(_, m)| m)
             }
-            GameKind::RandomTree | GameKind::ChanceTree => None,
+            GameKind::RandomTree | GameKind::ChanceTree | GameKind::Backgammon => None,
         })
         .and_then(|label| {
             let label = if label.is_empty() {

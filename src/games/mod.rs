@@ -1,5 +1,6 @@
 //! The games. Each knows only [`crate::game`]; none knows how it is searched.
 
+pub mod backgammon;
 pub mod chance_tree;
 pub mod chess;
 pub mod connect4;

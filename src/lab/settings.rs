@@ -19,6 +19,10 @@ pub enum ChessEval {
     /// Material with PeSTO's tapered piece-square tables (the default).
     #[default]
     Pst,
+    /// Backgammon: Tesauro's pubeval (the default there).
+    Pubeval,
+    /// Backgammon: the pip-count race evaluation.
+    Race,
 }
 
 impl fmt::Display for ChessEval {
@@ -27,6 +31,8 @@ impl fmt::Display for ChessEval {
             Self::Material => "material",
             Self::Shannon => "shannon",
             Self::Pst => "pst",
+            Self::Pubeval => "pubeval",
+            Self::Race => "race",
         })
     }
 }

@@ -16,6 +16,7 @@ use super::settings::{
 };
 use super::sweep::{Sweep, Variants};
 use crate::game::{Notation, ParseError};
+use crate::games::backgammon::Backgammon;
 use crate::games::chance_tree::{ChanceKind, ChanceTree, ChanceTreeParams};
 use crate::games::chess::Chess;
 use crate::games::connect4::Connect4;
@@ -87,6 +88,8 @@ pub enum GameKind {
     Chess,
     /// Synthetic trees with chance layers (`crate::games::chance_tree`).
     ChanceTree,
+    /// Backgammon: positions as GNU Backgammon Position IDs, optionally with the roll.
+    Backgammon,
 }
 
 impl GameKind {
@@ -94,7 +97,7 @@ impl GameKind {
     /// (`expectiminimax`, `star1`, `star2`) search it, and only it.
     #[must_use]
     pub fn has_chance(self) -> bool {
-        matches!(self, Self::ChanceTree)
+        matches!(self, Self::ChanceTree | Self::Backgammon)
     }
 }
 
@@ -106,6 +109,7 @@ impl fmt::Display for GameKind {
             Self::RandomTree => "random_tree",
             Self::Chess => "chess",
             Self::ChanceTree => "chance_tree",
+            Self::Backgammon => "backgammon",
         })
     }
 }
@@ -179,7 +183,8 @@ pub struct SearcherSpec {
     pub ordering: OrderingSpec,
     /// Random trees only: order moves by the true values (replaces the other switches there).
     pub oracle: Option<Spanned<Sweep<OracleOrder>>>,
-    /// Chess only: `material`, `shannon` or `pst` (default).
+    /// Chess: `material`, `shannon` or `pst` (default); backgammon: `pubeval` (default) or
+    /// `race`.
     pub eval: Option<Sweep<ChessEval>>,
     /// Quiescence search: "off" (default), "unlimited" or its deepest ply.
     pub quiescence: Option<Sweep<QuiescenceSetting>>,
@@ -254,6 +259,8 @@ pub enum GamePosition {
     Chess(Chess),
     /// A synthetic tree with chance layers.
     ChanceTree(ChanceTree),
+    /// Backgammon.
+    Backgammon(Backgammon),
 }
 
 impl GamePosition {
@@ -266,6 +273,7 @@ impl GamePosition {
             Self::RandomTree(_) => GameKind::RandomTree,
             Self::Chess(_) => GameKind::Chess,
             Self::ChanceTree(_) => GameKind::ChanceTree,
+            Self::Backgammon(_) => GameKind::Backgammon,
         }
     }
 
@@ -277,6 +285,7 @@ impl GamePosition {
             GameKind::RandomTree => Self::RandomTree(RandomTree::parse_position(text)?),
             GameKind::Chess => Self::Chess(Chess::parse_position(text)?),
             GameKind::ChanceTree => Self::ChanceTree(ChanceTree::parse_position(text)?),
+            GameKind::Backgammon => Self::Backgammon(Backgammon::parse_position(text)?),
         })
     }
 }
@@ -1293,6 +1302,20 @@ fn check_chance_searchers(
     chosen: &[(SearcherVariant, LimitsSpec)],
 ) -> Result<(), SpecError> {
     let kind = *game.game.get_ref();
+    let backgammon_eval = |e: ChessEval| matches!(e, ChessEval::Pubeval | ChessEval::Race);
+    let chess_eval = |e: ChessEval| matches!(e, ChessEval::Material | ChessEval::Shannon);
+    let wrong_eval = chosen.iter().map(|(v, _)| v).find(|v| match kind {
+        GameKind::Backgammon => chess_eval(v.eval),
+        GameKind::Chess => backgammon_eval(v.eval),
+        _ => false,
+    });
+    if let Some(v) = wrong_eval {
+        let why = format!(
+            "searcher `{}` evaluates with `{}`, which is not an evaluation of {kind}",
+            v.label, v.eval
+        );
+        return Err(src.at(&game.game, "game", why));
+    }
     let mismatch = chosen.iter().map(|(v, _)| v).find(|v| {
         let searches_chance = v.mcts.is_none() && v.config.algorithm.searches_chance();
         searches_chance != kind.has_chance()

@@ -33,6 +33,7 @@
 use crate::game::{Evaluator, Game, Score, Weight, score};
 
 use super::Searcher;
+use super::alphabeta::Probe;
 use super::config::{Algorithm, ONE_PLY};
 
 /// Per-ply buffers of the chance searches, reused so that nothing is allocated per node.
@@ -146,6 +147,26 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             self.stats.leaf_nodes += 1;
             return self.eval.evaluate(pos);
         }
+        let inf = score::INFINITY;
+        // Only exact values are stored, so only they cut off (deeper ones too, as in
+        // alpha-beta: a search to the end of the game stores the game's exact values).
+        if let Probe::Cutoff(value) = self.probe_table(pos, depth, -inf, inf, ply) {
+            return value;
+        }
+        let (value, best_move) = self.expectiminimax_children(pos, depth, ply);
+        if !self.aborted() {
+            self.store_table(pos, depth, ply, value, -inf, inf, best_move);
+        }
+        value
+    }
+
+    /// The expectiminimax value of an interior node from its children, and its best move.
+    fn expectiminimax_children(
+        &mut self,
+        pos: &G,
+        depth: i32,
+        ply: usize,
+    ) -> (Score, Option<G::Move>) {
         if pos.is_chance() {
             let (outcomes, total) = self.take_outcomes(pos, ply);
             let mut sum = 0i64;
@@ -155,10 +176,10 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
                 sum += i64::from(weight) * i64::from(value);
             }
             self.chance.outcomes[ply] = outcomes;
-            return to_score(floor_div(sum, total));
+            return (to_score(floor_div(sum, total)), None);
         }
         let moves = self.take_moves(pos, ply);
-        let mut best = -score::INFINITY;
+        let (mut best, mut best_move) = (-score::INFINITY, None);
         for &mv in &moves {
             let (child, flip) = Self::child_of(pos, mv);
             let value = self.expectiminimax(&child, depth - ONE_PLY, ply + 1);
@@ -167,12 +188,12 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
                 break;
             }
             if value > best {
-                best = value;
+                (best, best_move) = (value, Some(mv));
                 self.update_pv(ply, mv);
             }
         }
         self.put_moves(ply, moves);
-        best
+        (best, best_move)
     }
 
     /// The Star1 (or, with probing on, Star2) value of `pos` with the fail-soft window
@@ -196,11 +217,21 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             self.stats.leaf_nodes += 1;
             return self.eval.evaluate(pos);
         }
-        if pos.is_chance() {
-            self.star_chance(pos, depth, alpha, beta, ply)
+        // A stored bound settles a probe too: the node's value bounds its first move's.
+        let tt_move = match self.probe_table(pos, depth, alpha, beta, ply) {
+            Probe::Cutoff(value) => return value,
+            Probe::Search(code) => code,
+        };
+        let (value, best_move) = if pos.is_chance() {
+            (self.star_chance(pos, depth, alpha, beta, ply), None)
         } else {
-            self.star_player(pos, depth, alpha, beta, ply, first_only)
+            self.star_player(pos, depth, (alpha, beta), ply, (tt_move, first_only))
+        };
+        // A probe's value bounds only the first move: it is not the node's.
+        if !first_only && !self.aborted() {
+            self.store_table(pos, depth, ply, value, alpha, beta, best_move);
         }
+        value
     }
 
     /// The value of `child` (reached from a node by a move or outcome) in the node's side's
@@ -220,22 +251,22 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         }
     }
 
-    /// Fail-soft alpha-beta at a player node, moves in the configured order; with
-    /// `first_only`, the first move only.
+    /// Fail-soft alpha-beta at a player node, moves in the configured order (the table's
+    /// move `tt_move` first where the ordering says so); with `first_only`, the first move
+    /// only. Returns the value and the best move.
     fn star_player(
         &mut self,
         pos: &G,
         depth: i32,
-        mut alpha: Score,
-        beta: Score,
+        (mut alpha, beta): (Score, Score),
         ply: usize,
-        first_only: bool,
-    ) -> Score {
+        (tt_move, first_only): (Option<u16>, bool),
+    ) -> (Score, Option<G::Move>) {
         let mut moves = self.take_moves(pos, ply);
         let plies_left = (depth / ONE_PLY).max(0) as u32;
         self.ordering
-            .order(self.eval, pos, &mut moves, None, ply, plies_left);
-        let mut best = -score::INFINITY;
+            .order(self.eval, pos, &mut moves, tt_move, ply, plies_left);
+        let (mut best, mut best_move) = (-score::INFINITY, None);
         for (i, &mv) in moves.iter().enumerate() {
             let (child, flip) = Self::child_of(pos, mv);
             let value = self.star_child(&child, flip, depth - ONE_PLY, (alpha, beta), ply + 1);
@@ -243,7 +274,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
                 break;
             }
             if value > best {
-                best = value;
+                (best, best_move) = (value, Some(mv));
                 if value > alpha {
                     alpha = value;
                     self.update_pv(ply, mv);
@@ -258,7 +289,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             }
         }
         self.put_moves(ply, moves);
-        best
+        (best, best_move)
     }
 
     fn count_cutoff(&mut self, pos: &G, mv: G::Move, index: usize, ply: usize, plies_left: u32) {

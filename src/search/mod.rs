@@ -242,7 +242,9 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
         limits: &Limits,
         mut on_iteration: impl FnMut(&Iteration<G::Move>),
     ) -> SearchResult<G::Move> {
-        let uses_table = self.config.algorithm.is_alphabeta() && self.config.tt_mb > 0;
+        let algorithm = self.config.algorithm;
+        let uses_table =
+            (algorithm.is_alphabeta() || algorithm.searches_chance()) && self.config.tt_mb > 0;
         if uses_table && self.table.is_none() && self.owned_table.is_none() {
             self.owned_table = Some(Table::new(self.config.tt_mb));
         }
