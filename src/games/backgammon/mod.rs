@@ -498,11 +498,24 @@ impl Game for Backgammon {
 }
 
 impl Notation for Backgammon {
-    /// `start`, or a GNU Backgammon Position ID (14 characters, the player on roll's
-    /// checkers first, [`position_id`]) optionally followed by the roll to play (`31`, `3-1`
-    /// or `66`) and `winloss` for plain win/loss scoring. The player on roll is called
-    /// First.
+    /// `start`, or a GNU Backgammon Position ID (14 characters, [`position_id`]) optionally
+    /// followed by the roll to play (`31`, `3-1` or `66`) and `winloss` for plain win/loss
+    /// scoring; the player on roll is called First. Then, optionally, `;`-separated rolls
+    /// and plays from there: `start 31; 8/5 6/5; 42; 24/20 13/11`.
     fn parse_position(text: &str) -> Result<Self, ParseError> {
+        let mut segments = text.split(';');
+        let mut pos = Self::parse_board(segments.next().unwrap_or(""))?;
+        for segment in segments {
+            let mv = pos.parse_move(segment)?;
+            pos.play(mv);
+        }
+        Ok(pos)
+    }
+}
+
+impl Backgammon {
+    /// The position part of [`Notation::parse_position`]: ID, roll, scoring.
+    fn parse_board(text: &str) -> Result<Self, ParseError> {
         let mut words = text.split_whitespace();
         let first = words
             .next()
