@@ -153,7 +153,7 @@ impl ChanceTreeParams {
     /// Children of a node at `level`: `b` at player levels, the outcomes at chance levels.
     #[must_use]
     pub const fn branching(&self, level: u32) -> u32 {
-        if level % 2 == 0 {
+        if level.is_multiple_of(2) {
             self.b
         } else {
             self.chance.outcomes()
@@ -232,7 +232,10 @@ impl Game for ChanceTree {
     }
 
     fn hash(&self) -> u64 {
-        mix(mix(self.params.seed ^ u64::from(self.level)) ^ mix(self.index))
+        // The level's key and the index are mixed apart and added, so that no (level,
+        // index) pair maps to another's key but by chance.
+        let level_key = mix(self.params.seed ^ mix(u64::from(self.level) + 0xC4A2_CE01));
+        mix(mix(self.index).wrapping_add(level_key))
     }
 
     fn plies_played(&self) -> u32 {

@@ -24,6 +24,11 @@
 //! the node fails high (`value >= β`) iff `S >= β·W`, and low (`value <= α`) iff
 //! `S <= (α + 1)·W − 1`, where `S` is the weighted sum and `W` the sum of the weights.
 //!
+//! The transposition table (`tt_mb`) applies to all three: expectiminimax stores and uses
+//! exact values only; Star1 and Star2 store fail-soft bounds as alpha-beta does (never a
+//! Star2 probe's value, which bounds only the first move). tests/expecti.rs checks that
+//! the table changes no value.
+//!
 //! Depth counts every level, chance levels included: from a player node, depth 1 scores
 //! the positions after each move, depth 3 looks at every roll and reply.
 //!

@@ -309,7 +309,7 @@ impl Backgammon {
             // Only one die playable: the larger if it can be (a is the larger).
             let larger_only = a != b && most == 1 && found.iter().any(|&(_, _, die)| die == a);
             found.retain(|&(_, m, die)| m.steps().len() == most && (!larger_only || die == a));
-            found.sort_unstable_by(|x, y| x.0.cmp(&y.0));
+            found.sort_unstable_by_key(|x| x.0);
             found.dedup_by(|x, y| x.0 == y.0);
             out.extend(found.iter().map(|&(_, m, _)| m));
         });

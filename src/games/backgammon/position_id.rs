@@ -60,10 +60,10 @@ pub fn decode(id: &str) -> Result<[[u8; 26]; 2], ParseError> {
         v
     };
     for row in [1, 0] {
-        for point in 1..=super::BAR {
+        for count in &mut rows[row][1..=super::BAR] {
             while next(&mut bit) {
-                rows[row][point] += 1;
-                if bit > 80 || rows[row][point] > super::CHECKERS {
+                *count += 1;
+                if bit > 80 || *count > super::CHECKERS {
                     return Err(ParseError::new(format!(
                         "`{id}` is not a Position ID: too many checkers"
                     )));

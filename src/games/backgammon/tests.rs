@@ -104,8 +104,8 @@ fn no_legal_move_is_a_pass() {
     let mut rows = [[0u8; 26]; 2];
     rows[0][BAR] = 2;
     rows[0][0] = 13;
-    for p in 1..=6 {
-        rows[1][p] = 2;
+    for n in &mut rows[1][1..=6] {
+        *n = 2;
     }
     rows[1][0] = 3;
     let p = Backgammon::from_rows(rows, Player::First, Some((4, 2)), Scoring::Gammons).unwrap();
