@@ -314,7 +314,9 @@ struct SearchArgs {
     #[arg(value_enum)]
     game: GameName,
     /// The position: `start`, moves (connect four `4453`, tic-tac-toe `519`), or for random
-    /// trees `b=4,d=8,seed=1[,model=iid|incremental][,path=0.2]`.
+    /// trees `b=4,d=8,seed=1[,model=iid|incremental][,path=0.2]`, for chance trees
+    /// `b=3,d=5,chance=dice|K[,lo=-1000,hi=1000,seed=1]`, for backgammon `start` or a GNU
+    /// Backgammon Position ID, the roll to play and `;`-separated moves (`start 31; 8/5 6/5`).
     position: String,
     #[command(flatten)]
     techniques: Techniques,

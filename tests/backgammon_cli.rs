@@ -6,6 +6,8 @@
 mod common;
 
 use common::{TempDir, plylab};
+use plylab::game::{Game, Notation};
+use plylab::games::backgammon::Backgammon;
 
 #[test]
 fn star2_searches_a_backgammon_position() {
@@ -96,7 +98,7 @@ fn chance_searches_and_games_must_match_in_experiment_files() {
             5,
         ),
         (
-            "[[games]]\ngame = \"chance_tree\"\nb = 2\nd = 3\nchance = \"dice\"\n\n[[searchers]]\nlabel = \"uct\"\nalgorithm = \"uct\"\n[searchers.limits]\nnodes = 100\n",
+            "[[games]]\ngame = \"chance_tree\"\nb = 2\nd = 3\nchance = \"dice\"\n\n[[searchers]]\nlabel = \"mm\"\nalgorithm = \"minimax\"\n",
             "has chance nodes",
             5,
         ),
@@ -122,4 +124,55 @@ fn chance_searches_and_games_must_match_in_experiment_files() {
             "case {i}: {err}"
         );
     }
+}
+
+#[test]
+fn uct_plays_backgammon_through_chance_nodes() {
+    let (code, out, err) = plylab(&[
+        "search",
+        "backgammon",
+        "start 31",
+        "--algorithm",
+        "star1",
+        "--depth",
+        "1",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let dir = TempDir::new("uct-backgammon");
+    let file = dir.path("uct.toml");
+    std::fs::write(
+        &file,
+        "name = \"uct_bg\"\n[[games]]\ngame = \"backgammon\"\npositions = [\"start 31\", \"start 64; 24/14; 52\"]\n[[searchers]]\nlabel = \"uct\"\nalgorithm = \"uct\"\nlimits = { nodes = 300 }\n",
+    )
+    .unwrap();
+    let out_dir = dir.path("out");
+    let (code, _, err) = plylab(&[
+        "experiment",
+        file.to_str().unwrap(),
+        "--out",
+        out_dir.to_str().unwrap(),
+        "--no-plot",
+        "--jobs",
+        "1",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let csv = std::fs::read_to_string(out_dir.join("searches.csv")).unwrap();
+    // Each job chose a legal move of its position (it parses back as one).
+    let mut rows = csv::Reader::from_reader(csv.as_bytes());
+    let header = rows.headers().unwrap().clone();
+    let col = |name: &str| header.iter().position(|h| h == name).unwrap();
+    let mut checked = 0;
+    for row in rows.records() {
+        let row = row.unwrap();
+        let pos = Backgammon::parse_position(&row[col("position")]).unwrap();
+        let best = &row[col("best_move")];
+        assert!(
+            pos.parse_move(best).is_ok(),
+            "{best} in {}",
+            &row[col("position")]
+        );
+        checked += 1;
+    }
+    assert_eq!(checked, 2);
+    assert!(out.contains("bestmove"));
 }

@@ -1317,15 +1317,16 @@ fn check_chance_searchers(
         return Err(src.at(&game.game, "game", why));
     }
     let mismatch = chosen.iter().map(|(v, _)| v).find(|v| {
+        // Monte Carlo searches sample chance outcomes by their weights: they play both.
         let searches_chance = v.mcts.is_none() && v.config.algorithm.searches_chance();
-        searches_chance != kind.has_chance()
+        v.mcts.is_none() && searches_chance != kind.has_chance()
     });
     let Some(v) = mismatch else {
         return Ok(());
     };
     let why = if kind.has_chance() {
         format!(
-            "{kind} has chance nodes, which searcher `{}` (algorithm {}) cannot search: use expectiminimax, star1 or star2",
+            "{kind} has chance nodes, which searcher `{}` (algorithm {}) cannot search: use expectiminimax, star1, star2 or a Monte Carlo search",
             v.label,
             v.algorithm_name()
         )
