@@ -134,7 +134,12 @@ fn run_script(
     positions: &[Backgammon],
     line: impl Fn(&Backgammon) -> String,
 ) -> String {
-    let dir = std::env::temp_dir().join(format!("plylab-gnubg-{}", std::process::id()));
+    // One directory per script: the two tests run side by side in one process.
+    let dir = std::env::temp_dir().join(format!(
+        "plylab-gnubg-{}-{}",
+        std::process::id(),
+        script.trim_end_matches(".py")
+    ));
     std::fs::create_dir_all(&dir).unwrap();
     let script = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("tests/gnubg")

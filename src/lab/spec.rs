@@ -1178,7 +1178,7 @@ fn check_keys_for_game(src: &Source, game: &GameSpec, kind: GameKind) -> Result<
         ),
         _ => (
             other_keys,
-            "b, d, model, trees, chance, lo and hi describe synthetic trees only",
+            "b, d, model and trees describe random trees only (chance trees: b, d, chance, lo, hi, trees)",
         ),
     };
     if let Some((key, Some(span))) = forbidden.iter().find(|(_, s)| s.is_some()) {

@@ -469,15 +469,15 @@ impl Game for Backgammon {
     }
 
     fn move_code(mv: BgMove) -> u16 {
-        // Rolls and plays of up to two steps are told apart exactly; longer plays by a hash
-        // of their steps (a code is only used after matching the freshly generated moves).
+        // Rolls exactly (below 0x8000); plays by a hash of their steps with the top bit set
+        // (a code is only used after matching the freshly generated moves).
         match mv {
             BgMove::Roll(a, b) => u16::from(a) * 8 + u16::from(b),
             BgMove::Play { .. } => {
                 let h = mv.steps().iter().fold(0x9E37u64, |h, s| {
                     mix(h ^ (u64::from(s.from) << 8) ^ u64::from(s.to))
                 });
-                0x100 | (h as u16 & 0x7FFF) | 0x8000
+                0x8000 | (h as u16 & 0x7FFF)
             }
         }
     }
