@@ -138,6 +138,13 @@ pub mod score {
     }
 }
 
+/// The weight of one outcome of a chance node. A node's outcomes carry positive integer
+/// weights, and an outcome's probability is its weight over the sum of the node's weights
+/// (1 and 2 over 36 for the 21 distinct rolls of two dice): integers keep expected values
+/// exact and runs byte-identical, where floating-point probabilities would round differently
+/// depending on the order of the sum.
+pub type Weight = u32;
+
 /// Why a position, move or parameter could not be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{0}")]
@@ -262,6 +269,19 @@ pub trait Game: Clone + Send + Sync + 'static {
     ) -> Option<Score> {
         None
     }
+    /// Whether the next event is drawn by chance (a roll of the dice) rather than chosen by
+    /// the side to move: a chance node of an expectiminimax tree (Michie 1966; Ballard 1983;
+    /// shared/seeds/003, "non-deterministic games"). Its value for [`Game::side_to_move`]
+    /// (the player who moves after the event) is the weighted mean of its outcomes' values.
+    /// Deterministic games keep the default, and the searches for them never ask.
+    fn is_chance(&self) -> bool {
+        false
+    }
+
+    /// Appends the outcomes of a chance node with their weights to `out` (cleared and
+    /// reused by the caller); an outcome is applied with [`Game::play`], like a move.
+    /// Appends nothing where [`Game::is_chance`] is false.
+    fn chance_outcomes(&self, _out: &mut Vec<(Self::Move, Weight)>) {}
 }
 
 /// A game that can be read from text: `start`, or the game's own position notation.
@@ -291,6 +311,15 @@ pub trait Evaluator<G: Game>: Send + Sync {
     /// higher is searched earlier. Used by the `hint` ordering switch.
     fn order_hint(&self, _pos: &G, _mv: G::Move, _depth: u32) -> i32 {
         0
+    }
+
+    /// Bounds `(lo, hi)` on every value, for every side to move, of the positions in the
+    /// game below `root`: evaluations and finished games' scores alike. Ballard's Star1 and
+    /// Star2 prune chance nodes with them (Ballard 1983, "The *-minimax search procedure for
+    /// trees containing chance nodes"); `None` (the default) means no bounds are known, and
+    /// then those searches prune nothing at chance nodes (they stay exact).
+    fn bounds(&self, _root: &G) -> Option<(Score, Score)> {
+        None
     }
 }
 

@@ -230,6 +230,9 @@ enum GameName {
     Chess,
     Checkers,
     Othello,
+    #[value(name = "chance_tree")]
+    ChanceTree,
+    Backgammon,
 }
 
 impl From<GameName> for GameKind {
@@ -241,6 +244,8 @@ impl From<GameName> for GameKind {
             GameName::Chess => Self::Chess,
             GameName::Checkers => Self::Checkers,
             GameName::Othello => Self::Othello,
+            GameName::ChanceTree => Self::ChanceTree,
+            GameName::Backgammon => Self::Backgammon,
         }
     }
 }
@@ -251,6 +256,9 @@ enum AlgorithmName {
     Alphabeta,
     #[value(name = "lazy_smp")]
     LazySmp,
+    Expectiminimax,
+    Star1,
+    Star2,
 }
 
 /// A chess evaluation named on the command line.
@@ -259,6 +267,8 @@ enum EvalName {
     Material,
     Shannon,
     Pst,
+    Pubeval,
+    Race,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -373,6 +383,9 @@ impl Techniques {
                 AlgorithmName::Minimax => Algorithm::Minimax,
                 AlgorithmName::Alphabeta => Algorithm::Alphabeta,
                 AlgorithmName::LazySmp => Algorithm::LazySmp,
+                AlgorithmName::Expectiminimax => Algorithm::Expectiminimax,
+                AlgorithmName::Star1 => Algorithm::Star1,
+                AlgorithmName::Star2 => Algorithm::Star2,
             },
             ordering,
             tt_mb: self.tt_mb as usize,
@@ -404,6 +417,8 @@ impl Techniques {
                 EvalName::Material => ChessEval::Material,
                 EvalName::Shannon => ChessEval::Shannon,
                 EvalName::Pst => ChessEval::Pst,
+                EvalName::Pubeval => ChessEval::Pubeval,
+                EvalName::Race => ChessEval::Race,
             },
             ..SearcherVariant::new("cli", config)
         }
@@ -425,8 +440,11 @@ struct SearchArgs {
     game: GameName,
     /// The position: `start`, moves (connect four `4453`, tic-tac-toe `519`), FEN (chess),
     /// PDN FEN (checkers, `B:W21-32:B1-12`), for random trees
-    /// `b=4,d=8,seed=1[,model=iid|incremental][,path=0.2]`, or for othello the
-    /// 64-character board `a1`..`h8` (`X`, `O`, `-`) and the side to move (`X` or `O`).
+    /// `b=4,d=8,seed=1[,model=iid|incremental][,path=0.2]`, for chance trees
+    /// `b=3,d=5,chance=dice|K[,lo=-1000,hi=1000,seed=1]`, for othello the 64-character
+    /// board `a1`..`h8` (`X`, `O`, `-`) and the side to move (`X` or `O`), for backgammon
+    /// `start` or a GNU Backgammon Position ID, the roll to play and `;`-separated moves
+    /// (`start 31; 8/5 6/5`).
     #[arg(allow_hyphen_values = true)]
     position: String,
     #[command(flatten)]
@@ -873,12 +891,29 @@ fn search(args: &SearchArgs) -> Result<(), Failure> {
     let position = parse_position(args.game, &args.position)?;
     require_limit(&position, &args.techniques.limits())?;
     let searcher = args.techniques.searcher();
+    require_chance_search(&position, &searcher.config)?;
     let task = InfoLines {
         config: searcher.config_for(&position),
         limits: args.techniques.limits(),
     };
     with_game(&position, searcher.eval_choice(searcher.config.seed), task);
     Ok(())
+}
+
+/// A game with chance nodes needs a search over chance, and only such a game takes one.
+fn require_chance_search(position: &GamePosition, config: &SearchConfig) -> Result<(), Failure> {
+    let kind = position.kind();
+    match (kind.has_chance(), config.algorithm.searches_chance()) {
+        (true, false) => Err(Failure::bad_input(format!(
+            "{kind} has chance nodes: --algorithm {} cannot search them (use expectiminimax, star1 or star2)",
+            config.algorithm
+        ))),
+        (false, true) => Err(Failure::bad_input(format!(
+            "--algorithm {} searches games with chance nodes, and {kind} has none",
+            config.algorithm
+        ))),
+        _ => Ok(()),
+    }
 }
 
 /// Chess has no bound on its length: a search there needs a depth, node or time limit.

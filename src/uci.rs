@@ -562,7 +562,8 @@ impl SearchJob {
         let searched = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match eval {
             ChessEval::Material => self.search(&Material),
             ChessEval::Shannon => self.search(&Shannon),
-            ChessEval::Pst => self.search(&Pst),
+            // Backgammon's evaluations are not chess's: the default stands in.
+            ChessEval::Pst | ChessEval::Pubeval | ChessEval::Race => self.search(&Pst),
         }));
         let best = searched.unwrap_or_else(|_| {
             self.out

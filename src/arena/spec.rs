@@ -432,7 +432,10 @@ pub fn parse(file: &Path, text: &str) -> Result<MatchPlan, SpecError> {
 /// The game: one that can be played out (not random trees).
 fn check_game(src: &Source, m: &MatchSpec) -> Result<GameKind, SpecError> {
     let game = *m.game.get_ref();
-    if game == GameKind::RandomTree {
+    if matches!(
+        game,
+        GameKind::RandomTree | GameKind::ChanceTree | GameKind::Backgammon
+    ) {
         let why = "a match needs a game to play: tictactoe, connect4, chess, checkers or othello";
         return Err(src.at(&m.game, "game", why));
     }
@@ -810,7 +813,7 @@ pub fn random_opening(game: GameKind, plies: u32, seed: u64) -> Option<Opening> 
             GameKind::Othello => {
                 random_line(&Othello::new(), plies, &mut rng).map(|(p, _)| p.to_board_string())
             }
-            GameKind::RandomTree => None,
+            GameKind::RandomTree | GameKind::ChanceTree | GameKind::Backgammon => None,
         })
         .and_then(|label| {
             let label = if label.is_empty() {

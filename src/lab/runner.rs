@@ -18,6 +18,8 @@ use super::spec::{GamePosition, Job, Plan};
 use crate::cluster::shard::ShardRecord;
 use crate::game::{Evaluator, Game, Neutral, Score, score};
 use crate::game::{Outcome, Status};
+use crate::games::backgammon::{PipRace, Pubeval};
+use crate::games::chance_tree::ChanceTreeValue;
 use crate::games::checkers::CheckersEval;
 use crate::games::chess::{Material, Pst, Shannon};
 use crate::games::connect4::{CentreFirst, pons_score};
@@ -452,6 +454,15 @@ pub fn with_game_pair<T: PairTask>(
             let eval = CheckersEval::default();
             task.run(p, &eval, &eval, &same)
         }
+        GamePosition::ChanceTree(p) => task.run(p, &ChanceTreeValue, &ChanceTreeValue, &same),
+        GamePosition::Backgammon(p) => {
+            match (a.chess == ChessEval::Race, b.chess == ChessEval::Race) {
+                (true, true) => task.run(p, &PipRace, &PipRace, &same),
+                (true, false) => task.run(p, &PipRace, &Pubeval, &same),
+                (false, true) => task.run(p, &Pubeval, &PipRace, &same),
+                (false, false) => task.run(p, &Pubeval, &Pubeval, &same),
+            }
+        }
         GamePosition::Chess(p) => {
             // The second evaluator, for a first one already chosen.
             macro_rules! second {
@@ -459,14 +470,17 @@ pub fn with_game_pair<T: PairTask>(
                     match b.chess {
                         ChessEval::Material => task.run(p, $first, &Material, &same),
                         ChessEval::Shannon => task.run(p, $first, &Shannon, &same),
-                        ChessEval::Pst => task.run(p, $first, &Pst, &same),
+                        ChessEval::Pst | ChessEval::Pubeval | ChessEval::Race => {
+                            task.run(p, $first, &Pst, &same)
+                        }
                     }
                 };
             }
             match a.chess {
                 ChessEval::Material => second!(&Material),
                 ChessEval::Shannon => second!(&Shannon),
-                ChessEval::Pst => second!(&Pst),
+                // Backgammon's evaluations are refused on chess when files are validated.
+                ChessEval::Pst | ChessEval::Pubeval | ChessEval::Race => second!(&Pst),
             }
         }
     }

@@ -19,6 +19,10 @@ pub enum ChessEval {
     /// Material with PeSTO's tapered piece-square tables (the default).
     #[default]
     Pst,
+    /// Backgammon: Tesauro's pubeval (the default there).
+    Pubeval,
+    /// Backgammon: the pip-count race evaluation.
+    Race,
 }
 
 impl fmt::Display for ChessEval {
@@ -27,6 +31,8 @@ impl fmt::Display for ChessEval {
             Self::Material => "material",
             Self::Shannon => "shannon",
             Self::Pst => "pst",
+            Self::Pubeval => "pubeval",
+            Self::Race => "race",
         })
     }
 }
@@ -49,6 +55,12 @@ pub enum AlgorithmSetting {
     RootParallel,
     /// Tree-parallel UCT with virtual loss on `threads` threads.
     TreeParallel,
+    /// Expectiminimax over chance nodes (games with chance only).
+    Expectiminimax,
+    /// Ballard's Star1 (games with chance only).
+    Star1,
+    /// Ballard's Star2, Star1 with probing (games with chance only).
+    Star2,
 }
 
 impl AlgorithmSetting {
@@ -62,6 +74,9 @@ impl AlgorithmSetting {
             Self::FlatMonteCarlo => Err(MctsAlgorithm::FlatMonteCarlo),
             Self::RootParallel => Err(MctsAlgorithm::RootParallel),
             Self::TreeParallel => Err(MctsAlgorithm::TreeParallel),
+            Self::Expectiminimax => Ok(Algorithm::Expectiminimax),
+            Self::Star1 => Ok(Algorithm::Star1),
+            Self::Star2 => Ok(Algorithm::Star2),
         }
     }
 }

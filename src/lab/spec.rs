@@ -16,6 +16,8 @@ use super::settings::{
 };
 use super::sweep::{Sweep, Variants};
 use crate::game::{Notation, ParseError};
+use crate::games::backgammon::Backgammon;
+use crate::games::chance_tree::{ChanceKind, ChanceTree, ChanceTreeParams};
 use crate::games::checkers::Checkers;
 use crate::games::chess::Chess;
 use crate::games::connect4::Connect4;
@@ -90,6 +92,19 @@ pub enum GameKind {
     Checkers,
     /// Othello: positions as a 64-character board and side, test sets as `.obf`.
     Othello,
+    /// Synthetic trees with chance layers (`crate::games::chance_tree`).
+    ChanceTree,
+    /// Backgammon: positions as GNU Backgammon Position IDs, optionally with the roll.
+    Backgammon,
+}
+
+impl GameKind {
+    /// Whether the game has chance nodes: only the searches over chance
+    /// (`expectiminimax`, `star1`, `star2`) search it, and only it.
+    #[must_use]
+    pub fn has_chance(self) -> bool {
+        matches!(self, Self::ChanceTree | Self::Backgammon)
+    }
 }
 
 impl fmt::Display for GameKind {
@@ -101,6 +116,8 @@ impl fmt::Display for GameKind {
             Self::Chess => "chess",
             Self::Checkers => "checkers",
             Self::Othello => "othello",
+            Self::ChanceTree => "chance_tree",
+            Self::Backgammon => "backgammon",
         })
     }
 }
@@ -125,6 +142,13 @@ pub struct GameSpec {
     pub model: Option<Spanned<Sweep<Model>>>,
     /// Random trees: how many trees of each shape (default 1).
     pub trees: Option<Spanned<u32>>,
+    /// Chance trees: the outcomes of each chance node, a number of equally likely ones or
+    /// `"dice"` (the 21 rolls of two dice).
+    pub chance: Option<Spanned<Sweep<ChanceKind>>>,
+    /// Chance trees: the smallest node value (default -1000).
+    pub lo: Option<Spanned<i32>>,
+    /// Chance trees: the largest node value (default 1000).
+    pub hi: Option<Spanned<i32>>,
     /// Chess test sets with `ce +Mn`: play each mate out, the searcher keeping its table and
     /// playing both sides; solved only if every attacking search announces the right distance
     /// and mate falls on the n-th move.
@@ -167,7 +191,8 @@ pub struct SearcherSpec {
     pub ordering: OrderingSpec,
     /// Random trees only: order moves by the true values (replaces the other switches there).
     pub oracle: Option<Spanned<Sweep<OracleOrder>>>,
-    /// Chess only: `material`, `shannon` or `pst` (default).
+    /// Chess: `material`, `shannon` or `pst` (default); backgammon: `pubeval` (default) or
+    /// `race`.
     pub eval: Option<Sweep<ChessEval>>,
     /// Quiescence search: "off" (default), "unlimited" or its deepest ply.
     pub quiescence: Option<Sweep<QuiescenceSetting>>,
@@ -263,6 +288,10 @@ pub enum GamePosition {
     Checkers(Checkers),
     /// Othello.
     Othello(Othello),
+    /// A synthetic tree with chance layers.
+    ChanceTree(ChanceTree),
+    /// Backgammon.
+    Backgammon(Backgammon),
 }
 
 impl GamePosition {
@@ -276,6 +305,8 @@ impl GamePosition {
             Self::Chess(_) => GameKind::Chess,
             Self::Checkers(_) => GameKind::Checkers,
             Self::Othello(_) => GameKind::Othello,
+            Self::ChanceTree(_) => GameKind::ChanceTree,
+            Self::Backgammon(_) => GameKind::Backgammon,
         }
     }
 
@@ -288,6 +319,8 @@ impl GamePosition {
             GameKind::Chess => Self::Chess(Chess::parse_position(text)?),
             GameKind::Checkers => Self::Checkers(Checkers::parse_position(text)?),
             GameKind::Othello => Self::Othello(Othello::parse_position(text)?),
+            GameKind::ChanceTree => Self::ChanceTree(ChanceTree::parse_position(text)?),
+            GameKind::Backgammon => Self::Backgammon(Backgammon::parse_position(text)?),
         })
     }
 }
@@ -702,6 +735,7 @@ pub fn parse(file: &Path, text: &str) -> Result<Plan, SpecError> {
         }
         let chosen = searchers_for(&src, game, &searchers)?;
         check_knowledge_game(&src, &doc, game, &chosen)?;
+        check_chance_searchers(&src, game, &chosen)?;
         let first_new = jobs.len();
         add_jobs(&mut jobs, &doc, game_index, game, &positions, &chosen);
         let kind = *game.game.get_ref();
@@ -1261,6 +1295,9 @@ fn positions(
     if kind == GameKind::RandomTree {
         return random_trees(src, game, seed);
     }
+    if kind == GameKind::ChanceTree {
+        return chance_trees(src, game, seed);
+    }
     let mut out = Vec::new();
     if let Some(list) = &game.positions {
         if list.get_ref().is_empty() {
@@ -1314,16 +1351,27 @@ fn check_keys_for_game(src: &Source, game: &GameSpec, kind: GameKind) -> Result<
         ("file", game.file.as_ref().map(Spanned::span)),
         ("take", game.take.as_ref().map(Spanned::span)),
     ];
-    let (forbidden, why) = if kind == GameKind::RandomTree {
-        (
-            &listed[..],
+    let chance_only = [
+        ("chance", game.chance.as_ref().map(Spanned::span)),
+        ("lo", game.lo.as_ref().map(Spanned::span)),
+        ("hi", game.hi.as_ref().map(Spanned::span)),
+    ];
+    let random_keys = [&listed[..], &chance_only[..]].concat();
+    let chance_keys = [&listed[..], &tree_only[2..3]].concat();
+    let other_keys = [&tree_only[..], &chance_only[..]].concat();
+    let (forbidden, why) = match kind {
+        GameKind::RandomTree => (
+            random_keys,
             "random trees are described by b, d, model and trees",
-        )
-    } else {
-        (
-            &tree_only[..],
-            "b, d, model and trees describe random trees only",
-        )
+        ),
+        GameKind::ChanceTree => (
+            chance_keys,
+            "chance trees are described by b, d, chance, lo, hi and trees",
+        ),
+        _ => (
+            other_keys,
+            "b, d, model and trees describe random trees only (chance trees: b, d, chance, lo, hi, trees)",
+        ),
     };
     if let Some((key, Some(span))) = forbidden.iter().find(|(_, s)| s.is_some()) {
         return Err(src.error(
@@ -1387,6 +1435,101 @@ fn random_trees(src: &Source, game: &GameSpec, seed: u64) -> Result<Vec<Position
         }
     }
     Ok(out)
+}
+
+/// The trees with chance layers of a `chance_tree` game: every shape (`b`, `d`, `chance`
+/// swept) `trees` times, each with its own seed derived from the experiment's.
+fn chance_trees(src: &Source, game: &GameSpec, seed: u64) -> Result<Vec<PositionEntry>, SpecError> {
+    let missing = |key: &str| {
+        src.error(
+            game.game.span(),
+            Some(key),
+            format!("chance_tree needs `{key}`"),
+        )
+    };
+    let b = game.b.as_ref().ok_or_else(|| missing("b"))?;
+    let d = game.d.as_ref().ok_or_else(|| missing("d"))?;
+    let chance = game.chance.as_ref().ok_or_else(|| missing("chance"))?;
+    let lo = game.lo.as_ref().map_or(-1000, |v| *v.get_ref());
+    let hi = game.hi.as_ref().map_or(1000, |v| *v.get_ref());
+    let trees = game.trees.as_ref().map_or(1, |t| *t.get_ref());
+    if let Some(t) = game.trees.as_ref().filter(|_| trees == 0) {
+        return Err(src.at(t, "trees", "must be at least 1"));
+    }
+    let mut out = Vec::new();
+    for &kind in chance.get_ref().values() {
+        for &bv in b.get_ref().values() {
+            for &dv in d.get_ref().values() {
+                for tree in 0..trees {
+                    let shape = u64::from(tree) ^ (u64::from(bv) << 32) ^ (u64::from(dv) << 48);
+                    let params = ChanceTreeParams {
+                        b: bv,
+                        d: dv,
+                        chance: kind,
+                        lo,
+                        hi,
+                        seed: mix(seed ^ mix(shape ^ mix(u64::from(kind.outcomes())))),
+                    };
+                    let root = ChanceTree::new(params).map_err(|e| {
+                        src.at(b, "b", format!("b={bv}, d={dv}, chance={kind}: {e}"))
+                    })?;
+                    out.push(PositionEntry {
+                        label: root.to_string(),
+                        set: "chance_tree".into(),
+                        position: GamePosition::ChanceTree(root),
+                        answer: None,
+                    });
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// A game with chance nodes is searched by the searches over chance only, and they search
+/// nothing else: the others would treat a roll of the dice as a player's choice.
+fn check_chance_searchers(
+    src: &Source,
+    game: &GameSpec,
+    chosen: &[(SearcherVariant, LimitsSpec)],
+) -> Result<(), SpecError> {
+    let kind = *game.game.get_ref();
+    let backgammon_eval = |e: ChessEval| matches!(e, ChessEval::Pubeval | ChessEval::Race);
+    let chess_eval = |e: ChessEval| matches!(e, ChessEval::Material | ChessEval::Shannon);
+    let wrong_eval = chosen.iter().map(|(v, _)| v).find(|v| match kind {
+        GameKind::Backgammon => chess_eval(v.eval),
+        GameKind::Chess => backgammon_eval(v.eval),
+        _ => false,
+    });
+    if let Some(v) = wrong_eval {
+        let why = format!(
+            "searcher `{}` evaluates with `{}`, which is not an evaluation of {kind}",
+            v.label, v.eval
+        );
+        return Err(src.at(&game.game, "game", why));
+    }
+    let mismatch = chosen.iter().map(|(v, _)| v).find(|v| {
+        // Monte Carlo searches sample chance outcomes by their weights: they play both.
+        let searches_chance = v.mcts.is_none() && v.config.algorithm.searches_chance();
+        v.mcts.is_none() && searches_chance != kind.has_chance()
+    });
+    let Some(v) = mismatch else {
+        return Ok(());
+    };
+    let why = if kind.has_chance() {
+        format!(
+            "{kind} has chance nodes, which searcher `{}` (algorithm {}) cannot search: use expectiminimax, star1, star2 or a Monte Carlo search",
+            v.label,
+            v.algorithm_name()
+        )
+    } else {
+        format!(
+            "searcher `{}` (algorithm {}) searches games with chance nodes, and {kind} has none",
+            v.label,
+            v.algorithm_name()
+        )
+    };
+    Err(src.at(&game.game, "game", why))
 }
 
 /// Reads the test set `file` (relative to the experiment file's directory).

@@ -48,7 +48,7 @@ impl Deferred {
 }
 
 /// What the table says about a node before it is searched.
-enum Probe {
+pub(super) enum Probe {
     /// The stored score settles the node.
     Cutoff(Score),
     /// Search the node, trying this move first if the ordering wants it.
@@ -248,7 +248,14 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
     }
 
     /// Looks the node up. The root is never cut off, so that it always has a move.
-    fn probe_table(&mut self, pos: &G, depth: i32, alpha: Score, beta: Score, ply: usize) -> Probe {
+    pub(super) fn probe_table(
+        &mut self,
+        pos: &G,
+        depth: i32,
+        alpha: Score,
+        beta: Score,
+        ply: usize,
+    ) -> Probe {
         let tt_ply = self.table_ply(ply);
         let Some(table) = self.table() else {
             return Probe::Search(None);
@@ -281,7 +288,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
     /// Remembers the node's result: an exact score inside the window, a lower bound after a
     /// cutoff, an upper bound when every move failed low.
     #[allow(clippy::too_many_arguments)]
-    fn store_table(
+    pub(super) fn store_table(
         &mut self,
         pos: &G,
         depth: i32,

@@ -24,6 +24,15 @@ pub enum Algorithm {
     Alphabeta,
     /// Alpha-beta on `threads` threads sharing the table ([`super::smp`]).
     LazySmp,
+    /// Expectiminimax over chance nodes without pruning, the reference for games of chance
+    /// ([`super::expecti`]; Michie 1966).
+    Expectiminimax,
+    /// Ballard's Star1: alpha-beta at player nodes, windows derived from value bounds at
+    /// chance nodes ([`super::expecti`]; Ballard 1983).
+    Star1,
+    /// Ballard's Star2: Star1 with a probing phase at chance nodes ([`super::expecti`];
+    /// Ballard 1983; Hauk, Buro and Schaeffer 2004).
+    Star2,
 }
 
 impl Algorithm {
@@ -31,6 +40,13 @@ impl Algorithm {
     #[must_use]
     pub fn is_alphabeta(self) -> bool {
         matches!(self, Self::Alphabeta | Self::LazySmp)
+    }
+
+    /// Whether the search handles chance nodes (and only it does: the others are refused
+    /// on games of chance, and these on deterministic games, when a file is validated).
+    #[must_use]
+    pub fn searches_chance(self) -> bool {
+        matches!(self, Self::Expectiminimax | Self::Star1 | Self::Star2)
     }
 }
 
@@ -40,6 +56,9 @@ impl std::fmt::Display for Algorithm {
             Self::Minimax => "minimax",
             Self::Alphabeta => "alphabeta",
             Self::LazySmp => "lazy_smp",
+            Self::Expectiminimax => "expectiminimax",
+            Self::Star1 => "star1",
+            Self::Star2 => "star2",
         })
     }
 }

@@ -11,6 +11,7 @@
 pub mod alphabeta;
 pub mod busy;
 pub mod config;
+pub mod expecti;
 pub mod mcts;
 pub mod minimax;
 pub mod null_move;
@@ -142,6 +143,8 @@ pub struct Searcher<'a, G: Game, E: Evaluator<G>> {
     stats: Stats,
     nodes_before: u64,
     control: Option<Control<'a>>,
+    /// Per-ply buffers of the searches over chance nodes (empty for the others).
+    chance: expecti::ChanceBuffers<G>,
 }
 
 impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
@@ -170,6 +173,7 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
             stats: Stats::default(),
             nodes_before: 0,
             control: None,
+            chance: expecti::ChanceBuffers::default(),
         }
     }
 
@@ -265,7 +269,9 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
         limits: &Limits,
         mut on_iteration: impl FnMut(&Iteration<G::Move>),
     ) -> SearchResult<G::Move> {
-        let uses_table = self.config.algorithm.is_alphabeta() && self.config.tt_mb > 0;
+        let algorithm = self.config.algorithm;
+        let uses_table =
+            (algorithm.is_alphabeta() || algorithm.searches_chance()) && self.config.tt_mb > 0;
         if uses_table && self.table.is_none() && self.owned_table.is_none() {
             self.owned_table = Some(Table::new(self.config.tt_mb));
         }
@@ -346,6 +352,9 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
         let score = match self.config.algorithm {
             Algorithm::Minimax => self.minimax(root, units, 0),
             Algorithm::Alphabeta | Algorithm::LazySmp => self.aspiration_search(root, units),
+            Algorithm::Expectiminimax | Algorithm::Star1 | Algorithm::Star2 => {
+                self.chance_search(root, units)
+            }
         };
         if self.aborted() {
             return None;

@@ -11,6 +11,9 @@
 //!   virtual loss (Chaslot, Winands and van den Herik 2008, "Parallel Monte-Carlo tree
 //!   search", Computers and Games).
 //!
+//! Games of chance: at a chance node the tree and the playouts draw the outcome by its
+//! weight ([`crate::game::Game::chance_outcomes`]) instead of choosing it.
+//!
 //! Rewards are 1 for a win, 0.5 for a draw, 0 for a loss; a node's reward is counted for
 //! the player who moved into it. One iteration is one playout.
 
@@ -274,10 +277,17 @@ fn grow<G: Game, E: Evaluator<G>>(
     rng: &mut XorShift,
 ) -> u64 {
     let mut buf = Vec::new();
+    let mut outcomes = Vec::new();
     let mut done = 0;
     while done < limit && !clock.interrupted(done) {
         let (leaf, mut pos) = tree.descend(root, rng, &mut buf, false);
-        let result = playout(&mut pos, eval, config.playout_cutoff, rng, &mut buf);
+        let result = playout(
+            &mut pos,
+            eval,
+            config.playout_cutoff,
+            rng,
+            (&mut buf, &mut outcomes),
+        );
         tree.backpropagate(leaf, result, false);
         done += 1;
     }
@@ -337,6 +347,7 @@ pub fn flat_monte_carlo<G: Game, E: Evaluator<G>>(
         Err(done) => return done,
     };
     let mut buf = Vec::new();
+    let mut outcomes = Vec::new();
     root.generate_moves(&mut buf);
     let mut totals: Vec<(G::Move, u64, f64)> = buf.iter().map(|&mv| (mv, 0, 0.0)).collect();
     let limit = budget.iterations.unwrap_or(u64::MAX);
@@ -347,7 +358,13 @@ pub fn flat_monte_carlo<G: Game, E: Evaluator<G>>(
         let (mv, visits, reward) = &mut totals[index];
         let mut pos = root.clone();
         pos.play(*mv);
-        let result = playout(&mut pos, eval, config.playout_cutoff, &mut rng, &mut buf);
+        let result = playout(
+            &mut pos,
+            eval,
+            config.playout_cutoff,
+            &mut rng,
+            (&mut buf, &mut outcomes),
+        );
         *visits += 1;
         *reward += reward_for(root.side_to_move(), result.0, result.1);
         done += 1;

@@ -139,10 +139,17 @@ impl<G: Game> Shared<'_, G> {
     fn work<E: Evaluator<G>>(&self, root: &G, eval: &E, config: &MctsConfig, index: usize) -> u64 {
         let mut rng = thread_rng(config.seed, index);
         let mut buf = Vec::new();
+        let mut outcomes = Vec::new();
         let mut done = 0;
         while !self.clock.interrupted(done) && self.started.fetch_add(1, Relaxed) < self.limit {
             let (leaf, mut pos) = self.tree.lock().descend(root, &mut rng, &mut buf, true);
-            let result = playout(&mut pos, eval, config.playout_cutoff, &mut rng, &mut buf);
+            let result = playout(
+                &mut pos,
+                eval,
+                config.playout_cutoff,
+                &mut rng,
+                (&mut buf, &mut outcomes),
+            );
             self.tree.lock().backpropagate(leaf, result, true);
             done += 1;
         }

@@ -2,7 +2,7 @@
 //! random playouts and backpropagation (Kocsis and Szepesvári 2006, "Bandit based
 //! Monte-Carlo planning", ECML; shared/seeds/003).
 
-use crate::game::{Evaluator, Game, Outcome, Player, Score, Status};
+use crate::game::{Evaluator, Game, Outcome, Player, Score, Status, Weight};
 use crate::rng::XorShift;
 
 /// No parent (the root).
@@ -60,6 +60,8 @@ pub(super) struct Tree<G: Game> {
     exploration: f64,
     /// Nodes added to the tree (the root and every expanded child).
     added: u64,
+    /// The outcomes of the chance node being descended through, reused.
+    outcomes: Vec<(G::Move, Weight)>,
 }
 
 impl<G: Game> Tree<G> {
@@ -70,6 +72,7 @@ impl<G: Game> Tree<G> {
             nodes: vec![Node::new(None, NONE, mover)],
             exploration,
             added: 1,
+            outcomes: Vec::new(),
         }
     }
 
@@ -100,7 +103,12 @@ impl<G: Game> Tree<G> {
             if !self.nodes[node as usize].generated {
                 self.generate(node, &pos, rng, buf);
             }
-            let Some((child, new)) = self.next_child(node) else {
+            let next = if pos.is_chance() {
+                self.sample_child(node, &pos, rng)
+            } else {
+                self.next_child(node)
+            };
+            let Some((child, new)) = next else {
                 return (node, pos);
             };
             pos.play(self.nodes[child as usize].mv.expect("a child has a move"));
@@ -129,12 +137,39 @@ impl<G: Game> Tree<G> {
         Some((self.select(node), false))
     }
 
+    /// At a chance node, the child of an outcome drawn by its weight (`true`: never visited
+    /// before, so it is added now). Outcomes are sampled, not chosen by UCB1: the tree
+    /// follows the dice as they fall (seed 003; expectimax-style MCTS).
+    fn sample_child(&mut self, node: u32, pos: &G, rng: &mut XorShift) -> Option<(u32, bool)> {
+        self.outcomes.clear();
+        pos.chance_outcomes(&mut self.outcomes);
+        let n = &self.nodes[node as usize];
+        if n.child_count == 0 || self.outcomes.len() != n.child_count as usize {
+            return None;
+        }
+        let child = n.first_child + sample(&self.outcomes, rng) as u32;
+        let c = &self.nodes[child as usize];
+        let new = c.visits == 0 && c.virtual_loss == 0;
+        if new {
+            self.nodes[node as usize].expanded += 1;
+            self.added += 1;
+        }
+        Some((child, new))
+    }
+
     /// Appends the children of `node` (position `pos`) to the arena in a seeded random order,
-    /// so that expansion does not favour the move generator's order.
+    /// so that expansion does not favour the move generator's order; a chance node's
+    /// outcomes in the game's order (they are drawn by weight, [`Self::sample_child`]).
     fn generate(&mut self, node: u32, pos: &G, rng: &mut XorShift, buf: &mut Vec<G::Move>) {
         buf.clear();
-        pos.generate_moves(buf);
-        shuffle(buf, rng);
+        if pos.is_chance() {
+            self.outcomes.clear();
+            pos.chance_outcomes(&mut self.outcomes);
+            buf.extend(self.outcomes.iter().map(|&(o, _)| o));
+        } else {
+            pos.generate_moves(buf);
+            shuffle(buf, rng);
+        }
         let first = u32::try_from(self.nodes.len()).expect("tree larger than u32::MAX nodes");
         let mover = pos.side_to_move();
         self.nodes
@@ -204,6 +239,22 @@ impl<G: Game> Tree<G> {
     }
 }
 
+/// A playout's reused buffers: moves, and a chance node's weighted outcomes.
+pub(super) type PlayoutBuffers<'a, M> = (&'a mut Vec<M>, &'a mut Vec<(M, Weight)>);
+
+/// The index of an outcome drawn with probability weight / total weight.
+pub(super) fn sample<M>(outcomes: &[(M, Weight)], rng: &mut XorShift) -> usize {
+    let total: u64 = outcomes.iter().map(|&(_, w)| u64::from(w)).sum();
+    let mut r = rng.below(total.max(1));
+    for (i, &(_, w)) in outcomes.iter().enumerate() {
+        if r < u64::from(w) {
+            return i;
+        }
+        r -= u64::from(w);
+    }
+    outcomes.len().saturating_sub(1)
+}
+
 /// Fisher-Yates shuffle with the seeded generator.
 fn shuffle<T>(items: &mut [T], rng: &mut XorShift) {
     for i in (1..items.len()).rev() {
@@ -239,13 +290,14 @@ fn outcome_value(outcome: Outcome) -> f64 {
 /// A uniformly random playout from `pos` to the end of the game, or for `cutoff` plies and
 /// then the evaluator's score through [`win_probability`]. Returns the player the value is
 /// for (the side to move where the playout stopped) and the value. A position with no moves
-/// that is not over counts as a draw. Reuses `buf`: nothing is allocated per step.
+/// that is not over counts as a draw. At a chance node the outcome is drawn by its weight.
+/// Reuses `buf` and `outcomes`: nothing is allocated per step.
 pub(super) fn playout<G: Game, E: Evaluator<G>>(
     pos: &mut G,
     eval: &E,
     cutoff: Option<u32>,
     rng: &mut XorShift,
-    buf: &mut Vec<G::Move>,
+    (buf, outcomes): PlayoutBuffers<'_, G::Move>,
 ) -> (Player, f64) {
     let mut plies = 0u32;
     loop {
@@ -255,6 +307,13 @@ pub(super) fn playout<G: Game, E: Evaluator<G>>(
         if cutoff.is_some_and(|c| plies >= c) {
             return (pos.side_to_move(), win_probability(eval.evaluate(pos)));
         }
+        if pos.is_chance() {
+            outcomes.clear();
+            pos.chance_outcomes(outcomes);
+            pos.play(outcomes[sample(outcomes, rng)].0);
+            plies += 1;
+            continue;
+        }
         buf.clear();
         pos.generate_moves(buf);
         if buf.is_empty() {
@@ -262,5 +321,31 @@ pub(super) fn playout<G: Game, E: Evaluator<G>>(
         }
         pos.play(buf[rng.below(buf.len() as u64) as usize]);
         plies += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn outcomes_are_drawn_by_their_weights() {
+        // The 21 rolls of two dice: doubles 1/36, the others 2/36.
+        let outcomes: Vec<(u8, Weight)> =
+            (0..21u8).map(|i| (i, if i < 6 { 1 } else { 2 })).collect();
+        let mut rng = XorShift::new(5);
+        let mut counts = [0u32; 21];
+        for _ in 0..72_000 {
+            counts[sample(&outcomes, &mut rng)] += 1;
+        }
+        for (i, &n) in counts.iter().enumerate() {
+            let expected = 2000.0 * f64::from(outcomes[i].1);
+            // Within 5 standard deviations of the binomial expectation.
+            let sd = (expected * (1.0 - expected / 72_000.0)).sqrt();
+            assert!(
+                (f64::from(n) - expected).abs() < 5.0 * sd,
+                "outcome {i}: {n}"
+            );
+        }
     }
 }

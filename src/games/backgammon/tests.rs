@@ -1,0 +1,191 @@
+use super::*;
+use crate::game::Evaluator;
+
+fn pos(text: &str) -> Backgammon {
+    Backgammon::parse_position(text).unwrap()
+}
+
+fn moves(p: &Backgammon) -> Vec<String> {
+    let mut out = Vec::new();
+    p.generate_moves(&mut out);
+    out.iter().map(ToString::to_string).collect()
+}
+
+#[test]
+fn start_position_has_the_documented_id_and_rolls() {
+    // The GNU Backgammon manual's Position ID of the start position.
+    let start = Backgammon::default();
+    assert_eq!(start.to_string(), "4HPwATDgc/ABMA");
+    assert_eq!(pos("4HPwATDgc/ABMA"), start);
+    assert!(start.is_chance());
+    let mut rolls = Vec::new();
+    start.chance_outcomes(&mut rolls);
+    assert_eq!(rolls.len(), 21);
+    assert_eq!(rolls.iter().map(|&(_, w)| w).sum::<u32>(), 36);
+    assert_eq!(start.pips(Player::First), 167);
+}
+
+#[test]
+fn opening_31_has_sixteen_plays_as_gnubg_lists() {
+    // gnubg 1.07's `hint` lists 16 distinct plays for 31 from the start.
+    let p = pos("start 31");
+    let list = moves(&p);
+    assert_eq!(list.len(), 16, "{list:?}");
+    assert!(list.contains(&"8/5 6/5".to_owned()));
+    let mv = p.parse_move("8/5 6/5").unwrap();
+    let mut after = p;
+    after.play(mv);
+    assert_eq!(after.side_to_move(), Player::Second);
+    assert!(after.is_chance());
+}
+
+#[test]
+fn bar_entry_hits_and_blocks() {
+    // First on roll with a checker on the bar; Second holds First's 24-19 points except 22
+    // (Second's 3) with one blot on it.
+    let mut rows = [[0u8; 26]; 2];
+    rows[0][BAR] = 1;
+    rows[0][6] = 14;
+    for p in [1, 2, 4, 5, 6] {
+        rows[1][p] = 2;
+    }
+    rows[1][3] = 1;
+    rows[1][0] = 4;
+    let p = Backgammon::from_rows(rows, Player::First, Some((6, 3)), Scoring::Gammons).unwrap();
+    // Only the 3 enters (on the 22, hitting); the 6 cannot bear off from the 6 with a
+    // checker outside the home board, so it moves on from the 22.
+    assert_eq!(moves(&p), ["bar/22* 22/16"]);
+}
+
+#[test]
+fn bearing_off_uses_the_larger_die_and_the_highest_point() {
+    // Checkers on the 2 and 1 only: a 6-5 bears both off.
+    let mut rows = [[0u8; 26]; 2];
+    rows[0][2] = 1;
+    rows[0][1] = 1;
+    rows[0][0] = 13;
+    rows[1][20] = 15;
+    let p = Backgammon::from_rows(rows, Player::First, Some((6, 5)), Scoring::Gammons).unwrap();
+    assert_eq!(moves(&p), ["2/off 1/off"]);
+    let mut after = p;
+    after.play(p.parse_move("2/off 1/off").unwrap());
+    // Second never bore off and has all 15 in First's home board (its 20): a backgammon.
+    assert_eq!(after.result(), Some((Player::First, 3)));
+    assert_eq!(after.status(), Status::Over(Outcome::Points(-3 * POINT)));
+    assert_eq!(
+        after.with_scoring(Scoring::WinLoss).result(),
+        Some((Player::First, 1))
+    );
+}
+
+#[test]
+fn only_the_larger_die_when_one_can_be_played() {
+    // First's lone back checker on 24 with 6-5 to play; Second blocks First's 18 and 13
+    // so that only one die can be played: 24/19 uses the 5, 24/18 is blocked. Then 19/13
+    // is blocked, so exactly one die moves, and it must be the larger playable one.
+    let mut rows = [[0u8; 26]; 2];
+    rows[0][24] = 1;
+    rows[0][0] = 14;
+    rows[1][25 - 18] = 2;
+    rows[1][25 - 13] = 2;
+    rows[1][25 - 14] = 2;
+    rows[1][0] = 9;
+    let p = Backgammon::from_rows(rows, Player::First, Some((6, 5)), Scoring::Gammons).unwrap();
+    assert_eq!(moves(&p), ["24/19"]);
+    // Blocking 19 instead of 18 leaves only the 6: 24/18 and then 18/13 is blocked.
+    rows[1][25 - 18] = 0;
+    rows[1][25 - 19] = 2;
+    let p = Backgammon::from_rows(rows, Player::First, Some((6, 5)), Scoring::Gammons).unwrap();
+    assert_eq!(moves(&p), ["24/18"]);
+}
+
+#[test]
+fn no_legal_move_is_a_pass() {
+    let mut rows = [[0u8; 26]; 2];
+    rows[0][BAR] = 2;
+    rows[0][0] = 13;
+    for n in &mut rows[1][1..=6] {
+        *n = 2;
+    }
+    rows[1][0] = 3;
+    let p = Backgammon::from_rows(rows, Player::First, Some((4, 2)), Scoring::Gammons).unwrap();
+    assert_eq!(moves(&p), ["pass"]);
+    let mut after = p;
+    after.play(p.parse_move("pass").unwrap());
+    assert_eq!(after.side_to_move(), Player::Second);
+}
+
+#[test]
+fn doubles_play_four_times_and_notation_reads_repeats_and_chains() {
+    let p = pos("start 66");
+    let m = p.parse_move("24/18(2) 13/7(2)").unwrap();
+    let mut a = p;
+    a.play(m);
+    assert_eq!(a.row(Player::First)[18], 2);
+    assert_eq!(a.row(Player::First)[7], 2);
+    let p = pos("start 33");
+    assert!(p.parse_move("24/21/18 13/10(2)").is_ok());
+}
+
+#[test]
+fn bad_positions_and_moves_are_refused() {
+    for bad in [
+        "",
+        "4HPwATDgc/ABM",
+        "4HPwATDgc/AB!A",
+        "start 71",
+        "//////////////",
+    ] {
+        assert!(Backgammon::parse_position(bad).is_err(), "{bad}");
+    }
+    let p = pos("start 31");
+    for bad in [
+        "24/16", "8/5", "25/22", "bar/22", "6/off", "x/y", "13/10(9)",
+    ] {
+        assert!(p.parse_move(bad).is_err(), "{bad}");
+    }
+}
+
+#[test]
+fn position_ids_round_trip_through_random_games() {
+    let mut rng = crate::rng::XorShift::new(7);
+    let mut p = Backgammon::default();
+    let mut buf = Vec::new();
+    let mut rolls = Vec::new();
+    for _ in 0..2000 {
+        if p.result().is_some() {
+            p = Backgammon::default();
+        }
+        if p.is_chance() {
+            rolls.clear();
+            p.chance_outcomes(&mut rolls);
+            p.play(rolls[rng.below(21) as usize].0);
+        } else {
+            let text = p.to_string();
+            assert_eq!(
+                pos(&text).row(Player::First),
+                p.row(p.side_to_move()),
+                "{text}"
+            );
+            buf.clear();
+            p.generate_moves(&mut buf);
+            for m in &buf {
+                assert_eq!(p.parse_move(&m.to_string()), Ok(*m), "{text}: {m}");
+            }
+            p.play(buf[rng.below(buf.len() as u64) as usize]);
+        }
+    }
+}
+
+#[test]
+fn evaluations_prefer_the_side_ahead_and_stay_in_bounds() {
+    let mut rows = [[0u8; 26]; 2];
+    rows[0][1] = 15;
+    rows[1][6] = 15;
+    let ahead = Backgammon::from_rows(rows, Player::First, None, Scoring::Gammons).unwrap();
+    assert!(PipRace.evaluate(&ahead) > POINT / 2);
+    let start = Backgammon::default();
+    let (lo, hi) = Pubeval.bounds(&start).unwrap();
+    assert_eq!((lo, hi), (-3 * POINT, 3 * POINT));
+    assert!((lo..=hi).contains(&Pubeval.evaluate(&start)));
+}
