@@ -559,7 +559,10 @@ impl Source<'_> {
         let before = &self.text[..start];
         let line = before.matches('\n').count() + 1;
         let column = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
-        let key = key.map(str::to_owned).or_else(|| self.key_on_line(start));
+        let key = key
+            .map(str::to_owned)
+            .or_else(|| super::diagnose::key_before(self.text, start))
+            .or_else(|| self.key_on_line(start));
         SpecError {
             file: self.file.to_path_buf(),
             line,
@@ -602,22 +605,33 @@ pub fn load(file: &Path) -> Result<Plan, SpecError> {
     parse(file, &read_file(file)?)
 }
 
-/// The text of an experiment file (an error without a line when it cannot be read).
+/// The text of an experiment file (an error without a line when it cannot be read, with
+/// one where it is not UTF-8).
 pub(crate) fn read_file(file: &Path) -> Result<String, SpecError> {
-    std::fs::read_to_string(file).map_err(|e| SpecError {
+    let error = |line, column, message| SpecError {
         file: file.to_path_buf(),
-        line: 0,
-        column: 0,
+        line,
+        column,
         key: None,
-        message: format!("cannot read the experiment file: {e}"),
-    })
+        message,
+    };
+    let bytes = std::fs::read(file)
+        .map_err(|e| error(0, 0, format!("cannot read the experiment file: {e}")))?;
+    super::diagnose::utf8(bytes).map_err(|e| error(e.line, e.column, e.to_string()))
 }
 
 /// The TOML document of `src`, as `T` (syntax, types and unknown keys located).
 pub(crate) fn document<T: serde::de::DeserializeOwned>(src: &Source) -> Result<T, SpecError> {
+    if let Some((span, key)) = super::diagnose::list_for_table(src.text) {
+        let why = "a list where a table is expected: write it with names, e.g. \
+                   { depth = 6, nodes = 100000 } (a list would be read by position)";
+        return Err(src.error(span, Some(&key), why));
+    }
     toml::from_str(src.text).map_err(|e| {
         let span = e.span().unwrap_or(0..0);
-        src.error(span, None, e.message().trim().to_owned())
+        let value = src.text.get(span.start..).unwrap_or_default();
+        let message = super::diagnose::user_words(e.message(), value);
+        src.error(span, None, message)
     })
 }
 
@@ -674,6 +688,8 @@ pub fn parse(file: &Path, text: &str) -> Result<Plan, SpecError> {
         }
     }
     link_baselines(&mut jobs);
+    super::diagnose::check_variant_names(&src, doc.searchers.get_ref(), &jobs)?;
+    super::diagnose::check_references(&src, &doc.references, &jobs)?;
     Ok(Plan {
         name: doc.name.into_inner(),
         file: file.to_path_buf(),
@@ -851,7 +867,14 @@ fn searchers_for(
             return Err(src.at(
                 name,
                 "searchers",
-                format!("no searcher is labelled `{}`", name.get_ref()),
+                format!(
+                    "no searcher is labelled `{}`{}",
+                    name.get_ref(),
+                    super::diagnose::suggestion(
+                        name.get_ref(),
+                        all.iter().map(|(v, _)| v.label.as_str())
+                    )
+                ),
             ));
         }
     }
