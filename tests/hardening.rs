@@ -128,3 +128,49 @@ fn messages_speak_the_users_language() {
         &[&format!("{file}:2:6:"), "not UTF-8", "byte offset 23"],
     );
 }
+
+#[test]
+fn unbounded_plans_are_refused_before_they_are_made() {
+    bad_file("huge_repetitions.toml", 6, "game", "4000000000 jobs");
+    bad_file("huge_sweep.toml", 8, "label", "more than 10000 variants");
+    bad_file("huge_limit_sweep.toml", 6, "game", "too many jobs to count");
+    bad_file(
+        "huge_trees.toml",
+        8,
+        "trees",
+        "more than the 250000 a plan may hold",
+    );
+    bad_file("huge_branching.toml", 6, "b", "b must be at most 4096");
+    bad_file("arena_huge_games.toml", 6, "games", "more than the 1000000");
+    bad_file(
+        "endless_test_set.toml",
+        6,
+        "file",
+        "larger than the 256 MiB",
+    );
+    refused(
+        &["search", "random_tree", "b=5000,d=1,model=incremental"],
+        &["b must be at most 4096"],
+    );
+}
+
+/// Tables larger than the memory available (skipped, with a note, on a machine with more
+/// than 64 GiB available).
+#[test]
+fn tables_beyond_the_memory_available_are_refused() {
+    let available = plylab::lab::diagnose::memory_available_mb();
+    if available.is_none_or(|mb| mb >= 65_536) {
+        eprintln!("skipped: MemAvailable is {available:?} MiB, 65536 MiB would fit");
+        return;
+    }
+    bad_file(
+        "table_beyond_memory.toml",
+        10,
+        "tt_mb",
+        "more than the memory available",
+    );
+    refused(
+        &["search", "tictactoe", "start", "--tt-mb", "65536"],
+        &["--tt-mb", "more than the memory available"],
+    );
+}

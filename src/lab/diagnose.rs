@@ -200,13 +200,37 @@ pub fn utf8(bytes: Vec<u8>) -> Result<String, BadUtf8> {
     })
 }
 
-/// Reads a text file, naming the line and column of invalid UTF-8.
+/// The largest input file read (experiment, test set, book): larger ones, and endless
+/// ones such as `/dev/zero`, are refused instead of filling the memory.
+pub const MAX_INPUT_BYTES: u64 = 256 << 20;
+
+/// The bytes of a file of at most [`MAX_INPUT_BYTES`].
 ///
 /// # Errors
-/// The file cannot be read, or is not UTF-8 (the message says where).
-pub fn read_text(path: &Path) -> Result<String, String> {
-    let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
-    utf8(bytes).map_err(|e| e.to_string())
+/// The file cannot be read, or is larger.
+pub fn read_bounded(path: &Path) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)?
+        .take(MAX_INPUT_BYTES + 1)
+        .read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_INPUT_BYTES {
+        return Err(std::io::Error::other(format!(
+            "larger than the {} MiB allowed for an input file",
+            MAX_INPUT_BYTES >> 20
+        )));
+    }
+    Ok(bytes)
+}
+
+/// A text file of at most [`MAX_INPUT_BYTES`], naming the line and column of invalid
+/// UTF-8 in the error.
+///
+/// # Errors
+/// The file cannot be read, is too large, or is not UTF-8.
+pub fn read_text(path: &Path) -> std::io::Result<String> {
+    utf8(read_bounded(path)?)
+        .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e.to_string()))
 }
 
 /// Keys whose value must be a table. serde reads a struct from a list by position, so
@@ -345,6 +369,75 @@ pub(crate) fn check_variant_names(
         }
     }
     Ok(())
+}
+
+/// The most jobs a plan may hold (25 times the largest experiment shipped): counted
+/// before the jobs are made, so that a huge `repetitions`, `trees` or product of sweeps is
+/// refused at once, even by `--dry-run`.
+pub const MAX_JOBS: usize = 250_000;
+
+/// Refuses `count` more jobs when `planned` are already in the plan and the sum passes
+/// [`MAX_JOBS`]; `what` says where they come from, the error points at `span`.
+pub(crate) fn check_job_count(
+    src: &Source,
+    span: std::ops::Range<usize>,
+    key: &str,
+    count: Option<usize>,
+    planned: usize,
+    what: &str,
+) -> Result<(), SpecError> {
+    let total = count.and_then(|c| c.checked_add(planned));
+    if total.is_some_and(|t| t <= MAX_JOBS) {
+        return Ok(());
+    }
+    let count = count.map_or_else(|| "too many jobs to count".into(), |c| format!("{c} jobs"));
+    Err(src.error(
+        span,
+        Some(key),
+        format!(
+            "{count} ({what}), with {planned} planned before: more than the {MAX_JOBS} a plan \
+             may hold; split the experiment or narrow its sweeps"
+        ),
+    ))
+}
+
+/// The memory the kernel says can be allocated without swapping (`MemAvailable` in
+/// /proc/meminfo), in MiB; `None` where that file is absent (not Linux).
+#[must_use]
+pub fn memory_available_mb() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib / 1024)
+}
+
+/// Refuses a table of `mb` MiB larger than the memory available (allocating it would
+/// abort the process or wake the kernel's out-of-memory killer).
+///
+/// # Errors
+/// A sentence saying how much is available.
+pub fn check_table_mb(mb: u64) -> Result<(), String> {
+    match memory_available_mb() {
+        Some(available) if mb > available => Err(format!(
+            "a {mb} MiB table is more than the memory available ({available} MiB, \
+             MemAvailable in /proc/meminfo)"
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// clap's parser for `--tt-mb`: a whole number from 0 to 65536 that fits in memory.
+///
+/// # Errors
+/// Not a number, out of range, or more than the memory available.
+pub fn table_mb_flag(text: &str) -> Result<u32, String> {
+    let mb: u32 = text
+        .parse()
+        .ok()
+        .filter(|mb| *mb <= 65_536)
+        .ok_or_else(|| format!("`{text}` is not a whole number of MiB from 0 to 65536"))?;
+    check_table_mb(u64::from(mb))?;
+    Ok(mb)
 }
 
 /// The span of `key`'s value in the `index`-th `[[table]]` of a TOML text, or an empty

@@ -615,7 +615,7 @@ pub(crate) fn read_file(file: &Path) -> Result<String, SpecError> {
         key: None,
         message,
     };
-    let bytes = std::fs::read(file)
+    let bytes = super::diagnose::read_bounded(file)
         .map_err(|e| error(0, 0, format!("cannot read the experiment file: {e}")))?;
     super::diagnose::utf8(bytes).map_err(|e| error(e.line, e.column, e.to_string()))
 }
@@ -667,6 +667,17 @@ pub fn parse(file: &Path, text: &str) -> Result<Plan, SpecError> {
                 .for_each(|p| p.set = format!("{} played out", p.set));
         }
         let chosen = searchers_for(&src, game, &searchers)?;
+        let per_position: Option<usize> = chosen.iter().try_fold(0usize, |sum, (_, limits)| {
+            let sweeps = limit_variants([limits, &game.limits, &doc.limits]).len();
+            // A product past MAX_VARIANTS was cut short: its true size is unknown.
+            (sweeps <= super::sweep::MAX_VARIANTS).then_some(())?;
+            sum.checked_add(sweeps)
+        });
+        let count = per_position
+            .and_then(|n| n.checked_mul(positions.len()))
+            .and_then(|n| n.checked_mul(*doc.repetitions.get_ref() as usize));
+        let what = "positions × searcher variants × limit sweeps × repetitions";
+        super::diagnose::check_job_count(&src, game.game.span(), "game", count, jobs.len(), what)?;
         let first_new = jobs.len();
         add_jobs(&mut jobs, &doc, game_index, game, &positions, &chosen);
         if *game.game.get_ref() == GameKind::Chess
@@ -837,8 +848,16 @@ pub(crate) fn variants_of(
             spec.oracle.as_ref().map(Spanned::get_ref),
             |v, o| v.oracle = Some(o),
         );
+    let variants = technique_variants(spec, variants).items;
+    if variants.len() > super::sweep::MAX_VARIANTS {
+        let why = format!(
+            "the sweeps of this searcher make more than {} variants",
+            super::sweep::MAX_VARIANTS
+        );
+        return Err(src.at(&spec.label, "label", why));
+    }
     let mut out = Vec::new();
-    for (mut variant, swept) in technique_variants(spec, variants).items {
+    for (mut variant, swept) in variants {
         check_variant(src, spec, &variant)?;
         variant.swept = swept.join(" ");
         out.push(variant);
@@ -1014,6 +1033,10 @@ fn check_variant(
             "tt_mb",
             format!("{mb} MiB is more than the {MAX_TT_MB} MiB allowed"),
         ));
+    }
+    if let Some(tt) = &spec.tt_mb {
+        super::diagnose::check_table_mb(variant.config.tt_mb as u64)
+            .map_err(|why| src.at(tt, "tt_mb", why))?;
     }
     Ok(())
 }
@@ -1191,6 +1214,12 @@ fn random_trees(src: &Source, game: &GameSpec, seed: u64) -> Result<Vec<Position
             "must be at least 1",
         ));
     }
+    let count = [b.get_ref().values().len(), d.get_ref().values().len()]
+        .into_iter()
+        .try_fold(models.len() * trees as usize, usize::checked_mul);
+    let span = game.trees.as_ref().map_or(game.game.span(), Spanned::span);
+    let what = "models × b × d × trees random trees, before searchers";
+    super::diagnose::check_job_count(src, span, "trees", count, 0, what)?;
     let mut out = Vec::new();
     for &model in &models {
         for &bv in b.get_ref().values() {

@@ -51,7 +51,7 @@ pub fn read(
     if kind == GameKind::Chess {
         return read_epd(path, take);
     }
-    let text = std::fs::read_to_string(path).map_err(|source| TestSetError::Io {
+    let text = super::diagnose::read_text(path).map_err(|source| TestSetError::Io {
         path: path.to_path_buf(),
         source,
     })?;
