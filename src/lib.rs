@@ -13,6 +13,8 @@
 //! ARCHITECTURE.md at the repository root draws the picture and states the dependency rules.
 
 pub mod arena;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod game;
 pub mod games;
 pub mod lab;
