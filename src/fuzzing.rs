@@ -445,7 +445,7 @@ impl Choices<'_> {
 }
 
 /// UCI command lines to `plylab uci` (alpha-beta with a 1 MiB table, each search capped
-/// at depth 4, 2,000 nodes and 50 ms), its output discarded; the input's end acts as
+/// at depth 3, 500 nodes and 20 ms), its output discarded; the input's end acts as
 /// `quit`. `Hash` above 64 MiB and `Threads` above 4 are left out: honoured, they would
 /// allocate gigabytes or hundreds of threads per input, which is what they are for.
 pub fn uci(data: &[u8]) {
@@ -464,9 +464,9 @@ pub fn uci(data: &[u8]) {
         },
     );
     let caps = Limits {
-        depth: Some(4),
-        nodes: Some(2000),
-        time: Some(Duration::from_millis(50)),
+        depth: Some(3),
+        nodes: Some(500),
+        time: Some(Duration::from_millis(20)),
     };
     let engine = crate::uci::Engine::new(&searcher, caps, std::io::sink());
     engine
