@@ -299,7 +299,8 @@ impl Choices<'_> {
         }
     }
 
-    /// A count (`repetitions`, `trees`): small, or past the caps and the types. Counts
+    /// A count (`repetitions`, `trees`, `take`, `games`): small, or past the caps and the
+    /// types. Counts
     /// that are valid but large make plans of up to 250,000 jobs that take a tenth of a
     /// second each to make, and would slow the fuzz a thousandfold for no new path.
     fn count(&mut self) -> String {
@@ -361,8 +362,9 @@ impl Choices<'_> {
                     "\"missing\"",
                 ]);
                 out += &format!("file = {file}\n");
-                if self.flip() {
-                    out += &format!("take = {}\n", self.number());
+                // Mostly a few positions: a whole file times the sweeps makes slow plans.
+                if self.below(8) > 0 {
+                    out += &format!("take = {}\n", self.count());
                 }
             }
             2 => {
@@ -436,7 +438,7 @@ impl Choices<'_> {
 
     fn match_table(&mut self) -> String {
         let game = self.pick(&["\"connect4\"", "\"tictactoe\"", "\"chess\""]);
-        let mut out = format!("[match]\ngame = {game}\ngames = {}\n", self.number());
+        let mut out = format!("[match]\ngame = {game}\ngames = {}\n", self.count());
         if self.flip() {
             out += "format = \"round_robin\"\n";
         }
