@@ -16,6 +16,8 @@
 
 pub mod arena;
 pub mod cluster;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod game;
 pub mod games;
 pub mod knowledge;

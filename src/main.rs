@@ -284,8 +284,8 @@ struct Techniques {
     /// The node function.
     #[arg(long, value_enum, default_value = "alphabeta")]
     algorithm: AlgorithmName,
-    /// Transposition table size in MiB (0: none; at most 65536).
-    #[arg(long, value_name = "MB", default_value_t = 16, value_parser = clap::value_parser!(u32).range(0..=65536))]
+    /// Transposition table size in MiB (0: none; at most 65536 and the memory available).
+    #[arg(long, value_name = "MB", default_value_t = 16, value_parser = plylab::lab::diagnose::table_mb_flag)]
     tt_mb: u32,
     /// Order moves by the evaluator's hint (centre first in connect four).
     #[arg(long)]

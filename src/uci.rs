@@ -7,18 +7,28 @@
 //! [`Engine`] is a small state machine: one method per command, the position and the table
 //! kept between commands, and the search on its own thread so that `stop` and `isready` are
 //! answered while it runs. Supported commands: `uci`, `isready`, `ucinewgame` (clears the
-//! table), `position startpos|fen FEN [moves ...]`, `go` with `depth`, `nodes`, `mate`,
-//! `movetime`, `wtime`/`btime`/`winc`/`binc`/`movestogo` and `infinite` (a bare `go` is
-//! infinite), `stop`, `quit`, `setoption name Hash|Threads value N`, and `debug` (ignored).
-//! Bad input (an unknown command or option, a bad FEN, an illegal move, a bad number) is
-//! answered with `info string <reason>`, and the engine keeps its last good position.
+//! table), `position startpos|fen FEN [moves ...]`, `go` with `searchmoves`, `depth`,
+//! `nodes`, `mate`, `movetime`, `wtime`/`btime`/`winc`/`binc`/`movestogo` and `infinite`
+//! (a bare `go` is infinite; `ponder` is read and searched as a normal `go`), `stop`,
+//! `quit`, `setoption name Hash|Threads value N`, and `debug` (ignored). Bad input (an
+//! unknown command or option, a bad number) is answered with `info string <reason>`.
+//!
+//! Every `go` is answered with `bestmove` (Meyer-Kahlen and Huber: the engine must always
+//! answer a search with it): an unknown or malformed `go` argument is reported with
+//! `info string` and left out, a zero `depth`, `nodes`, `mate` or `movetime` answers at
+//! once after one ply, `searchmoves` restricts the root to the legal moves it lists (with
+//! several `Threads`, on one thread), and a position without a legal move answers
+//! `bestmove (none)`, as Stockfish writes it. A `position` that is refused (a bad FEN, an
+//! impossible position, an illegal move) is reported with `info string`, and every `go`
+//! until the next valid `position` answers `info string` and `bestmove (none)`: searching
+//! the previous position instead would play a move of another game.
 //!
 //! Time: with a clock (`wtime`/`btime`) the search gets [`time_budget`]. After each
 //! completed iteration an `info depth D seldepth S score cp X|mate N nodes N nps N time MS
 //! pv ...` line is written (nodes and time count from the start of the `go`); `mate N` is in
 //! moves, positive when the engine mates. The answer is `bestmove <uci>`: the deepest
-//! completed iteration's move, the first legal move if no iteration completed, and `0000`
-//! when the position has no legal move (checkmate or stalemate).
+//! completed iteration's move, the first legal (allowed) move if no iteration completed,
+//! and `(none)` when the position has no legal move (checkmate or stalemate).
 
 use std::io::{self, BufRead, Write};
 use std::path::Path;
@@ -34,8 +44,9 @@ use crate::lab::spec::{self, SearcherVariant};
 use crate::search::smp::{Shared, lazy_smp_observed};
 use crate::search::{Iteration, Limits, SearchConfig, Searcher, Table};
 
-/// The largest `Hash` the engine accepts, in MiB.
-pub const MAX_HASH_MB: usize = 4096;
+/// The largest `Hash` the engine accepts, in MiB (as experiment files' `tt_mb`); a size
+/// larger than the memory available is refused with `info string` and the old table kept.
+pub const MAX_HASH_MB: usize = 65_536;
 /// The most search threads `setoption name Threads` accepts (lazy SMP).
 const MAX_THREADS: usize = 256;
 
@@ -155,6 +166,8 @@ pub struct Engine {
     position: Chess,
     /// Hashes of the positions before [`Self::position`], oldest first (repetitions).
     history: Vec<u64>,
+    /// Why the last `position` was refused; `go` is refused until a valid one arrives.
+    refused_position: Option<String>,
     search: Option<Running>,
     out: Output,
 }
@@ -179,6 +192,7 @@ impl Engine {
             threads: 1,
             position: Chess::startpos(),
             history: Vec::new(),
+            refused_position: None,
             search: None,
             out: Output(Arc::new(Mutex::new(Box::new(out)))),
         }
@@ -299,17 +313,22 @@ impl Engine {
         }
     }
 
-    /// `position startpos|fen FEN [moves m1 m2 ...]`: replaces the position only if the
-    /// whole command is valid.
+    /// `position startpos|fen FEN [moves m1 m2 ...]`: replaces the position if the whole
+    /// command is valid; otherwise `go` is refused until a valid `position` arrives.
     fn set_position(&mut self, args: &[&str]) {
         match parse_position(args) {
             Ok((position, history)) => {
                 self.position = position;
                 self.history = history;
+                self.refused_position = None;
             }
-            Err(reason) => self
-                .out
-                .info_string(&format!("{reason}; the position is unchanged")),
+            Err(reason) => {
+                self.out.info_string(&format!(
+                    "{reason}; position refused: `go` answers `bestmove (none)` until a valid \
+                     `position`"
+                ));
+                self.refused_position = Some(reason);
+            }
         }
     }
 
@@ -339,20 +358,40 @@ impl Engine {
         }
     }
 
-    /// Reallocates the table with `mb` MiB.
+    /// Reallocates the table with `mb` MiB, if the memory allows; otherwise keeps the old
+    /// table and says why.
     fn set_hash(&mut self, mb: usize) {
-        self.hash_mb = mb;
         if self.table.is_none() {
+            self.hash_mb = mb;
             self.out.info_string(&format!(
                 "Hash {mb} noted, but this configuration ({}, tt_mb = {}) searches without a table",
                 self.variant.config.algorithm, self.variant.config.tt_mb
             ));
             return;
         }
-        // Drop the old table before allocating the new one.
+        let old = self.hash_mb;
+        // The old table is freed before the new one is allocated, so it counts as available.
+        let reclaimable = crate::lab::diagnose::memory_available_mb().map(|m| m + old as u64);
+        if let Some(available) = reclaimable.filter(|&a| mb as u64 > a) {
+            return self.out.info_string(&format!(
+                "Hash {mb} is more than the memory available ({available} MiB); keeping the \
+                 {old} MiB table"
+            ));
+        }
         self.table = None;
-        self.table = Some(Arc::new(Table::new(mb)));
-        self.variant.config.tt_mb = mb;
+        match Table::try_new(mb) {
+            Ok(table) => {
+                self.table = Some(Arc::new(table));
+                self.hash_mb = mb;
+                self.variant.config.tt_mb = mb;
+            }
+            Err(e) => {
+                self.out.info_string(&format!(
+                    "cannot allocate a {mb} MiB table ({e}); keeping a {old} MiB table"
+                ));
+                self.table = Some(Arc::new(Table::new(old)));
+            }
+        }
     }
 
     /// `go ...`: starts a search on its own thread.
@@ -360,10 +399,18 @@ impl Engine {
         if self.busy("go") {
             return;
         }
-        let go = match Go::parse(args) {
-            Ok(go) => go,
-            Err(reason) => return self.out.info_string(&format!("{reason}; not searching")),
-        };
+        let (go, notes) = Go::parse(args);
+        for note in &notes {
+            self.out.info_string(note);
+        }
+        if let Some(reason) = &self.refused_position {
+            self.out.info_string(&format!(
+                "not searching: the last `position` was refused ({reason})"
+            ));
+            self.out.line("bestmove (none)");
+            return;
+        }
+        let root_moves = self.root_moves(&go.searchmoves);
         let (limits, soft) = go.limits(self.position.color_to_move(), self.caps);
         let stop = Arc::new(AtomicBool::new(false));
         let done = Arc::new(AtomicBool::new(false));
@@ -371,9 +418,14 @@ impl Engine {
             root: self.position.clone(),
             history: self.history.clone(),
             config: SearchConfig {
-                threads: self.threads,
+                threads: if root_moves.is_empty() {
+                    self.threads
+                } else {
+                    1
+                },
                 ..self.variant.config.clone()
             },
+            root_moves,
             table: self.table.clone(),
             limits,
             soft,
@@ -388,10 +440,39 @@ impl Engine {
             .spawn(move || job.run(eval));
         match spawned {
             Ok(handle) => self.search = Some(Running { stop, done, handle }),
-            Err(e) => self
-                .out
-                .info_string(&format!("cannot start the search thread: {e}")),
+            Err(e) => {
+                self.out
+                    .info_string(&format!("cannot start the search thread: {e}"));
+                let first = self.position.legal_moves().first().map(ToString::to_string);
+                self.out.line(&format!(
+                    "bestmove {}",
+                    first.as_deref().unwrap_or("(none)")
+                ));
+            }
         }
+    }
+
+    /// The move codes of `go searchmoves`: the legal ones (others are reported and left
+    /// out); empty when none is given or none is legal (then every move is searched).
+    fn root_moves(&self, texts: &[String]) -> Vec<u16> {
+        let mut codes = Vec::new();
+        for text in texts {
+            match self.position.parse_uci(text) {
+                Ok(mv) => codes.push(Chess::move_code(mv)),
+                Err(e) => self
+                    .out
+                    .info_string(&format!("searchmoves: `{text}` left out: {e}")),
+            }
+        }
+        if codes.is_empty() && !texts.is_empty() {
+            self.out
+                .info_string("searchmoves lists no legal move: searching every move");
+        }
+        if !codes.is_empty() && self.threads > 1 && self.table.is_some() {
+            self.out
+                .info_string("searchmoves: searching on one thread (lazy SMP searches every move)");
+        }
+        codes
     }
 }
 
@@ -443,7 +524,7 @@ fn parse_setoption(args: &[&str]) -> Result<(String, String), String> {
 }
 
 /// The arguments of `go`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 struct Go {
     depth: Option<u32>,
     nodes: Option<u64>,
@@ -455,43 +536,54 @@ struct Go {
     binc: Option<i64>,
     movestogo: Option<u32>,
     infinite: bool,
+    /// `searchmoves`: the moves as written.
+    searchmoves: Vec<String>,
+    /// A zero `depth`, `nodes`, `mate` or `movetime`: answer at once (one ply).
+    at_once: bool,
 }
 
+/// The words that start an argument of `go` (UCI 2000/2006); `searchmoves` takes the
+/// moves up to the next of them.
+const GO_KEYWORDS: &[&str] = &[
+    "searchmoves",
+    "ponder",
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+    "depth",
+    "nodes",
+    "mate",
+    "movetime",
+    "infinite",
+];
+
 impl Go {
-    /// Reads `go`'s arguments; a bare `go` (or one with only `ponder`) searches until `stop`.
-    fn parse(args: &[&str]) -> Result<Self, String> {
-        fn number<T: std::str::FromStr>(key: &str, text: Option<&&str>) -> Result<T, String> {
-            let text = text.ok_or_else(|| format!("`go {key}` needs a number"))?;
-            text.parse()
-                .map_err(|_| format!("`go {key} {text}`: `{text}` is not a valid number here"))
-        }
-        fn positive<T: std::str::FromStr + Default + PartialEq>(
-            key: &str,
-            text: Option<&&str>,
-        ) -> Result<T, String> {
-            let n: T = number(key, text)?;
-            if n == T::default() {
-                return Err(format!("`go {key}` must be at least 1"));
-            }
-            Ok(n)
-        }
+    /// Reads `go`'s arguments; a bare `go` (or one with only `ponder` or `searchmoves`)
+    /// searches until `stop`. Never fails: what cannot be read is left out and described in
+    /// the notes, which the engine writes as `info string` lines.
+    fn parse(args: &[&str]) -> (Self, Vec<String>) {
         let mut go = Self::default();
-        let mut words = args.iter();
-        while let Some(&key) = words.next() {
-            match key {
-                "depth" => go.depth = Some(positive(key, words.next())?),
-                "nodes" => go.nodes = Some(positive(key, words.next())?),
-                "mate" => go.mate = Some(positive(key, words.next())?),
-                "movetime" => go.movetime = Some(positive(key, words.next())?),
-                "wtime" => go.wtime = Some(number(key, words.next())?),
-                "btime" => go.btime = Some(number(key, words.next())?),
-                "winc" => go.winc = Some(number(key, words.next())?),
-                "binc" => go.binc = Some(number(key, words.next())?),
-                "movestogo" => go.movestogo = Some(number(key, words.next())?),
-                "infinite" => go.infinite = true,
-                "ponder" => {}
-                "searchmoves" => return Err("`go searchmoves` is not supported".into()),
-                other => return Err(format!("unknown `go` argument `{other}`")),
+        let mut notes = Vec::new();
+        let mut words = args.iter().copied().peekable();
+        while let Some(key) = words.next() {
+            let value = if matches!(key, "infinite" | "ponder" | "searchmoves") {
+                None
+            } else if GO_KEYWORDS.contains(&key) {
+                match words.next_if(|w| !GO_KEYWORDS.contains(w)) {
+                    Some(v) => Some(v),
+                    None => {
+                        notes.push(format!("`go {key}` needs a number; left out"));
+                        continue;
+                    }
+                }
+            } else {
+                notes.push(format!("unknown `go` argument `{key}`; left out"));
+                continue;
+            };
+            if let Err(why) = go.set(key, value, &mut words) {
+                notes.push(why);
             }
         }
         let limited = go.depth.is_some()
@@ -499,9 +591,57 @@ impl Go {
             || go.mate.is_some()
             || go.movetime.is_some()
             || go.wtime.is_some()
-            || go.btime.is_some();
-        go.infinite |= !limited;
-        Ok(go)
+            || go.btime.is_some()
+            || go.at_once;
+        // A `go` whose limits were all unreadable answers at once rather than searching
+        // until a `stop` the GUI will never send.
+        go.at_once |= !limited && !go.infinite && !notes.is_empty();
+        go.infinite |= !limited && !go.at_once;
+        (go, notes)
+    }
+
+    /// Sets one argument; `words` supplies the moves of `searchmoves`.
+    fn set<'a>(
+        &mut self,
+        key: &str,
+        value: Option<&str>,
+        words: &mut std::iter::Peekable<impl Iterator<Item = &'a str>>,
+    ) -> Result<(), String> {
+        fn number<T: std::str::FromStr>(key: &str, text: Option<&str>) -> Result<T, String> {
+            let text = text.unwrap_or_default();
+            text.parse().map_err(|_| {
+                format!("`go {key} {text}`: `{text}` is not a valid number here; left out")
+            })
+        }
+        match key {
+            "depth" => self.depth = self.nonzero(number(key, value)?),
+            "nodes" => self.nodes = self.nonzero(number(key, value)?),
+            "mate" => self.mate = self.nonzero(number(key, value)?),
+            "movetime" => self.movetime = self.nonzero(number(key, value)?),
+            "wtime" => self.wtime = Some(number(key, value)?),
+            "btime" => self.btime = Some(number(key, value)?),
+            "winc" => self.winc = Some(number(key, value)?),
+            "binc" => self.binc = Some(number(key, value)?),
+            "movestogo" => self.movestogo = Some(number(key, value)?),
+            "infinite" => self.infinite = true,
+            "searchmoves" => {
+                while let Some(mv) = words.next_if(|w| !GO_KEYWORDS.contains(w)) {
+                    self.searchmoves.push(mv.to_owned());
+                }
+            }
+            _ => {} // `ponder`: searched as a normal `go`.
+        }
+        Ok(())
+    }
+
+    /// `Some(n)` for a positive limit; a zero limit asks for an answer at once.
+    fn nonzero<T: Default + PartialEq>(&mut self, n: T) -> Option<T> {
+        if n == T::default() {
+            self.at_once = true;
+            None
+        } else {
+            Some(n)
+        }
     }
 
     /// The search limits for `side` to move, each capped by `caps`, and the soft time
@@ -518,13 +658,18 @@ impl Go {
             nodes: self.nodes,
             time: min_some(self.movetime.map(Duration::from_millis), clock.map(|c| c.0)),
         };
-        if self.infinite {
+        if self.at_once {
+            limits = Limits {
+                depth: Some(1),
+                ..Limits::default()
+            };
+        } else if self.infinite {
             limits = Limits::default();
         }
         limits.depth = min_some(limits.depth, caps.depth);
         limits.nodes = min_some(limits.nodes, caps.nodes);
         limits.time = min_some(limits.time, caps.time);
-        let soft = if self.infinite {
+        let soft = if self.infinite || self.at_once {
             None
         } else {
             clock.map(|c| c.1)
@@ -550,6 +695,8 @@ struct SearchJob {
     limits: Limits,
     soft: Option<Duration>,
     infinite: bool,
+    /// `searchmoves` as move codes; empty: every move.
+    root_moves: Vec<u16>,
     stop: Arc<AtomicBool>,
     done: Arc<AtomicBool>,
     out: Output,
@@ -568,7 +715,7 @@ impl SearchJob {
         let best = searched.unwrap_or_else(|_| {
             self.out
                 .info_string("the search panicked; playing the first legal move");
-            self.root.legal_moves().first().copied()
+            self.first_allowed()
         });
         if self.infinite {
             // `go infinite` answers only after `stop`, even when the search ended by itself.
@@ -577,14 +724,14 @@ impl SearchJob {
             }
         }
         self.done.store(true, Relaxed);
-        let best = best.map_or_else(|| "0000".to_string(), |m| m.to_string());
+        let best = best.map_or_else(|| "(none)".to_string(), |m| m.to_string());
         self.out.line(&format!("bestmove {best}"));
     }
 
     /// Searches, writing an info line per completed iteration; the move to play (`None`
     /// when the root has no legal move).
     fn search<E: Evaluator<Chess>>(&self, eval: &E) -> Option<ChessMove> {
-        let first_legal = self.root.legal_moves().first().copied();
+        let first_legal = self.first_allowed();
         let Some(first_legal) = first_legal else {
             let why = if self.root.in_check() {
                 "checkmate"
@@ -633,7 +780,8 @@ impl SearchJob {
             _ => {
                 let mut searcher = Searcher::new(eval, &self.config)
                     .with_stop(&self.stop)
-                    .with_history(&self.history);
+                    .with_history(&self.history)
+                    .with_root_moves(&self.root_moves);
                 if let Some(table) = &self.table {
                     searcher = searcher.with_table(table);
                 }
@@ -641,6 +789,14 @@ impl SearchJob {
             }
         };
         Some(result.best_move().unwrap_or(first_legal))
+    }
+
+    /// The first legal move that `searchmoves` allows (any, without `searchmoves`).
+    fn first_allowed(&self) -> Option<ChessMove> {
+        let allowed = |m: &ChessMove| {
+            self.root_moves.is_empty() || self.root_moves.contains(&Chess::move_code(*m))
+        };
+        self.root.legal_moves().into_iter().find(allowed)
     }
 }
 
@@ -701,18 +857,41 @@ mod tests {
 
     #[test]
     fn go_arguments() {
-        let go = Go::parse(&["wtime", "1000", "btime", "-5", "winc", "10"]).unwrap();
+        let parse = |args: &[&str]| Go::parse(args).0;
+        let go = parse(&["wtime", "1000", "btime", "-5", "winc", "10"]);
         assert!(!go.infinite);
         assert_eq!(go.btime, Some(-5));
         let (limits, soft) = go.limits(Color::Black, Limits::default());
         assert_eq!(limits.time, Some(Duration::from_millis(1)));
         assert!(soft.is_some());
-        assert!(Go::parse(&[]).unwrap().infinite);
-        assert!(Go::parse(&["depth", "x"]).is_err());
-        assert!(Go::parse(&["depth"]).is_err());
-        assert!(Go::parse(&["depth", "0"]).is_err());
-        assert!(Go::parse(&["sideways"]).is_err());
-        let go = Go::parse(&["depth", "9", "mate", "2"]).unwrap();
+        assert!(parse(&[]).infinite);
+        // Unreadable arguments are left out with a note; the rest still counts.
+        for bad in [
+            &["depth", "x"][..],
+            &["depth"],
+            &["sideways"],
+            &["depth", "-1"],
+        ] {
+            // Nothing else limits the search: it answers at once rather than forever.
+            let (go, notes) = Go::parse(bad);
+            assert!(
+                go.at_once && !go.infinite && notes.len() == 1,
+                "{bad:?}: {notes:?}"
+            );
+        }
+        let (go, notes) = Go::parse(&["depth", "movetime", "50"]);
+        assert_eq!((go.depth, go.movetime, notes.len()), (None, Some(50), 1));
+        // A zero limit answers at once, after one ply.
+        for zero in ["depth", "movetime", "nodes", "mate"] {
+            let go = parse(&[zero, "0"]);
+            assert!(go.at_once && !go.infinite, "{zero}");
+            let (limits, _) = go.limits(Color::White, Limits::default());
+            assert_eq!((limits.depth, limits.time), (Some(1), None));
+        }
+        let go = parse(&["searchmoves", "e2e4", "d2d4", "depth", "3"]);
+        assert_eq!(go.searchmoves, ["e2e4", "d2d4"]);
+        assert_eq!(go.depth, Some(3));
+        let go = parse(&["depth", "9", "mate", "2"]);
         let caps = Limits {
             nodes: Some(100),
             ..Limits::default()

@@ -1,8 +1,10 @@
 //! `plylab uci` end to end: the binary on piped stdin/stdout. The handshake, a mate in one,
 //! `go movetime`, `go infinite` + `stop`, a clock search, game-over positions, bad input of
-//! every kind (answered with `info string`, the engine still alive and its position kept),
+//! every kind (answered with `info string`, the engine still alive),
 //! `quit`, a configuration taken from an experiment file, and python-chess self-play
-//! (tests/uci/selfplay.py). Every read has a timeout, so a hang fails instead of blocking.
+//! (tests/uci/selfplay.py), and issue 15's points 1 and 4 (`searchmoves`, zero limits,
+//! `bestmove (none)`, refused positions) directly and through python-chess
+//! (tests/uci/go_points.py). Every read has a timeout, so a hang fails instead of blocking.
 
 mod common;
 
@@ -173,7 +175,7 @@ fn handshake_and_quit() {
         "{lines:?}"
     );
     assert!(
-        lines.contains(&"option name Hash type spin default 16 min 1 max 4096".to_string()),
+        lines.contains(&"option name Hash type spin default 16 min 1 max 65536".to_string()),
         "{lines:?}"
     );
     assert!(
@@ -215,7 +217,7 @@ fn mate_in_one() {
     // Checkmated already: no legal move.
     engine.send("position fen 4k3/4Q3/3K4/8/8/8/8/8 b - - 1 1");
     engine.send("go depth 2");
-    assert_eq!(engine.best_move(TIMEOUT).0, "0000");
+    assert_eq!(engine.best_move(TIMEOUT).0, "(none)");
     // Being mated in one: Black to move, every move allows mate (negative mate score).
     engine.send("position fen 4k3/R7/1R6/8/8/8/8/4K3 b - - 0 1");
     engine.send("go depth 3");
@@ -286,18 +288,6 @@ fn bad_input_is_reported_and_survived() {
     engine.send(&format!("position fen {MATE_IN_ONE}"));
     for bad in [
         "frobnicate",
-        "position fen 8/8/8/8 w - - 0 1",
-        "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
-        "position startpos moves e2e5",
-        "position startpos moves e2e4 zz",
-        "position startpos moves e2e4 e7e5 ☃☃",
-        "position sideways",
-        "position",
-        "go depth x",
-        "go nodes -3",
-        "go movetime",
-        "go depth 0",
-        "go wibble 3",
         "setoption name Foo value 1",
         "setoption name Hash value lots",
         "setoption name Hash value 0",
@@ -314,6 +304,113 @@ fn bad_input_is_reported_and_survived() {
     engine.send("   ");
     engine.send("go depth 3");
     assert_eq!(engine.best_move(TIMEOUT).0, "a7e7", "{}", engine.log());
+    // A `go` argument that cannot be read is reported and left out; `bestmove` still comes
+    // (at once when nothing else limits the search).
+    for bad in [
+        "go depth x",
+        "go nodes -3",
+        "go movetime",
+        "go wibble 3",
+        "go depth 3 wibble",
+    ] {
+        engine.send(bad);
+        let (best, lines) = engine.best_move(TIMEOUT);
+        assert!(lines[0].starts_with("info string"), "`{bad}`: {lines:?}");
+        assert_eq!(best, "a7e7", "`{bad}`: {lines:?}");
+    }
+    // A refused position is not searched: every `go` answers `bestmove (none)` until a
+    // valid `position` arrives (issue 15, point 4).
+    for bad in [
+        "position fen 8/8/8/8 w - - 0 1",
+        "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
+        "position fen 8/8/8/8/8/3kK3/8/8 w - - 0 1",
+        "position startpos moves e2e5",
+        "position startpos moves e2e4 zz",
+        "position startpos moves e2e4 e7e5 ☃☃",
+        "position sideways",
+        "position",
+    ] {
+        engine.send(bad);
+        let lines = engine.read_until(TIMEOUT, |l| l.starts_with("info string"));
+        assert!(lines[0].contains("position refused"), "`{bad}`: {lines:?}");
+        engine.send("go depth 3");
+        let (best, lines) = engine.best_move(TIMEOUT);
+        assert_eq!(best, "(none)", "after `{bad}`: {lines:?}");
+        assert!(lines[0].contains("was refused"), "{lines:?}");
+        engine.alive();
+    }
+    engine.send(&format!("position fen {MATE_IN_ONE}"));
+    engine.send("go depth 3");
+    assert_eq!(engine.best_move(TIMEOUT).0, "a7e7", "{}", engine.log());
+    assert_eq!(engine.quit(), 0);
+}
+
+#[test]
+fn every_go_answers_bestmove() {
+    let mut engine = Engine::start(&[]);
+    // searchmoves restricts the root: from the mate in one, only a rook move is allowed
+    // (Qa7-e7 mates), and an illegal or malformed move is left out with a note.
+    engine.send(&format!("position fen {MATE_IN_ONE}"));
+    engine.send("go searchmoves a7a8 a7b7 depth 3");
+    let (best, lines) = engine.best_move(TIMEOUT);
+    assert!(best == "a7a8" || best == "a7b7", "{lines:?}");
+    assert!(lines.iter().all(|l| !l.contains("pv a7e7")), "{lines:?}");
+    engine.send("go searchmoves a7e7 e2e4 zz depth 2");
+    let (best, lines) = engine.best_move(TIMEOUT);
+    assert_eq!(best, "a7e7", "{lines:?}");
+    assert_eq!(lines.iter().filter(|l| l.contains("left out")).count(), 2);
+    // searchmoves with a clock, then alone (searches until stop).
+    engine.send("go wtime 1000 btime 1000 searchmoves d6c6");
+    assert_eq!(engine.best_move(TIMEOUT).0, "d6c6");
+    engine.send("go searchmoves d6e6");
+    engine.read_until(TIMEOUT, |l| l.starts_with("info depth"));
+    engine.send("stop");
+    assert_eq!(engine.best_move(TIMEOUT).0, "d6e6");
+    // Zero limits answer at once, with a legal move.
+    for zero in ["go depth 0", "go movetime 0", "go nodes 0", "go mate 0"] {
+        let start = Instant::now();
+        engine.send(zero);
+        let (best, _) = engine.best_move(TIMEOUT);
+        assert!(start.elapsed() < Duration::from_secs(2), "{zero}");
+        assert_eq!(best, "a7e7", "{zero}");
+    }
+    // No legal move: `bestmove (none)`, as Stockfish writes it, whatever `go` says.
+    engine.send("position fen 4k3/4Q3/3K4/8/8/8/8/8 b - - 1 1");
+    for go in [
+        "go depth 2",
+        "go infinite",
+        "go searchmoves e8d8",
+        "go movetime 0",
+    ] {
+        engine.send(go);
+        if !go.contains("depth") && !go.contains("movetime") {
+            // Without a limit, the answer waits for `stop`, as UCI wants.
+            engine.send("stop");
+        }
+        assert_eq!(engine.best_move(TIMEOUT).0, "(none)", "{go}");
+    }
+    assert_eq!(engine.quit(), 0);
+}
+
+/// A `Hash` larger than the memory available is refused and the old table kept (skipped,
+/// with a note, on a machine with more than 64 GiB available).
+#[test]
+fn an_impossible_hash_keeps_the_old_table() {
+    let available = plylab::lab::diagnose::memory_available_mb();
+    if available.is_none_or(|mb| mb >= 65_536) {
+        eprintln!("skipped: MemAvailable is {available:?} MiB, 65536 MiB would fit");
+        return;
+    }
+    let mut engine = Engine::start(&[]);
+    engine.send("setoption name Hash value 65536");
+    let lines = engine.read_until(TIMEOUT, |l| l.starts_with("info string"));
+    assert!(
+        lines[0].contains("more than the memory available") && lines[0].contains("keeping"),
+        "{lines:?}"
+    );
+    engine.send(&format!("position fen {MATE_IN_ONE}"));
+    engine.send("go depth 3");
+    assert_eq!(engine.best_move(TIMEOUT).0, "a7e7");
     assert_eq!(engine.quit(), 0);
 }
 
@@ -409,7 +506,7 @@ eval = "shannon"
         assert!(id.contains(part), "`{part}` missing from {id}");
     }
     assert!(
-        lines.contains(&"option name Hash type spin default 4 min 1 max 4096".to_string()),
+        lines.contains(&"option name Hash type spin default 4 min 1 max 65536".to_string()),
         "{lines:?}"
     );
     engine.send(&format!("position fen {MATE_IN_ONE}"));
@@ -435,4 +532,14 @@ fn python_chess_selfplay() {
     let (ok, stdout, stderr) = python_script("selfplay.py", &[env!("CARGO_BIN_EXE_plylab")]);
     assert!(ok, "selfplay.py failed:\n{stdout}\n{stderr}");
     assert!(stdout.contains("ok: 4 games"), "{stdout}");
+}
+
+#[test]
+fn python_chess_go_points() {
+    if !python_chess("chess, chess.engine", "tests/uci/go_points.py") {
+        return;
+    }
+    let (ok, stdout, stderr) = python_script("go_points.py", &[env!("CARGO_BIN_EXE_plylab")]);
+    assert!(ok, "go_points.py failed:\n{stdout}\n{stderr}");
+    assert!(stdout.contains("ok: searchmoves"), "{stdout}");
 }

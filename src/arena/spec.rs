@@ -398,6 +398,7 @@ pub fn parse(file: &Path, text: &str) -> Result<MatchPlan, SpecError> {
     let players = players(&src, &doc, game, match_tc)?;
     let pairs = m.pairs.unwrap_or(true);
     check_games(&src, m, pairs)?;
+    check_match_size(&src, m, players.len())?;
     let base_dir = file.parent().unwrap_or(Path::new("."));
     let (openings, opening_source) = openings(&src, m, game, base_dir, doc.seed)?;
     let format = m.format;
@@ -451,6 +452,30 @@ fn check_games(src: &Source, m: &MatchSpec, pairs: bool) -> Result<(), SpecError
     if pairs && games % 2 == 1 {
         let why = format!(
             "{games} is odd: with pairs = true each opening is played twice (colours swapped)"
+        );
+        return Err(src.at(&m.games, "games", why));
+    }
+    Ok(())
+}
+
+/// The most games a match may schedule: counted before the schedule (and the
+/// `random_plies` openings, one a round) is made, so that a huge `games` or a round robin
+/// of thousands of players is refused at once.
+pub const MAX_MATCH_GAMES: u64 = 1_000_000;
+
+/// `games` per pairing times the pairings is at most [`MAX_MATCH_GAMES`].
+fn check_match_size(src: &Source, m: &MatchSpec, players: usize) -> Result<(), SpecError> {
+    let n = players as u64;
+    let pairings = match m.format {
+        Format::Gauntlet => n.saturating_sub(1),
+        Format::RoundRobin => n.saturating_mul(n.saturating_sub(1)) / 2,
+    };
+    let total = pairings.saturating_mul(u64::from(*m.games.get_ref()));
+    if total > MAX_MATCH_GAMES {
+        let why = format!(
+            "{total} games ({players} players, {pairings} pairings × {} games): more than \
+             the {MAX_MATCH_GAMES} a match may schedule",
+            m.games.get_ref()
         );
         return Err(src.at(&m.games, "games", why));
     }

@@ -252,7 +252,7 @@ impl Notation for Connect4 {
         if text == "start" {
             return Ok(pos);
         }
-        for (i, c) in text.char_indices() {
+        for (i, c) in text.chars().enumerate() {
             let col = c
                 .to_digit(10)
                 .filter(|d| (1..=u32::from(WIDTH)).contains(d))

@@ -32,6 +32,9 @@ pub use crate::rng::mix;
 pub const EDGE_RANGE: i64 = 1 << 20;
 /// Largest number of nodes on one level of an i.i.d. tree (values must fit a score).
 pub const MAX_LEVEL_NODES: u64 = 1 << 30;
+/// The largest branching factor: a node's moves are listed in a buffer of `b` moves, so an
+/// unbounded `b` (the incremental model allows any `b^d` below 2^64) would exhaust memory.
+pub const MAX_BRANCHING: u32 = 4096;
 
 /// How node values are drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Deserialize, serde::Serialize)]
@@ -66,13 +69,19 @@ pub struct TreeParams {
 }
 
 impl TreeParams {
-    /// Checks the parameters: `b >= 1`, `d >= 1`, and for the i.i.d. model `b^d <= 2^30`.
+    /// Checks the parameters: `1 <= b <=` [`MAX_BRANCHING`], `1 <= d <= 60`, and for the
+    /// i.i.d. model `b^d <= 2^30`.
     pub fn validate(&self) -> Result<(), ParseError> {
         if self.b == 0 || self.d == 0 {
             return Err(ParseError::new("b and d must be at least 1"));
         }
         if self.d > 60 {
             return Err(ParseError::new("d must be at most 60"));
+        }
+        if self.b > MAX_BRANCHING {
+            return Err(ParseError::new(format!(
+                "b must be at most {MAX_BRANCHING} (every node lists its b moves)"
+            )));
         }
         let fits = level_size(self.b, self.d).is_some_and(|n| n <= MAX_LEVEL_NODES);
         if self.model == Model::Iid && !fits {

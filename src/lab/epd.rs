@@ -81,7 +81,7 @@ pub enum EpdError {
 /// Reads the first `take` records (all if `None`) of the EPD file at `path`; blank lines
 /// and lines starting with `#` are skipped.
 pub fn read(path: &Path, take: Option<usize>) -> Result<Vec<EpdRecord>, EpdError> {
-    let text = std::fs::read_to_string(path).map_err(|source| EpdError::Io {
+    let text = super::diagnose::read_text(path).map_err(|source| EpdError::Io {
         path: path.to_path_buf(),
         source,
     })?;

@@ -9,6 +9,7 @@
 
 pub mod answer;
 pub mod bench;
+pub mod diagnose;
 pub mod elo;
 pub mod epd;
 pub mod machine;

@@ -640,7 +640,10 @@ impl Source<'_> {
         let before = &self.text[..start];
         let line = before.matches('\n').count() + 1;
         let column = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
-        let key = key.map(str::to_owned).or_else(|| self.key_on_line(start));
+        let key = key
+            .map(str::to_owned)
+            .or_else(|| super::diagnose::key_before(self.text, start))
+            .or_else(|| self.key_on_line(start));
         SpecError {
             file: self.file.to_path_buf(),
             line,
@@ -683,22 +686,33 @@ pub fn load(file: &Path) -> Result<Plan, SpecError> {
     parse(file, &read_file(file)?)
 }
 
-/// The text of an experiment file (an error without a line when it cannot be read).
+/// The text of an experiment file (an error without a line when it cannot be read, with
+/// one where it is not UTF-8).
 pub(crate) fn read_file(file: &Path) -> Result<String, SpecError> {
-    std::fs::read_to_string(file).map_err(|e| SpecError {
+    let error = |line, column, message| SpecError {
         file: file.to_path_buf(),
-        line: 0,
-        column: 0,
+        line,
+        column,
         key: None,
-        message: format!("cannot read the experiment file: {e}"),
-    })
+        message,
+    };
+    let bytes = super::diagnose::read_bounded(file)
+        .map_err(|e| error(0, 0, format!("cannot read the experiment file: {e}")))?;
+    super::diagnose::utf8(bytes).map_err(|e| error(e.line, e.column, e.to_string()))
 }
 
 /// The TOML document of `src`, as `T` (syntax, types and unknown keys located).
 pub(crate) fn document<T: serde::de::DeserializeOwned>(src: &Source) -> Result<T, SpecError> {
+    if let Some((span, key)) = super::diagnose::list_for_table(src.text) {
+        let why = "a list where a table is expected: write it with names, e.g. \
+                   { depth = 6, nodes = 100000 } (a list would be read by position)";
+        return Err(src.error(span, Some(&key), why));
+    }
     toml::from_str(src.text).map_err(|e| {
         let span = e.span().unwrap_or(0..0);
-        src.error(span, None, e.message().trim().to_owned())
+        let value = src.text.get(span.start..).unwrap_or_default();
+        let message = super::diagnose::user_words(e.message(), value);
+        src.error(span, None, message)
     })
 }
 
@@ -736,6 +750,17 @@ pub fn parse(file: &Path, text: &str) -> Result<Plan, SpecError> {
         let chosen = searchers_for(&src, game, &searchers)?;
         check_knowledge_game(&src, &doc, game, &chosen)?;
         check_chance_searchers(&src, game, &chosen)?;
+        let per_position: Option<usize> = chosen.iter().try_fold(0usize, |sum, (_, limits)| {
+            let sweeps = limit_variants([limits, &game.limits, &doc.limits]).len();
+            // A product past MAX_VARIANTS was cut short: its true size is unknown.
+            (sweeps <= super::sweep::MAX_VARIANTS).then_some(())?;
+            sum.checked_add(sweeps)
+        });
+        let count = per_position
+            .and_then(|n| n.checked_mul(positions.len()))
+            .and_then(|n| n.checked_mul(*doc.repetitions.get_ref() as usize));
+        let what = "positions × searcher variants × limit sweeps × repetitions";
+        super::diagnose::check_job_count(&src, game.game.span(), "game", count, jobs.len(), what)?;
         let first_new = jobs.len();
         add_jobs(&mut jobs, &doc, game_index, game, &positions, &chosen);
         let kind = *game.game.get_ref();
@@ -760,6 +785,8 @@ pub fn parse(file: &Path, text: &str) -> Result<Plan, SpecError> {
         }
     }
     link_baselines(&mut jobs);
+    super::diagnose::check_variant_names(&src, doc.searchers.get_ref(), &jobs)?;
+    super::diagnose::check_references(&src, &doc.references, &jobs)?;
     Ok(Plan {
         name: doc.name.into_inner(),
         file: file.to_path_buf(),
@@ -951,8 +978,16 @@ pub(crate) fn variants_of(
             spec.oracle.as_ref().map(Spanned::get_ref),
             |v, o| v.oracle = Some(o),
         );
+    let variants = technique_variants(spec, variants).items;
+    if variants.len() > super::sweep::MAX_VARIANTS {
+        let why = format!(
+            "the sweeps of this searcher make more than {} variants",
+            super::sweep::MAX_VARIANTS
+        );
+        return Err(src.at(&spec.label, "label", why));
+    }
     let mut out = Vec::new();
-    for (mut variant, swept) in technique_variants(spec, variants).items {
+    for (mut variant, swept) in variants {
         check_variant(src, spec, &variant)?;
         variant.swept = swept.join(" ");
         out.push(variant);
@@ -1018,7 +1053,14 @@ fn searchers_for(
             return Err(src.at(
                 name,
                 "searchers",
-                format!("no searcher is labelled `{}`", name.get_ref()),
+                format!(
+                    "no searcher is labelled `{}`{}",
+                    name.get_ref(),
+                    super::diagnose::suggestion(
+                        name.get_ref(),
+                        all.iter().map(|(v, _)| v.label.as_str())
+                    )
+                ),
             ));
         }
     }
@@ -1183,6 +1225,10 @@ fn check_variant(
             "tt_mb",
             format!("{mb} MiB is more than the {MAX_TT_MB} MiB allowed"),
         ));
+    }
+    if let Some(tt) = &spec.tt_mb {
+        super::diagnose::check_table_mb(variant.config.tt_mb as u64)
+            .map_err(|why| src.at(tt, "tt_mb", why))?;
     }
     Ok(())
 }
@@ -1408,6 +1454,12 @@ fn random_trees(src: &Source, game: &GameSpec, seed: u64) -> Result<Vec<Position
             "must be at least 1",
         ));
     }
+    let count = [b.get_ref().values().len(), d.get_ref().values().len()]
+        .into_iter()
+        .try_fold(models.len() * trees as usize, usize::checked_mul);
+    let span = game.trees.as_ref().map_or(game.game.span(), Spanned::span);
+    let what = "models × b × d × trees random trees, before searchers";
+    super::diagnose::check_job_count(src, span, "trees", count, 0, what)?;
     let mut out = Vec::new();
     for &model in &models {
         for &bv in b.get_ref().values() {

@@ -71,6 +71,11 @@ impl<'de, T: Deserialize<'de>> Visitor<'de> for SweepVisitor<T> {
 
 /// The cartesian product of sweeps, built one field at a time: each variant carries the
 /// `key=value` assignments of the swept fields that made it, for labels and CSV columns.
+/// The most variants one product of sweeps may make. [`Variants::across`] stops multiplying
+/// one past it, so that a file with many long lists cannot exhaust memory before the
+/// caller sees `items.len() > MAX_VARIANTS` and refuses it.
+pub const MAX_VARIANTS: usize = 10_000;
+
 #[derive(Clone, Debug)]
 pub struct Variants<S> {
     /// (the variant, its swept assignments)
@@ -95,9 +100,14 @@ impl<S: Clone> Variants<S> {
         set: impl Fn(&mut S, T),
     ) -> Self {
         let Some(sweep) = sweep else { return self };
-        let mut items = Vec::with_capacity(self.items.len() * sweep.0.len());
+        let wanted = self.items.len().saturating_mul(sweep.0.len());
+        let mut items = Vec::with_capacity(wanted.min(MAX_VARIANTS + 1));
         for (base, assigned) in self.items {
             for value in &sweep.0 {
+                if items.len() > MAX_VARIANTS {
+                    // Too many already: the caller refuses the plan (see MAX_VARIANTS).
+                    return Self { items };
+                }
                 let mut variant = base.clone();
                 set(&mut variant, value.clone());
                 let mut names = assigned.clone();

@@ -55,7 +55,7 @@ pub fn read(
     if kind == GameKind::Othello {
         return read_obf(path, take);
     }
-    let text = std::fs::read_to_string(path).map_err(|source| TestSetError::Io {
+    let text = super::diagnose::read_text(path).map_err(|source| TestSetError::Io {
         path: path.to_path_buf(),
         source,
     })?;
@@ -117,7 +117,7 @@ fn read_epd(path: &Path, take: Option<usize>) -> Result<Vec<PositionEntry>, Test
 /// that reach it (records without moves are searched but not judged). `#` comments and
 /// blank lines are skipped.
 fn read_obf(path: &Path, take: Option<usize>) -> Result<Vec<PositionEntry>, TestSetError> {
-    let text = std::fs::read_to_string(path).map_err(|source| TestSetError::Io {
+    let text = super::diagnose::read_text(path).map_err(|source| TestSetError::Io {
         path: path.to_path_buf(),
         source,
     })?;

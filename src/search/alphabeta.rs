@@ -191,7 +191,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         ply: usize,
         index: usize,
     ) -> Score {
-        if self.config.pvs && index > 0 && beta - alpha > 1 {
+        if self.config.pvs && index > 0 && beta > alpha.saturating_add(1) {
             let probe = -self.alphabeta(child, depth, -alpha - 1, -alpha, ply + 1, false);
             if probe <= alpha || probe >= beta || self.aborted() {
                 return probe;

@@ -145,6 +145,8 @@ pub struct Searcher<'a, G: Game, E: Evaluator<G>> {
     control: Option<Control<'a>>,
     /// Per-ply buffers of the searches over chance nodes (empty for the others).
     chance: expecti::ChanceBuffers<G>,
+    /// Move codes ([`Game::move_code`]) the root may play; empty: all (UCI `searchmoves`).
+    root_moves: Vec<u16>,
 }
 
 impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
@@ -174,7 +176,16 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
             nodes_before: 0,
             control: None,
             chance: expecti::ChanceBuffers::default(),
+            root_moves: Vec::new(),
         }
+    }
+
+    /// Searches only these moves at the root (their [`Game::move_code`]s), as UCI's
+    /// `go searchmoves` asks; an empty list searches every move.
+    #[must_use]
+    pub fn with_root_moves(mut self, codes: &[u16]) -> Self {
+        self.root_moves = codes.to_vec();
+        self
     }
 
     /// Uses `table` (shared with other searchers) instead of a private one.
@@ -463,6 +474,9 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
         let mut moves = std::mem::take(&mut self.moves[ply]);
         moves.clear();
         pos.generate_moves(&mut moves);
+        if ply == 0 && !self.root_moves.is_empty() {
+            moves.retain(|&m| self.root_moves.contains(&G::move_code(m)));
+        }
         self.stats.expanded_nodes += 1;
         self.stats.generated_moves += moves.len() as u64;
         moves

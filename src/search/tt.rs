@@ -121,6 +121,23 @@ impl Table {
         }
     }
 
+    /// [`Self::new`], but a failed allocation is an error instead of an abort (the UCI
+    /// engine's `Hash` keeps its old table then). Linux may still grant memory it cannot
+    /// back, so callers also compare the size with the memory available first.
+    ///
+    /// # Errors
+    /// The buckets cannot be allocated.
+    pub fn try_new(megabytes: usize) -> Result<Self, std::collections::TryReserveError> {
+        let count = megabytes.saturating_mul(1 << 20) / size_of::<Bucket>();
+        let mut buckets = Vec::new();
+        buckets.try_reserve_exact(count.max(1))?;
+        buckets.resize_with(count.max(1), Bucket::default);
+        Ok(Self {
+            buckets,
+            generation: AtomicU8::new(0),
+        })
+    }
+
     /// Number of entries.
     #[must_use]
     pub fn capacity(&self) -> usize {

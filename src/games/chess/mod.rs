@@ -20,6 +20,7 @@
 pub mod eval;
 mod notation;
 mod pesto;
+mod validate;
 
 use std::fmt;
 
@@ -382,8 +383,10 @@ impl Notation for Chess {
     /// letter, not exactly one king per side, pawns on the first or last rank, a side other
     /// than `w`/`b`, castling rights without the king on e1/e8 and the rook in its corner,
     /// an en-passant square on the wrong rank or without the pawn that just moved, the side
-    /// not to move in check. A halfmove clock over 100 is read as 100 (cozy-chess's cap,
-    /// enough for the fifty-move rule) and a fullmove number of 0 as 1.
+    /// not to move in check (kings side by side included), more than 16 pieces or 8 pawns a
+    /// side, checks no last move could give, a fullmove number of 0 (the checks of
+    /// python-chess's `Board.status()`, in `validate.rs`). A halfmove clock over 100 is read
+    /// as 100 (cozy-chess's cap, enough for the fifty-move rule).
     fn parse_position(text: &str) -> Result<Self, ParseError> {
         let text = text.trim();
         if text == "startpos" || text == "start" {
@@ -420,7 +423,13 @@ fn parse_fen(text: &str) -> Result<Board, ParseError> {
         }
     };
     check_castling(placement, castling)?;
-    check_en_passant(ep, white)?;
+    let ep_square = check_en_passant(ep, white)?;
+    let side_color = if white { Color::White } else { Color::Black };
+    validate::check_position(
+        &validate::Placement::parse(placement)?,
+        side_color,
+        ep_square,
+    )?;
     let (halfmove, fullmove) = match fields.as_slice() {
         [_, _, _, _, h, f] => (
             counter(h, "halfmove clock")?,
@@ -428,10 +437,15 @@ fn parse_fen(text: &str) -> Result<Board, ParseError> {
         ),
         _ => (0, 1),
     };
+    if fullmove == 0 {
+        return Err(ParseError::new(
+            "fullmove number 0: the count starts at 1 (PGN standard, section 16.1.3.6)",
+        ));
+    }
     let fen = format!(
         "{placement} {side} {castling} {ep} {} {}",
         halfmove.min(100),
-        fullmove.clamp(1, u32::from(u16::MAX))
+        fullmove.min(u32::from(u16::MAX))
     );
     Board::from_fen(&fen, false).map_err(|e| {
         ParseError::new(match e {
@@ -554,9 +568,9 @@ fn check_castling(placement: &str, castling: &str) -> Result<(), ParseError> {
 }
 
 /// Checks the en-passant field's form: `-` or a square on rank 6 (White to move) or 3.
-fn check_en_passant(ep: &str, white_to_move: bool) -> Result<(), ParseError> {
+fn check_en_passant(ep: &str, white_to_move: bool) -> Result<Option<Square>, ParseError> {
     if ep == "-" {
-        return Ok(());
+        return Ok(None);
     }
     let square: Square = ep
         .parse()
@@ -573,7 +587,7 @@ fn check_en_passant(ep: &str, white_to_move: bool) -> Result<(), ParseError> {
             if white_to_move { "White" } else { "Black" }
         )));
     }
-    Ok(())
+    Ok(Some(square))
 }
 
 #[cfg(test)]

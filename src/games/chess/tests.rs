@@ -55,11 +55,68 @@ fn malformed_fens_are_refused_with_reasons() {
     assert!(err("4k3/8/8/8/8/8/8/4K3 w - - x 1").contains("halfmove"));
     assert!(err("").contains("4 or 6 fields"));
     assert!(err("🙂/8/8/8/8/8/8/8 w - -").contains("not a piece letter"));
-    // Tolerated: large clocks and fullmove 0.
+    // Tolerated: large clocks (read as 100); refused: fullmove 0.
     assert_eq!(
-        pos("4k3/8/8/8/8/8/8/4K3 w - - 150 0").to_fen(),
+        pos("4k3/8/8/8/8/8/8/4K3 w - - 150 1").to_fen(),
         "4k3/8/8/8/8/8/8/4K3 w - - 100 1"
     );
+    assert!(err("4k3/8/8/8/8/8/8/4K3 w - - 150 0").contains("fullmove number 0"));
+}
+
+/// Positions and python-chess 1.11's verdict (`Board(fen).status() == STATUS_VALID`), with
+/// the word our refusal must contain.
+const STATUS_CASES: &[(&str, Option<&str>)] = &[
+    // OPPOSITE_CHECK: the kings side by side (cozy-chess alone accepted this one).
+    ("8/8/8/8/8/3kK3/8/8 w - - 0 1", Some("next to each other")),
+    // TOO_MANY_CHECKERS | IMPOSSIBLE_CHECK.
+    ("4k3/8/8/8/8/3n1n2/8/r3K3 w - - 0 1", Some("3 checkers")),
+    ("4k3/8/8/8/8/3n1n2/8/4K3 w - - 0 1", None),
+    // IMPOSSIBLE_CHECK: two checkers on one line through the king.
+    (
+        "4k3/8/8/8/8/8/8/r3K2r w - - 0 1",
+        Some("no legal last move"),
+    ),
+    ("4k3/8/8/8/4P3/8/8/4K3 b - e3 0 1", None),
+    // INVALID_EP_SQUARE: no pawn that just moved, or its start square occupied.
+    ("4k3/8/8/8/8/8/8/4K3 b - e3 0 1", Some("two-square")),
+    ("4k3/8/8/8/4P3/8/4B3/4K3 b - e3 0 1", Some("two-square")),
+    // IMPOSSIBLE_CHECK after a double push: the rook's check was there before it.
+    (
+        "8/8/8/8/4P3/8/8/K2k3R b - e3 0 1",
+        Some("no legal last move"),
+    ),
+    // A check discovered by the double push is possible.
+    ("8/8/8/7k/4P3/8/8/K2B4 b - e3 0 1", None),
+    ("4k2P/8/8/8/8/8/8/4K3 w - - 0 1", Some("first or last rank")),
+    ("4k3/pppppppp/p7/8/8/8/8/4K3 w - - 0 1", Some("9 pawns")),
+    (
+        "4k3/pppppppp/rnbqqbnr/8/8/8/8/4K3 w - - 0 1",
+        Some("17 pieces"),
+    ),
+    ("3k4/8/8/8/8/8/8/4K2r w - - 0 1", None),
+    ("4k3/8/8/8/8/8/3r4/4K3 w - - 0 1", None),
+    (
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        None,
+    ),
+    (
+        "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+        None,
+    ),
+    ("8/8/8/2k5/3Pp3/8/8/4K3 b - d3 0 1", None),
+    ("8/8/8/8/k2Pp2Q/8/8/4K3 b - d3 0 1", None),
+    ("4k3/8/8/8/3pP3/8/8/3RK3 w - - 0 1", None),
+];
+
+#[test]
+fn positions_are_validated_as_python_chess_does() {
+    for &(fen, refusal) in STATUS_CASES {
+        match (Chess::parse_position(fen), refusal) {
+            (Ok(_), None) => {}
+            (Err(e), Some(word)) => assert!(e.to_string().contains(word), "{fen}: {e}"),
+            (got, want) => panic!("{fen}: got {got:?}, python-chess says {want:?}"),
+        }
+    }
 }
 
 #[test]

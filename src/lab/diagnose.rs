@@ -1,0 +1,532 @@
+//! Error messages in the words of EXPERIMENTS.md instead of Rust's and serde's.
+//!
+//! The TOML parser and serde describe a mistake in terms of Rust types (`expected usize`),
+//! of serde's internals (`$__toml_private_datetime`) and of positional structs
+//! (`invalid length 1, expected struct LimitsSpec with 3 elements`). The helpers here turn
+//! such messages into what a user of the experiment files can act on, and suggest the
+//! nearest valid key or value ("did you mean"); [`read_text`] reports invalid UTF-8 with its
+//! line and column. spec.rs calls them where its errors are built.
+
+use std::fmt;
+use std::path::Path;
+
+use super::spec::{Job, ReferenceSpec, SearcherSpec, Source, SpecError};
+
+/// The candidate nearest to `word` by edit distance, if it is near enough to be a typo:
+/// at most 2 edits, and fewer than half of the word's letters (so `x` suggests nothing).
+#[must_use]
+pub fn did_you_mean<'a>(
+    word: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<&'a str> {
+    let limit = (word.chars().count() / 2).clamp(1, 2);
+    candidates
+        .into_iter()
+        .map(|c| (edit_distance(word, c), c))
+        .filter(|&(d, c)| d <= limit && c != word)
+        .min_by_key(|&(d, _)| d)
+        .map(|(_, c)| c)
+}
+
+/// `"; did you mean `x`?"` for [`did_you_mean`]'s answer, or nothing.
+#[must_use]
+pub fn suggestion<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> String {
+    did_you_mean(word, candidates).map_or_else(String::new, |c| format!("; did you mean `{c}`?"))
+}
+
+/// Levenshtein distance between two short strings, by characters.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let substitution = diagonal + usize::from(ca != cb);
+            diagonal = row[j + 1];
+            row[j + 1] = substitution.min(row[j] + 1).min(diagonal + 1);
+        }
+    }
+    row[b.len()]
+}
+
+/// What each Rust type in a serde message means in an experiment file.
+const TYPE_WORDS: &[(&str, &str)] = &[
+    ("expected usize", "expected a whole number ≥ 0"),
+    ("expected u64", "expected a whole number ≥ 0"),
+    (
+        "expected u32",
+        "expected a whole number from 0 to 4294967295",
+    ),
+    ("expected u16", "expected a whole number from 0 to 65535"),
+    ("expected u8", "expected a whole number from 0 to 255"),
+    ("expected i64", "expected a whole number"),
+    (
+        "expected i32",
+        "expected a whole number from -2147483648 to 2147483647",
+    ),
+    ("expected f64", "expected a number"),
+    ("expected f32", "expected a number"),
+    ("expected a boolean", "expected a boolean (true or false)"),
+    ("invalid type: sequence", "invalid type: a list"),
+    ("expected a sequence", "expected a list"),
+    ("expected a string", "expected a text in quotes"),
+];
+
+/// A TOML or serde message about the value written at `value` (the text from the error's
+/// span on), in the words of EXPERIMENTS.md, with a suggestion for an unknown key or word.
+#[must_use]
+pub fn user_words(message: &str, value: &str) -> String {
+    let mut out = message.trim().to_owned();
+    // A TOML date-time reaches serde as a map with one private key.
+    if looks_like_datetime(value) {
+        out = out.replace("invalid type: map", "invalid type: a date-time");
+    } else {
+        out = out.replace("invalid type: map", "invalid type: a table");
+    }
+    out = out.replace("$__toml_private_datetime", "a date-time");
+    out = out.replace(
+        " as i128",
+        " (too large: TOML integers stop at 9223372036854775807)",
+    );
+    for (rust, words) in TYPE_WORDS {
+        out = out.replace(rust, words);
+    }
+    if let Some(len) = positional_struct(&out) {
+        out = format!(
+            "a list of {len} value(s) where a table is expected; write it with names, e.g. \
+             {{ depth = 6, nodes = 100000, time_ms = 1000 }}"
+        );
+    }
+    out + &unknown_word_suggestion(message)
+}
+
+/// `invalid length N, expected struct X with M elements`: a list given for a table.
+fn positional_struct(message: &str) -> Option<&str> {
+    let rest = message.strip_prefix("invalid length ")?;
+    let (len, tail) = rest.split_once(',')?;
+    tail.contains("expected struct").then_some(len)
+}
+
+/// For serde's `unknown field `x`, expected one of `a`, `b`` (and `unknown variant`), the
+/// nearest expected name, if any is close.
+fn unknown_word_suggestion(message: &str) -> String {
+    let Some(rest) = message
+        .strip_prefix("unknown field `")
+        .or_else(|| message.strip_prefix("unknown variant `"))
+    else {
+        return String::new();
+    };
+    let Some((word, expected)) = rest.split_once('`') else {
+        return String::new();
+    };
+    let candidates = expected.split('`').skip(1).step_by(2);
+    suggestion(word, candidates)
+}
+
+/// Whether `value` starts like a TOML date or time (`1979-05-27`, `07:32:00`).
+fn looks_like_datetime(value: &str) -> bool {
+    let b = value.trim_start().as_bytes();
+    let digits =
+        |r: std::ops::Range<usize>| b.get(r).is_some_and(|s| s.iter().all(u8::is_ascii_digit));
+    (digits(0..4) && b.get(4) == Some(&b'-')) || (digits(0..2) && b.get(2) == Some(&b':'))
+}
+
+/// The key assigned just before byte `at` of a TOML text (`depth` in
+/// `limits = { depth = x }` for an error at `x`), if the value starts on that key's line.
+#[must_use]
+pub fn key_before(text: &str, at: usize) -> Option<String> {
+    let at = floor_char_boundary(text, at);
+    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let before = &text[line_start..at];
+    let eq = before.trim_end().strip_suffix('=')?;
+    let key: String = eq
+        .trim_end()
+        .chars()
+        .rev()
+        .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '"' | '.'))
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .collect();
+    let key = key.trim_matches('"');
+    (!key.is_empty()).then(|| key.to_owned())
+}
+
+/// The largest char boundary of `text` at or before `at`.
+fn floor_char_boundary(text: &str, at: usize) -> usize {
+    let mut at = at.min(text.len());
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
+}
+
+/// Where a text stops being UTF-8: its byte offset, line and column (both 1-based).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BadUtf8 {
+    /// Byte offset of the first invalid byte (0-based).
+    pub offset: usize,
+    /// Its line.
+    pub line: usize,
+    /// Its column, in characters.
+    pub column: usize,
+}
+
+impl fmt::Display for BadUtf8 {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "the file is not UTF-8 text: invalid byte at line {}, column {} (byte offset {})",
+            self.line, self.column, self.offset
+        )
+    }
+}
+
+/// `bytes` as text, or where its UTF-8 breaks.
+///
+/// # Errors
+/// The first invalid byte, located.
+pub fn utf8(bytes: Vec<u8>) -> Result<String, BadUtf8> {
+    String::from_utf8(bytes).map_err(|e| {
+        let offset = e.utf8_error().valid_up_to();
+        let good = std::str::from_utf8(&e.as_bytes()[..offset]).unwrap_or_default();
+        let line_start = good.rfind('\n').map_or(0, |i| i + 1);
+        BadUtf8 {
+            offset,
+            line: good.matches('\n').count() + 1,
+            column: good[line_start..].chars().count() + 1,
+        }
+    })
+}
+
+/// The largest input file read (experiment, test set, book): larger ones, and endless
+/// ones such as `/dev/zero`, are refused instead of filling the memory.
+pub const MAX_INPUT_BYTES: u64 = 256 << 20;
+
+/// The bytes of a file of at most [`MAX_INPUT_BYTES`].
+///
+/// # Errors
+/// The file cannot be read, or is larger.
+pub fn read_bounded(path: &Path) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)?
+        .take(MAX_INPUT_BYTES + 1)
+        .read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_INPUT_BYTES {
+        return Err(std::io::Error::other(format!(
+            "larger than the {} MiB allowed for an input file",
+            MAX_INPUT_BYTES >> 20
+        )));
+    }
+    Ok(bytes)
+}
+
+/// A text file of at most [`MAX_INPUT_BYTES`], naming the line and column of invalid
+/// UTF-8 in the error.
+///
+/// # Errors
+/// The file cannot be read, is too large, or is not UTF-8.
+pub fn read_text(path: &Path) -> std::io::Result<String> {
+    utf8(read_bounded(path)?)
+        .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e.to_string()))
+}
+
+/// Keys whose value must be a table. serde reads a struct from a list by position, so
+/// that `limits = [1, 2, 3]` would mean depth 1, nodes 2, time 3 ms: a list there is refused.
+pub const TABLE_KEYS: &[&str] = &[
+    "limits",
+    "ordering",
+    "match",
+    "openings",
+    "adjudicate",
+    "sprt",
+];
+
+/// The first value in a TOML text that is a list where [`TABLE_KEYS`] wants a table: its
+/// span and key. `None` also when the text is not TOML (the parser then says why).
+#[must_use]
+pub fn list_for_table(text: &str) -> Option<(std::ops::Range<usize>, String)> {
+    use toml::de::{DeTable, DeValue};
+    let doc = DeTable::parse(text).ok()?;
+    // An explicit stack: nesting depth is the writer's choice.
+    let mut tables = vec![doc.get_ref()];
+    let mut arrays = Vec::new();
+    loop {
+        if let Some(table) = tables.pop() {
+            for (key, value) in table {
+                match value.get_ref() {
+                    DeValue::Array(_) if TABLE_KEYS.contains(&key.get_ref().as_ref()) => {
+                        return Some((value.span(), key.get_ref().to_string()));
+                    }
+                    DeValue::Array(items) => arrays.push(items),
+                    DeValue::Table(t) => tables.push(t),
+                    _ => {}
+                }
+            }
+        } else if let Some(items) = arrays.pop() {
+            for item in items.iter() {
+                match item.get_ref() {
+                    DeValue::Array(inner) => arrays.push(inner),
+                    DeValue::Table(t) => tables.push(t),
+                    _ => {}
+                }
+            }
+        } else {
+            return None;
+        }
+    }
+}
+
+/// The metrics a `[[references]]` entry may name: those summary.md can set beside a
+/// measured figure.
+pub const REFERENCE_METRICS: &[&str] = &["nodes"];
+
+/// Every `[[references]]` entry names a metric summary.md compares, a searcher (variant)
+/// of the plan and a test set that searcher runs on: otherwise the figure would be shown
+/// as "not run" or silently dropped.
+pub(crate) fn check_references(
+    src: &Source,
+    references: &[ReferenceSpec],
+    jobs: &[Job],
+) -> Result<(), SpecError> {
+    for (i, r) in references.iter().enumerate() {
+        let at = |key: &str| src.error(entry_value(src.text, "references", i, key), Some(key), "");
+        let refuse = |key: &str, message: String| SpecError { message, ..at(key) };
+        if !REFERENCE_METRICS.contains(&r.metric.as_str()) {
+            return Err(refuse(
+                "metric",
+                format!(
+                    "unknown metric `{}`: summary.md compares {}{}",
+                    r.metric,
+                    REFERENCE_METRICS.join(", "),
+                    suggestion(&r.metric, REFERENCE_METRICS.iter().copied())
+                ),
+            ));
+        }
+        let names: Vec<String> = jobs.iter().map(|j| j.searcher.name()).collect();
+        if !names.contains(&r.searcher) {
+            return Err(refuse(
+                "searcher",
+                format!(
+                    "no searcher (or sweep variant) is named `{}`{}",
+                    r.searcher,
+                    suggestion(&r.searcher, names.iter().map(String::as_str))
+                ),
+            ));
+        }
+        let sets: Vec<&str> = jobs
+            .iter()
+            .filter(|j| j.searcher.name() == r.searcher)
+            .map(|j| j.position.set.as_str())
+            .collect();
+        if !sets.contains(&r.set.as_str()) {
+            return Err(refuse(
+                "set",
+                format!(
+                    "`{}` does not search a test set named `{}`{}",
+                    r.searcher,
+                    r.set,
+                    suggestion(&r.set, sets.iter().copied())
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// No searcher's label may equal the name of another searcher's sweep variant
+/// (`ab[tt_mb=0]`): the output keys rows by that name, so the two would be averaged
+/// together in summary.md.
+pub(crate) fn check_variant_names(
+    src: &Source,
+    specs: &[SearcherSpec],
+    jobs: &[Job],
+) -> Result<(), SpecError> {
+    let mut owner: std::collections::HashMap<String, &str> = std::collections::HashMap::new();
+    for job in jobs {
+        let name = job.searcher.name();
+        let label = job.searcher.label.as_str();
+        match owner.get(&name) {
+            Some(&other) if other != label => {
+                let plain = if name == label { label } else { other };
+                let swept = if name == label { other } else { label };
+                let spec = specs.iter().find(|s| s.label.get_ref() == plain);
+                let why = format!(
+                    "`{plain}` is also the name of a sweep variant of `{swept}`: their rows \
+                     would be mixed in the output; choose another label"
+                );
+                return Err(match spec {
+                    Some(spec) => src.at(&spec.label, "label", why),
+                    None => src.error(0..0, Some("label"), why),
+                });
+            }
+            Some(_) => {}
+            None => {
+                owner.insert(name, label);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The most jobs a plan may hold (25 times the largest experiment shipped): counted
+/// before the jobs are made, so that a huge `repetitions`, `trees` or product of sweeps is
+/// refused at once, even by `--dry-run`.
+pub const MAX_JOBS: usize = 250_000;
+
+/// Refuses `count` more jobs when `planned` are already in the plan and the sum passes
+/// [`MAX_JOBS`]; `what` says where they come from, the error points at `span`.
+pub(crate) fn check_job_count(
+    src: &Source,
+    span: std::ops::Range<usize>,
+    key: &str,
+    count: Option<usize>,
+    planned: usize,
+    what: &str,
+) -> Result<(), SpecError> {
+    let total = count.and_then(|c| c.checked_add(planned));
+    if total.is_some_and(|t| t <= MAX_JOBS) {
+        return Ok(());
+    }
+    let count = count.map_or_else(|| "too many jobs to count".into(), |c| format!("{c} jobs"));
+    Err(src.error(
+        span,
+        Some(key),
+        format!(
+            "{count} ({what}), with {planned} planned before: more than the {MAX_JOBS} a plan \
+             may hold; split the experiment or narrow its sweeps"
+        ),
+    ))
+}
+
+/// The memory the kernel says can be allocated without swapping (`MemAvailable` in
+/// /proc/meminfo), in MiB; `None` where that file is absent (not Linux).
+#[must_use]
+pub fn memory_available_mb() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib / 1024)
+}
+
+/// Refuses a table of `mb` MiB larger than the memory available (allocating it would
+/// abort the process or wake the kernel's out-of-memory killer).
+///
+/// # Errors
+/// A sentence saying how much is available.
+pub fn check_table_mb(mb: u64) -> Result<(), String> {
+    match memory_available_mb() {
+        Some(available) if mb > available => Err(format!(
+            "a {mb} MiB table is more than the memory available ({available} MiB, \
+             MemAvailable in /proc/meminfo)"
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// clap's parser for `--tt-mb`: a whole number from 0 to 65536 that fits in memory.
+///
+/// # Errors
+/// Not a number, out of range, or more than the memory available.
+pub fn table_mb_flag(text: &str) -> Result<u32, String> {
+    let mb: u32 = text
+        .parse()
+        .ok()
+        .filter(|mb| *mb <= 65_536)
+        .ok_or_else(|| format!("`{text}` is not a whole number of MiB from 0 to 65536"))?;
+    check_table_mb(u64::from(mb))?;
+    Ok(mb)
+}
+
+/// The span of `key`'s value in the `index`-th `[[table]]` of a TOML text, or an empty
+/// span at that table's header (or at the start) when it cannot be found.
+fn entry_value(text: &str, table: &str, index: usize, key: &str) -> std::ops::Range<usize> {
+    let header = format!("[[{table}]]");
+    let mut offset = 0;
+    let mut seen = 0;
+    let mut inside = false;
+    let mut fallback = 0..0;
+    for line in text.split_inclusive('\n') {
+        let trimmed = line.trim();
+        if trimmed.starts_with('[') {
+            inside = trimmed.replace(' ', "") == header && {
+                seen += 1;
+                seen == index + 1
+            };
+            if inside {
+                fallback = offset..offset;
+            }
+        } else if inside
+            && let Some((k, v)) = line.split_once('=')
+            && k.trim().trim_matches('"') == key
+        {
+            let start = offset + k.len() + 1 + (v.len() - v.trim_start().len());
+            return start..start;
+        }
+        offset += line.len();
+    }
+    fallback
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suggestions_are_for_typos_only() {
+        let keys = ["limits", "label", "algorithm", "tt_mb"];
+        assert_eq!(did_you_mean("limit", keys), Some("limits"));
+        assert_eq!(did_you_mean("algoritm", keys), Some("algorithm"));
+        assert_eq!(did_you_mean("tt-mb", keys), Some("tt_mb"));
+        assert_eq!(did_you_mean("x", keys), None);
+        assert_eq!(did_you_mean("speed", keys), None);
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
+    }
+
+    #[test]
+    fn rust_words_become_user_words() {
+        let m = user_words("invalid type: map, expected usize", "1979-05-27\n");
+        assert_eq!(m, "invalid type: a date-time, expected a whole number ≥ 0");
+        let m = user_words("invalid type: map, expected u32", "{ a = 1 }");
+        assert_eq!(
+            m,
+            "invalid type: a table, expected a whole number from 0 to 4294967295"
+        );
+        let m = user_words(
+            "invalid length 1, expected struct LimitsSpec with 3 elements",
+            "[1]",
+        );
+        assert!(
+            m.contains("a list of 1 value(s) where a table is expected"),
+            "{m}"
+        );
+        let m = user_words(
+            "unknown field `limit`, expected one of `label`, `limits`",
+            "",
+        );
+        assert!(m.ends_with("did you mean `limits`?"), "{m}");
+        let m = user_words(
+            "unknown variant `alphabet`, expected `minimax` or `alphabeta`",
+            "",
+        );
+        assert!(m.ends_with("did you mean `alphabeta`?"), "{m}");
+    }
+
+    #[test]
+    fn keys_and_utf8_are_located() {
+        let text = "limits = { depth = 1979-05-27 }";
+        assert_eq!(
+            key_before(text, text.find("1979").unwrap()),
+            Some("depth".into())
+        );
+        assert_eq!(key_before("a = 1", 0), None);
+        let bad = utf8(b"name = \"x\"\nseed = \xff1\n".to_vec()).unwrap_err();
+        assert_eq!((bad.offset, bad.line, bad.column), (18, 2, 8));
+        let text = "name = \"x\"\n[[searchers]]\nlimits = [1, 2]\n";
+        let (span, key) = list_for_table(text).unwrap();
+        assert_eq!((&text[span], key.as_str()), ("[1, 2]", "limits"));
+        assert_eq!(list_for_table("limits = { depth = [1, 2] }"), None);
+    }
+}
