@@ -14,7 +14,7 @@
 use std::path::Path;
 use std::time::Duration;
 
-use crate::game::{Game, Notation};
+use crate::game::{Game, Notation, Player};
 use crate::games::chess::{Chess, Pst};
 use crate::games::connect4::{CentreFirst, Connect4};
 use crate::games::random_tree::RandomTree;
@@ -38,6 +38,9 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("experiment", experiment),
     ("plan", plan),
     ("uci", uci),
+    ("othello", othello),
+    ("checkers", checkers),
+    ("backgammon", backgammon),
 ];
 
 /// The input as text, as the program reads it (invalid UTF-8 replaced).
@@ -148,6 +151,93 @@ pub fn tictactoe(data: &[u8]) {
     if let Ok(pos) = TicTacToe::parse_position(&text(data)) {
         let _ = pos.status();
         small_search(&pos, &crate::game::Neutral);
+    }
+}
+
+/// An othello position (64-character board and side, or `start`) or an `.obf` line: every
+/// legal move is written and read back, every child's board string reads back to the same
+/// position; then a small search.
+pub fn othello(data: &[u8]) {
+    use crate::games::othello::{Othello, OthelloEval, OthelloMove};
+    let text = text(data);
+    let _ = crate::games::othello::obf::parse_line(&text);
+    let Ok(pos) = Othello::parse_position(&text) else {
+        return;
+    };
+    let _ = pos.status();
+    let mut moves = Vec::new();
+    pos.generate_moves(&mut moves);
+    for &mv in &moves {
+        let written = mv.to_string();
+        assert_eq!(OthelloMove::parse(&written).ok(), Some(mv), "`{written}`");
+        let mut child = pos;
+        child.play(mv);
+        let board = child.to_board_string();
+        let again = Othello::parse_position(&board);
+        assert!(
+            again.is_ok(),
+            "the child board `{board}` is refused: {again:?}"
+        );
+    }
+    small_search(&pos, &OthelloEval::STANDARD);
+}
+
+/// A checkers position (PDN FEN, optionally followed by moves): every legal move is written
+/// in PDN and read back, every child's FEN reads back to the same position; then a small
+/// search.
+pub fn checkers(data: &[u8]) {
+    use crate::games::checkers::notation::{parse_move, to_fen};
+    use crate::games::checkers::{Checkers, CheckersEval};
+    let Ok(pos) = Checkers::parse_position(&text(data)) else {
+        return;
+    };
+    let _ = pos.status();
+    let mut moves = Vec::new();
+    pos.generate_moves(&mut moves);
+    for &mv in &moves {
+        let written = mv.to_string();
+        assert_eq!(parse_move(&pos, &written).ok(), Some(mv), "`{written}`");
+        let mut child = pos;
+        child.play(mv);
+        let fen = to_fen(&child);
+        let again = Checkers::parse_position(&fen);
+        assert!(again.is_ok(), "the child FEN `{fen}` is refused: {again:?}");
+    }
+    small_search(&pos, &CheckersEval::default());
+}
+
+/// A backgammon position (`start` or a Position ID, a roll, `;`-separated plays): the
+/// position and each position a move or roll leads to are written (Position ID and roll)
+/// and read back to the same board.
+pub fn backgammon(data: &[u8]) {
+    use crate::games::backgammon::Backgammon;
+    let Ok(pos) = Backgammon::parse_position(&text(data)) else {
+        return;
+    };
+    let _ = pos.status();
+    let mut next = Vec::new();
+    if pos.is_chance() {
+        let mut outcomes = Vec::new();
+        pos.chance_outcomes(&mut outcomes);
+        next.extend(outcomes.into_iter().map(|(roll, _)| roll));
+    } else {
+        pos.generate_moves(&mut next);
+    }
+    for child in std::iter::once(pos).chain(next.into_iter().map(|mv| {
+        let mut child = pos;
+        child.play(mv);
+        child
+    })) {
+        let written = child.to_string();
+        let again = Backgammon::parse_position(&written);
+        assert!(again.is_ok(), "`{written}` is refused: {again:?}");
+        // A Position ID is written from the side to move's point of view.
+        let again = again.expect("read back");
+        let sides = |p: &Backgammon| {
+            let me = p.side_to_move();
+            (*p.row(me), *p.row(me.other()))
+        };
+        assert_eq!(sides(&again), sides(&child), "`{written}`");
     }
 }
 

@@ -1,0 +1,3 @@
+//! `plylab::fuzzing::backgammon` under libFuzzer.
+#![no_main]
+libfuzzer_sys::fuzz_target!(|data: &[u8]| plylab::fuzzing::backgammon(data));
