@@ -3,7 +3,7 @@
 //! nodes it visits.
 
 use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::cell::Cell;
 
 use plylab::game::Notation;
 use plylab::games::connect4::{CentreFirst, Connect4};
@@ -13,12 +13,25 @@ use plylab::search::{Algorithm, Limits, Ordering, SearchConfig, Searcher, Table}
 
 struct Counting;
 
-static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
+thread_local! {
+    /// Allocations made by this thread: the tests of this file run in parallel, and each
+    /// counts only its own search's.
+    static ALLOCATIONS: Cell<u64> = const { Cell::new(0) };
+}
+
+fn count_allocation() {
+    // `try_with`: an allocation while the thread's locals are torn down is not counted.
+    let _ = ALLOCATIONS.try_with(|n| n.set(n.get() + 1));
+}
+
+fn allocations() -> u64 {
+    ALLOCATIONS.with(Cell::get)
+}
 
 // SAFETY: forwards to the system allocator unchanged, only counting calls.
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Relaxed);
+        count_allocation();
         // SAFETY: the caller upholds `GlobalAlloc::alloc`'s contract, passed on as is.
         unsafe { System.alloc(layout) }
     }
@@ -27,7 +40,7 @@ unsafe impl GlobalAlloc for Counting {
         unsafe { System.dealloc(ptr, layout) }
     }
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Relaxed);
+        count_allocation();
         // SAFETY: as for `alloc` and `dealloc`.
         unsafe { System.realloc(ptr, layout, new_size) }
     }
@@ -65,9 +78,9 @@ fn second_run<G: plylab::game::Game, E: plylab::game::Evaluator<G>>(
 ) -> (u64, u64) {
     searcher.run(root, limits);
     table.clear();
-    let before = ALLOCATIONS.load(Relaxed);
+    let before = allocations();
     let result = searcher.run(root, limits);
-    (ALLOCATIONS.load(Relaxed) - before, result.total.nodes)
+    (allocations() - before, result.total.nodes)
 }
 
 #[test]

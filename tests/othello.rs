@@ -260,14 +260,18 @@ limits = { nodes = 200 }
     let (code, stdout, stderr) = plylab(&args);
     assert_eq!(code, 0, "{stdout}\n{stderr}");
     let games = std::fs::read_to_string(out.join("games.csv")).unwrap();
-    let rows: Vec<&str> = games.lines().skip(1).collect();
+    let mut lines = games.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let column = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    let (opening, line) = (column("opening"), column("line"));
+    let rows: Vec<&str> = lines.collect();
     assert_eq!(rows.len(), 4, "{games}");
     for row in rows {
         assert!(row.contains("neither side can move"), "{row}");
         // Replay the line from the opening: every move legal, and the game over at the end.
         let fields: Vec<&str> = row.split(',').collect();
-        let mut pos = Othello::parse_position(fields[4]).unwrap();
-        for mv in fields[18].split_whitespace() {
+        let mut pos = Othello::parse_position(fields[opening]).unwrap();
+        for mv in fields[line].split_whitespace() {
             let mv = pos.parse_move(mv).unwrap();
             pos.play(mv);
         }
