@@ -14,7 +14,7 @@
 use std::path::Path;
 use std::time::Duration;
 
-use crate::game::{Game, Notation, Player};
+use crate::game::{Game, Notation};
 use crate::games::chess::{Chess, Pst};
 use crate::games::connect4::{CentreFirst, Connect4};
 use crate::games::random_tree::RandomTree;
