@@ -368,7 +368,9 @@ impl Notation for Othello {
         let first = tokens.next().unwrap_or("");
         let (board, side) = match (first.chars().count(), tokens.next()) {
             (64, Some(side)) => (first, side),
-            (65, None) => first.split_at(64),
+            // Split before the 65th character, not the 65th byte: the text may hold
+            // multi-byte characters (found by the othello fuzz target).
+            (65, None) => first.split_at(first.char_indices().nth(64).map_or(0, |(i, _)| i)),
             (64, None) => return Err(ParseError::new("the side to move (X or O) is missing")),
             (n, _) => {
                 return Err(ParseError::new(format!(

@@ -302,3 +302,19 @@ fn fforum_records_are_read_with_their_best_moves() {
         assert!(obf::parse_line(bad).is_err(), "{bad}");
     }
 }
+
+#[test]
+fn a_board_with_multi_byte_characters_is_refused_not_split_inside_one() {
+    // 63 squares, a three-byte character, and `X` glued on: 65 characters, 67 bytes. Found
+    // by the othello fuzz target (fuzz/seeds/othello/crash-board-split-inside-a-character).
+    let text = format!("{}€X", "-".repeat(63));
+    assert!(Othello::parse_position(&text).is_err());
+    // The glued side still reads as the separate one.
+    let board = "-".repeat(60) + "XOOX";
+    let glued = Othello::parse_position(&format!("{board}X"));
+    assert!(glued.is_ok(), "{glued:?}");
+    assert_eq!(
+        glued.ok(),
+        Othello::parse_position(&format!("{board} X")).ok()
+    );
+}
