@@ -53,8 +53,21 @@ pub fn read(
         return read_epd(path, take);
     }
     if kind == GameKind::Othello {
-        return read_obf(path, take);
+        return read_lines(path, take, obf_entry);
     }
+    read_lines(path, take, |line, set| {
+        parse_line(kind, line, set).map_err(|e| e.to_string())
+    })
+}
+
+/// A test set of one record a line, `#` comments and blank lines skipped: each line made
+/// into an entry by `entry(line, set name)`, at most `take` of them; a line it refuses is
+/// reported with its number.
+fn read_lines(
+    path: &Path,
+    take: Option<usize>,
+    entry: impl Fn(&str, &str) -> Result<PositionEntry, String>,
+) -> Result<Vec<PositionEntry>, TestSetError> {
     let text = super::diagnose::read_text(path).map_err(|source| TestSetError::Io {
         path: path.to_path_buf(),
         source,
@@ -71,11 +84,11 @@ pub fn read(
         if take.is_some_and(|t| out.len() >= t) {
             break;
         }
-        let entry = parse_line(kind, line, &set).map_err(|e| TestSetError::Position {
+        let entry = entry(line, &set).map_err(|reason| TestSetError::Position {
             path: path.to_path_buf(),
             line: number + 1,
             text: line.to_owned(),
-            reason: e.to_string(),
+            reason,
         })?;
         out.push(entry);
     }
@@ -113,48 +126,21 @@ fn read_epd(path: &Path, take: Option<usize>) -> Result<Vec<PositionEntry>, Test
         .collect())
 }
 
-/// An othello `.obf` set: each record's position, judged by its best score and the moves
-/// that reach it (records without moves are searched but not judged). `#` comments and
-/// blank lines are skipped.
-fn read_obf(path: &Path, take: Option<usize>) -> Result<Vec<PositionEntry>, TestSetError> {
-    let text = super::diagnose::read_text(path).map_err(|source| TestSetError::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    let set = path
-        .file_name()
-        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
-    let mut out = Vec::new();
-    for (number, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        if take.is_some_and(|t| out.len() >= t) {
-            break;
-        }
-        let record = obf::parse_line(line).map_err(|e| TestSetError::Position {
-            path: path.to_path_buf(),
-            line: number + 1,
-            text: line.to_owned(),
-            reason: e.to_string(),
-        })?;
-        let best = record
-            .best_moves()
-            .iter()
-            .map(ToString::to_string)
-            .collect();
-        out.push(PositionEntry {
-            label: record.board.clone(),
-            set: set.clone(),
-            answer: record.score().map(|score| Answer::Exact { score, best }),
-            position: GamePosition::Othello(record.position),
-        });
-    }
-    if out.is_empty() {
-        return Err(TestSetError::Empty(path.to_path_buf()));
-    }
-    Ok(out)
+/// An othello `.obf` record: its position, judged by its best score and the moves that
+/// reach it (records without moves are searched but not judged).
+fn obf_entry(line: &str, set: &str) -> Result<PositionEntry, String> {
+    let record = obf::parse_line(line).map_err(|e| e.to_string())?;
+    let best = record
+        .best_moves()
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    Ok(PositionEntry {
+        label: record.board.clone(),
+        set: set.to_owned(),
+        answer: record.score().map(|score| Answer::Exact { score, best }),
+        position: GamePosition::Othello(record.position),
+    })
 }
 
 /// One line of a test set: a position, then optionally its known score.
