@@ -145,12 +145,8 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         if self.chance_enter(pos, ply) {
             return 0;
         }
-        if let Some(value) = self.game_over_or_repeated(pos, ply) {
+        if let Some(value) = self.scored_without_children(pos, depth, ply) {
             return value;
-        }
-        if depth <= 0 {
-            self.stats.leaf_nodes += 1;
-            return self.eval.evaluate(pos);
         }
         let inf = score::INFINITY;
         // Only exact values are stored, so only they cut off (deeper ones too, as in
@@ -215,12 +211,8 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         if self.chance_enter(pos, ply) {
             return 0;
         }
-        if let Some(value) = self.game_over_or_repeated(pos, ply) {
+        if let Some(value) = self.scored_without_children(pos, depth, ply) {
             return value;
-        }
-        if depth <= 0 {
-            self.stats.leaf_nodes += 1;
-            return self.eval.evaluate(pos);
         }
         // A stored bound settles a probe too: the node's value bounds its first move's.
         let tt_move = match self.probe_table(pos, depth, alpha, beta, ply) {

@@ -14,12 +14,8 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         if self.enter(pos, ply) {
             return 0;
         }
-        if let Some(value) = self.game_over_or_repeated(pos, ply) {
+        if let Some(value) = self.scored_without_children(pos, depth, ply) {
             return value;
-        }
-        if depth <= 0 {
-            self.stats.leaf_nodes += 1;
-            return self.eval.evaluate(pos);
         }
         let moves = self.take_moves(pos, ply);
         let mut best = -score::INFINITY;

@@ -450,6 +450,22 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
         Some(value)
     }
 
+    /// The value of a node that the searches without a horizon policy of their own
+    /// (minimax, expectiminimax, Star1, Star2) score without expanding: a finished or
+    /// repeated position, or, at the horizon, the evaluation; counted as a leaf. `None`:
+    /// expand it.
+    #[inline]
+    fn scored_without_children(&mut self, pos: &G, depth: i32, ply: usize) -> Option<Score> {
+        if let Some(value) = self.game_over_or_repeated(pos, ply) {
+            return Some(value);
+        }
+        if depth > 0 {
+            return None;
+        }
+        self.stats.leaf_nodes += 1;
+        Some(self.eval.evaluate(pos))
+    }
+
     /// Whether `pos` (at `ply`, already on the path) occurred before within its reversible
     /// plies, with the same side to move (so every second ply). One repetition is scored as a
     /// draw, as engines do: the side that could avoid it gains nothing by allowing it.
