@@ -29,6 +29,19 @@ pub enum GtpMove {
     Resign,
 }
 
+/// A GTP engine as an arena file gives it (othello): `engine = { cmd = "/usr/games/gtp-rhino",
+/// args = ["--level=1"] }`. Its strength is set by its arguments; the arena's per-move
+/// limits do not apply to it (GTP has no per-move depth or node limit).
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GtpSpec {
+    /// The program to run.
+    pub cmd: String,
+    /// Its command-line arguments.
+    #[serde(default)]
+    pub args: Vec<String>,
+}
+
 /// A running GTP engine, driven by one caller one command at a time.
 #[derive(Debug)]
 pub struct GtpEngine {
@@ -83,6 +96,46 @@ impl GtpEngine {
         let deadline = Deadline::new(timeout);
         self.command("boardsize 8", &deadline)?;
         self.command("clear_board", &deadline).map(drop)
+    }
+
+    /// Sets the engine's board to an othello position other than the start: `board` is the
+    /// 64-character string (`X` black, `O` white, `-` empty, a1 to h8 row by row) and
+    /// `to_move` the side to move. GTP has no standard command for it; this sends grhino's
+    /// extension `grhino-setup_board BOARD X|O` after checking with `known_command` that
+    /// the engine has it.
+    ///
+    /// # Errors
+    /// [`EngineError::Protocol`] when the engine does not know the command or refuses the
+    /// board; [`EngineError::BadRequest`] for a board that is not 64 such characters
+    /// (nothing is sent); otherwise as for [`GtpEngine::start`].
+    pub fn setup_board(
+        &mut self,
+        board: &str,
+        to_move: Player,
+        timeout: Duration,
+    ) -> Result<(), EngineError> {
+        if board.len() != 64 || !board.bytes().all(|b| matches!(b, b'X' | b'O' | b'-')) {
+            return Err(EngineError::BadRequest {
+                message: format!(
+                    "`{}` is not a 64-square othello board",
+                    board.escape_debug()
+                ),
+            });
+        }
+        let deadline = Deadline::new(timeout);
+        if self.command("known_command grhino-setup_board", &deadline)? != "true" {
+            return Err(EngineError::Protocol {
+                message: "the engine cannot be set to a position other than the start (it lacks \
+                          grhino-setup_board): play it from the start position"
+                    .into(),
+            });
+        }
+        let side = match to_move {
+            Player::First => "X",
+            Player::Second => "O",
+        };
+        self.command(&format!("grhino-setup_board {board} {side}"), &deadline)
+            .map(drop)
     }
 
     /// Tells the engine that `player` played `mv` (`f5`, or `pass`).

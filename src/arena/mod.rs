@@ -7,10 +7,16 @@
 //! - [`record`]: the games.csv row; [`standings`]: standings.csv and the statistics;
 //! - [`summary`]: summary.md; [`export`] and [`pgn`]: games.pgn;
 //! - [`engine`]: external UCI engines as players; [`gtp`]: the GTP client for othello
-//!   engines (grhino's `gtp-rhino`); both run their engine through `process`.
+//!   engines (grhino's `gtp-rhino`); [`gnubg`]: GNU Backgammon as a player; [`external`]:
+//!   the GTP and gnubg players of othello and backgammon; all run their engine through
+//!   `process`;
+//! - [`chance`]: seeded dice shared by a game pair, and points per game (backgammon).
 
+pub mod chance;
 pub mod engine;
 pub mod export;
+pub mod external;
+pub mod gnubg;
 pub mod gtp;
 pub mod pgn;
 pub mod play;

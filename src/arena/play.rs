@@ -17,7 +17,9 @@ use std::any::Any;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
+use super::chance::{Dice, reason_of_points};
 use super::engine::{Clock, EngineError, EngineScore, Go, UciEngine};
+use super::external::ExternalEngine;
 use super::spec::{Adjudication, Opening, Player, PlayerKind, Rules};
 use crate::game::{Evaluator, Game, Outcome, Player as Side, Score, Status, score};
 use crate::games::chess::Chess;
@@ -123,6 +125,10 @@ pub struct GameSetup<'a> {
     pub players: [&'a Player; 2],
     /// Their engine processes (for engine players).
     pub engines: [Option<&'a mut UciEngine>; 2],
+    /// Their GTP or gnubg processes (for external players of othello and backgammon).
+    pub external: [Option<&'a mut ExternalEngine>; 2],
+    /// The seed of the dice ([`super::chance::dice_seed`]): the same for both games of a pair.
+    pub dice: u64,
     /// Endings besides the rules.
     pub rules: &'a Rules,
     /// The game's seed; each player's searches derive theirs from it.
@@ -139,7 +145,7 @@ pub fn play_game(setup: GameSetup<'_>) -> GameRecord {
 fn eval_choice(player: &Player, seed: u64) -> EvalChoice {
     match &player.kind {
         PlayerKind::Search(v) => v.eval_choice(seed),
-        PlayerKind::Engine(_) => EvalChoice::default(),
+        PlayerKind::Engine(_) | PlayerKind::External(_) => EvalChoice::default(),
     }
 }
 
@@ -158,23 +164,34 @@ impl PairTask for PlayTask<'_> {
             opening,
             players,
             engines: [engine_a, engine_b],
+            external: [external_a, external_b],
             rules,
             seed,
+            dice,
         } = self.0;
+        let mut dice = Dice::new(dice);
         let fen = chess_fen(&opening.position);
         let configs = [0, 1].map(|i| search_config(players[i], mix(seed ^ i as u64)));
         let mut first = Mover::new(players[0], a, &configs[0], engine_a, fen.clone());
         let mut second = Mover::new(players[1], b, &configs[1], engine_b, fen);
+        first.set_external(external_a);
+        second.set_external(external_b);
         let mut game = GameState::new(root.clone(), players, rules);
-        if let Err(fault) = first.new_game(rules) {
+        if let Err(fault) = first.new_game(rules, root) {
             return game.forfeit(0, &fault);
         }
-        if let Err(fault) = second.new_game(rules) {
+        if let Err(fault) = second.new_game(rules, root) {
             return game.forfeit(1, &fault);
         }
         loop {
             if let Some(end) = game.ending() {
                 return game.finish(end);
+            }
+            if game.pos.is_chance() {
+                // The dice, not a player, make chance moves (super::chance).
+                let roll = dice.roll(&game.pos);
+                game.roll(roll);
+                continue;
             }
             let side = game.side();
             let view = game.view(side);
@@ -229,7 +246,7 @@ fn search_config(player: &Player, seed: u64) -> SearchConfig {
             seed,
             ..v.config.clone()
         },
-        PlayerKind::Engine(_) => SearchConfig::default(),
+        PlayerKind::Engine(_) | PlayerKind::External(_) => SearchConfig::default(),
     }
 }
 
@@ -325,6 +342,11 @@ enum Mover<'a, G: Game, E: Evaluator<G>> {
         limits: Limits,
         timeout: Duration,
     },
+    /// A GTP engine (othello) or gnubg (backgammon).
+    External {
+        engine: Option<&'a mut ExternalEngine>,
+        timeout: Duration,
+    },
 }
 
 impl<'a, G: Game, E: Evaluator<G>> Mover<'a, G, E> {
@@ -337,6 +359,10 @@ impl<'a, G: Game, E: Evaluator<G>> Mover<'a, G, E> {
     ) -> Self {
         let limits = player.limits;
         match &player.kind {
+            PlayerKind::External(_) => Self::External {
+                engine: None,
+                timeout: Duration::ZERO,
+            },
             PlayerKind::Engine(_) => Self::Engine {
                 engine,
                 fen,
@@ -368,8 +394,23 @@ impl<'a, G: Game, E: Evaluator<G>> Mover<'a, G, E> {
         }
     }
 
-    /// `ucinewgame` for an engine; nothing for plylab's players (their state is new).
-    fn new_game(&mut self, rules: &Rules) -> Result<(), Fault> {
+    /// Gives an external player its process.
+    fn set_external(&mut self, process: Option<&'a mut ExternalEngine>) {
+        if let Self::External { engine, .. } = self {
+            *engine = process;
+        }
+    }
+
+    /// `ucinewgame` for an engine; a new game from `root` for an external player; nothing
+    /// for plylab's players (their state is new).
+    fn new_game(&mut self, rules: &Rules, root: &G) -> Result<(), Fault> {
+        if let Self::External { engine, timeout } = self {
+            *timeout = rules.engine_timeout;
+            let engine = engine.as_deref_mut().ok_or_else(no_engine)?;
+            engine
+                .new_game(root, rules.engine_timeout)
+                .map_err(engine_fault)?;
+        }
         if let Self::Engine {
             engine, timeout, ..
         } = self
@@ -443,6 +484,25 @@ impl<'a, G: Game, E: Evaluator<G>> Mover<'a, G, E> {
             } => {
                 let engine = engine.as_deref_mut().ok_or_else(no_engine)?;
                 engine_move(engine, pos, fen.as_deref(), *limits, *timeout, view)
+            }
+            Self::External { engine, timeout } => {
+                let engine = engine.as_deref_mut().ok_or_else(no_engine)?;
+                let text = engine
+                    .choose(pos, view.moves, *timeout)
+                    .map_err(engine_fault)?
+                    .ok_or_else(|| {
+                        let e = EngineError::Protocol {
+                            message: "the engine resigned".into(),
+                        };
+                        Fault::Engine("resign", e)
+                    })?;
+                let mv = pos.parse_move(&text).map_err(|_| Fault::Illegal(text))?;
+                Ok(Reply {
+                    mv,
+                    score: None,
+                    depth: None,
+                    nodes: 0,
+                })
             }
         }
     }
@@ -552,6 +612,8 @@ struct GameState<'a, G: Game> {
     streak: (i32, u32),
     dead_engine: Option<usize>,
     detail: Option<String>,
+    /// Whether the game has had a chance move.
+    chance: bool,
 }
 
 /// How a game ends: the winner and the reason.
@@ -571,7 +633,7 @@ impl<'a, G: Game> GameState<'a, G> {
         let timed = players.map(|p| p.tc.is_some());
         let margins = players.map(|p| match p.kind {
             PlayerKind::Search(_) => TIME_MARGIN,
-            PlayerKind::Engine(_) => Duration::ZERO,
+            PlayerKind::Engine(_) | PlayerKind::External(_) => Duration::ZERO,
         });
         Self {
             hashes: vec![pos.hash()],
@@ -585,7 +647,16 @@ impl<'a, G: Game> GameState<'a, G> {
             streak: (0, 0),
             dead_engine: None,
             detail: None,
+            chance: false,
         }
+    }
+
+    /// Plays a chance move (a roll of the dice), which belongs to neither player's figures.
+    fn roll(&mut self, roll: G::Move) {
+        self.chance = true;
+        self.moves.push(roll.to_string());
+        self.pos.play(roll);
+        self.hashes.push(self.pos.hash());
     }
 
     /// 0 when the first player (White) is to move, else 1.
@@ -621,7 +692,9 @@ impl<'a, G: Game> GameState<'a, G> {
             return Some((winner, rule_reason(&self.pos, outcome)));
         }
         let current = self.hashes[self.hashes.len() - 1];
-        if self.hashes.iter().filter(|&&h| h == current).count() >= 3 {
+        // A game of chance has no draw by repetition (backgammon positions can recur, and
+        // the game goes on).
+        if !self.chance && self.hashes.iter().filter(|&&h| h == current).count() >= 3 {
             return Some((Winner::Draw, "threefold repetition"));
         }
         if let Some(a) = self.rules.adjudicate
@@ -714,6 +787,10 @@ fn rule_reason<G: Game>(pos: &G, outcome: Outcome) -> &'static str {
         ("checkers", Outcome::Loss) => "no legal move",
         ("checkers", Outcome::Draw) => "no capture or man move in 80 plies",
         ("othello", _) => "neither side can move",
+        ("backgammon", Outcome::Points(p)) => {
+            let points = p.unsigned_abs() / crate::games::backgammon::POINT.unsigned_abs();
+            reason_of_points(points)
+        }
         (_, Outcome::Draw) => "board full",
         _ => "rules",
     }

@@ -11,6 +11,7 @@ use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
 use super::engine::UciEngine;
+use super::external::ExternalEngine;
 use super::play::{GameSetup, play_game};
 use super::record::{GameRow, header};
 use super::spec::{GameSlot, MatchPlan, PlayerKind};
@@ -198,14 +199,27 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 fn play(plan: &MatchPlan, slot: &GameSlot, engines: &EnginePool) -> (GameRow, Option<String>) {
     let players = [&plan.players[slot.first], &plan.players[slot.second]];
     let mut taken = [slot.first, slot.second].map(|p| engines.take(plan, p));
+    let mut external = [slot.first, slot.second].map(|p| engines.take_external(plan, p));
     let [a, b] = &mut taken;
+    let [x, y] = &mut external;
     let record = play_game(GameSetup {
         opening: &plan.openings[slot.opening],
         players,
         engines: [a.as_mut(), b.as_mut()],
+        external: [x.as_mut(), y.as_mut()],
         rules: &plan.rules,
         seed: slot.seed,
+        dice: super::chance::dice_seed(plan.seed, slot.round),
     });
+    for (side, (engine, player)) in external
+        .into_iter()
+        .zip([slot.first, slot.second])
+        .enumerate()
+    {
+        if record.dead_engine != Some(side) {
+            engines.give_back_external(player, engine);
+        }
+    }
     for (side, (engine, player)) in taken.into_iter().zip([slot.first, slot.second]).enumerate() {
         if record.dead_engine != Some(side) {
             engines.give_back(player, engine);
@@ -334,6 +348,8 @@ fn resume_rows(
 /// External engines, kept running between games: each player's idle processes.
 struct EnginePool {
     idle: Mutex<Vec<Vec<UciEngine>>>,
+    /// The same for GTP and gnubg players.
+    external: Mutex<Vec<Vec<ExternalEngine>>>,
     /// How long a start (handshake) may take.
     timeout: Duration,
 }
@@ -344,7 +360,18 @@ impl EnginePool {
     fn start(plan: &MatchPlan) -> Result<Self, ArenaError> {
         let timeout = plan.rules.engine_timeout;
         let mut idle = Vec::new();
+        let mut external = Vec::new();
         for p in &plan.players {
+            let mut theirs = Vec::new();
+            if let PlayerKind::External(spec) = &p.kind {
+                let engine =
+                    ExternalEngine::start(spec, timeout).map_err(|e| ArenaError::Engine {
+                        player: p.name.clone(),
+                        message: e.to_string(),
+                    })?;
+                theirs.push(engine);
+            }
+            external.push(theirs);
             let mut mine = Vec::new();
             if let PlayerKind::Engine(spec) = &p.kind {
                 let engine = UciEngine::start(spec, timeout).map_err(|e| ArenaError::Engine {
@@ -357,6 +384,7 @@ impl EnginePool {
         }
         Ok(Self {
             idle: Mutex::new(idle),
+            external: Mutex::new(external),
             timeout,
         })
     }
@@ -369,6 +397,23 @@ impl EnginePool {
         };
         let idle = lock(&self.idle)[player].pop();
         idle.or_else(|| UciEngine::start(spec, self.timeout).ok())
+    }
+
+    /// An idle process of `player`'s GTP or gnubg program, or a new one (`None` for other
+    /// players, and when it cannot start: the game is then forfeited).
+    fn take_external(&self, plan: &MatchPlan, player: usize) -> Option<ExternalEngine> {
+        let PlayerKind::External(spec) = &plan.players[player].kind else {
+            return None;
+        };
+        let idle = lock(&self.external)[player].pop();
+        idle.or_else(|| ExternalEngine::start(spec, self.timeout).ok())
+    }
+
+    /// Returns a live GTP or gnubg process for later games.
+    fn give_back_external(&self, player: usize, engine: Option<ExternalEngine>) {
+        if let Some(engine) = engine {
+            lock(&self.external)[player].push(engine);
+        }
     }
 
     /// Returns a live process for later games.

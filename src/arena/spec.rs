@@ -185,6 +185,8 @@ pub enum PlayerKind {
     Search(SearcherVariant),
     /// An external UCI engine.
     Engine(EngineSpec),
+    /// An external program for othello (GTP) or backgammon (gnubg).
+    External(super::external::ExternalSpec),
 }
 
 /// A player of the match.
@@ -207,6 +209,7 @@ impl Player {
         let what = match &self.kind {
             PlayerKind::Search(v) => format!("{} {}", v.algorithm_name(), v.params()),
             PlayerKind::Engine(e) => format!("engine `{}` {}", e.cmd, e.args.join(" ")),
+            PlayerKind::External(e) => e.describe(),
         };
         let l = &self.limits;
         let mut limits = Vec::new();
@@ -230,7 +233,7 @@ impl Player {
     pub fn threads(&self) -> usize {
         match &self.kind {
             PlayerKind::Search(v) => v.config.threads,
-            PlayerKind::Engine(_) => 1,
+            PlayerKind::Engine(_) | PlayerKind::External(_) => 1,
         }
     }
 }
@@ -433,11 +436,8 @@ pub fn parse(file: &Path, text: &str) -> Result<MatchPlan, SpecError> {
 /// The game: one that can be played out (not random trees).
 fn check_game(src: &Source, m: &MatchSpec) -> Result<GameKind, SpecError> {
     let game = *m.game.get_ref();
-    if matches!(
-        game,
-        GameKind::RandomTree | GameKind::ChanceTree | GameKind::Backgammon
-    ) {
-        let why = "a match needs a game to play: tictactoe, connect4, chess, checkers or othello";
+    if matches!(game, GameKind::RandomTree | GameKind::ChanceTree) {
+        let why = "a match needs a game to play: tictactoe, connect4, chess, checkers, othello or backgammon";
         return Err(src.at(&m.game, "game", why));
     }
     Ok(game)
@@ -570,6 +570,7 @@ fn player_kinds(
             let why = "endgame databases are consulted by algorithm = \"alphabeta\" only";
             return Err(src.at(tb, "tablebase", why));
         }
+        super::chance::check_players(src, spec, game, &variants)?;
         return Ok(variants.into_iter().map(PlayerKind::Search).collect());
     };
     if spec.algorithm.is_some() {
@@ -577,7 +578,8 @@ fn player_kinds(
         return Err(src.at(engine, "engine", why));
     }
     if game != GameKind::Chess {
-        return Err(src.at(engine, "engine", "external engines play chess only (UCI)"));
+        let external = super::external::ExternalSpec::parse(src, engine, game)?;
+        return Ok(vec![PlayerKind::External(external)]);
     }
     let parsed: EngineSpec = engine.get_ref().clone().try_into().map_err(|e| {
         src.at(
@@ -624,9 +626,26 @@ fn player(
             v.add_swept(swept);
             v.name()
         }
-        PlayerKind::Engine(_) if swept.is_empty() => label.clone(),
-        PlayerKind::Engine(_) => format!("{label}[{}]", swept.join(" ")),
+        PlayerKind::Engine(_) | PlayerKind::External(_) if swept.is_empty() => label.clone(),
+        PlayerKind::Engine(_) | PlayerKind::External(_) => format!("{label}[{}]", swept.join(" ")),
     };
+    if let PlayerKind::External(_) = kind {
+        // Its strength is its own setting (arguments, plies); a clock or a per-move limit
+        // would be silently ignored.
+        let l = &spec.limits;
+        if tc.is_some() || l.depth.is_some() || l.nodes.is_some() || l.time_ms.is_some() {
+            let why = format!(
+                "`{label}` is an external program whose strength is its own setting: it takes no limits or tc"
+            );
+            return Err(at_label(why));
+        }
+        return Ok(Player {
+            name,
+            kind,
+            limits: Limits::default(),
+            tc: None,
+        });
+    }
     if !timed
         && limits == Limits::default()
         && !matches!(kind, PlayerKind::Search(ref v) if v.mcts.is_none())

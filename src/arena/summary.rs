@@ -30,6 +30,7 @@ pub fn write(
         "![Elo of each pairing with its 95% intervals, per game and per game pair]({}.png)\n",
         crate::plot::arena::ELO_STEM
     );
+    md.push_str(&super::chance::write_points(plan, out, rows)?);
     players(&mut md, standings);
     endings(&mut md, rows);
     spending(&mut md, plan, rows);

@@ -209,7 +209,9 @@ fn pairing_game_cost(plan: &MatchPlan, pairing: usize) -> u64 {
             };
             match &player.kind {
                 PlayerKind::Search(v) => search_cost(v, &limits, shape),
-                PlayerKind::Engine(_) => limits_cost(&limits, Effort::Ordered, 1, shape),
+                PlayerKind::Engine(_) | PlayerKind::External(_) => {
+                    limits_cost(&limits, Effort::Ordered, 1, shape)
+                }
             }
         })
         .fold(0u64, u64::saturating_add)
