@@ -21,6 +21,7 @@
 
 pub mod arena;
 pub mod axes;
+pub mod chance;
 pub mod chart;
 pub mod charts;
 pub mod data;
@@ -113,6 +114,7 @@ pub fn plot_dir(dir: &Path, formats: &[Format]) -> Result<PlotReport, PlotError>
         PlotReport::default()
     };
     report.files.extend(elo_charts(dir, formats)?);
+    report.files.extend(chance::points_charts(dir, formats)?);
     Ok(report)
 }
 
@@ -157,6 +159,9 @@ pub fn write_all(
     let text = summary::render(data, &charts, formats.first().copied());
     std::fs::write(&summary_path, text).map_err(|e| PlotError::io(&summary_path, e))?;
     report.files.push(summary_path);
+    report
+        .files
+        .extend(chance::savings_files(data, out_dir, &formats, &footer)?);
     Ok(report)
 }
 
