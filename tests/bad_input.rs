@@ -228,7 +228,12 @@ const CASES: &[Case] = &[
     ),
     case("arena_bad_tc.toml", 7, "tc", "not a time control"),
     case("arena_tc_and_time_ms.toml", 15, "limits", "drop time_ms"),
-    case("arena_engine_not_chess.toml", 16, "engine", "chess only"),
+    case(
+        "arena_engine_not_chess.toml",
+        16,
+        "engine",
+        "backgammon (gnubg) only",
+    ),
     case(
         "arena_engine_with_algorithm.toml",
         17,
