@@ -540,3 +540,55 @@ fn file_name(path: &Path) -> String {
         |n| n.to_string_lossy().into_owned(),
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A scratch directory removed when dropped.
+    struct Scratch(PathBuf);
+
+    impl Drop for Scratch {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
+    #[test]
+    fn searchers_csv_gives_threads_and_the_parallel_ratios_on_load() {
+        let dir = std::env::temp_dir().join(format!("plylab-data-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let _scratch = Scratch(dir.clone());
+        // A one-thread job and its two-thread twin, as an interrupted run leaves them:
+        // no threads column, the ratios empty.
+        let head = "job,game,set,position,searcher,seed,repetition,depth,nodes,leaf_nodes,\
+                    first_move_cutoff_rate,ebf,ebf_root,branching,minimal_leaves,elapsed_s,nps,\
+                    total_nodes,time_to_depth_s,speedup,overhead,nps_scaling";
+        let rows = [
+            "0,chess,s,p,smp[threads=1],9,0,8,1000,500,,,,,,2.0,500,1000,2.0,,,",
+            "1,chess,s,p,smp[threads=2],9,0,8,1500,700,,,,,,1.25,1200,1500,1.25,,,",
+        ];
+        std::fs::write(
+            dir.join("searches.csv"),
+            format!("{head}\n{}\n", rows.join("\n")),
+        )
+        .unwrap();
+        std::fs::write(
+            dir.join("searchers.csv"),
+            "searcher,algorithm,threads,params,baseline,exclusive,cores,alone,oversubscribed\n\
+             smp[threads=1],lazy_smp,1,x,,true,2,true,false\n\
+             smp[threads=2],lazy_smp,2,x,smp[threads=1],true,2,true,true\n",
+        )
+        .unwrap();
+        std::fs::write(dir.join("run.json"), r#"{"experiment": "twins"}"#).unwrap();
+        let read = read_searches(&dir.join("searches.csv")).unwrap();
+        assert_eq!(read[0].threads, 1);
+        assert_eq!(read[1].threads, 2);
+        assert_eq!(read[1].oversubscribed, Some(true));
+        assert_eq!(read[1].experiment, "twins");
+        assert_eq!(read[0].speedup, None, "the twin itself has no ratio");
+        assert_eq!(read[1].speedup, Some(1.6));
+        assert_eq!(read[1].overhead, Some(1.5));
+        assert_eq!(read[1].nps_scaling, Some(2.4));
+    }
+}
