@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Reruns every experiment in experiments/ and redraws every chart in results/.
 #   scripts/regenerate.sh               every experiment, full size, into results/
+#                                       (scripts/regenerate-results.sh, which has the flags)
 #   scripts/regenerate.sh --quick       a reduced run of every experiment (two positions per
 #                                       game, 200,000 nodes per job) into target/quick/, to
 #                                       check the whole pipeline in seconds
@@ -18,14 +19,11 @@ case "${1:-}" in
     --quick)
         for file in experiments/*.toml; do
             echo "== $file (quick)"
-            "$plylab" experiment "$file" --quick
+            "$plylab" experiment "$file" --quick --force
         done
         ;;
     "")
-        for file in experiments/*.toml; do
-            echo "== $file"
-            "$plylab" experiment "$file"
-        done
+        exec scripts/regenerate-results.sh
         ;;
     *)
         echo "usage: $0 [--quick | --plots-only]" >&2

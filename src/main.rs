@@ -158,15 +158,21 @@ struct ExperimentArgs {
     /// Worker threads for jobs [default: the number of cores].
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     jobs: Option<u32>,
-    /// Write results here instead of results/<name>.
+    /// Write results here instead of runs/<name> (a directory git ignores: a run never
+    /// overwrites the committed results/<name> unless sent there with --force).
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
     /// Validate the file and list the jobs without running them.
     #[arg(long)]
     dry_run: bool,
-    /// Keep the finished jobs of an interrupted run of the same file; run the rest.
-    #[arg(long)]
+    /// Keep the finished jobs of an earlier run in the directory whose own configuration is
+    /// unchanged (however the file was edited); run the rest.
+    #[arg(long, conflicts_with = "force")]
     resume: bool,
+    /// Write into a directory that holds another run's results, replacing them (without it,
+    /// or --resume, such a directory is refused).
+    #[arg(long)]
+    force: bool,
     /// Do not draw charts and summary.md at the end.
     #[arg(long)]
     no_plot: bool,
@@ -608,10 +614,7 @@ fn experiment(args: &ExperimentArgs) -> Result<(), Failure> {
         options.jobs.unwrap_or_else(machine::cores),
         runner::output_dir(&plan, &options).display()
     );
-    let report = runner::run_jobs(&plan, &options, shard.as_ref()).map_err(|e| match e {
-        runner::RunError::Resume(m) => Failure::bad_input(m),
-        other => Failure::failed(other),
-    })?;
+    let report = runner::run_jobs(&plan, &options, shard.as_ref()).map_err(run_failure)?;
     println!(
         "{} jobs run ({} kept from an earlier run), {} rows in {:.1} s -> {}",
         report.jobs_run,
@@ -649,8 +652,59 @@ fn run_options(args: &ExperimentArgs, out: Option<PathBuf>) -> RunOptions {
         jobs: args.jobs.map(|j| j as usize),
         out,
         resume: args.resume,
+        force: args.force,
+        quick: args.quick,
         progress: true,
     }
+}
+
+/// The exit code and message of a run that did not end normally: 2 for results it must not
+/// mix with, 130 (as for SIGINT) for Ctrl-C, with the exact command that resumes the run.
+fn run_failure(e: runner::RunError) -> Failure {
+    match e {
+        runner::RunError::Resume(m) | runner::RunError::Refused(m) => Failure::bad_input(m),
+        runner::RunError::Interrupted {
+            out,
+            finished,
+            total,
+        } => Failure {
+            code: 130,
+            message: format!(
+                "interrupted: {finished} of {total} jobs finished, their rows in {}; \
+                 no summary or charts were drawn. Resume with:\n  {}",
+                out.join("searches.csv").display(),
+                resume_command(&out)
+            ),
+        },
+        other => Failure::failed(other),
+    }
+}
+
+/// The command line of this process with `--resume` (and `--out DIR`) added and `--force`
+/// dropped, quoted for a POSIX shell.
+fn resume_command(out: &std::path::Path) -> String {
+    let mut args: Vec<String> = std::env::args().collect();
+    args.retain(|a| a != "--force");
+    if !args.iter().any(|a| a == "--out" || a.starts_with("--out=")) {
+        args.push("--out".into());
+        args.push(out.display().to_string());
+    }
+    if !args.iter().any(|a| a == "--resume") {
+        args.push("--resume".into());
+    }
+    args.iter()
+        .map(|a| {
+            let plain = !a.is_empty()
+                && a.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "-_./=:@%+,".contains(c));
+            if plain {
+                a.clone()
+            } else {
+                format!("'{}'", a.replace('\'', "'\\''"))
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// An arena file (one with a `[match]` table): plays the match.
@@ -681,7 +735,9 @@ fn arena(args: &ExperimentArgs) -> Result<(), Failure> {
         arena_run::output_dir(&plan, &options).display()
     );
     let report = arena_run::run_games(&plan, &options, shard.as_ref()).map_err(|e| match e {
-        ArenaError::Run(runner::RunError::Resume(m)) => Failure::bad_input(m),
+        ArenaError::Run(runner::RunError::Resume(m) | runner::RunError::Refused(m)) => {
+            Failure::bad_input(m)
+        }
         other => Failure::failed(other),
     })?;
     println!(
@@ -943,7 +999,22 @@ fn run_suite(args: &SuiteArgs) -> Result<(), Failure> {
     )
     .map_err(Failure::failed)?;
     if let Some(path) = &args.csv {
-        write_rows(path, &report.rows).map_err(Failure::failed)?;
+        let searcher = args.techniques.searcher();
+        let widest = searcher.config.threads;
+        let row = plylab::lab::record::SearcherRow::of_variant(&searcher, None).with_machine(
+            machine::cores(),
+            threads.min(
+                report
+                    .rows
+                    .iter()
+                    .map(|r| r.job)
+                    .collect::<std::collections::HashSet<_>>()
+                    .len()
+                    .max(1),
+            ),
+            widest,
+        );
+        write_rows(path, &report.rows, &row).map_err(Failure::failed)?;
     }
     for (position, expected) in report.misses.iter().take(10) {
         let expected = expected.as_ref().map_or("?".into(), ToString::to_string);
@@ -960,8 +1031,13 @@ fn run_suite(args: &SuiteArgs) -> Result<(), Failure> {
     Ok(())
 }
 
-/// Writes the last row of each job (one per position) to `path`.
-fn write_rows(path: &std::path::Path, rows: &[plylab::lab::record::Row]) -> Result<(), String> {
+/// Writes the last row of each job (one per position) to `path`, each with the searcher's
+/// columns (searchers.csv's, real cores and `alone` included) after searches.csv's.
+fn write_rows(
+    path: &std::path::Path,
+    rows: &[plylab::lab::record::Row],
+    searcher: &plylab::lab::record::SearcherRow,
+) -> Result<(), String> {
     let fail = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
     let mut w = csv::Writer::from_path(path).map_err(|e| fail(&e))?;
     let last_of_job = rows
@@ -969,7 +1045,7 @@ fn write_rows(path: &std::path::Path, rows: &[plylab::lab::record::Row]) -> Resu
         .enumerate()
         .filter(|(i, r)| rows.get(i + 1).is_none_or(|next| next.job != r.job));
     for (_, row) in last_of_job {
-        w.serialize(row).map_err(|e| fail(&e))?;
+        w.serialize((row, searcher)).map_err(|e| fail(&e))?;
     }
     w.flush().map_err(|e| fail(&e))
 }

@@ -107,7 +107,7 @@ fn read_csv(path: &Path) -> (Vec<String>, Vec<Vec<String>>) {
 
 /// The columns that measure time, or record how the run shared the machine: the only ones
 /// allowed to differ between runs.
-const TIMING_COLUMNS: [&str; 10] = [
+const TIMING_COLUMNS: [&str; 8] = [
     "elapsed_s",
     "nps",
     "answer_s",
@@ -116,8 +116,6 @@ const TIMING_COLUMNS: [&str; 10] = [
     "speedup",
     "overhead",
     "nps_scaling",
-    "alone",
-    "oversubscribed",
 ];
 
 /// The CSV's text without the [`TIMING_COLUMNS`].
@@ -144,13 +142,9 @@ fn without_timing(path: &Path) -> String {
 }
 
 const COLUMNS: &[&str] = &[
-    "experiment",
     "game",
     "position",
     "searcher",
-    "algorithm",
-    "params",
-    "threads",
     "seed",
     "depth",
     "score",
@@ -225,7 +219,22 @@ fn experiment_writes_csv_run_json_charts_and_summary_then_plot_redraws() {
             "minimax"
         ]
     );
-    assert!(rows.iter().all(|r| r[col("experiment")] == "cli-small"));
+    // Each searcher's configuration is stored once, in searchers.csv.
+    let (sheader, srows) = read_csv(&out.join("searchers.csv"));
+    for column in [
+        "searcher",
+        "algorithm",
+        "threads",
+        "params",
+        "cores",
+        "alone",
+    ] {
+        assert!(sheader.iter().any(|h| h == column), "no column {column}");
+    }
+    assert_eq!(srows.len(), 4, "{srows:?}");
+    for repeated in ["experiment", "params", "algorithm", "threads"] {
+        assert!(!header.iter().any(|h| h == repeated), "{repeated} repeated");
+    }
 
     let json = std::fs::read_to_string(out.join("run.json")).expect("run.json");
     let run: serde_json::Value = serde_json::from_str(&json).expect("run.json parses");
@@ -393,11 +402,11 @@ fn resume_survives_a_half_written_last_line() {
 }
 
 #[test]
-fn resume_refuses_results_of_another_experiment_text() {
+fn resume_refuses_results_of_another_experiment() {
     let tmp = TempDir::new("resume-other");
     let (_, complete) = complete_run(&tmp);
     let other = tmp.path("other.toml");
-    std::fs::write(&other, SMALL.replace("seed = 7", "seed = 8")).expect("write");
+    std::fs::write(&other, SMALL.replace("cli-small", "cli-other")).expect("write");
     let before = std::fs::read_to_string(complete.join("searches.csv")).expect("csv");
     let (code, _, stderr) = plylab(&[
         "experiment",
@@ -412,6 +421,19 @@ fn resume_refuses_results_of_another_experiment_text() {
     assert!(!stderr.contains("panicked"), "{stderr}");
     let after = std::fs::read_to_string(complete.join("searches.csv")).expect("csv");
     assert_eq!(before, after, "the refused resume changed searches.csv");
+}
+
+#[test]
+fn resume_after_a_new_seed_keeps_no_job() {
+    // Every job's seed derives from the experiment seed: none is the same job any more.
+    let tmp = TempDir::new("resume-seed");
+    let (file, complete) = complete_run(&tmp);
+    std::fs::write(&file, SMALL.replace("seed = 7", "seed = 8")).expect("write");
+    let stdout = run_experiment(&file, &complete, &["--resume", "--no-plot"]);
+    assert!(
+        stdout.contains(&format!("{SMALL_JOBS} jobs run (0 kept")),
+        "{stdout}"
+    );
 }
 
 #[test]
@@ -543,7 +565,7 @@ fn quick_runs_a_reduced_experiment_end_to_end() {
         .skip(1)
         .map(|l| {
             let cells: Vec<&str> = l.split(',').collect();
-            (cells[2], cells[4]) // game, position
+            (cells[1], cells[3]) // game, position
         })
         .collect();
     // Two positions of each of the seven games of ordering.toml with several, and the

@@ -9,12 +9,31 @@ use std::path::Path;
 
 use common::TempDir;
 use plylab::lab::machine::cores;
-use plylab::lab::record::Row;
+use plylab::lab::record::{Row, SearcherRow, read_searchers};
 use plylab::lab::runner::{self, RunOptions};
 use plylab::lab::spec;
 
+/// A row of searches.csv with the columns its searcher's row of searchers.csv holds once.
+#[derive(Clone, Debug, PartialEq)]
+struct Full {
+    row: Row,
+    algorithm: String,
+    params: String,
+    threads: u32,
+    cores: u32,
+    alone: bool,
+    oversubscribed: bool,
+}
+
+impl std::ops::Deref for Full {
+    type Target = Row;
+    fn deref(&self) -> &Row {
+        &self.row
+    }
+}
+
 /// Runs the experiment `text` into a fresh directory and returns its rows.
-fn run(tmp: &TempDir, name: &str, text: &str, jobs: usize) -> Vec<Row> {
+fn run(tmp: &TempDir, name: &str, text: &str, jobs: usize) -> Vec<Full> {
     let file = tmp.path(&format!("{name}.toml"));
     std::fs::write(&file, text).unwrap();
     let plan = spec::load(&file).unwrap();
@@ -24,7 +43,25 @@ fn run(tmp: &TempDir, name: &str, text: &str, jobs: usize) -> Vec<Row> {
         ..RunOptions::default()
     };
     let report = runner::run(&plan, &options).unwrap();
+    let searchers: Vec<SearcherRow> = read_searchers(&report.out.join("searchers.csv")).unwrap();
     read_rows(&report.out.join("searches.csv"))
+        .into_iter()
+        .map(|row| {
+            let s = searchers
+                .iter()
+                .find(|s| s.searcher == row.searcher)
+                .expect("every searcher in searchers.csv");
+            Full {
+                algorithm: s.algorithm.clone(),
+                params: s.params.clone(),
+                threads: s.threads,
+                cores: s.cores,
+                alone: s.alone,
+                oversubscribed: s.oversubscribed,
+                row,
+            }
+        })
+        .collect()
 }
 
 fn read_rows(path: &Path) -> Vec<Row> {
@@ -72,15 +109,13 @@ const L3: &str = "2252576253462244111563365343671351441 -1\n\
                   23163416124767223154467471272416755633 0\n";
 
 /// The columns that measure time or how the run shared the machine.
-fn untimed(row: &Row) -> Row {
+fn untimed(row: &Full) -> Row {
     Row {
         elapsed_s: 0.0,
         nps: None,
         playouts_per_s: None,
         nps_scaling: None,
-        alone: false,
-        oversubscribed: false,
-        ..row.clone()
+        ..row.row.clone()
     }
 }
 
@@ -119,7 +154,7 @@ fn monte_carlo_jobs_write_one_judged_row_each_and_repeat_exactly() {
     // Root-parallel with the same seeds and threads merges the same statistics: a second run
     // (with another worker count) writes the same rows but for the clock.
     let again = run(&tmp, "second", MONTE_CARLO, 1);
-    let strip = |rows: &[Row]| rows.iter().map(untimed).collect::<Vec<_>>();
+    let strip = |rows: &[Full]| rows.iter().map(untimed).collect::<Vec<_>>();
     assert_eq!(strip(&rows), strip(&again));
 }
 
@@ -156,7 +191,7 @@ limits = { time_ms = 50 }
         assert!(row.alone, "exclusive jobs run alone");
         assert_eq!(row.oversubscribed, row.threads > cores);
     }
-    let finals: Vec<&Row> = rows.iter().filter(|r| r.total_nodes.is_some()).collect();
+    let finals: Vec<&Full> = rows.iter().filter(|r| r.total_nodes.is_some()).collect();
     // One final row per job: 2 positions × 2 searchers × 2 thread counts.
     assert_eq!(finals.len(), 8);
     for row in finals {

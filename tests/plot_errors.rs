@@ -65,7 +65,7 @@ fn header_only_has_no_rows() {
 #[test]
 fn empty_file_reports_the_first_missing_column() {
     let (err, _) = plot_err("plot_err_empty", "");
-    assert!(matches!(&err, PlotError::MissingColumn { column, .. } if column == "experiment"));
+    assert!(matches!(&err, PlotError::MissingColumn { column, .. } if column == "game"));
 }
 
 #[test]

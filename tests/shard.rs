@@ -133,7 +133,7 @@ fn merge_args<'a>(dirs: &'a [PathBuf], out: &'a Path, extra: &[&'a str]) -> Vec<
 
 /// The columns that measure time or how the run shared the machine: tests/cli.rs's
 /// TIMING_COLUMNS, the only ones allowed to differ between runs.
-const TIMING_COLUMNS: [&str; 10] = [
+const TIMING_COLUMNS: [&str; 8] = [
     "elapsed_s",
     "nps",
     "answer_s",
@@ -142,8 +142,6 @@ const TIMING_COLUMNS: [&str; 10] = [
     "speedup",
     "overhead",
     "nps_scaling",
-    "alone",
-    "oversubscribed",
 ];
 
 /// A CSV's lines without the columns `timing` says are timing ones.
@@ -433,9 +431,19 @@ fn parallel_columns_link_twins_in_different_shards() {
     let mut reader = csv::Reader::from_path(merged.join("searches.csv")).expect("csv");
     let rows: Vec<plylab::lab::record::Row> =
         reader.deserialize().map(|r| r.expect("row")).collect();
+    // Threads are stored once per searcher variant, in searchers.csv.
+    let searchers =
+        plylab::lab::record::read_searchers(&merged.join("searchers.csv")).expect("searchers");
+    let threads_of = |name: &str| {
+        searchers
+            .iter()
+            .find(|s| s.searcher == name)
+            .expect("every searcher in searchers.csv")
+            .threads
+    };
     let finals = |threads: u32| {
         rows.iter()
-            .filter(move |r| r.threads == threads && r.total_nodes.is_some())
+            .filter(move |r| threads_of(&r.searcher) == threads && r.total_nodes.is_some())
     };
     let mut linked = 0;
     for row in finals(2) {

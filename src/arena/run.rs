@@ -63,7 +63,7 @@ pub fn output_dir(plan: &MatchPlan, options: &RunOptions) -> PathBuf {
     options
         .out
         .clone()
-        .unwrap_or_else(|| Path::new("results").join(&plan.name))
+        .unwrap_or_else(|| crate::lab::runner::default_dir(&plan.name))
 }
 
 /// What run.json records of the match.
@@ -97,6 +97,7 @@ pub fn run_games(
 ) -> Result<ArenaReport, ArenaError> {
     let started = Instant::now();
     let out = output_dir(plan, options);
+    crate::lab::guard::check_out(&out, options.resume, options.force)?;
     fs::create_dir_all(&out).map_err(io(&out))?;
     let schedule: Vec<GameSlot> = plan
         .schedule()

@@ -20,7 +20,7 @@ use crate::arena::record::GameRow;
 use crate::arena::spec::MatchPlan;
 use crate::arena::standings::{pairing_standing, standings};
 use crate::lab::machine::{RunInfo, recorded_run, write_info};
-use crate::lab::record::{Row, link_twins};
+use crate::lab::record::{Row, SearcherRow, link_twins, read_searchers, write_searchers};
 use crate::lab::runner::{RunError, csv_err, io, whole_jobs};
 
 /// Why a merge could not be made.
@@ -290,7 +290,39 @@ fn merge_searches(shards: &[ShardDir], out: &Path) -> Result<usize, MergeError> 
     }
     link_twins(&mut rows, |job| twins.get(&job).copied());
     write_rows(&out.join("searches.csv"), &rows)?;
+    merge_searchers(shards, out)?;
     Ok(total)
+}
+
+/// Merges the shards' searchers.csv: each searcher variant once, in order of first
+/// appearance; it ran alone only if it did in every shard, and was oversubscribed if it was
+/// in any. Shards written before searchers.csv existed have none, and add nothing.
+fn merge_searchers(shards: &[ShardDir], out: &Path) -> Result<(), MergeError> {
+    let mut merged: Vec<SearcherRow> = Vec::new();
+    for shard in shards {
+        let path = shard.dir.join("searchers.csv");
+        if !path.exists() {
+            continue;
+        }
+        for row in read_searchers(&path).map_err(csv_err(&path))? {
+            match merged.iter_mut().find(|m| m.searcher == row.searcher) {
+                Some(m) => {
+                    m.alone &= row.alone;
+                    m.oversubscribed |= row.oversubscribed;
+                    m.cores = m.cores.max(row.cores);
+                    if m.baseline.is_none() {
+                        m.baseline = row.baseline;
+                    }
+                }
+                None => merged.push(row),
+            }
+        }
+    }
+    if merged.is_empty() {
+        return Ok(());
+    }
+    let path = out.join("searchers.csv");
+    write_searchers(&path, &merged).map_err(|e| MergeError::Run(csv_err(&path)(e)))
 }
 
 /// Writes `rows` as a CSV at `path` (through a temporary file).
@@ -414,6 +446,7 @@ fn merged_info(shards: &[ShardDir]) -> RunInfo {
             .unwrap_or_default(),
         elapsed_s: longest(shards),
         job_count: first.job_count,
+        quick: first.shard.as_ref().is_some_and(|s| s.quick),
         shard: None,
         merged_from: sorted
             .iter()

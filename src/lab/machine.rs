@@ -2,7 +2,6 @@
 //! version, CPU model, cores and date — so that every figure can be traced and reproduced.
 
 use std::path::Path;
-use std::process::Command;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use super::runner::RunError;
@@ -27,7 +26,9 @@ pub struct RunInfo {
     pub references: Vec<ReferenceSpec>,
     /// The experiment seed.
     pub seed: u64,
-    /// `git rev-parse HEAD` of the working tree, `-dirty` if it had changes, or `unknown`.
+    /// The commit the plylab binary was built from (`git rev-parse HEAD` when it was
+    /// compiled), `-dirty` if its source files had uncommitted changes then, or `unknown`
+    /// for a build outside a git checkout. See build.rs.
     pub git_commit: String,
     /// plylab's version.
     pub crate_version: String,
@@ -43,6 +44,10 @@ pub struct RunInfo {
     pub elapsed_s: Option<f64>,
     /// Number of jobs in the plan.
     pub job_count: usize,
+    /// Whether the run was `--quick` (a reduced plan: see [`Plan::quick`]); `--resume`
+    /// rebuilds the earlier plan with it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub quick: bool,
     /// A shard's run (`--shard I/N`): which part, and the jobs it holds.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<ShardRecord>,
@@ -71,25 +76,12 @@ pub fn cpu_model() -> String {
         .unwrap_or_else(|| "unknown".into())
 }
 
-/// The commit of the working tree, marked `-dirty` when it has uncommitted changes.
+/// The commit the running binary was built from, marked `-dirty` when its source files had
+/// uncommitted changes, or `unknown` (build.rs records it at compile time: the working
+/// directory's repository, if any, says nothing about the binary).
 #[must_use]
 pub fn git_commit() -> String {
-    let run = |args: &[&str]| {
-        Command::new("git")
-            .args(args)
-            .output()
-            .ok()
-            .filter(|o| o.status.success())
-            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned())
-    };
-    match run(&["rev-parse", "HEAD"]) {
-        Some(head) if !head.is_empty() => {
-            let dirty = run(&["status", "--porcelain", "--untracked-files=no"])
-                .is_some_and(|s| !s.is_empty());
-            if dirty { format!("{head}-dirty") } else { head }
-        }
-        _ => "unknown".into(),
-    }
+    env!("PLYLAB_GIT_COMMIT").to_owned()
 }
 
 /// Now, as `YYYY-MM-DDTHH:MM:SSZ`.
@@ -163,19 +155,22 @@ impl<'a> Described<'a> {
 }
 
 /// Writes run.json into `out` (`elapsed_s` is `None` while the run is going on) for the
-/// whole plan, or for one `shard` of it.
+/// whole plan, or for one `shard` of it; `quick` if the plan is [`Plan::quick`]'s.
 pub fn write_run_json(
     plan: &Plan,
     out: &Path,
     jobs: usize,
     elapsed_s: Option<f64>,
     shard: Option<&ShardRecord>,
+    quick: bool,
 ) -> Result<(), RunError> {
     let what = Described {
         shard,
         ..Described::plan(plan)
     };
-    write_run_info(&what, out, jobs, elapsed_s)
+    let mut info = run_info(&what, jobs, elapsed_s);
+    info.quick = quick;
+    write_info(&info, out)
 }
 
 /// Writes run.json for `what` into `out`; `jobs` is the number of worker threads.
@@ -185,7 +180,12 @@ pub fn write_run_info(
     jobs: usize,
     elapsed_s: Option<f64>,
 ) -> Result<(), RunError> {
-    let info = RunInfo {
+    write_info(&run_info(what, jobs, elapsed_s), out)
+}
+
+/// The run.json of `what` run now on this machine with `jobs` worker threads.
+fn run_info(what: &Described<'_>, jobs: usize, elapsed_s: Option<f64>) -> RunInfo {
+    RunInfo {
         experiment: what.name.to_owned(),
         file: what.file.display().to_string(),
         text: what.text.to_owned(),
@@ -201,10 +201,10 @@ pub fn write_run_info(
         date: now_iso8601(),
         elapsed_s,
         job_count: what.job_count,
+        quick: false,
         shard: what.shard.cloned(),
         merged_from: Vec::new(),
-    };
-    write_info(&info, out)
+    }
 }
 
 /// Writes `info` as `out/run.json`.

@@ -3,7 +3,9 @@
 //! - [`spec`]: an experiment file (TOML) to a validated [`spec::Plan`];
 //! - [`sweep`]: fields that take one value or a list to try each;
 //! - [`runner`]: jobs on a thread pool, searches.csv written as jobs finish;
-//! - [`record`]: the CSV row;
+//! - [`record`]: the CSV rows (searches.csv, searchers.csv);
+//! - [`guard`]: results directories that refuse to mix runs, and `--resume` by job identity;
+//! - [`progress`]: progress bar or plain lines, and Ctrl-C;
 //! - [`machine`]: run.json (experiment text, commit, machine, date);
 //! - [`test_set`]: positions with known answers; [`suite`] runs them.
 
@@ -12,8 +14,10 @@ pub mod bench;
 pub mod diagnose;
 pub mod elo;
 pub mod epd;
+pub mod guard;
 pub mod machine;
 pub mod perft;
+pub mod progress;
 pub mod record;
 pub mod runner;
 pub mod settings;

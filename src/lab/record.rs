@@ -1,9 +1,11 @@
 //! The rows of searches.csv: one per job and completed iteration. Every column is defined in
 //! EXPERIMENTS.md; the counters mean exactly what [`crate::search::Stats`] says.
 
+use std::path::Path;
+
 use serde::{Deserialize, Serialize};
 
-use super::spec::Job;
+use super::spec::{Job, SearcherVariant};
 use crate::search::{Iteration, Stats};
 
 /// One row of searches.csv. Empty cells (`None`) mean "not applicable".
@@ -11,8 +13,6 @@ use crate::search::{Iteration, Stats};
 pub struct Row {
     /// Job index in the plan (rows are sorted by it).
     pub job: usize,
-    /// The experiment's name.
-    pub experiment: String,
     /// The game's name.
     pub game: String,
     /// Where the position came from: `start`, `list`, a file's name, `random_tree`.
@@ -21,12 +21,6 @@ pub struct Row {
     pub position: String,
     /// The searcher's label.
     pub searcher: String,
-    /// The algorithm.
-    pub algorithm: String,
-    /// The full configuration and any swept values.
-    pub params: String,
-    /// Search threads.
-    pub threads: u32,
     /// The job's seed.
     pub seed: u64,
     /// Repetition number.
@@ -76,7 +70,7 @@ pub struct Row {
     /// nodes / elapsed_s.
     pub nps: Option<f64>,
     /// The test set's known answer: a score in the set's convention (connect four), or
-    /// `bm ...; am ...; mate n` (chess EPD).
+    /// `bm ...; am ...; mate n` (chess EPD). On the last row of a job only, beside `solved`.
     pub expected: Option<String>,
     /// Whether the final iteration's answer is the known one (last row of a job only).
     pub solved: Option<bool>,
@@ -105,13 +99,6 @@ pub struct Row {
     /// Throughput scaling against the one-thread twin: nodes per second (total_nodes /
     /// time_to_depth_s) for the alpha-beta family, playouts_per_s for Monte Carlo.
     pub nps_scaling: Option<f64>,
-    /// Cores of the machine that ran the job.
-    pub cores: u32,
-    /// Whether the job ran alone on the machine (exclusive, or one worker).
-    pub alone: bool,
-    /// Whether the job's threads, with those of the jobs running beside it, outnumbered the
-    /// cores: its timings then measure time-sharing, not parallel search.
-    pub oversubscribed: bool,
     /// See [`Stats::tb_probes`] (0 without an endgame database).
     #[serde(default)]
     pub tb_probes: u64,
@@ -127,19 +114,17 @@ pub struct Row {
 }
 
 impl Row {
-    /// A row naming `job` with every counter empty, for the runner to fill in.
+    /// A row naming `job` with every counter empty, for the runner to fill in. The
+    /// searcher's configuration is not repeated here: it is in searchers.csv
+    /// ([`SearcherRow`]).
     #[must_use]
-    pub fn for_job(job: &Job, experiment: &str, game: &str) -> Self {
+    pub fn for_job(job: &Job, game: &str) -> Self {
         Self {
             job: job.id,
-            experiment: experiment.to_owned(),
             game: game.to_owned(),
             set: job.position.set.clone(),
             position: job.position.label.clone(),
             searcher: job.searcher.name(),
-            algorithm: job.searcher.algorithm_name(),
-            params: job.searcher.params(),
-            threads: job.searcher.config.threads as u32,
             seed: job.seed,
             repetition: job.repetition,
             iterations: 0,
@@ -175,15 +160,151 @@ impl Row {
             speedup: None,
             overhead: None,
             nps_scaling: None,
-            cores: 0,
-            alone: false,
-            oversubscribed: false,
             tb_probes: 0,
             tb_hits: 0,
             secondary_nodes: 0,
             secondary_switches: 0,
         }
     }
+}
+
+/// One row of searchers.csv: what every row of searches.csv with this `searcher` shares,
+/// stored once per searcher variant instead of on every row (issue 19, point 13). Join it
+/// to searches.csv on `searcher`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SearcherRow {
+    /// The searcher variant's name, as in searches.csv's `searcher` column.
+    pub searcher: String,
+    /// The algorithm.
+    pub algorithm: String,
+    /// Search threads.
+    pub threads: u32,
+    /// The full configuration and any swept values.
+    pub params: String,
+    /// The variant's one-thread twin (the same searcher with `threads = 1`), against which
+    /// `speedup`, `overhead` and `nps_scaling` are measured; empty when it has none.
+    pub baseline: Option<String>,
+    /// Whether its jobs run alone on the machine (`exclusive = true` in the file).
+    pub exclusive: bool,
+    /// Cores of the machine that ran its jobs.
+    pub cores: u32,
+    /// Whether its jobs ran alone on the machine (exclusive, or one worker).
+    pub alone: bool,
+    /// Whether its jobs' threads, with those of the jobs running beside them, could
+    /// outnumber the cores: their timings then measure time-sharing, not parallel search.
+    pub oversubscribed: bool,
+}
+
+impl SearcherRow {
+    /// The row of `job`'s searcher variant, with its twin's name `baseline` and how its jobs
+    /// shared the machine left for the runner to fill in.
+    #[must_use]
+    pub fn of_job(job: &Job, baseline: Option<String>) -> Self {
+        Self::of_variant(&job.searcher, baseline)
+    }
+
+    /// The row of the searcher variant `v` (see [`Self::of_job`]).
+    #[must_use]
+    pub fn of_variant(v: &SearcherVariant, baseline: Option<String>) -> Self {
+        Self {
+            searcher: v.name(),
+            algorithm: v.algorithm_name(),
+            threads: v.config.threads as u32,
+            params: v.params(),
+            baseline,
+            exclusive: v.exclusive,
+            cores: 0,
+            alone: false,
+            oversubscribed: false,
+        }
+    }
+
+    /// Records how the searcher's jobs shared a machine of `cores` cores when `workers`
+    /// jobs ran at once, each with at most `widest` threads: alone when exclusive or one
+    /// worker; oversubscribed when a job's threads with those of the `workers` − 1 beside
+    /// it (counted at `widest`) could outnumber the cores.
+    #[must_use]
+    pub fn with_machine(mut self, cores: usize, workers: usize, widest: usize) -> Self {
+        let alone = self.exclusive || workers <= 1;
+        let threads = self.threads as usize;
+        let busy = if alone {
+            threads
+        } else {
+            threads + (workers - 1) * widest
+        };
+        self.cores = cores as u32;
+        self.alone = alone;
+        self.oversubscribed = busy > cores;
+        self
+    }
+
+    /// Whether `other` describes the same configuration (machine use aside).
+    #[must_use]
+    pub fn same_config(&self, other: &Self) -> bool {
+        (
+            &self.searcher,
+            &self.algorithm,
+            self.threads,
+            &self.params,
+            self.exclusive,
+        ) == (
+            &other.searcher,
+            &other.algorithm,
+            other.threads,
+            &other.params,
+            other.exclusive,
+        )
+    }
+}
+
+/// The searchers.csv rows of `jobs`, one per searcher variant in order of first
+/// appearance, or the name of a variant given to two different configurations (two
+/// searchers with the same label: their rows could not be told apart).
+pub fn searcher_rows<'a>(
+    jobs: impl IntoIterator<Item = &'a Job>,
+    all: &[Job],
+) -> Result<Vec<SearcherRow>, String> {
+    let mut rows: Vec<SearcherRow> = Vec::new();
+    for job in jobs {
+        let twin = job
+            .baseline
+            .and_then(|b| all.get(b))
+            .map(|b| b.searcher.name());
+        let row = SearcherRow::of_job(job, twin);
+        match rows.iter_mut().find(|r| r.searcher == row.searcher) {
+            Some(known) if !known.same_config(&row) => {
+                return Err(format!(
+                    "searcher `{}` names two different configurations ({} and {}): give the \
+                     searchers distinct labels",
+                    row.searcher, known.params, row.params
+                ));
+            }
+            Some(known) => {
+                if known.baseline.is_none() {
+                    known.baseline = row.baseline;
+                }
+            }
+            None => rows.push(row),
+        }
+    }
+    Ok(rows)
+}
+
+/// Writes searchers.csv at `path` (through a temporary file).
+pub fn write_searchers(path: &Path, rows: &[SearcherRow]) -> Result<(), csv::Error> {
+    let tmp = path.with_extension("csv.tmp");
+    let mut writer = csv::Writer::from_path(&tmp)?;
+    for row in rows {
+        writer.serialize(row)?;
+    }
+    writer.flush()?;
+    drop(writer);
+    std::fs::rename(&tmp, path).map_err(csv::Error::from)
+}
+
+/// Reads searchers.csv at `path`.
+pub fn read_searchers(path: &Path) -> Result<Vec<SearcherRow>, csv::Error> {
+    csv::Reader::from_path(path)?.deserialize().collect()
 }
 
 /// Fills in the parallel columns of `rows` (sorted by job, step and depth): each row with a

@@ -6,13 +6,16 @@ use std::fs::{self, File};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering as AtomicOrdering};
 use std::time::Instant;
 
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 
 use super::answer::{Answer, mate_moves};
-use super::record::{Row, derived, link_scaling, mean_branching, nps, round4};
+use super::guard;
+use super::progress::{Progress, interrupt};
+use super::record::{Row, SearcherRow, derived, link_scaling, mean_branching, nps, round4};
 use super::settings::{ChessEval, EvalChoice};
 use super::spec::{GamePosition, Job, Plan};
 use crate::cluster::shard::ShardRecord;
@@ -34,11 +37,16 @@ use crate::search::{Algorithm, Iteration, Limits, SearchConfig, SearchResult, Se
 pub struct RunOptions {
     /// Worker threads (default: the number of cores).
     pub jobs: Option<usize>,
-    /// Output directory (default `results/<name>`).
+    /// Output directory (default `runs/<name>`: see [`default_dir`]).
     pub out: Option<PathBuf>,
-    /// Keep the rows of an earlier, interrupted run of the same file and run only the rest.
+    /// Keep the finished jobs of an earlier run in the directory whose configuration is
+    /// unchanged, and run only the rest.
     pub resume: bool,
-    /// Draw a progress bar on the terminal.
+    /// Write into a directory that holds another run's results, replacing them.
+    pub force: bool,
+    /// The plan is [`Plan::quick`]'s (recorded in run.json, for `--resume`).
+    pub quick: bool,
+    /// Show progress: a bar on a terminal, plain lines on stderr otherwise.
     pub progress: bool,
 }
 
@@ -64,6 +72,21 @@ pub enum RunError {
     /// `--resume` found results of a different experiment file.
     #[error("{0}")]
     Resume(String),
+    /// The output directory holds results that this run must not mix with or overwrite,
+    /// or the plan cannot be written as asked (bad input).
+    #[error("{0}")]
+    Refused(String),
+    /// Ctrl-C stopped the run after the jobs then running had finished; their rows are in
+    /// searches.csv, and `--resume` runs the rest.
+    #[error("interrupted: {finished} of {total} jobs finished")]
+    Interrupted {
+        /// The output directory.
+        out: PathBuf,
+        /// Jobs whose rows are in searches.csv (kept ones included).
+        finished: usize,
+        /// Jobs of the run.
+        total: usize,
+    },
     /// The thread pool could not start.
     #[error("cannot start {0} worker threads")]
     Pool(usize),
@@ -100,13 +123,21 @@ pub(crate) fn csv_err(path: &Path) -> impl FnOnce(csv::Error) -> RunError + '_ {
     }
 }
 
+/// Where a run of the experiment (or match) `name` writes without `--out`: `runs/<name>`,
+/// a directory of its own that git ignores, so that a run never overwrites the committed
+/// `results/<name>` (scripts/regenerate-results.sh writes those, with `--out`).
+#[must_use]
+pub fn default_dir(name: &str) -> PathBuf {
+    Path::new("runs").join(name)
+}
+
 /// The output directory of `plan` under `options`.
 #[must_use]
 pub fn output_dir(plan: &Plan, options: &RunOptions) -> PathBuf {
     options
         .out
         .clone()
-        .unwrap_or_else(|| Path::new("results").join(&plan.name))
+        .unwrap_or_else(|| default_dir(&plan.name))
 }
 
 /// Runs every job of `plan` and writes searches.csv and run.json.
@@ -115,7 +146,11 @@ pub fn run(plan: &Plan, options: &RunOptions) -> Result<RunReport, RunError> {
 }
 
 /// Runs the jobs of `plan` that `shard` holds (all of them without one) and writes
-/// searches.csv and run.json, which records the shard.
+/// searches.csv, searchers.csv and run.json, which records the shard.
+///
+/// A directory holding results is refused unless `resume` or `force` (see
+/// [`super::guard`]). Ctrl-C ends the run with [`RunError::Interrupted`] once the running
+/// jobs have written their rows.
 pub fn run_jobs(
     plan: &Plan,
     options: &RunOptions,
@@ -123,18 +158,23 @@ pub fn run_jobs(
 ) -> Result<RunReport, RunError> {
     let started = Instant::now();
     let out = output_dir(plan, options);
-    fs::create_dir_all(&out).map_err(io(&out))?;
+    guard::check_out(&out, options.resume, options.force)?;
     let csv_path = out.join("searches.csv");
     let selected = |id: usize| shard.is_none_or(|s| s.holds(id));
     let kept: Vec<Row> = if options.resume {
         check_same_shard(&out, shard)?;
-        resume_rows(plan, &out, &csv_path)?
+        guard::kept_rows(plan, &out, &csv_path)?
             .into_iter()
             .filter(|r| selected(r.job))
             .collect()
     } else {
         Vec::new()
     };
+    let searchers =
+        super::record::searcher_rows(plan.jobs.iter().filter(|j| selected(j.id)), &plan.jobs)
+            .map_err(RunError::Refused)?;
+    guard::create(&out)?;
+    guard::clear_outputs(&out, options.force && !options.resume)?;
     let done: std::collections::HashSet<usize> = kept.iter().map(|r| r.job).collect();
     let pending: Vec<&Job> = plan
         .jobs
@@ -145,40 +185,70 @@ pub fn run_jobs(
         .jobs
         .unwrap_or_else(crate::lab::machine::cores)
         .max(1);
-    super::machine::write_run_json(plan, &out, threads, None, shard)?;
+    super::machine::write_run_json(plan, &out, threads, None, shard, options.quick)?;
 
     let sink = Mutex::new(CsvSink::open(&csv_path, &kept)?);
-    let progress = progress_bar(options.progress, pending.len(), "jobs");
+    let progress = Progress::new(options.progress, pending.len(), "jobs");
     let (shared, exclusive): (Vec<&Job>, Vec<&Job>) =
         pending.iter().partition(|j| !j.searcher.exclusive);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
         .map_err(|_| RunError::Pool(threads))?;
+    // Any job on the pool may run beside the widest shared one.
+    let widest_shared = shared
+        .iter()
+        .map(|j| j.searcher.config.threads)
+        .max()
+        .unwrap_or(1);
     let cores = crate::lab::machine::cores();
-    let widest_shared = shared.iter().map(|j| j.searcher.config.threads).max();
+    let searchers: Vec<SearcherRow> = searchers
+        .into_iter()
+        .map(|r| r.with_machine(cores, threads, widest_shared))
+        .collect();
+    super::record::write_searchers(&out.join("searchers.csv"), &searchers)
+        .map_err(csv_err(&out.join("searchers.csv")))?;
+    let finished = AtomicUsize::new(0);
     let finish = |job: &Job| -> Result<(), RunError> {
-        let mut rows = execute(job, &plan.name);
-        let machine = MachineUse {
-            cores,
-            workers: threads,
-            widest_shared: widest_shared.unwrap_or(1),
-        };
-        machine.mark(&mut rows, job);
-        progress.set_message(format!("{} on {}", job.searcher.label, job.position.label));
-        progress.inc(1);
-        sink.lock().expect("a writer panicked").append(&rows)
+        if interrupt::requested() {
+            return Ok(());
+        }
+        let rows = execute(job, &plan.name);
+        sink.lock().expect("a writer panicked").append(&rows)?;
+        finished.fetch_add(1, AtomicOrdering::SeqCst);
+        progress.finished(&format!(
+            "{} on {}",
+            job.searcher.name(),
+            job.position.label
+        ));
+        Ok(())
     };
-    pool.install(|| shared.par_iter().try_for_each(|job| finish(job)))?;
-    exclusive.iter().try_for_each(|job| finish(job))?;
-    progress.finish_and_clear();
+    if options.progress {
+        interrupt::install();
+    }
+    let ran = pool
+        .install(|| shared.par_iter().try_for_each(|job| finish(job)))
+        .and_then(|()| exclusive.iter().try_for_each(|job| finish(job)));
+    if options.progress {
+        interrupt::uninstall();
+    }
+    progress.finish();
+    ran?;
+    let finished = finished.into_inner();
+    if finished < pending.len() {
+        return Err(RunError::Interrupted {
+            out,
+            finished: finished + done.len(),
+            total: pending.len() + done.len(),
+        });
+    }
 
     let rows = sink
         .into_inner()
         .expect("a writer panicked")
         .finish(&plan.jobs)?;
     let elapsed_s = started.elapsed().as_secs_f64();
-    super::machine::write_run_json(plan, &out, threads, Some(elapsed_s), shard)?;
+    super::machine::write_run_json(plan, &out, threads, Some(elapsed_s), shard, options.quick)?;
     Ok(RunReport {
         out,
         jobs_run: pending.len(),
@@ -186,36 +256,6 @@ pub fn run_jobs(
         rows,
         elapsed_s,
     })
-}
-
-/// How the jobs of a run share the machine.
-struct MachineUse {
-    cores: usize,
-    /// Jobs run at once on the pool.
-    workers: usize,
-    /// The most threads of any job run on the pool (not exclusive).
-    widest_shared: usize,
-}
-
-impl MachineUse {
-    /// Records on `rows` how `job` shared the machine: the cores, whether it ran alone (an
-    /// exclusive job, or a pool of one worker), and whether its threads with those of the
-    /// jobs that may run beside it (`workers` − 1 of them, each counted at the widest
-    /// shared job's threads) could outnumber the cores.
-    fn mark(&self, rows: &mut [Row], job: &Job) {
-        let alone = job.searcher.exclusive || self.workers == 1;
-        let threads = job.searcher.config.threads;
-        let busy = if alone {
-            threads
-        } else {
-            threads + (self.workers - 1) * self.widest_shared
-        };
-        for row in rows {
-            row.cores = self.cores as u32;
-            row.alone = alone;
-            row.oversubscribed = busy > self.cores;
-        }
-    }
 }
 
 /// A progress bar over `len` items called `unit` (hidden unless `show`).
@@ -234,17 +274,9 @@ pub(crate) fn progress_bar(show: bool, len: usize, unit: &str) -> ProgressBar {
     bar
 }
 
-/// Rows of the whole jobs of an earlier run of the same experiment text (an error if the
-/// text differs). A job is whole when all the rows its `iterations` column announces are
-/// there; rows of other jobs, and a torn last line, are dropped, and those jobs run again.
-fn resume_rows(plan: &Plan, out: &Path, csv_path: &Path) -> Result<Vec<Row>, RunError> {
-    let Some(reader) = resumable_csv(out, csv_path, &plan.text)? else {
-        return Ok(Vec::new());
-    };
-    whole_jobs(reader, csv_path)
-}
-
-/// The rows of the jobs whose rows are all in `reader` (see [`resume_rows`]).
+/// The rows of the jobs whose rows are all in `reader`: a job is whole when all the rows
+/// its `iterations` column announces are there; rows of other jobs, and a torn last line, are
+/// dropped, and those jobs run again.
 pub(crate) fn whole_jobs(
     mut reader: csv::Reader<File>,
     csv_path: &Path,
@@ -486,13 +518,13 @@ pub fn with_game_pair<T: PairTask>(
     }
 }
 
-/// Runs one job and returns its rows.
+/// Runs one job and returns its rows. (`_experiment` is not recorded on them: the
+/// experiment's name is in run.json.)
 #[must_use]
-pub fn execute(job: &Job, experiment: &str) -> Vec<Row> {
+pub fn execute(job: &Job, _experiment: &str) -> Vec<Row> {
     let task = JobTask {
         config: job.searcher.config_for(&job.position.position),
         job,
-        experiment,
     };
     with_game(
         &job.position.position,
@@ -504,7 +536,6 @@ pub fn execute(job: &Job, experiment: &str) -> Vec<Row> {
 struct JobTask<'a> {
     config: SearchConfig,
     job: &'a Job,
-    experiment: &'a str,
 }
 
 impl GameTask for JobTask<'_> {
@@ -516,21 +547,14 @@ impl GameTask for JobTask<'_> {
         to_set_score: &dyn Fn(Score) -> i32,
     ) -> Vec<Row> {
         if let Some(mcts) = self.job.searcher.mcts {
-            let mut row = run_mcts(root, eval, mcts, self.job, self.experiment);
+            let mut row = run_mcts(root, eval, mcts, self.job);
             row.solved = self.job.position.answer.as_ref().and_then(|answer| {
                 let chosen = root.parse_move(&row.best_move).ok()?;
                 keeps_known_value(root, eval, answer, chosen)
             });
             return vec![row];
         }
-        run_search(
-            root,
-            eval,
-            &self.config,
-            self.job,
-            self.experiment,
-            to_set_score,
-        )
+        run_search(root, eval, &self.config, self.job, to_set_score)
     }
 }
 
@@ -542,7 +566,6 @@ fn run_search<G: Game, E: Evaluator<G>>(
     eval: &E,
     config: &SearchConfig,
     job: &Job,
-    experiment: &str,
     to_set_score: &dyn Fn(Score) -> i32,
 ) -> Vec<Row> {
     let mut searcher =
@@ -551,9 +574,8 @@ fn run_search<G: Game, E: Evaluator<G>>(
         Algorithm::LazySmp => lazy_smp(root, eval, config, &job.limits, config.threads, |_| {}),
         _ => searcher.run(root, &job.limits),
     };
-    let rows_of = |result: &SearchResult<G::Move>, step: u32| {
-        iteration_rows::<G>(result, job, experiment, step)
-    };
+    let rows_of =
+        |result: &SearchResult<G::Move>, step: u32| iteration_rows::<G>(result, job, step);
     let mut rows = rows_of(&first, 0);
     if let Some(last) = rows.last_mut() {
         last.total_nodes = Some(first.total.nodes);
@@ -588,6 +610,11 @@ fn run_search<G: Game, E: Evaluator<G>>(
     }
     let count = rows.len() as u32;
     rows.iter_mut().for_each(|r| r.iterations = count);
+    // The known answer is written once, on the last row beside `solved`.
+    let n = rows.len();
+    rows.iter_mut()
+        .take(n.saturating_sub(1))
+        .for_each(|r| r.expected = None);
     if let (Some(last), Some(solved)) = (rows.last_mut(), solved) {
         last.solved = Some(solved);
         record_answer_time(last, &first);
@@ -601,7 +628,6 @@ fn run_mcts<G: Game, E: Evaluator<G>>(
     eval: &E,
     algorithm: MctsAlgorithm,
     job: &Job,
-    experiment: &str,
 ) -> Row {
     let budget = MctsBudget {
         iterations: job.limits.nodes,
@@ -629,7 +655,7 @@ fn run_mcts<G: Game, E: Evaluator<G>>(
         playouts: Some(result.playouts),
         playouts_per_s: per_second(result.playouts),
         total_nodes: Some(result.tree_nodes),
-        ..Row::for_job(job, experiment, G::NAME)
+        ..Row::for_job(job, G::NAME)
     }
 }
 
@@ -735,12 +761,7 @@ fn record_answer_time<M: PartialEq>(last: &mut Row, first: &SearchResult<M>) {
 
 /// A row per completed iteration of `result`, a search that started `step` plies after the
 /// job's position.
-fn iteration_rows<G: Game>(
-    result: &SearchResult<G::Move>,
-    job: &Job,
-    experiment: &str,
-    step: u32,
-) -> Vec<Row> {
+fn iteration_rows<G: Game>(result: &SearchResult<G::Move>, job: &Job, step: u32) -> Vec<Row> {
     let uniform_b = match &job.position.position {
         GamePosition::RandomTree(t) => Some(t.params().b),
         _ => None,
@@ -782,7 +803,7 @@ fn iteration_rows<G: Game>(
             secondary_switches: it.stats.secondary_switches,
             elapsed_s: it.elapsed.as_secs_f64(),
             nps: nps(it),
-            ..Row::for_job(job, experiment, G::NAME)
+            ..Row::for_job(job, G::NAME)
         });
     }
     rows

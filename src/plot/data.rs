@@ -12,8 +12,7 @@ use csv::StringRecord;
 use super::error::PlotError;
 
 /// The columns of `searches.csv` that the charts and the summary read.
-pub const REQUIRED_COLUMNS: [&str; 16] = [
-    "experiment",
+pub const REQUIRED_COLUMNS: [&str; 15] = [
     "game",
     "position",
     "searcher",
@@ -31,8 +30,12 @@ pub const REQUIRED_COLUMNS: [&str; 16] = [
     "nps",
 ];
 
-/// Columns read when present: older or hand-made CSVs may lack them.
-pub const OPTIONAL_COLUMNS: [&str; 11] = [
+/// Columns read when present: older or hand-made CSVs may lack them. `experiment`,
+/// `threads` and `oversubscribed` are no longer written on every row (the experiment's name is
+/// in run.json, a searcher's threads and machine use in searchers.csv): when absent they are
+/// taken from those files ([`read_searches`]).
+pub const OPTIONAL_COLUMNS: [&str; 12] = [
+    "experiment",
     "set",
     "solved",
     "threads",
@@ -121,7 +124,127 @@ impl SearchRow {
 /// [`PlotError::Io`] if the file cannot be opened, [`PlotError::MissingColumn`],
 /// [`PlotError::NoRows`], [`PlotError::BadNumber`] or [`PlotError::Csv`] for bad content.
 pub fn read_searches(path: &Path) -> Result<Vec<SearchRow>, PlotError> {
-    read_rows(path, &REQUIRED_COLUMNS, &OPTIONAL_COLUMNS, parse_search)
+    let mut rows = read_rows(path, &REQUIRED_COLUMNS, &OPTIONAL_COLUMNS, parse_search)?;
+    let dir = path.parent().unwrap_or_else(|| Path::new("."));
+    let searchers = dir.join(SEARCHERS_CSV);
+    if searchers.exists() {
+        let variants = read_rows(
+            &searchers,
+            &SEARCHER_COLUMNS,
+            &SEARCHER_OPTIONAL_COLUMNS,
+            parse_searcher,
+        )?;
+        let has_threads = csv::Reader::from_path(path)
+            .ok()
+            .and_then(|mut r| r.headers().ok().map(|h| h.iter().any(|c| c == "threads")))
+            .unwrap_or(false);
+        complete_rows(&mut rows, &variants, has_threads);
+    }
+    if rows.iter().any(|r| r.experiment.is_empty()) {
+        let name = RunInfo::read(&dir.join("run.json")).experiment;
+        for row in rows.iter_mut().filter(|r| r.experiment.is_empty()) {
+            row.experiment
+                .clone_from(name.as_ref().unwrap_or(&String::new()));
+        }
+    }
+    Ok(rows)
+}
+
+/// The file beside searches.csv that holds each searcher variant's configuration once.
+pub const SEARCHERS_CSV: &str = "searchers.csv";
+
+/// The columns of searchers.csv read here.
+const SEARCHER_COLUMNS: [&str; 2] = ["searcher", "threads"];
+
+/// Columns of searchers.csv read when present.
+const SEARCHER_OPTIONAL_COLUMNS: [&str; 2] = ["baseline", "oversubscribed"];
+
+/// A searcher variant's row of searchers.csv, as far as the charts need it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearcherInfo {
+    /// The variant's name (searches.csv's `searcher`).
+    pub searcher: String,
+    /// Search threads.
+    pub threads: u32,
+    /// Its one-thread twin's name, if any.
+    pub baseline: Option<String>,
+    /// Whether its jobs may have shared the cores with more threads than there were.
+    pub oversubscribed: Option<bool>,
+}
+
+fn parse_searcher(cell: &Cell<'_>) -> Result<SearcherInfo, PlotError> {
+    Ok(SearcherInfo {
+        searcher: cell.text("searcher"),
+        threads: cell.number("threads")? as u32,
+        baseline: Some(cell.text("baseline")).filter(|b| !b.is_empty()),
+        oversubscribed: cell.flag("oversubscribed")?,
+    })
+}
+
+/// Gives `rows` what searchers.csv holds once per variant: threads and `oversubscribed`
+/// where searches.csv has no such column, and the parallel ratios (speedup, overhead,
+/// nps_scaling) computed here against each variant's one-thread twin, so that a run that was
+/// interrupted or resumed gets them as a whole one does (issue 19, point 12).
+fn complete_rows(rows: &mut [SearchRow], variants: &[SearcherInfo], has_threads: bool) {
+    let variant = |name: &str| variants.iter().find(|v| v.searcher == name);
+    for row in rows.iter_mut() {
+        if let Some(v) = variant(&row.searcher) {
+            if !has_threads {
+                row.threads = v.threads;
+            }
+            if row.oversubscribed.is_none() {
+                row.oversubscribed = v.oversubscribed;
+            }
+        }
+    }
+    if variants.iter().all(|v| v.baseline.is_none()) {
+        return;
+    }
+    // The row of each job's first search that closes it (the one with total_nodes), by
+    // searcher and instance and depth.
+    type Key = (String, String, String, String, String, String, u32);
+    let key = |searcher: &str, r: &SearchRow| -> Key {
+        (
+            searcher.to_owned(),
+            r.game.clone(),
+            r.set.clone(),
+            r.position.clone(),
+            r.seed.clone(),
+            r.repetition.clone(),
+            r.depth,
+        )
+    };
+    let finals: HashMap<Key, (Option<f64>, f64, Option<f64>)> = rows
+        .iter()
+        .filter_map(|r| {
+            Some((
+                key(&r.searcher, r),
+                (r.time_to_depth_s, r.total_nodes?, r.playouts_per_s),
+            ))
+        })
+        .collect();
+    let ratio = |a: f64, b: f64| (a > 0.0 && b > 0.0).then(|| (a / b * 1e4).round() / 1e4);
+    for row in rows.iter_mut() {
+        let Some(total) = row.total_nodes else {
+            continue;
+        };
+        let Some(base) = variant(&row.searcher).and_then(|v| v.baseline.as_deref()) else {
+            continue;
+        };
+        let Some(&(base_time, base_total, base_pps)) = finals.get(&key(base, row)) else {
+            continue;
+        };
+        if let (Some(t1), Some(tn)) = (base_time, row.time_to_depth_s)
+            && t1 > 0.0
+            && tn > 0.0
+        {
+            row.speedup = ratio(t1, tn);
+            row.overhead = ratio(total, base_total);
+            row.nps_scaling = ratio(total / tn, base_total / t1);
+        } else if let (Some(p1), Some(pn)) = (base_pps, row.playouts_per_s) {
+            row.nps_scaling = ratio(pn, p1);
+        }
+    }
 }
 
 /// Reads a CSV file with a header: every `required` column must be there, `optional` ones
@@ -416,4 +539,56 @@ fn file_name(path: &Path) -> String {
         || path.display().to_string(),
         |n| n.to_string_lossy().into_owned(),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A scratch directory removed when dropped.
+    struct Scratch(PathBuf);
+
+    impl Drop for Scratch {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
+    #[test]
+    fn searchers_csv_gives_threads_and_the_parallel_ratios_on_load() {
+        let dir = std::env::temp_dir().join(format!("plylab-data-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let _scratch = Scratch(dir.clone());
+        // A one-thread job and its two-thread twin, as an interrupted run leaves them:
+        // no threads column, the ratios empty.
+        let head = "job,game,set,position,searcher,seed,repetition,depth,nodes,leaf_nodes,\
+                    first_move_cutoff_rate,ebf,ebf_root,branching,minimal_leaves,elapsed_s,nps,\
+                    total_nodes,time_to_depth_s,speedup,overhead,nps_scaling";
+        let rows = [
+            "0,chess,s,p,smp[threads=1],9,0,8,1000,500,,,,,,2.0,500,1000,2.0,,,",
+            "1,chess,s,p,smp[threads=2],9,0,8,1500,700,,,,,,1.25,1200,1500,1.25,,,",
+        ];
+        std::fs::write(
+            dir.join("searches.csv"),
+            format!("{head}\n{}\n", rows.join("\n")),
+        )
+        .unwrap();
+        std::fs::write(
+            dir.join("searchers.csv"),
+            "searcher,algorithm,threads,params,baseline,exclusive,cores,alone,oversubscribed\n\
+             smp[threads=1],lazy_smp,1,x,,true,2,true,false\n\
+             smp[threads=2],lazy_smp,2,x,smp[threads=1],true,2,true,true\n",
+        )
+        .unwrap();
+        std::fs::write(dir.join("run.json"), r#"{"experiment": "twins"}"#).unwrap();
+        let read = read_searches(&dir.join("searches.csv")).unwrap();
+        assert_eq!(read[0].threads, 1);
+        assert_eq!(read[1].threads, 2);
+        assert_eq!(read[1].oversubscribed, Some(true));
+        assert_eq!(read[1].experiment, "twins");
+        assert_eq!(read[0].speedup, None, "the twin itself has no ratio");
+        assert_eq!(read[1].speedup, Some(1.6));
+        assert_eq!(read[1].overhead, Some(1.5));
+        assert_eq!(read[1].nps_scaling, Some(2.4));
+    }
 }

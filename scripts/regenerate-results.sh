@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Regenerates the committed results: each experiments/<name>.toml (experiment and arena
+# files alike) is run into results/<name>, replacing what is there (--force), with the flags
+# its committed run used, then its charts and summary.md are drawn.
+#
+#   scripts/regenerate-results.sh              every experiment (about 30 minutes on 2 cores)
+#   scripts/regenerate-results.sh mate wac     only those
+#   scripts/regenerate-results.sh --list       the commands, without running them
+#
+# Run it at a commit with no uncommitted source changes: run.json records the commit the
+# binary was built from, `-dirty` otherwise. The endgame databases that knowledge.toml reads
+# are built first when missing (they are not committed: see .gitignore). The opening book
+# that knowledge_book.toml reads (experiments/data/book/arena_nullmove.bin) is committed input
+# data and is not rebuilt.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+plylab=./target/release/plylab
+
+# The flags each experiment's committed results were run with beyond --out and --force:
+# knowledge and othello one job at a time (their timings are compared with other programs').
+flags_of() {
+    case "$1" in
+        knowledge | othello) echo "--jobs 1" ;;
+        *) echo "" ;;
+    esac
+}
+
+list=false
+names=()
+for arg in "$@"; do
+    case "$arg" in
+        --list) list=true ;;
+        -*) echo "usage: $0 [--list] [NAME...]" >&2; exit 2 ;;
+        *) names+=("$arg") ;;
+    esac
+done
+if [ ${#names[@]} -eq 0 ]; then
+    for file in experiments/*.toml; do
+        names+=("$(basename "$file" .toml)")
+    done
+fi
+for name in "${names[@]}"; do
+    if [ ! -f "experiments/$name.toml" ]; then
+        echo "$0: no experiments/$name.toml" >&2
+        exit 2
+    fi
+done
+
+if $list; then
+    for name in "${names[@]}"; do
+        echo "$plylab experiment experiments/$name.toml --out results/$name --force $(flags_of "$name")"
+    done
+    exit 0
+fi
+
+cargo build --release
+if ! git diff --quiet HEAD -- src build.rs Cargo.toml Cargo.lock 2>/dev/null; then
+    echo "warning: uncommitted source changes: run.json will record a -dirty commit" >&2
+fi
+for name in "${names[@]}"; do
+    if [ "$name" = knowledge ]; then
+        for e in KQK KRK KPK KBNK; do
+            table="experiments/data/tablebase/$e.plytb"
+            [ -f "$table" ] || "$plylab" tablebase build chess "$e" --out "$table"
+        done
+    fi
+    echo "== $name"
+    # shellcheck disable=SC2046 # the flags are words
+    "$plylab" experiment "experiments/$name.toml" --out "results/$name" --force $(flags_of "$name")
+done
+du -sh results

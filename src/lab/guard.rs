@@ -1,0 +1,189 @@
+//! Results directories that never lose or mix results (issue 19, points 8 and 10).
+//!
+//! - A run into a directory that already holds results refuses (exit code 2) unless
+//!   `--resume` (keep the finished jobs, run the rest) or `--force` (start afresh) is given.
+//! - `--resume` keeps each finished job whose own resolved configuration (position, searcher
+//!   configuration, limits, repetition, seed) is still a job of the experiment file, however
+//!   the rest of the file was edited: adding a searcher runs only its jobs. Kept rows take the
+//!   job numbers of the new plan.
+//! - A run starts by removing the summary and charts that `plot` draws from the CSV, so
+//!   that none can disagree with it if the run is interrupted.
+
+use std::collections::HashMap;
+use std::fs;
+use std::path::Path;
+
+use super::machine::recorded_run;
+use super::record::Row;
+use super::runner::{RunError, csv_err, io, whole_jobs};
+use super::spec::{Job, Plan};
+
+/// The files a run or a merge writes; a directory holding one of them holds results.
+pub const RESULT_FILES: [&str; 6] = [
+    "searches.csv",
+    "searchers.csv",
+    "games.csv",
+    "run.json",
+    "standings.csv",
+    "games.pgn",
+];
+
+/// Whether `out` holds results of a run.
+#[must_use]
+pub fn holds_results(out: &Path) -> bool {
+    RESULT_FILES.iter().any(|f| out.join(f).exists())
+}
+
+/// Refuses to write into `out` when it holds results, unless `resume` or `force`.
+///
+/// # Errors
+/// [`RunError::Refused`] naming the directory, what it holds, and the flags that proceed.
+pub fn check_out(out: &Path, resume: bool, force: bool) -> Result<(), RunError> {
+    if resume || force || !holds_results(out) {
+        return Ok(());
+    }
+    let what = recorded_run(out).map_or_else(
+        || "results".to_owned(),
+        |r| {
+            format!(
+                "results of experiment `{}` (run of {}, commit {})",
+                r.experiment,
+                r.date,
+                r.git_commit.chars().take(12).collect::<String>()
+            )
+        },
+    );
+    Err(RunError::Refused(format!(
+        "{} already holds {what}; --resume keeps its finished jobs and runs the rest, \
+         --force replaces it, --out DIR writes elsewhere",
+        out.display()
+    )))
+}
+
+/// Removes what `plot` draws from the CSV (summary.md and the .png and .svg charts) from
+/// `out`; with `force`, the earlier results too. Other files are left alone.
+///
+/// # Errors
+/// [`RunError::Io`] when a file cannot be removed.
+pub fn clear_outputs(out: &Path, force: bool) -> Result<(), RunError> {
+    let Ok(entries) = fs::read_dir(out) else {
+        return Ok(());
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let drawn = name == "summary.md"
+            || Path::new(&name)
+                .extension()
+                .is_some_and(|e| e == "png" || e == "svg");
+        let result = force && RESULT_FILES.contains(&name.as_str());
+        if (drawn || result) && path.is_file() {
+            fs::remove_file(&path).map_err(io(&path))?;
+        }
+    }
+    Ok(())
+}
+
+/// What identifies a job across edits of its experiment file: its whole resolved
+/// configuration, not its number or the file's text.
+#[must_use]
+pub fn job_identity(job: &Job) -> String {
+    let s = &job.searcher;
+    format!(
+        "{}|{}|{}|{:?}|{}|{}|{}|{:?}|{:?}|{:?}|{:?}|{:?}|{}|{:?}|{}|{}|{}",
+        job.position.position.kind(),
+        job.position.set,
+        job.position.label,
+        job.position.answer.as_ref().map(ToString::to_string),
+        s.name(),
+        s.algorithm_name(),
+        s.params(),
+        s.config,
+        s.oracle,
+        s.eval,
+        s.mcts,
+        s.mcts_config,
+        s.exclusive,
+        job.limits,
+        job.repetition,
+        job.play_out,
+        job.seed,
+    )
+}
+
+/// The rows of an earlier run in `out` (read from `csv_path`) to keep for `plan`: those of
+/// every whole job whose [`job_identity`] is still a job of `plan`, renumbered as that job.
+/// The earlier plan is rebuilt from the experiment text its run.json records.
+///
+/// # Errors
+/// [`RunError::Refused`] when `out` holds another experiment's results, or results whose
+/// experiment text no longer validates; I/O and CSV errors as they come.
+pub fn kept_rows(plan: &Plan, out: &Path, csv_path: &Path) -> Result<Vec<Row>, RunError> {
+    if !csv_path.exists() {
+        return Ok(Vec::new());
+    }
+    let refuse = |why: String| {
+        RunError::Refused(format!(
+            "{}: {why}; --force starts afresh, --out DIR writes elsewhere",
+            out.display()
+        ))
+    };
+    let recorded = recorded_run(out)
+        .ok_or_else(|| refuse("no readable run.json to tell which jobs its rows are".into()))?;
+    if recorded.experiment != plan.name {
+        return Err(refuse(format!(
+            "holds results of a different experiment file (experiment `{}`, not `{}`)",
+            recorded.experiment, plan.name
+        )));
+    }
+    let quick = recorded.quick || recorded.shard.as_ref().is_some_and(|s| s.quick);
+    let earlier = super::spec::parse(Path::new(&recorded.file), &recorded.text)
+        .map(|p| if quick { p.quick() } else { p })
+        .map_err(|e| {
+            refuse(format!(
+                "the earlier run's experiment text no longer validates: {e}"
+            ))
+        })?;
+    let now: HashMap<String, &Job> = plan.jobs.iter().map(|j| (job_identity(j), j)).collect();
+    let then: Vec<Option<&Job>> = earlier
+        .jobs
+        .iter()
+        .map(|j| now.get(&job_identity(j)).copied())
+        .collect();
+    let reader = csv::ReaderBuilder::new()
+        .flexible(true)
+        .from_path(csv_path)
+        .map_err(csv_err(csv_path))?;
+    let mut rows = whole_jobs(reader, csv_path)?;
+    // A row is kept when its job is still in the plan and names the same searcher and
+    // position (the rows themselves are checked, not only the earlier file).
+    let mut keep: HashMap<usize, Option<usize>> = HashMap::new();
+    for row in &rows {
+        let target = then.get(row.job).copied().flatten();
+        let same = target.is_some_and(|j| {
+            j.searcher.name() == row.searcher
+                && j.position.label == row.position
+                && j.position.set == row.set
+        });
+        let entry = keep.entry(row.job).or_insert(target.map(|j| j.id));
+        if !same {
+            *entry = None;
+        }
+    }
+    rows.retain_mut(|row| match keep.get(&row.job).copied().flatten() {
+        Some(id) => {
+            row.job = id;
+            true
+        }
+        None => false,
+    });
+    Ok(rows)
+}
+
+/// Creates `out` (and its parents).
+///
+/// # Errors
+/// [`RunError::Io`] when it cannot be created.
+pub fn create(out: &Path) -> Result<(), RunError> {
+    fs::create_dir_all(out).map_err(io(out))
+}

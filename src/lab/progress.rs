@@ -1,0 +1,191 @@
+//! Progress of a run, and Ctrl-C.
+//!
+//! On a terminal a run draws a bar; without one (nohup, Slurm, `tee`, a pipe) it prints a
+//! plain line to stderr for the first finished job, then at most every
+//! [`PLAIN_INTERVAL_S`] seconds, and for the last one: done/total, elapsed time and an
+//! estimate of the time left (issue 19, point 11).
+//!
+//! The first Ctrl-C (SIGINT) asks the run to stop: no new job starts, the running ones
+//! finish and their rows are written, and the run ends with [`interrupt::requested`] true so
+//! that the caller can say how many jobs finished and how to resume. A second Ctrl-C ends the
+//! process at once, as Ctrl-C does without plylab's handler (issue 19, point 9).
+
+use std::io::IsTerminal;
+use std::sync::Mutex;
+use std::time::Instant;
+
+use indicatif::ProgressBar;
+
+/// Seconds between two plain progress lines.
+pub const PLAIN_INTERVAL_S: f64 = 5.0;
+
+/// The progress of a run: a bar on a terminal, plain lines elsewhere, or nothing.
+pub struct Progress {
+    bar: ProgressBar,
+    plain: Option<Mutex<Plain>>,
+    total: usize,
+    unit: &'static str,
+}
+
+/// The state of plain progress lines.
+struct Plain {
+    started: Instant,
+    done: usize,
+    last_line: Option<Instant>,
+}
+
+impl Progress {
+    /// Progress over `total` items called `unit` (`jobs`): shown when `show`, as a bar when
+    /// stderr is a terminal and as plain lines when it is not.
+    #[must_use]
+    pub fn new(show: bool, total: usize, unit: &'static str) -> Self {
+        let terminal = std::io::stderr().is_terminal();
+        Self {
+            bar: super::runner::progress_bar(show && terminal, total, unit),
+            plain: (show && !terminal).then(|| {
+                Mutex::new(Plain {
+                    started: Instant::now(),
+                    done: 0,
+                    last_line: None,
+                })
+            }),
+            total,
+            unit,
+        }
+    }
+
+    /// One more item finished; `what` names it.
+    pub fn finished(&self, what: &str) {
+        self.bar.set_message(what.to_owned());
+        self.bar.inc(1);
+        let Some(plain) = &self.plain else {
+            return;
+        };
+        let mut p = plain
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        p.done += 1;
+        let now = Instant::now();
+        let due = p
+            .last_line
+            .is_none_or(|t| now.duration_since(t).as_secs_f64() >= PLAIN_INTERVAL_S);
+        if due || p.done == self.total {
+            p.last_line = Some(now);
+            eprintln!(
+                "{}",
+                plain_line(p.done, self.total, self.unit, p.started, what)
+            );
+        }
+    }
+
+    /// Clears the bar.
+    pub fn finish(&self) {
+        self.bar.finish_and_clear();
+    }
+}
+
+/// `progress: 12/40 jobs, 4.2 s elapsed, ETA 9.8 s (last: WHAT)`.
+fn plain_line(done: usize, total: usize, unit: &str, started: Instant, what: &str) -> String {
+    let elapsed = started.elapsed().as_secs_f64();
+    let eta = if done == 0 {
+        "unknown".to_owned()
+    } else {
+        duration(elapsed / done as f64 * (total - done) as f64)
+    };
+    format!(
+        "progress: {done}/{total} {unit}, {} elapsed, ETA {eta} (last: {what})",
+        duration(elapsed)
+    )
+}
+
+/// Seconds as `4.2 s`, `3 min 05 s` or `2 h 07 min`.
+#[must_use]
+pub fn duration(seconds: f64) -> String {
+    let s = seconds.max(0.0);
+    if s < 60.0 {
+        format!("{s:.1} s")
+    } else if s < 3600.0 {
+        format!("{} min {:02} s", (s / 60.0) as u64, (s % 60.0) as u64)
+    } else {
+        format!(
+            "{} h {:02} min",
+            (s / 3600.0) as u64,
+            (s % 3600.0 / 60.0) as u64
+        )
+    }
+}
+
+/// Ctrl-C during a run.
+pub mod interrupt {
+    use std::sync::atomic::{AtomicBool, Ordering};
+
+    static REQUESTED: AtomicBool = AtomicBool::new(false);
+
+    /// Whether Ctrl-C was pressed since [`install`].
+    #[must_use]
+    pub fn requested() -> bool {
+        REQUESTED.load(Ordering::SeqCst)
+    }
+
+    /// Catches the first SIGINT: it sets [`requested`] and says on stderr that the running
+    /// jobs are finishing; the handler then gives SIGINT back its default action, so a second
+    /// Ctrl-C ends the process at once.
+    #[cfg(unix)]
+    pub fn install() {
+        extern "C" fn on_sigint(_: libc::c_int) {
+            REQUESTED.store(true, Ordering::SeqCst);
+            const NOTE: &[u8] =
+                b"\ninterrupted: finishing the running jobs (Ctrl-C again to stop at once)\n";
+            // SAFETY: write(2) and signal(2) are async-signal-safe (POSIX.1-2017, 2.4.3); the
+            // buffer is a static of the given length.
+            unsafe {
+                libc::write(2, NOTE.as_ptr().cast(), NOTE.len());
+                libc::signal(libc::SIGINT, libc::SIG_DFL);
+            }
+        }
+        REQUESTED.store(false, Ordering::SeqCst);
+        let handler: extern "C" fn(libc::c_int) = on_sigint;
+        // SAFETY: the handler only touches an atomic and calls async-signal-safe functions.
+        unsafe {
+            libc::signal(libc::SIGINT, handler as libc::sighandler_t);
+        }
+    }
+
+    /// Elsewhere Ctrl-C keeps its default action.
+    #[cfg(not(unix))]
+    pub fn install() {}
+
+    /// Gives SIGINT back its default action once the run is over.
+    #[cfg(unix)]
+    pub fn uninstall() {
+        // SAFETY: restoring the default action has no preconditions.
+        unsafe {
+            libc::signal(libc::SIGINT, libc::SIG_DFL);
+        }
+    }
+
+    /// Elsewhere there is nothing to undo.
+    #[cfg(not(unix))]
+    pub fn uninstall() {}
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_read_naturally() {
+        assert_eq!(duration(4.25), "4.2 s");
+        assert_eq!(duration(185.0), "3 min 05 s");
+        assert_eq!(duration(7620.0), "2 h 07 min");
+    }
+
+    #[test]
+    fn a_plain_line_has_done_total_and_an_eta() {
+        let started = Instant::now();
+        let line = plain_line(1, 4, "jobs", started, "ab on start");
+        assert!(line.starts_with("progress: 1/4 jobs, "), "{line}");
+        assert!(line.contains("ETA "), "{line}");
+        assert!(line.ends_with("(last: ab on start)"), "{line}");
+    }
+}

@@ -1,0 +1,291 @@
+//! Runs that never lose or mix results (issue 19, points 8 to 11): a directory holding
+//! another run's results is refused, Ctrl-C says how many jobs finished and how to resume
+//! and leaves no summary or chart beside the CSV, `--resume` after adding a searcher runs
+//! only its jobs, and progress is printed as plain lines when stderr is not a terminal.
+
+mod common;
+
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use common::{TempDir, plylab};
+
+/// Tic-tac-toe from the start and after one move, by minimax (the whole tree, no table)
+/// and alpha-beta: 2 positions × 2 searchers × 6 repetitions = 24 jobs of a few tens of
+/// milliseconds each.
+const TINY: &str = r#"
+name = "tiny"
+seed = 3
+repetitions = 6
+
+[[games]]
+game = "tictactoe"
+positions = ["start", "5"]
+
+[[searchers]]
+label = "minimax"
+algorithm = "minimax"
+tt_mb = 0
+
+[[searchers]]
+label = "alphabeta"
+algorithm = "alphabeta"
+tt_mb = 0
+"#;
+
+const TINY_JOBS: usize = 24;
+
+/// A third searcher to add to TINY.
+const ORDERED: &str = r#"
+[[searchers]]
+label = "ordered"
+algorithm = "alphabeta"
+tt_mb = 1
+ordering = { tt_move = true, killers = true, history = true }
+"#;
+
+fn text(path: &Path) -> &str {
+    path.to_str().expect("UTF-8 path")
+}
+
+/// Writes `body` as tiny.toml in `tmp`.
+fn write(tmp: &TempDir, body: &str) -> std::path::PathBuf {
+    let file = tmp.path("tiny.toml");
+    std::fs::write(&file, body).expect("write the experiment");
+    file
+}
+
+/// Runs `experiment FILE --out OUT` plus `extra`; returns (code, stdout, stderr).
+fn experiment(file: &Path, out: &Path, extra: &[&str]) -> (i32, String, String) {
+    let mut args = vec!["experiment", text(file), "--out", text(out), "--jobs", "2"];
+    args.extend_from_slice(extra);
+    plylab(&args)
+}
+
+/// The rows of searches.csv as (searcher, position, repetition, depth, nodes, score).
+fn rows(dir: &Path) -> Vec<(String, String, String, String, String, String)> {
+    let mut reader = csv::Reader::from_path(dir.join("searches.csv")).expect("searches.csv");
+    let header = reader.headers().expect("a header").clone();
+    let col = |name: &str| header.iter().position(|h| h == name).expect(name);
+    let cols = [
+        col("searcher"),
+        col("position"),
+        col("repetition"),
+        col("depth"),
+        col("nodes"),
+        col("score"),
+    ];
+    let mut rows: Vec<_> = reader
+        .records()
+        .map(|r| {
+            let r = r.expect("a record");
+            let c = |i: usize| r[cols[i]].to_owned();
+            (c(0), c(1), c(2), c(3), c(4), c(5))
+        })
+        .collect();
+    rows.sort();
+    rows
+}
+
+#[test]
+fn a_directory_with_results_is_refused_unless_resume_or_force() {
+    let tmp = TempDir::new("refuse");
+    let file = write(&tmp, TINY);
+    let out = tmp.path("out");
+    let (code, _, stderr) = experiment(&file, &out, &["--no-plot"]);
+    assert_eq!(code, 0, "{stderr}");
+    let before = std::fs::read(out.join("searches.csv")).expect("searches.csv");
+
+    let (code, _, stderr) = experiment(&file, &out, &["--no-plot"]);
+    assert_eq!(code, 2, "{stderr}");
+    for needle in [text(&out), "already holds", "`tiny`", "--resume", "--force"] {
+        assert!(stderr.contains(needle), "no `{needle}` in: {stderr}");
+    }
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    let after = std::fs::read(out.join("searches.csv")).expect("searches.csv");
+    assert_eq!(before, after, "a refused run touched searches.csv");
+
+    // An arena match is refused the same way (before any engine starts).
+    let (code, _, stderr) = plylab(&[
+        "experiment",
+        "experiments/arena_connect4.toml",
+        "--out",
+        text(&out),
+    ]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("already holds"), "{stderr}");
+
+    let (code, stdout, stderr) = experiment(&file, &out, &["--no-plot", "--force"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stdout.contains(&format!("{TINY_JOBS} jobs run (0 kept")),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn resume_after_adding_a_searcher_runs_only_its_jobs() {
+    let tmp = TempDir::new("resume-added");
+    let file = write(&tmp, TINY);
+    let out = tmp.path("out");
+    let (code, _, stderr) = experiment(&file, &out, &["--no-plot"]);
+    assert_eq!(code, 0, "{stderr}");
+    let first = rows(&out);
+
+    // The new searcher's jobs interleave with the old ones (jobs go position by position),
+    // so every kept job takes a new number.
+    write(&tmp, &format!("{TINY}{ORDERED}"));
+    let (code, stdout, stderr) = experiment(&file, &out, &["--no-plot", "--resume"]);
+    assert_eq!(code, 0, "{stderr}");
+    let added = TINY_JOBS / 2;
+    assert!(
+        stdout.contains(&format!("{added} jobs run ({TINY_JOBS} kept")),
+        "{stdout}"
+    );
+    let second = rows(&out);
+    let old: Vec<_> = second
+        .iter()
+        .filter(|r| r.0 != "ordered")
+        .cloned()
+        .collect();
+    assert_eq!(old, first, "the kept rows changed");
+    assert!(second.iter().any(|r| r.0 == "ordered"));
+    let jobs: std::collections::BTreeSet<usize> = csv::Reader::from_path(out.join("searches.csv"))
+        .expect("csv")
+        .records()
+        .map(|r| r.expect("record")[0].parse().expect("job"))
+        .collect();
+    assert_eq!(jobs, (0..TINY_JOBS + added).collect(), "job numbers");
+    let searchers = std::fs::read_to_string(out.join("searchers.csv")).expect("searchers.csv");
+    assert_eq!(searchers.lines().count(), 4, "{searchers}");
+
+    // Changing one searcher's configuration reruns its jobs only.
+    write(
+        &tmp,
+        &format!("{TINY}{}", ORDERED.replace("tt_mb = 1", "tt_mb = 2")),
+    );
+    let (code, stdout, stderr) = experiment(&file, &out, &["--no-plot", "--resume"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stdout.contains(&format!("{added} jobs run ({TINY_JOBS} kept")),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn progress_is_printed_as_lines_without_a_terminal() {
+    let tmp = TempDir::new("progress");
+    let file = write(&tmp, TINY);
+    let (code, _, stderr) = experiment(&file, &tmp.path("out"), &["--no-plot"]);
+    assert_eq!(code, 0, "{stderr}");
+    let lines: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.starts_with("progress: "))
+        .collect();
+    assert!(
+        lines
+            .first()
+            .is_some_and(|l| l.starts_with(&format!("progress: 1/{TINY_JOBS} jobs, "))),
+        "{stderr}"
+    );
+    let last = format!("progress: {TINY_JOBS}/{TINY_JOBS} jobs, ");
+    assert!(
+        lines.last().is_some_and(|l| l.starts_with(&last)),
+        "{stderr}"
+    );
+    assert!(
+        lines.iter().all(|l| l.contains(" elapsed, ETA ")),
+        "{stderr}"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_says_how_many_jobs_finished_and_how_to_resume() {
+    let tmp = TempDir::new("ctrl-c");
+    let file = write(&tmp, TINY);
+    let out = tmp.path("out");
+    // A finished run with its summary and charts, then a forced run over it, interrupted.
+    let (code, _, stderr) = experiment(&file, &out, &[]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(out.join("summary.md").exists());
+    let mut child = Command::new(env!("CARGO_BIN_EXE_plylab"))
+        .args([
+            "experiment",
+            text(&file),
+            "--out",
+            text(&out),
+            "--jobs",
+            "1",
+            "--force",
+        ])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let mut stderr = BufReader::new(child.stderr.take().expect("stderr"));
+    let mut seen = String::new();
+    let mut line = String::new();
+    // The first progress line: one job has finished, the others have not.
+    while stderr.read_line(&mut line).expect("stderr reads") > 0 {
+        seen.push_str(&line);
+        if line.starts_with("progress: ") {
+            break;
+        }
+        line.clear();
+    }
+    assert!(seen.contains("progress: 1/"), "{seen}");
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(status.success());
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut stderr, &mut rest).expect("stderr reads");
+    let code = child.wait().expect("the run ends").code();
+    assert_eq!(code, Some(130), "{seen}{rest}");
+    let message = rest
+        .lines()
+        .find(|l| l.starts_with("error: interrupted: "))
+        .unwrap_or_else(|| panic!("no interruption message in {rest}"));
+    let finished: usize = message["error: interrupted: ".len()..]
+        .split_whitespace()
+        .next()
+        .and_then(|n| n.parse().ok())
+        .expect("a count of finished jobs");
+    assert!(
+        message.contains(&format!("of {TINY_JOBS} jobs finished")),
+        "{message}"
+    );
+    assert!((1..TINY_JOBS).contains(&finished), "{message}");
+    let command = rest
+        .lines()
+        .skip_while(|l| !l.starts_with("error: interrupted: "))
+        .nth(1)
+        .expect("the resume command")
+        .trim();
+    assert!(command.ends_with("--resume"), "{command}");
+    assert!(!command.contains("--force"), "{command}");
+    // No summary or chart of the earlier run is left to disagree with the CSV.
+    let drawn: Vec<String> = std::fs::read_dir(&out)
+        .expect("out")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .filter(|n| n == "summary.md" || n.ends_with(".png") || n.ends_with(".svg"))
+        .collect();
+    assert!(drawn.is_empty(), "{drawn:?}");
+
+    // The printed command resumes: only the unfinished jobs run.
+    let words: Vec<&str> = command.split_whitespace().collect();
+    let args: Vec<&str> = words[1..].to_vec();
+    let (code, stdout, stderr) = plylab(&[&args[..], &["--no-plot"]].concat());
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stdout.contains(&format!(
+            "{} jobs run ({finished} kept",
+            TINY_JOBS - finished
+        )),
+        "{stdout}"
+    );
+}
