@@ -216,7 +216,7 @@ fn gnubg_plays_whole_games_at_zero_ply() {
     }
     // gnubg plays without noise: the same dice give the same games.
     let first = std::fs::read_to_string(out.join("games.csv")).unwrap();
-    let (code, log, _) = run(&dir, "gn", &text, &[]);
+    let (code, log, _) = run(&dir, "gn", &text, &["--force"]);
     assert_eq!(code, 0, "{log}");
     let again = std::fs::read_to_string(out.join("games.csv")).unwrap();
     assert!(outcomes(&first) == outcomes(&again), "gnubg's games differ");
