@@ -87,6 +87,12 @@ struct LearnArgs {
     /// No progress bar.
     #[arg(long)]
     quiet: bool,
+    /// Do not draw the learning-curve charts.
+    #[arg(long)]
+    no_plot: bool,
+    /// Stop after N epochs or batches, leaving the checkpoint (tests resumption).
+    #[arg(long, hide = true, value_name = "N")]
+    stop_after: Option<u32>,
 }
 
 #[derive(Subcommand)]
@@ -569,7 +575,8 @@ fn run_learn(args: &LearnArgs) -> Result<(), Failure> {
         weights_dir: args.weights_dir.clone(),
         restart: args.restart,
         progress: !args.quiet,
-        charts: true,
+        charts: !args.no_plot,
+        stop_after: args.stop_after,
     };
     let report = run(&args.file, &options).map_err(|e| match e {
         LearnError::BadInput(m) => Failure::bad_input(m),

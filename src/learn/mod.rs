@@ -265,6 +265,9 @@ pub struct LearnOptions {
     pub progress: bool,
     /// Draw the learning-curve charts.
     pub charts: bool,
+    /// Stop after this many epochs (Texel) or batches (TD), leaving the checkpoint as an
+    /// interrupted run would (for testing resumption); the run then fails.
+    pub stop_after: Option<u32>,
 }
 
 impl Default for LearnOptions {
@@ -275,6 +278,7 @@ impl Default for LearnOptions {
             restart: false,
             progress: true,
             charts: true,
+            stop_after: None,
         }
     }
 }
@@ -289,7 +293,7 @@ pub struct LearnReport {
     /// The results directory.
     pub out: PathBuf,
     /// First and last loss (Texel: validation loss if any, else training loss; TD: mean
-    /// squared temporal difference of the first and last batch).
+    /// held-out loss after the first and the last batch).
     pub first_loss: f64,
     /// See `first_loss`.
     pub last_loss: f64,
@@ -428,7 +432,8 @@ pub fn run(path: &Path, options: &LearnOptions) -> Result<LearnReport, LearnErro
     })
 }
 
-/// One curve point: x (epoch or games) and one or two losses.
+/// One curve point: x (epoch or games) and one or two losses (Texel: training and
+/// validation loss; TD: squared temporal difference and the held-out loss).
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 struct CurvePoint {
     x: f64,
@@ -449,6 +454,9 @@ struct Checkpoint {
     adam_t: u32,
     k: u64,
     curve: Vec<CurvePoint>,
+    /// TD: decisive games among those played so far.
+    #[serde(default)]
+    decisive: usize,
 }
 
 fn fnv1a(text: &str) -> u64 {
@@ -533,12 +541,41 @@ impl<'a, G: LearnGame> Run<'a, G> {
         (c.spec_hash == fnv1a(self.text)).then_some(c)
     }
 
-    fn save_checkpoint(&self, c: &Checkpoint) -> Result<(), LearnError> {
+    /// Writes the checkpoint after `done` epochs or batches (atomically: a temporary file
+    /// renamed); with `stop`, then ends the run as an interruption would.
+    fn save_checkpoint(
+        &self,
+        done: u32,
+        w: &[f64],
+        adam: &Adam,
+        k: f64,
+        curve: &[CurvePoint],
+        decisive: usize,
+        stop: bool,
+    ) -> Result<(), LearnError> {
+        let c = Checkpoint {
+            spec_hash: fnv1a(self.text),
+            done,
+            weights: bits(w),
+            adam_m: bits(&adam.m),
+            adam_v: bits(&adam.v),
+            adam_t: adam.t,
+            k: k.to_bits(),
+            curve: curve.to_vec(),
+            decisive,
+        };
         let path = self.checkpoint_dir.join("state.json");
         let tmp = self.checkpoint_dir.join("state.json.tmp");
-        let json = serde_json::to_string(c).map_err(|e| LearnError::Failed(e.to_string()))?;
+        let json = serde_json::to_string(&c).map_err(|e| LearnError::Failed(e.to_string()))?;
         fs::write(&tmp, json).map_err(io_err(&tmp))?;
-        fs::rename(&tmp, &path).map_err(io_err(&path))
+        fs::rename(&tmp, &path).map_err(io_err(&path))?;
+        if stop {
+            return Err(LearnError::Failed(format!(
+                "stopped after {done} as asked; the checkpoint is in {}",
+                self.checkpoint_dir.display()
+            )));
+        }
+        Ok(())
     }
 
     /// The self-play games for Texel: those already in the checkpoint, then the rest,
@@ -601,14 +638,7 @@ impl<'a, G: LearnGame> Run<'a, G> {
             } else {
                 &mut train
             };
-            for p in &g.positions {
-                if p.status() != Status::Ongoing || !p.is_quiet() {
-                    continue;
-                }
-                p.gradient(&mut x);
-                let first = p.side_to_move() == crate::game::Player::First;
-                set.push(&x, if first { g.result } else { 1.0 - g.result });
-            }
+            label(g, set, &mut x);
         }
         if train.is_empty() {
             return Err(LearnError::BadInput(
@@ -660,17 +690,9 @@ impl<'a, G: LearnGame> Run<'a, G> {
             adam.step(&mut w, &g, &self.frozen);
             measure(&w, &mut curve, epoch);
             bar.set_position(u64::from(epoch));
-            if epoch % t.checkpoint_every == 0 && epoch < t.epochs {
-                self.save_checkpoint(&Checkpoint {
-                    spec_hash: fnv1a(self.text),
-                    done: epoch,
-                    weights: bits(&w),
-                    adam_m: bits(&adam.m),
-                    adam_v: bits(&adam.v),
-                    adam_t: adam.t,
-                    k: k.to_bits(),
-                    curve: curve.clone(),
-                })?;
+            let stop = self.options.stop_after == Some(epoch);
+            if (epoch % t.checkpoint_every == 0 && epoch < t.epochs) || stop {
+                self.save_checkpoint(epoch, &w, &adam, k, &curve, 0, stop)?;
             }
         }
         bar.finish_and_clear();
@@ -693,7 +715,7 @@ impl<'a, G: LearnGame> Run<'a, G> {
         let n = self.start.len();
         let leaf = self.spec.method == Method::Tdleaf;
         let batches = sp.games.div_ceil(t.batch);
-        let (mut w, mut adam, mut curve, done) = match self.load_checkpoint() {
+        let (mut w, mut adam, mut curve, done, mut decisive) = match self.load_checkpoint() {
             Some(c) => (
                 floats(&c.weights),
                 Adam {
@@ -704,17 +726,34 @@ impl<'a, G: LearnGame> Run<'a, G> {
                 },
                 c.curve,
                 c.done as usize,
+                c.decisive,
             ),
             None => (
                 self.start.clone(),
                 Adam::new(n, t.learning_rate),
                 Vec::new(),
                 0,
+                0,
             ),
         };
+        // A fixed yardstick: the quiet positions of self-play games of the starting weights
+        // (other games than the learning ones), labelled with their results, scored by
+        // Texel's error with the current weights after every batch.
+        let held_games = (sp.games / 10).clamp(8, 64);
+        let start_eval = G::evaluator(&self.start);
+        let held: Vec<PlayedGame<G>> = (0..held_games)
+            .into_par_iter()
+            .map(|i| play_game::<G>(&start_eval, sp, self.spec.seed, HELD_OUT_BASE + i))
+            .collect();
+        let mut held_out = Dataset::new(n);
+        let mut x = vec![0.0; n];
+        for g in &held {
+            label(g, &mut held_out, &mut x);
+        }
+        let held_loss = |w: &[f64]| texel::loss_and_gradient(&held_out, w, t.k, false).0;
+        let start_loss = held_loss(&self.start);
         let bar = self.bar(sp.games, "self-play games");
         bar.set_position((done * t.batch).min(sp.games) as u64);
-        let (mut decisive, mut played) = (0usize, 0usize);
         for b in done..batches {
             let eval = G::evaluator(&w);
             let range = b * t.batch..((b + 1) * t.batch).min(sp.games);
@@ -736,41 +775,29 @@ impl<'a, G: LearnGame> Run<'a, G> {
                 count += u.count;
             }
             decisive += games.iter().filter(|g| g.result != 0.5).count();
-            played += games.len();
             adam.step(&mut w, &grad, &self.frozen);
             curve.push(CurvePoint {
                 x: ((b + 1) * t.batch).min(sp.games) as f64,
                 train: sq / count.max(1) as f64,
-                validation: None,
+                validation: Some(held_loss(&w)),
             });
             bar.set_position(((b + 1) * t.batch).min(sp.games) as u64);
-            if b + 1 < batches {
-                self.save_checkpoint(&Checkpoint {
-                    spec_hash: fnv1a(self.text),
-                    done: (b + 1) as u32,
-                    weights: bits(&w),
-                    adam_m: bits(&adam.m),
-                    adam_v: bits(&adam.v),
-                    adam_t: adam.t,
-                    k: t.k.to_bits(),
-                    curve: curve.clone(),
-                })?;
+            let done = (b + 1) as u32;
+            let stop = self.options.stop_after == Some(done);
+            if b + 1 < batches || stop {
+                self.save_checkpoint(done, &w, &adam, t.k, &curve, decisive, stop)?;
             }
         }
         bar.finish_and_clear();
         let facts = format!(
-            "{} self-play games at depth {} in batches of {}, λ = {}, K = {}, Adam step {}{}",
+            "{} self-play games at depth {} in batches of {}, {decisive} of them decisive; λ = {}, K = {}, Adam step {}; held out: {} quiet positions of {held_games} games of the starting weights, loss {start_loss:.6} before learning",
             sp.games,
             sp.depth,
             t.batch,
             t.lambda,
             t.k,
             t.learning_rate,
-            if played > 0 {
-                format!("; {decisive} of the {played} games played in this session decisive")
-            } else {
-                String::new()
-            }
+            held_out.len()
         );
         Ok((w, curve, facts))
     }
@@ -830,6 +857,30 @@ impl<'a, G: LearnGame> Run<'a, G> {
         })
     }
 }
+
+/// Adds the quiet positions of `game` to `set`, each labelled with the game's result for
+/// its side to move (`x` is scratch space of the set's width).
+fn label<G: LearnGame>(game: &PlayedGame<G>, set: &mut Dataset, x: &mut [f64]) {
+    for p in &game.positions {
+        if p.status() != Status::Ongoing || !p.is_quiet() {
+            continue;
+        }
+        p.gradient(x);
+        let first = p.side_to_move() == crate::game::Player::First;
+        set.push(
+            x,
+            if first {
+                game.result
+            } else {
+                1.0 - game.result
+            },
+        );
+    }
+}
+
+/// Index of the first held-out game of a TD run: far from the indices of its learning games,
+/// so that the two never share a game.
+const HELD_OUT_BASE: usize = 1 << 40;
 
 /// A stored self-play game (`result move move …`) replayed from the start position; its
 /// positions are those after the `random` opening plies, as when it was played.

@@ -32,14 +32,15 @@ pub(super) fn write_results<G: LearnGame>(
     let mut csv = String::from(if texel {
         "epoch,train_loss,validation_loss\n"
     } else {
-        "games,td_error\n"
+        "games,td_error,held_out_loss\n"
     });
     for p in curve {
         if texel {
             let v = p.validation.map_or(String::new(), |v| format!("{v:.6}"));
             let _ = writeln!(csv, "{},{:.6},{v}", p.x, p.train);
         } else {
-            let _ = writeln!(csv, "{},{:.6}", p.x, p.train);
+            let r = p.validation.unwrap_or(f64::NAN);
+            let _ = writeln!(csv, "{},{:.6},{r:.6}", p.x, p.train);
         }
     }
     let path = out.join("curve.csv");
@@ -75,7 +76,12 @@ pub(super) fn write_results<G: LearnGame>(
             &|p| Some(p.train),
         )];
         if curve.iter().any(|p| p.validation.is_some()) {
-            series.push(series_of("validation loss", 1, &|p| p.validation));
+            let label = if texel {
+                "validation loss"
+            } else {
+                "held-out loss (fixed positions)"
+            };
+            series.push(series_of(label, 1, &|p| p.validation));
         }
         let ys = series.iter().flat_map(|s| s.points.iter().map(|p| p.y));
         let (lo, hi) = ys.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), y| {
@@ -88,14 +94,14 @@ pub(super) fn write_results<G: LearnGame>(
             caption: "learning curve".into(),
             title: format!("{name}: learning curve"),
             x_label: if texel { "epoch" } else { "self-play games" }.into(),
-            y_label: if texel {
-                "mean squared error (result − σ(eval))²"
+            y_label: "mean squared error, results and predictions σ(K·eval/400) in [0, 1]".into(),
+            // TD's two errors differ by orders of magnitude: a log scale shows both.
+            y_scale: if texel {
+                YScale::Linear {
+                    range: Some((lo - pad, hi + pad)),
+                }
             } else {
-                "mean squared temporal difference"
-            }
-            .into(),
-            y_scale: YScale::Linear {
-                range: Some((lo - pad, hi + pad)),
+                YScale::Log
             },
             series,
         };
@@ -127,7 +133,7 @@ pub(super) fn write_results<G: LearnGame>(
             "training loss"
         }
     } else {
-        "mean squared TD error (first batch → last)"
+        "held-out loss, Texel's error on fixed positions of the starting weights' games (after the first batch → last)"
     };
     let _ = writeln!(md, "- {what}: {first:.6} → {last:.6}");
     let _ = writeln!(

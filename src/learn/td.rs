@@ -108,6 +108,7 @@ pub fn game_update<G: LearnGame>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Game;
     use crate::games::connect4::Connect4;
     use crate::games::linear::connect4::WEIGHT_NAMES;
     use crate::learn::selfplay::{SelfPlay, play_game};

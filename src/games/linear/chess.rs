@@ -335,7 +335,7 @@ pub fn is_quiet(b: &Board) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Game;
+    use crate::game::{Game, Notation};
     use crate::games::chess::Material;
 
     #[test]

@@ -141,7 +141,7 @@ pub fn is_quiet(pos: &Connect4) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{Game, Status};
+    use crate::game::{Game, Notation, Status};
 
     #[test]
     fn centre_first_equivalence_and_threats() {

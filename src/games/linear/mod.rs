@@ -195,28 +195,31 @@ pub fn parse_weights(
             ),
         ));
     }
-    if entries.len() as i64 != declared {
-        return Err(at(
-            raw.weights.span(),
-            format!(
-                "table [weights]: {} entries, but `features = {declared}`",
-                entries.len()
-            ),
-        ));
-    }
     if let Some((name, v)) = entries.iter().find(|(n, _)| !names.contains(&n.as_str())) {
         return Err(at(
             v.span(),
             format!("[weights]: `{name}` is not a {kind} feature"),
         ));
     }
+    let missing: Vec<&str> = names
+        .iter()
+        .copied()
+        .filter(|n| !entries.contains_key(*n))
+        .collect();
+    if !missing.is_empty() {
+        return Err(at(
+            raw.weights.span(),
+            format!(
+                "[weights]: {} of the {declared} features missing: `{}`",
+                missing.len(),
+                missing.join("`, `")
+            ),
+        ));
+    }
     let mut values = Vec::with_capacity(names.len());
     for &name in names {
         let Some(v) = entries.get(name) else {
-            return Err(at(
-                raw.weights.span(),
-                format!("[weights]: feature `{name}` is missing"),
-            ));
+            continue; // checked above
         };
         let x = *v.get_ref();
         if !x.is_finite() || x.abs() > MAX_WEIGHT {
@@ -359,16 +362,15 @@ mod tests {
         let text = chess_file(|_| {});
         let w = parse_weights(&text, "w.toml", None).unwrap();
         assert_eq!(w.values, chess::MATERIAL_WEIGHTS.to_vec());
-        // A missing feature (count adjusted so that only the name is wrong).
+        // A missing feature, and a wrong count.
+        let e = err(&chess_file(|l| l.retain(|x| !x.starts_with("tempo_eg"))));
+        assert!(e.contains("missing: `tempo_eg`"), "{e}");
         let e = err(&chess_file(|l| {
-            l.retain(|x| !x.starts_with("tempo_eg"));
             l.iter_mut()
                 .filter(|x| x.starts_with("features"))
-                .for_each(|x| *x = format!("features = {}", chess::WEIGHT_NAMES.len() - 1));
+                .for_each(|x| *x = "features = 65".into());
         }));
-        assert!(e.contains("w.toml:") && e.contains("features"), "{e}");
-        let e = err(&chess_file(|l| l.retain(|x| !x.starts_with("tempo_eg"))));
-        assert!(e.contains("entries"), "{e}");
+        assert!(e.contains("w.toml:") && e.contains("declares 65"), "{e}");
         let e = err(&chess_file(|l| {
             l.iter_mut()
                 .filter(|x| x.starts_with("tempo_eg"))
