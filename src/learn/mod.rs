@@ -541,9 +541,8 @@ impl<'a, G: LearnGame> Run<'a, G> {
         (c.spec_hash == fnv1a(self.text)).then_some(c)
     }
 
-    /// Writes the checkpoint after `done` epochs or batches (atomically: a temporary file
-    /// renamed); with `stop`, then ends the run as an interruption would.
-    fn save_checkpoint(
+    /// The state after `done` epochs or batches, as a checkpoint of this file.
+    fn checkpoint(
         &self,
         done: u32,
         w: &[f64],
@@ -551,9 +550,8 @@ impl<'a, G: LearnGame> Run<'a, G> {
         k: f64,
         curve: &[CurvePoint],
         decisive: usize,
-        stop: bool,
-    ) -> Result<(), LearnError> {
-        let c = Checkpoint {
+    ) -> Checkpoint {
+        Checkpoint {
             spec_hash: fnv1a(self.text),
             done,
             weights: bits(w),
@@ -563,10 +561,16 @@ impl<'a, G: LearnGame> Run<'a, G> {
             k: k.to_bits(),
             curve: curve.to_vec(),
             decisive,
-        };
+        }
+    }
+
+    /// Writes checkpoint `c` (atomically: a temporary file renamed); with `stop`, then ends
+    /// the run as an interruption would.
+    fn save_checkpoint(&self, c: &Checkpoint, stop: bool) -> Result<(), LearnError> {
+        let done = c.done;
         let path = self.checkpoint_dir.join("state.json");
         let tmp = self.checkpoint_dir.join("state.json.tmp");
-        let json = serde_json::to_string(&c).map_err(|e| LearnError::Failed(e.to_string()))?;
+        let json = serde_json::to_string(c).map_err(|e| LearnError::Failed(e.to_string()))?;
         fs::write(&tmp, json).map_err(io_err(&tmp))?;
         fs::rename(&tmp, &path).map_err(io_err(&path))?;
         if stop {
@@ -692,7 +696,8 @@ impl<'a, G: LearnGame> Run<'a, G> {
             bar.set_position(u64::from(epoch));
             let stop = self.options.stop_after == Some(epoch);
             if (epoch % t.checkpoint_every == 0 && epoch < t.epochs) || stop {
-                self.save_checkpoint(epoch, &w, &adam, k, &curve, 0, stop)?;
+                let c = self.checkpoint(epoch, &w, &adam, k, &curve, 0);
+                self.save_checkpoint(&c, stop)?;
             }
         }
         bar.finish_and_clear();
@@ -785,7 +790,8 @@ impl<'a, G: LearnGame> Run<'a, G> {
             let done = (b + 1) as u32;
             let stop = self.options.stop_after == Some(done);
             if b + 1 < batches || stop {
-                self.save_checkpoint(done, &w, &adam, t.k, &curve, decisive, stop)?;
+                let c = self.checkpoint(done, &w, &adam, t.k, &curve, decisive);
+                self.save_checkpoint(&c, stop)?;
             }
         }
         bar.finish_and_clear();
