@@ -22,6 +22,7 @@ pub mod game;
 pub mod games;
 pub mod knowledge;
 pub mod lab;
+pub mod learn;
 pub mod plot;
 pub mod rng;
 pub mod search;

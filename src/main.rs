@@ -66,6 +66,33 @@ enum Command {
         #[command(subcommand)]
         action: BookAction,
     },
+    /// Learn the weights of a linear evaluation from self-play (Texel regression, TD(λ),
+    /// TDLeaf(λ)): writes weights/<name>.toml and results/<name>/ (curve, summary).
+    Learn(LearnArgs),
+}
+
+#[derive(Args)]
+struct LearnArgs {
+    /// The learning file (see EXPERIMENTS.md, "Learned evaluations").
+    file: PathBuf,
+    /// Results directory [default: results/<name>].
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Directory of the weights file written.
+    #[arg(long, default_value = "weights")]
+    weights_dir: PathBuf,
+    /// Start afresh, discarding a checkpoint of an interrupted run.
+    #[arg(long)]
+    restart: bool,
+    /// No progress bar.
+    #[arg(long)]
+    quiet: bool,
+    /// Do not draw the learning-curve charts.
+    #[arg(long)]
+    no_plot: bool,
+    /// Stop after N epochs or batches, leaving the checkpoint (tests resumption).
+    #[arg(long, hide = true, value_name = "N")]
+    stop_after: Option<u32>,
 }
 
 #[derive(Subcommand)]
@@ -536,6 +563,7 @@ fn main() -> ExitCode {
         }),
         Command::Tablebase { action } => tablebase(&action),
         Command::Book { action } => book(&action),
+        Command::Learn(args) => run_learn(&args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
@@ -544,6 +572,31 @@ fn main() -> ExitCode {
             ExitCode::from(f.code)
         }
     }
+}
+
+fn run_learn(args: &LearnArgs) -> Result<(), Failure> {
+    use plylab::learn::{LearnError, LearnOptions, run};
+    let options = LearnOptions {
+        out: args.out.clone(),
+        weights_dir: args.weights_dir.clone(),
+        restart: args.restart,
+        progress: !args.quiet,
+        charts: !args.no_plot,
+        stop_after: args.stop_after,
+    };
+    let report = run(&args.file, &options).map_err(|e| match e {
+        LearnError::BadInput(m) => Failure::bad_input(m),
+        LearnError::Failed(m) => Failure::failed(m),
+    })?;
+    println!(
+        "wrote {} and {}: loss {:.6} -> {:.6} in {:.1} s",
+        report.weights_path.display(),
+        report.out.display(),
+        report.first_loss,
+        report.last_loss,
+        report.seconds
+    );
+    Ok(())
 }
 
 /// A knowledge command's error with its exit code: 2 for bad input, 1 otherwise.

@@ -711,6 +711,10 @@ impl SearchJob {
             ChessEval::Shannon => self.search(&Shannon),
             // Backgammon's evaluations are not chess's: the default stands in.
             ChessEval::Pst | ChessEval::Pubeval | ChessEval::Race => self.search(&Pst),
+            ChessEval::Linear(id) => match &id.get().chess {
+                Some(linear) => self.search(linear),
+                None => self.search(&Pst),
+            },
         }));
         let best = searched.unwrap_or_else(|_| {
             self.out

@@ -180,6 +180,9 @@ impl std::fmt::Display for TimeControl {
 
 /// What a player is.
 #[derive(Clone, Debug)]
+// A match has a handful of players, built once: boxing the larger variant would buy nothing
+// (the search variant grew past clippy's threshold when `eval` learned `linear:<file>`).
+#[allow(clippy::large_enum_variant)]
 pub enum PlayerKind {
     /// A plylab search configuration.
     Search(SearcherVariant),

@@ -122,6 +122,13 @@ impl Connect4 {
         self.position + self.mask
     }
 
+    /// Pons's two bitboards: the side to move's stones and all stones (bit `7 × column + row`,
+    /// row 0 at the bottom, bit 6 of each column a sentinel). For evaluations outside this file.
+    #[must_use]
+    pub const fn bitboards(&self) -> (u64, u64) {
+        (self.position, self.mask)
+    }
+
     /// Whether column `col` still has room (finished games aside).
     #[must_use]
     pub const fn can_play(&self, col: Column) -> bool {
@@ -344,7 +351,8 @@ const fn weight_planes() -> [u64; 4] {
 }
 
 /// The summed line counts of the cells in `stones`.
-fn cell_weight(stones: u64) -> i32 {
+#[must_use]
+pub fn cell_weight(stones: u64) -> i32 {
     let mut total = 0;
     for (k, plane) in WEIGHT_PLANES.iter().enumerate() {
         total += ((stones & plane).count_ones() as i32) << k;

@@ -465,9 +465,20 @@ pub fn with_game_pair<T: PairTask>(
     let same = |s: Score| s;
     match position {
         GamePosition::TicTacToe(p) => task.run(p, &Neutral, &Neutral, &same),
-        GamePosition::Connect4(p) => task.run(p, &CentreFirst, &CentreFirst, &|s| {
-            pons_score(p, s).unwrap_or(i32::MIN)
-        }),
+        GamePosition::Connect4(p) => {
+            let to_set = |s| pons_score(p, s).unwrap_or(i32::MIN);
+            // Linear weights (validated as connect four's when the file was read).
+            let linear = |c: EvalChoice| match c.chess {
+                ChessEval::Linear(id) => id.get().connect4.as_ref(),
+                _ => None,
+            };
+            match (linear(a), linear(b)) {
+                (Some(x), Some(y)) => task.run(p, x, y, &to_set),
+                (Some(x), None) => task.run(p, x, &CentreFirst, &to_set),
+                (None, Some(y)) => task.run(p, &CentreFirst, y, &to_set),
+                (None, None) => task.run(p, &CentreFirst, &CentreFirst, &to_set),
+            }
+        }
         GamePosition::Othello(p) => {
             task.run(p, &OthelloEval::STANDARD, &OthelloEval::STANDARD, &|s| {
                 othello_discs(s).unwrap_or(i32::MIN)
@@ -502,6 +513,12 @@ pub fn with_game_pair<T: PairTask>(
                     match b.chess {
                         ChessEval::Material => task.run(p, $first, &Material, &same),
                         ChessEval::Shannon => task.run(p, $first, &Shannon, &same),
+                        // Linear weights of another game are refused when files are
+                        // validated; PeSTO stands in for them as for backgammon's.
+                        ChessEval::Linear(id) => match &id.get().chess {
+                            Some(linear) => task.run(p, $first, linear, &same),
+                            None => task.run(p, $first, &Pst, &same),
+                        },
                         ChessEval::Pst | ChessEval::Pubeval | ChessEval::Race => {
                             task.run(p, $first, &Pst, &same)
                         }
@@ -512,6 +529,10 @@ pub fn with_game_pair<T: PairTask>(
                 ChessEval::Material => second!(&Material),
                 ChessEval::Shannon => second!(&Shannon),
                 // Backgammon's evaluations are refused on chess when files are validated.
+                ChessEval::Linear(id) => match &id.get().chess {
+                    Some(linear) => second!(linear),
+                    None => second!(&Pst),
+                },
                 ChessEval::Pst | ChessEval::Pubeval | ChessEval::Race => second!(&Pst),
             }
         }

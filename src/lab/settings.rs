@@ -8,9 +8,10 @@ use serde::de::{self, Deserializer, Visitor};
 use crate::search::mcts::MctsAlgorithm;
 use crate::search::{Algorithm, NullMove, Quiescence, Reduction};
 
-/// `eval`: the chess evaluation (other games have one evaluator each and ignore it).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
+/// `eval`: the chess evaluation (other games have one evaluator each and ignore it), or
+/// `"linear:<weights file>"`, a linear evaluation of chess or connect four with the weights
+/// in that file (`crate::games::linear`; the path is relative to the working directory).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum ChessEval {
     /// Material only: 1, 3, 3, 5, 9 pawns.
     Material,
@@ -23,6 +24,35 @@ pub enum ChessEval {
     Pubeval,
     /// Backgammon: the pip-count race evaluation.
     Race,
+    /// A linear evaluation with weights from a file (chess or connect four).
+    Linear(crate::games::linear::LinearId),
+}
+
+impl<'de> serde::Deserialize<'de> for ChessEval {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        const NAMES: &[&str] = &[
+            "material",
+            "shannon",
+            "pst",
+            "pubeval",
+            "race",
+            "linear:<weights file>",
+        ];
+        let word = String::deserialize(d)?;
+        Ok(match word.as_str() {
+            "material" => Self::Material,
+            "shannon" => Self::Shannon,
+            "pst" => Self::Pst,
+            "pubeval" => Self::Pubeval,
+            "race" => Self::Race,
+            w => match w.strip_prefix("linear:") {
+                Some(path) => crate::games::linear::register(path)
+                    .map(Self::Linear)
+                    .map_err(de::Error::custom)?,
+                None => return Err(de::Error::unknown_variant(w, NAMES)),
+            },
+        })
+    }
 }
 
 impl fmt::Display for ChessEval {
@@ -33,6 +63,7 @@ impl fmt::Display for ChessEval {
             Self::Pst => "pst",
             Self::Pubeval => "pubeval",
             Self::Race => "race",
+            Self::Linear(id) => return id.fmt(f),
         })
     }
 }

@@ -1548,10 +1548,20 @@ fn check_chance_searchers(
     let kind = *game.game.get_ref();
     let backgammon_eval = |e: ChessEval| matches!(e, ChessEval::Pubeval | ChessEval::Race);
     let chess_eval = |e: ChessEval| matches!(e, ChessEval::Material | ChessEval::Shannon);
+    // Linear weights are for one game: chess's or connect four's (crate::games::linear).
+    let wrong_linear = |e: ChessEval| {
+        use crate::games::linear::LinearKind;
+        let want = match kind {
+            GameKind::Chess => Some(LinearKind::Chess),
+            GameKind::Connect4 => Some(LinearKind::Connect4),
+            _ => None,
+        };
+        matches!(e, ChessEval::Linear(id) if Some(id.kind()) != want)
+    };
     let wrong_eval = chosen.iter().map(|(v, _)| v).find(|v| match kind {
-        GameKind::Backgammon => chess_eval(v.eval),
-        GameKind::Chess => backgammon_eval(v.eval),
-        _ => false,
+        GameKind::Backgammon => chess_eval(v.eval) || wrong_linear(v.eval),
+        GameKind::Chess => backgammon_eval(v.eval) || wrong_linear(v.eval),
+        _ => wrong_linear(v.eval),
     });
     if let Some(v) = wrong_eval {
         let why = format!(

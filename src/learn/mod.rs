@@ -1,0 +1,915 @@
+//! `plylab learn`: the weights of a linear evaluation ([`crate::games::linear`]) learned from
+//! self-play, by regression on labelled positions ([`texel`]) or by temporal differences
+//! ([`td`]: TD(λ) and TDLeaf(λ)). Seed 003 asks to "pick or learn good weights", after
+//! Samuel's checkers player and Tesauro's TD-Gammon, which learned from games against a copy
+//! of themselves.
+//!
+//! A learning file (`experiments/learn_chess.toml`) names the game, the method, the seed and
+//! the self-play; the run writes `weights/<name>.toml` and, in `results/<name>/`, the
+//! learning curve (`curve.csv`, `curve.png`/`.svg`), `summary.md` and `run.json`. Everything
+//! random comes from the seed and every parallel sum is added in a fixed order, so the same
+//! file gives the same weights byte for byte on any number of threads. A run interrupted
+//! leaves `results/<name>/checkpoint/`; the next run of the same file resumes from it
+//! (self-play games already played, the epoch or batch reached) and removes it when done.
+
+pub mod selfplay;
+pub mod td;
+pub mod texel;
+
+use std::fmt::Write as _;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use rayon::prelude::*;
+
+use crate::game::{Evaluator, Game, Notation, Score, Status};
+use crate::games::chess::Chess;
+use crate::games::connect4::Connect4;
+use crate::games::linear::{self, LinearKind, Weights};
+use crate::rng::mix;
+use crate::search::{Ordering, Quiescence, SearchConfig};
+use selfplay::{PlayedGame, SelfPlay, play_game, read_arena_games};
+use texel::{Adam, Dataset};
+
+/// A failed learning run: bad input (exit code 2) or a failure while running (exit code 1).
+#[derive(Debug, thiserror::Error)]
+pub enum LearnError {
+    /// The learning file, a weights file or a games file is wrong.
+    #[error("{0}")]
+    BadInput(String),
+    /// Writing results failed.
+    #[error("{0}")]
+    Failed(String),
+}
+
+/// A game whose linear evaluation can be learned: the features as the gradient of the
+/// evaluation with respect to its weights (the evaluation is linear, so `eval = w · x`),
+/// the evaluator built from weights, which positions are quiet enough to label, and the
+/// search that plays self-play games.
+pub trait LearnGame: Game + Notation {
+    /// The evaluator built from weights.
+    type Eval: Evaluator<Self> + Send + Sync;
+    /// Which weights file the game reads.
+    const KIND: LinearKind;
+    /// `x` with `evaluate ≈ w · x` for the side to move (exact before integer rounding).
+    fn gradient(&self, x: &mut [f64]);
+    /// The evaluator with `weights`.
+    fn evaluator(weights: &[f64]) -> Self::Eval;
+    /// Texel's method labels quiet positions only.
+    fn is_quiet(&self) -> bool;
+    /// The hand-set evaluation as weights: where learning starts by default.
+    fn hand_set() -> &'static [f64];
+    /// The search of self-play games and of TDLeaf's principal variations.
+    fn search_config() -> SearchConfig;
+    /// The start position of self-play games.
+    fn start() -> Self;
+    /// Self-play games are adjudicated beyond this score, if given.
+    fn adjudicate_at() -> Option<Score>;
+}
+
+/// Move ordering shared by the self-play searches: hints, killers, history.
+fn self_play_ordering() -> Ordering {
+    Ordering {
+        hint: true,
+        killers: true,
+        history: true,
+        ..Ordering::default()
+    }
+}
+
+impl LearnGame for Chess {
+    type Eval = linear::chess::ChessLinear;
+    const KIND: LinearKind = LinearKind::Chess;
+
+    fn gradient(&self, x: &mut [f64]) {
+        linear::chess::gradient(self.board(), x);
+    }
+
+    fn evaluator(weights: &[f64]) -> Self::Eval {
+        linear::chess::ChessLinear::from_weights(weights)
+    }
+
+    fn is_quiet(&self) -> bool {
+        linear::chess::is_quiet(self.board())
+    }
+
+    fn hand_set() -> &'static [f64] {
+        &linear::chess::MATERIAL_WEIGHTS
+    }
+
+    /// Alpha-beta with quiescence (8 plies), so that a fixed depth does not blunder pieces
+    /// at the horizon.
+    fn search_config() -> SearchConfig {
+        SearchConfig {
+            ordering: self_play_ordering(),
+            quiescence: Some(Quiescence {
+                max_depth: Some(8),
+                ..Quiescence::default()
+            }),
+            ..SearchConfig::default()
+        }
+    }
+
+    fn start() -> Self {
+        Self::startpos()
+    }
+
+    fn adjudicate_at() -> Option<Score> {
+        Some(1000)
+    }
+}
+
+impl LearnGame for Connect4 {
+    type Eval = linear::connect4::Connect4Linear;
+    const KIND: LinearKind = LinearKind::Connect4;
+
+    fn gradient(&self, x: &mut [f64]) {
+        linear::connect4::gradient(self, x);
+    }
+
+    fn evaluator(weights: &[f64]) -> Self::Eval {
+        linear::connect4::Connect4Linear::from_weights(weights)
+    }
+
+    fn is_quiet(&self) -> bool {
+        linear::connect4::is_quiet(self)
+    }
+
+    fn hand_set() -> &'static [f64] {
+        &linear::connect4::CENTRE_FIRST_WEIGHTS
+    }
+
+    fn search_config() -> SearchConfig {
+        SearchConfig {
+            ordering: self_play_ordering(),
+            ..SearchConfig::default()
+        }
+    }
+
+    fn start() -> Self {
+        Self::new()
+    }
+
+    fn adjudicate_at() -> Option<Score> {
+        None
+    }
+}
+
+/// The learning method.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Method {
+    /// Regression on labelled quiet positions ([`texel`]).
+    Texel,
+    /// TD(λ) on the positions of self-play games ([`td`]).
+    Td,
+    /// TDLeaf(λ): TD(λ) on the leaves of the principal variations ([`td`]).
+    Tdleaf,
+}
+
+/// `[texel]`: the regression's settings.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TexelSettings {
+    /// Full passes over the positions.
+    pub epochs: u32,
+    /// Adam's step size, in weight units (centipawns in chess).
+    pub learning_rate: f64,
+    /// The scale K of the squashing function; absent: fitted to the starting weights.
+    pub k: Option<f64>,
+    /// Share of the games whose positions are held out to measure the validation loss.
+    #[serde(default = "default_validation")]
+    pub validation: f64,
+    /// A checkpoint every this many epochs.
+    #[serde(default = "default_checkpoint_epochs")]
+    pub checkpoint_every: u32,
+}
+
+const fn default_validation() -> f64 {
+    0.1
+}
+
+const fn default_checkpoint_epochs() -> u32 {
+    25
+}
+
+/// `[td]`: the temporal-difference settings (the games are `[self_play]`'s).
+#[derive(Clone, Copy, Debug, PartialEq, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TdSettings {
+    /// λ, the decay of the eligibility of earlier positions (0-1).
+    pub lambda: f64,
+    /// Adam's step size, in weight units.
+    pub learning_rate: f64,
+    /// The scale K of the squashing function.
+    pub k: f64,
+    /// Games played (in parallel) with the same weights before one update.
+    #[serde(default = "default_batch")]
+    pub batch: usize,
+}
+
+const fn default_batch() -> usize {
+    8
+}
+
+/// A learning file.
+#[derive(Clone, Debug, PartialEq, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LearnSpec {
+    /// Names `weights/<name>.toml` and `results/<name>/`.
+    pub name: String,
+    /// One line on what the run is for.
+    #[serde(default)]
+    pub description: String,
+    /// `chess` or `connect4`.
+    pub game: String,
+    /// `texel`, `td` or `tdleaf`.
+    pub method: Method,
+    /// Seed of every random choice.
+    #[serde(default)]
+    pub seed: u64,
+    /// Worker threads (self-play games and loss sums run in parallel).
+    #[serde(default = "default_threads")]
+    pub threads: usize,
+    /// Starting weights file; absent: the game's hand-set evaluation as weights.
+    pub start: Option<String>,
+    /// Weights that learning leaves at their starting value (anchors of the scale).
+    #[serde(default)]
+    pub freeze: Vec<String>,
+    /// Self-play games: Texel's positions, or TD's games.
+    pub self_play: Option<SelfPlay>,
+    /// Texel: arena `games.csv` files whose games label positions too.
+    #[serde(default)]
+    pub games: Vec<String>,
+    /// Texel settings.
+    pub texel: Option<TexelSettings>,
+    /// TD settings.
+    pub td: Option<TdSettings>,
+}
+
+const fn default_threads() -> usize {
+    2
+}
+
+/// Where a run writes, and whether it may resume.
+#[derive(Clone, Debug)]
+pub struct LearnOptions {
+    /// Results directory; default `results/<name>`.
+    pub out: Option<PathBuf>,
+    /// Weights directory; default `weights`.
+    pub weights_dir: PathBuf,
+    /// Ignore (and remove) a checkpoint instead of resuming from it.
+    pub restart: bool,
+    /// Show a progress bar.
+    pub progress: bool,
+    /// Draw the learning-curve charts.
+    pub charts: bool,
+    /// Stop after this many epochs (Texel) or batches (TD), leaving the checkpoint as an
+    /// interrupted run would (for testing resumption); the run then fails.
+    pub stop_after: Option<u32>,
+}
+
+impl Default for LearnOptions {
+    fn default() -> Self {
+        Self {
+            out: None,
+            weights_dir: PathBuf::from("weights"),
+            restart: false,
+            progress: true,
+            charts: true,
+            stop_after: None,
+        }
+    }
+}
+
+/// What a run produced.
+#[derive(Clone, Debug)]
+pub struct LearnReport {
+    /// The weights file written.
+    pub weights_path: PathBuf,
+    /// The learned weights.
+    pub weights: Weights,
+    /// The results directory.
+    pub out: PathBuf,
+    /// First and last loss (Texel: validation loss if any, else training loss; TD: mean
+    /// held-out loss after the first and the last batch).
+    pub first_loss: f64,
+    /// See `first_loss`.
+    pub last_loss: f64,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+}
+
+/// The 1-based line where `key = ` first starts in `text` (for messages on values).
+fn line_of_key(text: &str, key: &str) -> usize {
+    text.lines()
+        .position(|l| {
+            l.trim_start()
+                .strip_prefix(key)
+                .is_some_and(|r| r.trim_start().starts_with('='))
+        })
+        .map_or(0, |i| i + 1)
+}
+
+/// Reads and checks a learning file.
+///
+/// # Errors
+/// [`LearnError::BadInput`] naming the file, line and key.
+pub fn read_spec(path: &Path) -> Result<(LearnSpec, String), LearnError> {
+    let file = path.display().to_string();
+    let text = fs::read_to_string(path)
+        .map_err(|e| LearnError::BadInput(format!("cannot read {file}: {e}")))?;
+    let spec: LearnSpec = toml::from_str(&text).map_err(|e| {
+        let line = e
+            .span()
+            .map_or(0, |s| text[..s.start].matches('\n').count() + 1);
+        LearnError::BadInput(format!("{file}:{line}: {}", e.message()))
+    })?;
+    let bad = |key: &str, msg: &str| {
+        let leaf = key.rsplit('.').next().unwrap_or(key);
+        LearnError::BadInput(format!(
+            "{file}:{}: key `{key}`: {msg}",
+            line_of_key(&text, leaf)
+        ))
+    };
+    if spec.name.is_empty()
+        || !spec
+            .name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+    {
+        return Err(bad("name", "letters, digits, `-` and `_` only"));
+    }
+    let Some(kind) = LinearKind::from_name(&spec.game) else {
+        return Err(bad("game", "expected chess or connect4"));
+    };
+    if !(1..=64).contains(&spec.threads) {
+        return Err(bad("threads", "1 to 64"));
+    }
+    for f in &spec.freeze {
+        if !kind.names().contains(&f.as_str()) {
+            return Err(bad("freeze", &format!("`{f}` is not a {kind} weight")));
+        }
+    }
+    if let Some(sp) = &spec.self_play {
+        if sp.games == 0 || sp.games > 100_000 {
+            return Err(bad("self_play.games", "1 to 100000"));
+        }
+        if !(1..=12).contains(&sp.depth) {
+            return Err(bad("self_play.depth", "1 to 12 plies"));
+        }
+        if sp.max_plies == 0 || sp.max_plies > 2000 {
+            return Err(bad("self_play.max_plies", "1 to 2000"));
+        }
+    }
+    let rate_ok = |r: f64| r.is_finite() && r > 0.0;
+    match spec.method {
+        Method::Texel => {
+            let Some(t) = &spec.texel else {
+                return Err(bad("method", "texel needs a [texel] table"));
+            };
+            if spec.self_play.is_none() && spec.games.is_empty() {
+                return Err(bad(
+                    "method",
+                    "texel needs positions: [self_play] or games = [arena games.csv files]",
+                ));
+            }
+            if t.epochs == 0 || t.epochs > 100_000 {
+                return Err(bad("texel.epochs", "1 to 100000"));
+            }
+            if !rate_ok(t.learning_rate) {
+                return Err(bad("texel.learning_rate", "a positive number"));
+            }
+            if t.k.is_some_and(|k| !rate_ok(k)) {
+                return Err(bad("texel.k", "a positive number"));
+            }
+            if !(0.0..=0.5).contains(&t.validation) {
+                return Err(bad("texel.validation", "a share from 0 to 0.5"));
+            }
+            if t.checkpoint_every == 0 {
+                return Err(bad("texel.checkpoint_every", "at least 1"));
+            }
+        }
+        Method::Td | Method::Tdleaf => {
+            let Some(t) = &spec.td else {
+                return Err(bad("method", "td and tdleaf need a [td] table"));
+            };
+            if spec.self_play.is_none() {
+                return Err(bad("method", "td and tdleaf learn from [self_play] games"));
+            }
+            if !(0.0..=1.0).contains(&t.lambda) {
+                return Err(bad("td.lambda", "from 0 to 1"));
+            }
+            if !rate_ok(t.learning_rate) {
+                return Err(bad("td.learning_rate", "a positive number"));
+            }
+            if !rate_ok(t.k) {
+                return Err(bad("td.k", "a positive number"));
+            }
+            if t.batch == 0 {
+                return Err(bad("td.batch", "at least 1"));
+            }
+        }
+    }
+    Ok((spec, text))
+}
+
+/// Runs the learning file `path`.
+///
+/// # Errors
+/// [`LearnError::BadInput`] for a bad learning, weights or games file;
+/// [`LearnError::Failed`] when results cannot be written.
+pub fn run(path: &Path, options: &LearnOptions) -> Result<LearnReport, LearnError> {
+    let (spec, text) = read_spec(path)?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(spec.threads)
+        .build()
+        .map_err(|e| LearnError::Failed(e.to_string()))?;
+    pool.install(|| match spec.game.as_str() {
+        "chess" => Run::<Chess>::new(&spec, &text, options)?.go(),
+        _ => Run::<Connect4>::new(&spec, &text, options)?.go(),
+    })
+}
+
+/// One curve point: x (epoch or games) and one or two losses (Texel: training and
+/// validation loss; TD: squared temporal difference and the held-out loss).
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+struct CurvePoint {
+    x: f64,
+    train: f64,
+    validation: Option<f64>,
+}
+
+/// The state a checkpoint holds, with floats as their bit patterns (exact round trip).
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+struct Checkpoint {
+    /// FNV-1a of the learning file's text: a checkpoint of another file is ignored.
+    spec_hash: u64,
+    /// Epochs (Texel) or batches (TD) done.
+    done: u32,
+    weights: Vec<u64>,
+    adam_m: Vec<u64>,
+    adam_v: Vec<u64>,
+    adam_t: u32,
+    k: u64,
+    curve: Vec<CurvePoint>,
+    /// TD: decisive games among those played so far.
+    #[serde(default)]
+    decisive: usize,
+}
+
+fn fnv1a(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+fn bits(v: &[f64]) -> Vec<u64> {
+    v.iter().map(|x| x.to_bits()).collect()
+}
+
+fn floats(v: &[u64]) -> Vec<f64> {
+    v.iter().map(|&x| f64::from_bits(x)).collect()
+}
+
+fn io_err(path: &Path) -> impl Fn(std::io::Error) -> LearnError + '_ {
+    move |e| LearnError::Failed(format!("{}: {e}", path.display()))
+}
+
+struct Run<'a, G: LearnGame> {
+    spec: &'a LearnSpec,
+    text: &'a str,
+    options: &'a LearnOptions,
+    out: PathBuf,
+    checkpoint_dir: PathBuf,
+    start: Vec<f64>,
+    frozen: Vec<usize>,
+    started: Instant,
+    _game: std::marker::PhantomData<G>,
+}
+
+impl<'a, G: LearnGame> Run<'a, G> {
+    fn new(
+        spec: &'a LearnSpec,
+        text: &'a str,
+        options: &'a LearnOptions,
+    ) -> Result<Self, LearnError> {
+        let out = options
+            .out
+            .clone()
+            .unwrap_or_else(|| Path::new("results").join(&spec.name));
+        let start = match &spec.start {
+            Some(file) => {
+                linear::read_weights(Path::new(file), Some(G::KIND))
+                    .map_err(|e| LearnError::BadInput(e.0))?
+                    .values
+            }
+            None => G::hand_set().to_vec(),
+        };
+        let names = G::KIND.names();
+        let frozen = spec
+            .freeze
+            .iter()
+            .filter_map(|f| names.iter().position(|n| n == f))
+            .collect();
+        let checkpoint_dir = out.join("checkpoint");
+        if options.restart && checkpoint_dir.exists() {
+            fs::remove_dir_all(&checkpoint_dir).map_err(io_err(&checkpoint_dir))?;
+        }
+        fs::create_dir_all(&checkpoint_dir).map_err(io_err(&checkpoint_dir))?;
+        Ok(Self {
+            spec,
+            text,
+            options,
+            out,
+            checkpoint_dir,
+            start,
+            frozen,
+            started: Instant::now(),
+            _game: std::marker::PhantomData,
+        })
+    }
+
+    fn bar(&self, len: usize, unit: &str) -> indicatif::ProgressBar {
+        crate::lab::runner::progress_bar(self.options.progress, len, unit)
+    }
+
+    fn load_checkpoint(&self) -> Option<Checkpoint> {
+        let text = fs::read_to_string(self.checkpoint_dir.join("state.json")).ok()?;
+        let c: Checkpoint = serde_json::from_str(&text).ok()?;
+        (c.spec_hash == fnv1a(self.text)).then_some(c)
+    }
+
+    /// The state after `done` epochs or batches, as a checkpoint of this file.
+    fn checkpoint(
+        &self,
+        done: u32,
+        w: &[f64],
+        adam: &Adam,
+        k: f64,
+        curve: &[CurvePoint],
+        decisive: usize,
+    ) -> Checkpoint {
+        Checkpoint {
+            spec_hash: fnv1a(self.text),
+            done,
+            weights: bits(w),
+            adam_m: bits(&adam.m),
+            adam_v: bits(&adam.v),
+            adam_t: adam.t,
+            k: k.to_bits(),
+            curve: curve.to_vec(),
+            decisive,
+        }
+    }
+
+    /// Writes checkpoint `c` (atomically: a temporary file renamed); with `stop`, then ends
+    /// the run as an interruption would.
+    fn save_checkpoint(&self, c: &Checkpoint, stop: bool) -> Result<(), LearnError> {
+        let done = c.done;
+        let path = self.checkpoint_dir.join("state.json");
+        let tmp = self.checkpoint_dir.join("state.json.tmp");
+        let json = serde_json::to_string(c).map_err(|e| LearnError::Failed(e.to_string()))?;
+        fs::write(&tmp, json).map_err(io_err(&tmp))?;
+        fs::rename(&tmp, &path).map_err(io_err(&path))?;
+        if stop {
+            return Err(LearnError::Failed(format!(
+                "stopped after {done} as asked; the checkpoint is in {}",
+                self.checkpoint_dir.display()
+            )));
+        }
+        Ok(())
+    }
+
+    /// The self-play games for Texel: those already in the checkpoint, then the rest,
+    /// appended to it in batches as they finish (game `i` depends only on the seed and `i`).
+    fn texel_games(&self, sp: &SelfPlay) -> Result<Vec<PlayedGame<G>>, LearnError> {
+        let path = self.checkpoint_dir.join("games.txt");
+        let stored = fs::read_to_string(&path).unwrap_or_default();
+        let header = format!("# {:016x}", fnv1a(self.text));
+        let stored = if stored.lines().next() == Some(header.as_str()) {
+            stored
+        } else {
+            String::new()
+        };
+        let mut games: Vec<PlayedGame<G>> = stored
+            .lines()
+            .skip(1)
+            .map_while(|l| replay::<G>(l, sp.random_plies as usize))
+            .collect();
+        let mut file_text = format!("# {:016x}\n", fnv1a(self.text));
+        for g in &games {
+            let _ = writeln!(file_text, "{} {}", g.result, g.moves.join(" "));
+        }
+        let eval = G::evaluator(&self.start);
+        let bar = self.bar(sp.games, "self-play games");
+        bar.set_position(games.len() as u64);
+        let step = 4 * self.spec.threads;
+        while games.len() < sp.games {
+            let from = games.len();
+            let to = (from + step).min(sp.games);
+            let batch: Vec<PlayedGame<G>> = (from..to)
+                .into_par_iter()
+                .map(|i| play_game::<G>(&eval, sp, self.spec.seed, i))
+                .collect();
+            for g in &batch {
+                let _ = writeln!(file_text, "{} {}", g.result, g.moves.join(" "));
+            }
+            fs::write(&path, &file_text).map_err(io_err(&path))?;
+            games.extend(batch);
+            bar.set_position(games.len() as u64);
+        }
+        bar.finish_and_clear();
+        Ok(games)
+    }
+
+    fn texel(&self, t: &TexelSettings) -> Result<(Vec<f64>, Vec<CurvePoint>, String), LearnError> {
+        let mut games = match &self.spec.self_play {
+            Some(sp) => self.texel_games(sp)?,
+            None => Vec::new(),
+        };
+        for file in &self.spec.games {
+            games.extend(read_arena_games::<G>(Path::new(file))?);
+        }
+        let n = self.start.len();
+        let (mut train, mut validation) = (Dataset::new(n), Dataset::new(n));
+        let mut x = vec![0.0; n];
+        let held_out = (t.validation * 1000.0).round() as u64;
+        for (i, g) in games.iter().enumerate() {
+            let set = if mix(self.spec.seed ^ mix(i as u64 + 1)) % 1000 < held_out {
+                &mut validation
+            } else {
+                &mut train
+            };
+            label(g, set, &mut x);
+        }
+        if train.is_empty() {
+            return Err(LearnError::BadInput(
+                "no quiet positions to learn from: play more or longer games".into(),
+            ));
+        }
+        let resumed = self.load_checkpoint();
+        let (mut w, mut adam, k, mut curve, done) = match resumed {
+            Some(c) => (
+                floats(&c.weights),
+                Adam {
+                    rate: t.learning_rate,
+                    m: floats(&c.adam_m),
+                    v: floats(&c.adam_v),
+                    t: c.adam_t,
+                },
+                f64::from_bits(c.k),
+                c.curve,
+                c.done,
+            ),
+            None => {
+                let k = t.k.unwrap_or_else(|| texel::fit_k(&train, &self.start));
+                (
+                    self.start.clone(),
+                    Adam::new(n, t.learning_rate),
+                    k,
+                    Vec::new(),
+                    0,
+                )
+            }
+        };
+        let measure = |w: &[f64], curve: &mut Vec<CurvePoint>, epoch: u32| {
+            let (l, _) = texel::loss_and_gradient(&train, w, k, false);
+            let v = (!validation.is_empty())
+                .then(|| texel::loss_and_gradient(&validation, w, k, false).0);
+            curve.push(CurvePoint {
+                x: f64::from(epoch),
+                train: l,
+                validation: v,
+            });
+        };
+        if curve.is_empty() {
+            measure(&w, &mut curve, 0);
+        }
+        let bar = self.bar(t.epochs as usize, "epochs");
+        bar.set_position(u64::from(done));
+        for epoch in done + 1..=t.epochs {
+            let (_, g) = texel::loss_and_gradient(&train, &w, k, true);
+            adam.step(&mut w, &g, &self.frozen);
+            measure(&w, &mut curve, epoch);
+            bar.set_position(u64::from(epoch));
+            let stop = self.options.stop_after == Some(epoch);
+            if (epoch % t.checkpoint_every == 0 && epoch < t.epochs) || stop {
+                let c = self.checkpoint(epoch, &w, &adam, k, &curve, 0);
+                self.save_checkpoint(&c, stop)?;
+            }
+        }
+        bar.finish_and_clear();
+        let facts = format!(
+            "{} games, {} quiet training positions, {} held out; K = {k:.4}; {} epochs of Adam (step {})",
+            games.len(),
+            train.len(),
+            validation.len(),
+            t.epochs,
+            t.learning_rate
+        );
+        Ok((w, curve, facts))
+    }
+
+    fn td(
+        &self,
+        t: &TdSettings,
+        sp: &SelfPlay,
+    ) -> Result<(Vec<f64>, Vec<CurvePoint>, String), LearnError> {
+        let n = self.start.len();
+        let leaf = self.spec.method == Method::Tdleaf;
+        let batches = sp.games.div_ceil(t.batch);
+        let (mut w, mut adam, mut curve, done, mut decisive) = match self.load_checkpoint() {
+            Some(c) => (
+                floats(&c.weights),
+                Adam {
+                    rate: t.learning_rate,
+                    m: floats(&c.adam_m),
+                    v: floats(&c.adam_v),
+                    t: c.adam_t,
+                },
+                c.curve,
+                c.done as usize,
+                c.decisive,
+            ),
+            None => (
+                self.start.clone(),
+                Adam::new(n, t.learning_rate),
+                Vec::new(),
+                0,
+                0,
+            ),
+        };
+        // A fixed yardstick: the quiet positions of self-play games of the starting weights
+        // (other games than the learning ones), labelled with their results, scored by
+        // Texel's error with the current weights after every batch.
+        let held_games = (sp.games / 10).clamp(8, 64);
+        let start_eval = G::evaluator(&self.start);
+        let held: Vec<PlayedGame<G>> = (0..held_games)
+            .into_par_iter()
+            .map(|i| play_game::<G>(&start_eval, sp, self.spec.seed, HELD_OUT_BASE + i))
+            .collect();
+        let mut held_out = Dataset::new(n);
+        let mut x = vec![0.0; n];
+        for g in &held {
+            label(g, &mut held_out, &mut x);
+        }
+        let held_loss = |w: &[f64]| texel::loss_and_gradient(&held_out, w, t.k, false).0;
+        let start_loss = held_loss(&self.start);
+        let bar = self.bar(sp.games, "self-play games");
+        bar.set_position((done * t.batch).min(sp.games) as u64);
+        for b in done..batches {
+            let eval = G::evaluator(&w);
+            let range = b * t.batch..((b + 1) * t.batch).min(sp.games);
+            let games: Vec<PlayedGame<G>> = range
+                .into_par_iter()
+                .map(|i| play_game::<G>(&eval, sp, self.spec.seed, i))
+                .collect();
+            let updates: Vec<td::GameUpdate> = games
+                .par_iter()
+                .map(|g| td::game_update(g, &w, t.k, t.lambda, leaf))
+                .collect();
+            let mut grad = vec![0.0; n];
+            let (mut sq, mut count) = (0.0, 0usize);
+            for u in &updates {
+                for (a, b) in grad.iter_mut().zip(&u.gradient) {
+                    *a += b / updates.len() as f64;
+                }
+                sq += u.squared_error;
+                count += u.count;
+            }
+            decisive += games.iter().filter(|g| g.result != 0.5).count();
+            adam.step(&mut w, &grad, &self.frozen);
+            curve.push(CurvePoint {
+                x: ((b + 1) * t.batch).min(sp.games) as f64,
+                train: sq / count.max(1) as f64,
+                validation: Some(held_loss(&w)),
+            });
+            bar.set_position(((b + 1) * t.batch).min(sp.games) as u64);
+            let done = (b + 1) as u32;
+            let stop = self.options.stop_after == Some(done);
+            if b + 1 < batches || stop {
+                let c = self.checkpoint(done, &w, &adam, t.k, &curve, decisive);
+                self.save_checkpoint(&c, stop)?;
+            }
+        }
+        bar.finish_and_clear();
+        let facts = format!(
+            "{} self-play games at depth {} in batches of {}, {decisive} of them decisive; λ = {}, K = {}, Adam step {}; held out: {} quiet positions of {held_games} games of the starting weights, loss {start_loss:.6} before learning",
+            sp.games,
+            sp.depth,
+            t.batch,
+            t.lambda,
+            t.k,
+            t.learning_rate,
+            held_out.len()
+        );
+        Ok((w, curve, facts))
+    }
+
+    fn go(self) -> Result<LearnReport, LearnError> {
+        let (w, curve, facts) = match (self.spec.method, &self.spec.texel, &self.spec.td) {
+            (Method::Texel, Some(t), _) => self.texel(t)?,
+            (_, _, Some(t)) => {
+                let sp = self
+                    .spec
+                    .self_play
+                    .as_ref()
+                    .ok_or_else(|| LearnError::BadInput("td needs [self_play]".into()))?;
+                self.td(t, sp)?
+            }
+            _ => return Err(LearnError::BadInput("method settings missing".into())),
+        };
+        let seconds = self.started.elapsed().as_secs_f64();
+        let weights = Weights {
+            kind: G::KIND,
+            values: w,
+        };
+        fs::create_dir_all(&self.options.weights_dir).map_err(io_err(&self.options.weights_dir))?;
+        let weights_path = self
+            .options
+            .weights_dir
+            .join(format!("{}.toml", self.spec.name));
+        let method = match self.spec.method {
+            Method::Texel => "texel",
+            Method::Td => "td",
+            Method::Tdleaf => "tdleaf",
+        };
+        let header = format!(
+            "{} linear evaluation weights learned by `plylab learn` ({method}).\n{}",
+            G::KIND,
+            self.spec.description
+        );
+        let learned = [
+            ("method", method.to_string()),
+            ("seed", self.spec.seed.to_string()),
+            ("data", facts.clone()),
+        ];
+        fs::write(
+            &weights_path,
+            linear::format_weights(&weights, &header, &learned),
+        )
+        .map_err(io_err(&weights_path))?;
+        let report = output::write_results(&self, &weights, &curve, &facts, seconds)?;
+        fs::remove_dir_all(&self.checkpoint_dir).map_err(io_err(&self.checkpoint_dir))?;
+        Ok(LearnReport {
+            weights_path,
+            weights,
+            out: self.out.clone(),
+            first_loss: report.0,
+            last_loss: report.1,
+            seconds,
+        })
+    }
+}
+
+/// Adds the quiet positions of `game` to `set`, each labelled with the game's result for
+/// its side to move (`x` is scratch space of the set's width).
+fn label<G: LearnGame>(game: &PlayedGame<G>, set: &mut Dataset, x: &mut [f64]) {
+    for p in &game.positions {
+        if p.status() != Status::Ongoing || !p.is_quiet() {
+            continue;
+        }
+        p.gradient(x);
+        let first = p.side_to_move() == crate::game::Player::First;
+        set.push(
+            x,
+            if first {
+                game.result
+            } else {
+                1.0 - game.result
+            },
+        );
+    }
+}
+
+/// Index of the first held-out game of a TD run: far from the indices of its learning games,
+/// so that the two never share a game.
+const HELD_OUT_BASE: usize = 1 << 40;
+
+/// A stored self-play game (`result move move …`) replayed from the start position; its
+/// positions are those after the `random` opening plies, as when it was played.
+fn replay<G: LearnGame>(line: &str, random: usize) -> Option<PlayedGame<G>> {
+    let mut words = line.split_whitespace();
+    let result: f64 = words.next()?.parse().ok()?;
+    let mut pos = G::start();
+    let mut game = PlayedGame {
+        positions: Vec::new(),
+        leaves: Vec::new(),
+        result,
+        moves: Vec::new(),
+    };
+    for (ply, w) in words.enumerate() {
+        let mv = pos.parse_move(w).ok()?;
+        if ply >= random {
+            game.positions.push(pos.clone());
+            game.leaves.push(pos.clone());
+        }
+        game.moves.push(w.to_string());
+        pos.play(mv);
+    }
+    Some(game)
+}
+
+mod output;

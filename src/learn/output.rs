@@ -1,0 +1,174 @@
+//! What a learning run leaves in `results/<name>/`: the learning curve (`curve.csv`, drawn
+//! as `curve.png` and `curve.svg` with the project's chart frame), `summary.md` and
+//! `run.json` (the learning file, commit, machine, date, time taken).
+
+use std::fmt::Write as _;
+use std::fs;
+
+use super::{CurvePoint, LearnError, LearnGame, Method, Run, io_err};
+use crate::games::linear::Weights;
+use crate::lab::machine;
+use crate::plot::Format;
+use crate::plot::chart::{Chart, Point, Series, SeriesKind, YScale};
+use crate::plot::render::write_chart;
+
+/// The last value of a curve point's headline loss: validation where measured.
+fn headline(p: &CurvePoint) -> f64 {
+    p.validation.unwrap_or(p.train)
+}
+
+/// Writes curve.csv, the charts, summary.md and run.json; returns the first and last
+/// headline loss.
+pub(super) fn write_results<G: LearnGame>(
+    run: &Run<'_, G>,
+    weights: &Weights,
+    curve: &[CurvePoint],
+    facts: &str,
+    seconds: f64,
+) -> Result<(f64, f64), LearnError> {
+    let out = &run.out;
+    fs::create_dir_all(out).map_err(io_err(out))?;
+    let texel = run.spec.method == Method::Texel;
+    let mut csv = String::from(if texel {
+        "epoch,train_loss,validation_loss\n"
+    } else {
+        "games,td_error,held_out_loss\n"
+    });
+    for p in curve {
+        if texel {
+            let v = p.validation.map_or(String::new(), |v| format!("{v:.6}"));
+            let _ = writeln!(csv, "{},{:.6},{v}", p.x, p.train);
+        } else {
+            let r = p.validation.unwrap_or(f64::NAN);
+            let _ = writeln!(csv, "{},{:.6},{r:.6}", p.x, p.train);
+        }
+    }
+    let path = out.join("curve.csv");
+    fs::write(&path, csv).map_err(io_err(&path))?;
+
+    let first = curve.first().map_or(f64::NAN, headline);
+    let last = curve.last().map_or(f64::NAN, headline);
+    let name = &run.spec.name;
+    let file = format!("learn/{name}");
+    let footer = format!(
+        "plylab learn, {} on {} cores, {}, {seconds:.0} s",
+        machine::cpu_model(),
+        machine::cores(),
+        machine::now_iso8601()
+    );
+    if run.options.charts {
+        let series_of = |label: &str, slot, pick: &dyn Fn(&CurvePoint) -> Option<f64>| Series {
+            label: label.into(),
+            kind: SeriesKind::Measured,
+            slot,
+            points: curve
+                .iter()
+                .filter_map(|p| pick(p).map(|y| Point::new(p.x, y)))
+                .collect(),
+        };
+        let mut series = vec![series_of(
+            if texel {
+                "training loss"
+            } else {
+                "mean squared TD error"
+            },
+            0,
+            &|p| Some(p.train),
+        )];
+        if curve.iter().any(|p| p.validation.is_some()) {
+            let label = if texel {
+                "validation loss"
+            } else {
+                "held-out loss (fixed positions)"
+            };
+            series.push(series_of(label, 1, &|p| p.validation));
+        }
+        let ys = series.iter().flat_map(|s| s.points.iter().map(|p| p.y));
+        let (lo, hi) = ys.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), y| {
+            (a.min(y), b.max(y))
+        });
+        let pad = ((hi - lo) * 0.05).max(1e-6);
+        let chart = Chart {
+            stem: "curve".into(),
+            group: file.clone(),
+            caption: "learning curve".into(),
+            title: format!("{name}: learning curve"),
+            x_label: if texel { "epoch" } else { "self-play games" }.into(),
+            y_label: "mean squared error, results and predictions σ(K·eval/400) in [0, 1]".into(),
+            // TD's two errors differ by orders of magnitude: a log scale shows both.
+            y_scale: if texel {
+                YScale::Linear {
+                    range: Some((lo - pad, hi + pad)),
+                }
+            } else {
+                YScale::Log
+            },
+            series,
+        };
+        for format in Format::ALL {
+            let path = out.join(format!("curve.{}", format.extension()));
+            write_chart(&chart, &footer, &path, format)
+                .map_err(|e| LearnError::Failed(e.to_string()))?;
+        }
+    }
+
+    let mut md = String::new();
+    let _ = writeln!(md, "# {name}\n");
+    if !run.spec.description.is_empty() {
+        let _ = writeln!(md, "{}\n", run.spec.description);
+    }
+    let method = match run.spec.method {
+        Method::Texel => "Texel regression (logistic error against game results)",
+        Method::Td => "TD(λ) from self-play",
+        Method::Tdleaf => "TDLeaf(λ) from self-play (Baxter, Tridgell and Weaver 2000)",
+    };
+    let _ = writeln!(md, "- method: {method}");
+    let _ = writeln!(md, "- data: {facts}");
+    let _ = writeln!(md, "- seed {}, {} threads", run.spec.seed, run.spec.threads);
+    let _ = writeln!(md, "- wall-clock time: {seconds:.1} s");
+    let what = if texel {
+        if curve.iter().any(|p| p.validation.is_some()) {
+            "validation loss"
+        } else {
+            "training loss"
+        }
+    } else {
+        "held-out loss, Texel's error on fixed positions of the starting weights' games (after the first batch → last)"
+    };
+    let _ = writeln!(md, "- {what}: {first:.6} → {last:.6}");
+    let _ = writeln!(
+        md,
+        "- weights: `{}`\n",
+        run.options
+            .weights_dir
+            .join(format!("{name}.toml"))
+            .display()
+    );
+    if run.options.charts {
+        let _ = writeln!(md, "![learning curve](curve.png)\n");
+    }
+    let _ = writeln!(md, "| weight | start | learned |\n|---|---:|---:|");
+    for ((n, s), l) in G::KIND.names().iter().zip(&run.start).zip(&weights.values) {
+        let _ = writeln!(md, "| {n} | {s:.2} | {l:.2} |");
+    }
+    let path = out.join("summary.md");
+    fs::write(&path, md).map_err(io_err(&path))?;
+
+    let info = serde_json::json!({
+        "learn": name,
+        "text": run.text,
+        "seed": run.spec.seed,
+        "threads": run.spec.threads,
+        "git_commit": machine::git_commit(),
+        "crate_version": env!("CARGO_PKG_VERSION"),
+        "cpu_model": machine::cpu_model(),
+        "cores": machine::cores(),
+        "date": machine::now_iso8601(),
+        "elapsed_s": (seconds * 10.0).round() / 10.0,
+    });
+    let path = out.join("run.json");
+    let text =
+        serde_json::to_string_pretty(&info).map_err(|e| LearnError::Failed(e.to_string()))?;
+    fs::write(&path, text + "\n").map_err(io_err(&path))?;
+    Ok((first, last))
+}

@@ -1,0 +1,224 @@
+//! Self-play games for learning: the current evaluation searching a fixed depth against
+//! itself from seeded random openings (Samuel's checkers program and Tesauro's TD-Gammon both
+//! learned from games against a copy of themselves), and the games the arena writes
+//! (`games.csv`: opening FEN, result, moves) read back as labelled positions.
+
+use std::path::Path;
+
+use super::{LearnError, LearnGame};
+use crate::game::{Game, Outcome, Player, Score, Status};
+use crate::rng::{XorShift, mix};
+use crate::search::{Limits, Searcher};
+
+/// How self-play games are played.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct SelfPlay {
+    /// Number of games.
+    pub games: usize,
+    /// Search depth per move, in plies.
+    pub depth: u32,
+    /// Uniformly random moves at the start of each game (seeded), so that games differ.
+    #[serde(default = "default_random_plies")]
+    pub random_plies: u32,
+    /// A game still going after this many plies is a draw.
+    #[serde(default = "default_max_plies")]
+    pub max_plies: u32,
+}
+
+const fn default_random_plies() -> u32 {
+    8
+}
+
+const fn default_max_plies() -> u32 {
+    200
+}
+
+/// One played game: the positions after the random opening (with the leaf of each one's
+/// principal variation, for TDLeaf), the moves as text, and the result for the first player
+/// (1 win, 0.5 draw, 0 loss).
+#[derive(Clone, Debug)]
+pub struct PlayedGame<G: Game> {
+    /// Positions where a searched move was played, in order.
+    pub positions: Vec<G>,
+    /// The leaf of the principal variation searched from each position.
+    pub leaves: Vec<G>,
+    /// The result for the first player.
+    pub result: f64,
+    /// All moves as text, random opening included.
+    pub moves: Vec<String>,
+}
+
+/// The result for the first player of a game that ended in `outcome` for `to_move`.
+fn first_player_result(outcome: Outcome, to_move: Player) -> f64 {
+    let for_mover = match outcome {
+        Outcome::Win => 1.0,
+        Outcome::Loss => 0.0,
+        Outcome::Draw | Outcome::Points(_) => 0.5,
+    };
+    if to_move == Player::First {
+        for_mover
+    } else {
+        1.0 - for_mover
+    }
+}
+
+/// Plays game number `index` of a run seeded `seed` with `eval` on both sides.
+///
+/// A game ends when the game says so, on a third occurrence of a position, after
+/// `max_plies` (a draw), or by adjudication: four consecutive searched moves whose scores
+/// all give the same side more than [`LearnGame::adjudicate_at`].
+pub fn play_game<G: LearnGame>(
+    eval: &G::Eval,
+    sp: &SelfPlay,
+    seed: u64,
+    index: usize,
+) -> PlayedGame<G> {
+    let mut rng = XorShift::new(mix(seed ^ mix(index as u64)));
+    let config = G::search_config();
+    let limits = Limits {
+        depth: Some(sp.depth),
+        ..Limits::default()
+    };
+    let mut pos = G::start();
+    let mut hashes = vec![pos.hash()];
+    let mut buf = Vec::new();
+    let mut game = PlayedGame {
+        positions: Vec::new(),
+        leaves: Vec::new(),
+        result: 0.5,
+        moves: Vec::new(),
+    };
+    let mut streak: (i32, u32) = (0, 0);
+    let mut searcher = Searcher::new(eval, &config);
+    for ply in 0..sp.max_plies {
+        if let Status::Over(outcome) = pos.status() {
+            game.result = first_player_result(outcome, pos.side_to_move());
+            return game;
+        }
+        if hashes.iter().filter(|&&h| h == pos.hash()).count() >= 3 {
+            return game;
+        }
+        let mv = if ply < sp.random_plies {
+            buf.clear();
+            pos.generate_moves(&mut buf);
+            buf[rng.below(buf.len() as u64) as usize]
+        } else {
+            searcher.set_history(&hashes[..hashes.len() - 1]);
+            let result = searcher.run(&pos, &limits);
+            let Some(last) = result.last() else {
+                return game;
+            };
+            let Some(best) = last.best_move else {
+                return game;
+            };
+            let mut leaf = pos.clone();
+            for &m in &last.pv {
+                if leaf.status() != Status::Ongoing {
+                    break;
+                }
+                leaf.play(m);
+            }
+            game.positions.push(pos.clone());
+            game.leaves.push(leaf);
+            if let Some(limit) = G::adjudicate_at()
+                && let Some(winner) = adjudicate(&mut streak, last.score, pos.side_to_move(), limit)
+            {
+                game.result = if winner == Player::First { 1.0 } else { 0.0 };
+                game.moves.push(best.to_string());
+                return game;
+            }
+            best
+        };
+        game.moves.push(mv.to_string());
+        pos.play(mv);
+        hashes.push(pos.hash());
+    }
+    game
+}
+
+/// Updates the adjudication streak with a search score `score` for `mover`; the winner
+/// once four consecutive scores exceed `limit` for the same side.
+fn adjudicate(
+    streak: &mut (i32, u32),
+    score: Score,
+    mover: Player,
+    limit: Score,
+) -> Option<Player> {
+    let first_view = if mover == Player::First {
+        score
+    } else {
+        -score
+    };
+    let side = if first_view > limit {
+        1
+    } else if first_view < -limit {
+        -1
+    } else {
+        0
+    };
+    if side != 0 && side == streak.0 {
+        streak.1 += 1;
+    } else {
+        *streak = (side, u32::from(side != 0));
+    }
+    (streak.1 >= 4).then_some(if side > 0 {
+        Player::First
+    } else {
+        Player::Second
+    })
+}
+
+/// Games from an arena's `games.csv` (columns `opening`, `result`, `line`): each game's
+/// positions after its opening, with the result for the first player (`1-0`, `0-1`,
+/// `1/2-1/2`). Rows with another result (unfinished, forfeits) are skipped.
+///
+/// # Errors
+/// [`LearnError::BadInput`] naming the file and row for an unreadable file, a missing
+/// column, a position or move that does not parse.
+pub fn read_arena_games<G: LearnGame>(path: &Path) -> Result<Vec<PlayedGame<G>>, LearnError> {
+    let file = path.display();
+    let bad = |msg: String| LearnError::BadInput(format!("{file}: {msg}"));
+    let mut reader = csv::Reader::from_path(path).map_err(|e| bad(e.to_string()))?;
+    let headers = reader.headers().map_err(|e| bad(e.to_string()))?.clone();
+    let col = |name: &str| {
+        headers
+            .iter()
+            .position(|h| h == name)
+            .ok_or_else(|| bad(format!("no `{name}` column (is this an arena games.csv?)")))
+    };
+    let (opening, result, line) = (col("opening")?, col("result")?, col("line")?);
+    let mut games = Vec::new();
+    for (row, record) in reader.records().enumerate() {
+        let record = record.map_err(|e| bad(e.to_string()))?;
+        let at = |msg: String| bad(format!("row {}: {msg}", row + 2));
+        let result = match record.get(result).unwrap_or("") {
+            "1-0" => 1.0,
+            "0-1" => 0.0,
+            "1/2-1/2" => 0.5,
+            _ => continue,
+        };
+        let text = record.get(opening).unwrap_or("");
+        let mut pos = G::parse_position(text).map_err(|e| at(format!("opening `{text}`: {e}")))?;
+        let mut game = PlayedGame {
+            positions: Vec::new(),
+            leaves: Vec::new(),
+            result,
+            moves: Vec::new(),
+        };
+        for word in record.get(line).unwrap_or("").split_whitespace() {
+            if pos.status() != Status::Ongoing {
+                break;
+            }
+            let mv = pos
+                .parse_move(word)
+                .map_err(|e| at(format!("move `{word}`: {e}")))?;
+            game.positions.push(pos.clone());
+            game.leaves.push(pos.clone());
+            game.moves.push(word.to_string());
+            pos.play(mv);
+        }
+        games.push(game);
+    }
+    Ok(games)
+}

@@ -1,0 +1,238 @@
+//! `plylab learn` and linear evaluations end to end: bad weights files are refused with exit
+//! code 2 and a located message (in learning files and in experiment files), a tiny
+//! learning run gives the same weights byte for byte on one thread or two and when run
+//! again, and experiment files search with learned weights.
+
+mod common;
+
+use std::fs;
+use std::path::Path;
+
+use common::{TempDir, plylab};
+use plylab::games::linear::{LinearKind, Weights, chess, format_weights};
+
+/// The chess material weights as a file, with `edit` applied to its lines.
+fn chess_weights(edit: impl Fn(&mut Vec<String>)) -> String {
+    let w = Weights {
+        kind: LinearKind::Chess,
+        values: chess::MATERIAL_WEIGHTS.to_vec(),
+    };
+    let mut lines: Vec<String> = format_weights(&w, "test weights", &[])
+        .lines()
+        .map(String::from)
+        .collect();
+    edit(&mut lines);
+    lines.join("\n") + "\n"
+}
+
+fn replace(lines: &mut [String], prefix: &str, with: &str) {
+    for l in lines.iter_mut().filter(|l| l.starts_with(prefix)) {
+        *l = with.to_string();
+    }
+}
+
+/// `plylab learn FILE --quiet --no-plot --out OUT --weights-dir WEIGHTS` plus `extra`:
+/// (exit code, stdout and stderr).
+fn learn(file: &Path, out: &Path, weights: &Path, extra: &[&str]) -> (i32, String) {
+    let mut args = vec![
+        "learn",
+        file.to_str().unwrap(),
+        "--quiet",
+        "--no-plot",
+        "--out",
+        out.to_str().unwrap(),
+        "--weights-dir",
+        weights.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    let (code, stdout, err) = plylab(&args);
+    (code, stdout + &err)
+}
+
+const TINY_TEXEL: &str = r#"
+name = "tiny"
+game = "chess"
+method = "texel"
+seed = 7
+threads = THREADS
+[self_play]
+games = 6
+depth = 1
+random_plies = 6
+max_plies = 80
+[texel]
+epochs = 30
+learning_rate = 2.0
+checkpoint_every = 10
+"#;
+
+#[test]
+fn bad_weights_files_exit_2_with_file_and_line() {
+    let dir = TempDir::new("learn-bad-weights");
+    let cases: [(&str, String, &str); 4] = [
+        (
+            "missing.toml",
+            chess_weights(|l| l.retain(|x| !x.starts_with("king_shield_mg"))),
+            "missing: `king_shield_mg`",
+        ),
+        (
+            "count.toml",
+            chess_weights(|l| replace(l, "features", "features = 65")),
+            "chess has 64 features, the file declares 65",
+        ),
+        (
+            "nan.toml",
+            chess_weights(|l| replace(l, "rook_mg", "rook_mg = nan")),
+            "NaN",
+        ),
+        (
+            "unknown.toml",
+            chess_weights(|l| replace(l, "tempo_eg", "tempo_egg = 1.0")),
+            "`tempo_egg` is not a chess feature",
+        ),
+    ];
+    for (name, text, message) in &cases {
+        let weights = dir.path(name);
+        fs::write(&weights, text).unwrap();
+        let w = weights.display().to_string();
+        // As the starting weights of a learning file.
+        let learn_file = dir.path("learn.toml");
+        let spec = format!("start = {w:?}\n") + &TINY_TEXEL.replace("THREADS", "1");
+        fs::write(&learn_file, spec).unwrap();
+        let (code, err) = learn(&learn_file, &dir.path("out"), &dir.path("w"), &[]);
+        assert_eq!(code, 2, "{name}: {err}");
+        assert!(err.contains(&format!("{w}:")), "{name}: {err}");
+        assert!(err.contains(message), "{name}: {err}");
+        // As an experiment file's evaluation: refused while validating, before anything runs.
+        let exp = dir.path("exp.toml");
+        fs::write(
+            &exp,
+            format!(
+                "name = \"x\"\n[limits]\ndepth = 1\n[[games]]\ngame = \"chess\"\npositions = [\"startpos\"]\n[[searchers]]\nlabel = \"s\"\nalgorithm = \"alphabeta\"\neval = \"linear:{w}\"\n"
+            ),
+        )
+        .unwrap();
+        let (code, _, err) = plylab(&["experiment", exp.to_str().unwrap(), "--dry-run"]);
+        assert_eq!(code, 2, "{name}: {err}");
+        assert!(
+            err.contains(message) && err.contains("exp.toml:"),
+            "{name}: {err}"
+        );
+    }
+    // Weights of the wrong game.
+    let exp = dir.path("c4.toml");
+    fs::write(
+        &exp,
+        "name = \"x\"\n[limits]\ndepth = 1\n[[games]]\ngame = \"connect4\"\npositions = [\"start\"]\n[[searchers]]\nlabel = \"s\"\nalgorithm = \"alphabeta\"\neval = \"linear:weights/chess-texel.toml\"\n",
+    )
+    .unwrap();
+    let (code, _, err) = plylab(&["experiment", exp.to_str().unwrap(), "--dry-run"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("not an evaluation of connect4"), "{err}");
+}
+
+#[test]
+fn tiny_runs_are_reproducible_and_learned_weights_search() {
+    let dir = TempDir::new("learn-repro");
+    let mut outputs = Vec::new();
+    for (i, threads) in ["1", "2", "2"].iter().enumerate() {
+        let learn_file = dir.path("tiny.toml");
+        fs::write(&learn_file, TINY_TEXEL.replace("THREADS", threads)).unwrap();
+        let (out, weights) = (dir.path(&format!("out{i}")), dir.path(&format!("w{i}")));
+        let (code, text) = learn(&learn_file, &out, &weights, &[]);
+        assert_eq!(code, 0, "{text}");
+        assert!(
+            !out.join("checkpoint").exists(),
+            "the checkpoint is removed when done"
+        );
+        let curve = fs::read_to_string(out.join("curve.csv")).unwrap();
+        assert_eq!(curve.lines().count(), 32, "{curve}");
+        // Epoch 0 and the last: the training loss falls.
+        let train = |line: &str| line.split(',').nth(1).unwrap().parse::<f64>().unwrap();
+        let lines: Vec<&str> = curve.lines().collect();
+        assert!(train(lines[31]) < train(lines[1]), "{curve}");
+        outputs.push(fs::read(weights.join("tiny.toml")).unwrap());
+    }
+    assert_eq!(
+        outputs[0], outputs[1],
+        "one thread and two give the same weights"
+    );
+    assert_eq!(
+        outputs[1], outputs[2],
+        "the same run again gives the same weights"
+    );
+    let learned =
+        plylab::games::linear::read_weights(&dir.path("w0/tiny.toml"), Some(LinearKind::Chess))
+            .unwrap();
+    assert_ne!(
+        learned.values,
+        chess::MATERIAL_WEIGHTS.to_vec(),
+        "the weights moved"
+    );
+
+    // The learned weights in an experiment file: a depth-2 search of the start position.
+    let w = dir.path("w0/tiny.toml").display().to_string();
+    let exp = dir.path("exp.toml");
+    fs::write(
+        &exp,
+        format!(
+            "name = \"x\"\n[limits]\ndepth = 2\n[[games]]\ngame = \"chess\"\npositions = [\"startpos\"]\n[[searchers]]\nlabel = \"s\"\nalgorithm = \"alphabeta\"\neval = \"linear:{w}\"\n"
+        ),
+    )
+    .unwrap();
+    let out = dir.path("exp-out");
+    let (code, _, err) = plylab(&[
+        "experiment",
+        exp.to_str().unwrap(),
+        "--no-plot",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let csv = fs::read_to_string(out.join("searches.csv")).unwrap();
+    assert!(csv.contains("linear:"), "{csv}");
+}
+
+#[test]
+fn td_leaf_resumes_from_its_checkpoint_to_the_same_weights() {
+    let dir = TempDir::new("learn-td");
+    let spec = r#"
+name = "c4"
+game = "connect4"
+method = "tdleaf"
+seed = 3
+threads = 2
+[self_play]
+games = 64
+depth = 3
+random_plies = 4
+max_plies = 42
+[td]
+lambda = 0.7
+learning_rate = 0.05
+k = 20.0
+batch = 8
+"#;
+    let file = dir.path("c4.toml");
+    fs::write(&file, spec).unwrap();
+    let run = |out: &str| -> Vec<u8> {
+        let (code, text) = learn(&file, &dir.path(out), &dir.path("w"), &[]);
+        assert_eq!(code, 0, "{text}");
+        fs::read(dir.path("w/c4.toml")).unwrap()
+    };
+    let whole = run("a");
+    // Interrupted after 3 of its 8 batches, then run again: it resumes from the checkpoint
+    // and ends with the same weights, and the same curve, as the run that went straight
+    // through.
+    let out_b = dir.path("b");
+    let (code, err) = learn(&file, &out_b, &dir.path("wb"), &["--stop-after", "3"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(out_b.join("checkpoint/state.json").exists(), "{err}");
+    assert!(!dir.path("wb/c4.toml").exists());
+    let resumed = run("b");
+    assert_eq!(whole, resumed);
+    assert_eq!(
+        fs::read_to_string(dir.path("a/curve.csv")).unwrap(),
+        fs::read_to_string(dir.path("b/curve.csv")).unwrap()
+    );
+}
