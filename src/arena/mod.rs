@@ -7,7 +7,9 @@
 //! - [`record`]: the games.csv row; [`standings`]: standings.csv and the statistics;
 //! - [`summary`]: summary.md; [`export`] and [`pgn`]: games.pgn;
 //! - [`engine`]: external UCI engines as players; [`gtp`]: the GTP client for othello
-//!   engines (grhino's `gtp-rhino`); both run their engine through `process`.
+//!   engines (grhino's `gtp-rhino`); both run their engine through `process`;
+//! - [`xboard`]: external xboard/CECP chess engines (Fairy-Max), and `ExternalEngine`,
+//!   either protocol as the arena plays it.
 
 pub mod engine;
 pub mod export;
@@ -20,5 +22,6 @@ pub mod run;
 pub mod spec;
 pub mod standings;
 pub mod summary;
+pub mod xboard;
 
 pub use run::describe;

@@ -17,8 +17,10 @@ use std::any::Any;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use super::engine::{Clock, EngineError, EngineScore, Go, UciEngine};
+use super::engine::{Clock, EngineError, EngineScore, Go};
+// Either protocol (UCI or xboard): `ExternalEngine` has `UciEngine`'s methods.
 use super::spec::{Adjudication, Opening, Player, PlayerKind, Rules};
+use super::xboard::ExternalEngine as UciEngine;
 use crate::game::{Evaluator, Game, Outcome, Player as Side, Score, Status, score};
 use crate::games::chess::Chess;
 use crate::lab::runner::{PairTask, with_game_pair};

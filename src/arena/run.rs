@@ -10,11 +10,12 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
-use super::engine::UciEngine;
+// Either protocol (UCI or xboard): `ExternalEngine` has `UciEngine`'s methods.
 use super::play::{GameSetup, play_game};
 use super::record::{GameRow, header};
 use super::spec::{GameSlot, MatchPlan, PlayerKind};
 use super::standings::{Standing, pairing_standing, standings, write_csv};
+use super::xboard::ExternalEngine as UciEngine;
 use crate::cluster::shard::ShardRecord;
 use crate::lab::machine::{Described, write_run_info};
 use crate::lab::runner::{
