@@ -9,9 +9,22 @@
 //! answered while it runs. Supported commands: `uci`, `isready`, `ucinewgame` (clears the
 //! table), `position startpos|fen FEN [moves ...]`, `go` with `searchmoves`, `depth`,
 //! `nodes`, `mate`, `movetime`, `wtime`/`btime`/`winc`/`binc`/`movestogo` and `infinite`
-//! (a bare `go` is infinite; `ponder` is read and searched as a normal `go`), `stop`,
-//! `quit`, `setoption name Hash|Threads value N`, and `debug` (ignored). Bad input (an
-//! unknown command or option, a bad number) is answered with `info string <reason>`.
+//! (a bare `go` is infinite), `go ponder` and `ponderhit`, `stop`, `quit`, `setoption name
+//! Hash|Threads|MultiPV value N`, `Clear Hash`, `Ponder` and `UCI_Chess960`, and `debug`
+//! (ignored). Bad input (an unknown command or option, a bad number) is answered with
+//! `info string <reason>`.
+//!
+//! MultiPV N reports the N best root lines per iteration (`info ... multipv k ...`), each a
+//! search of the same depth without the root moves of the lines before it; with several
+//! `Threads` it searches on one. `go ponder` searches without a clock and holds `bestmove`
+//! back until `ponderhit` (the clock then starts) or `stop`; `bestmove` names the expected
+//! reply (`ponder`) when the principal variation has one. `UCI_Chess960` reads FENs as
+//! Chess960's (Shredder-FEN or X-FEN) and writes and reads castling as king takes rook.
+//! `info` lines carry `hashfull` (with a table), `lowerbound`/`upperbound` lines follow failed
+//! aspiration windows, and `currmove` lines start after [`CURRMOVE_AFTER`]. Repetitions: a
+//! position repeated inside the search tree is a draw, one played before the root only when
+//! it occurs a third time ([`crate::search::Searcher`]), so a root seen once before is
+//! searched as usual.
 //!
 //! Every `go` is answered with `bestmove` (Meyer-Kahlen and Huber: the engine must always
 //! answer a search with it): an unknown or malformed `go` argument is reported with
@@ -42,13 +55,18 @@ use crate::games::chess::{Chess, ChessMove, Color, Material, Pst, Shannon};
 use crate::lab::settings::ChessEval;
 use crate::lab::spec::{self, SearcherVariant};
 use crate::search::smp::{Shared, lazy_smp_observed};
-use crate::search::{Iteration, Limits, SearchConfig, Searcher, Table};
+use crate::search::{Iteration, Limits, RootReport, SearchConfig, Searcher, Table};
 
 /// The largest `Hash` the engine accepts, in MiB (as experiment files' `tt_mb`); a size
 /// larger than the memory available is refused with `info string` and the old table kept.
 pub const MAX_HASH_MB: usize = 65_536;
 /// The most search threads `setoption name Threads` accepts (lazy SMP).
 const MAX_THREADS: usize = 256;
+/// The most lines `setoption name MultiPV` accepts (Stockfish's limit too).
+const MAX_MULTIPV: usize = 500;
+/// `info currmove` lines start this long after `go`, so that short searches (and the
+/// GUI's log) are not flooded with them (Stockfish waits 3 s).
+const CURRMOVE_AFTER: Duration = Duration::from_millis(1000);
 
 /// Time kept back from every clock budget for the GUI's and the pipe's latency.
 pub const MOVE_OVERHEAD: Duration = Duration::from_millis(30);
@@ -152,6 +170,21 @@ struct Running {
     /// Set by the search thread just before it writes `bestmove`.
     done: Arc<AtomicBool>,
     handle: JoinHandle<()>,
+    /// A `go ponder` search: its clock, started by `ponderhit`.
+    ponder: Option<PonderClock>,
+}
+
+/// The time limits a `go ponder` holds back until `ponderhit`: pondering searches without
+/// a clock; `ponderhit` starts it (Meyer-Kahlen and Huber: the engine "should continue
+/// searching but switch from pondering to normal search"), so the hard and soft budgets
+/// count from the `ponderhit`.
+struct PonderClock {
+    /// True while pondering; the search thread holds `bestmove` back meanwhile.
+    pondering: Arc<AtomicBool>,
+    /// The search's soft deadline, shared with its thread.
+    soft_at: Arc<Mutex<Option<Instant>>>,
+    hard: Option<Duration>,
+    soft: Option<Duration>,
 }
 
 /// The UCI engine: configuration, options, position, table, and the running search.
@@ -163,6 +196,10 @@ pub struct Engine {
     table: Option<Arc<Table>>,
     hash_mb: usize,
     threads: usize,
+    /// `MultiPV`: the lines each iteration reports.
+    multipv: usize,
+    /// `UCI_Chess960`: castling as king takes rook, in positions and moves.
+    chess960: bool,
     position: Chess,
     /// Hashes of the positions before [`Self::position`], oldest first (repetitions).
     history: Vec<u64>,
@@ -190,6 +227,8 @@ impl Engine {
             table,
             hash_mb,
             threads: 1,
+            multipv: 1,
+            chess960: false,
             position: Chess::startpos(),
             history: Vec::new(),
             refused_position: None,
@@ -230,6 +269,7 @@ impl Engine {
             "position" => self.set_position(&args),
             "go" => self.go(&args),
             "stop" => self.stop(),
+            "ponderhit" => self.ponderhit(),
             "setoption" => self.set_option(&args),
             "debug" => {}
             "quit" => {
@@ -260,6 +300,14 @@ impl Engine {
         self.out.line(&format!(
             "option name Threads type spin default 1 min 1 max {MAX_THREADS}"
         ));
+        self.out.line(&format!(
+            "option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"
+        ));
+        // Declared so that GUIs send `go ponder`; the engine ponders whatever it says.
+        self.out.line("option name Ponder type check default false");
+        self.out.line("option name Clear Hash type button");
+        self.out
+            .line("option name UCI_Chess960 type check default false");
         self.out.line("uciok");
     }
 
@@ -286,6 +334,41 @@ impl Engine {
             running.stop.store(true, Relaxed);
         }
         self.join();
+    }
+
+    /// `ponderhit`: the opponent played the move pondered on; the search goes on as a normal
+    /// one, its clock starting now.
+    fn ponderhit(&mut self) {
+        let Some(clock) = self
+            .search
+            .as_mut()
+            .filter(|r| !r.done.load(Relaxed))
+            .and_then(|r| r.ponder.take())
+        else {
+            return self.out.info_string("ponderhit ignored: not pondering");
+        };
+        let now = Instant::now();
+        if let Some(soft) = clock.soft {
+            *clock
+                .soft_at
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(now + soft);
+        }
+        if let (Some(hard), Some(running)) = (clock.hard, &self.search) {
+            // The search's own deadline was fixed when it started: a timer stops it instead.
+            let stop = Arc::clone(&running.stop);
+            let timer = std::thread::Builder::new()
+                .name("uci-ponderhit".into())
+                .spawn(move || {
+                    std::thread::sleep(hard);
+                    stop.store(true, Relaxed);
+                });
+            if let Err(e) = timer {
+                self.out
+                    .info_string(&format!("cannot start the clock after ponderhit: {e}"));
+            }
+        }
+        clock.pondering.store(false, Relaxed);
     }
 
     /// `quit`: stops a running search and waits for it.
@@ -316,7 +399,7 @@ impl Engine {
     /// `position startpos|fen FEN [moves m1 m2 ...]`: replaces the position if the whole
     /// command is valid; otherwise `go` is refused until a valid `position` arrives.
     fn set_position(&mut self, args: &[&str]) {
-        match parse_position(args) {
+        match parse_position(args, self.chess960) {
             Ok((position, history)) => {
                 self.position = position;
                 self.history = history;
@@ -354,6 +437,25 @@ impl Engine {
                     "Threads must be a whole number from 1 to {MAX_THREADS}, not `{value}`"
                 )),
             },
+            "multipv" => match value.parse::<usize>() {
+                Ok(n) if (1..=MAX_MULTIPV).contains(&n) => self.multipv = n,
+                _ => self.out.info_string(&format!(
+                    "MultiPV must be a whole number from 1 to {MAX_MULTIPV}, not `{value}`"
+                )),
+            },
+            "ponder" | "uci_chess960" => match value.to_ascii_lowercase().as_str() {
+                // `Ponder` only tells the engine that the GUI may send `go ponder`.
+                "true" | "false" if name.eq_ignore_ascii_case("ponder") => {}
+                on @ ("true" | "false") => self.chess960 = on == "true",
+                _ => self
+                    .out
+                    .info_string(&format!("{name} is `true` or `false`, not `{value}`")),
+            },
+            "clear hash" => {
+                if let Some(t) = &self.table {
+                    t.clear();
+                }
+            }
             _ => self.out.info_string(&format!("unknown option `{name}`")),
         }
     }
@@ -411,24 +513,37 @@ impl Engine {
             return;
         }
         let root_moves = self.root_moves(&go.searchmoves);
-        let (limits, soft) = go.limits(self.position.color_to_move(), self.caps);
+        let (mut limits, mut soft) = go.limits(self.position.color_to_move(), self.caps);
+        // Pondering runs without a clock; `ponderhit` starts it.
+        let ponder = go.ponder.then(|| PonderClock {
+            pondering: Arc::new(AtomicBool::new(true)),
+            soft_at: Arc::new(Mutex::new(None)),
+            hard: limits.time.take(),
+            soft: soft.take(),
+        });
+        let start = Instant::now();
+        let soft_at = ponder.as_ref().map_or_else(
+            || Arc::new(Mutex::new(soft.map(|s| start + s))),
+            |p| Arc::clone(&p.soft_at),
+        );
+        let single = !root_moves.is_empty() || self.multipv > 1;
         let stop = Arc::new(AtomicBool::new(false));
         let done = Arc::new(AtomicBool::new(false));
         let job = SearchJob {
             root: self.position.clone(),
             history: self.history.clone(),
             config: SearchConfig {
-                threads: if root_moves.is_empty() {
-                    self.threads
-                } else {
-                    1
-                },
+                threads: if single { 1 } else { self.threads },
                 ..self.variant.config.clone()
             },
             root_moves,
             table: self.table.clone(),
             limits,
-            soft,
+            start,
+            soft_at,
+            pondering: ponder.as_ref().map(|p| Arc::clone(&p.pondering)),
+            multipv: self.multipv,
+            chess960: self.chess960,
             infinite: go.infinite,
             stop: Arc::clone(&stop),
             done: Arc::clone(&done),
@@ -439,7 +554,14 @@ impl Engine {
             .name("uci-search".into())
             .spawn(move || job.run(eval));
         match spawned {
-            Ok(handle) => self.search = Some(Running { stop, done, handle }),
+            Ok(handle) => {
+                self.search = Some(Running {
+                    stop,
+                    done,
+                    handle,
+                    ponder,
+                });
+            }
             Err(e) => {
                 self.out
                     .info_string(&format!("cannot start the search thread: {e}"));
@@ -457,7 +579,7 @@ impl Engine {
     fn root_moves(&self, texts: &[String]) -> Vec<u16> {
         let mut codes = Vec::new();
         for text in texts {
-            match self.position.parse_uci(text) {
+            match parse_move(&self.position, text, self.chess960) {
                 Ok(mv) => codes.push(Chess::move_code(mv)),
                 Err(e) => self
                     .out
@@ -468,7 +590,10 @@ impl Engine {
             self.out
                 .info_string("searchmoves lists no legal move: searching every move");
         }
-        if !codes.is_empty() && self.threads > 1 && self.table.is_some() {
+        if self.multipv > 1 && self.threads > 1 && self.table.is_some() {
+            self.out
+                .info_string("MultiPV: searching on one thread (lazy SMP finds one line)");
+        } else if !codes.is_empty() && self.threads > 1 && self.table.is_some() {
             self.out
                 .info_string("searchmoves: searching on one thread (lazy SMP searches every move)");
         }
@@ -481,15 +606,43 @@ fn uses_table(config: &SearchConfig) -> bool {
     config.algorithm.is_alphabeta() && config.tt_mb > 0
 }
 
+/// A move in UCI text: with `chess960`, castling only as king takes own rook (`e1h1`, the
+/// `UCI_Chess960` convention), otherwise as [`Chess::parse_uci`] reads it.
+fn parse_move(position: &Chess, text: &str, chess960: bool) -> Result<ChessMove, String> {
+    if !chess960 {
+        return position.parse_uci(text).map_err(|e| e.to_string());
+    }
+    position
+        .legal_moves()
+        .into_iter()
+        .find(|m| m.raw().to_string() == text)
+        .ok_or_else(|| {
+            format!("`{text}` is not a legal move here (UCI_Chess960: castling as king takes rook)")
+        })
+}
+
+/// A move in UCI text: castling as king takes own rook with `chess960`.
+fn move_text(mv: ChessMove, chess960: bool) -> String {
+    if chess960 {
+        mv.raw().to_string()
+    } else {
+        mv.to_string()
+    }
+}
+
 /// Reads the arguments of `position` into the position and the hashes of the positions
-/// before it.
-fn parse_position(args: &[&str]) -> Result<(Chess, Vec<u64>), String> {
+/// before it (a FEN and moves as Chess960's if `chess960`).
+fn parse_position(args: &[&str], chess960: bool) -> Result<(Chess, Vec<u64>), String> {
     let moves_at = args.iter().position(|&w| w == "moves");
     let (setup, moves) = args.split_at(moves_at.unwrap_or(args.len()));
     let mut position = match setup {
         ["startpos"] => Chess::startpos(),
-        ["fen", fen @ ..] if !fen.is_empty() => Chess::parse_position(&fen.join(" "))
-            .map_err(|e| format!("bad FEN `{}`: {e}", fen.join(" ")))?,
+        ["fen", fen @ ..] if !fen.is_empty() => if chess960 {
+            Chess::parse_chess960(&fen.join(" "))
+        } else {
+            Chess::parse_position(&fen.join(" "))
+        }
+        .map_err(|e| format!("bad FEN `{}`: {e}", fen.join(" ")))?,
         _ => {
             return Err(format!(
                 "expected `position startpos|fen FEN [moves ...]`, got `position {}`",
@@ -500,8 +653,7 @@ fn parse_position(args: &[&str]) -> Result<(Chess, Vec<u64>), String> {
     let moves = moves.get(1..).unwrap_or_default();
     let mut history = Vec::with_capacity(moves.len());
     for (i, text) in moves.iter().enumerate() {
-        let mv = position
-            .parse_uci(text)
+        let mv = parse_move(&position, text, chess960)
             .map_err(|e| format!("move {} of {}: {e}", i + 1, moves.len()))?;
         history.push(position.hash());
         position.play(mv);
@@ -536,6 +688,8 @@ struct Go {
     binc: Option<i64>,
     movestogo: Option<u32>,
     infinite: bool,
+    /// `ponder`: search without a clock until `ponderhit` or `stop`.
+    ponder: bool,
     /// `searchmoves`: the moves as written.
     searchmoves: Vec<String>,
     /// A zero `depth`, `nodes`, `mate` or `movetime`: answer at once (one ply).
@@ -624,12 +778,13 @@ impl Go {
             "binc" => self.binc = Some(number(key, value)?),
             "movestogo" => self.movestogo = Some(number(key, value)?),
             "infinite" => self.infinite = true,
+            "ponder" => self.ponder = true,
             "searchmoves" => {
                 while let Some(mv) = words.next_if(|w| !GO_KEYWORDS.contains(w)) {
                     self.searchmoves.push(mv.to_owned());
                 }
             }
-            _ => {} // `ponder`: searched as a normal `go`.
+            _ => {}
         }
         Ok(())
     }
@@ -693,7 +848,14 @@ struct SearchJob {
     config: SearchConfig,
     table: Option<Arc<Table>>,
     limits: Limits,
-    soft: Option<Duration>,
+    /// When `go` arrived: `nodes` and `time` in `info` count from it.
+    start: Instant,
+    /// No new iteration starts after this (clock searches; set by `ponderhit` when pondering).
+    soft_at: Arc<Mutex<Option<Instant>>>,
+    /// `go ponder`: true until `ponderhit`; `bestmove` waits for it (or for `stop`).
+    pondering: Option<Arc<AtomicBool>>,
+    multipv: usize,
+    chess960: bool,
     infinite: bool,
     /// `searchmoves` as move codes; empty: every move.
     root_moves: Vec<u16>,
@@ -716,25 +878,31 @@ impl SearchJob {
                 None => self.search(&Pst),
             },
         }));
-        let best = searched.unwrap_or_else(|_| {
+        let (best, reply) = searched.unwrap_or_else(|_| {
             self.out
                 .info_string("the search panicked; playing the first legal move");
-            self.first_allowed()
+            (self.first_allowed(), None)
         });
-        if self.infinite {
-            // `go infinite` answers only after `stop`, even when the search ended by itself.
-            while !self.stop.load(Relaxed) {
-                std::thread::sleep(Duration::from_millis(2));
-            }
+        let pondering = || self.pondering.as_ref().is_some_and(|p| p.load(Relaxed));
+        // `go infinite` answers only after `stop`, and `go ponder` after `ponderhit` or
+        // `stop`, even when the search ended by itself.
+        while (self.infinite || pondering()) && !self.stop.load(Relaxed) {
+            std::thread::sleep(Duration::from_millis(2));
         }
         self.done.store(true, Relaxed);
-        let best = best.map_or_else(|| "(none)".to_string(), |m| m.to_string());
-        self.out.line(&format!("bestmove {best}"));
+        let text = |m: ChessMove| move_text(m, self.chess960);
+        let line = match (best, reply) {
+            (None, _) => "bestmove (none)".to_string(),
+            (Some(best), None) => format!("bestmove {}", text(best)),
+            (Some(best), Some(reply)) => format!("bestmove {} ponder {}", text(best), text(reply)),
+        };
+        self.out.line(&line);
     }
 
-    /// Searches, writing an info line per completed iteration; the move to play (`None`
-    /// when the root has no legal move).
-    fn search<E: Evaluator<Chess>>(&self, eval: &E) -> Option<ChessMove> {
+    /// Searches, writing info lines per completed iteration; the move to play (`None`
+    /// when the root has no legal move) and the reply expected to it (the second move of the
+    /// principal variation, for `bestmove ... ponder`).
+    fn search<E: Evaluator<Chess>>(&self, eval: &E) -> (Option<ChessMove>, Option<ChessMove>) {
         let first_legal = self.first_allowed();
         let Some(first_legal) = first_legal else {
             let why = if self.root.in_check() {
@@ -743,19 +911,42 @@ impl SearchJob {
                 "stalemate"
             };
             self.out.info_string(&format!("no legal move here ({why})"));
-            return None;
+            return (None, None);
         };
-        let start = Instant::now();
+        let start = self.start;
         let mut nodes = 0;
         let mut line = String::with_capacity(256);
+        let info = Info {
+            chess960: self.chess960,
+            table: self.table.as_deref(),
+            start,
+        };
         let on_iteration = |it: &Iteration<ChessMove>| {
             nodes += it.stats.nodes;
-            let elapsed = start.elapsed();
-            write_info(&mut line, it, nodes, elapsed);
+            info.iteration(&mut line, it, nodes);
             self.out.line(&line);
-            if self.soft.is_some_and(|soft| elapsed >= soft) {
+            for (k, extra) in it.lines.iter().enumerate() {
+                let ranked = Iteration {
+                    score: extra.score,
+                    pv: extra.pv.clone(),
+                    best_move: extra.pv.first().copied(),
+                    lines: Vec::new(),
+                    ..it.clone()
+                };
+                info.line(&mut line, &ranked, k + 2, nodes);
+                self.out.line(&line);
+            }
+            let soft_at = *self
+                .soft_at
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            if soft_at.is_some_and(|t| Instant::now() >= t) {
                 self.stop.store(true, Relaxed);
             }
+        };
+        let report = Reporter {
+            info: &info,
+            out: &self.out,
         };
         let result = match &self.table {
             // Several threads: lazy SMP over the engine's table (info lines count the main
@@ -785,14 +976,22 @@ impl SearchJob {
                 let mut searcher = Searcher::new(eval, &self.config)
                     .with_stop(&self.stop)
                     .with_history(&self.history)
-                    .with_root_moves(&self.root_moves);
+                    .with_root_moves(&self.root_moves)
+                    .with_multipv(self.multipv)
+                    .with_report(&report);
                 if let Some(table) = &self.table {
                     searcher = searcher.with_table(table);
                 }
                 searcher.run_observed(&self.root, &self.limits, on_iteration)
             }
         };
-        Some(result.best_move().unwrap_or(first_legal))
+        let best = result.best_move().unwrap_or(first_legal);
+        let reply = result
+            .iterations
+            .last()
+            .filter(|it| it.best_move == Some(best))
+            .and_then(|it| it.pv.get(1).copied());
+        (Some(best), reply)
     }
 
     /// The first legal move that `searchmoves` allows (any, without `searchmoves`).
@@ -804,31 +1003,104 @@ impl SearchJob {
     }
 }
 
-/// Writes the `info` line of a completed iteration into `line`: `nodes` and `elapsed`
-/// count from the start of the search.
-fn write_info(line: &mut String, it: &Iteration<ChessMove>, nodes: u64, elapsed: Duration) {
-    use std::fmt::Write as _;
-    line.clear();
-    let nps = (nodes as f64 / elapsed.as_secs_f64().max(1e-6)) as u64;
-    let _ = write!(
-        line,
-        "info depth {} seldepth {} score ",
-        it.depth, it.stats.max_ply
-    );
-    let _ = match mate_in_moves(it.score) {
-        Some(m) => write!(line, "mate {m}"),
-        None => write!(line, "cp {}", it.score),
-    };
-    let _ = write!(
-        line,
-        " nodes {nodes} nps {nps} time {}",
-        elapsed.as_millis()
-    );
-    if !it.pv.is_empty() {
-        line.push_str(" pv");
-        for mv in &it.pv {
-            let _ = write!(line, " {mv}");
+/// What every `info` line of one search shares.
+struct Info<'a> {
+    chess960: bool,
+    /// The engine's table, for `hashfull`.
+    table: Option<&'a Table>,
+    /// When `go` arrived.
+    start: Instant,
+}
+
+impl Info<'_> {
+    /// Writes the `info` line of a completed iteration into `line` (`multipv 1` when more
+    /// lines follow); `nodes` counts from the start of the search.
+    fn iteration(&self, line: &mut String, it: &Iteration<ChessMove>, nodes: u64) {
+        let rank = if it.lines.is_empty() { 0 } else { 1 };
+        self.line(line, it, rank, nodes);
+    }
+
+    /// Writes the `info` line of `it` as line `rank` of a MultiPV search (0: not one).
+    fn line(&self, line: &mut String, it: &Iteration<ChessMove>, rank: usize, nodes: u64) {
+        use std::fmt::Write as _;
+        line.clear();
+        let _ = write!(
+            line,
+            "info depth {} seldepth {}",
+            it.depth, it.stats.max_ply
+        );
+        if rank > 0 {
+            let _ = write!(line, " multipv {rank}");
         }
+        self.score(line, it.score, None);
+        self.counters(line, nodes);
+        self.pv(line, &it.pv);
+    }
+
+    /// ` score cp X|mate N [lowerbound|upperbound]`.
+    fn score(&self, line: &mut String, s: Score, lower: Option<bool>) {
+        use std::fmt::Write as _;
+        let _ = match mate_in_moves(s) {
+            Some(m) => write!(line, " score mate {m}"),
+            None => write!(line, " score cp {s}"),
+        };
+        match lower {
+            Some(true) => line.push_str(" lowerbound"),
+            Some(false) => line.push_str(" upperbound"),
+            None => {}
+        }
+    }
+
+    /// ` nodes N nps N time MS [hashfull N]`, counted from the start of the search.
+    fn counters(&self, line: &mut String, nodes: u64) {
+        use std::fmt::Write as _;
+        let elapsed = self.start.elapsed();
+        let nps = (nodes as f64 / elapsed.as_secs_f64().max(1e-6)) as u64;
+        let _ = write!(
+            line,
+            " nodes {nodes} nps {nps} time {}",
+            elapsed.as_millis()
+        );
+        if let Some(table) = self.table {
+            let _ = write!(line, " hashfull {}", table.hashfull());
+        }
+    }
+
+    /// ` pv m1 m2 ...` (nothing for an empty line).
+    fn pv(&self, line: &mut String, pv: &[ChessMove]) {
+        use std::fmt::Write as _;
+        if !pv.is_empty() {
+            line.push_str(" pv");
+            for &mv in pv {
+                let _ = write!(line, " {}", move_text(mv, self.chess960));
+            }
+        }
+    }
+}
+
+/// Writes the root events of a search as `info` lines: `currmove` (after
+/// [`CURRMOVE_AFTER`]) and the bounds of failed aspiration windows.
+struct Reporter<'a> {
+    info: &'a Info<'a>,
+    out: &'a Output,
+}
+
+impl RootReport<ChessMove> for Reporter<'_> {
+    fn current_move(&self, depth: u32, mv: ChessMove, number: usize, _nodes: u64) {
+        if self.info.start.elapsed() >= CURRMOVE_AFTER {
+            self.out.line(&format!(
+                "info depth {depth} currmove {} currmovenumber {number}",
+                move_text(mv, self.info.chess960)
+            ));
+        }
+    }
+
+    fn bound(&self, depth: u32, score: Score, lower: bool, pv: &[ChessMove], nodes: u64) {
+        let mut line = format!("info depth {depth}");
+        self.info.score(&mut line, score, Some(lower));
+        self.info.counters(&mut line, nodes);
+        self.info.pv(&mut line, pv);
+        self.out.line(&line);
     }
 }
 
@@ -910,13 +1182,24 @@ mod tests {
     #[test]
     fn positions_and_options() {
         let (pos, history) =
-            parse_position(&["startpos", "moves", "g1f3", "g8f6", "f3g1"]).unwrap();
+            parse_position(&["startpos", "moves", "g1f3", "g8f6", "f3g1"], false).unwrap();
         assert_eq!(history.len(), 3);
         assert_eq!(history[0], Chess::startpos().hash());
         assert_ne!(pos.hash(), Chess::startpos().hash());
-        assert!(parse_position(&["startpos", "moves", "e2e5"]).is_err());
-        assert!(parse_position(&["fen", "8/8/8", "w", "-", "-"]).is_err());
-        assert!(parse_position(&["sideways"]).is_err());
+        assert!(parse_position(&["startpos", "moves", "e2e5"], false).is_err());
+        assert!(parse_position(&["fen", "8/8/8", "w", "-", "-"], false).is_err());
+        assert!(parse_position(&["sideways"], false).is_err());
+        // Chess960: Shredder-FEN and X-FEN name the same rights; castling is king takes rook.
+        let shredder = "rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w HAha - 0 1";
+        let x_fen = "rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w KQkq - 0 1";
+        let (a, _) = parse_position(&["fen", shredder, "moves", "b1a1"], true).unwrap();
+        let (b, _) = parse_position(&["fen", x_fen, "moves", "b1a1"], true).unwrap();
+        assert_eq!(a, b);
+        let (step, _) = parse_position(&["fen", x_fen, "moves", "b1c1"], true).unwrap();
+        assert_ne!(a, step, "b1c1 is the king's step, not the castle");
+        assert!(parse_position(&["fen", shredder], false).is_err());
+        let no_rook = "rk5r/pppppppp/8/8/8/8/PPPPPPPP/1K5R w A - 0 1";
+        assert!(parse_position(&["fen", no_rook], true).is_err());
         assert_eq!(
             parse_setoption(&["name", "Clear", "Hash", "value", "1", "2"]).unwrap(),
             ("Clear Hash".into(), "1 2".into())

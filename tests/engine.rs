@@ -35,6 +35,7 @@ fn fake(mode: &str, extra: &[&str]) -> EngineSpec {
         cmd: "python3".to_owned(),
         args,
         options: Vec::new(),
+        ..EngineSpec::default()
     }
 }
 
@@ -244,7 +245,18 @@ fn plylab_uci_plays_legal_moves() {
         cmd: env!("CARGO_BIN_EXE_plylab").to_owned(),
         args: vec!["uci".to_owned()],
         options: vec![("Threads".to_owned(), "1".to_owned())],
+        ..EngineSpec::default()
     };
+    // A misspelt option is an error naming the engine's options, not a silent no-op.
+    let typo = EngineSpec {
+        options: vec![("Treads".to_owned(), "1".to_owned())],
+        ..spec.clone()
+    };
+    let err = UciEngine::start(&typo, GENEROUS).unwrap_err().to_string();
+    assert!(
+        err.contains("declares no option `Treads`") && err.contains("Threads"),
+        "{err}"
+    );
     let mut engine = UciEngine::start(&spec, GENEROUS).expect("starts");
     assert!(engine.name().starts_with("plylab"), "{}", engine.name());
     engine.new_game(GENEROUS).expect("new game");

@@ -75,6 +75,7 @@ fn play(round: usize, fen: &str, uci: &[&str], seed: u64) -> PgnGame {
         start,
         moves,
         termination: termination.into(),
+        time_control: String::new(),
     }
 }
 
@@ -126,7 +127,13 @@ fn the_written_file_has_the_features_replay_checks() {
     let dir = TempDir::new("pgn-features");
     let text = write_file(&all_games(), &dir.path("games.pgn"));
     assert_eq!(text.matches("[Event ").count(), GAMES.len());
-    for needle in ["40... g1=Q+", "Qh4# 0-1", "[SetUp \"1\"]"] {
+    for needle in [
+        "40... g1=Q+",
+        "Qh4# {checkmate} 0-1",
+        "[SetUp \"1\"]",
+        "[Termination \"normal\"]",
+        "[PlyCount \"4\"]",
+    ] {
         assert!(text.contains(needle), "no `{needle}` in\n{text}");
     }
     let tokens: Vec<&str> = text.split_whitespace().collect();

@@ -4,7 +4,10 @@
 //! `quit`, a configuration taken from an experiment file, and python-chess self-play
 //! (tests/uci/selfplay.py), and issue 15's points 1 and 4 (`searchmoves`, zero limits,
 //! `bestmove (none)`, refused positions) directly and through python-chess
-//! (tests/uci/go_points.py). Every read has a timeout, so a hang fails instead of blocking.
+//! (tests/uci/go_points.py), and points 2 and 3 (MultiPV, ponder, `Clear Hash`,
+//! `UCI_Chess960`, bound/hashfull/currmove info, repetitions before the root) directly and
+//! through python-chess (tests/uci/engine_points.py). Every read has a timeout, so a hang
+//! fails instead of blocking.
 
 mod common;
 
@@ -447,20 +450,133 @@ fn commands_during_a_search_and_end_of_input() {
 #[test]
 fn repetition_history_is_used() {
     // Black (a knight against a queen) to move in X; after c6b8 d1d2 b8c6 d2d1, X is on the
-    // board again, and c6b8 now repeats a position of the game: a draw (score 0) that only
-    // the history of `position ... moves` reveals. Without the moves, c6b8 is just a move
-    // in a lost position.
+    // board again. c6b8 now goes to a position played once before: not yet a draw (the game
+    // would need a third occurrence), so still a lost position. After the cycle once more,
+    // c6b8 makes the third occurrence: a draw (score 0) that only the history of
+    // `position ... moves` reveals.
     let x = "k7/8/2n5/8/8/8/8/3Q3K b - - 0 1";
+    let cycle = "c6b8 d1d2 b8c6 d2d1";
     let mut engine = Engine::start(&[]);
-    engine.send(&format!("position fen {x} moves c6b8 d1d2 b8c6 d2d1"));
+    engine.send(&format!("position fen {x} moves {cycle}"));
+    engine.send("go depth 1 searchmoves c6b8");
+    let (_, lines) = engine.best_move(TIMEOUT);
+    assert!(lines[0].contains(" score cp -"), "{lines:?}");
+    engine.send(&format!("position fen {x} moves {cycle} {cycle}"));
     engine.send("go depth 1");
     let (best, lines) = engine.best_move(TIMEOUT);
     assert_eq!(best, "c6b8", "{lines:?}");
     assert!(lines[0].contains(" score cp 0 "), "{lines:?}");
-    engine.send(&format!("position fen {x}"));
-    engine.send("go depth 1");
+    // A root seen once before searches to the depth asked (it used to loop to depth 5000).
+    engine.send("position startpos moves g1f3 g8f6 f3g1 f6g8");
+    engine.send("go depth 3");
     let (_, lines) = engine.best_move(TIMEOUT);
-    assert!(lines[0].contains(" score cp -"), "{lines:?}");
+    assert!(
+        lines[lines.len() - 2].starts_with("info depth 3 "),
+        "{lines:?}"
+    );
+    assert_eq!(engine.quit(), 0);
+}
+
+#[test]
+fn ponder_waits_for_ponderhit_or_stop() {
+    let mut engine = Engine::start(&[]);
+    // Pondering: no `bestmove` while the search has no clock, however long it takes.
+    engine.send("position startpos moves e2e4");
+    engine.send("go ponder movetime 100");
+    std::thread::sleep(Duration::from_millis(600));
+    let lines = engine.ask("isready", "readyok");
+    assert!(
+        lines.iter().all(|l| !l.starts_with("bestmove")),
+        "{lines:?}"
+    );
+    // `ponderhit` starts the 100 ms clock: the answer comes soon after, with a reply to
+    // ponder on.
+    let hit = Instant::now();
+    engine.send("ponderhit");
+    let line = engine.read_until(TIMEOUT, |l| l.starts_with("bestmove"));
+    let words: Vec<&str> = line.last().unwrap().split_whitespace().collect();
+    assert!(hit.elapsed() < Duration::from_secs(5), "{line:?}");
+    assert_eq!((words.len(), words[2]), (4, "ponder"), "{line:?}");
+    assert_legal("startpos moves e2e4", words[1]);
+    assert_legal(&format!("startpos moves e2e4 {}", words[1]), words[3]);
+    // A pondering search that finishes by itself (depth 1) still waits; `stop` answers.
+    engine.send("go ponder depth 1");
+    std::thread::sleep(Duration::from_millis(300));
+    let lines = engine.ask("isready", "readyok");
+    assert!(
+        lines.iter().all(|l| !l.starts_with("bestmove")),
+        "{lines:?}"
+    );
+    engine.send("stop");
+    engine.best_move(TIMEOUT);
+    // Not pondering: `ponderhit` is reported and ignored.
+    engine.ask("ponderhit", "info string ponderhit ignored");
+    assert_eq!(engine.quit(), 0);
+}
+
+#[test]
+fn options_of_point_2() {
+    let mut engine = Engine::start(&[]);
+    let lines = engine.ask("uci", "uciok");
+    for option in [
+        "option name MultiPV type spin default 1 min 1 max 500",
+        "option name Ponder type check default false",
+        "option name Clear Hash type button",
+        "option name UCI_Chess960 type check default false",
+    ] {
+        assert!(lines.iter().any(|l| l == option), "{option}: {lines:?}");
+    }
+    for bad in [
+        "setoption name MultiPV value 0",
+        "setoption name MultiPV value many",
+        "setoption name UCI_Chess960 value yes",
+        "setoption name Ponder value 2",
+    ] {
+        engine.send(bad);
+        let reply = engine.read_until(TIMEOUT, |l| l.starts_with("info string"));
+        assert!(reply.last().unwrap().contains("not `"), "{bad}: {reply:?}");
+    }
+    // MultiPV 2: two ranked lines per depth, different first moves.
+    engine.send("setoption name MultiPV value 2");
+    engine.send("position startpos");
+    engine.send("go depth 2");
+    let (_, lines) = engine.best_move(TIMEOUT);
+    let depth2: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth 2 "))
+        .collect();
+    assert_eq!(depth2.len(), 2, "{lines:?}");
+    assert!(depth2[0].contains(" multipv 1 ") && depth2[1].contains(" multipv 2 "));
+    let first = |l: &str| {
+        l.split(" pv ")
+            .nth(1)
+            .unwrap()
+            .split(' ')
+            .next()
+            .unwrap()
+            .to_owned()
+    };
+    assert_ne!(first(depth2[0]), first(depth2[1]), "{lines:?}");
+    assert!(depth2.iter().all(|l| l.contains(" hashfull ")), "{lines:?}");
+    // Chess960: an X-FEN (`KQkq` naming the outer rooks) and castling as king takes rook;
+    // the standard form `b1c1` is then the king's step, not the castle.
+    engine.send("setoption name MultiPV value 1");
+    engine.send("setoption name UCI_Chess960 value true");
+    let x_fen = "rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w KQkq - 0 1";
+    engine.send(&format!("position fen {x_fen} moves b1a1 b8a8"));
+    engine.send("go depth 1 searchmoves c1b1");
+    let (best, lines) = engine.best_move(TIMEOUT);
+    assert_eq!(
+        best, "c1b1",
+        "after both castled, the king is on c1: {lines:?}"
+    );
+    engine.send(&format!("position fen {x_fen}"));
+    engine.send("go depth 1 searchmoves b1a1");
+    assert_eq!(engine.best_move(TIMEOUT).0, "b1a1");
+    engine.send("setoption name UCI_Chess960 value false");
+    engine.send("position startpos");
+    engine.send("go depth 1");
+    engine.best_move(TIMEOUT);
     assert_eq!(engine.quit(), 0);
 }
 
@@ -542,4 +658,23 @@ fn python_chess_go_points() {
     let (ok, stdout, stderr) = python_script("go_points.py", &[env!("CARGO_BIN_EXE_plylab")]);
     assert!(ok, "go_points.py failed:\n{stdout}\n{stderr}");
     assert!(stdout.contains("ok: searchmoves"), "{stdout}");
+}
+
+#[test]
+fn python_chess_engine_points() {
+    if !python_chess("chess, chess.engine", "tests/uci/engine_points.py") {
+        return;
+    }
+    let (ok, stdout, stderr) = python_script("engine_points.py", &[env!("CARGO_BIN_EXE_plylab")]);
+    assert!(ok, "engine_points.py failed:\n{stdout}\n{stderr}");
+    for point in [
+        "multipv",
+        "ponderhit",
+        "Clear Hash",
+        "Chess960",
+        "currmove",
+        "repetition",
+    ] {
+        assert!(stdout.contains(point), "{point}: {stdout}");
+    }
 }

@@ -52,6 +52,21 @@ pub struct EngineSpec {
     /// `setoption name NAME` when the value is empty, which presses a button option).
     #[serde(default, deserialize_with = "option_table")]
     pub options: Vec<(String, String)>,
+    /// The protocol it speaks: `"uci"` (the default) or `"xboard"` (CECP version 2,
+    /// [`super::xboard`]; its options are sent as `option NAME=VALUE`).
+    #[serde(default)]
+    pub protocol: Protocol,
+}
+
+/// The protocol of an external chess engine.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Protocol {
+    /// UCI ([`UciEngine`]).
+    #[default]
+    Uci,
+    /// xboard/CECP ([`super::xboard::XboardEngine`]).
+    Xboard,
 }
 
 /// The limits of one `go`. At least one must be set: a bare `go` searches until `stop`,
@@ -170,7 +185,8 @@ impl UciEngine {
     ///
     /// # Errors
     /// [`EngineError::Spawn`] when the command cannot run, [`EngineError::BadRequest`] for an
-    /// option with a line break, [`EngineError::Crashed`] or [`EngineError::Hung`] when the
+    /// option with a line break or one the engine's `option name` lines do not declare (the
+    /// engine is then ended), [`EngineError::Crashed`] or [`EngineError::Hung`] when the
     /// engine exits or does not finish the handshake in time (it is then killed).
     pub fn start(spec: &EngineSpec, timeout: Duration) -> Result<Self, EngineError> {
         for (name, value) in &spec.options {
@@ -184,14 +200,31 @@ impl UciEngine {
         };
         engine.send("uci")?;
         let mut name = None;
+        let mut declared = Vec::new();
         engine.wait_for(&deadline, "uciok", |line| {
             if let Some(id) = id_name(line) {
                 name = Some(id);
             }
+            declared.extend(option_name(line));
             (first_word(line) == Some("uciok")).then_some(())
         })?;
         if let Some(name) = name {
             engine.process.name = name;
+        }
+        // A misspelt option would be ignored by the engine (or answered on a line no one
+        // reads): refuse it, as cutechess-cli does. UCI option names are case-insensitive.
+        if let Some((option, _)) = spec
+            .options
+            .iter()
+            .find(|(o, _)| !declared.iter().any(|d| d.eq_ignore_ascii_case(o)))
+        {
+            return Err(EngineError::BadRequest {
+                message: format!(
+                    "`{}` declares no option `{option}` (its options: {})",
+                    engine.process.name,
+                    declared.join(", ")
+                ),
+            });
         }
         for (name, value) in &spec.options {
             engine.send(&set_option(name, value))?;
@@ -313,8 +346,18 @@ fn id_name(line: &str) -> Option<String> {
     (!name.is_empty()).then_some(name)
 }
 
+/// The name of an `option name NAME type ...` line (names may hold spaces).
+fn option_name(line: &str) -> Option<String> {
+    let mut words = line.split_whitespace();
+    if words.next() != Some("option") || words.next() != Some("name") {
+        return None;
+    }
+    let name: Vec<&str> = words.take_while(|w| *w != "type").collect();
+    (!name.is_empty()).then(|| name.join(" "))
+}
+
 /// [`EngineError::BadRequest`] if `text` would break the line-based protocol.
-fn one_line(what: &str, text: &str) -> Result<(), EngineError> {
+pub(super) fn one_line(what: &str, text: &str) -> Result<(), EngineError> {
     if text.contains(['\n', '\r']) {
         return Err(EngineError::BadRequest {
             message: format!("{what} `{}` contains a line break", text.escape_debug()),
@@ -670,6 +713,12 @@ mod tests {
     fn options_as_commands() {
         assert_eq!(set_option("Hash", "16"), "setoption name Hash value 16");
         assert_eq!(set_option("Clear Hash", ""), "setoption name Clear Hash");
+        assert_eq!(
+            option_name("option name Clear Hash type button").as_deref(),
+            Some("Clear Hash")
+        );
+        assert_eq!(option_name("option name  type spin"), None);
+        assert_eq!(option_name("info string option name X"), None);
         assert!(one_line("option", "a\r").is_err());
     }
 

@@ -45,5 +45,16 @@ fn pgn_game(plan: &MatchPlan, row: &GameRow, date: &str) -> std::io::Result<PgnG
         start,
         moves,
         termination: row.reason.clone(),
+        time_control: time_control(plan, row),
     })
+}
+
+/// The `TimeControl` tag (PGN section 9.6.1, `seconds+increment`) of a game whose players
+/// share a clock; empty otherwise (no clock, or one per player).
+fn time_control(plan: &MatchPlan, row: &GameRow) -> String {
+    let tc_of = |name: &str| plan.players.iter().find(|p| p.name == name).map(|p| p.tc);
+    match (tc_of(&row.first), tc_of(&row.second)) {
+        (Some(Some(a)), Some(Some(b))) if a == b => a.to_string(),
+        _ => String::new(),
+    }
 }

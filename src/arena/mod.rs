@@ -10,6 +10,8 @@
 //!   engines (grhino's `gtp-rhino`); [`gnubg`]: GNU Backgammon as a player; [`external`]:
 //!   the GTP and gnubg players of othello and backgammon; all run their engine through
 //!   `process`;
+//! - [`xboard`]: external xboard/CECP chess engines (Fairy-Max), and `ChessEngine`,
+//!   either protocol as the arena plays it;
 //! - [`chance`]: seeded dice shared by a game pair, and points per game (backgammon).
 
 pub mod chance;
@@ -26,5 +28,6 @@ pub mod run;
 pub mod spec;
 pub mod standings;
 pub mod summary;
+pub mod xboard;
 
 pub use run::describe;

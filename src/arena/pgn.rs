@@ -8,18 +8,20 @@
 //!   for the date);
 //! - then the other tags in ASCII order by name, as section 8.1.1 requires for export:
 //!   `FEN` and `SetUp "1"` when the game does not start from the standard initial position
-//!   (section 9.7), then `Termination` when it is not empty;
+//!   (section 9.7), `PlyCount` (section 9.2.1), `Termination` when the game's reason is
+//!   known and `TimeControl` when the game had one (section 9.6.1: `base+increment` in
+//!   seconds, `moves/seconds` for a period of moves);
 //! - an empty line, the movetext in SAN with move numbers (`N.` before White's moves, `N...`
 //!   before a first move by Black, section 8.2.2.2), the result token last, lines of fewer
 //!   than 80 characters with single spaces between tokens (section 8.2.1), and an empty line
 //!   that separates it from the next game.
 //!
-//! **Termination.** Section 9.8.1 lists a few standard values (`abandoned`, `adjudication`,
-//! `death`, `emergency`, `normal`, `rules infraction`, `time forfeit`, `unterminated`). The
-//! arena knows more precisely why a game ended (checkmate, threefold repetition, an
-//! adjudication rule), so [`PgnGame::termination`] is written verbatim as the tag value
-//! (escaped like every value) rather than squeezed into those words with the detail in a
-//! comment: PGN readers accept any string there, and the movetext stays comment-free.
+//! **Termination.** Section 9.8.1 lists the standard values (`abandoned`, `adjudication`,
+//! `death`, `emergency`, `normal`, `rules infraction`, `time forfeit`, `unterminated`), which
+//! tools such as cutechess-cli write and filter on: the tag holds the one
+//! [`standard_termination`] gives for the arena's reason, and the reason itself (checkmate,
+//! threefold repetition, an adjudication rule) is a comment before the result token, as
+//! cutechess-cli writes `{White mates} 1-0`.
 //!
 //! Tag values escape `\` as `\\` and `"` as `\"`; newlines, tabs and other control
 //! characters, which section 7 forbids in strings, become spaces.
@@ -56,8 +58,46 @@ pub struct PgnGame {
     pub start: Chess,
     /// The moves played, each legal in the position it is played from.
     pub moves: Vec<ChessMove>,
-    /// Why the game ended, written verbatim as the `Termination` tag (none when empty).
+    /// Why the game ended, as the arena says it (`checkmate`, `time forfeit`, `crash`...):
+    /// the `Termination` tag gets its standard value ([`standard_termination`]) and the
+    /// movetext a comment with it before the result (neither when empty).
     pub termination: String,
+    /// The `TimeControl` tag value (section 9.6.1), none when empty.
+    pub time_control: String,
+}
+
+/// The standard `Termination` values (section 9.8.1).
+pub const STANDARD_TERMINATIONS: [&str; 8] = [
+    "abandoned",
+    "adjudication",
+    "death",
+    "emergency",
+    "normal",
+    "rules infraction",
+    "time forfeit",
+    "unterminated",
+];
+
+/// The standard `Termination` value (section 9.8.1) for the arena's reason a game ended:
+/// the game's own rules (checkmate, stalemate, repetition, the fifty-move rule,
+/// insufficient material) are `normal`; `adjudication` and `max plies` (a draw the arena
+/// declares) are `adjudication`; a flag fall is `time forfeit`; an illegal move is `rules
+/// infraction`; an engine that crashed, hung or could not be driven `abandoned`.
+#[must_use]
+pub fn standard_termination(reason: &str) -> &'static str {
+    match reason {
+        "adjudication" | "max plies" => "adjudication",
+        "time forfeit" => "time forfeit",
+        "illegal move" => "rules infraction",
+        "crash" | "hang" | "engine error" => "abandoned",
+        "" => "unterminated",
+        // The standard's own values stand; every other reason is one of the game's rules.
+        _ => STANDARD_TERMINATIONS
+            .iter()
+            .find(|&&t| t == reason)
+            .copied()
+            .unwrap_or("normal"),
+    }
 }
 
 /// Writes `game` in PGN export format, followed by the empty line that separates games.
@@ -109,9 +149,16 @@ fn tags(game: &PgnGame) -> Vec<(&'static str, String)> {
         tags.push(("FEN", fen));
         tags.push(("SetUp", "1".into()));
     }
+    tags.push(("PlyCount", game.moves.len().to_string()));
     if !game.termination.is_empty() {
-        tags.push(("Termination", game.termination.clone()));
+        let standard = standard_termination(&game.termination);
+        tags.push(("Termination", standard.to_owned()));
     }
+    if !game.time_control.is_empty() {
+        tags.push(("TimeControl", game.time_control.clone()));
+    }
+    // Section 8.1.1: the tags after the Seven Tag Roster in ASCII order of their names.
+    tags[7..].sort_by_key(|&(name, _)| name);
     tags
 }
 
@@ -156,6 +203,10 @@ fn movetext(game: &PgnGame) -> io::Result<Vec<String>> {
         if !white {
             number += 1;
         }
+    }
+    if !game.termination.is_empty() {
+        // A comment may not hold `}` (section 8.2.5).
+        tokens.push(format!("{{{}}}", game.termination.replace('}', ")")));
     }
     tokens.push(game.result.clone());
     Ok(tokens)
@@ -208,6 +259,7 @@ mod tests {
             start,
             moves,
             termination: String::new(),
+            time_control: String::new(),
         }
     }
 
@@ -221,9 +273,11 @@ mod tests {
     fn fools_mate_from_the_start() {
         let mut g = game(Chess::startpos(), &["f2f3", "e7e5", "g2g4", "d8h4"], "0-1");
         g.termination = "checkmate".into();
+        g.time_control = "60+1".into();
         let want = "[Event \"test\"]\n[Site \"plylab\"]\n[Date \"2025.01.02\"]\n\
                     [Round \"1\"]\n[White \"alpha\"]\n[Black \"beta\"]\n[Result \"0-1\"]\n\
-                    [Termination \"checkmate\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n\n";
+                    [PlyCount \"4\"]\n[Termination \"normal\"]\n[TimeControl \"60+1\"]\n\n\
+                    1. f3 e5 2. g4 Qh4# {checkmate} 0-1\n\n";
         assert_eq!(text(&g), want);
     }
 
@@ -235,7 +289,7 @@ mod tests {
         let t = text(&g);
         assert!(
             t.contains(&format!(
-                "[Result \"*\"]\n[FEN \"{fen}\"]\n[SetUp \"1\"]\n\n"
+                "[Result \"*\"]\n[FEN \"{fen}\"]\n[PlyCount \"4\"]\n[SetUp \"1\"]\n\n"
             )),
             "{t}"
         );

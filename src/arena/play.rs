@@ -18,9 +18,11 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use super::chance::{Dice, reason_of_points};
-use super::engine::{Clock, EngineError, EngineScore, Go, UciEngine};
+use super::engine::{Clock, EngineError, EngineScore, Go};
 use super::external::ExternalEngine;
+// A chess engine of either protocol (UCI or xboard) has `UciEngine`'s methods.
 use super::spec::{Adjudication, Opening, Player, PlayerKind, Rules};
+use super::xboard::ChessEngine as UciEngine;
 use crate::game::{Evaluator, Game, Outcome, Player as Side, Score, Status, score};
 use crate::games::chess::Chess;
 use crate::lab::runner::{PairTask, with_game_pair};

@@ -10,12 +10,13 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
-use super::engine::UciEngine;
 use super::external::ExternalEngine;
+// A chess engine of either protocol (UCI or xboard) has `UciEngine`'s methods.
 use super::play::{GameSetup, play_game};
 use super::record::{GameRow, header};
 use super::spec::{GameSlot, MatchPlan, PlayerKind};
 use super::standings::{Standing, pairing_standing, standings, write_csv};
+use super::xboard::ChessEngine as UciEngine;
 use crate::cluster::shard::ShardRecord;
 use crate::lab::machine::{Described, write_run_info};
 use crate::lab::runner::{

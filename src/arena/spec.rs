@@ -499,19 +499,25 @@ fn pairings(format: Format, players: usize) -> Vec<(usize, usize)> {
 fn time_control(src: &Source, tc: &Spanned<String>) -> Result<TimeControl, SpecError> {
     let text = tc.get_ref().trim();
     let (base, inc) = text.split_once('+').unwrap_or((text, "0"));
+    // Seconds, or minutes and seconds as cutechess-cli writes them (`1:00`, `2:30.5`).
     let seconds = |s: &str| {
-        s.trim()
-            .parse::<f64>()
+        let (minutes, secs) = s.trim().split_once(':').unwrap_or(("0", s.trim()));
+        let minutes = minutes.parse::<u32>().ok()?;
+        secs.parse::<f64>()
             .ok()
             .filter(|x| x.is_finite() && *x >= 0.0 && *x < 1e6)
-            .map(Duration::from_secs_f64)
+            .filter(|x| *x < 60.0 || minutes == 0)
+            .map(|x| Duration::from_secs_f64(x + 60.0 * f64::from(minutes)))
     };
     match (seconds(base), seconds(inc)) {
         (Some(base), Some(increment)) if !base.is_zero() => Ok(TimeControl { base, increment }),
         _ => Err(src.at(
             tc,
             "tc",
-            format!("`{text}` is not a time control: seconds + increment, such as \"10+0.1\""),
+            format!(
+                "`{text}` is not a time control: seconds or minutes:seconds, + increment, \
+                 such as \"10+0.1\" or \"1:00+1\""
+            ),
         )),
     }
 }
@@ -910,6 +916,20 @@ mod tests {
         assert_eq!(parsed.increment, Duration::from_millis(100));
         let bad = Spanned::new(6..13, "ten".to_owned());
         assert!(time_control(&src, &bad).is_err());
+        // cutechess-cli's minutes:seconds.
+        let mmss = |t: &str| time_control(&src, &Spanned::new(6..13, t.to_owned()));
+        let parsed = mmss("1:00+1").expect("valid");
+        assert_eq!(
+            (parsed.base, parsed.increment),
+            (Duration::from_secs(60), Duration::from_secs(1))
+        );
+        assert_eq!(
+            mmss("2:30.5").expect("valid").base,
+            Duration::from_millis(150_500)
+        );
+        for bad in ["1:60", "x:10", "1:-1", "-1:00"] {
+            assert!(mmss(bad).is_err(), "{bad}");
+        }
     }
 
     #[test]

@@ -113,6 +113,7 @@ mod tests {
             pv: vec![best.to_owned()],
             stats: Stats::default(),
             elapsed: Duration::ZERO,
+            lines: Vec::new(),
         }
     }
 

@@ -115,6 +115,12 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
                 {
                     continue;
                 }
+                if ply == 0
+                    && let Some(report) = self.report
+                {
+                    let nodes = self.nodes_before + self.stats.nodes;
+                    report.current_move(self.iteration_depth, mv, searched + 1, nodes);
+                }
                 let child_depth = depth - ONE_PLY + self.extension(&child);
                 let value = self.search_marked(&child, child_depth, alpha, beta, ply, searched);
                 searched += 1;
@@ -139,7 +145,9 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             }
         }
         self.put_moves(ply, moves);
-        if !self.aborted() {
+        // A root searched with moves left out (the later lines of MultiPV) has no value of
+        // its own to remember.
+        if !self.aborted() && (ply > 0 || self.excluded_root.is_empty()) {
             self.store_table(pos, depth, ply, best, original_alpha, beta, best_move);
         }
         best

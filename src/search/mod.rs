@@ -50,6 +50,31 @@ pub struct Iteration<M> {
     pub stats: Stats,
     /// Wall-clock time of this iteration alone.
     pub elapsed: Duration,
+    /// The next best lines after the principal variation, best first, each searched to the
+    /// same depth with the root moves of the lines before it left out (UCI `MultiPV`,
+    /// [`Searcher::with_multipv`]); empty unless more than one line was asked for.
+    pub lines: Vec<Line<M>>,
+}
+
+/// A line of a multi-PV search: its score for the side to move and its moves.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Line<M> {
+    /// The line's root score.
+    pub score: Score,
+    /// The moves, its root move first.
+    pub pv: Vec<M>,
+}
+
+/// What happens at the root during an iteration, for an engine's `info` lines (UCI
+/// `currmove` and `lowerbound`/`upperbound`). Called at most once per root move, never per
+/// node below the root.
+pub trait RootReport<M> {
+    /// The root starts searching `mv`, its `number`-th move (from 1) at iteration `depth`;
+    /// `nodes` counts from the start of the search.
+    fn current_move(&self, depth: u32, mv: M, number: usize, nodes: u64);
+    /// An aspiration window failed at iteration `depth`: `score` is a lower bound of the
+    /// root's value (`lower`, a fail high, with `pv` the refuting line) or an upper bound.
+    fn bound(&self, depth: u32, score: Score, lower: bool, pv: &[M], nodes: u64);
 }
 
 /// What a search found: the deepest completed iteration, every iteration, and the totals.
@@ -147,6 +172,14 @@ pub struct Searcher<'a, G: Game, E: Evaluator<G>> {
     chance: expecti::ChanceBuffers<G>,
     /// Move codes ([`Game::move_code`]) the root may play; empty: all (UCI `searchmoves`).
     root_moves: Vec<u16>,
+    /// How many best lines each iteration finds (UCI `MultiPV`); 1: the principal one.
+    multipv: usize,
+    /// Root move codes left out while the lines after the first are searched.
+    excluded_root: Vec<u16>,
+    /// Receives root events during iterations ([`RootReport`]).
+    report: Option<&'a (dyn RootReport<G::Move> + Sync)>,
+    /// The depth of the iteration under way, for `report`.
+    iteration_depth: u32,
 }
 
 impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
@@ -177,7 +210,30 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
             control: None,
             chance: expecti::ChanceBuffers::default(),
             root_moves: Vec::new(),
+            multipv: 1,
+            excluded_root: Vec::new(),
+            report: None,
+            iteration_depth: 0,
         }
+    }
+
+    /// Finds the `lines` best root lines at every iteration instead of one (UCI
+    /// `MultiPV`): after the principal variation, each further line is a full-window search
+    /// of the same depth with the root moves of the lines before it left out, as Stockfish
+    /// does (<https://www.chessprogramming.org/Principal_Variation#MultiPV>). The extra
+    /// lines come in [`Iteration::lines`]; their nodes count in the iteration's. Only the
+    /// minimax and alpha-beta searches have them.
+    #[must_use]
+    pub fn with_multipv(mut self, lines: usize) -> Self {
+        self.multipv = lines.max(1);
+        self
+    }
+
+    /// Sends root events ([`RootReport`]) to `report` during iterations.
+    #[must_use]
+    pub fn with_report(mut self, report: &'a (dyn RootReport<G::Move> + Sync)) -> Self {
+        self.report = Some(report);
+        self
     }
 
     /// Searches only these moves at the root (their [`Game::move_code`]s), as UCI's
@@ -337,6 +393,11 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
             let exhausted =
                 depth == max_depth || root.remaining_plies().is_some_and(|r| depth >= r);
             let mut iteration = iteration;
+            if self.multipv > 1 {
+                result.total += self.extra_lines(root, depth, &mut iteration);
+            }
+            // Extra lines cut off by a limit: the iteration stands, with the lines it has.
+            let cut = self.aborted();
             if (proven || exhausted)
                 && let Some(secondary) = self.config.secondary
             {
@@ -344,7 +405,8 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
             }
             on_iteration(&iteration);
             result.iterations.push(iteration);
-            if proven || exhausted {
+            if proven || exhausted || cut {
+                result.stopped |= cut;
                 break;
             }
             depth = (depth + step).min(max_depth);
@@ -357,6 +419,7 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
     /// One complete search to `depth` plies, or `None` if a limit interrupted it.
     fn iterate(&mut self, root: &G, depth: u32) -> Option<Iteration<G::Move>> {
         let started = Instant::now();
+        self.iteration_depth = depth;
         self.stats = Stats::default();
         self.ensure_buffers(depth as usize + 1);
         let units = depth as i32 * ONE_PLY;
@@ -379,7 +442,51 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
             pv,
             stats: self.stats,
             elapsed: started.elapsed(),
+            lines: Vec::new(),
         })
+    }
+
+    /// Searches the lines after the principal variation of `iteration` to `depth` (see
+    /// [`Self::with_multipv`]) into its [`Iteration::lines`]; their counters, also added to
+    /// the iteration's. Stops early at a limit (the lines found so far stay).
+    fn extra_lines(&mut self, root: &G, depth: u32, iteration: &mut Iteration<G::Move>) -> Stats {
+        let mut total = Stats::default();
+        if !matches!(
+            self.config.algorithm,
+            Algorithm::Minimax | Algorithm::Alphabeta | Algorithm::LazySmp
+        ) {
+            return total;
+        }
+        let mut moves = Vec::new();
+        root.generate_moves(&mut moves);
+        let allowed =
+            |m: &G::Move| self.root_moves.is_empty() || self.root_moves.contains(&G::move_code(*m));
+        let wanted = self
+            .multipv
+            .min(moves.iter().filter(|m| allowed(m)).count());
+        self.excluded_root.clear();
+        self.excluded_root
+            .extend(iteration.best_move.map(G::move_code));
+        let units = depth as i32 * ONE_PLY;
+        while !self.excluded_root.is_empty() && iteration.lines.len() + 1 < wanted {
+            self.stats = Stats::default();
+            let inf = score::INFINITY;
+            let score = match self.config.algorithm {
+                Algorithm::Minimax => self.minimax(root, units, 0),
+                _ => self.alphabeta(root, units, -inf, inf, 0, false),
+            };
+            total += self.stats;
+            self.nodes_before += self.stats.nodes;
+            let pv = self.pv[0].clone();
+            let Some(&first) = pv.first().filter(|_| !self.aborted()) else {
+                break;
+            };
+            self.excluded_root.push(G::move_code(first));
+            iteration.lines.push(Line { score, pv });
+        }
+        self.excluded_root.clear();
+        iteration.stats += total;
+        total
     }
 
     /// The root search: a full window, or with aspiration windows a window around the
@@ -397,6 +504,16 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
             let value = self.alphabeta(root, depth, alpha, beta, 0, false);
             if self.aborted() || (value > alpha && value < beta) {
                 return value;
+            }
+            if let Some(report) = self.report {
+                let nodes = self.nodes_before + self.stats.nodes;
+                report.bound(
+                    self.iteration_depth,
+                    value,
+                    value >= beta,
+                    &self.pv[0],
+                    nodes,
+                );
             }
             width = width.saturating_mul(4);
             let too_wide = width >= score::DECISIVE;
@@ -466,21 +583,37 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
         Some(self.eval.evaluate(pos))
     }
 
-    /// Whether `pos` (at `ply`, already on the path) occurred before within its reversible
-    /// plies, with the same side to move (so every second ply). One repetition is scored as a
-    /// draw, as engines do: the side that could avoid it gains nothing by allowing it.
+    /// Whether `pos` (at `ply`, already on the path) counts as a draw by repetition: it
+    /// occurred before within its reversible plies, with the same side to move (so every
+    /// second ply), either on the search path (the root included) or twice in the game before
+    /// the root. One repetition inside the tree is scored as a draw, as engines do (the side
+    /// that could avoid it gains nothing by allowing it), but a position played once before
+    /// the root is not: the game is not drawn until it occurs a third time (FIDE Laws 9.2),
+    /// and the opponent may still deviate. Stockfish's `Position::is_draw` draws the same
+    /// line (a repetition after the root, or one that is already a repetition).
     fn repeats(&self, pos: &G, ply: usize) -> bool {
         let reversible = pos.reversible_plies() as usize;
         let hash = self.path[ply];
-        (4..=reversible).step_by(2).any(|back| {
+        let mut in_history = 0;
+        for back in (4..=reversible).step_by(2) {
             if back <= ply {
-                self.path[ply - back] == hash
+                if self.path[ply - back] == hash {
+                    return true;
+                }
             } else {
                 let before_root = back - ply;
-                before_root <= self.history.len()
-                    && self.history[self.history.len() - before_root] == hash
+                if before_root > self.history.len() {
+                    break;
+                }
+                if self.history[self.history.len() - before_root] == hash {
+                    in_history += 1;
+                    if in_history == 2 {
+                        return true;
+                    }
+                }
             }
-        })
+        }
+        false
     }
 
     /// Fills the move buffer of `ply` with the legal moves of `pos` (taken out of `self`
@@ -492,6 +625,9 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
         pos.generate_moves(&mut moves);
         if ply == 0 && !self.root_moves.is_empty() {
             moves.retain(|&m| self.root_moves.contains(&G::move_code(m)));
+        }
+        if ply == 0 && !self.excluded_root.is_empty() {
+            moves.retain(|&m| !self.excluded_root.contains(&G::move_code(m)));
         }
         self.stats.expanded_nodes += 1;
         self.stats.generated_moves += moves.len() as u64;

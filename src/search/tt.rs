@@ -155,6 +155,24 @@ impl Table {
         self.generation.store(0, Relaxed);
     }
 
+    /// The table's fill in permille, as UCI's `info hashfull`: of the first 1000 entries (or
+    /// all, in a smaller table), those written during the current search, as Stockfish counts.
+    #[must_use]
+    pub fn hashfull(&self) -> u32 {
+        let generation = self.generation.load(Relaxed) & 63;
+        let sample = self.buckets.iter().flat_map(|b| &b.entries).take(1000);
+        let (mut used, mut seen) = (0u32, 0u32);
+        for [_, data] in sample {
+            let data = data.load(Relaxed);
+            seen += 1;
+            // A stored entry has non-zero bound bits; its generation is bits 58..64.
+            if (data >> 56) & 3 != 0 && (data >> 58) as u8 == generation {
+                used += 1;
+            }
+        }
+        used * 1000 / seen.max(1)
+    }
+
     /// Starts a new search: entries written before now age by one.
     pub fn new_search(&self) {
         self.generation.fetch_add(1, Relaxed);
@@ -257,6 +275,19 @@ mod tests {
         }
         t.store(6, 0, entry(13, 1));
         assert!(t.probe(6, 0).is_some());
+    }
+
+    #[test]
+    fn hashfull_counts_this_searchs_entries_in_permille() {
+        let t = Table::new(0); // four entries
+        assert_eq!(t.hashfull(), 0);
+        t.store(1, 0, entry(10, 3));
+        assert_eq!(t.hashfull(), 250);
+        t.new_search();
+        t.store(2, 0, entry(10, 3));
+        t.store(3, 0, entry(10, 3));
+        // The entry of the previous search no longer counts.
+        assert_eq!(t.hashfull(), 500);
     }
 
     #[test]

@@ -94,6 +94,7 @@ class Fake:
         self.write(
             "option name Hash type spin default 16 min 1 max 1024",
             "option name Threads type spin default 1 min 1 max 8",
+            "option name Clear Hash type button",
         )
         self.junk()
         self.write("uciok")

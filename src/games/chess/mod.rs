@@ -392,7 +392,7 @@ impl Notation for Chess {
         if text == "startpos" || text == "start" {
             return Ok(Self::startpos());
         }
-        let board = parse_fen(text)?;
+        let board = parse_fen(text, false)?;
         Ok(Self {
             board,
             rule_draws: true,
@@ -400,8 +400,32 @@ impl Notation for Chess {
     }
 }
 
-/// Reads a FEN of 4 or 6 fields into a board (see [`Chess::parse_position`]).
-fn parse_fen(text: &str) -> Result<Board, ParseError> {
+impl Chess {
+    /// A Chess960 (Fischer random) position from a FEN whose castling field is Shredder-FEN
+    /// (the files of the castling rooks, `HAha`) or X-FEN (`KQkq` for the outermost rook on
+    /// that side of the king, file letters otherwise), checked as
+    /// [`Notation::parse_position`] checks a FEN, each castling right needing the king on its
+    /// first rank and a rook of its side on the file named. `startpos` is the standard
+    /// array. Castling moves are the king taking its own rook: write them with
+    /// [`ChessMove::raw`] (UCI's `UCI_Chess960` convention).
+    ///
+    /// # Errors
+    /// What [`Notation::parse_position`] refuses, or an impossible castling right.
+    pub fn parse_chess960(text: &str) -> Result<Self, ParseError> {
+        let text = text.trim();
+        if text == "startpos" || text == "start" {
+            return Ok(Self::startpos());
+        }
+        Ok(Self {
+            board: parse_fen(text, true)?,
+            rule_draws: true,
+        })
+    }
+}
+
+/// Reads a FEN of 4 or 6 fields into a board (see [`Chess::parse_position`]), with
+/// Chess960's castling rights if `chess960` ([`Chess::parse_chess960`]).
+fn parse_fen(text: &str, chess960: bool) -> Result<Board, ParseError> {
     let fields: Vec<&str> = text.split_whitespace().collect();
     let (placement, side, castling, ep) = match fields.as_slice() {
         [p, s, c, e] | [p, s, c, e, _, _] => (*p, *s, *c, *e),
@@ -422,7 +446,14 @@ fn parse_fen(text: &str) -> Result<Board, ParseError> {
             )));
         }
     };
-    check_castling(placement, castling)?;
+    let shredder;
+    let castling = if chess960 {
+        shredder = chess960_castling(placement, castling)?;
+        shredder.as_str()
+    } else {
+        check_castling(placement, castling)?;
+        castling
+    };
     let ep_square = check_en_passant(ep, white)?;
     let side_color = if white { Color::White } else { Color::Black };
     validate::check_position(
@@ -447,7 +478,7 @@ fn parse_fen(text: &str) -> Result<Board, ParseError> {
         halfmove.min(100),
         fullmove.min(u32::from(u16::MAX))
     );
-    Board::from_fen(&fen, false).map_err(|e| {
+    Board::from_fen(&fen, chess960).map_err(|e| {
         ParseError::new(match e {
             cozy_chess::FenParseError::InvalidBoard => {
                 "impossible position (pawns on the first or last rank, the side not to move \
@@ -565,6 +596,43 @@ fn check_castling(placement: &str, castling: &str) -> Result<(), ParseError> {
         }
     }
     Ok(())
+}
+
+/// Chess960 castling rights (Shredder-FEN or X-FEN, see [`Chess::parse_chess960`]) as
+/// Shredder-FEN's file letters, each checked against the placement.
+fn chess960_castling(placement: &str, castling: &str) -> Result<String, ParseError> {
+    if castling == "-" {
+        return Ok(castling.to_owned());
+    }
+    let ranks: Vec<&str> = placement.split('/').collect();
+    let mut out = String::with_capacity(4);
+    for c in castling.chars() {
+        let white = c.is_ascii_uppercase();
+        let (rank, king, rook) = if white {
+            (ranks[7], 'K', 'R')
+        } else {
+            (ranks[0], 'k', 'r')
+        };
+        let bad = |why: &str| ParseError::new(format!("castling `{c}` in `{castling}`: {why}"));
+        let king_file = (0..8)
+            .find(|&f| letter_at(rank, f) == Some(king))
+            .ok_or_else(|| bad("the king is not on its first rank"))?;
+        let rook_on = |f: &u32| letter_at(rank, *f) == Some(rook);
+        let file = match c.to_ascii_lowercase() {
+            'k' => (king_file + 1..8).rev().find(rook_on),
+            'q' => (0..king_file).find(rook_on),
+            f @ 'a'..='h' => Some(f as u32 - 'a' as u32).filter(rook_on),
+            _ => return Err(bad("not a file letter or one of KQkq")),
+        }
+        .ok_or_else(|| bad("no rook of that side on the file it names"))?;
+        let letter = char::from(b'a' + file as u8);
+        out.push(if white {
+            letter.to_ascii_uppercase()
+        } else {
+            letter
+        });
+    }
+    Ok(out)
 }
 
 /// Checks the en-passant field's form: `-` or a square on rank 6 (White to move) or 3.
