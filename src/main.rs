@@ -464,10 +464,19 @@ struct SuiteArgs {
     /// Worker threads [default: the number of cores].
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     jobs: Option<u32>,
-    /// Also write one CSV row per position here: its final iteration, with `solved` and the
-    /// depth, nodes and time at which the final answer first appeared.
+    /// Also write one CSV row per position here, as each finishes: its final iteration,
+    /// with `solved`, the total work and the depth, nodes and time at which the final
+    /// answer first appeared.
     #[arg(long, value_name = "FILE")]
     csv: Option<PathBuf>,
+    /// Keep the rows already in the --csv file (an interrupted run) and search only the
+    /// positions they lack, appending theirs.
+    #[arg(long, requires = "csv")]
+    resume: bool,
+    /// Skip malformed records of the test set (each is named on stderr and counted)
+    /// instead of refusing the file.
+    #[arg(long)]
+    skip_invalid: bool,
     #[command(flatten)]
     techniques: Techniques,
 }
@@ -929,49 +938,164 @@ fn require_limit(position: &GamePosition, limits: &Limits) -> Result<(), Failure
 }
 
 fn run_suite(args: &SuiteArgs) -> Result<(), Failure> {
-    let positions =
-        test_set::read(args.game.into(), &args.file, args.take).map_err(Failure::bad_input)?;
+    let loaded = test_set::read_checked(args.game.into(), &args.file, args.take, args.skip_invalid)
+        .map_err(Failure::bad_input)?;
+    for skipped in &loaded.skipped {
+        eprintln!("skipped: {skipped}");
+    }
+    let positions = loaded.entries;
     if let Some(first) = positions.first() {
         require_limit(&first.position, &args.techniques.limits())?;
     }
     let threads = args.jobs.map_or_else(machine::cores, |j| j as usize);
+    let (done, mut csv) = match &args.csv {
+        Some(path) => suite_csv(path, args.resume, &positions)?,
+        None if args.resume => {
+            return Err(Failure::bad_input("--resume needs --csv FILE: the rows to resume from"));
+        }
+        None => (Vec::new(), None),
+    };
+    let total = positions.len();
+    let mut progress = SuiteProgress::new(total, done.len());
+    let mut write_error = None;
     let report = suite::run(
         positions,
         &args.techniques.searcher(),
         args.techniques.limits(),
         threads,
+        done,
+        |outcome| {
+            if let Some((path, w)) = &mut csv
+                && write_error.is_none()
+                && let Err(e) = w.serialize(&outcome.row).and_then(|()| Ok(w.flush()?))
+            {
+                write_error = Some(format!("{}: {e}", path.display()));
+            }
+            progress.finished(outcome);
+        },
     )
     .map_err(Failure::failed)?;
-    if let Some(path) = &args.csv {
-        write_rows(path, &report.rows).map_err(Failure::failed)?;
+    progress.close();
+    if let Some(e) = write_error {
+        return Err(Failure::failed(e));
     }
     for (position, expected) in report.misses.iter().take(10) {
         let expected = expected.as_ref().map_or("?".into(), ToString::to_string);
         println!("miss: {position} (expected {expected})");
     }
-    println!(
-        "{}: exact {}/{}, mean nodes {:.1}, mean time {:.6} s",
-        args.file.display(),
-        report.exact,
-        report.total,
-        report.mean_nodes,
-        report.mean_seconds
-    );
+    let lines = report.summary();
+    println!("{}: {}", args.file.display(), lines.join("\n  "));
+    if !loaded.skipped.is_empty() {
+        println!(
+            "  {} malformed records skipped (--skip-invalid)",
+            loaded.skipped.len()
+        );
+    }
     Ok(())
 }
 
-/// Writes the last row of each job (one per position) to `path`.
-fn write_rows(path: &std::path::Path, rows: &[plylab::lab::record::Row]) -> Result<(), String> {
-    let fail = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
-    let mut w = csv::Writer::from_path(path).map_err(|e| fail(&e))?;
-    let last_of_job = rows
-        .iter()
-        .enumerate()
-        .filter(|(i, r)| rows.get(i + 1).is_none_or(|next| next.job != r.job));
-    for (_, row) in last_of_job {
-        w.serialize(row).map_err(|e| fail(&e))?;
+/// The suite's CSV: with `resume`, the rows already in `path` (refused if they are not of
+/// this set) and a writer appending to it; else a fresh file, refused if one is there.
+#[allow(clippy::type_complexity)]
+fn suite_csv(
+    path: &std::path::Path,
+    resume: bool,
+    positions: &[plylab::lab::spec::PositionEntry],
+) -> Result<
+    (
+        Vec<suite::Outcome>,
+        Option<(PathBuf, csv::Writer<std::fs::File>)>,
+    ),
+    Failure,
+> {
+    let fail = |e: &dyn std::fmt::Display| Failure::failed(format!("{}: {e}", path.display()));
+    let exists = path.exists();
+    let done = if resume && exists {
+        let rows = csv::Reader::from_path(path)
+            .map_err(|e| fail(&e))?
+            .deserialize::<plylab::lab::record::Row>()
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| Failure::bad_input(format!("{}: {e}", path.display())))?;
+        suite::resumed(rows, positions)
+            .map_err(|e| Failure::bad_input(format!("{}: {e}", path.display())))?
+    } else {
+        Vec::new()
+    };
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(resume)
+        .write(true)
+        .truncate(!resume)
+        .open(path)
+        .map_err(|e| fail(&e))?;
+    let has_header = resume && exists && file.metadata().is_ok_and(|m| m.len() > 0);
+    let writer = csv::WriterBuilder::new()
+        .has_headers(!has_header)
+        .from_writer(file);
+    Ok((done, Some((path.to_path_buf(), writer))))
+}
+
+/// Progress of a suite: a bar on a terminal, else a line per finished position.
+struct SuiteProgress {
+    bar: Option<indicatif::ProgressBar>,
+    total: usize,
+    done: usize,
+    exact: usize,
+    start: std::time::Instant,
+}
+
+impl SuiteProgress {
+    fn new(total: usize, done: usize) -> Self {
+        use std::io::IsTerminal;
+        let bar = std::io::stderr().is_terminal().then(|| {
+            let bar = indicatif::ProgressBar::new(total as u64).with_position(done as u64);
+            bar.set_style(
+                indicatif::ProgressStyle::with_template(
+                    "{bar:40} {pos}/{len} positions, {msg}, ETA {eta}",
+                )
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+            );
+            bar
+        });
+        Self {
+            bar,
+            total,
+            done,
+            exact: 0,
+            start: std::time::Instant::now(),
+        }
     }
-    w.flush().map_err(|e| fail(&e))
+
+    fn finished(&mut self, outcome: &suite::Outcome) {
+        self.done += 1;
+        self.exact += usize::from(outcome.row.solved == Some(true));
+        let verdict = match outcome.row.solved {
+            Some(true) => "exact",
+            Some(false) => "miss",
+            None => "searched",
+        };
+        if let Some(bar) = &self.bar {
+            bar.set_message(format!("{} exact", self.exact));
+            bar.inc(1);
+        } else {
+            eprintln!(
+                "[{}/{}] {} {verdict} depth {} nodes {} in {:.3} s ({:.0} s elapsed)",
+                self.done,
+                self.total,
+                outcome.row.position,
+                outcome.row.depth,
+                outcome.total_nodes(),
+                outcome.total_seconds(),
+                self.start.elapsed().as_secs_f64()
+            );
+        }
+    }
+
+    fn close(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
 }
 
 struct Perft(u32);
