@@ -951,7 +951,9 @@ fn run_suite(args: &SuiteArgs) -> Result<(), Failure> {
     let (done, mut csv) = match &args.csv {
         Some(path) => suite_csv(path, args.resume, &positions)?,
         None if args.resume => {
-            return Err(Failure::bad_input("--resume needs --csv FILE: the rows to resume from"));
+            return Err(Failure::bad_input(
+                "--resume needs --csv FILE: the rows to resume from",
+            ));
         }
         None => (Vec::new(), None),
     };

@@ -160,11 +160,17 @@ mod tests {
         assert!(draw.accepts(&it, &to_set), "the score alone matches");
         assert!(!solves(&draw, &root, &it, &to_set), "but it is not proven");
         it.depth = left;
-        assert!(solves(&draw, &root, &it, &to_set), "searched to the end: proven");
+        assert!(
+            solves(&draw, &root, &it, &to_set),
+            "searched to the end: proven"
+        );
         it.depth = 3;
         it.score = score::win_in(3);
         let win = Answer::Score(to_set(it.score));
-        assert!(solves(&win, &root, &it, &to_set), "a forced win is proven at any depth");
+        assert!(
+            solves(&win, &root, &it, &to_set),
+            "a forced win is proven at any depth"
+        );
     }
 
     #[test]

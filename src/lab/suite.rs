@@ -102,7 +102,10 @@ impl SuiteReport {
                 pct(i.lo),
                 pct(i.hi)
             ),
-            None => format!("no known answers: {} positions searched", self.outcomes.len()),
+            None => format!(
+                "no known answers: {} positions searched",
+                self.outcomes.len()
+            ),
         }];
         if self.no_iteration > 0 {
             lines.push(format!(

@@ -32,7 +32,7 @@ pub const REQUIRED_COLUMNS: [&str; 16] = [
 ];
 
 /// Columns read when present: older or hand-made CSVs may lack them.
-pub const OPTIONAL_COLUMNS: [&str; 11] = [
+pub const OPTIONAL_COLUMNS: [&str; 12] = [
     "set",
     "solved",
     "threads",
@@ -44,6 +44,7 @@ pub const OPTIONAL_COLUMNS: [&str; 11] = [
     "overhead",
     "nps_scaling",
     "oversubscribed",
+    "total_s",
 ];
 
 /// One completed iteration of one job: one row of `searches.csv`.
@@ -104,6 +105,9 @@ pub struct SearchRow {
     pub nps_scaling: Option<f64>,
     /// Whether the job's threads outnumbered the free cores.
     pub oversubscribed: Option<bool>,
+    /// On the row with `total_nodes`: seconds of the whole search, the interrupted
+    /// iteration included.
+    pub total_s: Option<f64>,
 }
 
 impl SearchRow {
@@ -226,6 +230,7 @@ fn parse_search(cell: &Cell<'_>) -> Result<SearchRow, PlotError> {
         overhead: cell.optional("overhead")?,
         nps_scaling: cell.optional("nps_scaling")?,
         oversubscribed: cell.flag("oversubscribed")?,
+        total_s: cell.optional("total_s")?,
     })
 }
 

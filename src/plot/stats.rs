@@ -23,6 +23,8 @@ pub struct Stats {
     pub max: f64,
     /// Sample standard deviation (n − 1 in the denominator; 0 for a single value).
     pub sd: f64,
+    /// The mean's 95% Student t interval ([`t_interval`]); `None` for a single value.
+    pub interval: Option<Interval>,
 }
 
 impl Stats {
@@ -42,12 +44,22 @@ impl Stats {
         } else {
             0.0
         };
+        let interval = (n > 1).then(|| {
+            let t = StudentsT::new(0.0, 1.0, (n - 1) as f64)
+                .map_or(f64::NAN, |d| d.inverse_cdf(0.5 + LEVEL / 2.0));
+            let half = t * sd / (n as f64).sqrt();
+            Interval {
+                lo: mean - half,
+                hi: mean + half,
+            }
+        });
         Some(Self {
             n,
             mean,
             min,
             max,
             sd,
+            interval,
         })
     }
 }
@@ -104,7 +116,9 @@ pub fn clopper_pearson(successes: usize, n: usize, level: f64) -> Option<Interva
     let hi = if k == n {
         1.0
     } else {
-        Beta::new(k + 1.0, n - k).ok()?.inverse_cdf(1.0 - alpha / 2.0)
+        Beta::new(k + 1.0, n - k)
+            .ok()?
+            .inverse_cdf(1.0 - alpha / 2.0)
     };
     Some(Interval { lo, hi })
 }
@@ -125,6 +139,18 @@ pub fn t_interval(values: &[f64], level: f64) -> Option<Interval> {
         lo: s.mean - half,
         hi: s.mean + half,
     })
+}
+
+#[cfg(test)]
+mod interval_in_stats {
+    #[test]
+    fn stats_carry_the_95_percent_t_interval() {
+        let values = super::tests::SLEEP;
+        assert_eq!(
+            super::Stats::of(&values).unwrap().interval,
+            super::t_interval(&values, super::LEVEL)
+        );
+    }
 }
 
 /// The median of `values` (the mean of the two middle ones for an even count).
@@ -353,9 +379,15 @@ mod tests {
         // 8 of 10: Wilson [0.4902, 0.9433], Clopper–Pearson [0.4439, 0.9748] (as R's
         // prop.test(correct = FALSE) and binom.test report).
         let w = wilson(8, 10, 0.95).unwrap();
-        assert!(close(w.lo, 0.4902, 5e-4) && close(w.hi, 0.9433, 5e-4), "{w:?}");
+        assert!(
+            close(w.lo, 0.4902, 5e-4) && close(w.hi, 0.9433, 5e-4),
+            "{w:?}"
+        );
         let c = clopper_pearson(8, 10, 0.95).unwrap();
-        assert!(close(c.lo, 0.4439, 5e-4) && close(c.hi, 0.9748, 5e-4), "{c:?}");
+        assert!(
+            close(c.lo, 0.4439, 5e-4) && close(c.hi, 0.9748, 5e-4),
+            "{c:?}"
+        );
         // 200 of 200: Clopper–Pearson's lower end is (α/2)^(1/n).
         let all = clopper_pearson(200, 200, 0.95).unwrap();
         assert!(close(all.lo, 0.025_f64.powf(1.0 / 200.0), 1e-9) && all.hi == 1.0);
@@ -367,7 +399,7 @@ mod tests {
     /// of drug 2 over drug 1 in ten patients. R's `t.test(..., paired = TRUE)` gives mean
     /// 1.58 with the 95% interval [0.7001142, 2.4598858]; `wilcox.test(..., paired = TRUE)`
     /// V = 45, p = 0.009091 (normal approximation, ties).
-    const SLEEP: [f64; 10] = [1.2, 2.4, 1.3, 1.3, 0.0, 1.0, 1.8, 0.8, 4.6, 1.4];
+    pub(super) const SLEEP: [f64; 10] = [1.2, 2.4, 1.3, 1.3, 0.0, 1.0, 1.8, 0.8, 4.6, 1.4];
 
     #[test]
     fn t_interval_matches_the_textbook_example() {
@@ -394,14 +426,22 @@ mod tests {
         assert!(close(g.mean, 10.0, 1e-9));
         // ln values 0, ln 10, 2 ln 10: sd = ln 10, t(2) = 4.302653.
         let i = g.interval.unwrap();
-        assert!(close(i.hi.ln(), 10f64.ln() * (1.0 + 4.302_653 / 3f64.sqrt()), 1e-5));
+        assert!(close(
+            i.hi.ln(),
+            10f64.ln() * (1.0 + 4.302_653 / 3f64.sqrt()),
+            1e-5
+        ));
         assert_eq!(Geometric::of(&[1.0, 0.0], 0.95), None);
         assert_eq!(median(&[5.0, 1.0, 3.0]), Some(3.0));
         assert_eq!(median(&[4.0, 1.0, 3.0, 2.0]), Some(2.5));
         assert_eq!(median(&[]), None);
         let p = Paired::of(&[(100.0, 50.0), (10.0, 5.0), (8.0, 4.0), (2.0, 4.0)], 0.95).unwrap();
         assert_eq!((p.n, p.fewer, p.more), (4, 3, 1));
-        assert!(close(p.ratio.mean, (0.5f64.powi(3) * 2.0).powf(0.25), 1e-12));
+        assert!(close(
+            p.ratio.mean,
+            (0.5f64.powi(3) * 2.0).powf(0.25),
+            1e-12
+        ));
         assert!(close(p.median, 0.5, 1e-12));
         assert!(close(p.sign_p, 0.625, 1e-12));
     }
