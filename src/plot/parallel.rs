@@ -234,6 +234,15 @@ fn push_split(series: &mut Vec<Series>, label: &str, points: Vec<(bool, Point)>)
     }
 }
 
+/// A scaling chart's (stem, caption, y label, ideal at n threads, ideal's legend).
+type Texts = (
+    &'static str,
+    &'static str,
+    &'static str,
+    fn(f64) -> f64,
+    &'static str,
+);
+
 /// A scaling figure of the alpha-beta family against one thread.
 #[derive(Clone, Copy)]
 enum ScalingMetric {
@@ -255,15 +264,7 @@ impl ScalingMetric {
     }
 
     /// (stem, caption, y label, ideal at n threads, ideal's legend).
-    fn texts(
-        self,
-    ) -> (
-        &'static str,
-        &'static str,
-        &'static str,
-        fn(f64) -> f64,
-        &'static str,
-    ) {
+    fn texts(self) -> Texts {
         match self {
             Self::Speedup => (
                 "speedup",

@@ -175,7 +175,11 @@ impl Geometric {
     /// The geometric mean of `values`, or `None` if there are none or any is not positive.
     #[must_use]
     pub fn of(values: &[f64], level: f64) -> Option<Self> {
-        if values.is_empty() || values.iter().any(|v| !(*v > 0.0) || !v.is_finite()) {
+        if values.is_empty()
+            || values
+                .iter()
+                .any(|v| v.is_nan() || *v <= 0.0 || !v.is_finite())
+        {
             return None;
         }
         let logs: Vec<f64> = values.iter().map(|v| v.ln()).collect();
