@@ -808,10 +808,16 @@ fn run_plot(args: &PlotArgs) -> Result<(), Failure> {
         plot::plot_csv(&args.path, dir, &formats)
     }
     .map_err(Failure::bad_input)?;
+    let written = if args.path.is_dir() {
+        args.path.as_path()
+    } else {
+        args.path.parent().unwrap_or(std::path::Path::new("."))
+    };
     println!(
-        "{} files written in {:.2} s",
+        "{} files written in {:.2} s -> {}",
         report.files.len(),
-        start.elapsed().as_secs_f64()
+        start.elapsed().as_secs_f64(),
+        written.display()
     );
     Ok(())
 }
