@@ -15,6 +15,7 @@ use plylab::lab::settings::{ChessEval, EvalChoice, NullMoveSetting, QuiescenceSe
 use plylab::lab::spec::{GameKind, GamePosition, SearcherVariant};
 use plylab::lab::{bench, machine, perft, runner, spec, suite, test_set};
 use plylab::plot::{self, Format};
+use plylab::search::mcts::{MctsAlgorithm, MctsBudget, MctsConfig};
 use plylab::search::{
     Algorithm, Extensions, Iteration, Limits, Ordering, Quiescence, SearchConfig, search_observed,
 };
@@ -259,6 +260,16 @@ enum AlgorithmName {
     Expectiminimax,
     Star1,
     Star2,
+    /// Monte Carlo tree search with UCB1 (a --nodes playout or --time-ms budget).
+    Uct,
+    /// Flat Monte Carlo: playouts from each root move in turn, no tree.
+    Flat,
+    /// Root-parallel MCTS on --threads threads.
+    #[value(name = "root_parallel")]
+    RootParallel,
+    /// Tree-parallel MCTS (virtual loss) on --threads threads.
+    #[value(name = "tree_parallel")]
+    TreeParallel,
 }
 
 /// A chess evaluation named on the command line.
@@ -365,6 +376,9 @@ struct Techniques {
     /// Store table scores without re-basing mate distances by ply (to see why it is needed).
     #[arg(long)]
     no_tt_mate_adjust: bool,
+    /// Monte Carlo algorithms: the UCB1 exploration constant c [default: the library's].
+    #[arg(long, value_name = "C")]
+    exploration: Option<f64>,
 }
 
 impl Techniques {
@@ -386,6 +400,11 @@ impl Techniques {
                 AlgorithmName::Expectiminimax => Algorithm::Expectiminimax,
                 AlgorithmName::Star1 => Algorithm::Star1,
                 AlgorithmName::Star2 => Algorithm::Star2,
+                // Monte Carlo runs instead of the alpha-beta family (`mcts` below).
+                AlgorithmName::Uct
+                | AlgorithmName::Flat
+                | AlgorithmName::RootParallel
+                | AlgorithmName::TreeParallel => Algorithm::Alphabeta,
             },
             ordering,
             tt_mb: self.tt_mb as usize,
@@ -420,8 +439,46 @@ impl Techniques {
                 EvalName::Pubeval => ChessEval::Pubeval,
                 EvalName::Race => ChessEval::Race,
             },
+            mcts: match self.algorithm {
+                AlgorithmName::Uct => Some(MctsAlgorithm::Uct),
+                AlgorithmName::Flat => Some(MctsAlgorithm::FlatMonteCarlo),
+                AlgorithmName::RootParallel => Some(MctsAlgorithm::RootParallel),
+                AlgorithmName::TreeParallel => Some(MctsAlgorithm::TreeParallel),
+                _ => None,
+            },
+            mcts_config: MctsConfig {
+                exploration: self
+                    .exploration
+                    .unwrap_or(MctsConfig::default().exploration),
+                seed: self.seed,
+                ..MctsConfig::default()
+            },
             ..SearcherVariant::new("cli", config)
         }
+    }
+
+    /// Refuses what the flags cannot mean: a Monte Carlo search without a playout or time
+    /// budget, an exploration constant that is negative or for no Monte Carlo search.
+    fn check_monte_carlo(&self) -> Result<(), Failure> {
+        let mc = self.searcher().mcts.is_some();
+        if let Some(c) = self.exploration {
+            if !mc {
+                return Err(Failure::bad_input(
+                    "--exploration is for --algorithm uct, flat, root_parallel or tree_parallel",
+                ));
+            }
+            if !(c.is_finite() && c >= 0.0) {
+                return Err(Failure::bad_input(format!(
+                    "--exploration {c}: expected a finite constant >= 0"
+                )));
+            }
+        }
+        if mc && self.nodes.is_none() && self.time_ms.is_none() {
+            return Err(Failure::bad_input(
+                "a Monte Carlo search needs a budget: --nodes (playouts) or --time-ms",
+            ));
+        }
+        Ok(())
     }
 
     fn limits(&self) -> Limits {
@@ -531,6 +588,10 @@ fn main() -> ExitCode {
         Command::Slurm(args) => run_slurm(&args),
         Command::Uci(args) => match (&args.config, &args.searcher) {
             (Some(file), Some(name)) => plylab::uci::searcher_from_file(file, name),
+            _ if args.techniques.searcher().mcts.is_some() => Err(
+                "uci plays the alpha-beta family only: a Monte Carlo --algorithm is for search and suite"
+                    .to_owned(),
+            ),
             _ => Ok(args.techniques.searcher()),
         }
         .map_err(Failure::bad_input)
@@ -904,8 +965,19 @@ fn score_text(s: Score) -> String {
 
 fn search(args: &SearchArgs) -> Result<(), Failure> {
     let position = parse_position(args.game, &args.position)?;
-    require_limit(&position, &args.techniques.limits())?;
+    args.techniques.check_monte_carlo()?;
     let searcher = args.techniques.searcher();
+    if let Some(algorithm) = searcher.mcts {
+        let task = MonteCarloLine {
+            algorithm,
+            config: searcher.mcts_config,
+            limits: args.techniques.limits(),
+            threads: searcher.config.threads,
+        };
+        with_game(&position, searcher.eval_choice(searcher.config.seed), task);
+        return Ok(());
+    }
+    require_limit(&position, &args.techniques.limits())?;
     require_chance_search(&position, &searcher.config)?;
     let task = InfoLines {
         config: searcher.config_for(&position),
@@ -913,6 +985,39 @@ fn search(args: &SearchArgs) -> Result<(), Failure> {
     };
     with_game(&position, searcher.eval_choice(searcher.config.seed), task);
     Ok(())
+}
+
+/// Runs a Monte Carlo search and prints its root statistics and choice.
+struct MonteCarloLine {
+    algorithm: MctsAlgorithm,
+    config: MctsConfig,
+    limits: Limits,
+    threads: usize,
+}
+
+impl GameTask for MonteCarloLine {
+    type Output = ();
+    fn run<G: Game, E: Evaluator<G>>(self, root: &G, eval: &E, _: &dyn Fn(Score) -> i32) {
+        let budget = MctsBudget {
+            iterations: self.limits.nodes,
+            time: self.limits.time,
+            stop: None,
+        };
+        let result = self
+            .algorithm
+            .run(root, eval, &self.config, &budget, self.threads);
+        for (mv, visits, mean) in &result.root_visits {
+            println!("info move {mv} visits {visits} mean {mean:.3}");
+        }
+        let best = result.best_move.map_or("(none)".into(), |m| m.to_string());
+        println!("bestmove {best}");
+        eprintln!(
+            "{} playouts, {} tree nodes in {:.3} s",
+            result.playouts,
+            result.tree_nodes,
+            result.elapsed.as_secs_f64()
+        );
+    }
 }
 
 /// A game with chance nodes needs a search over chance, and only such a game takes one.
@@ -950,6 +1055,7 @@ fn run_suite(args: &SuiteArgs) -> Result<(), Failure> {
         eprintln!("skipped: {skipped}");
     }
     let positions = loaded.entries;
+    args.techniques.check_monte_carlo()?;
     if let Some(first) = positions.first() {
         require_limit(&first.position, &args.techniques.limits())?;
     }

@@ -194,3 +194,48 @@ fn malformed_records_are_refused_unless_skipped_and_counted() {
     assert!(stdout.contains("1 malformed records skipped"), "{stdout}");
     assert!(stdout.contains("/2 ="), "two positions judged: {stdout}");
 }
+
+#[test]
+fn monte_carlo_algorithms_run_from_the_command_line() {
+    let (stdout, _) = run(&[
+        "search",
+        "connect4",
+        "start",
+        "--algorithm",
+        "uct",
+        "--exploration",
+        "1.0",
+        "--nodes",
+        "500",
+    ]);
+    assert!(stdout.contains("bestmove "), "{stdout}");
+    let (stdout, _) = run(&[
+        "suite",
+        "connect4",
+        SET,
+        "--take",
+        "4",
+        "--algorithm",
+        "root_parallel",
+        "--threads",
+        "2",
+        "--nodes",
+        "300",
+    ]);
+    assert!(stdout.contains("/4 ="), "{stdout}");
+    for bad in [
+        &["suite", "connect4", SET, "--algorithm", "flat"][..],
+        &[
+            "search",
+            "connect4",
+            "start",
+            "--exploration",
+            "1",
+            "--depth",
+            "2",
+        ][..],
+    ] {
+        let (code, _, stderr) = plylab(bad);
+        assert_eq!(code, 2, "{bad:?}: {stderr}");
+    }
+}

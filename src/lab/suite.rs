@@ -61,7 +61,9 @@ impl Outcome {
     /// Seconds to the end of the final completed iteration.
     #[must_use]
     pub fn completed_seconds(&self) -> f64 {
-        self.row.time_to_depth_s.unwrap_or(0.0)
+        // A Monte Carlo search has no iterations to interrupt: its work is all complete.
+        let monte_carlo = self.row.playouts.and(self.row.total_s);
+        self.row.time_to_depth_s.or(monte_carlo).unwrap_or(0.0)
     }
 }
 
