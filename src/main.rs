@@ -15,6 +15,7 @@ use plylab::lab::settings::{ChessEval, EvalChoice, NullMoveSetting, QuiescenceSe
 use plylab::lab::spec::{GameKind, GamePosition, SearcherVariant};
 use plylab::lab::{bench, machine, perft, runner, spec, suite, test_set};
 use plylab::plot::{self, Format};
+use plylab::search::mcts::{MctsAlgorithm, MctsBudget, MctsConfig};
 use plylab::search::{
     Algorithm, Extensions, Iteration, Limits, Ordering, Quiescence, SearchConfig, search_observed,
 };
@@ -292,6 +293,16 @@ enum AlgorithmName {
     Expectiminimax,
     Star1,
     Star2,
+    /// Monte Carlo tree search with UCB1 (a --nodes playout or --time-ms budget).
+    Uct,
+    /// Flat Monte Carlo: playouts from each root move in turn, no tree.
+    Flat,
+    /// Root-parallel MCTS on --threads threads.
+    #[value(name = "root_parallel")]
+    RootParallel,
+    /// Tree-parallel MCTS (virtual loss) on --threads threads.
+    #[value(name = "tree_parallel")]
+    TreeParallel,
 }
 
 /// A chess evaluation named on the command line.
@@ -398,6 +409,9 @@ struct Techniques {
     /// Store table scores without re-basing mate distances by ply (to see why it is needed).
     #[arg(long)]
     no_tt_mate_adjust: bool,
+    /// Monte Carlo algorithms: the UCB1 exploration constant c [default: the library's].
+    #[arg(long, value_name = "C")]
+    exploration: Option<f64>,
 }
 
 impl Techniques {
@@ -419,6 +433,11 @@ impl Techniques {
                 AlgorithmName::Expectiminimax => Algorithm::Expectiminimax,
                 AlgorithmName::Star1 => Algorithm::Star1,
                 AlgorithmName::Star2 => Algorithm::Star2,
+                // Monte Carlo runs instead of the alpha-beta family (`mcts` below).
+                AlgorithmName::Uct
+                | AlgorithmName::Flat
+                | AlgorithmName::RootParallel
+                | AlgorithmName::TreeParallel => Algorithm::Alphabeta,
             },
             ordering,
             tt_mb: self.tt_mb as usize,
@@ -453,8 +472,46 @@ impl Techniques {
                 EvalName::Pubeval => ChessEval::Pubeval,
                 EvalName::Race => ChessEval::Race,
             },
+            mcts: match self.algorithm {
+                AlgorithmName::Uct => Some(MctsAlgorithm::Uct),
+                AlgorithmName::Flat => Some(MctsAlgorithm::FlatMonteCarlo),
+                AlgorithmName::RootParallel => Some(MctsAlgorithm::RootParallel),
+                AlgorithmName::TreeParallel => Some(MctsAlgorithm::TreeParallel),
+                _ => None,
+            },
+            mcts_config: MctsConfig {
+                exploration: self
+                    .exploration
+                    .unwrap_or(MctsConfig::default().exploration),
+                seed: self.seed,
+                ..MctsConfig::default()
+            },
             ..SearcherVariant::new("cli", config)
         }
+    }
+
+    /// Refuses what the flags cannot mean: a Monte Carlo search without a playout or time
+    /// budget, an exploration constant that is negative or for no Monte Carlo search.
+    fn check_monte_carlo(&self) -> Result<(), Failure> {
+        let mc = self.searcher().mcts.is_some();
+        if let Some(c) = self.exploration {
+            if !mc {
+                return Err(Failure::bad_input(
+                    "--exploration is for --algorithm uct, flat, root_parallel or tree_parallel",
+                ));
+            }
+            if !(c.is_finite() && c >= 0.0) {
+                return Err(Failure::bad_input(format!(
+                    "--exploration {c}: expected a finite constant >= 0"
+                )));
+            }
+        }
+        if mc && self.nodes.is_none() && self.time_ms.is_none() {
+            return Err(Failure::bad_input(
+                "a Monte Carlo search needs a budget: --nodes (playouts) or --time-ms",
+            ));
+        }
+        Ok(())
     }
 
     fn limits(&self) -> Limits {
@@ -497,10 +554,19 @@ struct SuiteArgs {
     /// Worker threads [default: the number of cores].
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     jobs: Option<u32>,
-    /// Also write one CSV row per position here: its final iteration, with `solved` and the
-    /// depth, nodes and time at which the final answer first appeared.
+    /// Also write one CSV row per position here, as each finishes: its final iteration,
+    /// with `solved`, the total work and the depth, nodes and time at which the final
+    /// answer first appeared.
     #[arg(long, value_name = "FILE")]
     csv: Option<PathBuf>,
+    /// Keep the rows already in the --csv file (an interrupted run) and search only the
+    /// positions they lack, appending theirs.
+    #[arg(long, requires = "csv")]
+    resume: bool,
+    /// Skip malformed records of the test set (each is named on stderr and counted)
+    /// instead of refusing the file.
+    #[arg(long)]
+    skip_invalid: bool,
     #[command(flatten)]
     techniques: Techniques,
 }
@@ -555,6 +621,10 @@ fn main() -> ExitCode {
         Command::Slurm(args) => run_slurm(&args),
         Command::Uci(args) => match (&args.config, &args.searcher) {
             (Some(file), Some(name)) => plylab::uci::searcher_from_file(file, name),
+            _ if args.techniques.searcher().mcts.is_some() => Err(
+                "uci plays the alpha-beta family only: a Monte Carlo --algorithm is for search and suite"
+                    .to_owned(),
+            ),
             _ => Ok(args.techniques.searcher()),
         }
         .map_err(Failure::bad_input)
@@ -908,10 +978,16 @@ fn run_plot(args: &PlotArgs) -> Result<(), Failure> {
         plot::plot_csv(&args.path, dir, &formats)
     }
     .map_err(Failure::bad_input)?;
+    let written = if args.path.is_dir() {
+        args.path.as_path()
+    } else {
+        args.path.parent().unwrap_or(std::path::Path::new("."))
+    };
     println!(
-        "{} files written in {:.2} s",
+        "{} files written in {:.2} s -> {}",
         report.files.len(),
-        start.elapsed().as_secs_f64()
+        start.elapsed().as_secs_f64(),
+        written.display()
     );
     Ok(())
 }
@@ -998,8 +1074,19 @@ fn score_text(s: Score) -> String {
 
 fn search(args: &SearchArgs) -> Result<(), Failure> {
     let position = parse_position(args.game, &args.position)?;
-    require_limit(&position, &args.techniques.limits())?;
+    args.techniques.check_monte_carlo()?;
     let searcher = args.techniques.searcher();
+    if let Some(algorithm) = searcher.mcts {
+        let task = MonteCarloLine {
+            algorithm,
+            config: searcher.mcts_config,
+            limits: args.techniques.limits(),
+            threads: searcher.config.threads,
+        };
+        with_game(&position, searcher.eval_choice(searcher.config.seed), task);
+        return Ok(());
+    }
+    require_limit(&position, &args.techniques.limits())?;
     require_chance_search(&position, &searcher.config)?;
     let task = InfoLines {
         config: searcher.config_for(&position),
@@ -1007,6 +1094,39 @@ fn search(args: &SearchArgs) -> Result<(), Failure> {
     };
     with_game(&position, searcher.eval_choice(searcher.config.seed), task);
     Ok(())
+}
+
+/// Runs a Monte Carlo search and prints its root statistics and choice.
+struct MonteCarloLine {
+    algorithm: MctsAlgorithm,
+    config: MctsConfig,
+    limits: Limits,
+    threads: usize,
+}
+
+impl GameTask for MonteCarloLine {
+    type Output = ();
+    fn run<G: Game, E: Evaluator<G>>(self, root: &G, eval: &E, _: &dyn Fn(Score) -> i32) {
+        let budget = MctsBudget {
+            iterations: self.limits.nodes,
+            time: self.limits.time,
+            stop: None,
+        };
+        let result = self
+            .algorithm
+            .run(root, eval, &self.config, &budget, self.threads);
+        for (mv, visits, mean) in &result.root_visits {
+            println!("info move {mv} visits {visits} mean {mean:.3}");
+        }
+        let best = result.best_move.map_or("(none)".into(), |m| m.to_string());
+        println!("bestmove {best}");
+        eprintln!(
+            "{} playouts, {} tree nodes in {:.3} s",
+            result.playouts,
+            result.tree_nodes,
+            result.elapsed.as_secs_f64()
+        );
+    }
 }
 
 /// A game with chance nodes needs a search over chance, and only such a game takes one.
@@ -1038,69 +1158,177 @@ fn require_limit(position: &GamePosition, limits: &Limits) -> Result<(), Failure
 }
 
 fn run_suite(args: &SuiteArgs) -> Result<(), Failure> {
-    let positions =
-        test_set::read(args.game.into(), &args.file, args.take).map_err(Failure::bad_input)?;
+    let loaded = test_set::read_checked(args.game.into(), &args.file, args.take, args.skip_invalid)
+        .map_err(Failure::bad_input)?;
+    for skipped in &loaded.skipped {
+        eprintln!("skipped: {skipped}");
+    }
+    let positions = loaded.entries;
+    args.techniques.check_monte_carlo()?;
     if let Some(first) = positions.first() {
         require_limit(&first.position, &args.techniques.limits())?;
     }
     let threads = args.jobs.map_or_else(machine::cores, |j| j as usize);
+    let (done, mut csv) = match &args.csv {
+        Some(path) => suite_csv(path, args.resume, &positions)?,
+        None if args.resume => {
+            return Err(Failure::bad_input(
+                "--resume needs --csv FILE: the rows to resume from",
+            ));
+        }
+        None => (Vec::new(), None),
+    };
+    let total = positions.len();
+    // Each CSV row carries the searcher's columns (searchers.csv's), with the machine's real
+    // cores and whether the positions ran alone.
+    let searcher = args.techniques.searcher();
+    let searcher_row = plylab::lab::record::SearcherRow::of_variant(&searcher, None).with_machine(
+        machine::cores(),
+        threads.min(total.max(1)),
+        searcher.config.threads,
+    );
+    let mut progress = SuiteProgress::new(total, done.len());
+    let mut write_error = None;
     let report = suite::run(
         positions,
-        &args.techniques.searcher(),
+        &searcher,
         args.techniques.limits(),
         threads,
+        done,
+        |outcome| {
+            if let Some((path, w)) = &mut csv
+                && write_error.is_none()
+                && let Err(e) = w
+                    .serialize((&outcome.row, &searcher_row))
+                    .and_then(|()| Ok(w.flush()?))
+            {
+                write_error = Some(format!("{}: {e}", path.display()));
+            }
+            progress.finished(outcome);
+        },
     )
     .map_err(Failure::failed)?;
-    if let Some(path) = &args.csv {
-        let searcher = args.techniques.searcher();
-        let widest = searcher.config.threads;
-        let row = plylab::lab::record::SearcherRow::of_variant(&searcher, None).with_machine(
-            machine::cores(),
-            threads.min(
-                report
-                    .rows
-                    .iter()
-                    .map(|r| r.job)
-                    .collect::<std::collections::HashSet<_>>()
-                    .len()
-                    .max(1),
-            ),
-            widest,
-        );
-        write_rows(path, &report.rows, &row).map_err(Failure::failed)?;
+    progress.close();
+    if let Some(e) = write_error {
+        return Err(Failure::failed(e));
     }
     for (position, expected) in report.misses.iter().take(10) {
         let expected = expected.as_ref().map_or("?".into(), ToString::to_string);
         println!("miss: {position} (expected {expected})");
     }
-    println!(
-        "{}: exact {}/{}, mean nodes {:.1}, mean time {:.6} s",
-        args.file.display(),
-        report.exact,
-        report.total,
-        report.mean_nodes,
-        report.mean_seconds
-    );
+    let lines = report.summary();
+    println!("{}: {}", args.file.display(), lines.join("\n  "));
+    if !loaded.skipped.is_empty() {
+        println!(
+            "  {} malformed records skipped (--skip-invalid)",
+            loaded.skipped.len()
+        );
+    }
     Ok(())
 }
 
-/// Writes the last row of each job (one per position) to `path`, each with the searcher's
-/// columns (searchers.csv's, real cores and `alone` included) after searches.csv's.
-fn write_rows(
+/// The suite's CSV: with `resume`, the rows already in `path` (refused if they are not of
+/// this set) and a writer appending to it; else a fresh file, refused if one is there.
+#[allow(clippy::type_complexity)]
+fn suite_csv(
     path: &std::path::Path,
-    rows: &[plylab::lab::record::Row],
-    searcher: &plylab::lab::record::SearcherRow,
-) -> Result<(), String> {
-    let fail = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
-    let mut w = csv::Writer::from_path(path).map_err(|e| fail(&e))?;
-    let last_of_job = rows
-        .iter()
-        .enumerate()
-        .filter(|(i, r)| rows.get(i + 1).is_none_or(|next| next.job != r.job));
-    for (_, row) in last_of_job {
-        w.serialize((row, searcher)).map_err(|e| fail(&e))?;
+    resume: bool,
+    positions: &[plylab::lab::spec::PositionEntry],
+) -> Result<
+    (
+        Vec<suite::Outcome>,
+        Option<(PathBuf, csv::Writer<std::fs::File>)>,
+    ),
+    Failure,
+> {
+    let fail = |e: &dyn std::fmt::Display| Failure::failed(format!("{}: {e}", path.display()));
+    let exists = path.exists();
+    let done = if resume && exists {
+        let rows = csv::Reader::from_path(path)
+            .map_err(|e| fail(&e))?
+            .deserialize::<plylab::lab::record::Row>()
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| Failure::bad_input(format!("{}: {e}", path.display())))?;
+        suite::resumed(rows, positions)
+            .map_err(|e| Failure::bad_input(format!("{}: {e}", path.display())))?
+    } else {
+        Vec::new()
+    };
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(resume)
+        .write(true)
+        .truncate(!resume)
+        .open(path)
+        .map_err(|e| fail(&e))?;
+    let has_header = resume && exists && file.metadata().is_ok_and(|m| m.len() > 0);
+    let writer = csv::WriterBuilder::new()
+        .has_headers(!has_header)
+        .from_writer(file);
+    Ok((done, Some((path.to_path_buf(), writer))))
+}
+
+/// Progress of a suite: a bar on a terminal, else a line per finished position.
+struct SuiteProgress {
+    bar: Option<indicatif::ProgressBar>,
+    total: usize,
+    done: usize,
+    exact: usize,
+    start: std::time::Instant,
+}
+
+impl SuiteProgress {
+    fn new(total: usize, done: usize) -> Self {
+        use std::io::IsTerminal;
+        let bar = std::io::stderr().is_terminal().then(|| {
+            let bar = indicatif::ProgressBar::new(total as u64).with_position(done as u64);
+            bar.set_style(
+                indicatif::ProgressStyle::with_template(
+                    "{bar:40} {pos}/{len} positions, {msg}, ETA {eta}",
+                )
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+            );
+            bar
+        });
+        Self {
+            bar,
+            total,
+            done,
+            exact: 0,
+            start: std::time::Instant::now(),
+        }
     }
-    w.flush().map_err(|e| fail(&e))
+
+    fn finished(&mut self, outcome: &suite::Outcome) {
+        self.done += 1;
+        self.exact += usize::from(outcome.row.solved == Some(true));
+        let verdict = match outcome.row.solved {
+            Some(true) => "exact",
+            Some(false) => "miss",
+            None => "searched",
+        };
+        if let Some(bar) = &self.bar {
+            bar.set_message(format!("{} exact", self.exact));
+            bar.inc(1);
+        } else {
+            eprintln!(
+                "[{}/{}] {} {verdict} depth {} nodes {} in {:.3} s ({:.0} s elapsed)",
+                self.done,
+                self.total,
+                outcome.row.position,
+                outcome.row.depth,
+                outcome.total_nodes(),
+                outcome.total_seconds(),
+                self.start.elapsed().as_secs_f64()
+            );
+        }
+    }
+
+    fn close(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
 }
 
 struct Perft(u32);

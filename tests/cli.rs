@@ -107,8 +107,9 @@ fn read_csv(path: &Path) -> (Vec<String>, Vec<Vec<String>>) {
 
 /// The columns that measure time, or record how the run shared the machine: the only ones
 /// allowed to differ between runs.
-const TIMING_COLUMNS: [&str; 8] = [
+const TIMING_COLUMNS: [&str; 9] = [
     "elapsed_s",
+    "total_s",
     "nps",
     "answer_s",
     "playouts_per_s",

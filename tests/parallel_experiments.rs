@@ -112,6 +112,7 @@ const L3: &str = "2252576253462244111563365343671351441 -1\n\
 fn untimed(row: &Full) -> Row {
     Row {
         elapsed_s: 0.0,
+        total_s: None,
         nps: None,
         playouts_per_s: None,
         nps_scaling: None,

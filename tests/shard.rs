@@ -133,8 +133,9 @@ fn merge_args<'a>(dirs: &'a [PathBuf], out: &'a Path, extra: &[&'a str]) -> Vec<
 
 /// The columns that measure time or how the run shared the machine: tests/cli.rs's
 /// TIMING_COLUMNS, the only ones allowed to differ between runs.
-const TIMING_COLUMNS: [&str; 8] = [
+const TIMING_COLUMNS: [&str; 9] = [
     "elapsed_s",
+    "total_s",
     "nps",
     "answer_s",
     "playouts_per_s",

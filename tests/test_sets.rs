@@ -26,8 +26,15 @@ fn assert_exact(file: &str, take: Option<usize>, expected_total: usize) {
         .join("experiments/data/connect4")
         .join(file);
     let positions = test_set::read(GameKind::Connect4, &path, take).expect("the test set reads");
-    let report =
-        suite::run(positions, &ordered_with_table(), Limits::default(), 2).expect("the suite runs");
+    let report = suite::run(
+        positions,
+        &ordered_with_table(),
+        Limits::default(),
+        2,
+        Vec::new(),
+        |_| {},
+    )
+    .expect("the suite runs");
     assert_eq!(report.total, expected_total);
     assert_eq!(
         report.exact,

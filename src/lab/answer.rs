@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use crate::game::{Score, score};
+use crate::game::{Game, Score, score};
 use crate::search::Iteration;
 
 /// What a test set says about a position.
@@ -64,6 +64,28 @@ impl Answer {
     }
 }
 
+/// Whether `it`, the final completed iteration of a search from `root`, proves its score:
+/// the score is a forced win or loss, or the iteration searched to the end of the game
+/// (at least as deep as the plies left). A heuristic score that happens to equal the
+/// known one (a 0 at depth 1 on a drawn connect-four position) proves nothing.
+#[must_use]
+pub fn proven<G: Game>(root: &G, it: &Iteration<G::Move>) -> bool {
+    score::is_decisive(it.score) || root.remaining_plies().is_some_and(|r| it.depth >= r)
+}
+
+/// Whether `it`, the final completed iteration of a search from `root`, solves the position
+/// by `answer`: [`Answer::accepts`], and for a known game score ([`Answer::Score`]) only a
+/// [`proven`] one counts. (Best-move answers judge the move, and an othello record's
+/// disc count is only ever an exact score, so they are judged as they are.)
+pub fn solves<G: Game>(
+    answer: &Answer,
+    root: &G,
+    it: &Iteration<G::Move>,
+    to_set_score: &dyn Fn(Score) -> i32,
+) -> bool {
+    answer.accepts(it, to_set_score) && (!matches!(answer, Answer::Score(_)) || proven(root, it))
+}
+
 /// The number of moves to a forced mate announced by a winning score (a mate at ply p from
 /// the root is mate in (p + 1) / 2 moves), or `None`.
 #[must_use]
@@ -115,6 +137,42 @@ mod tests {
             elapsed: Duration::ZERO,
             lines: Vec::new(),
         }
+    }
+
+    /// Pons's Test_L2_R2 line `674122772662275 0`: a draw. At depth 1 the centre-first
+    /// evaluation scores it 0 too, which must not count as an exact draw; a proven draw
+    /// (searched to the end) and a proven win do count.
+    #[test]
+    fn a_heuristic_draw_is_not_exact() {
+        use crate::game::Notation;
+        use crate::games::connect4::{Connect4, pons_score};
+        let root = Connect4::parse_position("674122772662275").unwrap();
+        let left = root.remaining_plies().unwrap();
+        let to_set = |s: Score| pons_score(&root, s).unwrap_or(i32::MIN);
+        let draw = Answer::Score(0);
+        let mut it = Iteration {
+            depth: 1,
+            score: 0,
+            best_move: Some(root.parse_move("4").unwrap()),
+            pv: vec![],
+            stats: Stats::default(),
+            elapsed: Duration::ZERO,
+            lines: vec![],
+        };
+        assert!(draw.accepts(&it, &to_set), "the score alone matches");
+        assert!(!solves(&draw, &root, &it, &to_set), "but it is not proven");
+        it.depth = left;
+        assert!(
+            solves(&draw, &root, &it, &to_set),
+            "searched to the end: proven"
+        );
+        it.depth = 3;
+        it.score = score::win_in(3);
+        let win = Answer::Score(to_set(it.score));
+        assert!(
+            solves(&win, &root, &it, &to_set),
+            "a forced win is proven at any depth"
+        );
     }
 
     #[test]

@@ -81,10 +81,24 @@ pub enum EpdError {
 /// Reads the first `take` records (all if `None`) of the EPD file at `path`; blank lines
 /// and lines starting with `#` are skipped.
 pub fn read(path: &Path, take: Option<usize>) -> Result<Vec<EpdRecord>, EpdError> {
+    read_checked(path, take, false).map(|(records, _)| records)
+}
+
+/// [`read`], and with `skip_invalid` a malformed line is left out and returned beside the
+/// records (as the error it would have been) instead of refusing the file.
+///
+/// # Errors
+/// An unreadable file; without `skip_invalid`, the first malformed line.
+pub fn read_checked(
+    path: &Path,
+    take: Option<usize>,
+    skip_invalid: bool,
+) -> Result<(Vec<EpdRecord>, Vec<EpdError>), EpdError> {
     let text = super::diagnose::read_text(path).map_err(|source| EpdError::Io {
         path: path.to_path_buf(),
         source,
     })?;
+    let mut skipped = Vec::new();
     let mut out = Vec::new();
     for (number, line) in text.lines().enumerate() {
         let trimmed = line.trim();
@@ -99,10 +113,14 @@ pub fn read(path: &Path, take: Option<usize>) -> Result<Vec<EpdRecord>, EpdError
             line: number + 1,
             text: trimmed.to_owned(),
             reason: e.to_string(),
-        })?;
-        out.push(record);
+        });
+        match record {
+            Ok(record) => out.push(record),
+            Err(e) if skip_invalid => skipped.push(e),
+            Err(e) => return Err(e),
+        }
     }
-    Ok(out)
+    Ok((out, skipped))
 }
 
 /// Reads one EPD line; `line` is recorded as [`EpdRecord::line`].
@@ -257,6 +275,7 @@ fn apply(record: &mut EpdRecord, op: &EpdOperation) -> Result<(), ParseError> {
             if op.operands.is_empty() {
                 return Err(ParseError::new(format!("{} without a move", op.opcode)));
             }
+            detached_signs(op)?;
             let moves = op
                 .operands
                 .iter()
@@ -282,6 +301,27 @@ fn apply(record: &mut EpdRecord, op: &EpdOperation) -> Result<(), ParseError> {
         _ => {}
     }
     Ok(())
+}
+
+/// Refuses a check or mate sign written apart from its move (`bm Qd1 +`): read as a move
+/// of its own it would only say "not a legal move", hiding the cause.
+fn detached_signs(op: &EpdOperation) -> Result<(), ParseError> {
+    let sign = |w: &str| !w.is_empty() && w.chars().all(|c| matches!(c, '+' | '#' | '!' | '?'));
+    match op.operands.iter().position(|w| sign(w)) {
+        Some(0) => Err(ParseError::new(format!(
+            "{}: `{}` is a check or mate sign with no move before it",
+            op.opcode, op.operands[0]
+        ))),
+        Some(i) => Err(ParseError::new(format!(
+            "{}: the sign `{}` stands apart from its move `{}`: write `{}{}` (no space)",
+            op.opcode,
+            op.operands[i],
+            op.operands[i - 1],
+            op.operands[i - 1],
+            op.operands[i]
+        ))),
+        None => Ok(()),
+    }
 }
 
 /// `ce +M<n>` (mate in n) or `ce <centipawns>`.
@@ -368,6 +408,11 @@ mod tests {
         assert!(why("4k3/8/8/8/8/8/8/4K3 w - - bm Qd1;").contains("bm: `Qd1` is not a legal"));
         assert!(why("4k3/8/8/8/8/8/8/4K3 w - - am Ke3;").contains("am: `Ke3`"));
         assert!(why("4k3/8/8/8/8/8/8/4K3 w - - bm;").contains("without a move"));
+        let detached = why("1k1r4/pp1b1R2/3q2pp/4p3/2B5/4Q3/PPP2B2/2K5 b - - bm Qd1 +;");
+        assert!(
+            detached.contains("the sign `+` stands apart from its move `Qd1`: write `Qd1+`"),
+            "{detached}"
+        );
         assert!(why("4k3/8/8/8/8/8/8/4K3 w - - id \"open;").contains("not closed"));
         assert!(why("4k3/8/8/8/8/8/8/4K3 w - - ce +Mx;").contains("mate count"));
         assert!(why("4k3/8/8/8/8/8/8/4K3 w - - pv Kd2 Kd2;").contains("pv: `Kd2`"));

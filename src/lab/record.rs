@@ -111,6 +111,14 @@ pub struct Row {
     /// See [`Stats::secondary_switches`].
     #[serde(default)]
     pub secondary_switches: u64,
+    /// On the row with `total_nodes`: seconds of the whole first search, the interrupted
+    /// last iteration included (under a time or node limit, the work it really cost).
+    #[serde(default)]
+    pub total_s: Option<f64>,
+    /// On the same row: nodes of the completed iterations alone, the work to the final
+    /// answer (`total_nodes` less the interrupted iteration, for one thread).
+    #[serde(default)]
+    pub nodes_to_depth: Option<u64>,
 }
 
 impl Row {
@@ -164,6 +172,8 @@ impl Row {
             tb_hits: 0,
             secondary_nodes: 0,
             secondary_switches: 0,
+            total_s: None,
+            nodes_to_depth: None,
         }
     }
 }

@@ -600,6 +600,8 @@ fn run_search<G: Game, E: Evaluator<G>>(
     let mut rows = rows_of(&first, 0);
     if let Some(last) = rows.last_mut() {
         last.total_nodes = Some(first.total.nodes);
+        last.total_s = Some(first.elapsed.as_secs_f64());
+        last.nodes_to_depth = Some(first.iterations.iter().map(|i| i.stats.nodes).sum());
         last.time_to_depth_s = Some(
             first
                 .iterations
@@ -608,8 +610,19 @@ fn run_search<G: Game, E: Evaluator<G>>(
                 .sum(),
         );
     }
+    if rows.is_empty() {
+        // No iteration completed (a tight time or node limit): a row all the same, depth 0,
+        // so the position is counted (unsolved) and the work it spent is reported.
+        rows.push(Row {
+            total_nodes: Some(first.total.nodes),
+            total_s: Some(first.elapsed.as_secs_f64()),
+            nodes_to_depth: Some(0),
+            ..Row::for_job(job, G::NAME)
+        });
+    }
     let mut solved = match (&job.position.answer, first.last()) {
-        (Some(answer), Some(last)) => Some(answer.accepts(last, to_set_score)),
+        (Some(answer), Some(last)) => Some(super::answer::solves(answer, root, last, to_set_score)),
+        (Some(_), None) => Some(false),
         _ => None,
     };
     if job.play_out
@@ -676,6 +689,7 @@ fn run_mcts<G: Game, E: Evaluator<G>>(
         playouts: Some(result.playouts),
         playouts_per_s: per_second(result.playouts),
         total_nodes: Some(result.tree_nodes),
+        total_s: Some(seconds),
         ..Row::for_job(job, G::NAME)
     }
 }

@@ -227,13 +227,16 @@ impl std::str::FromStr for NullMoveSetting {
         match s {
             "off" => Ok(Self::Off),
             "adaptive" => Ok(Self::Adaptive),
+            // `R2` as searcher names print it, or the bare number.
             _ => s
+                .strip_prefix(['R', 'r'])
+                .unwrap_or(s)
                 .parse::<u32>()
                 .ok()
                 .filter(|r| (1..=6).contains(r))
                 .map(Self::Fixed)
                 .ok_or_else(|| {
-                    format!("`{s}`: expected off, adaptive or a reduction R of 1-6 plies")
+                    format!("`{s}`: expected off, adaptive or a reduction R of 1-6 plies (2 or R2)")
                 }),
         }
     }
@@ -286,12 +289,8 @@ impl<'de> serde::Deserialize<'de> for QuiescenceSetting {
 impl<'de> serde::Deserialize<'de> for NullMoveSetting {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         d.deserialize_any(WordOrNumber {
-            expecting: "\"off\", \"adaptive\" or a reduction R of 1-6 plies",
-            word: |w| match w {
-                "off" => Some(Self::Off),
-                "adaptive" => Some(Self::Adaptive),
-                _ => None,
-            },
+            expecting: "\"off\", \"adaptive\" or a reduction R of 1-6 plies (2 or \"R2\")",
+            word: |w| w.parse().ok(),
             number: |n| (1..=6).contains(&n).then_some(Self::Fixed(n as u32)),
         })
     }
@@ -321,11 +320,24 @@ mod tests {
             ]
         );
         assert_eq!(doc.n.values(), [NullMoveSetting::Adaptive]);
+        // A reduction as it is printed (`nullmove[null_move=R2]`) reads back.
+        let doc: Doc = toml::from_str("q = 'off'\nn = ['R2', 3, 'r4']").unwrap();
+        assert_eq!(
+            doc.n.values(),
+            [2, 3, 4].map(NullMoveSetting::Fixed),
+            "R2, 3 and r4"
+        );
+        assert_eq!(
+            "R2".parse::<NullMoveSetting>(),
+            Ok(NullMoveSetting::Fixed(2))
+        );
+        assert!("R9".parse::<NullMoveSetting>().is_err());
         for bad in [
             "q = 'some'\nn = 2",
             "q = -1\nn = 2",
             "q = 1\nn = 9",
             "q = 1\nn = 'on'",
+            "q = 1\nn = 'R7'",
         ] {
             let err = toml::from_str::<Doc>(bad).err().expect(bad);
             assert!(err.span().is_some(), "{bad}: {err}");

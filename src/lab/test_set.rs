@@ -49,13 +49,37 @@ pub fn read(
     path: &Path,
     take: Option<usize>,
 ) -> Result<Vec<PositionEntry>, TestSetError> {
+    read_checked(kind, path, take, false).map(|loaded| loaded.entries)
+}
+
+/// A test set read with [`read_checked`].
+#[derive(Debug)]
+pub struct Loaded {
+    /// The positions.
+    pub entries: Vec<PositionEntry>,
+    /// The malformed records left out (with `skip_invalid`), as the errors they would have
+    /// been: file, line and cause.
+    pub skipped: Vec<TestSetError>,
+}
+
+/// [`read`], and with `skip_invalid` malformed records are left out and counted in
+/// [`Loaded::skipped`] instead of refusing the file (`plylab suite --skip-invalid`).
+///
+/// # Errors
+/// An unreadable or empty file; without `skip_invalid`, the first malformed record.
+pub fn read_checked(
+    kind: GameKind,
+    path: &Path,
+    take: Option<usize>,
+    skip_invalid: bool,
+) -> Result<Loaded, TestSetError> {
     if kind == GameKind::Chess {
-        return read_epd(path, take);
+        return read_epd(path, take, skip_invalid);
     }
     if kind == GameKind::Othello {
-        return read_lines(path, take, obf_entry);
+        return read_lines(path, take, skip_invalid, obf_entry);
     }
-    read_lines(path, take, |line, set| {
+    read_lines(path, take, skip_invalid, |line, set| {
         parse_line(kind, line, set).map_err(|e| e.to_string())
     })
 }
@@ -66,8 +90,9 @@ pub fn read(
 fn read_lines(
     path: &Path,
     take: Option<usize>,
+    skip_invalid: bool,
     entry: impl Fn(&str, &str) -> Result<PositionEntry, String>,
-) -> Result<Vec<PositionEntry>, TestSetError> {
+) -> Result<Loaded, TestSetError> {
     let text = super::diagnose::read_text(path).map_err(|source| TestSetError::Io {
         path: path.to_path_buf(),
         source,
@@ -76,6 +101,7 @@ fn read_lines(
         .file_name()
         .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
     let mut out = Vec::new();
+    let mut skipped = Vec::new();
     for (number, line) in text.lines().enumerate() {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
@@ -89,26 +115,33 @@ fn read_lines(
             line: number + 1,
             text: line.to_owned(),
             reason,
-        })?;
-        out.push(entry);
+        });
+        match entry {
+            Ok(entry) => out.push(entry),
+            Err(e) if skip_invalid => skipped.push(e),
+            Err(e) => return Err(e),
+        }
     }
     if out.is_empty() {
         return Err(TestSetError::Empty(path.to_path_buf()));
     }
-    Ok(out)
+    Ok(Loaded {
+        entries: out,
+        skipped,
+    })
 }
 
 /// An EPD test set: each record's FEN, with its `bm`, `am` and `ce +Mn` as the answer.
-fn read_epd(path: &Path, take: Option<usize>) -> Result<Vec<PositionEntry>, TestSetError> {
+fn read_epd(path: &Path, take: Option<usize>, skip_invalid: bool) -> Result<Loaded, TestSetError> {
     let set = path
         .file_name()
         .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
-    let records = super::epd::read(path, take)?;
+    let (records, skipped) = super::epd::read_checked(path, take, skip_invalid)?;
     if records.is_empty() {
         return Err(TestSetError::Empty(path.to_path_buf()));
     }
     let uci = |moves: &[ChessMove]| moves.iter().map(ToString::to_string).collect();
-    Ok(records
+    let entries = records
         .into_iter()
         .map(|r| {
             let judged = !r.best.is_empty() || !r.avoid.is_empty() || r.mate_in.is_some();
@@ -123,7 +156,11 @@ fn read_epd(path: &Path, take: Option<usize>) -> Result<Vec<PositionEntry>, Test
                 position: GamePosition::Chess(r.position),
             }
         })
-        .collect())
+        .collect();
+    Ok(Loaded {
+        entries,
+        skipped: skipped.into_iter().map(TestSetError::Epd).collect(),
+    })
 }
 
 /// An othello `.obf` record: its position, judged by its best score and the moves that

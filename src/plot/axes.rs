@@ -7,7 +7,7 @@ use std::ops::Range;
 
 use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint, Ranged};
 
-use super::chart::{Chart, YScale};
+use super::chart::{Chart, SeriesKind, YScale};
 use super::model::fmt_plain;
 
 /// At most this many tick labels on an axis.
@@ -98,22 +98,38 @@ pub fn x_axis(chart: &Chart) -> Axis {
     }
 }
 
-/// The y axis: whole decades for log scales, a 1-2-5 step for linear ones.
+/// The y axis: whole decades for log scales, a 1-2-5 step for linear ones. The range comes
+/// from the measured data (values and error bars) alone: a reference line (b^d, B^d) never
+/// stretches it, and is cut at its edges. Only a chart of references alone takes theirs.
 #[must_use]
 pub fn y_axis(chart: &Chart) -> Axis {
-    let ys = || {
-        chart.series.iter().flat_map(|s| {
-            s.points
-                .iter()
-                .flat_map(|p| [Some(p.y), p.spread.map(|x| x.0), p.spread.map(|x| x.1)])
-                .flatten()
-        })
+    let measured = chart.series.iter().any(|s| s.kind != SeriesKind::Reference);
+    let ys_of = |with_references: bool| {
+        chart
+            .series
+            .iter()
+            .filter(move |s| with_references || !measured || s.kind != SeriesKind::Reference)
+            .flat_map(|s| {
+                s.points
+                    .iter()
+                    .flat_map(|p| [Some(p.y), p.spread.map(|x| x.0), p.spread.map(|x| x.1)])
+                    .flatten()
+            })
     };
+    let ys = || ys_of(false);
     match chart.y_scale {
         YScale::Log => log_axis(bounds(ys().filter(|y| *y > 0.0))),
         YScale::Linear { range: Some(r) } => linear_axis(r.0, r.1),
         YScale::Linear { range: None } => {
-            let (lo, hi) = bounds(ys()).unwrap_or((0.0, 1.0));
+            let data = bounds(ys()).unwrap_or((0.0, 1.0));
+            // On a linear axis a reference within 10× the data's top (an ideal speedup of
+            // n, a branching factor) is kept whole; a larger one would flatten the data.
+            let all = bounds(ys_of(true)).unwrap_or(data);
+            let (lo, hi) = if all.1 <= 10.0 * data.1.max(0.0) {
+                all
+            } else {
+                data
+            };
             let hi = if hi > 0.0 { hi * 1.08 } else { hi };
             linear_axis(lo.min(0.0), hi.max(lo.min(0.0) + 1e-9))
         }
@@ -185,9 +201,102 @@ fn power_of_ten(k: i32) -> String {
     )
 }
 
+/// The parts of the polyline `line` (drawing space) that lie between `lo` and `hi` in y,
+/// cut where it crosses them: a reference curve drawn on an axis chosen from the data.
+#[must_use]
+pub fn clip_y(line: &[(f64, f64)], lo: f64, hi: f64) -> Vec<Vec<(f64, f64)>> {
+    let mut parts: Vec<Vec<(f64, f64)>> = Vec::new();
+    let mut current: Vec<(f64, f64)> = Vec::new();
+    let mut close = |current: &mut Vec<(f64, f64)>| {
+        if current.len() > 1 {
+            parts.push(std::mem::take(current));
+        }
+        current.clear();
+    };
+    if let [(x, y)] = line
+        && (lo..=hi).contains(y)
+    {
+        return vec![vec![(*x, *y)]];
+    }
+    for pair in line.windows(2) {
+        let ((x0, y0), (x1, y1)) = (pair[0], pair[1]);
+        // The part t0..t1 of the segment (t in 0..1) where lo <= y <= hi.
+        let (t0, t1) = if y0 == y1 {
+            if (lo..=hi).contains(&y0) {
+                (0.0, 1.0)
+            } else {
+                (1.0, 0.0)
+            }
+        } else {
+            let (a, b) = ((lo - y0) / (y1 - y0), (hi - y0) / (y1 - y0));
+            (a.min(b).max(0.0), a.max(b).min(1.0))
+        };
+        if t0 > t1 {
+            close(&mut current);
+            continue;
+        }
+        let at = |t: f64| (x0 + t * (x1 - x0), (y0 + t * (y1 - y0)).clamp(lo, hi));
+        let start = at(t0);
+        if current.last() != Some(&start) {
+            close(&mut current);
+            current.push(start);
+        }
+        current.push(at(t1));
+        if t1 < 1.0 {
+            close(&mut current);
+        }
+    }
+    close(&mut current);
+    parts
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn reference_lines_are_cut_at_the_axis() {
+        // Rises through the top between x = 1 and 2: kept up to the crossing at y = 10.
+        let parts = clip_y(&[(0.0, 0.0), (1.0, 5.0), (2.0, 15.0)], 0.0, 10.0);
+        assert_eq!(parts, vec![vec![(0.0, 0.0), (1.0, 5.0), (1.5, 10.0)]]);
+        // Wholly above: nothing.
+        assert!(clip_y(&[(0.0, 20.0), (1.0, 30.0)], 0.0, 10.0).is_empty());
+        // Comes down into the range and leaves it again.
+        let parts = clip_y(&[(0.0, 20.0), (1.0, 5.0), (2.0, -10.0)], 0.0, 10.0);
+        assert_eq!(parts.len(), 1);
+        assert_eq!(parts[0].len(), 3);
+        assert!((parts[0][0].1 - 10.0).abs() < 1e-9 && (parts[0][2].1).abs() < 1e-9);
+    }
+
+    #[test]
+    fn references_never_stretch_the_y_axis() {
+        use super::super::chart::{Point, Series};
+        let series = |kind, ys: &[f64]| Series {
+            label: "s".into(),
+            kind,
+            slot: 0,
+            points: ys
+                .iter()
+                .enumerate()
+                .map(|(i, &y)| Point::new(i as f64, y))
+                .collect(),
+        };
+        let chart = Chart {
+            stem: "n".into(),
+            group: "g".into(),
+            caption: "c".into(),
+            title: "t".into(),
+            x_label: "x".into(),
+            y_label: "y".into(),
+            y_scale: YScale::Log,
+            series: vec![
+                series(SeriesKind::Measured, &[10.0, 5000.0]),
+                series(SeriesKind::Reference, &[10.0, 1e50]),
+            ],
+        };
+        let a = y_axis(&chart);
+        assert_eq!((a.lo, a.hi), (1.0, 4.0));
+    }
 
     #[test]
     fn powers_of_ten_are_compact() {

@@ -21,11 +21,12 @@ pub fn all_charts(data: &Dataset) -> Vec<Chart> {
         .iter()
         .flat_map(|g| BUILDERS.iter().filter_map(move |build| build(data, g)))
         .chain(super::sets::set_charts(data))
+        .chain(super::parallel::charts(data))
         .collect()
 }
 
 /// Node counts against depth on a log scale, one line per searcher (mean over positions,
-/// trees and seeds, whiskers min–max).
+/// trees and seeds, error bars its 95% t interval, kept within min–max).
 ///
 /// Random trees plot **leaf** nodes against b^d, b^(d/2) and the Knuth–Moore minimal leaf
 /// count; games plot all nodes against B^d and B^(d/2), B the mean number of legal moves.
@@ -49,7 +50,7 @@ pub fn nodes_chart(data: &Dataset, group: &Group<'_>) -> Option<Chart> {
             group.label()
         ),
         x_label: DEPTH_LABEL.into(),
-        y_label: format!("{what} per iteration (count, log scale)"),
+        y_label: format!("{what} per iteration (mean, bars 95% interval, log scale)"),
         y_scale: YScale::Log,
         series,
     })
@@ -140,11 +141,15 @@ fn measured(
         .collect()
 }
 
+/// The mean at `depth` with its 95% t interval as the error bar, the lower end kept at
+/// the least value (counts and rates are positive; a log axis cannot draw below 0).
 fn mean_point(depth: u32, stats: &Stats, scale: f64) -> Point {
     Point {
         x: f64::from(depth),
         y: stats.mean * scale,
-        spread: Some((stats.min * scale, stats.max * scale)),
+        spread: stats
+            .interval
+            .map(|i| (i.lo.max(stats.min) * scale, i.hi.min(stats.max) * scale)),
     }
 }
 

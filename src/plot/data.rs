@@ -34,7 +34,7 @@ pub const REQUIRED_COLUMNS: [&str; 15] = [
 /// `threads` and `oversubscribed` are no longer written on every row (the experiment's name is
 /// in run.json, a searcher's threads and machine use in searchers.csv): when absent they are
 /// taken from those files ([`read_searches`]).
-pub const OPTIONAL_COLUMNS: [&str; 12] = [
+pub const OPTIONAL_COLUMNS: [&str; 13] = [
     "experiment",
     "set",
     "solved",
@@ -47,6 +47,7 @@ pub const OPTIONAL_COLUMNS: [&str; 12] = [
     "overhead",
     "nps_scaling",
     "oversubscribed",
+    "total_s",
 ];
 
 /// One completed iteration of one job: one row of `searches.csv`.
@@ -107,6 +108,9 @@ pub struct SearchRow {
     pub nps_scaling: Option<f64>,
     /// Whether the job's threads outnumbered the free cores.
     pub oversubscribed: Option<bool>,
+    /// On the row with `total_nodes`: seconds of the whole search, the interrupted
+    /// iteration included.
+    pub total_s: Option<f64>,
 }
 
 impl SearchRow {
@@ -349,6 +353,7 @@ fn parse_search(cell: &Cell<'_>) -> Result<SearchRow, PlotError> {
         overhead: cell.optional("overhead")?,
         nps_scaling: cell.optional("nps_scaling")?,
         oversubscribed: cell.flag("oversubscribed")?,
+        total_s: cell.optional("total_s")?,
     })
 }
 

@@ -68,8 +68,14 @@ impl Dataset {
     pub fn groups(&self) -> Vec<Group<'_>> {
         let mut random: BTreeMap<u64, Group<'_>> = BTreeMap::new();
         let mut games: Vec<Group<'_>> = Vec::new();
-        // Monte Carlo rows have no depths: their section is `parallel`'s.
-        for row in self.rows.iter().filter(|r| r.playouts.is_none()) {
+        // Monte Carlo rows have no depths: their section is `parallel`'s. A row at depth 0
+        // is a search that completed no iteration: counted by the test-set sections, but
+        // with no depth to be drawn at.
+        for row in self
+            .rows
+            .iter()
+            .filter(|r| r.playouts.is_none() && r.depth > 0)
+        {
             match (row.game == RANDOM_TREE, row.branching) {
                 (true, Some(b)) => random
                     .entry(b.to_bits())

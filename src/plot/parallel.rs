@@ -8,17 +8,349 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
+use super::Format;
+use super::chart::{Chart, Point, Series, SeriesKind, YScale};
 use super::data::SearchRow;
 use super::model::Dataset;
-use super::stats::Stats;
+use super::sets::geometric;
+use super::stats::{Geometric, LEVEL, Stats, wilson};
 use super::summary::{cell, dash, fmt_count, fmt_integer, fmt_percent, fmt_ratio};
 
-/// The Monte Carlo and parallel-scaling sections (empty when the data has neither).
+/// Group prefix of the Monte Carlo and scaling charts.
+const PARALLEL_GROUP: &str = "parallel_";
+
+/// The Monte Carlo and parallel-scaling sections (empty when the data has neither), with
+/// links to their charts among `charts` in `format`.
 #[must_use]
-pub fn sections(data: &Dataset) -> String {
+pub fn sections(data: &Dataset, charts: &[Chart], format: Option<Format>) -> String {
     let mut out = monte_carlo(data);
     out.push_str(&scaling(data));
+    if let Some(format) = format {
+        let ours: Vec<&Chart> = charts
+            .iter()
+            .filter(|c| c.group.starts_with(PARALLEL_GROUP))
+            .collect();
+        if !ours.is_empty() {
+            out.push('\n');
+            out.push_str(&super::summary::chart_links(ours.into_iter(), format));
+        }
+    }
     out
+}
+
+/// `name` without the swept values `keys` (`uct[exploration=1 nodes=100]` without `nodes`
+/// is `uct[exploration=1]`).
+fn without_swept(name: &str, keys: &[&str]) -> String {
+    let Some((label, rest)) = name.split_once('[') else {
+        return name.to_owned();
+    };
+    let swept: Vec<&str> = rest
+        .trim_end_matches(']')
+        .split(' ')
+        .filter(|part| !keys.iter().any(|k| part.starts_with(&format!("{k}="))))
+        .collect();
+    if swept.is_empty() {
+        label.to_owned()
+    } else {
+        format!("{label}[{}]", swept.join(" "))
+    }
+}
+
+/// The charts of Monte Carlo and parallel searches: strength against playouts per
+/// algorithm, playouts/s against threads, and speedup, overhead and nodes/s scaling
+/// against threads, each scaling chart with its ideal line.
+#[must_use]
+pub fn charts(data: &Dataset) -> Vec<Chart> {
+    let games: Vec<String> = grouped(data.rows.iter(), |r| r.game.clone())
+        .into_iter()
+        .map(|(g, _)| g)
+        .collect();
+    let mut out = Vec::new();
+    for game in &games {
+        let rows: Vec<&SearchRow> = data.rows.iter().filter(|r| &r.game == game).collect();
+        out.extend(strength_chart(data, game, &rows));
+        out.extend(playout_rate_chart(data, game, &rows));
+        for metric in ScalingMetric::ALL {
+            out.extend(scaling_chart(data, game, &rows, metric));
+        }
+    }
+    out
+}
+
+fn chart(
+    data: &Dataset,
+    stem: String,
+    caption: String,
+    x: &str,
+    y: &str,
+    y_scale: YScale,
+    series: Vec<Series>,
+) -> Chart {
+    Chart {
+        group: format!("{PARALLEL_GROUP}{stem}"),
+        title: format!("{}: {caption}", data.experiment),
+        stem,
+        caption,
+        x_label: x.into(),
+        y_label: y.into(),
+        y_scale,
+        series,
+    }
+}
+
+/// Monte Carlo on test sets: the share of right moves against the playouts made, one
+/// series per algorithm (its budget and threads taken out of the name), Wilson error bars.
+fn strength_chart(data: &Dataset, game: &str, rows: &[&SearchRow]) -> Option<Chart> {
+    let judged = rows
+        .iter()
+        .copied()
+        .filter(|r| r.playouts.is_some() && r.solved.is_some());
+    let mut series: Vec<Series> = Vec::new();
+    for (searcher, rows) in grouped(judged, |r| r.searcher.clone()) {
+        let right = rows.iter().filter(|r| r.solved == Some(true)).count();
+        let playouts = stats(&rows, |r| r.playouts)?.mean;
+        let interval = wilson(right, rows.len(), LEVEL)?;
+        let point = Point {
+            x: playouts.log10(),
+            y: 100.0 * right as f64 / rows.len() as f64,
+            spread: Some((100.0 * interval.lo, 100.0 * interval.hi)),
+        };
+        let label = without_swept(&searcher, &["nodes", "threads"]);
+        match series.iter_mut().find(|s| s.label == label) {
+            Some(s) => s.points.push(point),
+            None => series.push(Series {
+                slot: series.len(),
+                label,
+                kind: SeriesKind::Measured,
+                points: vec![point],
+            }),
+        }
+    }
+    for s in &mut series {
+        s.points.sort_by(|a, b| a.x.total_cmp(&b.x));
+    }
+    (!series.is_empty()).then(|| {
+        chart(
+            data,
+            format!("strength_{game}"),
+            format!("Monte Carlo strength against playouts, {game}"),
+            "playouts per search (log10; mean over the positions)",
+            "right moves (% of positions, bars 95% Wilson interval)",
+            YScale::Linear {
+                range: Some((0.0, 100.0)),
+            },
+            series,
+        )
+    })
+}
+
+/// The ideal line through `base` at one thread: y = base × threads, over `threads`.
+fn ideal(label: String, slot: usize, base: f64, threads: &[f64]) -> Series {
+    Series {
+        label,
+        kind: SeriesKind::Reference,
+        slot,
+        points: threads.iter().map(|&t| Point::new(t, base * t)).collect(),
+    }
+}
+
+/// Monte Carlo playouts per second against threads, one series per algorithm (mean with
+/// its t interval), each with its ideal line (one thread's rate × threads).
+fn playout_rate_chart(data: &Dataset, game: &str, rows: &[&SearchRow]) -> Option<Chart> {
+    let timed = rows.iter().copied().filter(|r| r.playouts_per_s.is_some());
+    let mut series = Vec::new();
+    let mut refs = Vec::new();
+    for (label, rows) in grouped(timed, |r| without_threads(&r.searcher)) {
+        let by_threads = grouped(rows.iter().copied(), |r| {
+            (r.threads, r.oversubscribed == Some(true))
+        });
+        if by_threads.len() < 2 {
+            continue;
+        }
+        let points: Vec<(bool, Point)> = by_threads
+            .iter()
+            .filter_map(|((threads, over), rows)| {
+                let s = stats(rows, |r| r.playouts_per_s)?;
+                Some((
+                    *over,
+                    Point {
+                        x: f64::from(*threads),
+                        y: s.mean,
+                        spread: s.interval.map(|i| (i.lo.max(s.min), i.hi)),
+                    },
+                ))
+            })
+            .collect();
+        let Some(base) = by_threads
+            .iter()
+            .find(|((t, _), _)| *t == 1)
+            .and_then(|(_, rows)| stats(rows, |r| r.playouts_per_s))
+        else {
+            continue;
+        };
+        let threads: Vec<f64> = points.iter().map(|(_, p)| p.x).collect();
+        refs.push(ideal(
+            format!("ideal for {label}"),
+            refs.len(),
+            base.mean,
+            &threads,
+        ));
+        push_split(&mut series, &label, points);
+    }
+    (!series.is_empty()).then(|| {
+        series.extend(refs);
+        chart(
+            data,
+            format!("playouts_{game}"),
+            format!("playouts per second against threads, {game}"),
+            "search threads",
+            "playouts per second (mean, bars 95% interval)",
+            YScale::Linear { range: None },
+            series,
+        )
+    })
+}
+
+/// Adds `points` as a measured series named `label`, and those of oversubscribed jobs as
+/// a separate, unjoined series that says so.
+fn push_split(series: &mut Vec<Series>, label: &str, points: Vec<(bool, Point)>) {
+    let slot = series.len();
+    let (over, fair): (Vec<_>, Vec<_>) = points.into_iter().partition(|(o, _)| *o);
+    if !fair.is_empty() {
+        series.push(Series {
+            label: label.to_owned(),
+            kind: SeriesKind::Measured,
+            slot,
+            points: fair.into_iter().map(|(_, p)| p).collect(),
+        });
+    }
+    if !over.is_empty() {
+        series.push(Series {
+            label: format!("{label} (oversubscribed)"),
+            kind: SeriesKind::Points,
+            slot,
+            points: over.into_iter().map(|(_, p)| p).collect(),
+        });
+    }
+}
+
+/// A scaling chart's (stem, caption, y label, ideal at n threads, ideal's legend).
+type Texts = (
+    &'static str,
+    &'static str,
+    &'static str,
+    fn(f64) -> f64,
+    &'static str,
+);
+
+/// A scaling figure of the alpha-beta family against one thread.
+#[derive(Clone, Copy)]
+enum ScalingMetric {
+    Speedup,
+    Overhead,
+    NodesPerSecond,
+}
+
+impl ScalingMetric {
+    const ALL: [Self; 3] = [Self::Speedup, Self::Overhead, Self::NodesPerSecond];
+
+    fn value(self, r: &SearchRow) -> Option<f64> {
+        match self {
+            Self::Speedup => r.speedup,
+            Self::Overhead => r.overhead,
+            // Monte Carlo throughput has its own chart.
+            Self::NodesPerSecond => r.nps_scaling.filter(|_| r.playouts.is_none()),
+        }
+    }
+
+    /// (stem, caption, y label, ideal at n threads, ideal's legend).
+    fn texts(self) -> Texts {
+        match self {
+            Self::Speedup => (
+                "speedup",
+                "speedup against threads",
+                "time to depth, 1 thread / n (geometric mean, bars 95%)",
+                |n| n,
+                "ideal: n",
+            ),
+            Self::Overhead => (
+                "overhead",
+                "search overhead against threads",
+                "nodes of all threads / 1 thread's (geometric mean, bars 95%)",
+                |_| 1.0,
+                "ideal: 1 (no extra nodes)",
+            ),
+            Self::NodesPerSecond => (
+                "nps",
+                "nodes per second scaling against threads",
+                "nodes/s with n threads / with 1 (geometric mean, bars 95%)",
+                |n| n,
+                "ideal: n",
+            ),
+        }
+    }
+}
+
+/// One scaling figure against threads per searcher (its thread count taken out of the
+/// name), 1 at one thread by definition, with the ideal line.
+fn scaling_chart(
+    data: &Dataset,
+    game: &str,
+    rows: &[&SearchRow],
+    metric: ScalingMetric,
+) -> Option<Chart> {
+    let measured = rows.iter().copied().filter(|r| metric.value(r).is_some());
+    let mut series = Vec::new();
+    let mut all_threads = vec![1.0];
+    for (label, rows) in grouped(measured, |r| without_threads(&r.searcher)) {
+        let mut points = vec![(false, Point::new(1.0, 1.0))];
+        for ((threads, over), rows) in grouped(rows.iter().copied(), |r| {
+            (r.threads, r.oversubscribed == Some(true))
+        }) {
+            let values: Vec<f64> = rows.iter().filter_map(|r| metric.value(r)).collect();
+            let Some(g) = Geometric::of(&values, LEVEL) else {
+                continue;
+            };
+            let x = f64::from(threads);
+            if !all_threads.contains(&x) {
+                all_threads.push(x);
+            }
+            points.push((
+                over,
+                Point {
+                    x,
+                    y: g.mean,
+                    spread: g.interval.map(|i| (i.lo, i.hi)),
+                },
+            ));
+        }
+        if points.len() > 1 {
+            push_split(&mut series, &label, points);
+        }
+    }
+    if series.is_empty() {
+        return None;
+    }
+    all_threads.sort_by(f64::total_cmp);
+    let (stem, caption, y_label, ideal_at, ideal_label) = metric.texts();
+    series.push(Series {
+        label: ideal_label.into(),
+        kind: SeriesKind::Reference,
+        slot: 0,
+        points: all_threads
+            .iter()
+            .map(|&n| Point::new(n, ideal_at(n)))
+            .collect(),
+    });
+    Some(chart(
+        data,
+        format!("{stem}_{game}"),
+        format!("{caption}, {game}"),
+        "search threads",
+        y_label,
+        YScale::Linear { range: None },
+        series,
+    ))
 }
 
 /// `name` without a `threads=N` swept value: `smp[threads=2]` → `smp`,
@@ -81,7 +413,7 @@ fn monte_carlo(data: &Dataset) -> String {
         "\n## Monte Carlo searches\n\n\
          One row per search. `right` (test sets only): the chosen move is a best move of \
          the set, or keeps the position's known outcome (win, draw or loss), checked by \
-         solving the position after it.\n\n\
+         solving the position after it; with its 95% Wilson interval.\n\n\
          | game | set | searcher | threads | runs | playouts | playouts/s | tree nodes | right |\n\
          |---|---|---|---:|---:|---:|---:|---:|---:|\n",
     );
@@ -91,8 +423,11 @@ fn monte_carlo(data: &Dataset) -> String {
             dash()
         } else {
             let n = judged.iter().filter(|&&s| s).count();
+            let interval = wilson(n, judged.len(), LEVEL).map_or_else(String::new, |i| {
+                format!(", 95% {}–{}", fmt_percent(i.lo), fmt_percent(i.hi))
+            });
             format!(
-                "{n}/{} ({})",
+                "{n}/{} ({}{interval})",
                 judged.len(),
                 fmt_percent(n as f64 / judged.len() as f64)
             )
@@ -117,12 +452,15 @@ fn scaling(data: &Dataset) -> String {
         .rows
         .iter()
         .filter(|r| r.speedup.is_some() || r.nps_scaling.is_some());
+    // Oversubscribed jobs get rows of their own: their timings measure time-sharing and
+    // are never averaged with the rest.
     let groups = grouped(rows, |r| {
         (
             r.game.clone(),
             r.set.clone(),
             without_threads(&r.searcher),
             r.threads,
+            r.oversubscribed == Some(true),
         )
     });
     if groups.is_empty() {
@@ -135,32 +473,36 @@ fn scaling(data: &Dataset) -> String {
          with 1 thread / with n; `overhead` = nodes of all threads / nodes with 1 thread; \
          `nps scaling` = nodes per second with n / with 1 (= speedup × overhead). Monte Carlo: \
          `nps scaling` = playouts per second with n / with 1. `total` columns are ratios of \
-         sums over the jobs (Σ time(1) / Σ time(n), ...); `per job` are means [min–max] of \
-         the jobs' own ratios. `oversubscribed`: jobs whose threads outnumbered the free \
-         cores, so their timings measure time-sharing, not parallel search.\n\n\
+         sums over the jobs (Σ time(1) / Σ time(n), ...); `per job` are geometric means of \
+         the jobs' own ratios with their 95% interval (t interval of the log ratios). \
+         **oversubscribed** rows: jobs whose threads outnumbered the free cores, so their \
+         timings measure time-sharing, not parallel search; they are kept apart from the \
+         others, never averaged with them.\n\n\
          | game | set | searcher | threads | jobs | speedup total | speedup per job | overhead total | overhead per job | nps scaling total | nps scaling per job | oversubscribed |\n\
-         |---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+         |---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n",
     );
-    for ((game, set, searcher, threads), rows) in groups {
+    for ((game, set, searcher, threads, over), rows) in groups {
         let totals = Totals::of(&rows);
-        let over = rows
-            .iter()
-            .filter(|r| r.oversubscribed == Some(true))
-            .count();
+        let per_job = |f: fn(&SearchRow) -> Option<f64>| {
+            geometric(
+                &rows.iter().filter_map(|r| f(r)).collect::<Vec<_>>(),
+                fmt_ratio,
+            )
+        };
         let _ = writeln!(
             out,
             "| {game} | {set} | {searcher} | {threads} | {} | {} | {} | {} | {} | {} | {} | {} |",
             rows.len(),
             totals.speedup.map_or_else(dash, fmt_ratio),
-            cell(stats(&rows, |r| r.speedup), fmt_ratio),
+            per_job(|r| r.speedup),
             totals.overhead.map_or_else(dash, fmt_ratio),
-            cell(stats(&rows, |r| r.overhead), fmt_ratio),
+            per_job(|r| r.overhead),
             totals.nps_scaling.map_or_else(dash, fmt_ratio),
-            cell(stats(&rows, |r| r.nps_scaling), fmt_ratio),
-            if over == 0 {
-                "no".to_owned()
+            per_job(|r| r.nps_scaling),
+            if over {
+                "**oversubscribed**: timings are time-sharing"
             } else {
-                format!("{over}/{}", rows.len())
+                "no"
             },
         );
     }

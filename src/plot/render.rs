@@ -4,12 +4,13 @@ use std::path::Path;
 use std::sync::OnceLock;
 
 use plotters::coord::Shift;
+use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 use plotters::style::register_font;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::Format;
-use super::axes::{Axis, x_axis, y_axis};
+use super::axes::{Axis, clip_y, x_axis, y_axis};
 use super::chart::{Chart, Point, Series, SeriesKind};
 use super::error::PlotError;
 
@@ -182,8 +183,8 @@ fn draw_plot<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, chart: &Chart) -
         .light_line_style(TRANSPARENT)
         .draw()
         .map_err(fail)?;
-    // References last and thin: a measured line lying exactly on a reference (ordered
-    // alpha-beta on the Knuth–Moore curve) shows both, the thin line inside the thick one.
+    // References last, dashed and on top: a measured line lying exactly on a reference
+    // (ordered alpha-beta on the Knuth–Moore curve) shows both, the dashes over the data.
     let styled: Vec<(&Series, RGBColor)> = chart.series.iter().zip(colors(&chart.series)).collect();
     for kind in [
         SeriesKind::Points,
@@ -215,9 +216,12 @@ fn line_style(kind: SeriesKind, color: RGBColor) -> Option<ShapeStyle> {
     match kind {
         SeriesKind::Measured => Some(color.stroke_width(3)),
         SeriesKind::Points => None,
-        SeriesKind::Reference => Some(color.stroke_width(1)),
+        SeriesKind::Reference => Some(color.stroke_width(2)),
     }
 }
+
+/// Dash and gap of reference lines, in pixels.
+const DASH: (u32, u32) = (10, 6);
 
 fn draw_series<DB: DrawingBackend>(
     ctx: &mut Ctx<'_, DB>,
@@ -228,9 +232,19 @@ fn draw_series<DB: DrawingBackend>(
 ) -> DrawResult {
     let mapped = |p: &Point| Some((x.map(p.x)?, y.map(p.y)?));
     let line: Vec<(f64, f64)> = series.points.iter().filter_map(mapped).collect();
-    if let Some(style) = line_style(series.kind, color) {
-        ctx.draw_series(LineSeries::new(line.iter().copied(), style))
-            .map_err(fail)?;
+    match line_style(series.kind, color) {
+        // Cut at the axis, which the measured data chose.
+        Some(style) if series.kind == SeriesKind::Reference => {
+            for part in clip_y(&line, y.lo, y.hi) {
+                ctx.draw_series(DashedLineSeries::new(part, DASH.0, DASH.1, style))
+                    .map_err(fail)?;
+            }
+        }
+        Some(style) => {
+            ctx.draw_series(LineSeries::new(line.iter().copied(), style))
+                .map_err(fail)?;
+        }
+        None => {}
     }
     if series.kind != SeriesKind::Reference {
         let marker = |&(px, py): &(f64, f64)| Circle::new((px, py), 5, color.filled());
@@ -240,7 +254,8 @@ fn draw_series<DB: DrawingBackend>(
     Ok(())
 }
 
-/// Vertical min–max (or error-bar) whiskers of the points that have a spread.
+/// Vertical error bars (95% intervals of means, or another spread the chart names) of the
+/// points that have one.
 fn draw_whiskers<DB: DrawingBackend>(
     ctx: &mut Ctx<'_, DB>,
     series: &Series,
@@ -265,9 +280,19 @@ fn draw_legend<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, series: &[Seri
     let top = 40;
     for (i, (s, color)) in series.iter().zip(colors(series)).enumerate() {
         let yy = top + LEGEND_ROW * i as i32;
-        if let Some(style) = line_style(s.kind, color) {
-            area.draw(&PathElement::new(vec![(8, yy), (48, yy)], style))
-                .map_err(fail)?;
+        match line_style(s.kind, color) {
+            Some(style) if s.kind == SeriesKind::Reference => area
+                .draw(&DashedPathElement::new(
+                    vec![(8, yy), (48, yy)],
+                    DASH.0,
+                    DASH.1,
+                    style,
+                ))
+                .map_err(fail)?,
+            Some(style) => area
+                .draw(&PathElement::new(vec![(8, yy), (48, yy)], style))
+                .map_err(fail)?,
+            None => {}
         }
         if s.kind != SeriesKind::Reference {
             area.draw(&Circle::new((28, yy), 5, color.filled()))

@@ -9,7 +9,7 @@ use super::Format;
 use super::chart::{Chart, Point, Series, SeriesKind, YScale};
 use super::data::{Reference, SearchRow};
 use super::model::Dataset;
-use super::stats::Stats;
+use super::stats::{Geometric, LEVEL, Paired, Stats, median, wilson};
 
 /// Group prefix of the test-set charts.
 const SET_GROUP: &str = "set_";
@@ -114,12 +114,29 @@ fn set_pair(data: &Dataset, sets: &[(SetKey, Vec<JobTotal>)], set: &str) -> Vec<
 /// Sets that are not test sets: positions without known answers.
 const NOT_TEST_SETS: [&str; 4] = ["", "start", "list", "random_tree"];
 
-/// One job's totals: nodes and seconds over every iteration, and the final verdict.
+/// One job's totals: nodes and seconds over every iteration (the interrupted last one
+/// included where the CSV has `total_nodes` and `total_s`), and the final verdict.
 #[derive(Default)]
 struct JobTotal {
+    /// The job's identity, to pair it with another searcher's job on the same position.
+    key: JobKey,
     nodes: f64,
     seconds: f64,
+    /// Nodes and seconds of the completed iterations alone.
+    completed_nodes: f64,
+    completed_seconds: f64,
+    total_nodes: Option<f64>,
+    total_s: Option<f64>,
     solved: Option<bool>,
+}
+
+impl JobTotal {
+    /// Takes the totals of the whole search over the sums of completed iterations.
+    fn finish(mut self) -> Self {
+        self.nodes = self.total_nodes.unwrap_or(self.completed_nodes);
+        self.seconds = self.total_s.unwrap_or(self.completed_seconds);
+        self
+    }
 }
 
 /// A (set, searcher) pair.
@@ -144,9 +161,21 @@ fn jobs_by_set(rows: &[SearchRow]) -> Vec<(SetKey, Vec<JobTotal>)> {
             row.seed.clone(),
             row.repetition.clone(),
         );
-        let total = jobs.entry(key).or_default().entry(job).or_default();
-        total.nodes += row.nodes;
-        total.seconds += row.elapsed_s.unwrap_or(0.0);
+        let total = jobs
+            .entry(key)
+            .or_default()
+            .entry(job.clone())
+            .or_insert_with(|| JobTotal {
+                key: job,
+                ..JobTotal::default()
+            });
+        total.completed_nodes += row.nodes;
+        total.completed_seconds += row.elapsed_s.unwrap_or(0.0);
+        // The first search's last row carries the whole search's work.
+        if total.total_nodes.is_none() {
+            total.total_nodes = row.total_nodes;
+            total.total_s = row.total_s;
+        }
         total.solved = row.solved.or(total.solved);
     }
     order
@@ -154,7 +183,7 @@ fn jobs_by_set(rows: &[SearchRow]) -> Vec<(SetKey, Vec<JobTotal>)> {
         .map(|key| {
             let totals = jobs
                 .remove(&key)
-                .map(|m| m.into_values().collect())
+                .map(|m| m.into_values().map(JobTotal::finish).collect())
                 .unwrap_or_default();
             (key, totals)
         })
@@ -190,30 +219,149 @@ pub fn sections(data: &Dataset, charts: &[Chart], format: Option<Format>) -> Str
 
 fn test_set_table(sets: &[(SetKey, Vec<JobTotal>)]) -> String {
     let mut out = String::from(
-        "\n## Test sets\n\nPer position: nodes and time summed over every iteration of the search; \
-         exact = the final answer equals the set's known score.\n\n\
-         | set | searcher | positions | exact | mean nodes per position | [min–max] | mean time per position (s) |\n\
-         |---|---|---:|---:|---:|---:|---:|\n",
+        "\n## Test sets\n\nPer position: the work of the whole search, every iteration \
+         including one a time or node limit interrupted (`total_nodes`, `total_s`; the sum of \
+         the completed iterations where the CSV lacks them), and, apart, the work to the \
+         final completed iteration. exact = the final answer equals the set's known score, \
+         proven; in brackets its 95% Wilson interval. Nodes: geometric mean [95% interval \
+         of the log-mean], median, and arithmetic mean [95% t interval], which a few costly \
+         positions dominate (a lower end below 0 is shown as 0).\n\n\
+         | set | searcher | positions | exact | 95% interval | nodes: geometric mean [95%] | median | mean [95%] | to the final completed iteration: geometric mean | time per position (s): mean [95%] |\n\
+         |---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n",
     );
     for ((set, searcher), jobs) in sets {
         let judged = jobs.iter().filter(|j| j.solved.is_some()).count();
         let exact = jobs.iter().filter(|j| j.solved == Some(true)).count();
-        let nodes = Stats::of(&jobs.iter().map(|j| j.nodes).collect::<Vec<_>>());
-        let seconds = Stats::of(&jobs.iter().map(|j| j.seconds).collect::<Vec<_>>());
-        let (mean, range) = nodes.map_or(("–".into(), "–".into()), |s| {
-            (
-                format!("{:.1}", s.mean),
-                format!("{:.0}–{:.0}", s.min, s.max),
-            )
-        });
+        let nodes: Vec<f64> = jobs.iter().map(|j| j.nodes).collect();
+        let completed: Vec<f64> = jobs.iter().map(|j| j.completed_nodes).collect();
+        let seconds: Vec<f64> = jobs.iter().map(|j| j.seconds).collect();
+        let rate = wilson(exact, judged, LEVEL).map_or_else(
+            || "–".into(),
+            |i| format!("{:.1}–{:.1}%", 100.0 * i.lo, 100.0 * i.hi),
+        );
+        let count = |x: f64| format!("{x:.0}");
         let _ = writeln!(
             out,
-            "| {set} | {searcher} | {} | {exact}/{judged} | {mean} | {range} | {} |",
+            "| {set} | {searcher} | {} | {exact}/{judged} | {rate} | {} | {} | {} | {} | {} |",
             jobs.len(),
-            seconds.map_or("–".into(), |s| format!("{:.6}", s.mean)),
+            geometric(&nodes, count),
+            median(&nodes).map_or_else(|| "–".into(), count),
+            mean_interval(&nodes, count),
+            Geometric::of(&completed, LEVEL).map_or_else(|| "–".into(), |g| count(g.mean)),
+            mean_interval(&seconds, |x| format!("{x:.6}")),
         );
     }
+    out.push_str(&paired_table(sets));
     out
+}
+
+/// "G [lo–hi]": a geometric mean with its interval; "–" if a value is not positive.
+pub(super) fn geometric(values: &[f64], f: impl Fn(f64) -> String) -> String {
+    match Geometric::of(values, LEVEL) {
+        None => "–".into(),
+        Some(Geometric {
+            mean,
+            interval: None,
+            ..
+        }) => f(mean),
+        Some(Geometric {
+            mean,
+            interval: Some(i),
+            ..
+        }) if f(i.lo) != f(i.hi) => format!("{} [{}–{}]", f(mean), f(i.lo), f(i.hi)),
+        Some(g) => f(g.mean),
+    }
+}
+
+/// "M [lo–hi]": an arithmetic mean with its t interval.
+pub(super) fn mean_interval(values: &[f64], f: impl Fn(f64) -> String) -> String {
+    let Some(stats) = Stats::of(values) else {
+        return "–".into();
+    };
+    match super::stats::t_interval(values, LEVEL) {
+        // Counts and times are never negative: a lower end below 0 (skewed data, few
+        // positions) is shown as 0.
+        Some(i) if stats.min >= 0.0 => {
+            format!("{} [{}–{}]", f(stats.mean), f(i.lo.max(0.0)), f(i.hi))
+        }
+        Some(i) => format!("{} [{}–{}]", f(stats.mean), f(i.lo), f(i.hi)),
+        None => f(stats.mean),
+    }
+}
+
+/// Each searcher of a set against the set's first searcher, on the positions both searched:
+/// the per-position ratio of total nodes, its geometric mean and interval, its median, and
+/// the sign and Wilcoxon signed-rank tests of "neither needs fewer nodes".
+fn paired_table(sets: &[(SetKey, Vec<JobTotal>)]) -> String {
+    let mut out = String::new();
+    let mut done: Vec<&str> = Vec::new();
+    for ((set, _), _) in sets {
+        if done.contains(&set.as_str()) {
+            continue;
+        }
+        done.push(set);
+        let of_set: Vec<(&String, &Vec<JobTotal>)> = sets
+            .iter()
+            .filter(|((s, _), _)| s == set)
+            .map(|((_, searcher), jobs)| (searcher, jobs))
+            .collect();
+        let Some(((base_name, base), others)) = of_set.split_first() else {
+            continue;
+        };
+        for (name, jobs) in others {
+            let pairs: Vec<(f64, f64)> = jobs
+                .iter()
+                .filter_map(|j| {
+                    let b = base.iter().find(|k| k.key == j.key)?;
+                    (b.nodes > 0.0 && j.nodes > 0.0).then_some((b.nodes, j.nodes))
+                })
+                .collect();
+            let Some(p) = Paired::of(&pairs, LEVEL) else {
+                continue;
+            };
+            if out.is_empty() {
+                out.push_str(
+                    "\n### Paired comparisons\n\n\
+                     Each searcher against the set's first, on the positions both searched: \
+                     per position the ratio of total nodes (searcher / first). Geometric mean \
+                     of the ratios with its 95% interval (t interval of the log ratios), their \
+                     median, the positions where the searcher needed fewer / more nodes, the \
+                     exact two-sided sign test and the Wilcoxon signed-rank test (normal \
+                     approximation with tie and continuity corrections) of \"neither needs \
+                     fewer\".\n\n\
+                     | set | searcher | against | positions | node ratio: geometric mean [95%] | median | fewer / more | sign test p | Wilcoxon p |\n\
+                     |---|---|---|---:|---:|---:|---:|---:|---:|\n",
+                );
+            }
+            let ratio = |x: f64| format!("{x:.3}");
+            let interval = p.ratio.interval.map_or_else(String::new, |i| {
+                format!(" [{}–{}]", ratio(i.lo), ratio(i.hi))
+            });
+            let _ = writeln!(
+                out,
+                "| {set} | {name} | {base_name} | {} | {}{interval} | {} | {} / {} | {} | {} |",
+                p.n,
+                ratio(p.ratio.mean),
+                ratio(p.median),
+                p.fewer,
+                p.more,
+                fmt_p(p.sign_p),
+                p.wilcoxon_p.map_or_else(|| "–".into(), fmt_p),
+            );
+        }
+    }
+    out
+}
+
+/// A p-value: three decimals, in scientific notation below 0.001, "< 1e-6" below that.
+pub(super) fn fmt_p(p: f64) -> String {
+    if p < 1e-6 {
+        "< 1e-6".into()
+    } else if p < 1e-3 {
+        format!("{p:.1e}")
+    } else {
+        format!("{p:.3}")
+    }
 }
 
 fn reference_table(sets: &[(SetKey, Vec<JobTotal>)], references: &[Reference]) -> String {

@@ -1,4 +1,14 @@
 //! Summary statistics and the theoretical reference values of alpha-beta analysis.
+//!
+//! Intervals are 95% two-sided unless a level is given. The distributions' quantiles come
+//! from the `statrs` crate (Student's t, beta, normal), not from hand-written
+//! approximations; the formulas are the textbook ones, cited where each is defined.
+
+use statrs::distribution::{Beta, ContinuousCDF, Normal, StudentsT};
+use statrs::statistics::{Data, OrderStatistics};
+
+/// The confidence level of every interval in the summaries.
+pub const LEVEL: f64 = 0.95;
 
 /// Mean and spread of a sample.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -13,6 +23,8 @@ pub struct Stats {
     pub max: f64,
     /// Sample standard deviation (n − 1 in the denominator; 0 for a single value).
     pub sd: f64,
+    /// The mean's 95% Student t interval ([`t_interval`]); `None` for a single value.
+    pub interval: Option<Interval>,
 }
 
 impl Stats {
@@ -32,14 +44,257 @@ impl Stats {
         } else {
             0.0
         };
+        let interval = (n > 1).then(|| {
+            let t = StudentsT::new(0.0, 1.0, (n - 1) as f64)
+                .map_or(f64::NAN, |d| d.inverse_cdf(0.5 + LEVEL / 2.0));
+            let half = t * sd / (n as f64).sqrt();
+            Interval {
+                lo: mean - half,
+                hi: mean + half,
+            }
+        });
         Some(Self {
             n,
             mean,
             min,
             max,
             sd,
+            interval,
         })
     }
+}
+
+/// A two-sided confidence interval.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Interval {
+    /// Lower end.
+    pub lo: f64,
+    /// Upper end.
+    pub hi: f64,
+}
+
+/// The standard normal quantile for a two-sided interval at `level`.
+fn z_of(level: f64) -> f64 {
+    Normal::standard().inverse_cdf(0.5 + level / 2.0)
+}
+
+/// Wilson's score interval for a rate of `successes` in `n` trials (Wilson 1927; Agresti &
+/// Coull 1998 recommend it over the normal "Wald" interval for small n and rates near 0
+/// or 1). `None` for `n = 0`.
+#[must_use]
+pub fn wilson(successes: usize, n: usize, level: f64) -> Option<Interval> {
+    if n == 0 {
+        return None;
+    }
+    let (k, n) = (successes as f64, n as f64);
+    let z = z_of(level);
+    let p = k / n;
+    let denom = 1.0 + z * z / n;
+    let centre = (p + z * z / (2.0 * n)) / denom;
+    let half = z / denom * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt();
+    Some(Interval {
+        lo: (centre - half).max(0.0),
+        hi: (centre + half).min(1.0),
+    })
+}
+
+/// The Clopper–Pearson "exact" interval for a rate (Clopper & Pearson 1934): the beta
+/// quantiles Beta(α/2; k, n−k+1) and Beta(1−α/2; k+1, n−k), 0 and 1 at the extremes.
+/// `None` for `n = 0`.
+#[must_use]
+pub fn clopper_pearson(successes: usize, n: usize, level: f64) -> Option<Interval> {
+    if n == 0 || successes > n {
+        return None;
+    }
+    let alpha = 1.0 - level;
+    let (k, n) = (successes as f64, n as f64);
+    let lo = if successes == 0 {
+        0.0
+    } else {
+        Beta::new(k, n - k + 1.0).ok()?.inverse_cdf(alpha / 2.0)
+    };
+    let hi = if k == n {
+        1.0
+    } else {
+        Beta::new(k + 1.0, n - k)
+            .ok()?
+            .inverse_cdf(1.0 - alpha / 2.0)
+    };
+    Some(Interval { lo, hi })
+}
+
+/// Student's t interval for the mean of `values`: mean ± t(n−1) · sd / √n. `None` for
+/// fewer than two values (no spread to estimate).
+#[must_use]
+pub fn t_interval(values: &[f64], level: f64) -> Option<Interval> {
+    let s = Stats::of(values)?;
+    if s.n < 2 {
+        return None;
+    }
+    let t = StudentsT::new(0.0, 1.0, (s.n - 1) as f64)
+        .ok()?
+        .inverse_cdf(0.5 + level / 2.0);
+    let half = t * s.sd / (s.n as f64).sqrt();
+    Some(Interval {
+        lo: s.mean - half,
+        hi: s.mean + half,
+    })
+}
+
+#[cfg(test)]
+mod interval_in_stats {
+    #[test]
+    fn stats_carry_the_95_percent_t_interval() {
+        let values = super::tests::SLEEP;
+        assert_eq!(
+            super::Stats::of(&values).unwrap().interval,
+            super::t_interval(&values, super::LEVEL)
+        );
+    }
+}
+
+/// The median of `values` (the mean of the two middle ones for an even count).
+#[must_use]
+pub fn median(values: &[f64]) -> Option<f64> {
+    (!values.is_empty()).then(|| Data::new(values.to_vec()).median())
+}
+
+/// A geometric mean with its interval: the t interval of the logarithms, mapped back
+/// (the usual interval for log-normal data such as node counts and their ratios).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Geometric {
+    /// Number of values.
+    pub n: usize,
+    /// exp(mean(ln x)).
+    pub mean: f64,
+    /// exp of the t interval of ln x; `None` for a single value.
+    pub interval: Option<Interval>,
+}
+
+impl Geometric {
+    /// The geometric mean of `values`, or `None` if there are none or any is not positive.
+    #[must_use]
+    pub fn of(values: &[f64], level: f64) -> Option<Self> {
+        if values.is_empty()
+            || values
+                .iter()
+                .any(|v| v.is_nan() || *v <= 0.0 || !v.is_finite())
+        {
+            return None;
+        }
+        let logs: Vec<f64> = values.iter().map(|v| v.ln()).collect();
+        let mean = logs.iter().sum::<f64>() / logs.len() as f64;
+        Some(Self {
+            n: values.len(),
+            mean: mean.exp(),
+            interval: t_interval(&logs, level).map(|i| Interval {
+                lo: i.lo.exp(),
+                hi: i.hi.exp(),
+            }),
+        })
+    }
+}
+
+/// Two configurations compared on the same positions: per position the ratio b / a.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Paired {
+    /// Positions compared.
+    pub n: usize,
+    /// Geometric mean of the per-position ratios b / a, with its interval.
+    pub ratio: Geometric,
+    /// Median of the ratios.
+    pub median: f64,
+    /// Positions where b is smaller, where it is larger (ties are left out).
+    pub fewer: usize,
+    /// See `fewer`.
+    pub more: usize,
+    /// The exact two-sided sign test's p-value for "b < a as often as b > a".
+    pub sign_p: f64,
+    /// The Wilcoxon signed-rank test's two-sided p-value on the log ratios; `None` with
+    /// no untied pair.
+    pub wilcoxon_p: Option<f64>,
+}
+
+impl Paired {
+    /// The comparison of `pairs` (a, b), all positive; `None` if there are none or a value
+    /// is not positive.
+    #[must_use]
+    pub fn of(pairs: &[(f64, f64)], level: f64) -> Option<Self> {
+        let ratios: Vec<f64> = pairs.iter().map(|(a, b)| b / a).collect();
+        let ratio = Geometric::of(&ratios, level)?;
+        let logs: Vec<f64> = ratios.iter().map(|r| r.ln()).collect();
+        let fewer = logs.iter().filter(|d| **d < 0.0).count();
+        let more = logs.iter().filter(|d| **d > 0.0).count();
+        Some(Self {
+            n: pairs.len(),
+            ratio,
+            median: median(&ratios)?,
+            fewer,
+            more,
+            sign_p: sign_test(fewer, more),
+            wilcoxon_p: wilcoxon(&logs),
+        })
+    }
+}
+
+/// The exact two-sided sign test: P(X ≤ min(k, m)) doubled, capped at 1, for X ~ Bin(k + m,
+/// ½) (Conover, Practical Nonparametric Statistics, §3.4). 1 when there is no untied pair.
+#[must_use]
+pub fn sign_test(fewer: usize, more: usize) -> f64 {
+    let n = fewer + more;
+    if n == 0 {
+        return 1.0;
+    }
+    let k = fewer.min(more);
+    // Sum C(n, i) / 2^n for i ≤ k in logarithms, so that large n neither overflows nor
+    // underflows before the sum.
+    let ln_choose = |i: usize| ln_factorial(n) - ln_factorial(i) - ln_factorial(n - i);
+    let tail: f64 = (0..=k)
+        .map(|i| (ln_choose(i) - n as f64 * std::f64::consts::LN_2).exp())
+        .sum();
+    (2.0 * tail).min(1.0)
+}
+
+fn ln_factorial(n: usize) -> f64 {
+    statrs::function::factorial::ln_factorial(n as u64)
+}
+
+/// The Wilcoxon signed-rank test, two-sided, by the normal approximation with the tie
+/// correction of the variance and a continuity correction, as R's `wilcox.test(exact =
+/// FALSE)` computes it. Zero differences are dropped. `None` with no nonzero difference.
+#[must_use]
+pub fn wilcoxon(differences: &[f64]) -> Option<f64> {
+    let mut d: Vec<f64> = differences.iter().copied().filter(|x| *x != 0.0).collect();
+    let n = d.len();
+    if n == 0 {
+        return None;
+    }
+    d.sort_by(|a, b| a.abs().total_cmp(&b.abs()));
+    // Average ranks over ties of |d|; the tie sizes correct the variance.
+    let mut v = 0.0;
+    let mut ties = 0.0;
+    let mut i = 0;
+    while i < n {
+        let mut j = i;
+        while j + 1 < n && d[j + 1].abs() == d[i].abs() {
+            j += 1;
+        }
+        let rank = (i + j) as f64 / 2.0 + 1.0;
+        v += d[i..=j].iter().filter(|x| **x > 0.0).count() as f64 * rank;
+        let t = (j - i + 1) as f64;
+        ties += t * t * t - t;
+        i = j + 1;
+    }
+    let nf = n as f64;
+    let mean = nf * (nf + 1.0) / 4.0;
+    let var = nf * (nf + 1.0) * (2.0 * nf + 1.0) / 24.0 - ties / 48.0;
+    if var <= 0.0 {
+        return Some(1.0);
+    }
+    let diff = v - mean;
+    let z = (diff - 0.5 * diff.signum()) / var.sqrt();
+    let phi = Normal::standard().cdf(z);
+    Some((2.0 * phi.min(1.0 - phi)).min(1.0))
 }
 
 /// Pearl's asymptotic branching factor of alpha-beta on uniform random trees of branching
@@ -117,6 +372,82 @@ mod tests {
         assert_eq!(minimal_leaves(2.0, 2), 3.0);
         assert_eq!(minimal_leaves(3.0, 3), 11.0);
         assert_eq!(minimal_leaves(4.0, 8), 511.0);
+    }
+
+    fn close(a: f64, b: f64, tol: f64) -> bool {
+        (a - b).abs() < tol
+    }
+
+    #[test]
+    fn rate_intervals_match_published_values() {
+        // 8 of 10: Wilson [0.4902, 0.9433], Clopper–Pearson [0.4439, 0.9748] (as R's
+        // prop.test(correct = FALSE) and binom.test report).
+        let w = wilson(8, 10, 0.95).unwrap();
+        assert!(
+            close(w.lo, 0.4902, 5e-4) && close(w.hi, 0.9433, 5e-4),
+            "{w:?}"
+        );
+        let c = clopper_pearson(8, 10, 0.95).unwrap();
+        assert!(
+            close(c.lo, 0.4439, 5e-4) && close(c.hi, 0.9748, 5e-4),
+            "{c:?}"
+        );
+        // 200 of 200: Clopper–Pearson's lower end is (α/2)^(1/n).
+        let all = clopper_pearson(200, 200, 0.95).unwrap();
+        assert!(close(all.lo, 0.025_f64.powf(1.0 / 200.0), 1e-9) && all.hi == 1.0);
+        assert_eq!(clopper_pearson(0, 5, 0.95).unwrap().lo, 0.0);
+        assert_eq!(wilson(0, 0, 0.95), None);
+    }
+
+    /// Student's sleep data (Cushny & Peebles 1905, as in "Student" 1908): the extra sleep
+    /// of drug 2 over drug 1 in ten patients. R's `t.test(..., paired = TRUE)` gives mean
+    /// 1.58 with the 95% interval [0.7001142, 2.4598858]; `wilcox.test(..., paired = TRUE)`
+    /// V = 45, p = 0.009091 (normal approximation, ties).
+    pub(super) const SLEEP: [f64; 10] = [1.2, 2.4, 1.3, 1.3, 0.0, 1.0, 1.8, 0.8, 4.6, 1.4];
+
+    #[test]
+    fn t_interval_matches_the_textbook_example() {
+        let i = t_interval(&SLEEP, 0.95).unwrap();
+        assert!(close(i.lo, 0.700_114_2, 1e-6), "{i:?}");
+        assert!(close(i.hi, 2.459_885_8, 1e-6), "{i:?}");
+        assert_eq!(t_interval(&[3.0], 0.95), None);
+    }
+
+    #[test]
+    fn rank_and_sign_tests_match_r() {
+        let p = wilcoxon(&SLEEP).unwrap();
+        assert!(close(p, 0.009_091, 5e-6), "{p}");
+        // 9 positive, 1 zero: 2 / 2^9.
+        assert!(close(sign_test(0, 9), 2.0 / 512.0, 1e-12));
+        assert_eq!(sign_test(5, 5), 1.0);
+        // binom.test(3, 20): p = 0.002577.
+        assert!(close(sign_test(3, 17), 0.002_576_828, 1e-8));
+    }
+
+    #[test]
+    fn geometric_means_medians_and_paired_ratios() {
+        let g = Geometric::of(&[1.0, 10.0, 100.0], 0.95).unwrap();
+        assert!(close(g.mean, 10.0, 1e-9));
+        // ln values 0, ln 10, 2 ln 10: sd = ln 10, t(2) = 4.302653.
+        let i = g.interval.unwrap();
+        assert!(close(
+            i.hi.ln(),
+            10f64.ln() * (1.0 + 4.302_653 / 3f64.sqrt()),
+            1e-5
+        ));
+        assert_eq!(Geometric::of(&[1.0, 0.0], 0.95), None);
+        assert_eq!(median(&[5.0, 1.0, 3.0]), Some(3.0));
+        assert_eq!(median(&[4.0, 1.0, 3.0, 2.0]), Some(2.5));
+        assert_eq!(median(&[]), None);
+        let p = Paired::of(&[(100.0, 50.0), (10.0, 5.0), (8.0, 4.0), (2.0, 4.0)], 0.95).unwrap();
+        assert_eq!((p.n, p.fewer, p.more), (4, 3, 1));
+        assert!(close(
+            p.ratio.mean,
+            (0.5f64.powi(3) * 2.0).powf(0.25),
+            1e-12
+        ));
+        assert!(close(p.median, 0.5, 1e-12));
+        assert!(close(p.sign_p, 0.625, 1e-12));
     }
 
     #[test]

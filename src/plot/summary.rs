@@ -23,7 +23,7 @@ pub const DEEP: u32 = 8;
 pub fn render(data: &Dataset, charts: &[Chart], format: Option<Format>) -> String {
     let mut out = header(data);
     out.push_str(&super::sets::sections(data, charts, format));
-    out.push_str(&super::parallel::sections(data));
+    out.push_str(&super::parallel::sections(data, charts, format));
     for group in data.groups() {
         out.push_str(&group_section(&group, charts, format));
     }
@@ -41,8 +41,11 @@ fn header(data: &Dataset) -> String {
          - Machine: {}\n\
          - Data: `{file}`, {} rows\n\
          - Searchers: {}\n\n\
-         Figures are means over positions, trees, seeds and repetitions; ranges in \
-         brackets are min–max over the same.\n{}",
+         Figures are means over positions, trees, seeds and repetitions; in brackets the \
+         mean's 95% Student t interval over the same, a lower end below 0 shown as 0 (see \
+         EXPERIMENTS.md, \"Statistics\"). \
+         Node counts also as geometric means and medians, which a few costly positions do \
+         not dominate.\n{}",
         data.experiment,
         data.run.footer(),
         data.rows.len(),
@@ -112,8 +115,8 @@ fn branching_line(group: &Group<'_>) -> String {
 fn key_figures(group: &Group<'_>) -> String {
     let mut out = String::from(
         "### Key figures at the deepest depth\n\n\
-         | searcher | depth | runs | nodes | leaf nodes | `ebf` | first-move cutoffs | time (s) | nodes/s |\n\
-         |---|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+         | searcher | depth | runs | nodes | nodes: geometric mean [95%] | median | leaf nodes | `ebf` | first-move cutoffs | time (s) | nodes/s |\n\
+         |---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
     );
     for searcher in group.searchers() {
         let Some(depth) = group.rows_of(searcher).map(|r| r.depth).max() else {
@@ -126,11 +129,14 @@ fn key_figures(group: &Group<'_>) -> String {
         let stat = |f: fn(&SearchRow) -> Option<f64>| {
             Stats::of(&rows.iter().filter_map(|r| f(r)).collect::<Vec<_>>())
         };
+        let nodes: Vec<f64> = rows.iter().map(|r| r.nodes).collect();
         let _ = writeln!(
             out,
-            "| {searcher} | {depth} | {} | {} | {} | {} | {} | {} | {} |",
+            "| {searcher} | {depth} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
             rows.len(),
             cell(stat(|r| Some(r.nodes)), fmt_count),
+            super::sets::geometric(&nodes, fmt_integer),
+            super::stats::median(&nodes).map_or_else(dash, fmt_count),
             cell(stat(|r| Some(r.leaf_nodes)), fmt_count),
             cell(stat(|r| r.ebf), fmt_ratio),
             mean(stat(|r| r.first_move_cutoff_rate), fmt_percent),
@@ -149,7 +155,7 @@ fn ebf_table(group: &Group<'_>) -> String {
         "\n### Effective branching factor against theory\n\n\
          EBF here is the geometric mean of `ebf` = nodes(d)/nodes(d−1) over the two deepest \
          iterations D−1 and D, that is √(nodes(D)/nodes(D−2)), which cancels the odd–even \
-         effect; mean over trees, min–max in brackets.\n\n\
+         effect; mean over trees, its 95% t interval in brackets.\n\n\
          | searcher | D | trees | EBF | R(b) | √b | b | EBF / R(b) |\n\
          |---|---:|---:|---:|---:|---:|---:|---:|\n",
     );
@@ -302,12 +308,24 @@ pub(super) fn dash() -> String {
     "–".into()
 }
 
-/// "mean [min–max]", or just the mean when all values are equal; "–" when there are none.
+/// "mean [lo–hi]" with the mean's 95% t interval, or just the mean when all values are
+/// equal or there is one; "–" when there are none.
 pub(super) fn cell(stats: Option<Stats>, f: fn(f64) -> String) -> String {
     match stats {
         None => dash(),
         Some(s) if s.min == s.max => f(s.mean),
-        Some(s) => format!("{} [{}–{}]", f(s.mean), f(s.min), f(s.max)),
+        Some(Stats {
+            mean,
+            min,
+            interval: Some(i),
+            ..
+        }) => {
+            // Counts, rates and times are never negative: a lower end below 0 (skewed
+            // data, few runs) is shown as 0.
+            let lo = if min >= 0.0 { i.lo.max(0.0) } else { i.lo };
+            format!("{} [{}–{}]", f(mean), f(lo), f(i.hi))
+        }
+        Some(s) => f(s.mean),
     }
 }
 

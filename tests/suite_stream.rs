@@ -1,0 +1,241 @@
+//! `plylab suite` reports what a paper can cite: the total work under a limit (the
+//! interrupted iteration included), a row for a position that completed no iteration,
+//! exactness only when proven, rows streamed as positions finish and resumed from the CSV,
+//! and malformed records skipped only when asked.
+
+mod common;
+
+use std::path::Path;
+
+use common::{TempDir, plylab};
+use plylab::lab::record::Row;
+
+/// Pons's Test_L3_R1 (end games: every one solved at once by ordered alpha-beta).
+const SET: &str = "experiments/data/connect4/Test_L3_R1";
+
+fn run(args: &[&str]) -> (String, String) {
+    let (code, stdout, stderr) = plylab(args);
+    assert_eq!(code, 0, "`plylab {}`\n{stdout}\n{stderr}", args.join(" "));
+    (stdout, stderr)
+}
+
+fn rows(path: &Path) -> Vec<Row> {
+    csv::Reader::from_path(path)
+        .expect("the CSV opens")
+        .deserialize()
+        .collect::<Result<_, _>>()
+        .expect("rows")
+}
+
+fn text(p: &Path) -> &str {
+    p.to_str().expect("UTF-8")
+}
+
+#[test]
+fn total_work_under_a_node_limit_counts_the_interrupted_iteration() {
+    let tmp = TempDir::new("suite-work");
+    let csv = tmp.path("rows.csv");
+    let (stdout, _) = run(&[
+        "suite",
+        "connect4",
+        "experiments/data/connect4/Test_L2_R1",
+        "--take",
+        "6",
+        "--nodes",
+        "2000",
+        "--jobs",
+        "1",
+        "--csv",
+        text(&csv),
+    ]);
+    let rows = rows(&csv);
+    assert_eq!(rows.len(), 6);
+    let mut stopped = 0;
+    for r in &rows {
+        let total = r.total_nodes.expect("total nodes");
+        let done = r.nodes_to_depth.expect("nodes to depth");
+        assert!(done <= total && total <= 2000, "{r:?}");
+        assert!(r.total_s.expect("total seconds") >= r.time_to_depth_s.unwrap_or(0.0));
+        if total == 2000 {
+            // Stopped by the limit: the interrupted iteration cost work the completed
+            // ones do not show.
+            assert!(done < total, "{r:?}");
+            stopped += 1;
+        }
+    }
+    assert!(stopped > 0, "some positions hit the limit: {rows:?}");
+    let mean = rows
+        .iter()
+        .map(|r| r.total_nodes.unwrap() as f64)
+        .sum::<f64>()
+        / 6.0;
+    let expected = format!(
+        "total work (every iteration, the interrupted one included): nodes per position mean {mean:.0}"
+    );
+    assert!(stdout.contains(&expected), "{expected}\n{stdout}");
+    assert!(
+        stdout.contains("work to the final completed iteration"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn a_position_with_no_completed_iteration_gets_an_unsolved_row() {
+    let tmp = TempDir::new("suite-none");
+    let csv = tmp.path("rows.csv");
+    let (stdout, _) = run(&[
+        "suite",
+        "connect4",
+        SET,
+        "--take",
+        "3",
+        "--nodes",
+        "2",
+        "--csv",
+        text(&csv),
+    ]);
+    let rows = rows(&csv);
+    assert_eq!(rows.len(), 3, "one row per position");
+    for r in &rows {
+        assert_eq!(
+            (r.depth, r.solved, r.total_nodes),
+            (0, Some(false), Some(2))
+        );
+    }
+    assert!(stdout.contains("exact 0/3"), "{stdout}");
+    assert!(
+        stdout.contains("3 positions completed no iteration (counted unsolved)"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn a_heuristic_draw_at_depth_one_is_not_exact() {
+    let tmp = TempDir::new("suite-draw");
+    let set = tmp.path("draw.txt");
+    // Test_L2_R2's `674122772662275 0`: the centre-first evaluation also says 0 at depth 1.
+    std::fs::write(&set, "674122772662275 0\n").unwrap();
+    let (stdout, _) = run(&["suite", "connect4", text(&set), "--depth", "1"]);
+    assert!(stdout.contains("exact 0/1"), "{stdout}");
+}
+
+#[test]
+fn rows_stream_as_positions_finish_and_a_run_resumes() {
+    let tmp = TempDir::new("suite-stream");
+    let csv = tmp.path("rows.csv");
+    let args = |extra: &[&'static str]| {
+        let mut a = vec![
+            "suite".to_owned(),
+            "connect4".into(),
+            SET.into(),
+            "--take".into(),
+            "8".into(),
+            "--ordered".into(),
+            "--csv".into(),
+            text(&csv).into(),
+        ];
+        a.extend(extra.iter().map(|s| (*s).to_owned()));
+        a
+    };
+    let call = |extra: &[&'static str]| {
+        let a = args(extra);
+        run(&a.iter().map(String::as_str).collect::<Vec<_>>())
+    };
+    let (first, progress) = call(&[]);
+    assert!(first.contains("exact 8/8"), "{first}");
+    // Without a terminal, a line per finished position.
+    let lines: Vec<&str> = progress.lines().filter(|l| l.starts_with('[')).collect();
+    assert_eq!(lines.len(), 8, "{progress}");
+    assert!(lines.iter().any(|l| l.starts_with("[8/8] ")), "{progress}");
+    // An interrupted run: the header and three rows written. Resuming searches the other
+    // five only, and the file ends with every position once.
+    let text_csv = std::fs::read_to_string(&csv).unwrap();
+    let kept: Vec<&str> = text_csv.lines().take(4).collect();
+    std::fs::write(&csv, kept.join("\n") + "\n").unwrap();
+    let (resumed, progress) = call(&["--resume"]);
+    assert_eq!(
+        progress.lines().filter(|l| l.starts_with('[')).count(),
+        5,
+        "{progress}"
+    );
+    assert!(
+        progress.contains("[4/8] "),
+        "counting on from the kept rows: {progress}"
+    );
+    assert!(resumed.contains("exact 8/8"), "{resumed}");
+    let mut jobs: Vec<usize> = rows(&csv).iter().map(|r| r.job).collect();
+    jobs.sort_unstable();
+    assert_eq!(jobs, (0..8).collect::<Vec<_>>());
+}
+
+#[test]
+fn malformed_records_are_refused_unless_skipped_and_counted() {
+    let tmp = TempDir::new("suite-skip");
+    let set = tmp.path("bad.txt");
+    std::fs::write(&set, "274552224131661 0\nxyz 3\n5455174361263362 -1\n").unwrap();
+    let (code, _, stderr) = plylab(&["suite", "connect4", text(&set), "--depth", "2"]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("bad.txt:2: bad position `xyz 3`"),
+        "{stderr}"
+    );
+    let (stdout, stderr) = run(&[
+        "suite",
+        "connect4",
+        text(&set),
+        "--depth",
+        "2",
+        "--skip-invalid",
+    ]);
+    assert!(
+        stderr.contains("skipped: ") && stderr.contains("bad.txt:2"),
+        "{stderr}"
+    );
+    assert!(stdout.contains("1 malformed records skipped"), "{stdout}");
+    assert!(stdout.contains("/2 ="), "two positions judged: {stdout}");
+}
+
+#[test]
+fn monte_carlo_algorithms_run_from_the_command_line() {
+    let (stdout, _) = run(&[
+        "search",
+        "connect4",
+        "start",
+        "--algorithm",
+        "uct",
+        "--exploration",
+        "1.0",
+        "--nodes",
+        "500",
+    ]);
+    assert!(stdout.contains("bestmove "), "{stdout}");
+    let (stdout, _) = run(&[
+        "suite",
+        "connect4",
+        SET,
+        "--take",
+        "4",
+        "--algorithm",
+        "root_parallel",
+        "--threads",
+        "2",
+        "--nodes",
+        "300",
+    ]);
+    assert!(stdout.contains("/4 ="), "{stdout}");
+    for bad in [
+        &["suite", "connect4", SET, "--algorithm", "flat"][..],
+        &[
+            "search",
+            "connect4",
+            "start",
+            "--exploration",
+            "1",
+            "--depth",
+            "2",
+        ][..],
+    ] {
+        let (code, _, stderr) = plylab(bad);
+        assert_eq!(code, 2, "{bad:?}: {stderr}");
+    }
+}
