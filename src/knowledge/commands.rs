@@ -5,8 +5,9 @@ use std::path::{Path, PathBuf};
 
 use indicatif::{ProgressBar, ProgressStyle};
 
-use super::tablebase::{BuildStats, Ending, Tablebase, TablebaseError, Tablebases, build};
+use super::tablebase::{AnyTable, BuildStats, Ending, TablebaseError, Tablebases, build, checkers};
 use crate::game::Notation;
+use crate::games::checkers::Checkers;
 use crate::games::chess::Chess;
 use crate::search::probe::Exact;
 
@@ -36,9 +37,12 @@ impl From<TablebaseError> for CommandError {
 /// # Errors
 /// An unknown game or ending (bad input), or a file that cannot be written.
 pub fn build_tablebase(game: &str, ending: &str, out: Option<&Path>) -> Result<(), CommandError> {
+    if game == "checkers" {
+        return build_checkers_tablebase(ending, out);
+    }
     if game != "chess" {
         return Err(CommandError::BadInput(format!(
-            "tablebase: game `{game}` has no endgame databases (only `chess`)"
+            "tablebase: game `{game}` has no endgame databases (`chess` and `checkers`)"
         )));
     }
     let ending: Ending = ending.parse()?;
@@ -57,6 +61,57 @@ pub fn build_tablebase(game: &str, ending: &str, out: Option<&Path>) -> Result<(
     bar.finish_and_clear();
     table.save(&path)?;
     print!("{}", describe(ending, &stats, &path));
+    Ok(())
+}
+
+/// `plylab tablebase build checkers N`: every position of 1 to N pieces (N at most 4), to
+/// `checkersN.plytb` by default.
+fn build_checkers_tablebase(pieces: &str, out: Option<&Path>) -> Result<(), CommandError> {
+    let max = checkers::MAX_PIECES;
+    let n: u32 = pieces
+        .parse()
+        .ok()
+        .filter(|n| (1..=max).contains(n))
+        .ok_or_else(|| {
+            CommandError::BadInput(format!(
+                "tablebase: checkers takes the number of pieces, 1 to {max}, not `{pieces}`"
+            ))
+        })?;
+    let path = out.map_or_else(
+        || PathBuf::from(format!("checkers{n}.plytb")),
+        Path::to_path_buf,
+    );
+    let bar = ProgressBar::new_spinner();
+    if let Ok(style) = ProgressStyle::with_template("{elapsed_precise} {spinner} {msg}") {
+        bar.set_style(style);
+    }
+    let (table, stats) = checkers::build_checkers(n, &mut |k, plies| {
+        bar.set_message(format!("checkers, {k} pieces: level {plies} plies done"));
+        bar.tick();
+    })?;
+    bar.finish_and_clear();
+    table.save(&path)?;
+    let mut text = format!(
+        "checkers, 1 to {n} pieces -> {}\n\
+         pieces  positions  wins  draws  losses  longest win (plies)   (Black to move; White's are their colour-reversed images)\n",
+        path.display()
+    );
+    for k in 0..n as usize {
+        let [w, d, l] = stats.outcomes[k];
+        text.push_str(&format!(
+            "{:>6}  {:>9}  {w}  {d}  {l}  {}\n",
+            k + 1,
+            stats.positions[k],
+            stats.longest_win_plies[k]
+        ));
+    }
+    text.push_str(&format!(
+        "{} slots stored; build: {:.2} s, {:.1} MiB at peak\n",
+        stats.slots,
+        stats.seconds,
+        stats.peak_bytes as f64 / (1024.0 * 1024.0)
+    ));
+    print!("{text}");
     Ok(())
 }
 
@@ -87,14 +142,23 @@ pub fn describe(ending: Ending, s: &BuildStats, path: &Path) -> String {
 /// # Errors
 /// A damaged file or an unreadable position (bad input), or a file that cannot be read.
 pub fn probe_tablebase(file: &Path, fen: &str) -> Result<(), CommandError> {
-    let tables = Tablebases::new(vec![Tablebase::load(file)?]);
-    let pos = Chess::parse_position(fen)
-        .map_err(|e| CommandError::BadInput(format!("position `{fen}`: {e}")))?;
-    let text = match tables.probe_chess(&pos) {
+    let bad = |e: crate::game::ParseError| CommandError::BadInput(format!("position `{fen}`: {e}"));
+    let table = AnyTable::load(file)?;
+    let chess = matches!(table, AnyTable::Chess(_));
+    let value = match table {
+        AnyTable::Chess(table) => {
+            let pos = Chess::parse_position(fen).map_err(bad)?;
+            Tablebases::new(vec![table]).probe_chess(&pos)
+        }
+        AnyTable::Checkers(table) => table.probe(&Checkers::parse_position(fen).map_err(bad)?),
+    };
+    let text = match value {
         None => "not in this database".to_string(),
         Some(Exact::Draw) => "draw".to_string(),
-        Some(Exact::Win(d)) => format!("win, mate in {d} plies ({} moves)", d.div_ceil(2)),
-        Some(Exact::Loss(d)) => format!("loss, mated in {d} plies"),
+        Some(Exact::Win(d)) if chess => format!("win, mate in {d} plies ({} moves)", d.div_ceil(2)),
+        Some(Exact::Win(d)) => format!("win in {d} plies"),
+        Some(Exact::Loss(d)) if chess => format!("loss, mated in {d} plies"),
+        Some(Exact::Loss(d)) => format!("loss in {d} plies"),
     };
     println!("{text}");
     Ok(())

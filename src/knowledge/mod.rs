@@ -28,7 +28,8 @@ pub struct Knowledge {
 }
 
 impl Knowledge {
-    /// The endgame databases as a search's probe for `G` (they answer for chess only).
+    /// The endgame databases as a search's probe for `G` (they answer for chess and
+    /// checkers).
     #[must_use]
     pub fn probe_for<G: Game>(&self) -> Option<&dyn Probe<G>> {
         self.tablebase
@@ -49,8 +50,7 @@ impl Knowledge {
     pub fn label(&self) -> String {
         let mut parts = Vec::new();
         if let Some((_, tables)) = &self.tablebase {
-            let endings: Vec<String> = tables.endings().map(|e| e.to_string()).collect();
-            parts.push(format!(" tablebase={}", endings.join("+")));
+            parts.push(format!(" tablebase={}", tables.names().join("+")));
         }
         if let Some((path, _)) = &self.book {
             let name = path.file_name().unwrap_or_default().to_string_lossy();
