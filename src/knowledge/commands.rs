@@ -50,10 +50,7 @@ pub fn build_tablebase(game: &str, ending: &str, out: Option<&Path>) -> Result<(
         || PathBuf::from(format!("{ending}.plytb")),
         Path::to_path_buf,
     );
-    let bar = ProgressBar::new_spinner();
-    if let Ok(style) = ProgressStyle::with_template("{elapsed_precise} {spinner} {msg}") {
-        bar.set_style(style);
-    }
+    let bar = spinner();
     let (table, stats) = build(ending, &mut |plies| {
         bar.set_message(format!("{ending}: wins up to {plies} plies found"));
         bar.tick();
@@ -81,10 +78,7 @@ fn build_checkers_tablebase(pieces: &str, out: Option<&Path>) -> Result<(), Comm
         || PathBuf::from(format!("checkers{n}.plytb")),
         Path::to_path_buf,
     );
-    let bar = ProgressBar::new_spinner();
-    if let Ok(style) = ProgressStyle::with_template("{elapsed_precise} {spinner} {msg}") {
-        bar.set_style(style);
-    }
+    let bar = spinner();
     let (table, stats) = checkers::build_checkers(n, &mut |k, plies| {
         bar.set_message(format!("checkers, {k} pieces: level {plies} plies done"));
         bar.tick();
@@ -113,6 +107,15 @@ fn build_checkers_tablebase(pieces: &str, out: Option<&Path>) -> Result<(), Comm
     ));
     print!("{text}");
     Ok(())
+}
+
+/// A spinner with the elapsed time and a message, for builds.
+fn spinner() -> ProgressBar {
+    let bar = ProgressBar::new_spinner();
+    if let Ok(style) = ProgressStyle::with_template("{elapsed_precise} {spinner} {msg}") {
+        bar.set_style(style);
+    }
+    bar
 }
 
 /// The statistics of a build, as printed.
@@ -191,14 +194,93 @@ pub fn build_chess_book(pgn: &Path, out: &Path, max_ply: usize) -> Result<(), Co
     Ok(())
 }
 
-/// `plylab book probe FILE FEN`: the book's moves in a position, with their weights.
+/// `plylab book build connect4 --positions N [--depth D] [--omega W] [--from POS]`: a book
+/// built by drop-out expansion, each leaf valued by an ordered alpha-beta search to depth
+/// `D` (0: to the end of the game) with the centre-first evaluation.
+///
+/// # Errors
+/// An unreadable start position (bad input), or a file that cannot be written.
+pub fn build_connect4_book(
+    from: &str,
+    out: &Path,
+    positions: usize,
+    depth: u32,
+    omega: i32,
+) -> Result<(), CommandError> {
+    use crate::games::connect4::{CentreFirst, Connect4};
+    let root = Connect4::parse_position(from)
+        .map_err(|e| CommandError::BadInput(format!("--from `{from}`: {e}")))?;
+    let params = connect4_book_params(positions, depth, omega);
+    let started = std::time::Instant::now();
+    let bar = ProgressBar::new(positions as u64);
+    let book = super::book::doe::build_doe(&root, &CentreFirst, &params, &mut |n| {
+        bar.set_position(n as u64);
+    });
+    bar.finish_and_clear();
+    book.save(out)?;
+    println!(
+        "connect4 book -> {}: {} positions, {} moves (depth {depth}, omega {omega}), {:.1} s",
+        out.display(),
+        book.positions(),
+        book.entries().len(),
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+/// The drop-out expansion settings of `plylab book build connect4`: the search of
+/// experiments/connect4.toml's strongest configuration (all ordering heuristics, a 16 MiB
+/// table, iterative deepening) to `depth` plies (0: to the end of the game).
+#[must_use]
+pub fn connect4_book_params(
+    positions: usize,
+    depth: u32,
+    omega: i32,
+) -> super::book::doe::DoeParams {
+    super::book::doe::DoeParams {
+        positions,
+        omega,
+        config: crate::search::SearchConfig {
+            tt_mb: 16,
+            ordering: crate::search::Ordering::HEURISTICS,
+            ..crate::search::SearchConfig::default()
+        },
+        limits: crate::search::Limits {
+            depth: (depth > 0).then_some(depth),
+            ..crate::search::Limits::default()
+        },
+    }
+}
+
+/// `plylab book probe FILE POSITION`: the book's moves in a position (FEN for a Polyglot
+/// book, the game's notation for a search book), with their weights or values.
 ///
 /// # Errors
 /// A damaged book or an unreadable position (bad input), or a file that cannot be read.
 pub fn probe_book(file: &Path, fen: &str) -> Result<(), CommandError> {
-    let book = super::book::PolyglotBook::load(file)?;
-    let pos = Chess::parse_position(fen)
-        .map_err(|e| CommandError::BadInput(format!("position `{fen}`: {e}")))?;
+    let bad = |e: crate::game::ParseError| CommandError::BadInput(format!("position `{fen}`: {e}"));
+    let book = match super::book::Book::load(file)? {
+        super::book::Book::Polyglot(book) => book,
+        super::book::Book::Search(book) => {
+            use crate::games::connect4::Connect4;
+            if book.game() != "connect4" {
+                let game = book.game();
+                return Err(CommandError::BadInput(format!(
+                    "{}: a book for `{game}`, which `book probe` does not read",
+                    file.display()
+                )));
+            }
+            let moves = book.scored_moves(&Connect4::parse_position(fen).map_err(bad)?);
+            if moves.is_empty() {
+                println!("out of book");
+            }
+            for (mv, value) in moves {
+                println!("{mv} {value}");
+            }
+            return Ok(());
+        }
+    };
+    let pos = Chess::parse_position(fen).map_err(bad)?;
     let moves = book.moves(&pos);
     if moves.is_empty() {
         println!("out of book");

@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use crate::game::Game;
 use crate::search::probe::Probe;
-use book::{BookChoice, OpeningBook, PolyglotBook};
+use book::{Book, BookChoice, OpeningBook};
 use tablebase::Tablebases;
 
 /// The knowledge a searcher consults beside its search, as an experiment file names it.
@@ -22,7 +22,7 @@ pub struct Knowledge {
     pub tablebase: Option<(PathBuf, Arc<Tablebases>)>,
     /// `book = "path"`: the file, and the opening book read from it (played before
     /// searching, by arena players).
-    pub book: Option<(PathBuf, Arc<PolyglotBook>)>,
+    pub book: Option<(PathBuf, Arc<Book>)>,
     /// `book_choice`: how a book move is chosen.
     pub book_choice: BookChoice,
 }
@@ -37,7 +37,8 @@ impl Knowledge {
             .map(|(_, tables)| tables.as_ref() as &dyn Probe<G>)
     }
 
-    /// The opening book as a player's book for `G` (it answers for chess only).
+    /// The opening book as a player's book for `G` (a Polyglot book answers for chess, a
+    /// search book for its own game).
     #[must_use]
     pub fn book_for<G: Game>(&self) -> Option<&dyn OpeningBook<G>> {
         self.book

@@ -1019,7 +1019,7 @@ fn knowledge_of(
             .parent()
             .unwrap_or(Path::new("."))
             .join(book.get_ref());
-        let read = crate::knowledge::book::PolyglotBook::load(&path)
+        let read = crate::knowledge::book::Book::load(&path)
             .map_err(|e| src.at(book, "book", e.to_string()))?;
         knowledge.book = Some((path, std::sync::Arc::new(read)));
     }

@@ -387,7 +387,7 @@ const fn piece_of(p: Extra) -> Piece {
 }
 
 /// FNV-1a, 64 bits (Fowler, Noll and Vo; IETF draft-eastlake-fnv): the load-time checksum.
-fn fnv1a(bytes: &[u8]) -> u64 {
+pub(crate) fn fnv1a(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
         (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
     })
