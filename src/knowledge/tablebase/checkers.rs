@@ -213,12 +213,13 @@ impl Layout {
 
     /// The slots of the positions of `pieces` pieces (consecutive: slices are by count).
     fn range(&self, pieces: u32) -> std::ops::Range<usize> {
-        self.slices
+        let of_count = self
+            .slices
             .iter()
-            .filter(|s| s.counts.iter().map(|&c| u32::from(c)).sum::<u32>() == pieces)
-            .fold(usize::MAX..0, |r, s| {
-                r.start.min(s.offset)..r.end.max(s.offset + s.len())
-            })
+            .filter(|s| s.counts.iter().map(|&c| u32::from(c)).sum::<u32>() == pieces);
+        let start = of_count.clone().map(|s| s.offset).min().unwrap_or(0);
+        let end = of_count.map(|s| s.offset + s.len()).max().unwrap_or(0);
+        start..end
     }
 
     fn slice_of(&self, counts: [u8; 4]) -> Option<&Slice> {
@@ -617,8 +618,8 @@ mod tests {
 
     #[test]
     fn ranks_round_trip() {
-        for k in 0..=4 {
-            for r in (0..BINOMIAL[28][k]).step_by(97) {
+        for (k, &count) in BINOMIAL[28].iter().enumerate() {
+            for r in (0..count).step_by(97) {
                 let set = unrank(r, k);
                 assert_eq!(set.count_ones() as usize, k);
                 assert!(set < 1 << 28);

@@ -1,7 +1,8 @@
-//! Chess endgame databases by retrograde analysis: KQK, KRK, KPK and KBNK, each position
+//! Endgame databases by retrograde analysis. Chess: KQK, KRK, KPK and KBNK, each position
 //! with its distance to mate in plies, both sides to move ([`retro`] builds them, [`board`]
-//! indexes them), stored compactly with a checksum and probed by a search through
-//! [`Probe`].
+//! indexes them). Checkers: every position of 1 to 4 pieces ([`checkers`]). Both are
+//! stored compactly with a checksum (the format below) and probed by a search through
+//! [`Probe`] ([`Tablebases`] answers for both games).
 //!
 //! Values: one byte per legal position of one symmetry class (the white king in the
 //! a1-d1-d4 triangle without pawns, on files a-d with a pawn). 0 is a draw, 255 an
@@ -297,21 +298,24 @@ impl AnyTable {
         let name = String::from_utf8_lossy(&bytes[10..16]);
         let name = name.trim_end_matches('\0');
         // Chess tables store both sides to move; checkers tables one (see `checkers`).
-        let (table, entries, sides): (Box<dyn FnOnce(Vec<u8>) -> Self>, usize, usize) =
-            if let Some(pieces) = name.strip_prefix("CHK") {
-                let pieces: u32 = pieces
-                    .parse()
+        enum Kind {
+            Chess(Ending),
+            Checkers(u32),
+        }
+        let kind = match name.strip_prefix("CHK") {
+            Some(pieces) => Kind::Checkers(
+                pieces
+                    .parse::<u32>()
                     .ok()
                     .filter(|p| (1..=checkers::MAX_PIECES).contains(p))
-                    .ok_or_else(|| format!("unknown checkers database `{name}`"))?;
-                let slots = CheckersTable::slots(pieces);
-                let make = move |values| Self::Checkers(CheckersTable::from_values(pieces, values));
-                (Box::new(make), slots, 1)
-            } else {
-                let ending: Ending = name.parse().map_err(|e: TablebaseError| e.to_string())?;
-                let make = move |values| Self::Chess(Tablebase { ending, values });
-                (Box::new(make), ending.entries_per_side(), 2)
-            };
+                    .ok_or_else(|| format!("unknown checkers database `{name}`"))?,
+            ),
+            None => Kind::Chess(name.parse().map_err(|e: TablebaseError| e.to_string())?),
+        };
+        let (entries, sides) = match kind {
+            Kind::Checkers(pieces) => (CheckersTable::slots(pieces), 1),
+            Kind::Chess(ending) => (ending.entries_per_side(), 2),
+        };
         let expected = entries * sides;
         if word(16) != entries as u64 || bytes.len() != HEADER_LEN + expected {
             return Err(format!(
@@ -323,7 +327,10 @@ impl AnyTable {
         if fnv1a(&values) != word(24) {
             return Err("checksum mismatch: the file is damaged".into());
         }
-        Ok(table(values))
+        Ok(match kind {
+            Kind::Checkers(pieces) => Self::Checkers(CheckersTable::from_values(pieces, values)),
+            Kind::Chess(ending) => Self::Chess(Tablebase { ending, values }),
+        })
     }
 }
 
