@@ -98,13 +98,26 @@ struct LearnArgs {
 
 #[derive(Subcommand)]
 enum BookAction {
-    /// Build a book: `chess --pgn FILE` (Polyglot, weights as PolyGlot's make-book).
+    /// Build a book: `chess --pgn FILE` (Polyglot, weights as PolyGlot's make-book), or
+    /// `connect4 --positions N` (by search, drop-out expansion).
     Build {
-        /// The game (`chess`).
+        /// The game (`chess` or `connect4`).
         game: String,
         /// Chess: the PGN games.
         #[arg(long, value_name = "FILE")]
-        pgn: PathBuf,
+        pgn: Option<PathBuf>,
+        /// Connect four: positions to expand (the book's size).
+        #[arg(long, default_value_t = 200)]
+        positions: usize,
+        /// Connect four: the depth of each leaf's alpha-beta search (0: to the end).
+        #[arg(long, default_value_t = 8)]
+        depth: u32,
+        /// Connect four: drop-out expansion's cost of a ply, in evaluation units.
+        #[arg(long, default_value_t = 4)]
+        omega: i32,
+        /// Connect four: the position the book starts from (default: the empty board).
+        #[arg(long, default_value = "start")]
+        from: String,
         /// Where to write the book.
         #[arg(long, value_name = "FILE")]
         out: PathBuf,
@@ -694,12 +707,24 @@ fn book(action: &BookAction) -> Result<(), Failure> {
     match action {
         BookAction::Build {
             game,
-            pgn,
+            pgn: Some(pgn),
             out,
             max_ply,
+            ..
         } if game == "chess" => commands::build_chess_book(pgn, out, *max_ply),
+        BookAction::Build {
+            game,
+            out,
+            positions,
+            depth,
+            omega,
+            from,
+            ..
+        } if game == "connect4" => {
+            commands::build_connect4_book(from, out, *positions, *depth, *omega)
+        }
         BookAction::Build { game, .. } => Err(CommandError::BadInput(format!(
-            "book build: game `{game}` has no book builder here (chess: --pgn)"
+            "book build: game `{game}` has no book builder here (chess: --pgn FILE; connect4)"
         ))),
         BookAction::Probe { file, fen } => commands::probe_book(file, fen),
     }

@@ -193,6 +193,25 @@ fn arena_knowledge_keys() {
         stderr.contains("a.toml:") && stderr.contains("book"),
         "{stderr}"
     );
+    // A connect-four book built by search plays connect four, and not chess.
+    let c4 = tmp.path("c4.book");
+    let c4_args = [
+        "book",
+        "build",
+        "connect4",
+        "--positions",
+        "3",
+        "--depth",
+        "2",
+        "--out",
+    ];
+    let (code, _, stderr) = plylab(&[&c4_args[..], &[c4.to_str().expect("utf-8")]].concat());
+    assert_eq!(code, 0, "{stderr}");
+    let (code, stderr, _) = run("connect4", "book = \"c4.book\"", true);
+    assert_eq!(code, 0, "{stderr}");
+    let (code, stderr, _) = run("chess", "book = \"c4.book\"", true);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("built for connect4"), "{stderr}");
     let (code, stderr, _) = run("chess", "minimax:tablebase = \"KQK.plytb\"", true);
     assert_eq!(code, 2, "{stderr}");
     assert!(stderr.contains("alphabeta\" only"), "{stderr}");

@@ -555,6 +555,21 @@ fn players(
     Ok(out)
 }
 
+/// Why a variant's book cannot play `game`: a Polyglot book is for chess, a search book
+/// for the game it was built for.
+fn book_mismatch(v: &SearcherVariant, game: GameKind) -> Option<String> {
+    use crate::knowledge::book::Book;
+    match v.knowledge.book.as_ref().map(|(_, b)| b.as_ref())? {
+        Book::Polyglot(_) if game != GameKind::Chess => {
+            Some(format!("a Polyglot book is for chess, not {game}"))
+        }
+        Book::Search(b) if b.game() != game.to_string() => {
+            Some(format!("the book was built for {}, not {game}", b.game()))
+        }
+        _ => None,
+    }
+}
+
 /// The searcher's variants, or its engine.
 fn player_kinds(
     src: &Source,
@@ -562,14 +577,31 @@ fn player_kinds(
     game: GameKind,
 ) -> Result<Vec<PlayerKind>, SpecError> {
     let Some(engine) = &spec.engine else {
-        let chess_only = [("book", &spec.book), ("tablebase", &spec.tablebase)];
-        if let Some((key, Some(file))) = chess_only.iter().find(|(_, f)| f.is_some())
-            && game != GameKind::Chess
-        {
-            return Err(src.at(file, key, format!("`{key}` is for chess")));
+        // Books: Polyglot for chess, built by search for connect four; databases: chess and
+        // checkers.
+        let knowledge = [
+            ("book", &spec.book, [GameKind::Chess, GameKind::Connect4]),
+            (
+                "tablebase",
+                &spec.tablebase,
+                [GameKind::Chess, GameKind::Checkers],
+            ),
+        ];
+        for (key, file, games) in knowledge {
+            if let Some(file) = file
+                && !games.contains(&game)
+            {
+                let why = format!("`{key}` is for {} and {}", games[0], games[1]);
+                return Err(src.at(file, key, why));
+            }
         }
         let algorithm = required_algorithm(src, spec)?;
         let variants = variants_of(src, spec, algorithm)?;
+        if let Some(file) = &spec.book
+            && let Some(why) = variants.iter().find_map(|v| book_mismatch(v, game))
+        {
+            return Err(src.at(file, "book", why));
+        }
         let not_probing = |v: &SearcherVariant| {
             v.mcts.is_some() || v.config.algorithm != crate::search::Algorithm::Alphabeta
         };

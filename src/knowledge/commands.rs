@@ -5,8 +5,9 @@ use std::path::{Path, PathBuf};
 
 use indicatif::{ProgressBar, ProgressStyle};
 
-use super::tablebase::{BuildStats, Ending, Tablebase, TablebaseError, Tablebases, build};
+use super::tablebase::{AnyTable, BuildStats, Ending, TablebaseError, Tablebases, build, checkers};
 use crate::game::Notation;
+use crate::games::checkers::Checkers;
 use crate::games::chess::Chess;
 use crate::search::probe::Exact;
 
@@ -36,9 +37,12 @@ impl From<TablebaseError> for CommandError {
 /// # Errors
 /// An unknown game or ending (bad input), or a file that cannot be written.
 pub fn build_tablebase(game: &str, ending: &str, out: Option<&Path>) -> Result<(), CommandError> {
+    if game == "checkers" {
+        return build_checkers_tablebase(ending, out);
+    }
     if game != "chess" {
         return Err(CommandError::BadInput(format!(
-            "tablebase: game `{game}` has no endgame databases (only `chess`)"
+            "tablebase: game `{game}` has no endgame databases (`chess` and `checkers`)"
         )));
     }
     let ending: Ending = ending.parse()?;
@@ -46,10 +50,7 @@ pub fn build_tablebase(game: &str, ending: &str, out: Option<&Path>) -> Result<(
         || PathBuf::from(format!("{ending}.plytb")),
         Path::to_path_buf,
     );
-    let bar = ProgressBar::new_spinner();
-    if let Ok(style) = ProgressStyle::with_template("{elapsed_precise} {spinner} {msg}") {
-        bar.set_style(style);
-    }
+    let bar = spinner();
     let (table, stats) = build(ending, &mut |plies| {
         bar.set_message(format!("{ending}: wins up to {plies} plies found"));
         bar.tick();
@@ -58,6 +59,63 @@ pub fn build_tablebase(game: &str, ending: &str, out: Option<&Path>) -> Result<(
     table.save(&path)?;
     print!("{}", describe(ending, &stats, &path));
     Ok(())
+}
+
+/// `plylab tablebase build checkers N`: every position of 1 to N pieces (N at most 4), to
+/// `checkersN.plytb` by default.
+fn build_checkers_tablebase(pieces: &str, out: Option<&Path>) -> Result<(), CommandError> {
+    let max = checkers::MAX_PIECES;
+    let n: u32 = pieces
+        .parse()
+        .ok()
+        .filter(|n| (1..=max).contains(n))
+        .ok_or_else(|| {
+            CommandError::BadInput(format!(
+                "tablebase: checkers takes the number of pieces, 1 to {max}, not `{pieces}`"
+            ))
+        })?;
+    let path = out.map_or_else(
+        || PathBuf::from(format!("checkers{n}.plytb")),
+        Path::to_path_buf,
+    );
+    let bar = spinner();
+    let (table, stats) = checkers::build_checkers(n, &mut |k, plies| {
+        bar.set_message(format!("checkers, {k} pieces: level {plies} plies done"));
+        bar.tick();
+    })?;
+    bar.finish_and_clear();
+    table.save(&path)?;
+    let mut text = format!(
+        "checkers, 1 to {n} pieces -> {}\n\
+         pieces  positions  wins  draws  losses  longest win (plies)   (Black to move; White's are their colour-reversed images)\n",
+        path.display()
+    );
+    for k in 0..n as usize {
+        let [w, d, l] = stats.outcomes[k];
+        text.push_str(&format!(
+            "{:>6}  {:>9}  {w}  {d}  {l}  {}\n",
+            k + 1,
+            stats.positions[k],
+            stats.longest_win_plies[k]
+        ));
+    }
+    text.push_str(&format!(
+        "{} slots stored; build: {:.2} s, {:.1} MiB at peak\n",
+        stats.slots,
+        stats.seconds,
+        stats.peak_bytes as f64 / (1024.0 * 1024.0)
+    ));
+    print!("{text}");
+    Ok(())
+}
+
+/// A spinner with the elapsed time and a message, for builds.
+fn spinner() -> ProgressBar {
+    let bar = ProgressBar::new_spinner();
+    if let Ok(style) = ProgressStyle::with_template("{elapsed_precise} {spinner} {msg}") {
+        bar.set_style(style);
+    }
+    bar
 }
 
 /// The statistics of a build, as printed.
@@ -87,14 +145,23 @@ pub fn describe(ending: Ending, s: &BuildStats, path: &Path) -> String {
 /// # Errors
 /// A damaged file or an unreadable position (bad input), or a file that cannot be read.
 pub fn probe_tablebase(file: &Path, fen: &str) -> Result<(), CommandError> {
-    let tables = Tablebases::new(vec![Tablebase::load(file)?]);
-    let pos = Chess::parse_position(fen)
-        .map_err(|e| CommandError::BadInput(format!("position `{fen}`: {e}")))?;
-    let text = match tables.probe_chess(&pos) {
+    let bad = |e: crate::game::ParseError| CommandError::BadInput(format!("position `{fen}`: {e}"));
+    let table = AnyTable::load(file)?;
+    let chess = matches!(table, AnyTable::Chess(_));
+    let value = match table {
+        AnyTable::Chess(table) => {
+            let pos = Chess::parse_position(fen).map_err(bad)?;
+            Tablebases::new(vec![table]).probe_chess(&pos)
+        }
+        AnyTable::Checkers(table) => table.probe(&Checkers::parse_position(fen).map_err(bad)?),
+    };
+    let text = match value {
         None => "not in this database".to_string(),
         Some(Exact::Draw) => "draw".to_string(),
-        Some(Exact::Win(d)) => format!("win, mate in {d} plies ({} moves)", d.div_ceil(2)),
-        Some(Exact::Loss(d)) => format!("loss, mated in {d} plies"),
+        Some(Exact::Win(d)) if chess => format!("win, mate in {d} plies ({} moves)", d.div_ceil(2)),
+        Some(Exact::Win(d)) => format!("win in {d} plies"),
+        Some(Exact::Loss(d)) if chess => format!("loss, mated in {d} plies"),
+        Some(Exact::Loss(d)) => format!("loss in {d} plies"),
     };
     println!("{text}");
     Ok(())
@@ -127,14 +194,93 @@ pub fn build_chess_book(pgn: &Path, out: &Path, max_ply: usize) -> Result<(), Co
     Ok(())
 }
 
-/// `plylab book probe FILE FEN`: the book's moves in a position, with their weights.
+/// `plylab book build connect4 --positions N [--depth D] [--omega W] [--from POS]`: a book
+/// built by drop-out expansion, each leaf valued by an ordered alpha-beta search to depth
+/// `D` (0: to the end of the game) with the centre-first evaluation.
+///
+/// # Errors
+/// An unreadable start position (bad input), or a file that cannot be written.
+pub fn build_connect4_book(
+    from: &str,
+    out: &Path,
+    positions: usize,
+    depth: u32,
+    omega: i32,
+) -> Result<(), CommandError> {
+    use crate::games::connect4::{CentreFirst, Connect4};
+    let root = Connect4::parse_position(from)
+        .map_err(|e| CommandError::BadInput(format!("--from `{from}`: {e}")))?;
+    let params = connect4_book_params(positions, depth, omega);
+    let started = std::time::Instant::now();
+    let bar = ProgressBar::new(positions as u64);
+    let book = super::book::doe::build_doe(&root, &CentreFirst, &params, &mut |n| {
+        bar.set_position(n as u64);
+    });
+    bar.finish_and_clear();
+    book.save(out)?;
+    println!(
+        "connect4 book -> {}: {} positions, {} moves (depth {depth}, omega {omega}), {:.1} s",
+        out.display(),
+        book.positions(),
+        book.entries().len(),
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+/// The drop-out expansion settings of `plylab book build connect4`: the search of
+/// experiments/connect4.toml's strongest configuration (all ordering heuristics, a 16 MiB
+/// table, iterative deepening) to `depth` plies (0: to the end of the game).
+#[must_use]
+pub fn connect4_book_params(
+    positions: usize,
+    depth: u32,
+    omega: i32,
+) -> super::book::doe::DoeParams {
+    super::book::doe::DoeParams {
+        positions,
+        omega,
+        config: crate::search::SearchConfig {
+            tt_mb: 16,
+            ordering: crate::search::Ordering::HEURISTICS,
+            ..crate::search::SearchConfig::default()
+        },
+        limits: crate::search::Limits {
+            depth: (depth > 0).then_some(depth),
+            ..crate::search::Limits::default()
+        },
+    }
+}
+
+/// `plylab book probe FILE POSITION`: the book's moves in a position (FEN for a Polyglot
+/// book, the game's notation for a search book), with their weights or values.
 ///
 /// # Errors
 /// A damaged book or an unreadable position (bad input), or a file that cannot be read.
 pub fn probe_book(file: &Path, fen: &str) -> Result<(), CommandError> {
-    let book = super::book::PolyglotBook::load(file)?;
-    let pos = Chess::parse_position(fen)
-        .map_err(|e| CommandError::BadInput(format!("position `{fen}`: {e}")))?;
+    let bad = |e: crate::game::ParseError| CommandError::BadInput(format!("position `{fen}`: {e}"));
+    let book = match super::book::Book::load(file)? {
+        super::book::Book::Polyglot(book) => book,
+        super::book::Book::Search(book) => {
+            use crate::games::connect4::Connect4;
+            if book.game() != "connect4" {
+                let game = book.game();
+                return Err(CommandError::BadInput(format!(
+                    "{}: a book for `{game}`, which `book probe` does not read",
+                    file.display()
+                )));
+            }
+            let moves = book.scored_moves(&Connect4::parse_position(fen).map_err(bad)?);
+            if moves.is_empty() {
+                println!("out of book");
+            }
+            for (mv, value) in moves {
+                println!("{mv} {value}");
+            }
+            return Ok(());
+        }
+    };
+    let pos = Chess::parse_position(fen).map_err(bad)?;
     let moves = book.moves(&pos);
     if moves.is_empty() {
         println!("out of book");

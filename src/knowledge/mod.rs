@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use crate::game::Game;
 use crate::search::probe::Probe;
-use book::{BookChoice, OpeningBook, PolyglotBook};
+use book::{Book, BookChoice, OpeningBook};
 use tablebase::Tablebases;
 
 /// The knowledge a searcher consults beside its search, as an experiment file names it.
@@ -22,13 +22,14 @@ pub struct Knowledge {
     pub tablebase: Option<(PathBuf, Arc<Tablebases>)>,
     /// `book = "path"`: the file, and the opening book read from it (played before
     /// searching, by arena players).
-    pub book: Option<(PathBuf, Arc<PolyglotBook>)>,
+    pub book: Option<(PathBuf, Arc<Book>)>,
     /// `book_choice`: how a book move is chosen.
     pub book_choice: BookChoice,
 }
 
 impl Knowledge {
-    /// The endgame databases as a search's probe for `G` (they answer for chess only).
+    /// The endgame databases as a search's probe for `G` (they answer for chess and
+    /// checkers).
     #[must_use]
     pub fn probe_for<G: Game>(&self) -> Option<&dyn Probe<G>> {
         self.tablebase
@@ -36,7 +37,8 @@ impl Knowledge {
             .map(|(_, tables)| tables.as_ref() as &dyn Probe<G>)
     }
 
-    /// The opening book as a player's book for `G` (it answers for chess only).
+    /// The opening book as a player's book for `G` (a Polyglot book answers for chess, a
+    /// search book for its own game).
     #[must_use]
     pub fn book_for<G: Game>(&self) -> Option<&dyn OpeningBook<G>> {
         self.book
@@ -49,8 +51,7 @@ impl Knowledge {
     pub fn label(&self) -> String {
         let mut parts = Vec::new();
         if let Some((_, tables)) = &self.tablebase {
-            let endings: Vec<String> = tables.endings().map(|e| e.to_string()).collect();
-            parts.push(format!(" tablebase={}", endings.join("+")));
+            parts.push(format!(" tablebase={}", tables.names().join("+")));
         }
         if let Some((path, _)) = &self.book {
             let name = path.file_name().unwrap_or_default().to_string_lossy();

@@ -495,7 +495,15 @@ pub fn with_game_pair<T: PairTask>(
         }
         GamePosition::Checkers(p) => {
             let eval = CheckersEval::default();
-            task.run(p, &eval, &eval, &same)
+            // Checkers sets give signed plies to the end (+31: a win in 31 plies), the
+            // distances of the endgame databases (crate::knowledge::tablebase::checkers).
+            let plies = |s: Score| match score::plies_to_end(s) {
+                Some(d) if s > 0 => d,
+                Some(d) => -d,
+                None if s == 0 => 0,
+                None => i32::MIN,
+            };
+            task.run(p, &eval, &eval, &plies)
         }
         GamePosition::ChanceTree(p) => task.run(p, &ChanceTreeValue, &ChanceTreeValue, &same),
         GamePosition::Backgammon(p) => {

@@ -799,21 +799,21 @@ pub fn parse(file: &Path, text: &str) -> Result<Plan, SpecError> {
     })
 }
 
-/// Endgame databases are chess's: a searcher with one may not run on another game, nor be
-/// a Monte Carlo search.
+/// Endgame databases are chess's and checkers': a searcher with one may not run on another
+/// game, nor be a Monte Carlo search.
 fn check_knowledge_game(
     src: &Source,
     doc: &ExperimentFile,
     game: &GameSpec,
     chosen: &[(SearcherVariant, LimitsSpec)],
 ) -> Result<(), SpecError> {
-    let is_chess = *game.game.get_ref() == GameKind::Chess;
+    let is_chess = matches!(game.game.get_ref(), GameKind::Chess | GameKind::Checkers);
     for (variant, _) in chosen {
         if variant.knowledge.tablebase.is_none() {
             continue;
         }
         let why = if !is_chess {
-            "endgame databases are for chess; this searcher also runs on another game (name the searchers per game)"
+            "endgame databases are for chess and checkers; this searcher also runs on another game (name the searchers per game)"
         } else if variant.mcts.is_some()
             || variant.config.algorithm != crate::search::Algorithm::Alphabeta
         {
@@ -1019,7 +1019,7 @@ fn knowledge_of(
             .parent()
             .unwrap_or(Path::new("."))
             .join(book.get_ref());
-        let read = crate::knowledge::book::PolyglotBook::load(&path)
+        let read = crate::knowledge::book::Book::load(&path)
             .map_err(|e| src.at(book, "book", e.to_string()))?;
         knowledge.book = Some((path, std::sync::Arc::new(read)));
     }

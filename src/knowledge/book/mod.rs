@@ -7,6 +7,7 @@
 //! file among equals); `weighted` draws a move with probability proportional to its weight
 //! from a generator seeded by the game's seed and the ply, so a match is reproducible.
 
+pub mod doe;
 mod keys;
 pub mod polyglot;
 
@@ -17,6 +18,7 @@ use crate::game::{Game, Notation, Player};
 use crate::games::chess::{Chess, ChessMove};
 use crate::rng::{XorShift, mix};
 
+pub use doe::SearchBook;
 pub use polyglot::PolyglotBook;
 
 /// Why a book could not be read or written.
@@ -57,6 +59,16 @@ impl BookError {
             source,
         }
     }
+}
+
+/// Reads `path` and parses its bytes with `parse`, whose complaint becomes a
+/// [`BookError::Corrupt`] naming the file.
+fn load_with<T>(path: &Path, parse: fn(&[u8]) -> Result<T, String>) -> Result<T, BookError> {
+    let bytes = std::fs::read(path).map_err(|e| BookError::io(path, e))?;
+    parse(&bytes).map_err(|reason| BookError::Corrupt {
+        path: path.to_path_buf(),
+        reason,
+    })
 }
 
 /// How a move is chosen among a position's book moves.
@@ -124,6 +136,44 @@ impl<G: Game> OpeningBook<G> for PolyglotBook {
             .into_iter()
             .filter_map(|(m, w)| Some(((&m as &dyn Any).downcast_ref::<G::Move>()?.to_owned(), w)))
             .collect()
+    }
+}
+
+/// A book file of either kind: Polyglot (chess) or built by search ([`doe`]).
+#[derive(Debug)]
+pub enum Book {
+    /// A Polyglot .bin book.
+    Polyglot(PolyglotBook),
+    /// A book built by drop-out expansion.
+    Search(SearchBook),
+}
+
+impl Book {
+    /// Reads a book: a search book when the file starts with [`doe::MAGIC`], a Polyglot
+    /// book otherwise.
+    ///
+    /// # Errors
+    /// When the file cannot be read, or is damaged.
+    pub fn load(path: &Path) -> Result<Self, BookError> {
+        let mut magic = [0u8; 8];
+        let is_search = std::fs::File::open(path)
+            .and_then(|mut f| std::io::Read::read_exact(&mut f, &mut magic))
+            .is_ok()
+            && &magic == doe::MAGIC;
+        if is_search {
+            SearchBook::load(path).map(Self::Search)
+        } else {
+            PolyglotBook::load(path).map(Self::Polyglot)
+        }
+    }
+}
+
+impl<G: Game> OpeningBook<G> for Book {
+    fn moves(&self, pos: &G) -> Vec<(G::Move, u16)> {
+        match self {
+            Self::Polyglot(book) => OpeningBook::<G>::moves(book, pos),
+            Self::Search(book) => book.weighted_moves(pos),
+        }
     }
 }
 

@@ -185,11 +185,7 @@ impl PolyglotBook {
     /// When the file cannot be read, its length is not a whole number of entries, or its
     /// keys are out of order.
     pub fn load(path: &Path) -> Result<Self, BookError> {
-        let bytes = std::fs::read(path).map_err(|e| BookError::io(path, e))?;
-        Self::from_bytes(&bytes).map_err(|reason| BookError::Corrupt {
-            path: path.to_path_buf(),
-            reason,
-        })
+        super::load_with(path, Self::from_bytes)
     }
 
     fn from_bytes(bytes: &[u8]) -> Result<Self, String> {

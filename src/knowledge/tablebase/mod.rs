@@ -1,7 +1,8 @@
-//! Chess endgame databases by retrograde analysis: KQK, KRK, KPK and KBNK, each position
+//! Endgame databases by retrograde analysis. Chess: KQK, KRK, KPK and KBNK, each position
 //! with its distance to mate in plies, both sides to move ([`retro`] builds them, [`board`]
-//! indexes them), stored compactly with a checksum and probed by a search through
-//! [`Probe`].
+//! indexes them). Checkers: every position of 1 to 4 pieces ([`checkers`]). Both are
+//! stored compactly with a checksum (the format below) and probed by a search through
+//! [`Probe`] ([`Tablebases`] answers for both games).
 //!
 //! Values: one byte per legal position of one symmetry class (the white king in the
 //! a1-d1-d4 triangle without pawns, on files a-d with a pawn). 0 is a draw, 255 an
@@ -15,6 +16,7 @@
 //! values (u64), then the values, White to move first.
 
 pub mod board;
+pub mod checkers;
 pub mod retro;
 
 use std::any::Any;
@@ -25,9 +27,11 @@ use std::str::FromStr;
 use cozy_chess::{Board, Color, Piece};
 
 use crate::game::Game;
+use crate::games::checkers::Checkers;
 use crate::games::chess::Chess;
 use crate::search::probe::{Exact, Probe};
 use board::{Extra, MAX_EXTRA, TbPos};
+use checkers::CheckersTable;
 
 pub use retro::{BuildStats, build};
 
@@ -237,22 +241,37 @@ impl Tablebase {
     /// # Errors
     /// When the file cannot be written.
     pub fn save(&self, path: &Path) -> Result<(), TablebaseError> {
-        let mut bytes = Vec::with_capacity(HEADER_LEN + self.values.len());
-        bytes.extend_from_slice(MAGIC);
-        bytes.extend_from_slice(&VERSION.to_le_bytes());
-        let mut name = [0u8; 6];
-        name[..self.ending.name().len()].copy_from_slice(self.ending.name().as_bytes());
-        bytes.extend_from_slice(&name);
-        bytes.extend_from_slice(&(self.ending.entries_per_side() as u64).to_le_bytes());
-        bytes.extend_from_slice(&fnv1a(&self.values).to_le_bytes());
-        bytes.extend_from_slice(&self.values);
-        std::fs::write(path, bytes).map_err(|source| TablebaseError::Io {
-            path: path.to_path_buf(),
-            source,
-        })
+        let entries = self.ending.entries_per_side() as u64;
+        write_file(path, self.ending.name(), entries, &self.values)
     }
 
     /// Reads a database written by [`Self::save`], checking its header, length and checksum.
+    ///
+    /// # Errors
+    /// When the file cannot be read, is not a database, or is truncated or damaged.
+    pub fn load(path: &Path) -> Result<Self, TablebaseError> {
+        match AnyTable::load(path)? {
+            AnyTable::Chess(table) => Ok(table),
+            AnyTable::Checkers(table) => Err(TablebaseError::Corrupt {
+                path: path.to_path_buf(),
+                reason: format!("{} is a checkers database, not a chess one", table.name()),
+            }),
+        }
+    }
+}
+
+/// A database of either game, as read from a file.
+#[derive(Debug)]
+pub enum AnyTable {
+    /// A chess ending.
+    Chess(Tablebase),
+    /// Checkers positions of 1 to N pieces.
+    Checkers(CheckersTable),
+}
+
+impl AnyTable {
+    /// Reads a database written by [`Tablebase::save`] or [`CheckersTable::save`], checking
+    /// its header, length and checksum.
     ///
     /// # Errors
     /// When the file cannot be read, is not a database, or is truncated or damaged.
@@ -277,14 +296,30 @@ impl Tablebase {
             return Err(format!("format version {version}, expected {VERSION}"));
         }
         let name = String::from_utf8_lossy(&bytes[10..16]);
-        let ending: Ending = name
-            .trim_end_matches('\0')
-            .parse()
-            .map_err(|e: TablebaseError| e.to_string())?;
-        let expected = ending.entries_per_side() * 2;
-        if word(16) != ending.entries_per_side() as u64 || bytes.len() != HEADER_LEN + expected {
+        let name = name.trim_end_matches('\0');
+        // Chess tables store both sides to move; checkers tables one (see `checkers`).
+        enum Kind {
+            Chess(Ending),
+            Checkers(u32),
+        }
+        let kind = match name.strip_prefix("CHK") {
+            Some(pieces) => Kind::Checkers(
+                pieces
+                    .parse::<u32>()
+                    .ok()
+                    .filter(|p| (1..=checkers::MAX_PIECES).contains(p))
+                    .ok_or_else(|| format!("unknown checkers database `{name}`"))?,
+            ),
+            None => Kind::Chess(name.parse().map_err(|e: TablebaseError| e.to_string())?),
+        };
+        let (entries, sides) = match kind {
+            Kind::Checkers(pieces) => (CheckersTable::slots(pieces), 1),
+            Kind::Chess(ending) => (ending.entries_per_side(), 2),
+        };
+        let expected = entries * sides;
+        if word(16) != entries as u64 || bytes.len() != HEADER_LEN + expected {
             return Err(format!(
-                "truncated or padded: {} value bytes, {ending} needs {expected}",
+                "truncated or padded: {} value bytes, {name} needs {expected}",
                 bytes.len().saturating_sub(HEADER_LEN)
             ));
         }
@@ -292,7 +327,43 @@ impl Tablebase {
         if fnv1a(&values) != word(24) {
             return Err("checksum mismatch: the file is damaged".into());
         }
-        Ok(Self { ending, values })
+        Ok(match kind {
+            Kind::Checkers(pieces) => Self::Checkers(CheckersTable::from_values(pieces, values)),
+            Kind::Chess(ending) => Self::Chess(Tablebase { ending, values }),
+        })
+    }
+}
+
+/// Writes a database file: the header (`name`, `entries` per side to move, the checksum),
+/// then `values`.
+fn write_file(path: &Path, name: &str, entries: u64, values: &[u8]) -> Result<(), TablebaseError> {
+    let mut bytes = Vec::with_capacity(HEADER_LEN + values.len());
+    bytes.extend_from_slice(MAGIC);
+    bytes.extend_from_slice(&VERSION.to_le_bytes());
+    let mut field = [0u8; 6];
+    field[..name.len()].copy_from_slice(name.as_bytes());
+    bytes.extend_from_slice(&field);
+    bytes.extend_from_slice(&entries.to_le_bytes());
+    bytes.extend_from_slice(&fnv1a(values).to_le_bytes());
+    bytes.extend_from_slice(values);
+    std::fs::write(path, bytes).map_err(|source| TablebaseError::Io {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+impl CheckersTable {
+    /// Writes the database to `path` (the chess tables' format, named `CHK<N>`).
+    ///
+    /// # Errors
+    /// When the file cannot be written.
+    pub fn save(&self, path: &Path) -> Result<(), TablebaseError> {
+        write_file(
+            path,
+            &self.name(),
+            self.values().len() as u64,
+            self.values(),
+        )
     }
 }
 
@@ -323,7 +394,7 @@ const fn piece_of(p: Extra) -> Piece {
 }
 
 /// FNV-1a, 64 bits (Fowler, Noll and Vo; IETF draft-eastlake-fnv): the load-time checksum.
-fn fnv1a(bytes: &[u8]) -> u64 {
+pub(crate) fn fnv1a(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
         (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
     })
@@ -362,13 +433,27 @@ pub fn files_at(path: &Path) -> Result<Vec<PathBuf>, TablebaseError> {
 #[derive(Debug, Default)]
 pub struct Tablebases {
     tables: Vec<Tablebase>,
+    /// The checkers database, if one was given (the largest, when several were).
+    checkers: Option<CheckersTable>,
 }
 
 impl Tablebases {
     /// The given databases.
     #[must_use]
     pub const fn new(tables: Vec<Tablebase>) -> Self {
-        Self { tables }
+        Self {
+            tables,
+            checkers: None,
+        }
+    }
+
+    /// A checkers database alone.
+    #[must_use]
+    pub const fn checkers(table: CheckersTable) -> Self {
+        Self {
+            tables: Vec::new(),
+            checkers: Some(table),
+        }
     }
 
     /// Reads every database in `paths`.
@@ -376,16 +461,42 @@ impl Tablebases {
     /// # Errors
     /// The first file that cannot be read or is damaged.
     pub fn load(paths: &[PathBuf]) -> Result<Self, TablebaseError> {
-        let tables = paths
-            .iter()
-            .map(|p| Tablebase::load(p))
-            .collect::<Result<_, _>>()?;
-        Ok(Self { tables })
+        let mut all = Self::default();
+        for path in paths {
+            match AnyTable::load(path)? {
+                AnyTable::Chess(table) => all.tables.push(table),
+                AnyTable::Checkers(table) => {
+                    if all
+                        .checkers
+                        .as_ref()
+                        .is_none_or(|c| c.max_pieces() < table.max_pieces())
+                    {
+                        all.checkers = Some(table);
+                    }
+                }
+            }
+        }
+        Ok(all)
     }
 
     /// The endings held.
     pub fn endings(&self) -> impl Iterator<Item = Ending> + '_ {
         self.tables.iter().map(Tablebase::ending)
+    }
+
+    /// The names of the databases held (`KQK`, `CHK4`).
+    #[must_use]
+    pub fn names(&self) -> Vec<String> {
+        let chess = self.endings().map(|e| e.to_string());
+        chess
+            .chain(self.checkers.as_ref().map(CheckersTable::name))
+            .collect()
+    }
+
+    /// The value of a checkers position, if the checkers database holds it.
+    #[must_use]
+    pub fn probe_checkers(&self, pos: &Checkers) -> Option<Exact> {
+        self.checkers.as_ref()?.probe(pos)
     }
 
     /// The value of a chess position, if one of the databases holds it.
@@ -400,11 +511,14 @@ impl Tablebases {
     }
 }
 
-/// The databases answer for chess positions only; for other games they hold nothing (the
-/// test is a type comparison the compiler settles per game).
+/// The databases answer for chess and checkers positions; for other games they hold nothing
+/// (the test is a type comparison the compiler settles per game).
 impl<G: Game> Probe<G> for Tablebases {
     fn probe(&self, pos: &G) -> Option<Exact> {
-        let chess = (pos as &dyn Any).downcast_ref::<Chess>()?;
-        self.probe_chess(chess)
+        let any = pos as &dyn Any;
+        if let Some(chess) = any.downcast_ref::<Chess>() {
+            return self.probe_chess(chess);
+        }
+        self.probe_checkers(any.downcast_ref::<Checkers>()?)
     }
 }

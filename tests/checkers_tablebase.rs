@@ -1,0 +1,196 @@
+//! Checkers endgame databases by retrograde analysis: the position counts of Schaeffer et
+//! al., "Checkers Is Solved" (Science 317, 2007, table 1), entries against plylab's own
+//! alpha-beta search on random positions, probing inside the search, and the command line.
+
+mod common;
+
+use common::{TempDir, plylab};
+use plylab::game::score;
+use plylab::games::checkers::{Checkers, CheckersEval};
+use plylab::knowledge::tablebase::Tablebases;
+use plylab::knowledge::tablebase::checkers::{
+    CheckersTable, MAX_PIECES, build_checkers, count_positions,
+};
+use plylab::rng::XorShift;
+use plylab::search::probe::{Exact, Probe};
+use plylab::search::{Limits, SearchConfig, Searcher, search};
+
+fn built(pieces: u32) -> CheckersTable {
+    build_checkers(pieces, &mut |_, _| {})
+        .expect("1 to 4 pieces")
+        .0
+}
+
+/// Table 1 of Schaeffer et al. (2007): positions by number of pieces. They count each
+/// placement of men and kings once (one side to move), either side possibly without a
+/// piece, men never on the row where they would be crowned.
+const SCHAEFFER: [u64; 4] = [120, 6_972, 261_224, 7_092_774];
+
+#[test]
+fn position_counts_are_schaeffer_2007_table_1() {
+    // The build's own statistics, to 3 pieces (the 4-piece build is the experiment's).
+    let (_, stats) = build_checkers(3, &mut |_, _| {}).expect("builds");
+    assert_eq!(stats.positions, SCHAEFFER[..3]);
+    for (k, outcome) in stats.outcomes.iter().enumerate() {
+        assert_eq!(outcome.iter().sum::<u64>(), SCHAEFFER[k]);
+    }
+    // The 4-piece count by the table's own enumeration, without the build.
+    assert_eq!(MAX_PIECES, 4);
+    assert_eq!(count_positions(4), SCHAEFFER[3]);
+}
+
+/// One piece: the side to move wins at once with a move (the other side has none left to
+/// move), and loses at once without a piece.
+#[test]
+fn single_pieces_by_hand() {
+    let table = built(2);
+    let value = |fen: &str| {
+        table.probe(&plylab::games::checkers::notation::parse_position(fen).expect("fen"))
+    };
+    assert_eq!(value("B:W:BK1"), Some(Exact::Win(1)));
+    assert_eq!(value("W:W:BK1"), Some(Exact::Loss(0)));
+    assert_eq!(value("W:W18:B"), Some(Exact::Win(1)));
+    // Two kings: a draw.
+    assert_eq!(value("B:WK18:BK1"), Some(Exact::Draw));
+    // Three pieces: more than the table holds.
+    assert_eq!(value("B:WK18:BK1,K2"), None);
+}
+
+fn alphabeta() -> SearchConfig {
+    SearchConfig {
+        tt_mb: 4,
+        ..SearchConfig::default()
+    }
+}
+
+/// Random positions of `pieces` pieces with their table values (seeded), Black or White to
+/// move: `count` of any value and `count` decided within `horizon` plies.
+fn sample(
+    table: &CheckersTable,
+    pieces: u32,
+    seed: u64,
+    count: usize,
+    horizon: u32,
+) -> Vec<(Checkers, Exact)> {
+    let mut rng = XorShift::new(seed);
+    let (mut any, mut short) = (Vec::new(), Vec::new());
+    while any.len() < count || short.len() < count {
+        let (pos, value) = table.sample(pieces, &mut rng);
+        let decided = matches!(value, Exact::Win(d) | Exact::Loss(d) if d <= horizon);
+        if decided && short.len() < count {
+            short.push((pos, value));
+        } else if any.len() < count {
+            any.push((pos, value));
+        }
+    }
+    any.extend(short);
+    any
+}
+
+/// Each sampled entry agrees with plylab's alpha-beta search (no database): a win or loss
+/// within `horizon` plies is found at exactly that distance, and nothing decisive is found
+/// within the horizon for a longer one or a draw.
+fn agrees_with_search(pieces: u32, seed: u64, count: usize, horizon: u32) {
+    let table = built(pieces);
+    let config = alphabeta();
+    let eval = CheckersEval::default();
+    for (pos, value) in sample(&table, pieces, seed, count, horizon) {
+        let short = matches!(value, Exact::Win(d) | Exact::Loss(d) if d <= horizon);
+        let depth = match value {
+            Exact::Win(d) | Exact::Loss(d) if short => d.max(1),
+            _ => horizon,
+        };
+        let limits = Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        };
+        let found = search(&pos, &eval, &config, &limits).score();
+        let Some(found) = found else {
+            // No move: the table says lost now.
+            assert_eq!(value, Exact::Loss(0), "{pos:?}");
+            continue;
+        };
+        if short {
+            assert_eq!(found, value.score(0), "{pos:?}: table {value:?}");
+        } else {
+            assert!(
+                !score::is_decisive(found),
+                "{pos:?}: table {value:?}, search {found} at depth {depth}"
+            );
+        }
+    }
+}
+
+#[test]
+fn two_piece_entries_agree_with_alphabeta() {
+    agrees_with_search(2, 11, 60, 9);
+}
+
+#[test]
+fn three_piece_entries_agree_with_alphabeta() {
+    agrees_with_search(3, 12, 60, 9);
+}
+
+/// With the database, a one-ply search knows the exact distance of a long win (beyond any
+/// horizon the search reaches alone), and the probes are counted.
+#[test]
+fn probing_search_scores_long_wins_exactly() {
+    let tables = Tablebases::checkers(built(3));
+    let probe: &dyn Probe<Checkers> = &tables;
+    let config = alphabeta();
+    let eval = CheckersEval::default();
+    let mut rng = XorShift::new(13);
+    let table = built(3);
+    let mut checked = 0;
+    while checked < 30 {
+        let (pos, value) = table.sample(3, &mut rng);
+        if !matches!(value, Exact::Win(d) | Exact::Loss(d) if d > 20) {
+            continue;
+        }
+        let limits = Limits {
+            depth: Some(1),
+            ..Limits::default()
+        };
+        let result = Searcher::new(&eval, &config)
+            .with_knowledge(Some(probe))
+            .run(&pos, &limits);
+        assert_eq!(result.score(), Some(value.score(0)), "{pos:?}");
+        assert!(result.total.tb_hits > 0);
+        assert_eq!(tables.probe(&pos), Some(value));
+        checked += 1;
+    }
+}
+
+#[test]
+fn build_probe_and_damaged_files_on_the_command_line() {
+    let tmp = TempDir::new("checkers-tablebase");
+    let file = tmp.path("checkers2.plytb");
+    let path = file.to_str().expect("utf-8");
+    let (code, stdout, stderr) = plylab(&["tablebase", "build", "checkers", "2", "--out", path]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("6972"), "{stdout}");
+    let (code, stdout, _) = plylab(&["tablebase", "probe", path, "B:W:BK1"]);
+    assert_eq!(code, 0);
+    assert_eq!(stdout.trim(), "win in 1 plies");
+
+    let bytes = std::fs::read(&file).expect("written");
+    let mut flipped = bytes.clone();
+    flipped[500] ^= 4;
+    std::fs::write(&file, &flipped).expect("write");
+    let (code, _, stderr) = plylab(&["tablebase", "probe", path, "B:W:BK1"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("checksum") && stderr.contains(path),
+        "{stderr}"
+    );
+    std::fs::write(&file, &bytes[..bytes.len() - 1]).expect("write");
+    let (code, _, stderr) = plylab(&["tablebase", "probe", path, "B:W:BK1"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("truncated"), "{stderr}");
+
+    for bad in ["5", "0", "KRK"] {
+        let (code, _, stderr) = plylab(&["tablebase", "build", "checkers", bad]);
+        assert_eq!(code, 2, "{bad}: {stderr}");
+        assert!(stderr.contains("1 to 4"), "{stderr}");
+    }
+}

@@ -1,0 +1,118 @@
+//! Connect-four opening books built by search with drop-out expansion: every book move's
+//! value is the solver's, files round-trip and damaged ones are refused, and the command
+//! line builds and probes them.
+
+mod common;
+
+use common::{TempDir, plylab};
+use plylab::game::{Game, Notation, score};
+use plylab::games::connect4::{CentreFirst, Connect4};
+use plylab::knowledge::book::doe::build_doe;
+use plylab::knowledge::book::{Book, BookChoice, SearchBook};
+use plylab::knowledge::commands::connect4_book_params;
+use plylab::search::{Limits, SearchConfig, search};
+
+/// The exact value of `pos` for its side to move (plylab's solver: alpha-beta to the end).
+fn solve(pos: &Connect4) -> i32 {
+    let config = SearchConfig {
+        tt_mb: 4,
+        ordering: plylab::search::Ordering::HEURISTICS,
+        ..SearchConfig::default()
+    };
+    search(pos, &CentreFirst, &config, &Limits::default())
+        .score()
+        .expect("a move")
+}
+
+/// A book from a position of Pons's test set L3 (34 stones), its leaves solved (depth 0):
+/// at every book position reached by book moves, each move's value equals the solver's
+/// value of the position after it (seen from before it, one ply further), and the book's
+/// best move has the solver's value of the position.
+#[test]
+fn book_move_values_are_the_solvers() {
+    let root = Connect4::parse_position("7422341735647741166133573473242566").expect("valid");
+    let book = build_doe(
+        &root,
+        &CentreFirst,
+        &connect4_book_params(12, 0, 4),
+        &mut |_| {},
+    );
+    assert!(book.positions() >= 10, "{}", book.positions());
+    let mut frontier = vec![root];
+    let mut checked = 0;
+    while let Some(pos) = frontier.pop() {
+        let moves = book.scored_moves(&pos);
+        if moves.is_empty() {
+            continue;
+        }
+        let best = moves.iter().map(|&(_, v)| v).max().expect("moves");
+        assert_eq!(best, solve(&pos), "{}", pos.to_ascii());
+        for (mv, value) in moves {
+            let mut child = pos;
+            child.play(mv);
+            let exact = if child.status() == plylab::game::Status::Ongoing {
+                -score::from_table(solve(&child), 1)
+            } else {
+                // The move ends the game: a win now for the mover, or a draw.
+                let finished =
+                    child.status() != plylab::game::Status::Over(plylab::game::Outcome::Draw);
+                if finished { score::win_in(1) } else { 0 }
+            };
+            assert_eq!(value, exact, "{} then {mv}", pos.to_ascii());
+            checked += 1;
+            frontier.push(child);
+        }
+        let chosen = BookChoice::Best.choose(&book.weighted_moves(&pos), 1);
+        let chosen_value = book
+            .scored_moves(&pos)
+            .into_iter()
+            .find(|&(m, _)| Some(m) == chosen)
+            .map(|(_, v)| v);
+        assert_eq!(chosen_value, Some(best));
+    }
+    assert!(checked >= 30, "{checked}");
+}
+
+/// The command line: build, probe, and damaged files refused with exit code 2.
+#[test]
+fn build_probe_and_damaged_books_on_the_command_line() {
+    let tmp = TempDir::new("connect4-book");
+    let file = tmp.path("c4.book");
+    let path = file.to_str().expect("utf-8");
+    let args = [
+        "book",
+        "build",
+        "connect4",
+        "--positions",
+        "5",
+        "--depth",
+        "4",
+        "--out",
+        path,
+    ];
+    let (code, stdout, stderr) = plylab(&args);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("5 positions"), "{stdout}");
+    let (code, stdout, _) = plylab(&["book", "probe", path, "start"]);
+    assert_eq!(code, 0);
+    assert_eq!(stdout.lines().count(), 7, "{stdout}");
+    let read = SearchBook::load(&file).expect("reads back");
+    assert!(matches!(Book::load(&file), Ok(Book::Search(ref b)) if *b == read));
+
+    let bytes = std::fs::read(&file).expect("written");
+    let mut flipped = bytes.clone();
+    flipped[60] ^= 1;
+    std::fs::write(&file, &flipped).expect("write");
+    let (code, _, stderr) = plylab(&["book", "probe", path, "start"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("checksum") && stderr.contains(path),
+        "{stderr}"
+    );
+    std::fs::write(&file, &bytes[..bytes.len() - 3]).expect("write");
+    let (code, _, stderr) = plylab(&["book", "probe", path, "start"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("truncated"), "{stderr}");
+    let (code, _, stderr) = plylab(&["book", "build", "connect4", "--from", "48", "--out", path]);
+    assert_eq!(code, 2, "{stderr}");
+}
