@@ -5,9 +5,9 @@ use rayon::prelude::*;
 
 use super::answer::Answer;
 use super::record::Row;
-use super::runner::execute;
+use super::runner::execute_with_table;
 use super::spec::{Job, PositionEntry, SearcherVariant};
-use crate::search::Limits;
+use crate::search::{Limits, Table};
 
 /// A suite that cannot run.
 #[derive(Debug, thiserror::Error)]
@@ -60,8 +60,17 @@ pub fn run(
         .num_threads(threads.max(1))
         .build()
         .map_err(|_| SuiteError::Pool(threads))?;
-    let per_job: Vec<Vec<Row>> =
-        pool.install(|| jobs.par_iter().map(|j| execute(j, "suite")).collect());
+    // One table per worker, cleared between positions (allocating a fresh one for every
+    // position cost more than searching the easy sets).
+    let mb = searcher.config.tt_mb;
+    let per_job: Vec<Vec<Row>> = pool.install(|| {
+        jobs.par_iter()
+            .map_init(
+                || (mb > 0).then(|| Table::new_tracked(mb)),
+                |table, j| execute_with_table(j, "suite", table.as_ref()),
+            )
+            .collect()
+    });
     Ok(summarise(&jobs, per_job))
 }
 
