@@ -375,8 +375,8 @@ struct Techniques {
     #[arg(long)]
     score_window: bool,
     /// Count decisive scores in units of this many plies of the game (2: Pons's stones).
-    #[arg(long, value_name = "PLIES", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=16))]
-    score_grain: u32,
+    #[arg(long, value_name = "PLIES", default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=16))]
+    score_grain: u8,
     /// Find the root value by null-window searches on the score (Pons, part 8).
     #[arg(long)]
     mtd: bool,

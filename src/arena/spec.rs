@@ -180,6 +180,8 @@ impl std::fmt::Display for TimeControl {
 
 /// What a player is.
 #[derive(Clone, Debug)]
+// One per player of a match, built once: the size of a search configuration is no cost.
+#[allow(clippy::large_enum_variant)]
 pub enum PlayerKind {
     /// A plylab search configuration.
     Search(SearcherVariant),

@@ -1168,7 +1168,7 @@ fn technique_variants(
         .across(
             "score_grain",
             spec.score_grain.as_ref().map(Spanned::get_ref),
-            |v, g| c(v).solve.score_grain = g,
+            |v, g| c(v).solve.score_grain = u8::try_from(g).unwrap_or(u8::MAX),
         )
         .across("mtd", spec.mtd.as_ref(), |v, b| c(v).solve.mtd = b)
         .across("anticipate", spec.anticipate.as_ref(), |v, b| {

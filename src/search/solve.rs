@@ -45,7 +45,7 @@ pub struct SolveSwitches {
     /// Narrow the window to the scores still possible, and by the table's bound (part 4).
     pub score_window: bool,
     /// Decisive scores count the end of the game in units of this many plies (Pons: 2).
-    pub score_grain: u32,
+    pub score_grain: u8,
     /// Find the root value by null-window searches on the score (part 8).
     pub mtd: bool,
     /// Generate only moves that do not lose at once (part 9); implies the win check.
@@ -132,7 +132,11 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
     /// [`end_ply`] under this search's grain and root.
     #[inline]
     pub(super) fn end_ply(&self, ply: i32) -> i32 {
-        end_ply(self.config.solve.score_grain, self.root_plies, ply)
+        end_ply(
+            u32::from(self.config.solve.score_grain),
+            self.root_plies,
+            ply,
+        )
     }
 
     /// Part 3: the score of a win with the next move, if the side to move has one and the
