@@ -269,6 +269,66 @@ pub trait Game: Clone + Send + Sync + 'static {
     ) -> Option<Score> {
         None
     }
+    /// Whether a move can end the game in a loss for the player who makes it. The solver
+    /// switches ([`crate::search::SolveSwitches`]) derive the worst score still possible from
+    /// it: where no move loses at once (connect four, tic-tac-toe), the side to move can lose
+    /// no sooner than after the opponent's reply. The default, `true`, is always safe.
+    const MOVER_CAN_LOSE: bool = true;
+
+    /// Whether every finished game is a win, a loss or a draw (never [`Outcome::Points`]):
+    /// then a search that reaches the end of the game and can no longer win or lose scores 0
+    /// (Pons's draw check). Default `false`, always safe.
+    const ONLY_WIN_LOSS_DRAW: bool = false;
+
+    /// A move that wins at once, if the side to move has one (Pons, "Solving Connect 4",
+    /// part 3: checking for an immediate win before expanding a node). The default plays each
+    /// legal move on a copy (`scratch` is the caller's reused move buffer); connect four
+    /// answers with a few bitboard operations.
+    fn winning_move(&self, scratch: &mut Vec<Self::Move>) -> Option<Self::Move> {
+        scratch.clear();
+        self.generate_moves(scratch);
+        scratch.iter().copied().find(|&mv| {
+            let mut child = self.clone();
+            child.play(mv);
+            child.status() == Status::Over(Outcome::Loss)
+        })
+    }
+
+    /// Appends to `out` the legal moves that neither lose at once nor leave the opponent an
+    /// immediate win (Pons, part 9, "anticipate direct losing moves"); empty when every move
+    /// loses that soon. Only asked where the side to move has no immediate win (where it has,
+    /// a game may leave out the winning move itself, as Pons's does). The default plays each
+    /// move on a copy and asks [`Game::winning_move`] of the result (`scratch` and `inner`
+    /// are reused buffers).
+    fn non_losing_moves(
+        &self,
+        out: &mut Vec<Self::Move>,
+        scratch: &mut Vec<Self::Move>,
+        inner: &mut Vec<Self::Move>,
+    ) {
+        scratch.clear();
+        self.generate_moves(scratch);
+        for &mv in scratch.iter() {
+            let mut child = self.clone();
+            child.play(mv);
+            let loses = match child.status() {
+                Status::Over(outcome) => outcome == Outcome::Win,
+                Status::Ongoing => child.winning_move(inner).is_some(),
+            };
+            if !loses {
+                out.push(mv);
+            }
+        }
+    }
+
+    /// The number of cells where the side to move would complete a winning line after
+    /// playing `mv` (Pons, part 10: ordering by the winning spots a move creates); the
+    /// `threats` ordering switch tries moves with more first. Games without such a notion
+    /// keep the default, 0, and the switch changes nothing for them.
+    fn winning_spots_after(&self, _mv: Self::Move) -> u32 {
+        0
+    }
+
     /// Whether the next event is drawn by chance (a roll of the dice) rather than chosen by
     /// the side to move: a chance node of an expectiminimax tree (Michie 1966; Ballard 1983;
     /// shared/seeds/003, "non-deterministic games"). Its value for [`Game::side_to_move`]

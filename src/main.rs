@@ -425,18 +425,47 @@ struct Techniques {
     /// Monte Carlo algorithms: the UCB1 exploration constant c [default: the library's].
     #[arg(long, value_name = "C")]
     exploration: Option<f64>,
+    /// Threats: moves creating the most winning cells first (Pons, part 10).
+    #[arg(long)]
+    threats: bool,
+    /// Score a node whose side to move wins at once without expanding it (Pons, part 3).
+    #[arg(long)]
+    win_check: bool,
+    /// Narrow the window to the scores still possible and by the table's bounds (part 4).
+    #[arg(long)]
+    score_window: bool,
+    /// Count decisive scores in units of this many plies of the game (2: Pons's stones).
+    #[arg(long, value_name = "PLIES", default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=16))]
+    score_grain: u8,
+    /// Find the root value by null-window searches on the score (Pons, part 8).
+    #[arg(long)]
+    mtd: bool,
+    /// Generate only moves that do not lose at once (Pons, part 9).
+    #[arg(long)]
+    anticipate: bool,
+    /// The weak solver: root window (-1, 1), only the sign of the result is exact.
+    #[arg(long)]
+    weak: bool,
+    /// Keep only upper bounds in the table (Pons's table before part 12).
+    #[arg(long)]
+    tt_upper_only: bool,
+    /// Every solver switch of Pons's ladder at once: win check, score window, grain 2, mtd,
+    /// anticipation, threats and hint ordering (his step 12).
+    #[arg(long)]
+    pons: bool,
 }
 
 impl Techniques {
     fn searcher(&self) -> SearcherVariant {
         let ordering = Ordering {
-            hint: self.hint || self.ordered,
+            hint: self.hint || self.ordered || self.pons,
             tt_move: self.tt_move || self.ordered,
             killers: self.killers || self.ordered,
             history: self.history || self.ordered,
             shuffle: self.shuffle,
             fastest_first: self.fastest_first,
             parity: self.parity,
+            threats: self.threats || self.pons,
         };
         let config = SearchConfig {
             algorithm: match self.algorithm {
@@ -471,6 +500,15 @@ impl Techniques {
             threads: self.threads as usize,
             endgame_solver: self.endgame_solver,
             secondary: None,
+            solve: plylab::search::SolveSwitches {
+                win_check: self.win_check || self.pons,
+                score_window: self.score_window || self.pons,
+                score_grain: if self.pons { 2 } else { self.score_grain },
+                mtd: self.mtd || self.pons,
+                anticipate: self.anticipate || self.pons,
+                weak: self.weak,
+                tt_lower_bounds: !self.tt_upper_only,
+            },
         };
         SearcherVariant {
             oracle: self.oracle.map(|o| match o {

@@ -61,6 +61,32 @@ const fn has_four(stones: u64) -> bool {
         != 0
 }
 
+/// Every playable-or-not cell of the board (the sentinel row excluded).
+const BOARD: u64 = BOTTOM_ROW * ((1 << HEIGHT) - 1);
+
+/// The empty cells where `stones` would complete four in a row (Pons's
+/// `compute_winning_position`, part 9): for each direction, the cells with three of `stones`
+/// aligned on one side, or two on one side and one on the other.
+const fn winning_cells(stones: u64, mask: u64) -> u64 {
+    let h = HEIGHT as u32;
+    // Vertical: three stones right below.
+    let mut r = (stones << 1) & (stones << 2) & (stones << 3);
+    // Horizontal (step h + 1) and the two diagonals (steps h and h + 2).
+    let steps = [h + 1, h, h + 2];
+    let mut i = 0;
+    while i < 3 {
+        let s = steps[i];
+        let mut p = (stones << s) & (stones << (2 * s));
+        r |= p & (stones << (3 * s));
+        r |= p & (stones >> s);
+        p = (stones >> s) & (stones >> (2 * s));
+        r |= p & (stones << s);
+        r |= p & (stones >> (3 * s));
+        i += 1;
+    }
+    r & (BOARD ^ mask)
+}
+
 /// A column to drop a disc into, 0-6 inside, written 1-7 from the left (Pons's notation).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Column(u8);
@@ -114,6 +140,16 @@ impl Connect4 {
             plies: 0,
             last_mover_won: false,
         }
+    }
+
+    /// The cells a disc can drop into now: the lowest empty cell of each column.
+    const fn playable(&self) -> u64 {
+        (self.mask + BOTTOM_ROW) & BOARD
+    }
+
+    /// The column of the lowest cell in `cells`.
+    const fn column_of(cells: u64) -> Column {
+        Column((cells.trailing_zeros() as u8) / STRIDE)
     }
 
     /// Pons's key `position + mask`: unique to the position, side to move included.
@@ -226,6 +262,52 @@ impl Game for Connect4 {
 
     fn move_code(mv: Column) -> u16 {
         u16::from(mv.0)
+    }
+
+    /// A move can only complete the mover's own line.
+    const MOVER_CAN_LOSE: bool = false;
+
+    /// Four (three) in a row or a full board: win, loss or draw.
+    const ONLY_WIN_LOSS_DRAW: bool = true;
+
+    /// Pons's `canWinNext` (part 9): a playable cell that completes four for the side to move.
+    fn winning_move(&self, _scratch: &mut Vec<Column>) -> Option<Column> {
+        if self.last_mover_won {
+            return None;
+        }
+        let wins = winning_cells(self.position, self.mask) & self.playable();
+        (wins != 0).then(|| Self::column_of(wins))
+    }
+
+    /// Pons's `possibleNonLosingMoves` (part 9): with two opponent wins playable nothing
+    /// saves the game; with one, only blocking it; never a cell right below an opponent's
+    /// winning cell. Columns from the left, as [`Game::generate_moves`] lists them.
+    fn non_losing_moves(&self, out: &mut Vec<Column>, _: &mut Vec<Column>, _: &mut Vec<Column>) {
+        if self.last_mover_won {
+            return;
+        }
+        let mut possible = self.playable();
+        let opponent = winning_cells(self.position ^ self.mask, self.mask);
+        let forced = possible & opponent;
+        if forced != 0 {
+            if forced & (forced - 1) != 0 {
+                return;
+            }
+            possible = forced;
+        }
+        let mut moves = possible & !(opponent >> 1);
+        while moves != 0 {
+            out.push(Self::column_of(moves));
+            moves &= moves - 1;
+        }
+    }
+
+    /// Pons's `moveScore` (part 10): the winning cells of the side to move once its disc is
+    /// in column `mv` (the mask left as it was, as in his code).
+    fn winning_spots_after(&self, mv: Column) -> u32 {
+        let column = ((1u64 << HEIGHT) - 1) << (mv.0 * STRIDE);
+        let cell = self.playable() & column;
+        winning_cells(self.position | cell, self.mask).count_ones()
     }
 }
 

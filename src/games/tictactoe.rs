@@ -116,6 +116,24 @@ impl Game for TicTacToe {
     fn move_code(mv: Square) -> u16 {
         u16::from(mv.0)
     }
+
+    /// A move only ever completes the mover's own line.
+    const MOVER_CAN_LOSE: bool = false;
+
+    /// Four (three) in a row or a full board: win, loss or draw.
+    const ONLY_WIN_LOSS_DRAW: bool = true;
+
+    /// The empty squares that would complete a line of the side to move once `mv` is
+    /// played (the generic solver hooks keep their defaults otherwise).
+    fn winning_spots_after(&self, mv: Square) -> u32 {
+        let mine = self.mine | 1 << mv.0;
+        let empty = FULL & !(mine | self.theirs);
+        let spots = LINES
+            .iter()
+            .filter(|&&line| (line & mine).count_ones() == 2)
+            .fold(0u16, |acc, &line| acc | (line & empty));
+        spots.count_ones()
+    }
 }
 
 impl Notation for TicTacToe {

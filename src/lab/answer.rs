@@ -33,6 +33,23 @@ pub enum Answer {
 }
 
 impl Answer {
+    /// The weak solver's judgement: whether `it` has the sign of the known score (win, draw
+    /// or loss for the side to move), the only part of a weak result that is exact. Answers
+    /// without a score are judged as by [`Self::accepts`].
+    pub fn accepts_sign<M: fmt::Display>(
+        &self,
+        it: &Iteration<M>,
+        to_set_score: &dyn Fn(Score) -> i32,
+    ) -> bool {
+        match self {
+            Self::Score(expected)
+            | Self::Exact {
+                score: expected, ..
+            } => it.score.signum() == expected.signum(),
+            Self::Moves { .. } => self.accepts(it, to_set_score),
+        }
+    }
+
     /// Whether `it`, a completed iteration at the root, gives this answer. `to_set_score`
     /// converts its score to the set's convention.
     pub fn accepts<M: fmt::Display>(

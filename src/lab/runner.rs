@@ -30,7 +30,7 @@ use crate::games::othello::{OthelloEval, othello_discs};
 use crate::games::random_tree::{Oracle, TreeParams, TreeValue};
 use crate::search::mcts::{MctsAlgorithm, MctsBudget};
 use crate::search::smp::lazy_smp;
-use crate::search::{Algorithm, Iteration, Limits, SearchConfig, SearchResult, Searcher};
+use crate::search::{Algorithm, Iteration, Limits, SearchConfig, SearchResult, Searcher, Table};
 
 /// How to run an experiment.
 #[derive(Clone, Debug, Default)]
@@ -551,9 +551,22 @@ pub fn with_game_pair<T: PairTask>(
 /// experiment's name is in run.json.)
 #[must_use]
 pub fn execute(job: &Job, _experiment: &str) -> Vec<Row> {
+    execute_with_table(job, None)
+}
+
+/// [`execute`], searching with `table` (cleared first) instead of a table of its own when
+/// the job's searcher uses one of the same size: a caller running many short jobs in a row
+/// (`suite`) reuses one table per thread instead of allocating one per position.
+#[must_use]
+pub fn execute_with_table(job: &Job, table: Option<&Table>) -> Vec<Row> {
+    let config = job.searcher.config_for(&job.position.position);
+    let fits = config.tt_mb > 0
+        && config.algorithm == Algorithm::Alphabeta
+        && table.is_some_and(|t| t.capacity() == Table::capacity_for(config.tt_mb));
     let task = JobTask {
-        config: job.searcher.config_for(&job.position.position),
+        config,
         job,
+        table: table.filter(|_| fits),
     };
     with_game(
         &job.position.position,
@@ -565,6 +578,7 @@ pub fn execute(job: &Job, _experiment: &str) -> Vec<Row> {
 struct JobTask<'a> {
     config: SearchConfig,
     job: &'a Job,
+    table: Option<&'a Table>,
 }
 
 impl GameTask for JobTask<'_> {
@@ -583,7 +597,7 @@ impl GameTask for JobTask<'_> {
             });
             return vec![row];
         }
-        run_search(root, eval, &self.config, self.job, to_set_score)
+        run_search(root, eval, &self.config, self.job, to_set_score, self.table)
     }
 }
 
@@ -596,9 +610,14 @@ fn run_search<G: Game, E: Evaluator<G>>(
     config: &SearchConfig,
     job: &Job,
     to_set_score: &dyn Fn(Score) -> i32,
+    table: Option<&Table>,
 ) -> Vec<Row> {
     let mut searcher =
         Searcher::new(eval, config).with_knowledge(job.searcher.knowledge.probe_for());
+    if let Some(table) = table {
+        table.clear();
+        searcher = searcher.with_table(table);
+    }
     let first = match config.algorithm {
         Algorithm::LazySmp => lazy_smp(root, eval, config, &job.limits, config.threads, |_| {}),
         _ => searcher.run(root, &job.limits),
@@ -629,6 +648,9 @@ fn run_search<G: Game, E: Evaluator<G>>(
         });
     }
     let mut solved = match (&job.position.answer, first.last()) {
+        (Some(answer), Some(last)) if config.solve.weak => {
+            Some(answer.accepts_sign(last, to_set_score))
+        }
         (Some(answer), Some(last)) => Some(super::answer::solves(answer, root, last, to_set_score)),
         (Some(_), None) => Some(false),
         _ => None,

@@ -223,6 +223,21 @@ pub struct SearcherSpec {
     pub tablebase: Option<Spanned<String>>,
     /// Secondary search: verify the chosen root move this many plies deeper (0: off).
     pub secondary: Option<Spanned<Sweep<u32>>>,
+    /// Solver switches (Pons's connect-four ladder, `crate::search::solve`): score a node
+    /// whose side to move wins at once without expanding it.
+    pub win_check: Option<Sweep<bool>>,
+    /// Narrow the window to the scores still possible and by the table's bounds.
+    pub score_window: Option<Sweep<bool>>,
+    /// Count decisive scores in units of this many plies of the game (1-16; 2: Pons's).
+    pub score_grain: Option<Spanned<Sweep<u32>>>,
+    /// Find the root value by null-window searches on the score.
+    pub mtd: Option<Sweep<bool>>,
+    /// Generate only moves that do not lose at once.
+    pub anticipate: Option<Sweep<bool>>,
+    /// The weak solver: root window (-1, 1), only the result's sign is exact.
+    pub weak: Option<Sweep<bool>>,
+    /// Keep lower bounds beside upper bounds in the table (default true).
+    pub tt_lower_bounds: Option<Sweep<bool>>,
     /// Secondary search: how far the deeper value may fall and still pass (default 0).
     pub secondary_margin: Option<Spanned<Sweep<i32>>>,
     /// Arena files, chess: a Polyglot opening book (.bin) played before searching.
@@ -255,6 +270,8 @@ pub struct OrderingSpec {
     pub fastest_first: Option<Sweep<bool>>,
     /// Parity: moves into odd regions first (othello's quadrants).
     pub parity: Option<Sweep<bool>>,
+    /// Threats: moves creating the most winning cells first (Pons, part 10).
+    pub threats: Option<Sweep<bool>>,
 }
 
 /// A published figure: mean `metric` of `searcher` over the positions of `set`.
@@ -502,6 +519,7 @@ fn technique_label(c: &SearchConfig) -> String {
     if !c.tt_mate_adjust {
         parts.push("tt_mate_adjust=false".into());
     }
+    parts.extend(c.solve.words());
     if let Some(s) = c.secondary {
         parts.push(format!(
             "secondary={} secondary_margin={}",
@@ -973,6 +991,9 @@ pub(crate) fn variants_of(
         .across("parity", o.parity.as_ref(), |v, b| {
             v.config.ordering.parity = b
         })
+        .across("threats", o.threats.as_ref(), |v, b| {
+            v.config.ordering.threats = b
+        })
         .across(
             "oracle",
             spec.oracle.as_ref().map(Spanned::get_ref),
@@ -1138,6 +1159,25 @@ fn technique_variants(
         .across("tt_mate_adjust", spec.tt_mate_adjust.as_ref(), |v, b| {
             c(v).tt_mate_adjust = b
         })
+        .across("win_check", spec.win_check.as_ref(), |v, b| {
+            c(v).solve.win_check = b
+        })
+        .across("score_window", spec.score_window.as_ref(), |v, b| {
+            c(v).solve.score_window = b
+        })
+        .across(
+            "score_grain",
+            spec.score_grain.as_ref().map(Spanned::get_ref),
+            |v, g| c(v).solve.score_grain = u8::try_from(g).unwrap_or(u8::MAX),
+        )
+        .across("mtd", spec.mtd.as_ref(), |v, b| c(v).solve.mtd = b)
+        .across("anticipate", spec.anticipate.as_ref(), |v, b| {
+            c(v).solve.anticipate = b
+        })
+        .across("weak", spec.weak.as_ref(), |v, b| c(v).solve.weak = b)
+        .across("tt_lower_bounds", spec.tt_lower_bounds.as_ref(), |v, b| {
+            c(v).solve.tt_lower_bounds = b
+        })
         .across(
             "secondary",
             spec.secondary.as_ref().map(Spanned::get_ref),
@@ -1191,6 +1231,16 @@ fn check_variant(
         let why =
             format!("{e} is not in 0..=23 (1/24 ply, below one ply so that search terminates)");
         return Err(src.at(ext, "check_extension", why));
+    }
+    if let Some(grain) = &spec.score_grain
+        && !(1..=16).contains(&variant.config.solve.score_grain)
+    {
+        let g = variant.config.solve.score_grain;
+        return Err(src.at(
+            grain,
+            "score_grain",
+            format!("{g} is not in 1..=16 (plies)"),
+        ));
     }
     if let Some(asp) = &spec.aspiration
         && asp.get_ref().values().iter().any(|&w| w < 0)
@@ -1305,7 +1355,8 @@ fn check_family_keys(
                 || o.history.is_some()
                 || o.shuffle.is_some()
                 || o.fastest_first.is_some()
-                || o.parity.is_some(),
+                || o.parity.is_some()
+                || o.threats.is_some(),
         ),
         ("oracle", spec.oracle.is_some()),
         ("quiescence", spec.quiescence.is_some()),
@@ -1318,6 +1369,13 @@ fn check_family_keys(
         ("tt_mate_adjust", spec.tt_mate_adjust.is_some()),
         ("secondary", spec.secondary.is_some()),
         ("tablebase", spec.tablebase.is_some()),
+        ("win_check", spec.win_check.is_some()),
+        ("score_window", spec.score_window.is_some()),
+        ("score_grain", spec.score_grain.is_some()),
+        ("mtd", spec.mtd.is_some()),
+        ("anticipate", spec.anticipate.is_some()),
+        ("weak", spec.weak.is_some()),
+        ("tt_lower_bounds", spec.tt_lower_bounds.is_some()),
     ];
     if let Some((key, _)) = alphabeta_only.iter().find(|(_, set)| *set) {
         let why = format!(

@@ -15,10 +15,10 @@ use rayon::prelude::*;
 
 use super::answer::Answer;
 use super::record::Row;
-use super::runner::execute;
+use super::runner::execute_with_table;
 use super::spec::{Job, PositionEntry, SearcherVariant};
 use crate::plot::stats::{Geometric, Interval, LEVEL, Stats, median, t_interval, wilson};
-use crate::search::Limits;
+use crate::search::{Limits, Table};
 
 /// A suite that cannot run.
 #[derive(Debug, thiserror::Error)]
@@ -218,16 +218,22 @@ pub fn run(
         .num_threads(threads.max(1))
         .build()
         .map_err(|_| SuiteError::Pool(threads))?;
+    let mb = searcher.config.tt_mb;
     let mut outcomes = done;
     let (tx, rx) = mpsc::channel::<Row>();
     std::thread::scope(|scope| {
         let todo: Vec<&Job> = jobs.iter().filter(|j| !skip.contains(&j.id)).collect();
         scope.spawn(move || {
             pool.install(|| {
-                todo.par_iter().for_each_with(tx, |tx, job| {
-                    // A receiver gone means the caller is unwinding: nothing to report to.
-                    let _ = tx.send(final_row(execute(job, "suite")));
-                });
+                // One table per worker, cleared between positions (allocating a fresh one
+                // for every position cost more than searching the easy sets).
+                todo.par_iter().for_each_init(
+                    || (tx.clone(), (mb > 0).then(|| Table::new_tracked(mb))),
+                    |(tx, table), job| {
+                        // A receiver gone means the caller is unwinding: nothing to report to.
+                        let _ = tx.send(final_row(execute_with_table(job, table.as_ref())));
+                    },
+                );
             });
         });
         for row in rx {

@@ -81,10 +81,25 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         if depth <= 0 {
             return self.horizon(pos, alpha, beta, ply);
         }
+        if let Some(value) = self.immediate_win(pos, depth, ply) {
+            return value;
+        }
         if let Some(value) = self.solve_near_end(pos, depth, alpha, beta, ply) {
             return value;
         }
-        let tt_move = match self.probe_table(pos, depth, alpha, beta, ply) {
+        // Anticipation generates the moves now (into the ply's buffer): whether any is left
+        // bounds the node's score.
+        let anticipated = match self.anticipate(pos, depth, ply) {
+            Ok(done) => done,
+            Err(value) => return value,
+        };
+        let mut beta = beta;
+        if let Some(value) = self.narrow_window(pos, ply, depth, anticipated, &mut alpha, &mut beta)
+        {
+            return value;
+        }
+        let narrow = self.config.solve.score_window;
+        let tt_move = match self.probe_window(pos, depth, &mut alpha, &mut beta, ply, narrow) {
             Probe::Cutoff(value) => return value,
             Probe::Search(mv) => mv,
         };
@@ -92,7 +107,11 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             return value;
         }
         let original_alpha = alpha;
-        let mut moves = self.take_moves(pos, ply);
+        let mut moves = if anticipated {
+            std::mem::take(&mut self.moves[ply])
+        } else {
+            self.take_moves(pos, ply)
+        };
         let plies_left = (depth / ONE_PLY).max(0) as u32;
         self.ordering
             .order(self.eval, pos, &mut moves, tt_move, ply, plies_left);
@@ -264,6 +283,22 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         beta: Score,
         ply: usize,
     ) -> Probe {
+        let (mut alpha, mut beta) = (alpha, beta);
+        self.probe_window(pos, depth, &mut alpha, &mut beta, ply, false)
+    }
+
+    /// [`Self::probe_table`]; with `narrow`, a stored bound that does not settle the node
+    /// still narrows its window (Pons's `negamax`, parts 7 and 12), and settles it if the
+    /// window closes.
+    fn probe_window(
+        &mut self,
+        pos: &G,
+        depth: i32,
+        alpha: &mut Score,
+        beta: &mut Score,
+        ply: usize,
+        narrow: bool,
+    ) -> Probe {
         let tt_ply = self.table_ply(ply);
         let Some(table) = self.table() else {
             return Probe::Search(None);
@@ -274,11 +309,18 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             return Probe::Search(None);
         };
         self.stats.tt_hits += 1;
-        if ply > 0
-            && i32::from(entry.depth) * ONE_PLY >= depth
-            && let Some(value) = entry.cutoff(alpha, beta)
-        {
-            return Probe::Cutoff(value);
+        if ply > 0 && i32::from(entry.depth) * ONE_PLY >= depth {
+            if let Some(value) = entry.cutoff(*alpha, *beta) {
+                return Probe::Cutoff(value);
+            }
+            let (lo, hi) = match entry.bound {
+                Bound::Lower => (entry.score, score::INFINITY),
+                Bound::Upper => (-score::INFINITY, entry.score),
+                Bound::Exact => (entry.score, entry.score),
+            };
+            if narrow && let Some(value) = super::solve::clamp_window(lo, hi, alpha, beta) {
+                return Probe::Cutoff(value);
+            }
         }
         Probe::Search(entry.move_code)
     }
@@ -308,13 +350,20 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
     ) {
         let tt_ply = self.table_ply(ply);
         let Some(table) = self.table() else { return };
-        let bound = if best >= beta {
+        let mut bound = if best >= beta {
             Bound::Lower
         } else if best <= alpha {
             Bound::Upper
         } else {
             Bound::Exact
         };
+        if !self.config.solve.tt_lower_bounds {
+            // Pons's table up to part 11: upper bounds only.
+            if bound == Bound::Lower {
+                return;
+            }
+            bound = Bound::Upper;
+        }
         let entry = Entry {
             score: best,
             // After a fail-low every move is only an upper bound: no move is known best.

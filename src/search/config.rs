@@ -102,6 +102,10 @@ pub struct SearchConfig {
     /// dedicated exact solver ([`crate::game::Game::solve_endgame`]; Edax's last-empties
     /// search), where the search's depth reaches the end of the game. None: off. Alpha-beta only.
     pub endgame_solver: Option<u32>,
+    /// The exact-solver switches of Pons's connect-four ladder (immediate wins, the score
+    /// window, the score grain, null-window deepening on the score, anticipation, the weak
+    /// solver, upper-bound-only tables), all off by default ([`super::solve`]).
+    pub solve: super::solve::SolveSwitches,
 }
 
 impl Default for SearchConfig {
@@ -121,6 +125,7 @@ impl Default for SearchConfig {
             tt_mate_adjust: true,
             endgame_solver: None,
             secondary: None,
+            solve: super::solve::SolveSwitches::default(),
         }
     }
 }

@@ -20,6 +20,7 @@ pub mod probe;
 pub mod quiescence;
 pub mod secondary;
 pub mod smp;
+pub mod solve;
 pub mod stats;
 pub mod tt;
 
@@ -32,6 +33,7 @@ pub use config::{
     Algorithm, Extensions, Limits, NullMove, Quiescence, Reduction, SearchConfig, Secondary,
 };
 pub use ordering::Ordering;
+pub use solve::SolveSwitches;
 pub use stats::Stats;
 pub use tt::Table;
 
@@ -180,6 +182,12 @@ pub struct Searcher<'a, G: Game, E: Evaluator<G>> {
     report: Option<&'a (dyn RootReport<G::Move> + Sync)>,
     /// The depth of the iteration under way, for `report`.
     iteration_depth: u32,
+    /// Plies played before the root (the score grain counts the end of the game from the
+    /// game's start, [`solve::end_ply`]).
+    root_plies: u32,
+    /// Move buffers for the solver hooks' defaults ([`Game::winning_move`],
+    /// [`Game::non_losing_moves`]), reused.
+    solve_scratch: [Vec<G::Move>; 2],
 }
 
 impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
@@ -214,6 +222,8 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
             excluded_root: Vec::new(),
             report: None,
             iteration_depth: 0,
+            root_plies: 0,
+            solve_scratch: [Vec::new(), Vec::new()],
         }
     }
 
@@ -342,6 +352,7 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
         if uses_table && self.table.is_none() && self.owned_table.is_none() {
             self.owned_table = Some(Table::new(self.config.tt_mb));
         }
+        self.root_plies = root.plies_played();
         let start = Instant::now();
         self.control = Some(Control {
             start,
@@ -493,6 +504,12 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
     /// previous iteration's score, widened fourfold on each failure (all re-searches count).
     fn aspiration_search(&mut self, root: &G, depth: i32) -> Score {
         let inf = score::INFINITY;
+        if self.config.solve.mtd {
+            return self.mtd_search(root, depth);
+        }
+        if self.config.solve.weak {
+            return self.alphabeta(root, depth, -1, 1, 0, false);
+        }
         let (Some(mut width), Some(guess)) = (self.config.aspiration, self.previous_score) else {
             return self.alphabeta(root, depth, -inf, inf, 0, false);
         };
@@ -559,7 +576,9 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
     #[inline]
     fn game_over_or_repeated(&mut self, pos: &G, ply: usize) -> Option<Score> {
         let value = match pos.status() {
-            crate::game::Status::Over(outcome) => score::of_outcome(outcome, ply as i32),
+            crate::game::Status::Over(outcome) => {
+                score::of_outcome(outcome, self.end_ply(ply as i32))
+            }
             crate::game::Status::Ongoing if ply > 0 && self.repeats(pos, ply) => 0,
             crate::game::Status::Ongoing => return None,
         };

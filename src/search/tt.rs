@@ -108,6 +108,10 @@ fn unpack(data: u64, ply: i32) -> Option<Entry> {
 pub struct Table {
     buckets: Vec<Bucket>,
     generation: AtomicU8,
+    /// With [`Self::new_tracked`]: one bit per bucket written since the last clear, so that
+    /// [`Self::clear`] rewrites only those (a suite of short searches reuses one table, and
+    /// zeroing all of it between positions would cost more than the searches). Empty: off.
+    touched: Vec<AtomicU64>,
 }
 
 impl Table {
@@ -118,7 +122,19 @@ impl Table {
         Self {
             buckets: (0..count.max(1)).map(|_| Bucket::default()).collect(),
             generation: AtomicU8::new(0),
+            touched: Vec::new(),
         }
+    }
+
+    /// [`Self::new`], remembering which buckets are written so that [`Self::clear`] costs
+    /// in proportion to what was used (one bit per bucket: 32 KiB for 16 MiB).
+    #[must_use]
+    pub fn new_tracked(megabytes: usize) -> Self {
+        let mut table = Self::new(megabytes);
+        table.touched = (0..table.buckets.len().div_ceil(64))
+            .map(|_| AtomicU64::new(0))
+            .collect();
+        table
     }
 
     /// [`Self::new`], but a failed allocation is an error instead of an abort (the UCI
@@ -135,7 +151,19 @@ impl Table {
         Ok(Self {
             buckets,
             generation: AtomicU8::new(0),
+            touched: Vec::new(),
         })
+    }
+
+    /// Number of entries of a table of `megabytes` MiB.
+    #[must_use]
+    pub const fn capacity_for(megabytes: usize) -> usize {
+        let count = (megabytes << 20) / size_of::<Bucket>();
+        if count == 0 {
+            ENTRIES_PER_BUCKET
+        } else {
+            count * ENTRIES_PER_BUCKET
+        }
     }
 
     /// Number of entries.
@@ -146,10 +174,21 @@ impl Table {
 
     /// Forgets everything (between independent jobs).
     pub fn clear(&self) {
-        for bucket in &self.buckets {
+        let wipe = |bucket: &Bucket| {
             for [key, data] in &bucket.entries {
                 key.store(0, Relaxed);
                 data.store(0, Relaxed);
+            }
+        };
+        if self.touched.is_empty() {
+            self.buckets.iter().for_each(wipe);
+        } else {
+            for (w, word) in self.touched.iter().enumerate() {
+                let mut bits = word.swap(0, Relaxed);
+                while bits != 0 {
+                    wipe(&self.buckets[w * 64 + bits.trailing_zeros() as usize]);
+                    bits &= bits - 1;
+                }
             }
         }
         self.generation.store(0, Relaxed);
@@ -179,9 +218,12 @@ impl Table {
     }
 
     fn bucket(&self, key: u64) -> &Bucket {
+        &self.buckets[self.bucket_index(key)]
+    }
+
+    fn bucket_index(&self, key: u64) -> usize {
         // Lemire's multiply-shift maps the key onto any bucket count without a division.
-        let index = ((u128::from(key) * self.buckets.len() as u128) >> 64) as usize;
-        &self.buckets[index]
+        ((u128::from(key) * self.buckets.len() as u128) >> 64) as usize
     }
 
     /// The entry stored under `key`, read at `ply` plies from the root.
@@ -199,7 +241,14 @@ impl Table {
     /// remaining (depths above 255 are stored as 255).
     pub fn store(&self, key: u64, ply: i32, entry: Entry) {
         let generation = self.generation.load(Relaxed);
-        let bucket = self.bucket(key);
+        let index = self.bucket_index(key);
+        if let Some(word) = self.touched.get(index / 64) {
+            let bit = 1 << (index % 64);
+            if word.load(Relaxed) & bit == 0 {
+                word.fetch_or(bit, Relaxed);
+            }
+        }
+        let bucket = &self.buckets[index];
         let slot = self.replacement_slot(bucket, key, generation);
         let data = pack(
             score::to_table(entry.score, ply),
@@ -255,6 +304,22 @@ mod tests {
         assert_eq!(t.probe(43, 0), None);
         t.clear();
         assert_eq!(t.probe(42, 3), None);
+    }
+
+    #[test]
+    fn a_tracked_table_clears_what_was_written() {
+        let t = Table::new_tracked(1);
+        for key in 0..500u64 {
+            t.store(key.wrapping_mul(0x9E37_79B9_7F4A_7C15), 0, entry(1, 2));
+        }
+        assert!(t.probe(0x9E37_79B9_7F4A_7C15, 0).is_some());
+        t.clear();
+        assert!((0..500u64).all(|k| t.probe(k.wrapping_mul(0x9E37_79B9_7F4A_7C15), 0).is_none()));
+        assert!(t.buckets.iter().all(|b| {
+            b.entries
+                .iter()
+                .all(|[k, d]| k.load(Relaxed) == 0 && d.load(Relaxed) == 0)
+        }));
     }
 
     #[test]

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Pascal Pons's connect-four solver against plylab's best configuration, side by side on the
+# same machine, one thread each, on Pons-style test sets (`<moves> <score>` per line).
+#
+#   scripts/vs-pons.sh PONS_SOLVER SET_FILE...
+#
+# PONS_SOLVER: his step-12 solver, without opening book, built from his repository at the
+# commit of part 12, whose main prints `<moves> <score> <nodes> <microseconds>` per line:
+#   git clone https://github.com/PascalPons/connect4 && cd connect4 \
+#     && git checkout 514a128fb095271759ea553394356f03e9f13cc4 && make c4solver
+# (later commits add the opening book of part 13 and print the score only). It resets its
+# table before each position and times `solve` alone.
+#
+# plylab: `target/release/plylab suite connect4 SET --pons --no-iterative --jobs 1` (every
+# solver switch of src/search/solve.rs: immediate wins, score window, grain 2, null-window
+# search on the score, anticipation, threat ordering, lower and upper bounds in a 16 MiB
+# table, cleared between positions), timed per search likewise. PLYLAB overrides the binary.
+#
+# Fetches nothing. Writes CSV to stdout: set,positions,pons_s,plylab_s,pons_nodes,plylab_nodes
+# (total seconds of search and total positions explored over the set). Any position either
+# solver answers wrongly is reported on stderr and fails the script (exit 1).
+set -euo pipefail
+
+if [ $# -lt 2 ]; then
+    echo "usage: $0 PONS_SOLVER SET_FILE..." >&2
+    exit 2
+fi
+pons=$1
+shift
+plylab=${PLYLAB:-target/release/plylab}
+for f in "$pons" "$plylab"; do
+    [ -x "$f" ] || { echo "$0: $f is not an executable" >&2; exit 2; }
+done
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+status=0
+echo "set,positions,pons_s,plylab_s,pons_nodes,plylab_nodes"
+for set in "$@"; do
+    [ -r "$set" ] || { echo "$0: cannot read $set" >&2; exit 2; }
+    name=$(basename "$set")
+    positions=$(grep -c . "$set")
+    # Pons: his lines are `<moves> <score> <nodes> <microseconds>`; the set's `<moves> <score>`.
+    cut -d' ' -f1 "$set" | "$pons" > "$tmp/pons.out"
+    wrong=$(paste -d' ' "$set" "$tmp/pons.out" | awk '$2 != $4 {n++} END {print n+0}')
+    [ "$wrong" -eq 0 ] || { echo "$name: Pons's solver answers $wrong positions wrongly" >&2; status=1; }
+    read -r pons_s pons_nodes < <(awk '{n += $3; t += $4} END {printf "%.6f %d\n", t / 1e6, n}' "$tmp/pons.out")
+    "$plylab" suite connect4 "$set" --pons --no-iterative --jobs 1 --csv "$tmp/plylab.csv" > "$tmp/plylab.out"
+    grep -q "exact $positions/$positions" "$tmp/plylab.out" \
+        || { echo "$name: plylab: $(tail -1 "$tmp/plylab.out")" >&2; status=1; }
+    read -r plylab_s plylab_nodes < <(awk -F, '
+        NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+        { n += $col["total_nodes"]; t += $col["time_to_depth_s"] }
+        END { printf "%.6f %d\n", t, n }' "$tmp/plylab.csv")
+    echo "$name,$positions,$pons_s,$plylab_s,$pons_nodes,$plylab_nodes"
+done
+exit $status

@@ -1,0 +1,380 @@
+//! The exact-solver switches of Pascal Pons's connect-four ladder ("Solving Connect 4: how
+//! to build a perfect AI", blog.gamesolver.org, parts 3–12), each an independent switch of
+//! the alpha-beta searcher and generic over [`Game`] through its solver hooks
+//! ([`Game::winning_move`], [`Game::non_losing_moves`], [`Game::winning_spots_after`],
+//! [`Game::MOVER_CAN_LOSE`]), so that they work on every game (tic-tac-toe through the
+//! hooks' defaults) and connect four answers them with Pons's bitboard tricks.
+//!
+//! - `win_check` (part 3): a node whose side to move wins at once is scored without
+//!   expanding it.
+//! - `score_window` (part 4; mate-distance pruning in general form): the window is narrowed
+//!   to the scores still possible from the node's ply (no win before the next move, or before
+//!   the move after when the win check found none; no loss before the opponent's reply, or
+//!   before the reply after that with anticipation), and by the bound the table holds (as
+//!   Pons's `negamax` does with his table's bounds).
+//! - `score_grain` (Pons's score convention): decisive scores count the end of the game in
+//!   units of `g` plies of the whole game (`g = 2`: the winner's stones, as Pons counts), so
+//!   wins a ply apart tie and cut off alike; 1 (the default) counts plies.
+//! - `mtd` (part 8): the root value found by null-window searches that bisect the range of
+//!   scores still possible, leaning toward 0 first (Pons's `solve`; Plaat et al.'s MTD family
+//!   by bisection), instead of one search with the full window.
+//! - `anticipate` (part 9): only moves that neither lose at once nor hand the opponent an
+//!   immediate win are generated; a node with none is scored as lost at the opponent's reply
+//!   without expanding it (where [`Game::MOVER_CAN_LOSE`] is false). Implies the win check.
+//! - `weak` (the weak solver): the root searched with the window (−1, 1), so only the
+//!   sign of the result (win, draw, loss) is exact.
+//! - `tt_lower_bounds` (part 12): off, the table keeps upper bounds only, as Pons's did up to
+//!   part 11 (exact results stored as upper bounds, fail-high results not at all); on (the
+//!   default, plylab's table as it always was), lower bounds and exact values beside them.
+//!
+//! Every switch leaves the value of a search to the end of the game unchanged (tests/solve.rs
+//! checks each against minimax and Pons's known scores); the win check, the window and
+//! anticipation act only where at least one (two for anticipation) plies of depth remain, so
+//! depth-limited searches keep their values too.
+
+use crate::game::{Evaluator, Game, Score, score};
+
+use super::Searcher;
+use super::config::ONE_PLY;
+
+/// The solver switches; the default changes nothing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SolveSwitches {
+    /// Score a node whose side to move wins at once without expanding it (part 3).
+    pub win_check: bool,
+    /// Narrow the window to the scores still possible, and by the table's bound (part 4).
+    pub score_window: bool,
+    /// Decisive scores count the end of the game in units of this many plies (Pons: 2).
+    pub score_grain: u8,
+    /// Find the root value by null-window searches on the score (part 8).
+    pub mtd: bool,
+    /// Generate only moves that do not lose at once (part 9); implies the win check.
+    pub anticipate: bool,
+    /// The weak solver: the root window is (−1, 1), only the result's sign is exact.
+    pub weak: bool,
+    /// Store lower bounds (and exact values) beside upper bounds in the table (part 12).
+    pub tt_lower_bounds: bool,
+}
+
+impl Default for SolveSwitches {
+    fn default() -> Self {
+        Self {
+            win_check: false,
+            score_window: false,
+            score_grain: 1,
+            mtd: false,
+            anticipate: false,
+            weak: false,
+            tt_lower_bounds: true,
+        }
+    }
+}
+
+impl SolveSwitches {
+    /// The switches that differ from the default, as `key=value` words for labels.
+    #[must_use]
+    pub fn words(&self) -> Vec<String> {
+        let flags = [
+            (self.win_check, "win_check"),
+            (self.score_window, "score_window"),
+            (self.mtd, "mtd"),
+            (self.anticipate, "anticipate"),
+            (self.weak, "weak"),
+        ];
+        let mut words: Vec<String> = flags
+            .iter()
+            .filter(|(on, _)| *on)
+            .map(|(_, name)| (*name).to_string())
+            .collect();
+        if self.score_grain != 1 {
+            words.push(format!("score_grain={}", self.score_grain));
+        }
+        if !self.tt_lower_bounds {
+            words.push("tt_lower_bounds=false".into());
+        }
+        words
+    }
+
+    /// Whether nodes look for an immediate win before expanding.
+    #[must_use]
+    pub fn checks_wins(&self) -> bool {
+        self.win_check || self.anticipate
+    }
+}
+
+/// The search's score of a decisive end `ply` plies below the root: with grain `g`, the end
+/// is counted at the next multiple of `g` plies of the whole game (`root` plies were played
+/// before the root), so that for `g = 2` the score counts the winner's stones, as Pons's does.
+#[must_use]
+pub fn end_ply(grain: u32, root: u32, ply: i32) -> i32 {
+    if grain <= 1 {
+        return ply;
+    }
+    let (g, root) = (grain as i32, root as i32);
+    (root + ply + g - 1) / g * g - root
+}
+
+/// The next null window's test value in Pons's `solve`: the middle of `(lo, hi)`, moved
+/// toward 0 (to half of the far bound) when the range spans it, since values near 0 are
+/// the likeliest and the cheapest to refute.
+fn probe_value(lo: Score, hi: Score) -> Score {
+    let med = (i64::from(lo) + (i64::from(hi) - i64::from(lo)) / 2) as Score;
+    if med <= 0 && lo / 2 < med {
+        lo / 2
+    } else if med >= 0 && hi / 2 > med {
+        hi / 2
+    } else {
+        med
+    }
+}
+
+impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
+    /// [`end_ply`] under this search's grain and root.
+    #[inline]
+    pub(super) fn end_ply(&self, ply: i32) -> i32 {
+        end_ply(
+            u32::from(self.config.solve.score_grain),
+            self.root_plies,
+            ply,
+        )
+    }
+
+    /// Part 3: the score of a win with the next move, if the side to move has one and the
+    /// search looks at least a ply deeper (so minimax would see it); the move becomes the
+    /// node's principal variation.
+    #[inline]
+    pub(super) fn immediate_win(&mut self, pos: &G, depth: i32, ply: usize) -> Option<Score> {
+        if !self.config.solve.checks_wins() || depth < ONE_PLY {
+            return None;
+        }
+        let mv = pos.winning_move(&mut self.solve_scratch[0])?;
+        self.stats.leaf_nodes += 1;
+        self.pv[ply + 1].clear();
+        self.update_pv(ply, mv);
+        Some(score::win_in(self.end_ply(ply as i32 + 1)))
+    }
+
+    /// Part 9: fills the move buffer of `ply` with the moves that do not lose at once (the
+    /// caller then takes it instead of generating). `Err` with the node's score when there
+    /// are none and the game guarantees the side to move cannot lose by its own move: the
+    /// opponent wins with its reply. Elsewhere, and at the root (which must return a move),
+    /// a node without such moves keeps all its moves. `Ok(false)`: the switch is off here.
+    pub(super) fn anticipate(&mut self, pos: &G, depth: i32, ply: usize) -> Result<bool, Score> {
+        if !self.config.solve.anticipate || depth < 2 * ONE_PLY {
+            return Ok(false);
+        }
+        let mut moves = std::mem::take(&mut self.moves[ply]);
+        moves.clear();
+        let [scratch, inner] = &mut self.solve_scratch;
+        pos.non_losing_moves(&mut moves, scratch, inner);
+        if ply == 0 && !self.root_moves.is_empty() {
+            moves.retain(|&m| self.root_moves.contains(&G::move_code(m)));
+        }
+        if moves.is_empty() {
+            if ply > 0 && !G::MOVER_CAN_LOSE {
+                self.moves[ply] = moves;
+                self.stats.leaf_nodes += 1;
+                return Err(score::loss_in(self.end_ply(ply as i32 + 2)));
+            }
+            pos.generate_moves(&mut moves);
+            if ply == 0 && !self.root_moves.is_empty() {
+                moves.retain(|&m| self.root_moves.contains(&G::move_code(m)));
+            }
+        }
+        self.stats.expanded_nodes += 1;
+        self.stats.generated_moves += moves.len() as u64;
+        self.moves[ply] = moves;
+        Ok(true)
+    }
+
+    /// The lowest and highest scores `pos`, a node at `ply` searched `depth` deep, can still
+    /// have: `checked` when the win check found no immediate win, `anticipated` when every
+    /// move left avoids an immediate loss. Where the game ends before the first possible win
+    /// (loss), the bound is the non-decisive band, or 0 in a game of wins, losses and draws
+    /// searched to its end (Pons's draw check).
+    pub(super) fn possible_scores(
+        &self,
+        pos: &G,
+        depth: i32,
+        ply: usize,
+        checked: bool,
+        anticipated: bool,
+    ) -> (Score, Score) {
+        let ply = ply as i32;
+        let first_win = if checked { 3 } else { 1 };
+        let first_loss = match (G::MOVER_CAN_LOSE, anticipated) {
+            (true, _) => 1,
+            (false, false) => 2,
+            (false, true) => 4,
+        };
+        let left = pos.remaining_plies().map_or(i32::MAX, |r| r as i32);
+        let to_end =
+            G::ONLY_WIN_LOSS_DRAW && i64::from(depth) >= i64::from(left) * i64::from(ONE_PLY);
+        let band = if to_end { 0 } else { score::DECISIVE };
+        let lo = if first_loss > left {
+            -band
+        } else {
+            score::loss_in(self.end_ply(ply + first_loss))
+        };
+        let hi = if first_win > left {
+            band
+        } else {
+            score::win_in(self.end_ply(ply + first_win))
+        };
+        (lo, hi)
+    }
+
+    /// Part 4: narrows `(alpha, beta)` to the scores still possible below the root, and
+    /// returns the bound that settles the node when the window closes.
+    pub(super) fn narrow_window(
+        &self,
+        pos: &G,
+        ply: usize,
+        depth: i32,
+        anticipated: bool,
+        alpha: &mut Score,
+        beta: &mut Score,
+    ) -> Option<Score> {
+        if !self.config.solve.score_window || ply == 0 {
+            return None;
+        }
+        let checked = self.config.solve.checks_wins() && depth >= ONE_PLY;
+        let (lo, hi) = self.possible_scores(pos, depth, ply, checked, anticipated);
+        clamp_window(lo, hi, alpha, beta)
+    }
+
+    /// The root's value by null-window searches (part 8): each search tells whether the
+    /// value lies above a test value, and the range of possible values shrinks until it is
+    /// one value. Test values are chosen as Pons chooses them, on the ladder of decisive
+    /// scores ([`Ladder`]), so that each test asks for a win (or loss) within a distance,
+    /// which the score window prunes hard, rather than whether the game is won at all. The
+    /// principal variation is the last search that failed high; when none did (the value is
+    /// the lowest possible), one more search finds a move.
+    pub(super) fn mtd_search(&mut self, root: &G, depth: i32) -> Score {
+        let (mut lo, mut hi) = if self.config.solve.weak {
+            (-1, 1)
+        } else {
+            let checked = self.config.solve.checks_wins()
+                && root.winning_move(&mut self.solve_scratch[0]).is_none();
+            self.possible_scores(root, depth, 0, checked, false)
+        };
+        let ladder = Ladder {
+            grain: self.config.solve.score_grain.max(1) as i32,
+            reach: depth / ONE_PLY,
+        };
+        let mut line: Vec<G::Move> = Vec::new();
+        while lo < hi {
+            let med = ladder.probe(lo, hi);
+            let value = self.alphabeta(root, depth, med, med + 1, 0, false);
+            if self.aborted() {
+                return value;
+            }
+            if value <= med {
+                hi = value.max(lo);
+            } else {
+                lo = value.min(hi);
+                line.clone_from(&self.pv[0]);
+            }
+        }
+        if line.is_empty() {
+            let value = self.alphabeta(root, depth, lo - 1, lo, 0, false);
+            if self.aborted() {
+                return value;
+            }
+            line.clone_from(&self.pv[0]);
+        }
+        self.pv[0].clone_from(&line);
+        lo
+    }
+}
+
+/// Decisive scores as Pons counts them: a win `p` plies from the root is rung
+/// `ceil((reach + 1 - p) / grain)` (1 for the slowest win the search can see, more for
+/// faster ones), a loss the same rung negated, every other score rung 0. With `reach` the
+/// plies left in connect four and grain 2, the rungs are Pons's scores.
+struct Ladder {
+    grain: i32,
+    reach: i32,
+}
+
+impl Ladder {
+    fn rung(&self, s: Score) -> i32 {
+        let Some(p) = score::plies_to_end(s) else {
+            return 0;
+        };
+        let k = ((self.reach + 1 - p).max(1) + self.grain - 1) / self.grain;
+        if s > 0 { k } else { -k }
+    }
+
+    /// The score at rung `k` (not 0): the fastest end that rung holds.
+    fn score(&self, k: i32) -> Score {
+        let p = (self.reach + 1 - k.abs() * self.grain).max(1);
+        if k > 0 {
+            score::win_in(p)
+        } else {
+            score::loss_in(p)
+        }
+    }
+
+    /// The next test value in `[lo, hi)`: Pons's choice on the rungs of `lo` and `hi`, or
+    /// between them when both are on rung 0 (heuristic values, draws, points).
+    fn probe(&self, lo: Score, hi: Score) -> Score {
+        let (a, b) = (self.rung(lo), self.rung(hi));
+        let k = if a == b { 0 } else { probe_value(a, b) };
+        let med = if k == 0 && lo < 0 && hi > 0 {
+            0
+        } else if k == 0 {
+            let band = |s: Score| s.clamp(-score::DECISIVE, score::DECISIVE);
+            probe_value(band(lo), band(hi))
+        } else {
+            self.score(k)
+        };
+        med.clamp(lo, hi - 1)
+    }
+}
+
+/// Narrows `(alpha, beta)` to `[lo, hi]`; the bound that settles the node if it closes.
+pub(super) fn clamp_window(
+    lo: Score,
+    hi: Score,
+    alpha: &mut Score,
+    beta: &mut Score,
+) -> Option<Score> {
+    if *alpha < lo {
+        *alpha = lo;
+        if *alpha >= *beta {
+            return Some(*alpha);
+        }
+    }
+    if *beta > hi {
+        *beta = hi;
+        if *alpha >= *beta {
+            return Some(*beta);
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_grain_of_two_counts_the_winners_stones() {
+        // Root after 10 plies: ends after 11 and 12 plies of the game score alike.
+        assert_eq!(end_ply(2, 10, 1), 2);
+        assert_eq!(end_ply(2, 10, 2), 2);
+        assert_eq!(end_ply(2, 10, 3), 4);
+        assert_eq!(end_ply(2, 9, 1), 1);
+        assert_eq!(end_ply(1, 9, 5), 5);
+    }
+
+    #[test]
+    fn probes_lean_toward_zero_as_pons_does() {
+        // Pons's first test over [-18, 18] is at -9, then halfway toward the far bound.
+        assert_eq!(probe_value(-18, 18), -9);
+        assert_eq!(probe_value(-1, 1), 0);
+        assert_eq!(probe_value(2, 18), 10);
+        assert_eq!(probe_value(-1, 0), -1);
+    }
+}

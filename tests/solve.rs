@@ -1,0 +1,258 @@
+//! The solver switches of Pons's connect-four ladder (src/search/solve.rs), each checked to
+//! leave values unchanged: on connect four against Pons's known scores (his test sets) and
+//! against minimax at a depth limit; on tic-tac-toe against minimax everywhere. The weak
+//! solver's sign is checked against the known scores.
+
+use plylab::game::{Game, Neutral, Notation};
+use plylab::games::connect4::{CentreFirst, Connect4, pons_score};
+use plylab::games::tictactoe::TicTacToe;
+use plylab::search::{Algorithm, Limits, Ordering, SearchConfig, SolveSwitches, search};
+
+/// Each switch alone, then the ladder's combinations, then all of them (Pons's step 12).
+fn variants() -> Vec<(&'static str, SolveSwitches, Ordering)> {
+    let off = SolveSwitches::default();
+    let hint = Ordering {
+        hint: true,
+        ..Ordering::default()
+    };
+    let threats = Ordering {
+        threats: true,
+        ..hint
+    };
+    let all = SolveSwitches {
+        win_check: true,
+        score_window: true,
+        score_grain: 2,
+        mtd: true,
+        anticipate: true,
+        ..off
+    };
+    vec![
+        ("none", off, hint),
+        (
+            "win_check",
+            SolveSwitches {
+                win_check: true,
+                ..off
+            },
+            hint,
+        ),
+        (
+            "score_window",
+            SolveSwitches {
+                score_window: true,
+                ..off
+            },
+            hint,
+        ),
+        (
+            "grain",
+            SolveSwitches {
+                score_grain: 2,
+                ..off
+            },
+            hint,
+        ),
+        ("mtd", SolveSwitches { mtd: true, ..off }, hint),
+        (
+            "anticipate",
+            SolveSwitches {
+                anticipate: true,
+                ..off
+            },
+            hint,
+        ),
+        ("threats", off, threats),
+        (
+            "upper_only",
+            SolveSwitches {
+                tt_lower_bounds: false,
+                ..off
+            },
+            hint,
+        ),
+        (
+            "window+win",
+            SolveSwitches {
+                win_check: true,
+                score_window: true,
+                ..off
+            },
+            hint,
+        ),
+        (
+            "mtd+window",
+            SolveSwitches {
+                score_window: true,
+                mtd: true,
+                ..off
+            },
+            hint,
+        ),
+        (
+            "step 9",
+            SolveSwitches {
+                tt_lower_bounds: false,
+                ..all
+            },
+            hint,
+        ),
+        ("step 12", all, threats),
+    ]
+}
+
+fn config(solve: SolveSwitches, ordering: Ordering, tt_mb: usize) -> SearchConfig {
+    SearchConfig {
+        algorithm: Algorithm::Alphabeta,
+        ordering,
+        tt_mb,
+        iterative: false,
+        solve,
+        ..SearchConfig::default()
+    }
+}
+
+/// The first `n` positions of a Pons test set with their known scores.
+fn pons_set(name: &str, n: usize) -> Vec<(Connect4, i32)> {
+    let path = format!("experiments/data/connect4/{name}");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    text.lines()
+        .take(n)
+        .map(|line| {
+            let (moves, score) = line.split_once(' ').expect("`moves score`");
+            (
+                Connect4::parse_position(moves).unwrap(),
+                score.parse().unwrap(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn every_switch_solves_pons_positions_exactly() {
+    let mut positions = pons_set("Test_L3_R1", 40);
+    positions.extend(pons_set("Test_L2_R1", 6));
+    for (name, solve, ordering) in variants() {
+        for (pos, known) in &positions {
+            let result = search(
+                pos,
+                &CentreFirst,
+                &config(solve, ordering, 1),
+                &Limits::default(),
+            );
+            let last = result.last().unwrap();
+            assert_eq!(
+                pons_score(pos, last.score),
+                Some(*known),
+                "{name} on {}",
+                pos.to_ascii()
+            );
+            // The move returned keeps the value: the child's solved score is its negation.
+            let mut child = *pos;
+            child.play(last.best_move.expect("a move"));
+            let reply = search(
+                &child,
+                &CentreFirst,
+                &config(solve, ordering, 1),
+                &Limits::default(),
+            );
+            let child_score = child
+                .status()
+                .eq(&plylab::game::Status::Ongoing)
+                .then(|| pons_score(&child, reply.last().unwrap().score).unwrap());
+            if let Some(s) = child_score {
+                assert_eq!(-s, *known, "{name}: best move of {}", pos.to_ascii());
+            }
+        }
+    }
+}
+
+#[test]
+fn the_weak_solver_finds_the_sign() {
+    let mut positions = pons_set("Test_L3_R1", 60);
+    positions.extend(pons_set("Test_L2_R1", 6));
+    for (name, solve, ordering) in variants() {
+        let weak = SolveSwitches {
+            weak: true,
+            ..solve
+        };
+        for (pos, known) in &positions {
+            let result = search(
+                pos,
+                &CentreFirst,
+                &config(weak, ordering, 1),
+                &Limits::default(),
+            );
+            let score = result.last().unwrap().score;
+            assert_eq!(
+                score.signum(),
+                known.signum(),
+                "weak {name} on {}",
+                pos.to_ascii()
+            );
+        }
+    }
+}
+
+#[test]
+fn switches_keep_depth_limited_values_on_connect_four() {
+    // Heuristic values at the horizon (line counts): the switches must not change them.
+    let positions = pons_set("Test_L2_R1", 8);
+    for depth in [1, 2, 3, 5] {
+        let limits = Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        };
+        for (pos, _) in &positions {
+            let minimax = SearchConfig {
+                algorithm: Algorithm::Minimax,
+                iterative: false,
+                ..SearchConfig::default()
+            };
+            let expected = search(pos, &CentreFirst, &minimax, &limits).score();
+            for (name, solve, ordering) in variants() {
+                if solve.score_grain != 1 {
+                    continue; // a grain changes decisive values by design
+                }
+                let got = search(pos, &CentreFirst, &config(solve, ordering, 1), &limits).score();
+                assert_eq!(
+                    got,
+                    expected,
+                    "{name} at depth {depth} on {}",
+                    pos.to_ascii()
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn switches_equal_minimax_on_tictactoe() {
+    let roots = ["start", "5", "15", "159", "1234", "5137", "1245"];
+    for text in roots {
+        let pos = TicTacToe::parse_position(text).unwrap();
+        for (name, solve, ordering) in variants() {
+            // Minimax with the same grain is the reference (the grain changes decisive values).
+            let minimax = SearchConfig {
+                algorithm: Algorithm::Minimax,
+                iterative: false,
+                solve: SolveSwitches {
+                    score_grain: solve.score_grain,
+                    ..SolveSwitches::default()
+                },
+                ..SearchConfig::default()
+            };
+            let expected = search(&pos, &Neutral, &minimax, &Limits::default()).score();
+            for tt_mb in [0, 1] {
+                let got = search(
+                    &pos,
+                    &Neutral,
+                    &config(solve, ordering, tt_mb),
+                    &Limits::default(),
+                );
+                assert_eq!(got.score(), expected, "{name} (tt {tt_mb}) on {text}");
+                assert!(got.best_move().is_some(), "{name} on {text}: no move");
+            }
+        }
+    }
+}
