@@ -1262,7 +1262,7 @@ fn run_suite(args: &SuiteArgs) -> Result<(), Failure> {
             if let Some((path, w)) = &mut csv
                 && write_error.is_none()
                 && let Err(e) = w
-                    .serialize((&outcome.row, &searcher_row))
+                    .serialize((&outcome.row, searcher_row.columns()))
                     .and_then(|()| Ok(w.flush()?))
             {
                 write_error = Some(format!("{}: {e}", path.display()));

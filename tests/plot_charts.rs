@@ -23,8 +23,8 @@ fn scratch(name: &str) -> PathBuf {
 
 /// The SVG facts the tests look at.
 struct Svg {
-    /// Point counts of every `<polyline>`.
-    polylines: Vec<usize>,
+    /// Every `<polyline>`: (point count, stroke width, stroke colour, opacity).
+    polylines: Vec<(usize, String, String, String)>,
     /// (x attribute, content) of every `<text>`.
     texts: Vec<(String, String)>,
 }
@@ -34,7 +34,15 @@ impl Svg {
         let polylines = text
             .split("<polyline")
             .skip(1)
-            .map(|p| attr(p, "points").split_whitespace().count())
+            .map(|p| {
+                let head = p.split_once('>').map_or(p, |(h, _)| h);
+                (
+                    attr(p, "points").split_whitespace().count(),
+                    attr(head, "stroke-width").to_string(),
+                    attr(head, "stroke").to_string(),
+                    attr(head, "opacity").to_string(),
+                )
+            })
             .collect();
         let texts = text
             .split("<text")
@@ -48,10 +56,23 @@ impl Svg {
         Self { polylines, texts }
     }
 
-    /// Data lines: polylines through three or more points (axis ticks, legend samples and
-    /// whiskers have two).
+    /// Data lines: measured series are solid polylines (width 3) through three or more
+    /// points (axis ticks, legend samples and whiskers have two); reference series are drawn
+    /// dashed (width 2, opaque; whiskers are translucent), one dash a polyline, so each
+    /// counts once by its colour.
     fn data_lines(&self) -> usize {
-        self.polylines.iter().filter(|n| **n >= 3).count()
+        let measured = self
+            .polylines
+            .iter()
+            .filter(|(n, width, _, _)| *n >= 3 && width == "3")
+            .count();
+        let references: std::collections::HashSet<&str> = self
+            .polylines
+            .iter()
+            .filter(|(_, width, _, opacity)| width == "2" && opacity == "1")
+            .map(|(_, _, colour, _)| colour.as_str())
+            .collect();
+        measured + references.len()
     }
 
     /// Legend labels, top to bottom.

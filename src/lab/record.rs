@@ -205,12 +205,42 @@ pub struct SearcherRow {
     pub oversubscribed: bool,
 }
 
+/// searchers.csv's columns without the name: what follows a searches.csv row, which
+/// carries the name already, in `plylab suite --csv`'s one wide table (a column named twice
+/// could not be read back).
+#[derive(Clone, Debug, Serialize)]
+pub struct SearcherColumns<'a> {
+    algorithm: &'a str,
+    threads: u32,
+    params: &'a str,
+    baseline: Option<&'a str>,
+    exclusive: bool,
+    cores: u32,
+    alone: bool,
+    oversubscribed: bool,
+}
+
 impl SearcherRow {
     /// The row of `job`'s searcher variant, with its twin's name `baseline` and how its jobs
     /// shared the machine left for the runner to fill in.
     #[must_use]
     pub fn of_job(job: &Job, baseline: Option<String>) -> Self {
         Self::of_variant(&job.searcher, baseline)
+    }
+
+    /// Its columns without the name ([`SearcherColumns`]).
+    #[must_use]
+    pub fn columns(&self) -> SearcherColumns<'_> {
+        SearcherColumns {
+            algorithm: &self.algorithm,
+            threads: self.threads,
+            params: &self.params,
+            baseline: self.baseline.as_deref(),
+            exclusive: self.exclusive,
+            cores: self.cores,
+            alone: self.alone,
+            oversubscribed: self.oversubscribed,
+        }
     }
 
     /// The row of the searcher variant `v` (see [`Self::of_job`]).
