@@ -220,7 +220,7 @@ say "merge job $MERGE_JOB: $(head -n 1 "$OUT/logs/merge.out")"
 # TIMING_COLUMNS) are removed; everything else must be identical, row order included.
 python3 - "$TMP/one/searches.csv" "$OUT/searches.csv" <<'EOF' || fail "the merged searches.csv differs from the one-machine run"
 import csv, sys
-TIMING = {"elapsed_s", "nps", "answer_s", "playouts_per_s", "time_to_depth_s", "speedup",
+TIMING = {"elapsed_s", "total_s", "nps", "answer_s", "playouts_per_s", "time_to_depth_s", "speedup",
           "overhead", "nps_scaling", "alone", "oversubscribed"}
 def untimed(path):
     rows = list(csv.reader(open(path, newline="")))
