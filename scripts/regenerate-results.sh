@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Regenerates the committed results: each experiments/<name>.toml (experiment and arena
 # files alike) is run into results/<name>, replacing what is there (--force), with the flags
-# its committed run used, then its charts and summary.md are drawn.
+# its committed run used, then its charts and summary.md are drawn. Learning files
+# (learn_*.toml) run first, with `plylab learn --restart`: they write weights/<name>.toml and
+# results/<name>/ under the name inside the file, and the arena_learn_* files play those
+# weights.
 #
 #   scripts/regenerate-results.sh              every experiment (about 30 minutes on 2 cores)
 #   scripts/regenerate-results.sh mate wac     only those
@@ -35,8 +38,10 @@ for arg in "$@"; do
     esac
 done
 if [ ${#names[@]} -eq 0 ]; then
-    for file in experiments/*.toml; do
-        names+=("$(basename "$file" .toml)")
+    # Learning files first: the arena_learn_* files play the weights they write.
+    for file in experiments/learn_*.toml experiments/*.toml; do
+        name=$(basename "$file" .toml)
+        [[ " ${names[*]} " == *" $name "* ]] || names+=("$name")
     done
 fi
 for name in "${names[@]}"; do
@@ -46,9 +51,17 @@ for name in "${names[@]}"; do
     fi
 done
 
+# The command that regenerates one name's results.
+command_of() {
+    case "$1" in
+        learn_*) echo "$plylab learn experiments/$1.toml --restart --quiet" ;;
+        *) echo "$plylab experiment experiments/$1.toml --out results/$1 --force $(flags_of "$1")" ;;
+    esac
+}
+
 if $list; then
     for name in "${names[@]}"; do
-        echo "$plylab experiment experiments/$name.toml --out results/$name --force $(flags_of "$name")"
+        command_of "$name"
     done
     exit 0
 fi
@@ -63,9 +76,11 @@ for name in "${names[@]}"; do
             table="experiments/data/tablebase/$e.plytb"
             [ -f "$table" ] || "$plylab" tablebase build chess "$e" --out "$table"
         done
+        table=experiments/data/tablebase/checkers4.plytb
+        [ -f "$table" ] || "$plylab" tablebase build checkers 4 --out "$table"
     fi
     echo "== $name"
-    # shellcheck disable=SC2046 # the flags are words
-    "$plylab" experiment "experiments/$name.toml" --out "results/$name" --force $(flags_of "$name")
+    # shellcheck disable=SC2046 # the command's words
+    $(command_of "$name")
 done
 du -sh results

@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 
 use super::Format;
 use super::chart::{Chart, Point, Series, SeriesKind, YScale};
-use super::data::{Cell, RunInfo, read_rows};
+use super::data::{Cell, RunInfo, SEARCHERS_CSV, read_rows};
 use super::error::PlotError;
 use super::model::Dataset;
 use super::render::write_chart;
@@ -60,16 +60,21 @@ struct Row {
     nodes: f64,
 }
 
-const COLUMNS: [&str; 8] = [
+const COLUMNS: [&str; 7] = [
     "game",
     "position",
     "seed",
     "repetition",
     "searcher",
-    "algorithm",
     "depth",
     "nodes",
 ];
+
+/// A searcher's algorithm: on every row in older files, else once in searchers.csv.
+const OPTIONAL: [&str; 1] = ["algorithm"];
+
+/// searchers.csv's columns read here.
+const SEARCHER_COLUMNS: [&str; 2] = ["searcher", "algorithm"];
 
 fn parse_row(cell: &Cell<'_>) -> Result<Row, PlotError> {
     Ok(Row {
@@ -88,17 +93,28 @@ fn parse_row(cell: &Cell<'_>) -> Result<Row, PlotError> {
 }
 
 /// The savings against expectiminimax in `csv`, by game (in file order), depth and searcher
-/// (in file order); empty when no searcher's algorithm is expectiminimax or the file has no
-/// `algorithm` column.
+/// (in file order); empty when no searcher's algorithm (searches.csv's `algorithm` column or
+/// searchers.csv's) is expectiminimax.
 ///
 /// # Errors
 /// As [`read_rows`] for a file that has the columns but unreadable numbers.
 pub fn savings(csv: &Path) -> Result<Vec<Saving>, PlotError> {
-    let rows = match read_rows(csv, &COLUMNS, &[], parse_row) {
+    let mut rows = match read_rows(csv, &COLUMNS, &OPTIONAL, parse_row) {
         Ok(rows) => rows,
         Err(PlotError::MissingColumn { .. }) => return Ok(Vec::new()),
         Err(e) => return Err(e),
     };
+    let searchers = csv.with_file_name(SEARCHERS_CSV);
+    if rows.iter().any(|r| r.algorithm.is_empty()) && searchers.exists() {
+        let algorithms = read_rows(&searchers, &SEARCHER_COLUMNS, &[], |cell| {
+            Ok((cell.text("searcher"), cell.text("algorithm")))
+        })?;
+        for row in rows.iter_mut().filter(|r| r.algorithm.is_empty()) {
+            if let Some((_, algorithm)) = algorithms.iter().find(|(s, _)| *s == row.searcher) {
+                row.algorithm.clone_from(algorithm);
+            }
+        }
+    }
     // (game, instance, depth) -> expectiminimax's nodes.
     let mut reference: BTreeMap<(&str, &str, u32), f64> = BTreeMap::new();
     for r in rows.iter().filter(|r| r.algorithm == "expectiminimax") {
@@ -404,6 +420,22 @@ mod tests {
         );
         assert!((star2[1].saving() - 0.4).abs() < 1e-12);
         assert!(star2[0].saving().abs() < 1e-12);
+        // Today's schema: the algorithm once per searcher, in searchers.csv.
+        std::fs::write(
+            &csv,
+            "game,position,seed,repetition,searcher,depth,nodes\n\
+             g,p1,1,0,emm,2,100\n\
+             g,p1,1,0,s2,2,40\n",
+        )
+        .unwrap();
+        std::fs::write(
+            dir.join("searchers.csv"),
+            "searcher,algorithm,threads\nemm,expectiminimax,1\ns2,star2,1\n",
+        )
+        .unwrap();
+        let s = savings(&csv).unwrap();
+        assert_eq!(s.len(), 2, "{s:?}");
+        assert!((s[1].saving() - 0.6).abs() < 1e-12);
         std::fs::write(&csv, "game,depth\ng,1\n").unwrap();
         assert!(savings(&csv).unwrap().is_empty());
         std::fs::remove_dir_all(&dir).ok();
