@@ -4,7 +4,7 @@
 # `sbatch --test-only`, a small experiment run as a job array of 4 shards with
 # `sbatch --wait`, the merge job it chains (--dependency=afterok), and the merged
 # searches.csv compared with a one-machine run, timing columns removed (the columns
-# tests/cli.rs's TIMING_COLUMNS names): node counts must be byte-identical.
+# TIMING_COLUMNS in tests/common/mod.rs names): node counts must be byte-identical.
 #
 # Exits 0 with "SKIP: <reason>" where it cannot run (not root, no apt and no Slurm, the
 # daemons do not start), 1 when the cluster ran and anything differs or fails. Every wait
@@ -216,8 +216,9 @@ wait_for 60 merge_done || fail "the merge job $MERGE_JOB did not end within 60 s
     || fail "the merge job left no searches.csv and summary.md: $(cat "$OUT/logs/merge.out" 2>/dev/null)"
 say "merge job $MERGE_JOB: $(head -n 1 "$OUT/logs/merge.out")"
 
-# The columns that measure time or how a run shared the machine (tests/cli.rs's
-# TIMING_COLUMNS) are removed; everything else must be identical, row order included.
+# The columns that measure time or how a run shared the machine (the
+# TIMING_COLUMNS of tests/common/mod.rs) are removed; everything else must be identical,
+# row order included.
 python3 - "$TMP/one/searches.csv" "$OUT/searches.csv" <<'EOF' || fail "the merged searches.csv differs from the one-machine run"
 import csv, sys
 TIMING = {"elapsed_s", "total_s", "nps", "answer_s", "playouts_per_s", "time_to_depth_s", "speedup",

@@ -6,7 +6,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::{TempDir, plylab};
+use common::{TIMING_COLUMNS, TempDir, plylab};
 
 /// Runs the binary and asserts exit code 0; returns stdout.
 fn ok(args: &[&str]) -> String {
@@ -104,20 +104,6 @@ fn read_csv(path: &Path) -> (Vec<String>, Vec<Vec<String>>) {
         .collect();
     (header, rows)
 }
-
-/// The columns that measure time, or record how the run shared the machine: the only ones
-/// allowed to differ between runs.
-const TIMING_COLUMNS: [&str; 9] = [
-    "elapsed_s",
-    "total_s",
-    "nps",
-    "answer_s",
-    "playouts_per_s",
-    "time_to_depth_s",
-    "speedup",
-    "overhead",
-    "nps_scaling",
-];
 
 /// The CSV's text without the [`TIMING_COLUMNS`].
 fn without_timing(path: &Path) -> String {

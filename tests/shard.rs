@@ -10,7 +10,7 @@ mod common;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use common::{TempDir, plylab};
+use common::{TIMING_COLUMNS, TempDir, plylab};
 use plylab::cluster::shard::{Shard, job_cost, plan_shard};
 use plylab::lab::spec;
 
@@ -130,20 +130,6 @@ fn merge_args<'a>(dirs: &'a [PathBuf], out: &'a Path, extra: &[&'a str]) -> Vec<
     args.extend_from_slice(extra);
     args
 }
-
-/// The columns that measure time or how the run shared the machine: tests/cli.rs's
-/// TIMING_COLUMNS, the only ones allowed to differ between runs.
-const TIMING_COLUMNS: [&str; 9] = [
-    "elapsed_s",
-    "total_s",
-    "nps",
-    "answer_s",
-    "playouts_per_s",
-    "time_to_depth_s",
-    "speedup",
-    "overhead",
-    "nps_scaling",
-];
 
 /// A CSV's lines without the columns `timing` says are timing ones.
 fn untimed(path: &Path, timing: impl Fn(&str) -> bool) -> Vec<Vec<String>> {

@@ -89,3 +89,18 @@ pub fn python_script<S: AsRef<std::ffi::OsStr>>(
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
 }
+
+/// The columns of searches.csv that measure time (or derive from timings): the only ones
+/// allowed to differ between two runs of the same plan. scripts/slurm-test.sh keeps the same
+/// list (with searchers.csv's `alone` and `oversubscribed`) in its Python check.
+pub const TIMING_COLUMNS: [&str; 9] = [
+    "elapsed_s",
+    "total_s",
+    "nps",
+    "answer_s",
+    "playouts_per_s",
+    "time_to_depth_s",
+    "speedup",
+    "overhead",
+    "nps_scaling",
+];
