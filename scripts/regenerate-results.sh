@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Regenerates the committed results: each experiments/<name>.toml (experiment and arena
 # files alike) is run into results/<name>, replacing what is there (--force), with the flags
-# its committed run used, then its charts and summary.md are drawn. Learning files
+# its committed run used, then its charts and summary.md are drawn, and searches.csv is
+# compressed to the searches.csv.gz that is committed. Learning files
 # (learn_*.toml) run first, with `plylab learn --restart`: they write weights/<name>.toml and
 # results/<name>/ under the name inside the file, and the arena_learn_* files play those
 # weights.
@@ -72,6 +73,7 @@ if ! git diff --quiet HEAD -- src build.rs Cargo.toml Cargo.lock 2>/dev/null; th
 fi
 for name in "${names[@]}"; do
     if [ "$name" = knowledge ]; then
+        mkdir -p experiments/data/tablebase
         for e in KQK KRK KPK KBNK; do
             table="experiments/data/tablebase/$e.plytb"
             [ -f "$table" ] || "$plylab" tablebase build chess "$e" --out "$table"
@@ -82,5 +84,12 @@ for name in "${names[@]}"; do
     echo "== $name"
     # shellcheck disable=SC2046 # the command's words
     $(command_of "$name")
+    # What is committed: searches.csv compressed (plylab reads either form; see
+    # src/compressed.rs), SVG charts; the plain CSV and the PNGs stay untracked
+    # (results/.gitignore).
+    csv="results/$name/searches.csv"
+    if [ -f "$csv" ]; then
+        gzip -9 -n -k -f "$csv"
+    fi
 done
 du -sh results

@@ -16,6 +16,7 @@
 
 pub mod arena;
 pub mod cluster;
+pub mod compressed;
 #[doc(hidden)]
 pub mod fuzzing;
 pub mod game;

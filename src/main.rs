@@ -1,6 +1,7 @@
 //! The `plylab` command line: parses arguments, calls into the library, maps errors to exit
 //! codes (2 for bad input: experiment files, positions, flags; 1 for failures while running).
 
+use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -788,7 +789,16 @@ fn experiment(args: &ExperimentArgs) -> Result<(), Failure> {
         if let Some(shard) = &shard {
             plan.jobs.retain(|j| shard.holds(j.id));
         }
-        return print_stdout(|out| runner::describe_jobs(&plan, out));
+        let threads = args
+            .jobs
+            .map_or_else(plylab::lab::machine::cores, |j| j as usize);
+        let budget = plylab::cluster::shard::budget_seconds(&plan.jobs, threads);
+        let earlier = earlier_run(&plan.name, args.out.as_deref(), "results");
+        return print_stdout(|out| {
+            runner::describe_jobs(&plan, out)?;
+            let line = estimate_line(budget, earlier.as_ref(), plan.jobs.len(), threads, "jobs");
+            writeln!(out, "{line}")
+        });
     }
     let options = run_options(args, out);
     eprintln!(
@@ -833,6 +843,61 @@ fn print_stdout(
 }
 
 /// The run options the flags give, writing to `out`.
+/// The finished run of experiment `name` recorded in `out` (when given) or else in
+/// `results_root/name` (the committed results), for `--dry-run`'s estimate.
+fn earlier_run(
+    name: &str,
+    out: Option<&std::path::Path>,
+    results_root: &str,
+) -> Option<(PathBuf, plylab::lab::machine::RunInfo)> {
+    let dirs = [
+        out.map(std::path::Path::to_path_buf),
+        Some(std::path::Path::new(results_root).join(name)),
+    ];
+    dirs.into_iter().flatten().find_map(|dir| {
+        let run = plylab::lab::machine::recorded_run(&dir)?;
+        (run.experiment == name && run.elapsed_s.is_some() && run.job_count > 0 && !run.quick)
+            .then_some((dir, run))
+    })
+}
+
+/// `--dry-run`'s last line: the time an earlier run of the experiment took, scaled to this
+/// plan's `count` jobs (or games) and `threads`, if there is one; else the budgets' bound.
+fn estimate_line(
+    budget: Option<f64>,
+    earlier: Option<&(PathBuf, plylab::lab::machine::RunInfo)>,
+    count: usize,
+    threads: usize,
+    unit: &str,
+) -> String {
+    use plylab::cluster::shard::{NODES_PER_SECOND, rough_duration};
+    if let Some((dir, run)) = earlier {
+        let took = run.elapsed_s.unwrap_or(0.0);
+        let scaled = took * count as f64 / run.job_count as f64 * run.jobs.max(1) as f64
+            / threads.max(1) as f64;
+        return format!(
+            "estimated time: {} on {threads} threads, scaled from the run in {} ({took:.0} s \
+             for {} {unit} on {} threads)",
+            rough_duration(scaled),
+            dir.display(),
+            run.job_count,
+            run.jobs
+        );
+    }
+    match budget {
+        Some(s) => format!(
+            "estimated time: at most {} on {threads} threads (every {} spending its whole \
+             time or node budget, nodes at {NODES_PER_SECOND}/s a thread)",
+            rough_duration(s),
+            unit.trim_end_matches('s')
+        ),
+        None => format!(
+            "estimated time: none from the limits (some {unit} are bounded only by depth or \
+             by the end of the game); --quick times a reduced run"
+        ),
+    }
+}
+
 fn run_options(args: &ExperimentArgs, out: Option<PathBuf>) -> RunOptions {
     RunOptions {
         jobs: args.jobs.map(|j| j as usize),
@@ -903,7 +968,15 @@ fn arena(args: &ExperimentArgs) -> Result<(), Failure> {
         out = out.or_else(|| Some(std::path::Path::new("target/quick").join(&plan.name)));
     }
     if args.dry_run {
-        return print_stdout(|out| plylab::arena::describe(&plan, out));
+        let concurrency = args.jobs.map_or(plan.concurrency, |j| j as usize);
+        let games: Vec<usize> = (0..plan.schedule().len()).collect();
+        let budget = plylab::cluster::shard::match_budget_seconds(&plan, &games, concurrency);
+        let earlier = earlier_run(&plan.name, args.out.as_deref(), "results");
+        return print_stdout(|out| {
+            plylab::arena::describe(&plan, out)?;
+            let line = estimate_line(budget, earlier.as_ref(), games.len(), concurrency, "games");
+            writeln!(out, "{line}")
+        });
     }
     let options = run_options(args, out);
     let shard = args

@@ -290,7 +290,10 @@ fn dry_run_lists_the_jobs_and_writes_nothing() {
         stdout.starts_with(&format!("{SMALL_JOBS} jobs in experiment `cli-small`")),
         "{stdout}"
     );
-    assert_eq!(stdout.lines().count(), SMALL_JOBS + 1, "{stdout}");
+    // The jobs, then the estimate.
+    assert_eq!(stdout.lines().count(), SMALL_JOBS + 2, "{stdout}");
+    let estimate = stdout.lines().last().unwrap();
+    assert!(estimate.starts_with("estimated time: "), "{estimate}");
     for label in ["minimax", "alphabeta-random", "alphabeta-ordered"] {
         assert!(stdout.contains(label), "{stdout}");
     }
@@ -299,6 +302,20 @@ fn dry_run_lists_the_jobs_and_writes_nothing() {
         !Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("results/cli-small")
             .exists()
+    );
+}
+
+#[test]
+fn dry_run_estimates_from_an_earlier_run() {
+    let tmp = TempDir::new("dry-run-earlier");
+    let (file, complete) = complete_run(&tmp);
+    let stdout = run_experiment(&file, &complete, &["--dry-run", "--jobs", "1"]);
+    let estimate = stdout.lines().last().unwrap();
+    assert!(
+        estimate.starts_with("estimated time: about ")
+            && estimate.contains(" on 1 threads, scaled from the run in ")
+            && estimate.contains(&format!("for {SMALL_JOBS} jobs on 2 threads")),
+        "{estimate}"
     );
 }
 

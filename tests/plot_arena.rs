@@ -40,7 +40,7 @@ fn arena_dir(name: &str, rows: &str) -> PathBuf {
 fn standings_alone_give_the_elo_chart() {
     let dir = arena_dir("plot_arena_alone", STANDINGS);
     let report = plot_dir(&dir, &Format::ALL).unwrap();
-    assert_eq!(report.files, vec![dir.join("elo.png"), dir.join("elo.svg")]);
+    assert_eq!(report.files, vec![dir.join("elo.svg"), dir.join("elo.png")]);
     let png = std::fs::read(dir.join("elo.png")).unwrap();
     assert!(png.len() > 1000 && &png[1..4] == b"PNG");
     let svg = std::fs::read_to_string(dir.join("elo.svg")).unwrap();

@@ -242,3 +242,40 @@ fn overlong_legend_labels_are_shortened_not_spilled() {
     );
     assert_eq!(legend[1], "alphabeta-ordered");
 }
+
+/// Issue 19, point 6: where positions drop out of the per-depth means (a game's searches
+/// ending before the deeper iterations), the depth axis and the summary say so.
+#[test]
+fn a_shrinking_set_of_positions_is_named_on_the_depth_axis() {
+    let dir = scratch("plot_set_changes");
+    let mut csv = String::from(
+        "game,position,searcher,seed,repetition,depth,nodes,leaf_nodes,\
+         first_move_cutoff_rate,ebf,ebf_root,branching,minimal_leaves,max_ply,elapsed_s,nps\n",
+    );
+    // Three positions reach depth 2; one of them goes on to depth 3.
+    for (position, deepest) in [("p1", 3), ("p2", 2), ("p3", 2)] {
+        for depth in 1..=deepest {
+            csv.push_str(&format!(
+                "connect4,{position},ab,1,0,{depth},{n},{n},0.9,,,7,,{depth},0.001,1000\n",
+                n = 7u32.pow(depth)
+            ));
+        }
+    }
+    let path = dir.join("searches.csv");
+    std::fs::write(&path, csv).unwrap();
+    let data = Dataset::load(&path).unwrap();
+    let groups = data.groups();
+    assert_eq!(groups[0].set_changes(), vec![(3, 3, 1)]);
+    let chart = nodes_chart(&data, &groups[0]).unwrap();
+    assert!(
+        chart
+            .x_label
+            .ends_with("positions per depth change at 3: 3→1"),
+        "{}",
+        chart.x_label
+    );
+    let constant = dataset();
+    for group in constant.groups().iter().filter(|g| g.is_random_tree()) {
+        assert!(group.set_changes().is_empty(), "{}", group.label());
+    }
+}

@@ -281,7 +281,7 @@ pub fn write_points(plan: &MatchPlan, out: &Path, rows: &[GameRow]) -> std::io::
         );
     }
     w.flush()?;
-    md.push_str("\n![Points per game of each pairing with its 95% interval](points.png)\n\n");
+    md.push_str("\n![Points per game of each pairing with its 95% interval](points.svg)\n\n");
     Ok(md)
 }
 

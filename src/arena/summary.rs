@@ -27,7 +27,7 @@ pub fn write(
     pairings(&mut md, plan, standings);
     let _ = writeln!(
         md,
-        "![Elo of each pairing with its 95% intervals, per game and per game pair]({}.png)\n",
+        "![Elo of each pairing with its 95% intervals, per game and per game pair]({}.svg)\n",
         crate::plot::arena::ELO_STEM
     );
     md.push_str(&super::chance::write_points(plan, out, rows)?);

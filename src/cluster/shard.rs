@@ -164,6 +164,93 @@ pub fn plan_shard(plan: &Plan, shard: Shard) -> Vec<usize> {
         .collect()
 }
 
+/// An upper estimate of the wall-clock seconds `jobs` of a plan take on `threads` threads
+/// (`--dry-run`), from their budgets: a job's time limit, or else its node (playout) limit
+/// at [`NODES_PER_SECOND`] a thread, times the searches a played-out mate makes; shared
+/// among the threads. `None` when a job is bounded only by depth or by the end of the game:
+/// no honest figure follows from limits alone then (b^(d/2)-style counts are off by orders
+/// of magnitude on a solver).
+#[must_use]
+pub fn budget_seconds<'a>(jobs: impl IntoIterator<Item = &'a Job>, threads: usize) -> Option<f64> {
+    let mut total = 0.0;
+    for job in jobs {
+        let searches = match (&job.play_out, &job.position.answer) {
+            (
+                true,
+                Some(crate::lab::answer::Answer::Moves {
+                    mate_in: Some(n), ..
+                }),
+            ) => f64::from(2 * n + 1),
+            _ => 1.0,
+        };
+        let threads = job.searcher.config.threads.max(1) as f64;
+        total += searches * budget(&job.limits, threads)?;
+    }
+    Some(total / threads.max(1) as f64)
+}
+
+/// A search's budget in wall seconds: its time limit, or its node limit at
+/// [`NODES_PER_SECOND`] on each of `threads`.
+fn budget(limits: &Limits, threads: f64) -> Option<f64> {
+    limits.time.map(|t| t.as_secs_f64()).or_else(|| {
+        limits
+            .nodes
+            .map(|n| n as f64 / NODES_PER_SECOND as f64 / threads)
+    })
+}
+
+/// An upper estimate of the wall-clock seconds `games` (indices into the schedule) of a
+/// match take, `concurrency` at once (`--dry-run`): every game played to the match's
+/// `max_plies` (or the plies the first opening leaves), each move at its player's budget
+/// (time per move, a fortieth of a clock's base plus its increment, or nodes at
+/// [`NODES_PER_SECOND`]; an external engine's time or clock). `None` when a player is
+/// bounded only by depth, or the games by nothing.
+#[must_use]
+pub fn match_budget_seconds(plan: &MatchPlan, games: &[usize], concurrency: usize) -> Option<f64> {
+    let shape = plan
+        .openings
+        .first()
+        .map_or(RootShape::UNKNOWN, |o| RootShape::of(&o.position));
+    let plies = match (plan.rules.max_plies, shape.plies_left) {
+        (Some(a), Some(b)) => a.min(b),
+        (a, b) => a.or(b)?,
+    };
+    let per_move: Vec<f64> = plan
+        .players
+        .iter()
+        .map(|player| {
+            let clock = player.tc.as_ref().map(|tc| tc.base / 40 + tc.increment);
+            let limits = Limits {
+                time: player.limits.time.or(clock),
+                ..player.limits
+            };
+            budget(&limits, 1.0)
+        })
+        .collect::<Option<_>>()?;
+    let schedule = plan.schedule();
+    let total: f64 = games
+        .iter()
+        .filter_map(|&g| schedule.get(g))
+        .map(|slot| {
+            let (a, b) = plan.pairings[slot.pairing];
+            f64::from(plies) / 2.0 * (per_move[a] + per_move[b])
+        })
+        .sum();
+    Some(total / concurrency.max(1) as f64)
+}
+
+/// An estimate in seconds as a person reads it: `about 40 s`, `about 12 min`, `about 3.5 h`.
+#[must_use]
+pub fn rough_duration(seconds: f64) -> String {
+    if seconds < 90.0 {
+        format!("about {:.0} s", seconds.max(1.0))
+    } else if seconds < 5400.0 {
+        format!("about {:.0} min", seconds / 60.0)
+    } else {
+        format!("about {:.1} h", seconds / 3600.0)
+    }
+}
+
 /// The indices of the items whose bin is `shard`'s.
 fn members(bins: &[usize], shard: Shard) -> impl Iterator<Item = usize> + '_ {
     (0..bins.len()).filter(move |&i| bins[i] == shard.index - 1)

@@ -34,20 +34,33 @@ pub fn suggestion<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>)
     did_you_mean(word, candidates).map_or_else(String::new, |c| format!("; did you mean `{c}`?"))
 }
 
-/// Levenshtein distance between two short strings, by characters.
+/// Edit distance between two short strings, by characters: insertions, deletions,
+/// substitutions and transpositions of neighbours each count one (the optimal string
+/// alignment distance), so `pts` is one edit from `pst`.
 fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut diagonal = row[0];
-        row[0] = i + 1;
-        for (j, &cb) in b.iter().enumerate() {
-            let substitution = diagonal + usize::from(ca != cb);
-            diagonal = row[j + 1];
-            row[j + 1] = substitution.min(row[j] + 1).min(diagonal + 1);
+    // d[i][j]: distance between a[..i] and b[..j].
+    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for (j, cell) in d[0].iter_mut().enumerate() {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut best = (d[i - 1][j] + 1)
+                .min(d[i][j - 1] + 1)
+                .min(d[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                best = best.min(d[i - 2][j - 2] + 1);
+            }
+            d[i][j] = best;
         }
     }
-    row[b.len()]
+    d[a.len()][b.len()]
 }
 
 /// What each Rust type in a serde message means in an experiment file.
@@ -92,6 +105,7 @@ pub fn user_words(message: &str, value: &str) -> String {
     for (rust, words) in TYPE_WORDS {
         out = out.replace(rust, words);
     }
+    out = table_words(&out);
     if let Some(len) = positional_struct(&out) {
         out = format!(
             "a list of {len} value(s) where a table is expected; write it with names, e.g. \
@@ -101,6 +115,18 @@ pub fn user_words(message: &str, value: &str) -> String {
     out + &unknown_word_suggestion(message)
 }
 
+/// `invalid type: string "x", expected struct OrderingSpec`: a Rust struct is a table in
+/// an experiment file (a positional-struct message is left for [`positional_struct`]).
+fn table_words(message: &str) -> String {
+    match message.split_once("expected struct ") {
+        Some((head, tail)) if message.starts_with("invalid type") => {
+            let rest = tail.trim_start_matches(|c: char| c.is_alphanumeric() || c == '_');
+            format!("{head}expected a table {{ key = value, ... }}{rest}")
+        }
+        _ => message.to_owned(),
+    }
+}
+
 /// `invalid length N, expected struct X with M elements`: a list given for a table.
 fn positional_struct(message: &str) -> Option<&str> {
     let rest = message.strip_prefix("invalid length ")?;
@@ -108,19 +134,28 @@ fn positional_struct(message: &str) -> Option<&str> {
     tail.contains("expected struct").then_some(len)
 }
 
-/// For serde's `unknown field `x`, expected one of `a`, `b`` (and `unknown variant`), the
+/// For serde's `unknown field `x`, expected one of `a`, `b`` (and `unknown variant`), and
+/// for a value refused with `invalid value: string "x", expected "a", "b" or ...`, the
 /// nearest expected name, if any is close.
 fn unknown_word_suggestion(message: &str) -> String {
-    let Some(rest) = message
+    if let Some(rest) = message
         .strip_prefix("unknown field `")
         .or_else(|| message.strip_prefix("unknown variant `"))
-    else {
+    {
+        let Some((word, expected)) = rest.split_once('`') else {
+            return String::new();
+        };
+        let candidates = expected.split('`').skip(1).step_by(2);
+        return suggestion(word, candidates);
+    }
+    let Some(rest) = message.strip_prefix("invalid value: string \"") else {
         return String::new();
     };
-    let Some((word, expected)) = rest.split_once('`') else {
+    let Some((word, expected)) = rest.split_once("\", expected ") else {
         return String::new();
     };
-    let candidates = expected.split('`').skip(1).step_by(2);
+    // The quoted words of the expectation: `"off", "unlimited" or a number` gives off, unlimited.
+    let candidates = expected.split('"').skip(1).step_by(2);
     suggestion(word, candidates)
 }
 
@@ -481,8 +516,30 @@ mod tests {
         assert_eq!(did_you_mean("algoritm", keys), Some("algorithm"));
         assert_eq!(did_you_mean("tt-mb", keys), Some("tt_mb"));
         assert_eq!(did_you_mean("x", keys), None);
+        // A transposition is one edit, even in a short word.
+        assert_eq!(
+            did_you_mean("pts", ["material", "pst", "shannon"]),
+            Some("pst")
+        );
         assert_eq!(did_you_mean("speed", keys), None);
         assert_eq!(edit_distance("kitten", "sitting"), 3);
+    }
+
+    #[test]
+    fn refused_values_get_suggestions_and_structs_are_tables() {
+        let m = user_words(
+            "invalid value: string \"unlimted\", expected \"off\", \"unlimited\" or a number",
+            "\"unlimted\"",
+        );
+        assert!(m.ends_with("; did you mean `unlimited`?"), "{m}");
+        let m = user_words(
+            "invalid type: string \"histroy\", expected struct OrderingSpec",
+            "\"histroy\"",
+        );
+        assert_eq!(
+            m,
+            "invalid type: string \"histroy\", expected a table { key = value, ... }"
+        );
     }
 
     #[test]

@@ -19,8 +19,9 @@ use super::runner::{RunError, csv_err, io, whole_jobs};
 use super::spec::{Job, Plan};
 
 /// The files a run or a merge writes; a directory holding one of them holds results.
-pub const RESULT_FILES: [&str; 6] = [
+pub const RESULT_FILES: [&str; 7] = [
     "searches.csv",
+    "searches.csv.gz",
     "searchers.csv",
     "games.csv",
     "run.json",

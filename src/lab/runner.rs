@@ -163,6 +163,8 @@ pub fn run_jobs(
     let selected = |id: usize| shard.is_none_or(|s| s.holds(id));
     let kept: Vec<Row> = if options.resume {
         check_same_shard(&out, shard)?;
+        // Committed results keep only searches.csv.gz: resume appends to the plain file.
+        crate::compressed::restore(&csv_path).map_err(io(&csv_path))?;
         guard::kept_rows(plan, &out, &csv_path)?
             .into_iter()
             .filter(|r| selected(r.job))

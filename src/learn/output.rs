@@ -145,7 +145,7 @@ pub(super) fn write_results<G: LearnGame>(
             .display()
     );
     if run.options.charts {
-        let _ = writeln!(md, "![learning curve](curve.png)\n");
+        let _ = writeln!(md, "![learning curve](curve.svg)\n");
     }
     let _ = writeln!(md, "| weight | start | learned |\n|---|---:|---:|");
     for ((n, s), l) in G::KIND.names().iter().zip(&run.start).zip(&weights.values) {

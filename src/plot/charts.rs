@@ -49,7 +49,7 @@ pub fn nodes_chart(data: &Dataset, group: &Group<'_>) -> Option<Chart> {
             data.experiment,
             group.label()
         ),
-        x_label: DEPTH_LABEL.into(),
+        x_label: group.depth_label(),
         y_label: format!("{what} per iteration (mean, bars 95% interval, log scale)"),
         y_scale: YScale::Log,
         series,
@@ -74,7 +74,7 @@ pub fn ebf_chart(data: &Dataset, group: &Group<'_>) -> Option<Chart> {
             data.experiment,
             group.label()
         ),
-        x_label: DEPTH_LABEL.into(),
+        x_label: group.depth_label(),
         y_label: "EBF = nodes(d) / nodes(d-1) (ratio)".into(),
         y_scale: YScale::Linear { range: None },
         series,
@@ -98,7 +98,7 @@ pub fn cutoff_chart(data: &Dataset, group: &Group<'_>) -> Option<Chart> {
             data.experiment,
             group.label()
         ),
-        x_label: DEPTH_LABEL.into(),
+        x_label: group.depth_label(),
         y_label: "first-move cutoffs (% of beta cutoffs)".into(),
         y_scale: YScale::Linear {
             range: Some((0.0, 100.0)),

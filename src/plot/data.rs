@@ -4,7 +4,6 @@
 //! columns without breaking the charts. Empty cells mean "not applicable" and read as `None`.
 
 use std::collections::HashMap;
-use std::fs::File;
 use std::path::{Path, PathBuf};
 
 use csv::StringRecord;
@@ -138,8 +137,9 @@ pub fn read_searches(path: &Path) -> Result<Vec<SearchRow>, PlotError> {
             &SEARCHER_OPTIONAL_COLUMNS,
             parse_searcher,
         )?;
-        let has_threads = csv::Reader::from_path(path)
+        let has_threads = crate::compressed::open(path)
             .ok()
+            .map(csv::Reader::from_reader)
             .and_then(|mut r| r.headers().ok().map(|h| h.iter().any(|c| c == "threads")))
             .unwrap_or(false);
         complete_rows(&mut rows, &variants, has_threads);
@@ -262,7 +262,8 @@ pub(crate) fn read_rows<T>(
     optional: &[&'static str],
     parse: impl Fn(&Cell<'_>) -> Result<T, PlotError>,
 ) -> Result<Vec<T>, PlotError> {
-    let file = File::open(path).map_err(|e| PlotError::io(path, e))?;
+    // A committed searches.csv is kept as searches.csv.gz (see crate::compressed).
+    let file = crate::compressed::open(path).map_err(|e| PlotError::io(path, e))?;
     let mut reader = csv::ReaderBuilder::new()
         .trim(csv::Trim::All)
         .from_reader(file);

@@ -57,8 +57,9 @@ pub enum Format {
 }
 
 impl Format {
-    /// Both formats.
-    pub const ALL: [Self; 2] = [Self::Png, Self::Svg];
+    /// Both formats, SVG first: summary.md links the first (committed results keep the
+    /// small vector charts, the PNGs are not committed).
+    pub const ALL: [Self; 2] = [Self::Svg, Self::Png];
 
     /// The file extension, without the dot.
     #[must_use]
@@ -108,7 +109,7 @@ pub fn plot_dir(dir: &Path, formats: &[Format]) -> Result<PlotReport, PlotError>
     if !dir.join(STANDINGS_CSV).exists() {
         return plot_csv(&searches, dir, formats);
     }
-    let mut report = if searches.exists() {
+    let mut report = if crate::compressed::exists(&searches) {
         plot_csv(&searches, dir, formats)?
     } else {
         PlotReport::default()

@@ -212,6 +212,54 @@ impl Group<'_> {
             .filter(move |r| r.searcher == searcher)
     }
 
+    /// Where the positions behind the per-depth means change: `(depth, before, after)` for
+    /// each depth whose count of rows differs from the previous depth's, counting at each
+    /// depth the searcher with the most rows there. A mean over depths is over the same
+    /// positions only where this is empty: in a game, positions whose search ends (a proven
+    /// result, a budget spent) before a depth drop out of the means from there on, which
+    /// can make a curve dip where only the set changed (issue 19, point 6).
+    #[must_use]
+    pub fn set_changes(&self) -> Vec<(u32, usize, usize)> {
+        let mut counts: BTreeMap<u32, BTreeMap<&str, usize>> = BTreeMap::new();
+        for row in &self.rows {
+            *counts
+                .entry(row.depth)
+                .or_default()
+                .entry(row.searcher.as_str())
+                .or_default() += 1;
+        }
+        let widest: Vec<(u32, usize)> = counts
+            .into_iter()
+            .map(|(d, by)| (d, by.into_values().max().unwrap_or(0)))
+            .collect();
+        widest
+            .windows(2)
+            .filter(|w| w[0].1 != w[1].1)
+            .map(|w| (w[1].0, w[0].1, w[1].1))
+            .collect()
+    }
+
+    /// The depth axis's label: [`crate::plot::charts::DEPTH_LABEL`], and where the
+    /// positions behind the means change ([`Self::set_changes`]), that too.
+    #[must_use]
+    pub fn depth_label(&self) -> String {
+        let changes = self.set_changes();
+        if changes.is_empty() {
+            return super::charts::DEPTH_LABEL.to_owned();
+        }
+        let shown: Vec<String> = changes
+            .iter()
+            .take(4)
+            .map(|(d, a, b)| format!("{d}: {a}→{b}"))
+            .collect();
+        let more = if changes.len() > 4 { ", …" } else { "" };
+        format!(
+            "{}; positions per depth change at {}{more}",
+            super::charts::DEPTH_LABEL,
+            shown.join(", ")
+        )
+    }
+
     /// Statistics of `value` over the rows of `searcher`, per depth (ascending); depths where
     /// `value` is empty on every row are left out.
     pub fn per_depth(

@@ -69,6 +69,7 @@ fn description_and_notes(data: &Dataset) -> String {
 fn group_section(group: &Group<'_>, charts: &[Chart], format: Option<Format>) -> String {
     let mut out = format!("\n## {}\n\n", capitalised(&group.label()));
     out.push_str(&image_links(group, charts, format));
+    out.push_str(&set_change_line(group));
     if !group.is_random_tree() {
         out.push_str(&branching_line(group));
     }
@@ -78,6 +79,26 @@ fn group_section(group: &Group<'_>, charts: &[Chart], format: Option<Format>) ->
         out.push_str(&knuth_moore_table(group));
     }
     out
+}
+
+/// Says where the positions behind the per-depth means change ([`Group::set_changes`]),
+/// so that a dip in a curve is not read as an effect of depth.
+fn set_change_line(group: &Group<'_>) -> String {
+    let changes = group.set_changes();
+    if changes.is_empty() {
+        return String::new();
+    }
+    let list: Vec<String> = changes
+        .iter()
+        .map(|(d, a, b)| format!("{a} → {b} at depth {d}"))
+        .collect();
+    format!(
+        "The means per depth are not over one set of positions: the number of searches \
+         behind them changes ({}), as searches end (a proven result, a spent budget) before \
+         the deeper iterations; a step in a curve there may be the set changing, not the \
+         depth.\n\n",
+        list.join(", ")
+    )
 }
 
 fn capitalised(s: &str) -> String {

@@ -1,0 +1,121 @@
+//! Result tables kept gzip-compressed beside or instead of the plain file.
+//!
+//! A run always writes plain `searches.csv` (appended row by row, so an interrupted run
+//! loses nothing). The committed results keep `searches.csv.gz` instead, the same bytes
+//! compressed (`gzip -9 -n`, see scripts/regenerate-results.sh): the repeated FEN strings
+//! and identical columns of a suite compress about sevenfold, and pandas, polars and R read
+//! a `.csv.gz` directly. Readers here take whichever form is present, the plain file first
+//! (it is the newer when both exist: a rerun writes it, the compressed one is committed).
+
+use std::fs::File;
+use std::io::{self, BufReader, Read};
+use std::path::{Path, PathBuf};
+
+use flate2::read::GzDecoder;
+
+/// `path` with `.gz` appended: `searches.csv` gives `searches.csv.gz`.
+#[must_use]
+pub fn gz_path(path: &Path) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(".gz");
+    PathBuf::from(name)
+}
+
+/// Whether `path` or its compressed form exists.
+#[must_use]
+pub fn exists(path: &Path) -> bool {
+    path.exists() || gz_path(path).exists()
+}
+
+/// Opens `path` for reading, or else its compressed form, decompressing as it reads.
+///
+/// # Errors
+/// The error of opening `path` when neither form exists; an I/O error otherwise.
+pub fn open(path: &Path) -> io::Result<Box<dyn Read>> {
+    match File::open(path) {
+        Ok(file) => Ok(Box::new(BufReader::new(file))),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            let Ok(gz) = File::open(gz_path(path)) else {
+                return Err(e);
+            };
+            Ok(Box::new(GzDecoder::new(BufReader::new(gz))))
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// Where only the compressed form of `path` exists, writes the plain file from it and
+/// removes the compressed one (a resumed run appends to the plain file, which then holds
+/// every row; a stale compressed copy beside it would disagree). Returns whether it did.
+///
+/// # Errors
+/// An I/O error reading the compressed file (a corrupt one included) or writing the plain.
+pub fn restore(path: &Path) -> io::Result<bool> {
+    let gz = gz_path(path);
+    if path.exists() || !gz.exists() {
+        return Ok(false);
+    }
+    let mut text = Vec::new();
+    GzDecoder::new(BufReader::new(File::open(&gz)?)).read_to_end(&mut text)?;
+    std::fs::write(path, text)?;
+    std::fs::remove_file(gz)?;
+    Ok(true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use flate2::{Compression, write::GzEncoder};
+    use std::io::Write;
+
+    fn temp_dir(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("plylab-gz-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    fn write_gz(path: &Path, text: &[u8]) {
+        let mut e = GzEncoder::new(File::create(gz_path(path)).unwrap(), Compression::best());
+        e.write_all(text).unwrap();
+        e.finish().unwrap();
+    }
+
+    fn read_all(path: &Path) -> String {
+        let mut s = String::new();
+        open(path).unwrap().read_to_string(&mut s).unwrap();
+        s
+    }
+
+    #[test]
+    fn either_form_reads_and_the_plain_one_wins() {
+        let dir = temp_dir("read");
+        let csv = dir.join("searches.csv");
+        assert!(!exists(&csv));
+        assert_eq!(
+            open(&csv).err().map(|e| e.kind()),
+            Some(io::ErrorKind::NotFound)
+        );
+        write_gz(&csv, b"a,b\n1,2\n");
+        assert!(exists(&csv));
+        assert_eq!(read_all(&csv), "a,b\n1,2\n");
+        std::fs::write(&csv, "a,b\n3,4\n").unwrap();
+        assert_eq!(read_all(&csv), "a,b\n3,4\n");
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn restore_replaces_the_compressed_form_and_refuses_a_corrupt_one() {
+        let dir = temp_dir("restore");
+        let csv = dir.join("searches.csv");
+        write_gz(&csv, b"x\n7\n");
+        assert!(restore(&csv).unwrap());
+        assert_eq!(std::fs::read_to_string(&csv).unwrap(), "x\n7\n");
+        assert!(!gz_path(&csv).exists());
+        assert!(!restore(&csv).unwrap());
+        std::fs::remove_file(&csv).unwrap();
+        std::fs::write(gz_path(&csv), b"not gzip at all").unwrap();
+        assert!(restore(&csv).is_err());
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+}
