@@ -82,5 +82,10 @@ for name in "${names[@]}"; do
     echo "== $name"
     # shellcheck disable=SC2046 # the command's words
     $(command_of "$name")
+    # Committed with SVG charts only and searches.csv gzipped (see its .gitignore).
+    if [ "$name" = knowledge_secondary ]; then
+        "$plylab" plot "results/$name" --format svg
+        gzip -9 -n -k -f "results/$name/searches.csv"
+    fi
 done
 du -sh results
