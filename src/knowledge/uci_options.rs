@@ -8,7 +8,8 @@
 //! - `BookFile` (string): a Polyglot `.bin` book (written by `plylab book build chess` or
 //!   by PolyGlot's `make-book`). `<empty>` removes it.
 //! - `OwnBook` (check): play the book's move, without searching, when the position is in
-//!   the book (the UCI protocol's name for "the engine plays from its own book"). The move
+//!   the book (the UCI protocol's name for "the engine plays from its own book"); `go
+//!   infinite` and `go ponder` search as usual, since their answer waits for `stop`. The move
 //!   is chosen by the configuration's `book_choice` (`best` unless the experiment file says
 //!   `weighted`; the weighted draw is seeded by the position's Polyglot key, so the same
 //!   position gets the same move).
