@@ -161,7 +161,7 @@ struct UciArgs {
     /// Play with the searcher of this label in --config (its first variant if swept).
     #[arg(long, value_name = "NAME", requires = "config")]
     searcher: Option<String>,
-    /// The experiment file (TOML) holding --searcher; technique flags other than
+    /// The experiment or arena file (TOML) holding --searcher; technique flags other than
     /// --depth/--nodes/--time-ms are then ignored.
     #[arg(long, value_name = "FILE", requires = "searcher")]
     config: Option<PathBuf>,

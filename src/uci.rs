@@ -10,8 +10,10 @@
 //! table), `position startpos|fen FEN [moves ...]`, `go` with `searchmoves`, `depth`,
 //! `nodes`, `mate`, `movetime`, `wtime`/`btime`/`winc`/`binc`/`movestogo` and `infinite`
 //! (a bare `go` is infinite), `go ponder` and `ponderhit`, `stop`, `quit`, `setoption name
-//! Hash|Threads|MultiPV value N`, `Clear Hash`, `Ponder` and `UCI_Chess960`, and `debug`
-//! (ignored). Bad input (an unknown command or option, a bad number) is answered with
+//! Hash|Threads|MultiPV value N`, `Clear Hash`, `Ponder` and `UCI_Chess960`, the knowledge
+//! options `TablebaseFiles`, `BookFile` and `OwnBook` ([`crate::knowledge::uci_options`]:
+//! with a book move, `go` answers it at once with `info string book move ...`; with
+//! databases, `info` lines carry `tbhits`), and `debug` (ignored). Bad input (an unknown command or option, a bad number) is answered with
 //! `info string <reason>`.
 //!
 //! MultiPV N reports the N best root lines per iteration (`info ... multipv k ...`), each a
@@ -45,13 +47,15 @@
 
 use std::io::{self, BufRead, Write};
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use crate::game::{Evaluator, Game, Notation, Score, score};
 use crate::games::chess::{Chess, ChessMove, Color, Material, Pst, Shannon};
+use crate::knowledge::tablebase::Tablebases;
+use crate::knowledge::uci_options::{UciKnowledge, as_probe};
 use crate::lab::settings::ChessEval;
 use crate::lab::spec::{self, SearcherVariant};
 use crate::search::smp::{Shared, lazy_smp_observed};
@@ -72,11 +76,17 @@ const CURRMOVE_AFTER: Duration = Duration::from_millis(1000);
 pub const MOVE_OVERHEAD: Duration = Duration::from_millis(30);
 
 /// The searcher labelled `label` in the experiment file `file` (its first variant if the
-/// file sweeps it). Its limits in the file are not used: the GUI's `go` sets them.
+/// file sweeps it), or in the arena file `file` (with a `[match]` table: there a searcher
+/// may name an opening `book`). Its limits in the file are not used: the GUI's `go` sets
+/// them.
 ///
 /// # Errors
-/// The file does not load, or no job of it uses a searcher with that label.
+/// The file does not load, or no job (no plylab player) of it uses a searcher with that
+/// label.
 pub fn searcher_from_file(file: &Path, label: &str) -> Result<SearcherVariant, String> {
+    if std::fs::read_to_string(file).is_ok_and(|text| crate::arena::spec::is_arena(&text)) {
+        return player_from_arena(file, label);
+    }
     let plan = spec::load(file).map_err(|e| e.to_string())?;
     if let Some(job) = plan.jobs.iter().find(|j| j.searcher.label == label) {
         return Ok(job.searcher.clone());
@@ -91,6 +101,29 @@ pub fn searcher_from_file(file: &Path, label: &str) -> Result<SearcherVariant, S
     labels.dedup();
     Err(format!(
         "{}: no searcher labelled `{label}` (labels: {})",
+        file.display(),
+        labels.join(", ")
+    ))
+}
+
+/// The plylab player labelled `label` in the arena file `file`.
+fn player_from_arena(file: &Path, label: &str) -> Result<SearcherVariant, String> {
+    use crate::arena::spec::PlayerKind;
+    let plan = crate::arena::spec::load(file).map_err(|e| e.to_string())?;
+    let searchers = || {
+        plan.players.iter().filter_map(|p| match &p.kind {
+            PlayerKind::Search(v) => Some(v),
+            _ => None,
+        })
+    };
+    if let Some(v) = searchers().find(|v| v.label == label) {
+        return Ok(v.clone());
+    }
+    let mut labels: Vec<&str> = searchers().map(|v| v.label.as_str()).collect();
+    labels.sort_unstable();
+    labels.dedup();
+    Err(format!(
+        "{}: no plylab player labelled `{label}` (labels: {})",
         file.display(),
         labels.join(", ")
     ))
@@ -207,6 +240,8 @@ pub struct Engine {
     refused_position: Option<String>,
     search: Option<Running>,
     out: Output,
+    /// `TablebaseFiles`, `BookFile` and `OwnBook`.
+    knowledge: UciKnowledge,
 }
 
 impl Engine {
@@ -234,6 +269,7 @@ impl Engine {
             refused_position: None,
             search: None,
             out: Output(Arc::new(Mutex::new(Box::new(out)))),
+            knowledge: UciKnowledge::from_config(&searcher.knowledge),
         }
     }
 
@@ -308,6 +344,9 @@ impl Engine {
         self.out.line("option name Clear Hash type button");
         self.out
             .line("option name UCI_Chess960 type check default false");
+        for option in self.knowledge.declarations() {
+            self.out.line(&option);
+        }
         self.out.line("uciok");
     }
 
@@ -424,6 +463,14 @@ impl Engine {
             Ok(nv) => nv,
             Err(reason) => return self.out.info_string(&reason),
         };
+        if let Some(answer) = self.knowledge.set(&name.to_ascii_lowercase(), &value) {
+            return match answer {
+                Ok(note) => self.out.info_string(&note),
+                Err(reason) => self
+                    .out
+                    .info_string(&format!("{reason}; the previous setting is kept")),
+            };
+        }
         match name.to_ascii_lowercase().as_str() {
             "hash" => match value.parse::<usize>() {
                 Ok(mb) if (1..=MAX_HASH_MB).contains(&mb) => self.set_hash(mb),
@@ -513,6 +560,9 @@ impl Engine {
             return;
         }
         let root_moves = self.root_moves(&go.searchmoves);
+        if !go.infinite && !go.ponder && self.play_book_move(&root_moves) {
+            return;
+        }
         let (mut limits, mut soft) = go.limits(self.position.color_to_move(), self.caps);
         // Pondering runs without a clock; `ponderhit` starts it.
         let ponder = go.ponder.then(|| PonderClock {
@@ -526,7 +576,13 @@ impl Engine {
             || Arc::new(Mutex::new(soft.map(|s| start + s))),
             |p| Arc::clone(&p.soft_at),
         );
-        let single = !root_moves.is_empty() || self.multipv > 1;
+        let tablebases = self.knowledge.probe();
+        if tablebases.is_some() && self.threads > 1 && self.table.is_some() {
+            self.out.info_string(
+                "TablebaseFiles: searching on one thread (lazy SMP does not probe the databases)",
+            );
+        }
+        let single = !root_moves.is_empty() || self.multipv > 1 || tablebases.is_some();
         let stop = Arc::new(AtomicBool::new(false));
         let done = Arc::new(AtomicBool::new(false));
         let job = SearchJob {
@@ -538,6 +594,7 @@ impl Engine {
             },
             root_moves,
             table: self.table.clone(),
+            tablebases,
             limits,
             start,
             soft_at,
@@ -572,6 +629,23 @@ impl Engine {
                 ));
             }
         }
+    }
+
+    /// `OwnBook`: answers `go` with the book's move when the position is in the book (among
+    /// the `searchmoves` codes, when given); true when it did.
+    fn play_book_move(&self, root_moves: &[u16]) -> bool {
+        let allowed =
+            |m: ChessMove| root_moves.is_empty() || root_moves.contains(&Chess::move_code(m));
+        let Some(book) = self.knowledge.book_move(&self.position, allowed) else {
+            return false;
+        };
+        let text = move_text(book.mv, self.chess960);
+        self.out.info_string(&format!(
+            "book move {text} (weight {} of {})",
+            book.weight, book.total
+        ));
+        self.out.line(&format!("bestmove {text}"));
+        true
     }
 
     /// The move codes of `go searchmoves`: the legal ones (others are reported and left
@@ -847,6 +921,8 @@ struct SearchJob {
     history: Vec<u64>,
     config: SearchConfig,
     table: Option<Arc<Table>>,
+    /// `TablebaseFiles`: the databases the search probes.
+    tablebases: Option<Arc<Tablebases>>,
     limits: Limits,
     /// When `go` arrived: `nodes` and `time` in `info` count from it.
     start: Instant,
@@ -920,9 +996,13 @@ impl SearchJob {
             chess960: self.chess960,
             table: self.table.as_deref(),
             start,
+            tb_hits: self.tablebases.as_ref().map(|_| AtomicU64::new(0)),
         };
         let on_iteration = |it: &Iteration<ChessMove>| {
             nodes += it.stats.nodes;
+            if let Some(hits) = &info.tb_hits {
+                hits.fetch_add(it.stats.tb_hits, Relaxed);
+            }
             info.iteration(&mut line, it, nodes);
             self.out.line(&line);
             for (k, extra) in it.lines.iter().enumerate() {
@@ -978,7 +1058,8 @@ impl SearchJob {
                     .with_history(&self.history)
                     .with_root_moves(&self.root_moves)
                     .with_multipv(self.multipv)
-                    .with_report(&report);
+                    .with_report(&report)
+                    .with_knowledge(as_probe(self.tablebases.as_deref()));
                 if let Some(table) = &self.table {
                     searcher = searcher.with_table(table);
                 }
@@ -1010,6 +1091,9 @@ struct Info<'a> {
     table: Option<&'a Table>,
     /// When `go` arrived.
     start: Instant,
+    /// With endgame databases: the probes that found the position, from the start of the
+    /// search (` tbhits N`).
+    tb_hits: Option<AtomicU64>,
 }
 
 impl Info<'_> {
@@ -1063,6 +1147,9 @@ impl Info<'_> {
         );
         if let Some(table) = self.table {
             let _ = write!(line, " hashfull {}", table.hashfull());
+        }
+        if let Some(hits) = &self.tb_hits {
+            let _ = write!(line, " tbhits {}", hits.load(Relaxed));
         }
     }
 

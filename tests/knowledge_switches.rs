@@ -145,6 +145,23 @@ fn knowledge_keys_are_validated_with_their_location() {
     );
     let (code, stderr) = experiment(&tmp, "tablebase = \"KQK.plytb\"", "chess", "startpos");
     assert_eq!(code, 0, "{stderr}");
+    // The same database damaged (one byte flipped), then truncated: refused at its key.
+    let bytes = std::fs::read(&db).expect("written");
+    let mut flipped = bytes.clone();
+    flipped[bytes.len() / 2] ^= 1;
+    for (damaged, why) in [(flipped, "checksum"), (bytes[..100].to_vec(), "truncated")] {
+        std::fs::write(&db, damaged).expect("write");
+        let (code, stderr) = experiment(&tmp, "tablebase = \"KQK.plytb\"", "chess", "startpos");
+        assert_eq!(code, 2, "{stderr}");
+        assert!(
+            stderr.contains("k.toml:")
+                && stderr.contains("tablebase")
+                && stderr.contains("KQK.plytb")
+                && stderr.contains(why),
+            "{why}: {stderr}"
+        );
+        assert!(!stderr.contains("panicked"), "{stderr}");
+    }
 }
 
 /// An arena file with a book or a database where it cannot apply is refused at its key; a

@@ -6,8 +6,10 @@
 //! `bestmove (none)`, refused positions) directly and through python-chess
 //! (tests/uci/go_points.py), and points 2 and 3 (MultiPV, ponder, `Clear Hash`,
 //! `UCI_Chess960`, bound/hashfull/currmove info, repetitions before the root) directly and
-//! through python-chess (tests/uci/engine_points.py). Every read has a timeout, so a hang
-//! fails instead of blocking.
+//! through python-chess (tests/uci/engine_points.py), and issue 16's knowledge options
+//! (`TablebaseFiles`, `BookFile`, `OwnBook`) directly and through python-chess
+//! (tests/uci/knowledge_points.py). Every read has a timeout, so a hang fails instead of
+//! blocking.
 
 mod common;
 
@@ -677,4 +679,227 @@ fn python_chess_engine_points() {
     ] {
         assert!(stdout.contains(point), "{point}: {stdout}");
     }
+}
+
+/// Issue 16: the knowledge options. `TablebaseFiles` (a KQK database plylab builds) makes a
+/// depth-1 search announce the database's exact mate distance, with `tbhits`, where the
+/// plain search sees only material; `BookFile` with `OwnBook` answers `go` with the book's
+/// move without searching (within `searchmoves`, and not out of book); a damaged file named
+/// by `setoption` is reported and the previous setting kept; an arena file's player brings
+/// its database and book (`OwnBook` true), and one that names a damaged book is refused
+/// with exit code 2.
+/// Builds the KQK database and a Polyglot book (tests/data/book/openings.pgn) in `tmp`;
+/// returns their paths.
+fn knowledge_files(tmp: &TempDir) -> (std::path::PathBuf, std::path::PathBuf) {
+    let tb = tmp.path("KQK.plytb");
+    let (code, _, stderr) = plylab(&["tablebase", "build", "chess", "KQK", "--out", &text(&tb)]);
+    assert_eq!(code, 0, "{stderr}");
+    let book = tmp.path("book.bin");
+    let pgn = "tests/data/book/openings.pgn";
+    let (code, _, stderr) = plylab(&[
+        "book",
+        "build",
+        "chess",
+        "--pgn",
+        pgn,
+        "--out",
+        &text(&book),
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    (tb, book)
+}
+
+fn text(path: &std::path::Path) -> String {
+    path.to_str().expect("utf-8").to_owned()
+}
+
+#[test]
+fn tablebase_and_book_options() {
+    let tmp = TempDir::new("uci-knowledge");
+    let (tb, book) = knowledge_files(&tmp);
+    let (tb_path, book_path) = (&text(&tb), &text(&book));
+    // The database's own answer: "win, mate in 13 plies (7 moves)".
+    let fen = "1K6/4Q3/8/8/8/8/8/k7 w - - 0 1";
+    let (code, probe, _) = plylab(&["tablebase", "probe", tb_path, fen]);
+    assert_eq!(code, 0, "{probe}");
+    let moves: u32 = probe
+        .split_once('(')
+        .and_then(|(_, rest)| rest.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("a mate distance in `{probe}`"));
+
+    let mut engine = Engine::start(&[]);
+    let uci = engine.ask("uci", "uciok");
+    for option in [
+        "option name TablebaseFiles type string default <empty>",
+        "option name BookFile type string default <empty>",
+        "option name OwnBook type check default false",
+    ] {
+        assert!(uci.iter().any(|l| l == option), "{option}: {uci:?}");
+    }
+    let last_info = |lines: &[String]| {
+        lines
+            .iter()
+            .rfind(|l| l.starts_with("info depth"))
+            .cloned()
+            .unwrap_or_default()
+    };
+    engine.send(&format!("position fen {fen}"));
+    engine.send("go depth 1");
+    let (_, lines) = engine.best_move(TIMEOUT);
+    let plain = last_info(&lines);
+    assert!(
+        plain.contains("score cp") && !plain.contains("tbhits"),
+        "{plain}"
+    );
+
+    engine.send(&format!("setoption name TablebaseFiles value {tb_path}"));
+    engine.send("go depth 1");
+    let (_, lines) = engine.best_move(TIMEOUT);
+    let probed = last_info(&lines);
+    assert!(
+        probed.contains(&format!(" score mate {moves} ")),
+        "mate in {moves} expected: {probed}"
+    );
+    let hits: u64 = probed
+        .split(" tbhits ")
+        .nth(1)
+        .and_then(|t| t.split_whitespace().next()?.parse().ok())
+        .unwrap_or_default();
+    assert!(hits > 0, "{probed}");
+
+    let bytes = std::fs::read(&tb).expect("written");
+    let bad = tmp.path("bad.plytb");
+    std::fs::write(&bad, &bytes[..bytes.len() / 2]).expect("write");
+    let bad_path = bad.to_str().expect("utf-8");
+    let lines = engine.ask(
+        &format!("setoption name TablebaseFiles value {bad_path}"),
+        "info string",
+    );
+    let said = lines.last().expect("a line");
+    assert!(
+        said.contains(bad_path) && said.contains("truncated") && said.contains("kept"),
+        "{said}"
+    );
+    engine.send("go depth 1");
+    let (_, lines) = engine.best_move(TIMEOUT);
+    assert!(
+        last_info(&lines).contains(&format!(" score mate {moves} ")),
+        "{}",
+        engine.log()
+    );
+
+    // The book's own answer for the start position, best first: "e2e4 7".
+    let (_, listed, _) = plylab(&["book", "probe", book_path, "startpos"]);
+    let book_move = listed
+        .split_whitespace()
+        .next()
+        .expect("a book move")
+        .to_string();
+    engine.send(&format!("setoption name BookFile value {book_path}"));
+    engine.send("position startpos");
+    engine.send("go depth 2");
+    let (_, lines) = engine.best_move(TIMEOUT);
+    assert!(!last_info(&lines).is_empty(), "OwnBook false searches");
+    engine.ask(
+        "setoption name OwnBook value true",
+        "info string OwnBook: true",
+    );
+    engine.send("go depth 2");
+    let (best, lines) = engine.best_move(TIMEOUT);
+    assert_eq!(best, book_move, "{}", engine.log());
+    assert!(
+        last_info(&lines).is_empty()
+            && lines
+                .iter()
+                .any(|l| l.starts_with(&format!("info string book move {book_move}"))),
+        "{lines:?}"
+    );
+    // searchmoves without a book move: searched.
+    engine.send("go depth 2 searchmoves g1f3");
+    let (best, lines) = engine.best_move(TIMEOUT);
+    assert_eq!(best, "g1f3");
+    assert!(!last_info(&lines).is_empty(), "{lines:?}");
+    // Out of book: searched.
+    engine.send("position startpos moves a2a3 h7h6");
+    engine.send("go depth 2");
+    let (_, lines) = engine.best_move(TIMEOUT);
+    assert!(!last_info(&lines).is_empty(), "{lines:?}");
+    let lines = engine.ask(
+        &format!("setoption name BookFile value {tb_path}"),
+        "info string",
+    );
+    assert!(
+        lines
+            .last()
+            .expect("a line")
+            .contains("not a Polyglot book"),
+        "{lines:?}"
+    );
+    engine.send("position startpos");
+    engine.send("go depth 2");
+    assert_eq!(
+        engine.best_move(TIMEOUT).0,
+        book_move,
+        "the old book is kept"
+    );
+    assert_eq!(engine.quit(), 0);
+
+    // Through an arena file (books are an arena player's): the player's book and databases
+    // are the defaults, and a damaged file is refused at start.
+    let file = tmp.path("engine.toml");
+    let player = |label: &str, knowledge: &str| {
+        format!(
+            "[[searchers]]\nlabel = \"{label}\"\nalgorithm = \"alphabeta\"\n{knowledge}limits = {{ depth = 2 }}\n"
+        )
+    };
+    let text = format!(
+        "name = \"k\"\n[match]\ngame = \"chess\"\ngames = 2\n{}{}",
+        player("k", "tablebase = \"KQK.plytb\"\nbook = \"book.bin\"\n"),
+        player("j", "")
+    );
+    std::fs::write(&file, text).expect("write");
+    let path = file.to_str().expect("utf-8");
+    let mut engine = Engine::start(&["--config", path, "--searcher", "k"]);
+    let uci = engine.ask("uci", "uciok");
+    assert!(
+        uci.iter().any(
+            |l| l.starts_with("option name TablebaseFiles type string default ")
+                && l.ends_with("KQK.plytb")
+        ) && uci
+            .iter()
+            .any(|l| l == "option name OwnBook type check default true"),
+        "{uci:?}"
+    );
+    engine.send("position startpos");
+    engine.send("go depth 2");
+    assert_eq!(engine.best_move(TIMEOUT).0, book_move);
+    assert_eq!(engine.quit(), 0);
+    let bytes = std::fs::read(&book).expect("written");
+    std::fs::write(&book, &bytes[..bytes.len() - 5]).expect("write");
+    let (code, _, stderr) = plylab(&["uci", "--config", path, "--searcher", "k"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("book.bin") && stderr.contains("truncated"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn python_chess_knowledge_options() {
+    if !python_chess("chess, chess.engine", "tests/uci/knowledge_points.py") {
+        return;
+    }
+    let tmp = TempDir::new("uci-knowledge-py");
+    let (tb, book) = knowledge_files(&tmp);
+    let (tb_path, book_path) = (text(&tb), text(&book));
+    let (ok, stdout, stderr) = python_script(
+        "knowledge_points.py",
+        &[env!("CARGO_BIN_EXE_plylab"), &tb_path, &book_path],
+    );
+    assert!(ok, "knowledge_points.py failed:\n{stdout}\n{stderr}");
+    assert!(
+        stdout.contains("ok: tablebase") && stdout.contains("ok: book"),
+        "{stdout}"
+    );
 }

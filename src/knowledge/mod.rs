@@ -6,6 +6,7 @@
 pub mod book;
 pub mod commands;
 pub mod tablebase;
+pub mod uci_options;
 
 use std::path::PathBuf;
 use std::sync::Arc;
