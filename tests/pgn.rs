@@ -73,6 +73,16 @@ fn play(round: usize, fen: &str, uci: &[&str], seed: u64) -> PgnGame {
         black: "random \\ b".into(),
         result: result.into(),
         start,
+        // Comments as cutechess-cli writes them, on most moves (every fifth has none).
+        comments: (0..moves.len())
+            .map(|i| match i % 5 {
+                0 => String::new(),
+                1 => format!("+0.{i:02}/{} 0.101s", i % 30),
+                2 => "-M3/9 0.020s".to_owned(),
+                3 => "book".to_owned(),
+                _ => format!("-{}.50/7 1.250s", i % 4),
+            })
+            .collect(),
         moves,
         termination: termination.into(),
         time_control: String::new(),

@@ -74,6 +74,7 @@ fn fairymax_plays_legal_moves_from_positions_and_games() {
             btime: Duration::from_secs(5),
             winc: Duration::from_millis(100),
             binc: Duration::from_millis(100),
+            period: None,
         }),
         ..Go::default()
     };

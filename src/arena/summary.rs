@@ -263,6 +263,18 @@ fn process_cpu_seconds() -> Option<f64> {
     Some((ticks(11)? + ticks(12)?) / 100.0)
 }
 
+/// CPU seconds (user + system) of this process's children that have ended and been
+/// waited for: the external engines, which the arena quits before summary.md is written.
+/// From /proc/self/stat (fields 16 and 17, cutime and cstime, as getrusage's
+/// `RUSAGE_CHILDREN` counts them); `None` elsewhere.
+fn children_cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let ticks = |i: usize| fields.get(i)?.parse::<f64>().ok();
+    Some((ticks(13)? + ticks(14)?) / 100.0)
+}
+
 fn machine(md: &mut String, plan: &MatchPlan, elapsed_s: f64, concurrency: usize) {
     use crate::lab::machine::{cores, cpu_model, git_commit, now_iso8601};
     let threads = plan
@@ -286,11 +298,13 @@ fn machine(md: &mut String, plan: &MatchPlan, elapsed_s: f64, concurrency: usize
         git_commit(),
         now_iso8601()
     );
-    if let Some(cpu) = process_cpu_seconds().filter(|_| elapsed_s > 0.0) {
+    if let Some(own) = process_cpu_seconds().filter(|_| elapsed_s > 0.0) {
+        let engines = children_cpu_seconds().unwrap_or(0.0);
+        let cpu = own + engines;
         let share = cpu / (elapsed_s * concurrency.min(cores()) as f64);
         let _ = writeln!(
             md,
-            "\nThe match used {cpu:.0} s of CPU time: {:.0}% of the {} core(s) its games could use (less than 100% when other processes shared the machine, or when searches end early).",
+            "\nThe match used {cpu:.0} s of CPU time ({own:.1} s in plylab, {engines:.1} s in external engines): {:.0}% of the {} core(s) its games could use (less than 100% when other processes shared the machine, or when searches end early).",
             100.0 * share,
             concurrency.min(cores())
         );
