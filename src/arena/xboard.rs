@@ -22,8 +22,9 @@
 //! is a protocol error.
 //!
 //! Limits: depth as `sd D`, a time per move as `st S` (whole seconds, rounded up: the
-//! protocol has no finer unit), a clock as `level 0 M:SS INC` with `time` and `otim` in
-//! centiseconds. Nodes have no xboard command and are refused. Thinking output (`post`):
+//! protocol has no finer unit), a clock as `level 0 M:SS INC` (the time left) or, for a
+//! repeating control, `level MPS M:SS INC` (the period's moves and base time), with `time`
+//! and `otim` in centiseconds. Nodes have no xboard command and are refused. Thinking output (`post`):
 //! `PLY SCORE TIME NODES PV`, the score in centipawns from the side to move's view; the last
 //! such line gives the reply's depth, score and nodes.
 
