@@ -6,19 +6,18 @@
 //! Termination, TimeControl) replayed by python-chess and checked by `pgn-extract` without
 //! a word. Skipped, with the reason printed, where an engine is not installed (.ci/run
 //! installs them). Then, with plylab's players and the fake UCI engine only: `st` and
-//! `timemargin` (a slow engine loses on time), and draw and resign adjudication ending games
-//! with Termination "adjudication".
+//! `timemargin` (a slow engine loses on time), draw and resign adjudication ending games
+//! with Termination "adjudication", and the per-game engine logs (kept for a crash, or
+//! every game with `engine_log`).
 
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
-use common::{TempDir, plylab, python_chess, python_script};
+use common::{TempDir, pgn_extract_reads_cleanly, plylab, python_chess, python_script};
 
 const STOCKFISH: &str = "/usr/games/stockfish";
 const FAIRYMAX: &str = "/usr/games/fairymax";
-const PGN_EXTRACT: &str = "/usr/games/pgn-extract";
 const BOOK_PGN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/book/openings.pgn");
 const FAKE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/uci/fake_engine.py");
 
@@ -40,7 +39,7 @@ fn gauntlet(name: &str, settings: &str) -> String {
     format!(
         concat!(
             "name = \"{name}\"\nseed = 5\n\n[match]\ngame = \"chess\"\nformat = \"gauntlet\"\n",
-            "games = 2\nconcurrency = 2\nmax_plies = 32\n",
+            "games = 2\nconcurrency = 2\nmax_plies = 24\n",
             "draw_adjudication = {{ movenumber = 12, movecount = 4, score = 5 }}\n",
             "resign_adjudication = {{ movecount = 3, score = 900, twosided = true }}\n",
             "{settings}\n\n",
@@ -76,23 +75,7 @@ fn run(dir: &TempDir, name: &str, text: &str) -> PathBuf {
 
 /// games.csv as maps from column to value.
 fn rows(out: &Path) -> Vec<std::collections::HashMap<String, String>> {
-    let mut r = csv::Reader::from_path(out.join("games.csv")).expect("games.csv");
-    let header: Vec<String> = r
-        .headers()
-        .expect("header")
-        .iter()
-        .map(String::from)
-        .collect();
-    r.records()
-        .map(|rec| {
-            let rec = rec.expect("row");
-            header
-                .iter()
-                .cloned()
-                .zip(rec.iter().map(String::from))
-                .collect()
-        })
-        .collect()
+    common::games_csv(out)
 }
 
 /// The checks every gauntlet's output passes: 4 games, none lost by a crash, a hang or an
@@ -141,6 +124,15 @@ fn check_gauntlet(out: &Path, tc: &str) {
         "cutechess-style comments: {comment} in\n{pgn}"
     );
     pgn_extract_reads_cleanly(&out.join("games.pgn"));
+    // The engines' CPU time counts in summary.md (they are reaped before it is written).
+    let summary = std::fs::read_to_string(out.join("summary.md")).expect("summary.md");
+    let engines_cpu: f64 = summary
+        .split(" s in external engines")
+        .next()
+        .and_then(|before| before.rsplit(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no engine CPU time in\n{summary}"));
+    assert!(engines_cpu > 0.0, "{summary}");
     if python_chess("chess, chess.pgn", "tests/uci/replay_pgn.py") {
         let (ok, stdout, stderr) = python_script("replay_pgn.py", &[out.join("games.pgn")]);
         assert!(ok, "replay_pgn.py failed:\n{stdout}\n{stderr}");
@@ -174,36 +166,13 @@ fn regex_like_comments(pgn: &str) -> usize {
         .count()
 }
 
-/// `pgn-extract -r -s` (check the games, report only problems) says nothing about `pgn`;
-/// skipped, with the reason printed, where it is absent.
-fn pgn_extract_reads_cleanly(pgn: &Path) {
-    if !Path::new(PGN_EXTRACT).exists() {
-        eprintln!("SKIPPED: {PGN_EXTRACT} is absent (apt-get install pgn-extract)");
-        return;
-    }
-    let out = Command::new(PGN_EXTRACT)
-        .args(["-r", "-s"])
-        .arg(pgn)
-        .output()
-        .expect("pgn-extract runs");
-    let said = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(
-        out.status.success() && said.trim().is_empty(),
-        "pgn-extract: {said}"
-    );
-}
-
 #[test]
 fn a_gauntlet_from_a_pgn_book_on_a_repeating_control() {
     if !engines_present() {
         return;
     }
     let dir = TempDir::new("gauntlet-pgn");
-    // 10 moves per period: a 32-ply game crosses the period boundary once per side.
+    // 10 moves per period: a 24-ply game crosses the period boundary once per side.
     let settings = format!("tc = \"10/2+0.05\"\nopenings = {{ file = \"{BOOK_PGN}\", plies = 6 }}");
     let out = run(&dir, "pgn", &gauntlet("pgn", &settings));
     check_gauntlet(&out, "10/2+0.05");
@@ -343,4 +312,51 @@ fn draw_and_resign_adjudication_end_games_as_cutechess_does() {
     let pgn = std::fs::read_to_string(out.join("games.pgn")).expect("games.pgn");
     assert_eq!(pgn.matches("[Termination \"adjudication\"]").count(), 2);
     pgn_extract_reads_cleanly(&out.join("games.pgn"));
+}
+
+#[test]
+fn engine_logs_are_kept_for_crashes_and_on_request() {
+    let dir = TempDir::new("arena-logs");
+    // The engine writes a line to its standard error, then crashes on every `go`.
+    let engine = |label: &str, mode: &str| {
+        format!(
+            "[[searchers]]\nlabel = \"{label}\"\nengine = {{ cmd = \"sh\", args = [\"-c\", \"echo to-stderr >&2; exec python3 {FAKE} {mode}\"] }}\nlimits = {{ depth = 1 }}\n"
+        )
+    };
+    let ab = "[[searchers]]\nlabel = \"ab\"\nalgorithm = \"alphabeta\"\ntt_mb = 1\nlimits = { depth = 1 }\n";
+    let text = format!(
+        "name = \"logs\"\n\n[match]\ngame = \"chess\"\ngames = 2\nconcurrency = 1\n\n{ab}\n{}",
+        engine("crasher", "crash")
+    );
+    let out = run(&dir, "crash", &text);
+    for game in 0..2 {
+        let log = std::fs::read_to_string(out.join(format!("logs/game-{game}.log")))
+            .expect("a crash is logged without engine_log");
+        for needle in [
+            "## crasher",
+            "> uci",
+            "< uciok",
+            "! to-stderr",
+            "> go depth 1",
+        ] {
+            assert!(log.contains(needle), "no `{needle}` in\n{log}");
+        }
+        assert!(log.contains("# `"), "the cause of death: {log}");
+    }
+    // Without a crash nothing is logged unless asked; with `engine_log` every game is.
+    let text = format!(
+        "name = \"logs\"\n\n[match]\ngame = \"chess\"\ngames = 2\nconcurrency = 1\nmax_plies = 1\n\n{ab}\n{}",
+        engine("fake", "ok")
+    );
+    let out = run(&dir, "quiet", &text);
+    assert!(!out.join("logs").exists(), "no log unless asked");
+    let text = text.replace("max_plies = 1", "max_plies = 1\nengine_log = true");
+    let out = run(&dir, "logged", &text);
+    for game in 0..2 {
+        let log = std::fs::read_to_string(out.join(format!("logs/game-{game}.log")))
+            .expect("engine_log = true logs every game");
+        assert!(log.contains("> ucinewgame"), "{log}");
+    }
+    let summary = std::fs::read_to_string(out.join("summary.md")).expect("summary.md");
+    assert!(summary.contains("s in external engines"), "{summary}");
 }

@@ -1095,6 +1095,16 @@ mod tests {
         for bad in ["1:60", "x:10", "1:-1", "-1:00"] {
             assert!(mmss(bad).is_err(), "{bad}");
         }
+        // cutechess-cli's repeating control, and how the PGN tag writes each kind.
+        let periodic = mmss("40/1:00+0.5").expect("valid");
+        assert_eq!(periodic.moves, Some(40));
+        assert_eq!(periodic.base, Duration::from_secs(60));
+        assert_eq!(periodic.to_string(), "40/60+0.5");
+        assert_eq!(mmss("40/60").expect("valid").to_string(), "40/60");
+        assert_eq!(mmss("1:00+1").expect("valid").to_string(), "60+1");
+        for bad in ["0/60", "x/60", "40/", "/60", "40/0"] {
+            assert!(mmss(bad).is_err(), "{bad}");
+        }
     }
 
     #[test]
