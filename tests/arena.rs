@@ -79,13 +79,14 @@ fn standing(out: &Path, kind: &str, player: &str, opponent: &str) -> csv::String
         .unwrap_or_else(|| panic!("no {kind} row for {player} / {opponent}"))
 }
 
-/// The columns that do not depend on timing (every one but the seconds).
+/// The columns that do not depend on timing (every one but the seconds, and the per-move
+/// annotations, which hold each move's seconds).
 fn untimed(rows: &[Vec<String>], header: &[String]) -> Vec<Vec<String>> {
     rows.iter()
         .map(|row| {
             row.iter()
                 .zip(header)
-                .filter(|(_, h)| !h.ends_with("_time_s"))
+                .filter(|(_, h)| !h.ends_with("_time_s") && *h != "annotations")
                 .map(|(f, _)| f.clone())
                 .collect()
         })
@@ -132,6 +133,7 @@ fn standings_give_the_hand_computed_statistics() {
             plies: 7,
             sides: [SideStats::default(); 2],
             line: String::new(),
+            annotations: String::new(),
             seed: 0,
         })
         .collect();

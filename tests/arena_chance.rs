@@ -47,18 +47,7 @@ fn run(dir: &TempDir, name: &str, text: &str, extra: &[&str]) -> (i32, String, P
 
 /// games.csv as maps from column to value.
 fn games(out: &Path) -> Vec<std::collections::HashMap<String, String>> {
-    let mut r = csv::Reader::from_path(out.join("games.csv")).expect("games.csv");
-    let header: Vec<String> = r.headers().unwrap().iter().map(String::from).collect();
-    r.records()
-        .map(|rec| {
-            let rec = rec.unwrap();
-            header
-                .iter()
-                .cloned()
-                .zip(rec.iter().map(String::from))
-                .collect()
-        })
-        .collect()
+    common::games_csv(out)
 }
 
 /// The rolls of a game's line (`5-4`, `6-6`), in order.

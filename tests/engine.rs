@@ -78,6 +78,7 @@ fn ok_engine_gets_options_position_and_go() {
             btime: Duration::from_millis(59_500),
             winc: Duration::from_millis(100),
             binc: Duration::from_millis(100),
+            period: None,
         }),
     };
     let reply = engine

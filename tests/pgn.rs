@@ -73,6 +73,17 @@ fn play(round: usize, fen: &str, uci: &[&str], seed: u64) -> PgnGame {
         black: "random \\ b".into(),
         result: result.into(),
         start,
+        // Comments as cutechess-cli writes them, on most moves (every fifth, the fourth
+        // among them, has none).
+        comments: (0..moves.len())
+            .map(|i| match i % 5 {
+                0 => "book".to_owned(),
+                1 => format!("+0.{i:02}/{} 0.101s", i % 30),
+                2 => "-M3/9 0.020s".to_owned(),
+                3 => String::new(),
+                _ => format!("-{}.50/7 1.250s", i % 4),
+            })
+            .collect(),
         moves,
         termination: termination.into(),
         time_control: String::new(),
@@ -127,6 +138,8 @@ fn the_written_file_has_the_features_replay_checks() {
     let dir = TempDir::new("pgn-features");
     let text = write_file(&all_games(), &dir.path("games.pgn"));
     assert_eq!(text.matches("[Event ").count(), GAMES.len());
+    // Line breaks are spaces in PGN (the move comments make the lines wrap elsewhere).
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
     for needle in [
         "40... g1=Q+",
         "Qh4# {checkmate} 0-1",
@@ -134,7 +147,7 @@ fn the_written_file_has_the_features_replay_checks() {
         "[Termination \"normal\"]",
         "[PlyCount \"4\"]",
     ] {
-        assert!(text.contains(needle), "no `{needle}` in\n{text}");
+        assert!(flat.contains(needle), "no `{needle}` in\n{text}");
     }
     let tokens: Vec<&str> = text.split_whitespace().collect();
     let has = |f: &dyn Fn(&str) -> bool| tokens.iter().any(|t| f(t));

@@ -492,7 +492,7 @@ limits = { depth = 2 }
 "#;
 
 /// An arena file's whole run and its `n` shards merged: standings.csv byte for byte, and
-/// games.csv without its seconds. Returns the games merged and the games the shards played.
+/// games.csv without its seconds (and the annotations, which hold them). Returns the games merged and the games the shards played.
 fn check_arena_merge(name: &str, arena: &str, n: usize) -> (usize, usize) {
     let dir = TempDir::new(name);
     let file = write_experiment(&dir, arena);
@@ -503,7 +503,11 @@ fn check_arena_merge(name: &str, arena: &str, n: usize) -> (usize, usize) {
     let one = dir.path("one");
     let read = |d: &Path| std::fs::read_to_string(d.join("standings.csv")).expect("standings");
     assert_eq!(read(&merged), read(&one), "standings differ");
-    let games = |d: &Path| untimed(&d.join("games.csv"), |h| h.ends_with("_time_s"));
+    let games = |d: &Path| {
+        untimed(&d.join("games.csv"), |h| {
+            h.ends_with("_time_s") || h == "annotations"
+        })
+    };
     assert!(games(&merged) == games(&one), "games.csv differs");
     assert!(merged.join("elo.png").exists(), "no Elo chart drawn");
     assert!(merged.join("summary.md").exists(), "no summary.md");
@@ -637,7 +641,11 @@ fn an_arena_shard_resumes_its_own_games() {
         stdout.contains(&format!("2 games played ({} kept", lines.len() - 3)),
         "{stdout}"
     );
-    let games = |d: &Path| untimed(&d.join("games.csv"), |h| h.ends_with("_time_s"));
+    let games = |d: &Path| {
+        untimed(&d.join("games.csv"), |h| {
+            h.ends_with("_time_s") || h == "annotations"
+        })
+    };
     assert!(games(&cut) == games(&complete), "the resumed shard differs");
 }
 

@@ -13,7 +13,7 @@ mod common;
 use std::path::Path;
 use std::time::Duration;
 
-use common::{TempDir, plylab, python_chess, python_script};
+use common::{TempDir, pgn_extract_reads_cleanly, plylab, python_chess, python_script};
 use plylab::arena::engine::{Clock, EngineError, EngineSpec, Go, Protocol};
 use plylab::arena::xboard::XboardEngine;
 use plylab::game::{Game, Notation};
@@ -74,6 +74,7 @@ fn fairymax_plays_legal_moves_from_positions_and_games() {
             btime: Duration::from_secs(5),
             winc: Duration::from_millis(100),
             binc: Duration::from_millis(100),
+            period: None,
         }),
         ..Go::default()
     };
@@ -169,28 +170,4 @@ fn fairymax_plays_in_the_arena_beside_plylab() {
     let (ok, stdout, stderr) = python_script("replay_pgn.py", &[out.join("games.pgn")]);
     assert!(ok, "replay_pgn.py failed:\n{stdout}\n{stderr}");
     assert!(stdout.contains("ok: 2 games"), "{stdout}");
-}
-
-/// `pgn-extract -r -s` (Debian `pgn-extract`: check the games, report only problems) says
-/// nothing about `pgn`; skipped, with the reason printed, where it is absent.
-fn pgn_extract_reads_cleanly(pgn: &Path) {
-    const PGN_EXTRACT: &str = "/usr/games/pgn-extract";
-    if !Path::new(PGN_EXTRACT).exists() {
-        eprintln!("SKIPPED: {PGN_EXTRACT} is absent (apt-get install pgn-extract)");
-        return;
-    }
-    let out = std::process::Command::new(PGN_EXTRACT)
-        .args(["-r", "-s"])
-        .arg(pgn)
-        .output()
-        .expect("pgn-extract runs");
-    let said = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(
-        out.status.success() && said.trim().is_empty(),
-        "pgn-extract: {said}"
-    );
 }

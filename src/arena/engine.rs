@@ -94,6 +94,20 @@ pub struct Clock {
     pub winc: Duration,
     /// Black's increment per move.
     pub binc: Duration,
+    /// The mover's period of a repeating time control (`40/60`): UCI's `movestogo`,
+    /// xboard's `level MPS BASE INC`. `None` for one period (the whole game).
+    pub period: Option<Period>,
+}
+
+/// A period of a repeating time control, from the mover's view.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Period {
+    /// Moves per period.
+    pub moves: u32,
+    /// Time given at the start of each period.
+    pub base: Duration,
+    /// The mover's moves left in the current period, this one included (UCI `movestogo`).
+    pub to_go: u32,
 }
 
 /// A score as an engine reports it, from the side to move's point of view.
@@ -243,6 +257,13 @@ impl UciEngine {
     #[must_use]
     pub fn pid(&self) -> u32 {
         self.process.pid()
+    }
+
+    /// The traffic logged since the last call: lines sent, read and written to standard
+    /// error, with the seconds since the process started (the arena's per-game engine log).
+    #[must_use]
+    pub fn take_log(&self) -> Vec<String> {
+        self.process.take_log()
     }
 
     /// Sends `ucinewgame`, then `isready`, and waits for `readyok` within `timeout`.
@@ -404,7 +425,8 @@ fn position_command(fen: Option<&str>, moves: &[String]) -> Result<String, Engin
     Ok(command)
 }
 
-/// `go depth D nodes N movetime MS wtime MS btime MS winc MS binc MS` (the limits given).
+/// `go depth D nodes N movetime MS wtime MS btime MS winc MS binc MS movestogo N` (the
+/// limits given).
 fn go_command(go: &Go) -> Result<String, EngineError> {
     let ms = |d: Duration| d.as_millis().to_string();
     let mut words = vec!["go".to_owned()];
@@ -423,6 +445,9 @@ fn go_command(go: &Go) -> Result<String, EngineError> {
         limit("btime", ms(c.btime));
         limit("winc", ms(c.winc));
         limit("binc", ms(c.binc));
+        if let Some(p) = c.period {
+            limit("movestogo", p.to_go.to_string());
+        }
     }
     if words.len() == 1 {
         return Err(EngineError::BadRequest {
@@ -669,11 +694,30 @@ mod tests {
                 btime: Duration::from_millis(59_999),
                 winc: Duration::from_millis(500),
                 binc: Duration::ZERO,
+                period: None,
             }),
         };
         assert_eq!(
             go_command(&go).unwrap(),
             "go depth 3 nodes 1000 movetime 1 wtime 60000 btime 59999 winc 500 binc 0"
+        );
+        // A repeating control (40/60) with 3 moves left in the period.
+        let periodic = Go {
+            clock: Some(Clock {
+                wtime: Duration::from_secs(5),
+                btime: Duration::from_secs(6),
+                period: Some(Period {
+                    moves: 40,
+                    base: Duration::from_secs(60),
+                    to_go: 3,
+                }),
+                ..Clock::default()
+            }),
+            ..Go::default()
+        };
+        assert_eq!(
+            go_command(&periodic).unwrap(),
+            "go wtime 5000 btime 6000 winc 0 binc 0 movestogo 3"
         );
         let tiny = Go {
             movetime: Some(Duration::from_micros(10)),

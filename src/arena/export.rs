@@ -46,7 +46,24 @@ fn pgn_game(plan: &MatchPlan, row: &GameRow, date: &str) -> std::io::Result<PgnG
         moves,
         termination: row.reason.clone(),
         time_control: time_control(plan, row),
+        comments: row.annotations.split_whitespace().map(comment).collect(),
     })
+}
+
+/// A ply's PGN comment from its games.csv annotation ([`super::play::annotation`]), as
+/// cutechess-cli writes them: `+0.35/12 0.101s` (score from the mover's view in pawns or
+/// `+M5`/`-M5`, depth, seconds), `0.101s` without a score, `book` for a book move.
+fn comment(annotation: &str) -> String {
+    let mut fields = annotation.split('/');
+    let (Some(score), Some(depth), Some(secs)) = (fields.next(), fields.next(), fields.next())
+    else {
+        return annotation.to_owned();
+    };
+    match (score, depth) {
+        ("", _) => format!("{secs}s"),
+        (s, "") => format!("{s} {secs}s"),
+        (s, d) => format!("{s}/{d} {secs}s"),
+    }
 }
 
 /// The `TimeControl` tag (PGN section 9.6.1, `seconds+increment`) of a game whose players

@@ -110,6 +110,15 @@ impl ExternalEngine {
         })
     }
 
+    /// The traffic logged since the last call ([`super::engine::UciEngine::take_log`]).
+    #[must_use]
+    pub fn take_log(&self) -> Vec<String> {
+        match self {
+            Self::Gtp(e, _) => e.take_log(),
+            Self::Gnubg(e) => e.take_log(),
+        }
+    }
+
     /// Prepares a game from `opening`: a GTP engine clears its board, then is set to the
     /// opening unless it is the start; gnubg is told each position with each move.
     ///

@@ -91,6 +91,12 @@ impl GnubgEngine {
         Ok(engine)
     }
 
+    /// The traffic logged since the last call ([`super::engine::UciEngine::take_log`]).
+    #[must_use]
+    pub fn take_log(&self) -> Vec<String> {
+        self.process.take_log()
+    }
+
     /// gnubg's move (its notation) for the player on roll in the position `position_id`
     /// with the dice `roll`; `None` when gnubg sees no legal move.
     ///

@@ -88,6 +88,13 @@ impl GtpEngine {
         &self.process.name
     }
 
+    /// The traffic logged since the last call: lines sent, read and written to standard
+    /// error, with the seconds since the process started (the arena's per-game engine log).
+    #[must_use]
+    pub fn take_log(&self) -> Vec<String> {
+        self.process.take_log()
+    }
+
     /// Sets up a new game from the start position: `boardsize 8`, `clear_board`.
     ///
     /// # Errors

@@ -12,8 +12,12 @@
 //!   `process`;
 //! - [`xboard`]: external xboard/CECP chess engines (Fairy-Max), and `ChessEngine`,
 //!   either protocol as the arena plays it;
+//! - [`adjudicate`]: cutechess-cli's draw and resign adjudication and `st`; [`books`]: PGN
+//!   and Polyglot opening books;
 //! - [`chance`]: seeded dice shared by a game pair, and points per game (backgammon).
 
+pub mod adjudicate;
+pub mod books;
 pub mod chance;
 pub mod engine;
 pub mod export;

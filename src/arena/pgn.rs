@@ -64,6 +64,9 @@ pub struct PgnGame {
     pub termination: String,
     /// The `TimeControl` tag value (section 9.6.1), none when empty.
     pub time_control: String,
+    /// Per move, a comment written after it (section 8.2.5; as cutechess-cli writes
+    /// `{+0.35/12 0.101s}`), none when empty or missing.
+    pub comments: Vec<String>,
 }
 
 /// The standard `Termination` values (section 9.8.1).
@@ -86,7 +89,9 @@ pub const STANDARD_TERMINATIONS: [&str; 8] = [
 #[must_use]
 pub fn standard_termination(reason: &str) -> &'static str {
     match reason {
-        "adjudication" | "max plies" => "adjudication",
+        "adjudication" | "max plies" | "draw adjudication" | "resign adjudication" => {
+            "adjudication"
+        }
         "time forfeit" => "time forfeit",
         "illegal move" => "rules infraction",
         "crash" | "hang" | "engine error" => "abandoned",
@@ -193,12 +198,18 @@ fn movetext(game: &PgnGame) -> io::Result<Vec<String>> {
             )));
         }
         let white = pos.color_to_move() == Color::White;
+        // Section 8.2.2.2: `N...` before a Black move that opens the movetext or follows a
+        // comment.
+        let commented = i > 0 && game.comments.get(i - 1).is_some_and(|c| !c.is_empty());
         if white {
             tokens.push(format!("{number}."));
-        } else if i == 0 {
+        } else if i == 0 || commented {
             tokens.push(format!("{number}..."));
         }
         tokens.push(pos.san(mv));
+        if let Some(c) = game.comments.get(i).filter(|c| !c.is_empty()) {
+            tokens.push(format!("{{{}}}", c.replace('}', ")")));
+        }
         pos.play(mv);
         if !white {
             number += 1;
@@ -260,6 +271,7 @@ mod tests {
             moves,
             termination: String::new(),
             time_control: String::new(),
+            comments: Vec::new(),
         }
     }
 

@@ -9,9 +9,10 @@
 //! for chess mate, stalemate, the fifty-move rule and insufficient material), threefold
 //! repetition (the same position hash for the third time since the opening; games whose
 //! positions never repeat never trigger it), adjudication, and `max_plies` (a draw). After
-//! a move: a player over its clock (beyond [`TIME_MARGIN`] for plylab's own players, which
-//! measure their time with the arena's clock) loses on time. An engine that crashes, hangs,
-//! breaks the protocol or plays an illegal move forfeits the game.
+//! a move: a player over its clock or over the match's fixed time per move (`st`), beyond the
+//! match's time margin ([`Rules::time_margin`], the same for every player), loses on time;
+//! draw and resign adjudication ([`super::adjudicate`]) count the move's score. An engine
+//! that crashes, hangs, breaks the protocol or plays an illegal move forfeits the game.
 
 use std::any::Any;
 use std::sync::atomic::AtomicBool;
@@ -32,10 +33,10 @@ use crate::search::mcts::{MctsAlgorithm, MctsBudget, MctsConfig};
 use crate::search::smp::{Shared, lazy_smp_observed};
 use crate::search::{Algorithm, Limits, SearchConfig, SearchResult, Searcher, Table};
 
-/// How far past its clock a plylab player may go before it loses on time: the arena's
-/// wall clock includes the last node-count check of the search and thread scheduling on a
-/// busy machine. External engines get no margin (as in cutechess-cli and fastchess with
-/// their default settings).
+/// How far past its clock a player may go before it loses on time, unless the arena file
+/// sets `timemargin`: the arena's wall clock includes the last node-count check of a
+/// search, pipe latency and thread scheduling on a busy machine. Every player gets the same
+/// margin (cutechess-cli's `timemargin`, fastchess's `timemargin`).
 pub const TIME_MARGIN: Duration = Duration::from_millis(25);
 
 /// Who won a game.
@@ -117,6 +118,42 @@ pub struct GameRecord {
     pub dead_engine: Option<usize>,
     /// For a forfeit: what the player did (the engine's error, the illegal move).
     pub detail: Option<String>,
+    /// Per ply, what the mover reported ([`annotation`]): `book`, or
+    /// `score/depth/seconds` with empty fields for what it did not report.
+    pub annotations: Vec<String>,
+}
+
+/// A ply's annotation as games.csv keeps it: `book` for a book move, else the score in
+/// cutechess-cli's notation ([`score_text`]), the depth and the seconds the move took,
+/// separated by `/` (a field left empty when the player reported none).
+#[must_use]
+pub fn annotation(
+    book: bool,
+    score: Option<Score>,
+    depth: Option<u32>,
+    elapsed: Duration,
+) -> String {
+    if book {
+        return "book".to_owned();
+    }
+    format!(
+        "{}/{}/{:.3}",
+        score.map(score_text).unwrap_or_default(),
+        depth.map(|d| d.to_string()).unwrap_or_default(),
+        elapsed.as_secs_f64()
+    )
+}
+
+/// A score from the mover's view as cutechess-cli writes it in PGN comments: pawns with a
+/// sign and two decimals (`+0.35`, `-1.20`), or moves to mate (`+M5` when the mover mates,
+/// `-M5` when it is mated).
+#[must_use]
+pub fn score_text(s: Score) -> String {
+    match crate::uci::mate_in_moves(s) {
+        Some(m) if m > 0 => format!("+M{m}"),
+        Some(m) => format!("-M{}", -m),
+        None => format!("{:+.2}", f64::from(s) / 100.0),
+    }
 }
 
 /// Everything a game needs.
@@ -213,6 +250,8 @@ impl PairTask for PlayTask<'_> {
             game.sides[side].book_moves += u32::from(booked.is_some());
             match reply {
                 Ok(reply) => {
+                    let note = annotation(booked.is_some(), reply.score, reply.depth, elapsed);
+                    game.annotations.push(note);
                     if let Some(end) = game.apply(side, reply, elapsed) {
                         return game.finish(end);
                     }
@@ -262,6 +301,8 @@ struct View<'a> {
     ply: u32,
     /// Both clocks (time left) and both increments, when the mover plays on a clock.
     clocks: Option<([Duration; 2], [Duration; 2])>,
+    /// The mover's period of a repeating time control: moves, base time and moves to go.
+    period: Option<super::engine::Period>,
     /// The mover's side.
     side: usize,
 }
@@ -549,6 +590,7 @@ fn engine_move<G: Game>(
             btime: left[1],
             winc: inc[0],
             binc: inc[1],
+            period: view.period,
         });
         allowed = left[view.side] + inc[view.side];
     }
@@ -582,7 +624,8 @@ fn engine_score(s: EngineScore) -> Score {
 /// left, minus the move overhead) when it has one.
 fn clocked(mut limits: Limits, view: &View<'_>) -> Limits {
     if let Some((left, inc)) = view.clocks {
-        let (hard, _) = crate::uci::time_budget(left[view.side], inc[view.side], None);
+        let to_go = view.period.map(|p| p.to_go);
+        let (hard, _) = crate::uci::time_budget(left[view.side], inc[view.side], to_go);
         limits.time = Some(limits.time.map_or(hard, |t| t.min(hard)));
     }
     limits
@@ -607,8 +650,14 @@ struct GameState<'a, G: Game> {
     clocks: Option<([Duration; 2], [Duration; 2])>,
     /// Which sides play on a clock (a side without one plays by its limits alone).
     timed: [bool; 2],
-    /// Engine players get no time margin.
-    margins: [Duration; 2],
+    /// Each side's moves per period and base time, for a repeating time control.
+    periods: [Option<(u32, Duration)>; 2],
+    /// What the adjudication counts.
+    adjudicator: super::adjudicate::Adjudicator,
+    /// An adjudication reached after the last move.
+    adjudged: Option<End>,
+    /// Per ply, the mover's annotation.
+    annotations: Vec<String>,
     rules: &'a Rules,
     /// The sign (for the first player) and length of the current run of decisive scores.
     streak: (i32, u32),
@@ -633,10 +682,7 @@ impl<'a, G: Game> GameState<'a, G> {
             }
         };
         let timed = players.map(|p| p.tc.is_some());
-        let margins = players.map(|p| match p.kind {
-            PlayerKind::Search(_) => TIME_MARGIN,
-            PlayerKind::Engine(_) | PlayerKind::External(_) => Duration::ZERO,
-        });
+        let periods = players.map(|p| p.tc.and_then(|t| Some((t.moves?, t.base))));
         Self {
             hashes: vec![pos.hash()],
             pos,
@@ -644,7 +690,10 @@ impl<'a, G: Game> GameState<'a, G> {
             sides: [SideStats::default(); 2],
             clocks,
             timed,
-            margins,
+            periods,
+            adjudicator: super::adjudicate::Adjudicator::new(rules),
+            adjudged: None,
+            annotations: Vec::new(),
             rules,
             streak: (0, 0),
             dead_engine: None,
@@ -656,6 +705,7 @@ impl<'a, G: Game> GameState<'a, G> {
     /// Plays a chance move (a roll of the dice), which belongs to neither player's figures.
     fn roll(&mut self, roll: G::Move) {
         self.chance = true;
+        self.annotations.push(String::new());
         self.moves.push(roll.to_string());
         self.pos.play(roll);
         self.hashes.push(self.pos.hash());
@@ -675,6 +725,11 @@ impl<'a, G: Game> GameState<'a, G> {
             moves: &self.moves,
             ply: self.moves.len() as u32,
             clocks: self.clocks.filter(|_| self.timed[side]),
+            period: self.periods[side].map(|(moves, base)| super::engine::Period {
+                moves,
+                base,
+                to_go: moves - self.sides[side].moves % moves,
+            }),
             side,
         }
     }
@@ -699,6 +754,9 @@ impl<'a, G: Game> GameState<'a, G> {
         if !self.chance && self.hashes.iter().filter(|&&h| h == current).count() >= 3 {
             return Some((Winner::Draw, "threefold repetition"));
         }
+        if let Some(end) = self.adjudged {
+            return Some(end);
+        }
         if let Some(a) = self.rules.adjudicate
             && self.streak.1 >= a.plies
         {
@@ -722,12 +780,32 @@ impl<'a, G: Game> GameState<'a, G> {
             stats.depth_sum += u64::from(d);
             stats.depth_moves += 1;
         }
+        let margin = self.rules.time_margin;
+        if let Some(st) = self.rules.st
+            && elapsed > st + margin
+        {
+            return Some((Winner::of(1 - side), "time forfeit"));
+        }
         if let Some((left, inc)) = &mut self.clocks {
-            if elapsed > left[side] + self.margins[side] {
+            if elapsed > left[side] + margin {
                 return Some((Winner::of(1 - side), "time forfeit"));
             }
             left[side] = left[side].saturating_sub(elapsed) + inc[side];
+            // A repeating control: the side's next period starts with its base time again.
+            if let Some((moves, base)) = self.periods[side]
+                && stats.moves.is_multiple_of(moves)
+            {
+                left[side] += base;
+            }
         }
+        let plies = self.moves.len() as u32 + 1;
+        self.adjudged = match self.adjudicator.after_move(side, reply.score, plies) {
+            Some(super::adjudicate::Verdict::Draw) => Some((Winner::Draw, "draw adjudication")),
+            Some(super::adjudicate::Verdict::Win(w)) => {
+                Some((Winner::of(w), "resign adjudication"))
+            }
+            None => None,
+        };
         if let Some(a) = self.rules.adjudicate {
             let white_view = reply.score.map(|s| if side == 0 { s } else { -s });
             self.streak = next_streak(self.streak, white_view, a);
@@ -746,7 +824,9 @@ impl<'a, G: Game> GameState<'a, G> {
         self.finish((Winner::of(1 - side), fault.reason()))
     }
 
-    fn finish(self, (winner, reason): End) -> GameRecord {
+    fn finish(mut self, (winner, reason): End) -> GameRecord {
+        // A move that lost on time was annotated but not played.
+        self.annotations.truncate(self.moves.len());
         GameRecord {
             winner,
             reason: reason.to_owned(),
@@ -754,6 +834,7 @@ impl<'a, G: Game> GameState<'a, G> {
             sides: self.sides,
             dead_engine: self.dead_engine,
             detail: self.detail,
+            annotations: self.annotations,
         }
     }
 }

@@ -2,11 +2,19 @@
 //! [`super::gtp`]): the command run with piped input and output, a reader thread forwarding
 //! its output line by line over a channel so that every wait has a deadline, and the
 //! bookkeeping of a crashed or hung engine (killed, reaped, and every later call refused).
+//!
+//! Every process keeps a log of its traffic: the lines sent (`>`), the lines read (`<`) and
+//! its standard error (`!`), each with the seconds since it started; the arena takes it
+//! after each game ([`EngineProcess::take_log`]) and writes it to the game's log file when
+//! asked to (`engine_log`) or when an engine crashed or hung. At most [`LOG_LINES`] lines
+//! are kept between two takes (the oldest dropped first).
 
+use std::collections::VecDeque;
 use std::fmt;
 use std::io::{self, BufRead, BufReader, Read, Write};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -15,6 +23,40 @@ use super::engine::{EngineError, QUIT_GRACE};
 /// The longest line read from an engine, in bytes; longer lines are split at this length
 /// (so that an engine writing without newlines cannot exhaust memory).
 const MAX_LINE: u64 = 64 * 1024;
+
+/// The most log lines kept between two [`EngineProcess::take_log`] calls.
+pub(crate) const LOG_LINES: usize = 20_000;
+
+/// A process's traffic log, shared with its reader threads.
+#[derive(Clone)]
+struct Log {
+    lines: Arc<Mutex<VecDeque<String>>>,
+    start: Instant,
+}
+
+impl Log {
+    fn new() -> Self {
+        Self {
+            lines: Arc::new(Mutex::new(VecDeque::new())),
+            start: Instant::now(),
+        }
+    }
+
+    /// Adds `text` with its direction mark (`>` sent, `<` read, `!` standard error).
+    fn note(&self, mark: char, text: &str) {
+        let line = format!("{:9.3} {mark} {text}", self.start.elapsed().as_secs_f64());
+        let mut lines = self.lines.lock().unwrap_or_else(PoisonError::into_inner);
+        if lines.len() >= LOG_LINES {
+            lines.pop_front();
+        }
+        lines.push_back(line);
+    }
+
+    fn take(&self) -> Vec<String> {
+        let mut lines = self.lines.lock().unwrap_or_else(PoisonError::into_inner);
+        lines.drain(..).collect()
+    }
+}
 
 /// How often an exiting engine is polled for its exit status.
 const POLL: Duration = Duration::from_millis(5);
@@ -30,6 +72,8 @@ pub(crate) struct EngineProcess {
     lines: Receiver<String>,
     /// Why the engine no longer runs, once it does not.
     dead: Option<String>,
+    /// Its traffic since the last [`Self::take_log`].
+    log: Log,
 }
 
 impl EngineProcess {
@@ -44,17 +88,40 @@ impl EngineProcess {
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(Stdio::piped())
             .spawn()
             .map_err(spawn_error)?;
-        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+        let (Some(stdin), Some(stdout), Some(stderr)) =
+            (child.stdin.take(), child.stdout.take(), child.stderr.take())
+        else {
             return Err(spawn_error(abandon(child, io::Error::other("no pipes"))));
         };
+        let log = Log::new();
         let (tx, lines) = channel();
+        let out_log = log.clone();
         let reader = thread::Builder::new()
             .name(reader.to_owned())
-            .spawn(move || forward_lines(stdout, &tx));
+            .spawn(move || {
+                forward_lines(stdout, |line| {
+                    out_log.note('<', &line);
+                    tx.send(line).is_ok()
+                });
+            });
         if let Err(e) = reader {
+            return Err(spawn_error(abandon(child, e)));
+        }
+        // Standard error goes to the log only (read, so that an engine writing much of it
+        // never blocks on a full pipe).
+        let err_log = log.clone();
+        let errors = thread::Builder::new()
+            .name("engine-stderr".to_owned())
+            .spawn(move || {
+                forward_lines(stderr, |line| {
+                    err_log.note('!', &line);
+                    true
+                });
+            });
+        if let Err(e) = errors {
             return Err(spawn_error(abandon(child, e)));
         }
         Ok(Self {
@@ -63,12 +130,14 @@ impl EngineProcess {
             stdin: Some(stdin),
             lines,
             dead: None,
+            log,
         })
     }
 
     /// Writes one command line.
     pub(crate) fn send(&mut self, command: &str) -> Result<(), EngineError> {
         self.check_alive()?;
+        self.log.note('>', command);
         let Some(stdin) = self.stdin.as_mut() else {
             return Err(self.crashed("has no input any more"));
         };
@@ -81,6 +150,16 @@ impl EngineProcess {
     /// The process id.
     pub(crate) fn pid(&self) -> u32 {
         self.child.id()
+    }
+
+    /// The traffic logged since the last call (see the module documentation), and why the
+    /// engine died if it did.
+    pub(crate) fn take_log(&self) -> Vec<String> {
+        let mut lines = self.log.take();
+        if let Some(why) = &self.dead {
+            lines.push(format!("# {why}"));
+        }
+        lines
     }
 
     /// Reads lines until `answer` returns a value for one, before the deadline.
@@ -215,10 +294,11 @@ impl Deadline {
     }
 }
 
-/// The reader thread: sends each line of `stdout` (without its line ending, decoded
-/// lossily, split every [`MAX_LINE`] bytes) until the output ends or the engine is dropped.
-fn forward_lines(stdout: ChildStdout, tx: &Sender<String>) {
-    let mut reader = BufReader::new(stdout);
+/// A reader thread: gives each line of `output` (without its line ending, decoded lossily,
+/// split every [`MAX_LINE`] bytes) to `take` until the output ends or `take` returns false
+/// (the engine was dropped).
+fn forward_lines(output: impl Read, mut take: impl FnMut(String) -> bool) {
+    let mut reader = BufReader::new(output);
     let mut bytes = Vec::with_capacity(256);
     loop {
         bytes.clear();
@@ -227,10 +307,7 @@ fn forward_lines(stdout: ChildStdout, tx: &Sender<String>) {
             Ok(_) => {}
         }
         let line = String::from_utf8_lossy(&bytes);
-        if tx
-            .send(line.trim_end_matches(['\n', '\r']).to_owned())
-            .is_err()
-        {
+        if !take(line.trim_end_matches(['\n', '\r']).to_owned()) {
             return;
         }
     }

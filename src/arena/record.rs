@@ -32,6 +32,9 @@ pub struct GameRow {
     pub sides: [SideStats; 2],
     /// The moves, space-separated, in the game's notation (UCI for chess).
     pub line: String,
+    /// Per ply, space-separated, what the mover reported ([`super::play::annotation`]):
+    /// `book` or `score/depth/seconds`; the PGN's move comments are made from it.
+    pub annotations: String,
     /// The game's seed (last, so that a line torn in it does not match the schedule).
     pub seed: u64,
 }
@@ -53,6 +56,7 @@ impl GameRow {
             plies: record.moves.len() as u32,
             sides: record.sides,
             line: record.moves.join(" "),
+            annotations: record.annotations.join(" "),
             seed: slot.seed,
         }
     }
@@ -99,7 +103,11 @@ impl GameRow {
                 s.book_moves.to_string(),
             ]);
         }
-        out.extend([self.line.clone(), self.seed.to_string()]);
+        out.extend([
+            self.line.clone(),
+            self.annotations.clone(),
+            self.seed.to_string(),
+        ]);
         out
     }
 
@@ -139,7 +147,8 @@ impl GameRow {
             plies: f(9).parse().ok()?,
             sides: [side(10)?, side(15)?],
             line: f(20).to_owned(),
-            seed: f(21).parse().ok()?,
+            annotations: f(21).to_owned(),
+            seed: f(22).parse().ok()?,
         })
     }
 
@@ -157,7 +166,7 @@ impl GameRow {
 
 /// The columns, with `{side}` standing for `white`/`black` in chess, `black`/`white` in
 /// checkers and `first`/`second` in the other games.
-pub const COLUMNS: [&str; 22] = [
+pub const COLUMNS: [&str; 23] = [
     "game",
     "pairing",
     "round",
@@ -179,6 +188,7 @@ pub const COLUMNS: [&str; 22] = [
     "{second}_mean_depth",
     "{second}_book_moves",
     "line",
+    "annotations",
     "seed",
 ];
 

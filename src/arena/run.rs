@@ -139,7 +139,7 @@ pub fn run_games(
                 state.early_stop && state.stopped[slot.pairing]
             };
             if !stopped {
-                let (row, detail) = play(plan, slot, &engines);
+                let (row, detail) = play(plan, slot, &engines, &out);
                 if let Some(detail) = detail {
                     let loser = if row.winner == super::play::Winner::First {
                         &row.second
@@ -170,6 +170,9 @@ pub fn run_games(
         .map_err(|_| RunError::Pool(concurrency))?;
     let results: Vec<Result<(), RunError>> = pool.broadcast(|_| worker());
     progress.finish_and_clear();
+    // The engines quit and are reaped here, so that their CPU time counts in summary.md's
+    // (getrusage's children).
+    drop(engines);
     results.into_iter().collect::<Result<(), RunError>>()?;
     let state = state
         .into_inner()
@@ -197,8 +200,14 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
-/// Plays the game of `slot`, with engines from the pool.
-fn play(plan: &MatchPlan, slot: &GameSlot, engines: &EnginePool) -> (GameRow, Option<String>) {
+/// Plays the game of `slot`, with engines from the pool; writes the engines' traffic to
+/// `out`/logs/ when the match asks for it or an engine died ([`write_engine_log`]).
+fn play(
+    plan: &MatchPlan,
+    slot: &GameSlot,
+    engines: &EnginePool,
+    out: &Path,
+) -> (GameRow, Option<String>) {
     let players = [&plan.players[slot.first], &plan.players[slot.second]];
     let mut taken = [slot.first, slot.second].map(|p| engines.take(plan, p));
     let mut external = [slot.first, slot.second].map(|p| engines.take_external(plan, p));
@@ -213,6 +222,19 @@ fn play(plan: &MatchPlan, slot: &GameSlot, engines: &EnginePool) -> (GameRow, Op
         seed: slot.seed,
         dice: super::chance::dice_seed(plan.seed, slot.round),
     });
+    let logs = [0, 1].map(|i| {
+        let chess = taken[i].as_ref().map(UciEngine::take_log);
+        chess.or_else(|| external[i].as_ref().map(ExternalEngine::take_log))
+    });
+    if plan.rules.engine_log || record.dead_engine.is_some() {
+        let row = GameRow::new(plan, slot, &record);
+        if let Err(e) = write_engine_log(out, &row, &logs) {
+            eprintln!(
+                "game {}: the engine log could not be written: {e}",
+                slot.index
+            );
+        }
+    }
     for (side, (engine, player)) in external
         .into_iter()
         .zip([slot.first, slot.second])
@@ -228,6 +250,41 @@ fn play(plan: &MatchPlan, slot: &GameSlot, engines: &EnginePool) -> (GameRow, Op
         }
     }
     (GameRow::new(plan, slot, &record), record.detail)
+}
+
+/// Writes `out`/logs/game-N.log: the game, then each engine player's traffic in the game
+/// (lines sent `>`, read `<`, standard error `!`, with the seconds since the engine
+/// started; a restarted engine's handshake included).
+fn write_engine_log(
+    out: &Path,
+    row: &GameRow,
+    logs: &[Option<Vec<String>>; 2],
+) -> std::io::Result<()> {
+    let dir = out.join("logs");
+    fs::create_dir_all(&dir)?;
+    let mut text = format!(
+        "# game {}: {} (first) vs {} (second), {} ({})\n# opening {}\n# moves {}\n",
+        row.game,
+        row.first,
+        row.second,
+        row.winner.result(),
+        row.reason,
+        row.opening,
+        row.line
+    );
+    for (log, (name, side)) in logs
+        .iter()
+        .zip([(&row.first, "first"), (&row.second, "second")])
+    {
+        if let Some(lines) = log {
+            text.push_str(&format!("\n## {name} ({side})\n"));
+            for line in lines {
+                text.push_str(line);
+                text.push('\n');
+            }
+        }
+    }
+    fs::write(dir.join(format!("game-{}.log", row.game)), text)
 }
 
 /// Rows so far, games.csv open for appending, and which pairings an SPRT has stopped.

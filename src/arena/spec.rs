@@ -104,8 +104,22 @@ pub struct MatchSpec {
     pub adjudicate: Option<Spanned<AdjudicateSpec>>,
     /// Games played at once (default: the number of cores).
     pub concurrency: Option<Spanned<usize>>,
-    /// Time control of every player, `"seconds+increment"`.
+    /// Time control of every player, `"seconds+increment"`, `"m:ss+increment"` or
+    /// `"moves/time+increment"` (a repeating control, as cutechess-cli's `tc`).
     pub tc: Option<Spanned<String>>,
+    /// A fixed time per move in seconds for every player (cutechess-cli's `st`): a move
+    /// over it (beyond `timemargin`) loses on time.
+    pub st: Option<Spanned<f64>>,
+    /// Milliseconds a player may exceed its clock (or `st`) before it loses on time, the
+    /// same for every player (cutechess-cli's `timemargin`; default 25).
+    pub timemargin: Option<Spanned<u64>>,
+    /// Draw adjudication with cutechess-cli's parameters (`-draw`).
+    pub draw_adjudication: Option<Spanned<DrawAdjudicationSpec>>,
+    /// Resign adjudication with cutechess-cli's parameters (`-resign`).
+    pub resign_adjudication: Option<Spanned<ResignAdjudicationSpec>>,
+    /// Write each game's engine traffic and stderr to `logs/` (default false; a game in
+    /// which an engine crashed or hung is logged anyway).
+    pub engine_log: Option<bool>,
     /// Extra milliseconds an external engine may take beyond its move's time before it is
     /// declared hung (default 5000).
     pub engine_timeout_ms: Option<Spanned<u64>>,
@@ -124,6 +138,9 @@ pub struct OpeningsSpec {
     pub order: Option<Spanned<OpeningOrder>>,
     /// Openings of N seeded random legal plies from the start.
     pub random_plies: Option<Spanned<u32>>,
+    /// For a PGN book, the most plies of each game kept (default all); for a Polyglot
+    /// `.bin` book, the plies walked from the start (default 8).
+    pub plies: Option<Spanned<u32>>,
     /// An explicit list of positions.
     pub positions: Option<Spanned<Vec<Spanned<String>>>>,
 }
@@ -136,6 +153,36 @@ pub struct AdjudicateSpec {
     pub score: Spanned<i32>,
     /// Consecutive plies whose searches must all report it.
     pub plies: Spanned<u32>,
+}
+
+/// `draw_adjudication = { movenumber = N, movecount = C, score = S }`: a draw once at
+/// least N full moves are played and the last 2C moves all reported scores within S
+/// centipawns of zero (cutechess-cli's `-draw`).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DrawAdjudicationSpec {
+    /// Full moves played before a draw can be adjudicated.
+    pub movenumber: Spanned<u32>,
+    /// Consecutive moves of each side within the score.
+    pub movecount: Spanned<u32>,
+    /// The largest absolute score (centipawns) that counts as drawn.
+    pub score: Spanned<i32>,
+}
+
+/// `resign_adjudication = { movecount = C, score = S, twosided = B }`: a loss for the side
+/// whose last C moves all reported scores of at least S centipawns below zero; with
+/// `twosided` the opponent's last C moves must also have reported at least S above zero
+/// (cutechess-cli's `-resign`).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ResignAdjudicationSpec {
+    /// Consecutive moves of the losing side.
+    pub movecount: Spanned<u32>,
+    /// The threshold (centipawns, positive).
+    pub score: Spanned<i32>,
+    /// Both sides must agree (default false).
+    #[serde(default)]
+    pub twosided: bool,
 }
 
 /// `[match.sprt]`: H0 elo = `elo0` against H1 elo = `elo1`.
@@ -158,23 +205,31 @@ fn five_percent() -> f64 {
     0.05
 }
 
-/// A clock: `base` for the game, plus `increment` after each move.
+/// A clock: `base` for the game (or for each period of `moves` moves), plus `increment`
+/// after each move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TimeControl {
-    /// Time at the start of the game.
+    /// Time at the start of the game, and added again at the start of each new period.
     pub base: Duration,
     /// Time added after each move.
     pub increment: Duration,
+    /// Moves per period (cutechess-cli's `40/60`): after each `moves` moves of a side, its
+    /// clock gets `base` again; `None` for one period (the whole game).
+    pub moves: Option<u32>,
 }
 
 impl std::fmt::Display for TimeControl {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "{}+{}",
-            self.base.as_secs_f64(),
-            self.increment.as_secs_f64()
-        )
+        // PGN section 9.6.1: `moves/seconds` for a period, `seconds+increment` otherwise;
+        // both together as cutechess-cli writes them (`40/60+0.5`).
+        if let Some(m) = self.moves {
+            write!(f, "{m}/")?;
+        }
+        write!(f, "{}", self.base.as_secs_f64())?;
+        if self.moves.is_none() || !self.increment.is_zero() {
+            write!(f, "+{}", self.increment.as_secs_f64())?;
+        }
+        Ok(())
     }
 }
 
@@ -260,6 +315,28 @@ pub struct Adjudication {
     pub plies: u32,
 }
 
+/// Draw adjudication (cutechess-cli's `-draw`): see [`DrawAdjudicationSpec`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DrawAdjudication {
+    /// Full moves played before it applies.
+    pub movenumber: u32,
+    /// Consecutive moves of each side (2 × this many plies).
+    pub movecount: u32,
+    /// The largest absolute score, in centipawns (evaluator units).
+    pub score: i32,
+}
+
+/// Resign adjudication (cutechess-cli's `-resign`): see [`ResignAdjudicationSpec`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ResignAdjudication {
+    /// Consecutive moves of the losing side.
+    pub movecount: u32,
+    /// The threshold, positive, in centipawns (evaluator units).
+    pub score: i32,
+    /// The winner's scores must agree.
+    pub twosided: bool,
+}
+
 /// How games end besides the game's own rules.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Rules {
@@ -269,6 +346,16 @@ pub struct Rules {
     pub adjudicate: Option<Adjudication>,
     /// Extra time an engine gets beyond its move's time before it counts as hung.
     pub engine_timeout: Duration,
+    /// How far any player may go past its clock (or `st`) before it loses on time.
+    pub time_margin: Duration,
+    /// A fixed time per move for every player (`st`), enforced with `time_margin`.
+    pub st: Option<Duration>,
+    /// Draw adjudication.
+    pub draw: Option<DrawAdjudication>,
+    /// Resign adjudication.
+    pub resign: Option<ResignAdjudication>,
+    /// Log every game's engine traffic (not only the games in which an engine died).
+    pub engine_log: bool,
 }
 
 /// A validated match: everything needed to play it.
@@ -401,7 +488,8 @@ pub fn parse(file: &Path, text: &str) -> Result<MatchPlan, SpecError> {
     let m = doc.settings.get_ref();
     let game = check_game(&src, m)?;
     let match_tc = m.tc.as_ref().map(|t| time_control(&src, t)).transpose()?;
-    let players = players(&src, &doc, game, match_tc)?;
+    let st = super::adjudicate::fixed_move_time(&src, m)?;
+    let players = players(&src, &doc, game, match_tc, st)?;
     let pairs = m.pairs.unwrap_or(true);
     check_games(&src, m, pairs)?;
     check_match_size(&src, m, players.len())?;
@@ -498,7 +586,12 @@ fn pairings(format: Format, players: usize) -> Vec<(usize, usize)> {
 /// `"S+I"` or `"S"`, seconds (decimals allowed): the base time and increment.
 fn time_control(src: &Source, tc: &Spanned<String>) -> Result<TimeControl, SpecError> {
     let text = tc.get_ref().trim();
-    let (base, inc) = text.split_once('+').unwrap_or((text, "0"));
+    // cutechess-cli's repeating control: `moves/time+increment`.
+    let (moves, rest) = match text.split_once('/') {
+        Some((m, rest)) => (Some(m.trim().parse::<u32>().ok().filter(|&m| m > 0)), rest),
+        None => (None, text),
+    };
+    let (base, inc) = rest.split_once('+').unwrap_or((rest, "0"));
     // Seconds, or minutes and seconds as cutechess-cli writes them (`1:00`, `2:30.5`).
     let seconds = |s: &str| {
         let (minutes, secs) = s.trim().split_once(':').unwrap_or(("0", s.trim()));
@@ -509,14 +602,23 @@ fn time_control(src: &Source, tc: &Spanned<String>) -> Result<TimeControl, SpecE
             .filter(|x| *x < 60.0 || minutes == 0)
             .map(|x| Duration::from_secs_f64(x + 60.0 * f64::from(minutes)))
     };
-    match (seconds(base), seconds(inc)) {
-        (Some(base), Some(increment)) if !base.is_zero() => Ok(TimeControl { base, increment }),
+    match (seconds(base), seconds(inc), moves) {
+        (Some(base), Some(increment), None) if !base.is_zero() => Ok(TimeControl {
+            base,
+            increment,
+            moves: None,
+        }),
+        (Some(base), Some(increment), Some(Some(moves))) if !base.is_zero() => Ok(TimeControl {
+            base,
+            increment,
+            moves: Some(moves),
+        }),
         _ => Err(src.at(
             tc,
             "tc",
             format!(
-                "`{text}` is not a time control: seconds or minutes:seconds, + increment, \
-                 such as \"10+0.1\" or \"1:00+1\""
+                "`{text}` is not a time control: [moves/] seconds or minutes:seconds \
+                 [+ increment], such as \"10+0.1\", \"1:00+1\" or \"40/60+0.5\""
             ),
         )),
     }
@@ -528,6 +630,7 @@ fn players(
     doc: &ArenaFile,
     game: GameKind,
     match_tc: Option<TimeControl>,
+    st: Option<Duration>,
 ) -> Result<Vec<Player>, SpecError> {
     let specs = doc.searchers.get_ref();
     check_labels(src, specs)?;
@@ -541,6 +644,7 @@ fn players(
         let no_game_limits = LimitsSpec::default();
         for kind in kinds {
             for (limits, swept) in limit_variants([&spec.limits, &no_game_limits, &doc.limits]) {
+                let limits = super::adjudicate::with_fixed_time(src, spec, &kind, limits, tc, st)?;
                 out.push(player(src, spec, kind.clone(), limits, &swept, tc)?);
             }
         }
@@ -720,12 +824,20 @@ fn rules(src: &Source, m: &MatchSpec) -> Result<Rules, SpecError> {
     {
         return Err(src.at(t, "engine_timeout_ms", "must be at least 1"));
     }
+    let (draw, resign) = super::adjudicate::parse(src, m)?;
     Ok(Rules {
         max_plies,
         adjudicate,
         engine_timeout: Duration::from_millis(
             m.engine_timeout_ms.as_ref().map_or(5000, |t| *t.get_ref()),
         ),
+        time_margin: m.timemargin.as_ref().map_or(super::play::TIME_MARGIN, |t| {
+            Duration::from_millis(*t.get_ref())
+        }),
+        st: super::adjudicate::fixed_move_time(src, m)?,
+        draw,
+        resign,
+        engine_log: m.engine_log.unwrap_or(false),
     })
 }
 
@@ -787,7 +899,28 @@ fn openings(
     if let (Some(order), None) = (&o.order, &o.file) {
         return Err(src.at(order, "order", "`order` is for a `file` of openings"));
     }
+    if let (Some(plies), None) = (&o.plies, &o.file) {
+        let why = "`plies` is for a `file` of openings (a PGN or Polyglot book)";
+        return Err(src.at(plies, "plies", why));
+    }
     if let Some(file) = &o.file {
+        let rounds = (*m.games.get_ref()).max(1) as usize;
+        if let Some(found) =
+            super::books::openings(src, file, o.plies.as_ref(), game, base_dir, seed, rounds)?
+        {
+            let (mut list, source) = found;
+            if o.order
+                .as_ref()
+                .is_some_and(|o| *o.get_ref() == OpeningOrder::Random)
+            {
+                shuffle(&mut list, mix(seed ^ 0x0BE2_11A6));
+            }
+            return Ok((list, source));
+        }
+        if let Some(plies) = &o.plies {
+            let why = "`plies` is for a PGN (.pgn) or Polyglot (.bin) book";
+            return Err(src.at(plies, "plies", why));
+        }
         return book(src, file, o.order.as_ref(), game, base_dir, seed);
     }
     if let Some(list) = &o.positions {
@@ -960,6 +1093,16 @@ mod tests {
             Duration::from_millis(150_500)
         );
         for bad in ["1:60", "x:10", "1:-1", "-1:00"] {
+            assert!(mmss(bad).is_err(), "{bad}");
+        }
+        // cutechess-cli's repeating control, and how the PGN tag writes each kind.
+        let periodic = mmss("40/1:00+0.5").expect("valid");
+        assert_eq!(periodic.moves, Some(40));
+        assert_eq!(periodic.base, Duration::from_secs(60));
+        assert_eq!(periodic.to_string(), "40/60+0.5");
+        assert_eq!(mmss("40/60").expect("valid").to_string(), "40/60");
+        assert_eq!(mmss("1:00+1").expect("valid").to_string(), "60+1");
+        for bad in ["0/60", "x/60", "40/", "/60", "40/0"] {
             assert!(mmss(bad).is_err(), "{bad}");
         }
     }

@@ -252,15 +252,20 @@ const HOW_TO_READ: &str = "## How to read this
 
 ";
 
-/// CPU seconds this process has used (user + system), from /proc/self/stat (fields 14 and
-/// 15, in Linux's USER_HZ of 100 ticks per second); `None` elsewhere.
-fn process_cpu_seconds() -> Option<f64> {
+/// CPU seconds this process has used (user + system), and those of its children that have
+/// ended and been waited for (the external engines, which the arena quits before
+/// summary.md is written; getrusage's `RUSAGE_CHILDREN`), from /proc/self/stat (fields
+/// 14-15 and 16-17, in Linux's USER_HZ of 100 ticks per second); `None` elsewhere.
+fn cpu_seconds() -> Option<(f64, f64)> {
     let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
     // The command name (field 2) may hold spaces; fields after it follow its ')'.
     let rest = &stat[stat.rfind(')')? + 2..];
     let fields: Vec<&str> = rest.split_whitespace().collect();
     let ticks = |i: usize| fields.get(i)?.parse::<f64>().ok();
-    Some((ticks(11)? + ticks(12)?) / 100.0)
+    Some((
+        (ticks(11)? + ticks(12)?) / 100.0,
+        (ticks(13)? + ticks(14)?) / 100.0,
+    ))
 }
 
 fn machine(md: &mut String, plan: &MatchPlan, elapsed_s: f64, concurrency: usize) {
@@ -286,11 +291,12 @@ fn machine(md: &mut String, plan: &MatchPlan, elapsed_s: f64, concurrency: usize
         git_commit(),
         now_iso8601()
     );
-    if let Some(cpu) = process_cpu_seconds().filter(|_| elapsed_s > 0.0) {
+    if let Some((own, engines)) = cpu_seconds().filter(|_| elapsed_s > 0.0) {
+        let cpu = own + engines;
         let share = cpu / (elapsed_s * concurrency.min(cores()) as f64);
         let _ = writeln!(
             md,
-            "\nThe match used {cpu:.0} s of CPU time: {:.0}% of the {} core(s) its games could use (less than 100% when other processes shared the machine, or when searches end early).",
+            "\nThe match used {cpu:.0} s of CPU time ({own:.1} s in plylab, {engines:.1} s in external engines): {:.0}% of the {} core(s) its games could use (less than 100% when other processes shared the machine, or when searches end early).",
             100.0 * share,
             concurrency.min(cores())
         );

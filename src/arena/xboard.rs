@@ -22,8 +22,9 @@
 //! is a protocol error.
 //!
 //! Limits: depth as `sd D`, a time per move as `st S` (whole seconds, rounded up: the
-//! protocol has no finer unit), a clock as `level 0 M:SS INC` with `time` and `otim` in
-//! centiseconds. Nodes have no xboard command and are refused. Thinking output (`post`):
+//! protocol has no finer unit), a clock as `level 0 M:SS INC` (the time left) or, for a
+//! repeating control, `level MPS M:SS INC` (the period's moves and base time), with `time`
+//! and `otim` in centiseconds. Nodes have no xboard command and are refused. Thinking output (`post`):
 //! `PLY SCORE TIME NODES PV`, the score in centipawns from the side to move's view; the last
 //! such line gives the reply's depth, score and nodes.
 
@@ -143,6 +144,13 @@ impl XboardEngine {
     #[must_use]
     pub fn pid(&self) -> u32 {
         self.process.pid()
+    }
+
+    /// The traffic logged since the last call: lines sent, read and written to standard
+    /// error, with the seconds since the process started (the arena's per-game engine log).
+    #[must_use]
+    pub fn take_log(&self) -> Vec<String> {
+        self.process.take_log()
     }
 
     /// Starts a new game (`new`, `force`) and waits for the engine within `timeout`.
@@ -300,6 +308,15 @@ impl ChessEngine {
         }
     }
 
+    /// The traffic logged since the last call ([`UciEngine::take_log`]).
+    #[must_use]
+    pub fn take_log(&self) -> Vec<String> {
+        match self {
+            Self::Uci(e) => e.take_log(),
+            Self::Xboard(e) => e.take_log(),
+        }
+    }
+
     /// Starts a new game ([`UciEngine::new_game`], [`XboardEngine::new_game`]).
     ///
     /// # Errors
@@ -383,6 +400,7 @@ fn limit_commands(go: &Go, fen: Option<&str>, played: usize) -> Result<Vec<Strin
         btime,
         winc,
         binc,
+        period,
     }) = go.clock
     {
         let black_opens = fen.is_some_and(|f| f.split_whitespace().nth(1) == Some("b"));
@@ -392,9 +410,13 @@ fn limit_commands(go: &Go, fen: Option<&str>, played: usize) -> Result<Vec<Strin
         } else {
             (btime, wtime, binc)
         };
-        let secs = own.as_secs();
+        // A repeating control is `level MPS BASE INC` with the period's base (the engine
+        // counts the moves to the next period from the game's move number); one period is
+        // `level 0 ...` with the time left, `time` saying the rest.
+        let (mps, base) = period.map_or((0, own), |p| (p.moves, p.base));
+        let secs = base.as_secs().max(1);
         commands.push(format!(
-            "level 0 {}:{:02} {}",
+            "level {mps} {}:{:02} {}",
             secs / 60,
             secs % 60,
             inc.as_secs_f64()
@@ -505,6 +527,7 @@ mod tests {
                 btime: Duration::from_millis(30_000),
                 winc: Duration::from_secs(1),
                 binc: Duration::from_secs(2),
+                period: None,
             }),
             ..Go::default()
         };
@@ -512,6 +535,25 @@ mod tests {
         assert_eq!(
             limit_commands(&clock, None, 1).unwrap(),
             ["level 0 0:30 2", "time 3000", "otim 6150"]
+        );
+        // 40/60+0.5: the period's base, the time left in `time`.
+        let periodic = Go {
+            clock: Some(Clock {
+                wtime: Duration::from_millis(12_340),
+                btime: Duration::from_secs(20),
+                winc: Duration::from_millis(500),
+                binc: Duration::from_millis(500),
+                period: Some(super::super::engine::Period {
+                    moves: 40,
+                    base: Duration::from_secs(60),
+                    to_go: 7,
+                }),
+            }),
+            ..Go::default()
+        };
+        assert_eq!(
+            limit_commands(&periodic, None, 0).unwrap(),
+            ["level 40 1:00 0.5", "time 1234", "otim 2000"]
         );
         let st = Go {
             movetime: Some(Duration::from_millis(1200)),

@@ -104,3 +104,43 @@ pub const TIMING_COLUMNS: [&str; 9] = [
     "overhead",
     "nps_scaling",
 ];
+
+/// A games.csv (`out`/games.csv) as maps from column to value, one a game.
+pub fn games_csv(out: &std::path::Path) -> Vec<std::collections::HashMap<String, String>> {
+    let mut r = csv::Reader::from_path(out.join("games.csv")).expect("games.csv");
+    let header: Vec<String> = r.headers().unwrap().iter().map(String::from).collect();
+    r.records()
+        .map(|rec| {
+            let rec = rec.unwrap();
+            header
+                .iter()
+                .cloned()
+                .zip(rec.iter().map(String::from))
+                .collect()
+        })
+        .collect()
+}
+
+/// `pgn-extract -r -s` (Debian `pgn-extract`: check the games, report only problems) says
+/// nothing about `pgn`; skipped, with the reason printed, where it is absent.
+pub fn pgn_extract_reads_cleanly(pgn: &std::path::Path) {
+    const PGN_EXTRACT: &str = "/usr/games/pgn-extract";
+    if !std::path::Path::new(PGN_EXTRACT).exists() {
+        eprintln!("SKIPPED: {PGN_EXTRACT} is absent (apt-get install pgn-extract)");
+        return;
+    }
+    let out = Command::new(PGN_EXTRACT)
+        .args(["-r", "-s"])
+        .arg(pgn)
+        .output()
+        .expect("pgn-extract runs");
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        out.status.success() && said.trim().is_empty(),
+        "pgn-extract: {said}"
+    );
+}

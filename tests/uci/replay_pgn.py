@@ -5,9 +5,10 @@ For each game: the start position is the FEN tag's (with SetUp "1") or the initi
 move must parse and be legal (python-chess records illegal or ambiguous SAN in `game.errors`
 instead of raising, so those are checked); the movetext must be token for token what
 python-chess itself exports for the same moves (SAN with its `+`/`#` suffixes, `N.` and
-`N...` move numbers, the result last) once comments are set aside (plylab writes one, the
-reason the game ended, before the result; python-chess must read it as the last move's
-comment, src/arena/pgn.rs); the Result tag must be one of the four PGN results and equal the
+`N...` move numbers, including `N...` before a Black move that follows a comment, the
+result last) once comments are set aside (plylab writes one per move as cutechess-cli does,
+and one, the reason the game ended, before the result; python-chess must read that one as
+the end of the last move's comment, src/arena/pgn.rs); the Result tag must be one of the four PGN results and equal the
 movetext's; and a checkmate or stalemate on the final board must agree with the result
 (e.g. "1-0" with White mated is refused). Exits non-zero with a message on the first
 failure or when the file holds no game, else prints `ok: N games`. Needs the PyPI package
@@ -56,12 +57,14 @@ def movetext_tokens(raw):
 
 def check_movetext(number, game, raw):
     """The file's movetext must equal python-chess's own export of the same game."""
-    exporter = chess.pgn.StringExporter(headers=False, variations=False, comments=False)
-    want = game.accept(exporter).split()
+    # With comments, so that python-chess writes `N...` after a commented White move; the
+    # comments themselves are then set aside on both sides.
+    exporter = chess.pgn.StringExporter(headers=False, variations=False, comments=True)
+    want = re.sub(r"\{[^}]*\}", " ", game.accept(exporter)).split()
     got = movetext_tokens(raw)
     movetext = " ".join(line for line in raw.splitlines() if not line.startswith("["))
     comments = re.findall(r"\{([^}]*)\}", movetext)
-    if comments and game.end().comment.strip() != comments[-1].strip():
+    if comments and not game.end().comment.strip().endswith(comments[-1].strip()):
         fail(number, game, f"the closing comment {comments[-1]!r} is not the last move's")
     if got != want:
         first = next((i for i, (g, w) in enumerate(zip(got, want)) if g != w), len(want))
