@@ -587,11 +587,11 @@ pub fn run(path: &Path, options: &LearnOptions) -> Result<LearnReport, LearnErro
         .build()
         .map_err(|e| LearnError::Failed(e.to_string()))?;
     pool.install(|| match spec.game.as_str() {
-        "chess" => Run::<Chess>::new(&spec, &text, options)?.go(),
-        "checkers" => Run::<Checkers>::new(&spec, &text, options)?.go(),
-        "othello" => Run::<Othello>::new(&spec, &text, options)?.go(),
-        "backgammon" => Run::<Backgammon>::new(&spec, &text, options)?.go(),
-        _ => Run::<Connect4>::new(&spec, &text, options)?.go(),
+        "chess" => Run::<Chess>::new(&spec, &text, path, options)?.go(),
+        "checkers" => Run::<Checkers>::new(&spec, &text, path, options)?.go(),
+        "othello" => Run::<Othello>::new(&spec, &text, path, options)?.go(),
+        "backgammon" => Run::<Backgammon>::new(&spec, &text, path, options)?.go(),
+        _ => Run::<Connect4>::new(&spec, &text, path, options)?.go(),
     })
 }
 
@@ -643,6 +643,8 @@ fn io_err(path: &Path) -> impl Fn(std::io::Error) -> LearnError + '_ {
 struct Run<'a, G: LearnGame> {
     spec: &'a LearnSpec,
     text: &'a str,
+    /// The learning file, as named on the command line (summary.md names it).
+    file: &'a Path,
     options: &'a LearnOptions,
     out: PathBuf,
     checkpoint_dir: PathBuf,
@@ -656,6 +658,7 @@ impl<'a, G: LearnGame> Run<'a, G> {
     fn new(
         spec: &'a LearnSpec,
         text: &'a str,
+        file: &'a Path,
         options: &'a LearnOptions,
     ) -> Result<Self, LearnError> {
         let out = options
@@ -684,6 +687,7 @@ impl<'a, G: LearnGame> Run<'a, G> {
         Ok(Self {
             spec,
             text,
+            file,
             options,
             out,
             checkpoint_dir,

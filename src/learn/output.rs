@@ -131,6 +131,11 @@ pub(super) fn write_results<G: LearnGame>(
         Method::Td => "TD(λ) from self-play",
         Method::Tdleaf => "TDLeaf(λ) from self-play (Baxter, Tridgell and Weaver 2000)",
     };
+    let _ = writeln!(
+        md,
+        "- regenerate: `plylab learn {}` (seeded: the same weights file byte for byte)",
+        run.file.display()
+    );
     let _ = writeln!(md, "- method: {method}");
     let _ = writeln!(md, "- data: {facts}");
     let _ = writeln!(md, "- seed {}, {} threads", run.spec.seed, run.spec.threads);
