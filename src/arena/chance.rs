@@ -287,7 +287,8 @@ pub fn write_points(plan: &MatchPlan, out: &Path, rows: &[GameRow]) -> std::io::
 
 /// A plylab player of a game with chance must search chance nodes (expectiminimax, Star1,
 /// Star2, or a Monte Carlo search, which samples them), and a player of a deterministic
-/// game must not; a backgammon player evaluates with `pubeval` or `race`.
+/// game must not; a backgammon player evaluates with `pubeval`, `race` or linear backgammon
+/// weights (`linear:<file>`).
 ///
 /// # Errors
 /// A [`SpecError`] at the searcher's label.
@@ -315,9 +316,10 @@ pub(crate) fn check_players(
             )
         } else if game == GameKind::Backgammon
             && !matches!(v.eval, ChessEval::Pubeval | ChessEval::Race)
+            && !matches!(v.eval, ChessEval::Linear(id) if id.get().backgammon.is_some())
         {
             format!(
-                "`{}` evaluates with `{}`: backgammon's are pubeval and race",
+                "`{}` evaluates with `{}`: backgammon's are pubeval, race and linear backgammon weights",
                 v.label, v.eval
             )
         } else {

@@ -482,9 +482,19 @@ pub fn with_game_pair<T: PairTask>(
             }
         }
         GamePosition::Othello(p) => {
-            task.run(p, &OthelloEval::STANDARD, &OthelloEval::STANDARD, &|s| {
-                othello_discs(s).unwrap_or(i32::MIN)
-            })
+            let to_set = |s| othello_discs(s).unwrap_or(i32::MIN);
+            // Linear weights (validated as Othello's when the file was read).
+            let linear = |c: EvalChoice| match c.chess {
+                ChessEval::Linear(id) => id.get().othello.as_ref(),
+                _ => None,
+            };
+            let standard = &OthelloEval::STANDARD;
+            match (linear(a), linear(b)) {
+                (Some(x), Some(y)) => task.run(p, x, y, &to_set),
+                (Some(x), None) => task.run(p, x, standard, &to_set),
+                (None, Some(y)) => task.run(p, standard, y, &to_set),
+                (None, None) => task.run(p, standard, standard, &to_set),
+            }
         }
         GamePosition::RandomTree(p) => {
             let oracle = |c: EvalChoice| c.oracle.map(|order| Oracle::new(order, c.seed));
@@ -505,15 +515,39 @@ pub fn with_game_pair<T: PairTask>(
                 None if s == 0 => 0,
                 None => i32::MIN,
             };
-            task.run(p, &eval, &eval, &plies)
+            // Linear weights (validated as checkers' when the file was read).
+            let linear = |c: EvalChoice| match c.chess {
+                ChessEval::Linear(id) => id.get().checkers.as_ref(),
+                _ => None,
+            };
+            match (linear(a), linear(b)) {
+                (Some(x), Some(y)) => task.run(p, x, y, &plies),
+                (Some(x), None) => task.run(p, x, &eval, &plies),
+                (None, Some(y)) => task.run(p, &eval, y, &plies),
+                (None, None) => task.run(p, &eval, &eval, &plies),
+            }
         }
         GamePosition::ChanceTree(p) => task.run(p, &ChanceTreeValue, &ChanceTreeValue, &same),
         GamePosition::Backgammon(p) => {
-            match (a.chess == ChessEval::Race, b.chess == ChessEval::Race) {
-                (true, true) => task.run(p, &PipRace, &PipRace, &same),
-                (true, false) => task.run(p, &PipRace, &Pubeval, &same),
-                (false, true) => task.run(p, &Pubeval, &PipRace, &same),
-                (false, false) => task.run(p, &Pubeval, &Pubeval, &same),
+            // Linear weights (validated as backgammon's when the file was read).
+            let linear = |c: EvalChoice| match c.chess {
+                ChessEval::Linear(id) => id.get().backgammon.as_ref(),
+                _ => None,
+            };
+            // The second evaluator, for a first one already chosen.
+            macro_rules! second {
+                ($first:expr) => {
+                    match (linear(b), b.chess == ChessEval::Race) {
+                        (Some(y), _) => task.run(p, $first, y, &same),
+                        (None, true) => task.run(p, $first, &PipRace, &same),
+                        (None, false) => task.run(p, $first, &Pubeval, &same),
+                    }
+                };
+            }
+            match (linear(a), a.chess == ChessEval::Race) {
+                (Some(x), _) => second!(x),
+                (None, true) => second!(&PipRace),
+                (None, false) => second!(&Pubeval),
             }
         }
         GamePosition::Chess(p) => {

@@ -1606,12 +1606,15 @@ fn check_chance_searchers(
     let kind = *game.game.get_ref();
     let backgammon_eval = |e: ChessEval| matches!(e, ChessEval::Pubeval | ChessEval::Race);
     let chess_eval = |e: ChessEval| matches!(e, ChessEval::Material | ChessEval::Shannon);
-    // Linear weights are for one game: chess's or connect four's (crate::games::linear).
+    // Linear weights are for one game (crate::games::linear).
     let wrong_linear = |e: ChessEval| {
         use crate::games::linear::LinearKind;
         let want = match kind {
             GameKind::Chess => Some(LinearKind::Chess),
             GameKind::Connect4 => Some(LinearKind::Connect4),
+            GameKind::Checkers => Some(LinearKind::Checkers),
+            GameKind::Othello => Some(LinearKind::Othello),
+            GameKind::Backgammon => Some(LinearKind::Backgammon),
             _ => None,
         };
         matches!(e, ChessEval::Linear(id) if Some(id.kind()) != want)

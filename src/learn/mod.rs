@@ -23,10 +23,13 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use crate::game::{Evaluator, Game, Notation, Score, Status};
+use crate::game::{Evaluator, Game, Notation, Outcome, Score, Status};
+use crate::games::backgammon::Backgammon;
+use crate::games::checkers::Checkers;
 use crate::games::chess::Chess;
 use crate::games::connect4::Connect4;
 use crate::games::linear::{self, LinearKind, Weights};
+use crate::games::othello::Othello;
 use crate::rng::mix;
 use crate::search::{Ordering, Quiescence, SearchConfig};
 use selfplay::{PlayedGame, SelfPlay, play_game, read_arena_games};
@@ -66,6 +69,17 @@ pub trait LearnGame: Game + Notation {
     fn start() -> Self;
     /// Self-play games are adjudicated beyond this score, if given.
     fn adjudicate_at() -> Option<Score>;
+    /// The learning target of a finished game for the player to move in it, from 0 (lost) to
+    /// 1 (won): by default 1, ½ and 0 for a win, a draw and a loss, and for games scored in
+    /// points ([`Outcome::Points`], Othello's disc difference) the sign of the points.
+    fn outcome_value(outcome: Outcome) -> f64 {
+        match outcome {
+            Outcome::Win => 1.0,
+            Outcome::Loss => 0.0,
+            Outcome::Draw => 0.5,
+            Outcome::Points(p) => 0.5 + 0.5 * f64::from(p.signum()),
+        }
+    }
 }
 
 /// Move ordering shared by the self-play searches: hints, killers, history.
@@ -75,6 +89,19 @@ fn self_play_ordering() -> Ordering {
         killers: true,
         history: true,
         ..Ordering::default()
+    }
+}
+
+/// Self-play alpha-beta with [`self_play_ordering`] and quiescence to 8 plies (the game's
+/// noisy moves: chess's captures and promotions, checkers' captures).
+fn quiescent_self_play() -> SearchConfig {
+    SearchConfig {
+        ordering: self_play_ordering(),
+        quiescence: Some(Quiescence {
+            max_depth: Some(8),
+            ..Quiescence::default()
+        }),
+        ..SearchConfig::default()
     }
 }
 
@@ -101,14 +128,7 @@ impl LearnGame for Chess {
     /// Alpha-beta with quiescence (8 plies), so that a fixed depth does not blunder pieces
     /// at the horizon.
     fn search_config() -> SearchConfig {
-        SearchConfig {
-            ordering: self_play_ordering(),
-            quiescence: Some(Quiescence {
-                max_depth: Some(8),
-                ..Quiescence::default()
-            }),
-            ..SearchConfig::default()
-        }
+        quiescent_self_play()
     }
 
     fn start() -> Self {
@@ -153,6 +173,138 @@ impl LearnGame for Connect4 {
 
     fn adjudicate_at() -> Option<Score> {
         None
+    }
+}
+
+impl LearnGame for Checkers {
+    type Eval = linear::checkers::CheckersLinear;
+    const KIND: LinearKind = LinearKind::Checkers;
+
+    fn gradient(&self, x: &mut [f64]) {
+        linear::checkers::gradient(self, x);
+    }
+
+    fn evaluator(weights: &[f64]) -> Self::Eval {
+        linear::checkers::CheckersLinear::from_weights(weights)
+    }
+
+    /// No capture pending (captures are compulsory, so a position with one is a
+    /// forced exchange under way).
+    fn is_quiet(&self) -> bool {
+        !self.has_capture()
+    }
+
+    fn hand_set() -> &'static [f64] {
+        &linear::checkers::HAND_SET_WEIGHTS
+    }
+
+    /// Alpha-beta with capture quiescence (8 plies), so that a fixed depth does not stop
+    /// in the middle of an exchange.
+    fn search_config() -> SearchConfig {
+        quiescent_self_play()
+    }
+
+    fn start() -> Self {
+        Self::new()
+    }
+
+    /// Three men ahead for four searched moves in a row.
+    fn adjudicate_at() -> Option<Score> {
+        Some(300)
+    }
+}
+
+impl LearnGame for Othello {
+    type Eval = linear::othello::OthelloLinear;
+    const KIND: LinearKind = LinearKind::Othello;
+
+    fn gradient(&self, x: &mut [f64]) {
+        linear::othello::gradient(self, x);
+    }
+
+    fn evaluator(weights: &[f64]) -> Self::Eval {
+        linear::othello::OthelloLinear::from_weights(weights)
+    }
+
+    fn is_quiet(&self) -> bool {
+        true
+    }
+
+    fn hand_set() -> &'static [f64] {
+        &linear::othello::HAND_SET_WEIGHTS
+    }
+
+    fn search_config() -> SearchConfig {
+        SearchConfig {
+            ordering: self_play_ordering(),
+            ..SearchConfig::default()
+        }
+    }
+
+    fn start() -> Self {
+        Self::new()
+    }
+
+    fn adjudicate_at() -> Option<Score> {
+        None
+    }
+}
+
+/// pubeval's weights as one vector, for [`LearnGame::hand_set`].
+static PUBEVAL: std::sync::OnceLock<Vec<f64>> = std::sync::OnceLock::new();
+
+impl LearnGame for Backgammon {
+    type Eval = linear::backgammon::BackgammonLinear;
+    const KIND: LinearKind = LinearKind::Backgammon;
+
+    fn gradient(&self, x: &mut [f64]) {
+        linear::backgammon::gradient(self, x);
+    }
+
+    fn evaluator(weights: &[f64]) -> Self::Eval {
+        linear::backgammon::BackgammonLinear::from_weights(weights)
+    }
+
+    fn is_quiet(&self) -> bool {
+        true
+    }
+
+    /// Tesauro's pubeval.
+    fn hand_set() -> &'static [f64] {
+        PUBEVAL.get_or_init(|| linear::backgammon::pubeval_weights().to_vec())
+    }
+
+    /// Expectiminimax: at depth 1 the move whose resulting position evaluates best, as
+    /// pubeval and TD-Gammon choose theirs.
+    fn search_config() -> SearchConfig {
+        SearchConfig {
+            algorithm: crate::search::Algorithm::Expectiminimax,
+            ..SearchConfig::default()
+        }
+    }
+
+    fn start() -> Self {
+        Self::default()
+    }
+
+    fn adjudicate_at() -> Option<Score> {
+        None
+    }
+
+    /// The points won or lost mapped onto 0-1: `½ + points / 6` (a single game ⅔, a gammon
+    /// ⅚, a backgammon 1), so that the prediction orders positions by expected points, the
+    /// arena's measure (Tesauro's TD-Gammon predicted gammons with outputs of their own; one
+    /// linear output predicts the expectation).
+    fn outcome_value(outcome: Outcome) -> f64 {
+        match outcome {
+            Outcome::Points(p) => {
+                let points = f64::from(p) / f64::from(crate::games::backgammon::POINT);
+                (0.5 + points / 6.0).clamp(0.0, 1.0)
+            }
+            Outcome::Win => 1.0,
+            Outcome::Loss => 0.0,
+            Outcome::Draw => 0.5,
+        }
     }
 }
 
@@ -207,6 +359,11 @@ pub struct TdSettings {
     /// Games played (in parallel) with the same weights before one update.
     #[serde(default = "default_batch")]
     pub batch: usize,
+    /// Temporal differences between a player's own successive positions instead of all
+    /// successive positions ([`td::game_update`]): for one-sided features (backgammon's
+    /// pubeval inputs).
+    #[serde(default)]
+    pub per_player: bool,
 }
 
 const fn default_batch() -> usize {
@@ -222,7 +379,7 @@ pub struct LearnSpec {
     /// One line on what the run is for.
     #[serde(default)]
     pub description: String,
-    /// `chess` or `connect4`.
+    /// `chess`, `connect4`, `checkers`, `othello` or `backgammon`.
     pub game: String,
     /// `texel`, `td` or `tdleaf`.
     pub method: Method,
@@ -342,7 +499,10 @@ pub fn read_spec(path: &Path) -> Result<(LearnSpec, String), LearnError> {
         return Err(bad("name", "letters, digits, `-` and `_` only"));
     }
     let Some(kind) = LinearKind::from_name(&spec.game) else {
-        return Err(bad("game", "expected chess or connect4"));
+        return Err(bad(
+            "game",
+            "expected chess, connect4, checkers, othello or backgammon",
+        ));
     };
     if !(1..=64).contains(&spec.threads) {
         return Err(bad("threads", "1 to 64"));
@@ -427,8 +587,11 @@ pub fn run(path: &Path, options: &LearnOptions) -> Result<LearnReport, LearnErro
         .build()
         .map_err(|e| LearnError::Failed(e.to_string()))?;
     pool.install(|| match spec.game.as_str() {
-        "chess" => Run::<Chess>::new(&spec, &text, options)?.go(),
-        _ => Run::<Connect4>::new(&spec, &text, options)?.go(),
+        "chess" => Run::<Chess>::new(&spec, &text, path, options)?.go(),
+        "checkers" => Run::<Checkers>::new(&spec, &text, path, options)?.go(),
+        "othello" => Run::<Othello>::new(&spec, &text, path, options)?.go(),
+        "backgammon" => Run::<Backgammon>::new(&spec, &text, path, options)?.go(),
+        _ => Run::<Connect4>::new(&spec, &text, path, options)?.go(),
     })
 }
 
@@ -480,6 +643,8 @@ fn io_err(path: &Path) -> impl Fn(std::io::Error) -> LearnError + '_ {
 struct Run<'a, G: LearnGame> {
     spec: &'a LearnSpec,
     text: &'a str,
+    /// The learning file, as named on the command line (summary.md names it).
+    file: &'a Path,
     options: &'a LearnOptions,
     out: PathBuf,
     checkpoint_dir: PathBuf,
@@ -493,6 +658,7 @@ impl<'a, G: LearnGame> Run<'a, G> {
     fn new(
         spec: &'a LearnSpec,
         text: &'a str,
+        file: &'a Path,
         options: &'a LearnOptions,
     ) -> Result<Self, LearnError> {
         let out = options
@@ -521,6 +687,7 @@ impl<'a, G: LearnGame> Run<'a, G> {
         Ok(Self {
             spec,
             text,
+            file,
             options,
             out,
             checkpoint_dir,
@@ -768,7 +935,7 @@ impl<'a, G: LearnGame> Run<'a, G> {
                 .collect();
             let updates: Vec<td::GameUpdate> = games
                 .par_iter()
-                .map(|g| td::game_update(g, &w, t.k, t.lambda, leaf))
+                .map(|g| td::game_update(g, &w, t.k, t.lambda, leaf, t.per_player))
                 .collect();
             let mut grad = vec![0.0; n];
             let (mut sq, mut count) = (0.0, 0usize);
@@ -796,11 +963,16 @@ impl<'a, G: LearnGame> Run<'a, G> {
         }
         bar.finish_and_clear();
         let facts = format!(
-            "{} self-play games at depth {} in batches of {}, {decisive} of them decisive; λ = {}, K = {}, Adam step {}; held out: {} quiet positions of {held_games} games of the starting weights, loss {start_loss:.6} before learning",
+            "{} self-play games at depth {} in batches of {}, {decisive} of them decisive; λ = {}{}, K = {}, Adam step {}; held out: {} quiet positions of {held_games} games of the starting weights, loss {start_loss:.6} before learning",
             sp.games,
             sp.depth,
             t.batch,
             t.lambda,
+            if t.per_player {
+                " (each player's positions a sequence of their own)"
+            } else {
+                ""
+            },
             t.k,
             t.learning_rate,
             held_out.len()
@@ -902,12 +1074,16 @@ fn replay<G: LearnGame>(line: &str, random: usize) -> Option<PlayedGame<G>> {
     };
     for (ply, w) in words.enumerate() {
         let mv = pos.parse_move(w).ok()?;
-        if ply >= random {
-            game.positions.push(pos.clone());
-            game.leaves.push(pos.clone());
-        }
+        let before = pos.clone();
         game.moves.push(w.to_string());
         pos.play(mv);
+        // As `selfplay::play_game` records them: no state for a roll of the dice, and in a
+        // game of chance the position after the move (before the next roll).
+        if ply >= random && !before.is_chance() {
+            let state = if pos.is_chance() { pos.clone() } else { before };
+            game.positions.push(state.clone());
+            game.leaves.push(state);
+        }
     }
     Some(game)
 }

@@ -12,6 +12,9 @@ use crate::plot::Format;
 use crate::plot::chart::{Chart, Point, Series, SeriesKind, YScale};
 use crate::plot::render::write_chart;
 
+/// The most points of a curve series drawn in the charts.
+const CHART_POINTS: usize = 600;
+
 /// The last value of a curve point's headline loss: validation where measured.
 fn headline(p: &CurvePoint) -> f64 {
     p.validation.unwrap_or(p.train)
@@ -57,13 +60,19 @@ pub(super) fn write_results<G: LearnGame>(
         machine::now_iso8601()
     );
     if run.options.charts {
+        // Long curves (thousands of TD batches) are drawn from every `step`-th point and the
+        // last, so that the SVG stays small; curve.csv keeps them all.
+        let step = curve.len().div_ceil(CHART_POINTS).max(1);
+        let drawn = |i: usize| i.is_multiple_of(step) || i + 1 == curve.len();
         let series_of = |label: &str, slot, pick: &dyn Fn(&CurvePoint) -> Option<f64>| Series {
             label: label.into(),
             kind: SeriesKind::Measured,
             slot,
             points: curve
                 .iter()
-                .filter_map(|p| pick(p).map(|y| Point::new(p.x, y)))
+                .enumerate()
+                .filter(|&(i, _)| drawn(i))
+                .filter_map(|(_, p)| pick(p).map(|y| Point::new(p.x, y)))
                 .collect(),
         };
         let mut series = vec![series_of(
@@ -122,6 +131,11 @@ pub(super) fn write_results<G: LearnGame>(
         Method::Td => "TD(λ) from self-play",
         Method::Tdleaf => "TDLeaf(λ) from self-play (Baxter, Tridgell and Weaver 2000)",
     };
+    let _ = writeln!(
+        md,
+        "- regenerate: `plylab learn {}` (seeded: the same weights file byte for byte)",
+        run.file.display()
+    );
     let _ = writeln!(md, "- method: {method}");
     let _ = writeln!(md, "- data: {facts}");
     let _ = writeln!(md, "- seed {}, {} threads", run.spec.seed, run.spec.threads);
@@ -145,11 +159,14 @@ pub(super) fn write_results<G: LearnGame>(
             .display()
     );
     if run.options.charts {
+        // The SVG: results directories keep their charts as SVG (PNG files are not
+        // committed).
         let _ = writeln!(md, "![learning curve](curve.svg)\n");
     }
     let _ = writeln!(md, "| weight | start | learned |\n|---|---:|---:|");
+    let d = G::KIND.decimals();
     for ((n, s), l) in G::KIND.names().iter().zip(&run.start).zip(&weights.values) {
-        let _ = writeln!(md, "| {n} | {s:.2} | {l:.2} |");
+        let _ = writeln!(md, "| {n} | {s:.d$} | {l:.d$} |");
     }
     let path = out.join("summary.md");
     fs::write(&path, md).map_err(io_err(&path))?;

@@ -6,6 +6,7 @@
 use std::path::Path;
 
 use super::{LearnError, LearnGame};
+use crate::arena::chance::Dice;
 use crate::game::{Game, Outcome, Player, Score, Status};
 use crate::rng::{XorShift, mix};
 use crate::search::{Limits, Searcher};
@@ -49,13 +50,10 @@ pub struct PlayedGame<G: Game> {
     pub moves: Vec<String>,
 }
 
-/// The result for the first player of a game that ended in `outcome` for `to_move`.
-fn first_player_result(outcome: Outcome, to_move: Player) -> f64 {
-    let for_mover = match outcome {
-        Outcome::Win => 1.0,
-        Outcome::Loss => 0.0,
-        Outcome::Draw | Outcome::Points(_) => 0.5,
-    };
+/// The result for the first player of a game that ended in `outcome` for `to_move`
+/// ([`LearnGame::outcome_value`]).
+pub fn first_player_result<G: LearnGame>(outcome: Outcome, to_move: Player) -> f64 {
+    let for_mover = G::outcome_value(outcome);
     if to_move == Player::First {
         for_mover
     } else {
@@ -64,6 +62,11 @@ fn first_player_result(outcome: Outcome, to_move: Player) -> f64 {
 }
 
 /// Plays game number `index` of a run seeded `seed` with `eval` on both sides.
+///
+/// In a game of chance the dice are seeded by `seed` and `index` too (drawn as the arena
+/// draws them, [`Dice`]); each recorded position is then the one after the searched move,
+/// before the next roll: the states Tesauro's TD(λ) learns on, whose evaluation does not
+/// depend on dice already rolled. A roll is not a ply of `random_plies`.
 ///
 /// A game ends when the game says so, on a third occurrence of a position, after
 /// `max_plies` (a draw), or by adjudication: four consecutive searched moves whose scores
@@ -91,15 +94,25 @@ pub fn play_game<G: LearnGame>(
     };
     let mut streak: (i32, u32) = (0, 0);
     let mut searcher = Searcher::new(eval, &config);
-    for ply in 0..sp.max_plies {
+    let mut dice = Dice::new(mix(seed ^ mix(index as u64) ^ 0xD1CE));
+    let mut chosen = 0;
+    for _ in 0..sp.max_plies {
         if let Status::Over(outcome) = pos.status() {
-            game.result = first_player_result(outcome, pos.side_to_move());
+            game.result = first_player_result::<G>(outcome, pos.side_to_move());
             return game;
         }
         if hashes.iter().filter(|&&h| h == pos.hash()).count() >= 3 {
             return game;
         }
-        let mv = if ply < sp.random_plies {
+        if pos.is_chance() {
+            let roll = dice.roll(&pos);
+            game.moves.push(roll.to_string());
+            pos.play(roll);
+            hashes.push(pos.hash());
+            continue;
+        }
+        chosen += 1;
+        let mv = if chosen <= sp.random_plies {
             buf.clear();
             pos.generate_moves(&mut buf);
             buf[rng.below(buf.len() as u64) as usize]
@@ -119,7 +132,13 @@ pub fn play_game<G: LearnGame>(
                 }
                 leaf.play(m);
             }
-            game.positions.push(pos.clone());
+            let mut after = pos.clone();
+            after.play(best);
+            if after.is_chance() {
+                game.positions.push(after);
+            } else {
+                game.positions.push(pos.clone());
+            }
             game.leaves.push(leaf);
             if let Some(limit) = G::adjudicate_at()
                 && let Some(winner) = adjudicate(&mut streak, last.score, pos.side_to_move(), limit)

@@ -17,9 +17,9 @@
 //! features' very different ranges need; Baxter et al. tuned one rate by hand instead).
 
 use super::LearnGame;
-use super::selfplay::PlayedGame;
+use super::selfplay::{PlayedGame, first_player_result};
 use super::texel::sigmoid;
-use crate::game::{Outcome, Player, Status};
+use crate::game::{Player, Status};
 
 /// What one game contributes: the (negated) TD direction per weight, the summed squared
 /// temporal differences and their number.
@@ -33,18 +33,13 @@ pub struct GameUpdate {
     pub count: usize,
 }
 
-/// The value of a finished position for the first player.
-fn finished_value(outcome: Outcome, to_move: Player) -> f64 {
-    let v = match outcome {
-        Outcome::Win => 1.0,
-        Outcome::Loss => 0.0,
-        Outcome::Draw | Outcome::Points(_) => 0.5,
-    };
-    if to_move == Player::First { v } else { 1.0 - v }
-}
-
 /// The TD(λ) update of one game: `leaf` picks TDLeaf (principal-variation leaves) or plain
-/// TD (the positions themselves).
+/// TD (the positions themselves). With `per_player`, each position's temporal difference is
+/// taken to the next position with the same side to move (or the result), so that each
+/// player's positions form a sequence of their own: for features that describe a position
+/// from one side only, as pubeval's inputs describe it from the player who just moved
+/// (an opponent's made points are not among them), consecutive positions of the two players
+/// are predictions of different things, and each player's own are not.
 #[must_use]
 pub fn game_update<G: LearnGame>(
     game: &PlayedGame<G>,
@@ -52,6 +47,7 @@ pub fn game_update<G: LearnGame>(
     k: f64,
     lambda: f64,
     leaf: bool,
+    per_player: bool,
 ) -> GameUpdate {
     let n = w.len();
     let c = k * std::f64::consts::LN_10 / 400.0;
@@ -61,7 +57,7 @@ pub fn game_update<G: LearnGame>(
     let states = if leaf { &game.leaves } else { &game.positions };
     for s in states {
         if let Status::Over(outcome) = s.status() {
-            preds.push(finished_value(outcome, s.side_to_move()));
+            preds.push(first_player_result::<G>(outcome, s.side_to_move()));
             grads.push(vec![0.0; n]);
             continue;
         }
@@ -86,18 +82,18 @@ pub fn game_update<G: LearnGame>(
     if t_max == 0 {
         return update;
     }
-    let mut trace = 0.0;
+    // One sequence (index 0) or one per side to move (0 first player, 1 second): each
+    // keeps its eligibility trace and the prediction that follows.
+    let mut trace = [0.0; 2];
+    let mut next: [Option<f64>; 2] = [None; 2];
     for t in (0..t_max).rev() {
-        let next = if t + 1 < t_max {
-            preds[t + 1]
-        } else {
-            game.result
-        };
-        let d = next - preds[t];
+        let seq = usize::from(per_player && states[t].side_to_move() == Player::Second);
+        let d = next[seq].unwrap_or(game.result) - preds[t];
+        next[seq] = Some(preds[t]);
         update.squared_error += d * d;
-        trace = d + lambda * trace;
+        trace[seq] = d + lambda * trace[seq];
         for (g, dj) in update.gradient.iter_mut().zip(&grads[t]) {
-            *g -= dj * trace;
+            *g -= dj * trace[seq];
         }
     }
     let len = t_max as f64;
@@ -132,7 +128,7 @@ mod tests {
         assert_eq!(w0.len(), WEIGHT_NAMES.len());
         let k = 20.0;
         for lambda in [0.0, 0.7, 1.0] {
-            let u = game_update(&game, &w0, k, lambda, false);
+            let u = game_update(&game, &w0, k, lambda, false, false);
             let w1: Vec<f64> = w0
                 .iter()
                 .zip(&u.gradient)

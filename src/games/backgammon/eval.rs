@@ -7,11 +7,11 @@ use super::{BAR, Backgammon, BgMove, POINT, Scoring, pubeval_weights};
 use crate::game::{Evaluator, Game, Player, Score};
 
 /// `POINT * tanh(x)`, rounded: a monotone squash into `(-POINT, POINT)`.
-fn squash(x: f64) -> Score {
+pub(crate) fn squash(x: f64) -> Score {
     (f64::from(POINT - 1) * x.tanh()).round() as Score
 }
 
-fn bounds_of(root: &Backgammon) -> (Score, Score) {
+pub(crate) fn bounds_of(root: &Backgammon) -> (Score, Score) {
     let most = match root.scoring() {
         Scoring::Gammons => 3 * POINT,
         Scoring::WinLoss => POINT,
@@ -20,7 +20,7 @@ fn bounds_of(root: &Backgammon) -> (Score, Score) {
 }
 
 /// The value of the position after `mv` for the player who plays it.
-fn after<E: Evaluator<Backgammon>>(eval: &E, pos: &Backgammon, mv: BgMove) -> i32 {
+pub(crate) fn after<E: Evaluator<Backgammon>>(eval: &E, pos: &Backgammon, mv: BgMove) -> i32 {
     let mut child = *pos;
     child.play(mv);
     let value = match child.status() {
@@ -85,13 +85,28 @@ impl Evaluator<Backgammon> for Pubeval {
 /// then the opponent's checkers on the bar / 2 and the player's borne off / 15.
 #[must_use]
 pub fn pubeval_score(pos: &Backgammon, player: Player) -> f32 {
+    pubeval_with(
+        pos,
+        player,
+        &pubeval_weights::RACE,
+        &pubeval_weights::CONTACT,
+    )
+}
+
+/// [`pubeval_score`] with other weights of the same 122 inputs, `race` for races and
+/// `contact` otherwise: the linear evaluation `crate::games::linear::backgammon` reads them
+/// from a weights file, and with pubeval's own it is pubeval to the last bit (the same
+/// arithmetic in the same order).
+#[must_use]
+pub fn pubeval_with(
+    pos: &Backgammon,
+    player: Player,
+    race: &[f32; 122],
+    contact: &[f32; 122],
+) -> f32 {
     let mine = pos.row(player);
     let theirs = pos.row(player.other());
-    let weights = if pos.is_race() {
-        &pubeval_weights::RACE
-    } else {
-        &pubeval_weights::CONTACT
-    };
+    let weights = if pos.is_race() { race } else { contact };
     let mut score = 0.0f32;
     for k in 0..24 {
         let point = 24 - k;
@@ -115,4 +130,28 @@ pub fn pubeval_score(pos: &Backgammon, player: Player) -> f32 {
     }
     score += weights[120] * f32::from(theirs[BAR]) / 2.0;
     score + weights[121] * f32::from(mine[0]) / 15.0
+}
+
+/// pubeval's 122 inputs for `player` (pubeval.c's `setx`), in the order of its weights:
+/// [`pubeval_with`] is their dot product with the race or the contact weights (up to the
+/// rounding of `f32` sums).
+#[must_use]
+pub fn pubeval_inputs(pos: &Backgammon, player: Player) -> [f32; 122] {
+    let mine = pos.row(player);
+    let theirs = pos.row(player.other());
+    let mut x = [0.0f32; 122];
+    for k in 0..24 {
+        let point = 24 - k;
+        let own = mine[point];
+        x[5 * k] = f32::from(u8::from(theirs[25 - point] == 1));
+        x[5 * k + 1] = f32::from(u8::from(own == 1));
+        x[5 * k + 2] = f32::from(u8::from(own >= 2));
+        x[5 * k + 3] = f32::from(u8::from(own == 3));
+        if own >= 4 {
+            x[5 * k + 4] = f32::from(own - 3) / 2.0;
+        }
+    }
+    x[120] = f32::from(theirs[BAR]) / 2.0;
+    x[121] = f32::from(mine[0]) / 15.0;
+    x
 }

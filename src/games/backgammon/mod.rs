@@ -31,7 +31,9 @@ use std::fmt;
 
 use crate::game::{Game, Notation, Outcome, ParseError, Player, Score, Status, Weight};
 use crate::rng::mix;
-pub use eval::{PipRace, Pubeval, pubeval_score};
+pub use eval::{PipRace, Pubeval, pubeval_inputs, pubeval_score, pubeval_with};
+pub(crate) use eval::{after, bounds_of, squash};
+pub use pubeval_weights::{CONTACT as PUBEVAL_CONTACT, RACE as PUBEVAL_RACE};
 
 /// Score units per point: a single game won is worth `POINT`, a backgammon `3 * POINT`.
 /// Large, so that expectations over many rolls keep six significant digits.

@@ -33,7 +33,7 @@
 //! for square `n`), and [`Checkers::pieces`], [`Checkers::men`], [`Checkers::kings`],
 //! [`Checkers::count`], [`Checkers::piece_at`] and [`Game::side_to_move`] read them back.
 
-mod board;
+pub(crate) mod board;
 mod eval;
 pub mod notation;
 #[cfg(test)]

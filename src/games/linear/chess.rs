@@ -18,7 +18,7 @@ use cozy_chess::{
     get_pawn_attacks, get_rook_moves,
 };
 
-use super::{FIXED, clamp_score, to_fixed};
+use super::{FIXED, clamp_score, phase_weights};
 use crate::game::{Evaluator, Score};
 use crate::games::chess::eval::{is_noisy, material_gain, material_of, mvv_lva, pawn_faults};
 use crate::games::chess::{Chess, ChessMove};
@@ -235,15 +235,8 @@ impl ChessLinear {
     #[must_use]
     pub fn from_weights(weights: &[f64]) -> Self {
         assert_eq!(weights.len(), WEIGHTS, "chess linear weights");
-        let mut e = Self {
-            mg: [0; FEATURES],
-            eg: [0; FEATURES],
-        };
-        for i in 0..FEATURES {
-            e.mg[i] = to_fixed(weights[2 * i]);
-            e.eg[i] = to_fixed(weights[2 * i + 1]);
-        }
-        e
+        let (mg, eg) = phase_weights(weights);
+        Self { mg, eg }
     }
 
     /// The value of measured features, in centipawns (rounded toward zero).

@@ -18,12 +18,17 @@
 //! unknown name appears, and that every value is finite and of sane size; any failure is a
 //! [`WeightsError`] naming the file and line.
 //!
-//! Inside a search the evaluators ([`chess::ChessLinear`], [`connect4::Connect4Linear`]) hold
-//! the weights as fixed-point integers in arrays: evaluation is integer arithmetic over
-//! bitboard counts, with no allocation.
+//! Inside a search the evaluators ([`chess::ChessLinear`], [`connect4::Connect4Linear`],
+//! [`checkers::CheckersLinear`], [`othello::OthelloLinear`]) hold the weights as fixed-point
+//! integers in arrays: evaluation is integer arithmetic over bitboard counts, with no
+//! allocation. The backgammon one ([`backgammon::BackgammonLinear`]) holds `f32` arrays and
+//! computes as Tesauro's pubeval does.
 
+pub mod backgammon;
+pub mod checkers;
 pub mod chess;
 pub mod connect4;
+pub mod othello;
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -46,6 +51,22 @@ pub fn to_fixed(w: f64) -> i32 {
     (w * FIXED as f64).round() as i32
 }
 
+/// Tapered weights in file order (`<feature>_mg`, `<feature>_eg` for each feature) as two
+/// fixed-point arrays, the middlegame (opening) weights and the endgame (ending) ones.
+///
+/// # Panics
+/// If `weights` does not hold `2 · N` values.
+#[must_use]
+pub fn phase_weights<const N: usize>(weights: &[f64]) -> ([i32; N], [i32; N]) {
+    assert_eq!(weights.len(), 2 * N, "tapered weights");
+    let (mut mg, mut eg) = ([0; N], [0; N]);
+    for i in 0..N {
+        mg[i] = to_fixed(weights[2 * i]);
+        eg[i] = to_fixed(weights[2 * i + 1]);
+    }
+    (mg, eg)
+}
+
 /// A heuristic value clamped strictly inside `±DECISIVE`.
 #[must_use]
 pub fn clamp_score(v: i64) -> Score {
@@ -60,6 +81,13 @@ pub enum LinearKind {
     Chess,
     /// Connect four: line counts, threats and their parity.
     Connect4,
+    /// Checkers: Samuel's terms, mobility, runaways.
+    Checkers,
+    /// Othello: mobility, frontier, corners, X- and C-squares, discs, edges, stable discs by
+    /// phase.
+    Othello,
+    /// Backgammon: pubeval's race and contact inputs.
+    Backgammon,
 }
 
 impl LinearKind {
@@ -69,6 +97,9 @@ impl LinearKind {
         match self {
             Self::Chess => "chess",
             Self::Connect4 => "connect4",
+            Self::Checkers => "checkers",
+            Self::Othello => "othello",
+            Self::Backgammon => "backgammon",
         }
     }
 
@@ -78,6 +109,9 @@ impl LinearKind {
         match name {
             "chess" => Some(Self::Chess),
             "connect4" => Some(Self::Connect4),
+            "checkers" => Some(Self::Checkers),
+            "othello" => Some(Self::Othello),
+            "backgammon" => Some(Self::Backgammon),
             _ => None,
         }
     }
@@ -88,6 +122,19 @@ impl LinearKind {
         match self {
             Self::Chess => &chess::WEIGHT_NAMES,
             Self::Connect4 => &connect4::WEIGHT_NAMES,
+            Self::Checkers => &checkers::WEIGHT_NAMES,
+            Self::Othello => &othello::WEIGHT_NAMES,
+            Self::Backgammon => &backgammon::WEIGHT_NAMES,
+        }
+    }
+
+    /// Decimals a weights file keeps: two, and five for backgammon, whose weights are
+    /// pubeval's (published to five decimals, of order 1).
+    #[must_use]
+    pub const fn decimals(self) -> usize {
+        match self {
+            Self::Backgammon => 5,
+            _ => 2,
         }
     }
 }
@@ -170,7 +217,7 @@ pub fn parse_weights(
         at(
             raw.game.span(),
             format!(
-                "key `game`: `{}` has no linear evaluation (expected chess or connect4)",
+                "key `game`: `{}` has no linear evaluation (expected chess, connect4, checkers, othello or backgammon)",
                 raw.game.get_ref()
             ),
         )
@@ -252,10 +299,12 @@ pub fn format_weights(weights: &Weights, header: &str, learned: &[(&str, String)
         }
     }
     out.push_str("\n[weights]\n");
+    let decimals = weights.kind.decimals();
+    let scale = 10f64.powi(decimals as i32);
     for (name, v) in weights.kind.names().iter().zip(&weights.values) {
-        // Two decimals, and never "-0.00".
-        let v = (v * 100.0).round() / 100.0 + 0.0;
-        let _ = writeln!(out, "{name} = {v:.2}");
+        // Two decimals (five for backgammon), and never "-0.00".
+        let v = (v * scale).round() / scale + 0.0;
+        let _ = writeln!(out, "{name} = {v:.decimals$}");
     }
     out
 }
@@ -276,6 +325,12 @@ pub struct Loaded {
     pub chess: Option<chess::ChessLinear>,
     /// The connect-four evaluator, for connect-four weights.
     pub connect4: Option<connect4::Connect4Linear>,
+    /// The checkers evaluator, for checkers weights.
+    pub checkers: Option<checkers::CheckersLinear>,
+    /// The Othello evaluator, for Othello weights.
+    pub othello: Option<othello::OthelloLinear>,
+    /// The backgammon evaluator, for backgammon weights.
+    pub backgammon: Option<backgammon::BackgammonLinear>,
 }
 
 fn registry() -> &'static Mutex<Vec<&'static Loaded>> {
@@ -302,6 +357,12 @@ pub fn register(path: &str) -> Result<LinearId, WeightsError> {
             .then(|| chess::ChessLinear::from_weights(&weights.values)),
         connect4: (weights.kind == LinearKind::Connect4)
             .then(|| connect4::Connect4Linear::from_weights(&weights.values)),
+        checkers: (weights.kind == LinearKind::Checkers)
+            .then(|| checkers::CheckersLinear::from_weights(&weights.values)),
+        othello: (weights.kind == LinearKind::Othello)
+            .then(|| othello::OthelloLinear::from_weights(&weights.values)),
+        backgammon: (weights.kind == LinearKind::Backgammon)
+            .then(|| backgammon::BackgammonLinear::from_weights(&weights.values)),
         weights,
     };
     reg.push(Box::leak(Box::new(loaded)));
