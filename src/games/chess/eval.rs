@@ -84,6 +84,8 @@ macro_rules! noisy_and_hint {
         }
     };
 }
+// The learned linear evaluation (crate::games::linear::chess) shares them too.
+pub(crate) use noisy_and_hint;
 
 /// Material only: 100, 300, 300, 500, 900 centipawns for pawn, knight, bishop, rook,
 /// queen ([`PIECE_VALUES`]), side to move minus opponent.

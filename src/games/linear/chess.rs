@@ -20,7 +20,9 @@ use cozy_chess::{
 
 use super::{FIXED, clamp_score, phase_weights};
 use crate::game::{Evaluator, Score};
-use crate::games::chess::eval::{is_noisy, material_gain, material_of, mvv_lva, pawn_faults};
+use crate::games::chess::eval::{
+    is_noisy, material_gain, material_of, mvv_lva, noisy_and_hint, pawn_faults,
+};
 use crate::games::chess::{Chess, ChessMove};
 
 /// Number of features (each has a middlegame and an endgame weight).
@@ -257,17 +259,7 @@ impl Evaluator<Chess> for ChessLinear {
         self.value(&features(pos.board()))
     }
 
-    fn is_noisy(&self, pos: &Chess, mv: ChessMove) -> bool {
-        is_noisy(pos, mv)
-    }
-
-    fn order_hint(&self, pos: &Chess, mv: ChessMove, _depth: u32) -> i32 {
-        mvv_lva(pos, mv)
-    }
-
-    fn material_gain(&self, pos: &Chess, mv: ChessMove) -> Option<Score> {
-        Some(material_gain(pos, mv))
-    }
+    noisy_and_hint!();
 }
 
 /// Material balance for the side to move after the best capture sequence (captures only,
