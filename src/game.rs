@@ -186,6 +186,17 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// A hash of the position (including the side to move) for transposition tables.
     fn hash(&self) -> u64;
 
+    /// A key that identifies the position exactly in at most 64 bits, where the game has one
+    /// that is not a hash (connect four: Pons's `position + mask`, 49 bits). The compact
+    /// table ([`crate::search::Table::compact`]) indexes by it modulo a prime, so positions a
+    /// few moves apart often share cache lines, and keeps only its low 32 bits: with more
+    /// than `2^(bits - 32)` slots the index and those bits identify the key exactly (the
+    /// Chinese remainder theorem; Pons, "Solving Connect 4", part 11). Default: none, the
+    /// compact table uses [`Game::hash`] and its check is probabilistic.
+    fn exact_key(&self) -> Option<u64> {
+        None
+    }
+
     /// Plies played from the game's start position (used to convert scores to the game's own
     /// conventions, such as Pons's connect-four scores).
     fn plies_played(&self) -> u32;

@@ -9,7 +9,7 @@ use plylab::games::tictactoe::TicTacToe;
 use plylab::search::{Algorithm, Limits, Ordering, SearchConfig, SolveSwitches, search};
 
 /// Each switch alone, then the ladder's combinations, then all of them (Pons's step 12).
-fn variants() -> Vec<(&'static str, SolveSwitches, Ordering)> {
+fn variants() -> Vec<(&'static str, SolveSwitches, Ordering, bool)> {
     let off = SolveSwitches::default();
     let hint = Ordering {
         hint: true,
@@ -28,7 +28,7 @@ fn variants() -> Vec<(&'static str, SolveSwitches, Ordering)> {
         ..off
     };
     vec![
-        ("none", off, hint),
+        ("none", off, hint, false),
         (
             "win_check",
             SolveSwitches {
@@ -36,6 +36,7 @@ fn variants() -> Vec<(&'static str, SolveSwitches, Ordering)> {
                 ..off
             },
             hint,
+            false,
         ),
         (
             "score_window",
@@ -44,6 +45,7 @@ fn variants() -> Vec<(&'static str, SolveSwitches, Ordering)> {
                 ..off
             },
             hint,
+            false,
         ),
         (
             "grain",
@@ -52,8 +54,9 @@ fn variants() -> Vec<(&'static str, SolveSwitches, Ordering)> {
                 ..off
             },
             hint,
+            false,
         ),
-        ("mtd", SolveSwitches { mtd: true, ..off }, hint),
+        ("mtd", SolveSwitches { mtd: true, ..off }, hint, false),
         (
             "anticipate",
             SolveSwitches {
@@ -61,8 +64,10 @@ fn variants() -> Vec<(&'static str, SolveSwitches, Ordering)> {
                 ..off
             },
             hint,
+            false,
         ),
-        ("threats", off, threats),
+        ("threats", off, threats, false),
+        ("etc", off, hint, true),
         (
             "upper_only",
             SolveSwitches {
@@ -70,6 +75,7 @@ fn variants() -> Vec<(&'static str, SolveSwitches, Ordering)> {
                 ..off
             },
             hint,
+            false,
         ),
         (
             "window+win",
@@ -79,6 +85,7 @@ fn variants() -> Vec<(&'static str, SolveSwitches, Ordering)> {
                 ..off
             },
             hint,
+            false,
         ),
         (
             "mtd+window",
@@ -88,6 +95,7 @@ fn variants() -> Vec<(&'static str, SolveSwitches, Ordering)> {
                 ..off
             },
             hint,
+            false,
         ),
         (
             "step 9",
@@ -96,16 +104,46 @@ fn variants() -> Vec<(&'static str, SolveSwitches, Ordering)> {
                 ..all
             },
             hint,
+            false,
         ),
-        ("step 12", all, threats),
+        ("step 12", all, threats, false),
+        (
+            "compact",
+            SolveSwitches {
+                tt_compact: true,
+                ..off
+            },
+            hint,
+            false,
+        ),
+        (
+            "step 11",
+            SolveSwitches {
+                tt_lower_bounds: false,
+                tt_compact: true,
+                ..all
+            },
+            threats,
+            false,
+        ),
+        (
+            "step 12 + compact + etc",
+            SolveSwitches {
+                tt_compact: true,
+                ..all
+            },
+            threats,
+            true,
+        ),
     ]
 }
 
-fn config(solve: SolveSwitches, ordering: Ordering, tt_mb: usize) -> SearchConfig {
+fn config(solve: SolveSwitches, ordering: Ordering, etc: bool, tt_mb: usize) -> SearchConfig {
     SearchConfig {
         algorithm: Algorithm::Alphabeta,
         ordering,
         tt_mb,
+        etc,
         iterative: false,
         solve,
         ..SearchConfig::default()
@@ -132,12 +170,12 @@ fn pons_set(name: &str, n: usize) -> Vec<(Connect4, i32)> {
 fn every_switch_solves_pons_positions_exactly() {
     let mut positions = pons_set("Test_L3_R1", 40);
     positions.extend(pons_set("Test_L2_R1", 6));
-    for (name, solve, ordering) in variants() {
+    for (name, solve, ordering, etc) in variants() {
         for (pos, known) in &positions {
             let result = search(
                 pos,
                 &CentreFirst,
-                &config(solve, ordering, 1),
+                &config(solve, ordering, etc, 1),
                 &Limits::default(),
             );
             let last = result.last().unwrap();
@@ -153,7 +191,7 @@ fn every_switch_solves_pons_positions_exactly() {
             let reply = search(
                 &child,
                 &CentreFirst,
-                &config(solve, ordering, 1),
+                &config(solve, ordering, etc, 1),
                 &Limits::default(),
             );
             let child_score = child
@@ -171,7 +209,7 @@ fn every_switch_solves_pons_positions_exactly() {
 fn the_weak_solver_finds_the_sign() {
     let mut positions = pons_set("Test_L3_R1", 60);
     positions.extend(pons_set("Test_L2_R1", 6));
-    for (name, solve, ordering) in variants() {
+    for (name, solve, ordering, etc) in variants() {
         let weak = SolveSwitches {
             weak: true,
             ..solve
@@ -180,7 +218,7 @@ fn the_weak_solver_finds_the_sign() {
             let result = search(
                 pos,
                 &CentreFirst,
-                &config(weak, ordering, 1),
+                &config(weak, ordering, etc, 1),
                 &Limits::default(),
             );
             let score = result.last().unwrap().score;
@@ -210,11 +248,12 @@ fn switches_keep_depth_limited_values_on_connect_four() {
                 ..SearchConfig::default()
             };
             let expected = search(pos, &CentreFirst, &minimax, &limits).score();
-            for (name, solve, ordering) in variants() {
+            for (name, solve, ordering, etc) in variants() {
                 if solve.score_grain != 1 {
                     continue; // a grain changes decisive values by design
                 }
-                let got = search(pos, &CentreFirst, &config(solve, ordering, 1), &limits).score();
+                let got =
+                    search(pos, &CentreFirst, &config(solve, ordering, etc, 1), &limits).score();
                 assert_eq!(
                     got,
                     expected,
@@ -231,7 +270,7 @@ fn switches_equal_minimax_on_tictactoe() {
     let roots = ["start", "5", "15", "159", "1234", "5137", "1245"];
     for text in roots {
         let pos = TicTacToe::parse_position(text).unwrap();
-        for (name, solve, ordering) in variants() {
+        for (name, solve, ordering, etc) in variants() {
             // Minimax with the same grain is the reference (the grain changes decisive values).
             let minimax = SearchConfig {
                 algorithm: Algorithm::Minimax,
@@ -247,7 +286,7 @@ fn switches_equal_minimax_on_tictactoe() {
                 let got = search(
                     &pos,
                     &Neutral,
-                    &config(solve, ordering, tt_mb),
+                    &config(solve, ordering, etc, tt_mb),
                     &Limits::default(),
                 );
                 assert_eq!(got.score(), expected, "{name} (tt {tt_mb}) on {text}");

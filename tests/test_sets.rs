@@ -31,6 +31,7 @@ fn assert_exact(file: &str, take: Option<usize>, expected_total: usize) {
         &ordered_with_table(),
         Limits::default(),
         2,
+        false,
         Vec::new(),
         |_| {},
     )

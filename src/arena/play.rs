@@ -426,7 +426,7 @@ impl<'a, G: Game, E: Evaluator<G>> Mover<'a, G, E> {
                 None if config.algorithm == Algorithm::LazySmp => Self::Smp {
                     eval,
                     config,
-                    table: Table::new(config.tt_mb.max(1)),
+                    table: Table::with_layout(config.tt_mb.max(1), config.solve.tt_compact),
                     limits,
                 },
                 None => Self::Search(

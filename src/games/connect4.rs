@@ -243,6 +243,10 @@ impl Game for Connect4 {
         }
     }
 
+    fn exact_key(&self) -> Option<u64> {
+        Some(self.key())
+    }
+
     fn hash(&self) -> u64 {
         // The splitmix64 finalizer: a bijection, so distinct keys never collide, and every
         // output bit depends on every key bit, so tables may use the high or the low bits.

@@ -598,7 +598,7 @@ pub fn execute_with_table(job: &Job, table: Option<&Table>) -> Vec<Row> {
     let config = job.searcher.config_for(&job.position.position);
     let fits = config.tt_mb > 0
         && config.algorithm == Algorithm::Alphabeta
-        && table.is_some_and(|t| t.capacity() == Table::capacity_for(config.tt_mb));
+        && table.is_some_and(|t| t.is_layout(config.tt_mb, config.solve.tt_compact));
     let task = JobTask {
         config,
         job,

@@ -208,6 +208,8 @@ pub struct SearcherSpec {
     pub check_extension: Option<Spanned<Sweep<i32>>>,
     /// Principal variation search.
     pub pvs: Option<Sweep<bool>>,
+    /// Enhanced transposition cutoff: children looked up in the table before the search.
+    pub etc: Option<Sweep<bool>>,
     /// Aspiration window half-width (0 or absent: full window).
     pub aspiration: Option<Spanned<Sweep<i32>>>,
     /// Re-base decisive table scores by ply (default true).
@@ -238,6 +240,8 @@ pub struct SearcherSpec {
     pub weak: Option<Sweep<bool>>,
     /// Keep lower bounds beside upper bounds in the table (default true).
     pub tt_lower_bounds: Option<Sweep<bool>>,
+    /// The compact table with partial keys (Pons's part 11; default false).
+    pub tt_compact: Option<Sweep<bool>>,
     /// Secondary search: how far the deeper value may fall and still pass (default 0).
     pub secondary_margin: Option<Spanned<Sweep<i32>>>,
     /// Arena files, chess: a Polyglot opening book (.bin) played before searching.
@@ -509,6 +513,9 @@ fn technique_label(c: &SearchConfig) -> String {
     }
     if c.pvs {
         parts.push("pvs".into());
+    }
+    if c.etc {
+        parts.push("etc".into());
     }
     if let Some(n) = c.endgame_solver {
         parts.push(format!("endgame_solver={n}"));
@@ -1137,6 +1144,7 @@ fn technique_variants(
             },
         )
         .across("pvs", spec.pvs.as_ref(), |v, b| c(v).pvs = b)
+        .across("etc", spec.etc.as_ref(), |v, b| c(v).etc = b)
         .across(
             "endgame_solver",
             spec.endgame_solver.as_ref().map(Spanned::get_ref),
@@ -1177,6 +1185,9 @@ fn technique_variants(
         .across("weak", spec.weak.as_ref(), |v, b| c(v).solve.weak = b)
         .across("tt_lower_bounds", spec.tt_lower_bounds.as_ref(), |v, b| {
             c(v).solve.tt_lower_bounds = b
+        })
+        .across("tt_compact", spec.tt_compact.as_ref(), |v, b| {
+            c(v).solve.tt_compact = b
         })
         .across(
             "secondary",
@@ -1362,6 +1373,7 @@ fn check_family_keys(
         ("quiescence", spec.quiescence.is_some()),
         ("null_move", spec.null_move.is_some()),
         ("pvs", spec.pvs.is_some()),
+        ("etc", spec.etc.is_some()),
         ("endgame_solver", spec.endgame_solver.is_some()),
         ("aspiration", spec.aspiration.is_some()),
         ("iterative", spec.iterative.is_some()),
@@ -1376,6 +1388,7 @@ fn check_family_keys(
         ("anticipate", spec.anticipate.is_some()),
         ("weak", spec.weak.is_some()),
         ("tt_lower_bounds", spec.tt_lower_bounds.is_some()),
+        ("tt_compact", spec.tt_compact.is_some()),
     ];
     if let Some((key, _)) = alphabeta_only.iter().find(|(_, set)| *set) {
         let why = format!(

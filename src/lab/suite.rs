@@ -9,7 +9,7 @@
 //! iteration; exactness needs a proven answer (see [`super::answer::solves`]).
 
 use std::collections::HashSet;
-use std::sync::mpsc;
+use std::sync::{OnceLock, mpsc};
 
 use rayon::prelude::*;
 
@@ -195,6 +195,7 @@ pub fn run(
     searcher: &SearcherVariant,
     limits: Limits,
     threads: usize,
+    wipe_table: bool,
     done: Vec<Outcome>,
     mut finished: impl FnMut(&Outcome),
 ) -> Result<SuiteReport, SuiteError> {
@@ -218,22 +219,29 @@ pub fn run(
         .num_threads(threads.max(1))
         .build()
         .map_err(|_| SuiteError::Pool(threads))?;
-    let mb = searcher.config.tt_mb;
+    let (mb, compact) = (searcher.config.tt_mb, searcher.config.solve.tt_compact);
+    // One table per worker thread, made on its first position and cleared between positions
+    // (allocating a fresh one for every position cost more than searching the easy sets;
+    // rayon's `for_each_init` would still make one per split of the work).
+    let tables: Vec<OnceLock<Table>> = (0..threads.max(1)).map(|_| OnceLock::new()).collect();
     let mut outcomes = done;
     let (tx, rx) = mpsc::channel::<Row>();
     std::thread::scope(|scope| {
         let todo: Vec<&Job> = jobs.iter().filter(|j| !skip.contains(&j.id)).collect();
+        let tables = &tables;
         scope.spawn(move || {
             pool.install(|| {
-                // One table per worker, cleared between positions (allocating a fresh one
-                // for every position cost more than searching the easy sets).
-                todo.par_iter().for_each_init(
-                    || (tx.clone(), (mb > 0).then(|| Table::new_tracked(mb))),
-                    |(tx, table), job| {
-                        // A receiver gone means the caller is unwinding: nothing to report to.
-                        let _ = tx.send(final_row(execute_with_table(job, table.as_ref())));
-                    },
-                );
+                todo.par_iter().for_each_with(tx, |tx, job| {
+                    let worker = rayon::current_thread_index().unwrap_or(0);
+                    let table = (mb > 0).then(|| {
+                        tables[worker].get_or_init(|| {
+                            let table = Table::with_layout(mb, compact);
+                            if wipe_table { table } else { table.tracked() }
+                        })
+                    });
+                    // A receiver gone means the caller is unwinding: nothing to report to.
+                    let _ = tx.send(final_row(execute_with_table(job, table)));
+                });
             });
         });
         for row in rx {

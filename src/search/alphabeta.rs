@@ -81,7 +81,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         if depth <= 0 {
             return self.horizon(pos, alpha, beta, ply);
         }
-        if let Some(value) = self.immediate_win(pos, depth, ply) {
+        if let Some(value) = self.immediate_win(pos, depth, ply, after_null) {
             return value;
         }
         if let Some(value) = self.solve_near_end(pos, depth, alpha, beta, ply) {
@@ -115,6 +115,10 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         let plies_left = (depth / ONE_PLY).max(0) as u32;
         self.ordering
             .order(self.eval, pos, &mut moves, tt_move, ply, plies_left);
+        if let Some(value) = self.transposition_cutoff(pos, &moves, depth, beta, ply) {
+            self.put_moves(ply, moves);
+            return value;
+        }
 
         let mut best = -score::INFINITY;
         let mut best_move = None;
@@ -128,6 +132,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
                 }
                 let mut child = pos.clone();
                 child.play(mv);
+                self.prefetch_entry(&child);
                 if pass == Pass::First
                     && self.defer_busy(&child, depth, searched)
                     && deferred.insert(i)
@@ -303,7 +308,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         let Some(table) = self.table() else {
             return Probe::Search(None);
         };
-        let found = table.probe(pos.hash(), tt_ply);
+        let found = table.probe(table.key_of(pos), tt_ply);
         self.stats.tt_probes += 1;
         let Some(entry) = found else {
             return Probe::Search(None);
@@ -323,6 +328,54 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             }
         }
         Probe::Search(entry.move_code)
+    }
+
+    /// Starts bringing `pos`'s table entry into the cache while the node's other work goes
+    /// on (as Stockfish prefetches a child's entry as soon as the move is made).
+    #[inline]
+    fn prefetch_entry(&self, pos: &G) {
+        if let Some(table) = self.table() {
+            table.prefetch(table.key_of(pos));
+        }
+    }
+
+    /// Enhanced transposition cutoff ([`SearchConfig::etc`](super::SearchConfig::etc)): the
+    /// value of a move whose position the table already bounds at or above `beta`, at a
+    /// node at least two plies from the horizon (below the root, which must search).
+    fn transposition_cutoff(
+        &mut self,
+        pos: &G,
+        moves: &[G::Move],
+        depth: i32,
+        beta: Score,
+        ply: usize,
+    ) -> Option<Score> {
+        if !self.config.etc || ply == 0 || depth < 2 * ONE_PLY {
+            return None;
+        }
+        let tt_ply = self.table_ply(ply + 1);
+        let (mut probes, mut hits, mut cutoff) = (0, 0, None);
+        if let Some(table) = self.table() {
+            for &mv in moves {
+                let mut child = pos.clone();
+                child.play(mv);
+                probes += 1;
+                let Some(entry) = table.probe(table.key_of(&child), tt_ply) else {
+                    continue;
+                };
+                hits += 1;
+                let child_depth = depth - ONE_PLY + self.extension(&child);
+                let refutes = entry.bound != Bound::Lower && -entry.score >= beta;
+                if refutes && i32::from(entry.depth) * ONE_PLY >= child_depth {
+                    cutoff = Some(-entry.score);
+                    break;
+                }
+            }
+        }
+        self.stats.tt_probes += probes;
+        self.stats.tt_hits += hits;
+        self.stats.beta_cutoffs += u64::from(cutoff.is_some());
+        cutoff
     }
 
     /// The ply used to re-base decisive scores in the table: the node's ply, or 0 (no
@@ -373,7 +426,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             depth: (depth / ONE_PLY).clamp(0, 255) as u8,
             bound,
         };
-        table.store(pos.hash(), tt_ply, entry);
+        table.store(table.key_of(pos), tt_ply, entry);
     }
 
     /// Counts a beta cutoff by the `index`-th move searched and teaches the ordering.

@@ -86,6 +86,11 @@ pub struct SearchConfig {
     /// searched again with the full window only if they beat alpha (Marsland and Campbell
     /// 1982, "Parallel search of strongly ordered game trees"; Reinefeld 1983, NegaScout).
     pub pvs: bool,
+    /// Enhanced transposition cutoff (Plaat, Schaeffer, Pijls and de Bruin 1996, "Exploiting
+    /// graph properties of game trees"): before searching a node's moves, look their
+    /// positions up in the table; one whose stored bound already refutes the window cuts the
+    /// node off without a visit. At nodes at least two plies from the horizon.
+    pub etc: bool,
     /// Aspiration windows: each iteration after the first searches the root with the window
     /// previous score ± this half-width, widening (doubling) and searching again on a fail
     /// (Brudno 1963; Slate and Atkin 1977). None: full window.
@@ -120,6 +125,7 @@ impl Default for SearchConfig {
             null_move: None,
             extensions: Extensions::default(),
             pvs: false,
+            etc: false,
             aspiration: None,
             threads: 1,
             tt_mate_adjust: true,

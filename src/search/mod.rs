@@ -188,6 +188,9 @@ pub struct Searcher<'a, G: Game, E: Evaluator<G>> {
     /// Move buffers for the solver hooks' defaults ([`Game::winning_move`],
     /// [`Game::non_losing_moves`]), reused.
     solve_scratch: [Vec<G::Move>; 2],
+    /// Per ply: whether the node's moves all came from [`Game::non_losing_moves`], so that
+    /// its children have no immediate win to look for ([`solve`]'s anticipation).
+    anticipated: Vec<bool>,
 }
 
 impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
@@ -224,6 +227,7 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
             iteration_depth: 0,
             root_plies: 0,
             solve_scratch: [Vec::new(), Vec::new()],
+            anticipated: Vec::new(),
         }
     }
 
@@ -350,7 +354,10 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
         let uses_table =
             (algorithm.is_alphabeta() || algorithm.searches_chance()) && self.config.tt_mb > 0;
         if uses_table && self.table.is_none() && self.owned_table.is_none() {
-            self.owned_table = Some(Table::new(self.config.tt_mb));
+            self.owned_table = Some(Table::with_layout(
+                self.config.tt_mb,
+                self.config.solve.tt_compact,
+            ));
         }
         self.root_plies = root.plies_played();
         let start = Instant::now();
@@ -547,6 +554,7 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
             self.moves.push(Vec::new());
             self.pv.push(Vec::new());
             self.path.push(0);
+            self.anticipated.push(false);
         }
         self.ordering.ensure_plies(plies + 1);
     }

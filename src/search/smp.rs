@@ -47,7 +47,7 @@ pub fn lazy_smp<G: Game, E: Evaluator<G>>(
     threads: usize,
     on_iteration: impl FnMut(&Iteration<G::Move>),
 ) -> SearchResult<G::Move> {
-    let table = Table::new(config.tt_mb.max(1));
+    let table = Table::with_layout(config.tt_mb.max(1), config.solve.tt_compact);
     let stop = AtomicBool::new(false);
     let shared = Shared {
         table: &table,

@@ -23,6 +23,9 @@
 //!   without expanding it (where [`Game::MOVER_CAN_LOSE`] is false). Implies the win check.
 //! - `weak` (the weak solver): the root searched with the window (−1, 1), so only the
 //!   sign of the result (win, draw, loss) is exact.
+//! - `tt_compact` (part 11): the compact table ([`super::Table::compact`]): a prime number
+//!   of 8-byte slots indexed by the game's exact key where it has one, partial keys, always
+//!   replaced; twice the entries in the same memory, and Pons's locality.
 //! - `tt_lower_bounds` (part 12): off, the table keeps upper bounds only, as Pons's did up to
 //!   part 11 (exact results stored as upper bounds, fail-high results not at all); on (the
 //!   default, plylab's table as it always was), lower bounds and exact values beside them.
@@ -54,6 +57,8 @@ pub struct SolveSwitches {
     pub weak: bool,
     /// Store lower bounds (and exact values) beside upper bounds in the table (part 12).
     pub tt_lower_bounds: bool,
+    /// The compact table with partial keys (part 11) instead of four-entry buckets.
+    pub tt_compact: bool,
 }
 
 impl Default for SolveSwitches {
@@ -66,6 +71,7 @@ impl Default for SolveSwitches {
             anticipate: false,
             weak: false,
             tt_lower_bounds: true,
+            tt_compact: false,
         }
     }
 }
@@ -80,6 +86,7 @@ impl SolveSwitches {
             (self.mtd, "mtd"),
             (self.anticipate, "anticipate"),
             (self.weak, "weak"),
+            (self.tt_compact, "tt_compact"),
         ];
         let mut words: Vec<String> = flags
             .iter()
@@ -141,10 +148,21 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
 
     /// Part 3: the score of a win with the next move, if the side to move has one and the
     /// search looks at least a ply deeper (so minimax would see it); the move becomes the
-    /// node's principal variation.
+    /// node's principal variation. Not looked for where the move that led here was chosen
+    /// by anticipation (not after a pass), which leaves the side to move no immediate win:
+    /// Pons's `negamax` assumes as much.
     #[inline]
-    pub(super) fn immediate_win(&mut self, pos: &G, depth: i32, ply: usize) -> Option<Score> {
+    pub(super) fn immediate_win(
+        &mut self,
+        pos: &G,
+        depth: i32,
+        ply: usize,
+        after_null: bool,
+    ) -> Option<Score> {
         if !self.config.solve.checks_wins() || depth < ONE_PLY {
+            return None;
+        }
+        if ply > 0 && !after_null && self.anticipated[ply - 1] {
             return None;
         }
         let mv = pos.winning_move(&mut self.solve_scratch[0])?;
@@ -160,6 +178,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
     /// opponent wins with its reply. Elsewhere, and at the root (which must return a move),
     /// a node without such moves keeps all its moves. `Ok(false)`: the switch is off here.
     pub(super) fn anticipate(&mut self, pos: &G, depth: i32, ply: usize) -> Result<bool, Score> {
+        self.anticipated[ply] = false;
         if !self.config.solve.anticipate || depth < 2 * ONE_PLY {
             return Ok(false);
         }
@@ -180,6 +199,8 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             if ply == 0 && !self.root_moves.is_empty() {
                 moves.retain(|&m| self.root_moves.contains(&G::move_code(m)));
             }
+        } else {
+            self.anticipated[ply] = true;
         }
         self.stats.expanded_nodes += 1;
         self.stats.generated_moves += moves.len() as u64;

@@ -17,13 +17,24 @@
 //! reads as a miss even for a position whose key is 0 (the empty boards of connect four and
 //! tic-tac-toe hash to 0).
 //!
+//! The compact layout ([`Table::compact`]; Pons, "Solving Connect 4", part 11) keeps one
+//! 8-byte slot per index instead: a prime number of slots indexed by the key modulo that
+//! prime, the key's low 32 bits beside 32 bits of entry in one atomic word (so no write can
+//! tear), always replaced. Keyed by a game's exact key ([`Game::exact_key`], connect four's 49
+//! bits) the check is exact (Chinese remainder theorem), and positions a few moves apart
+//! often land near each other, which Pons's solver owes much of its speed to; other games
+//! key it by their hash. Entries are half the size, so twice as many fit; a move is kept
+//! only where its code fits in 7 bits (connect four, tic-tac-toe, othello), a score only
+//! where it fits in 16 (decisive scores up to [`score::MAX_PLY`] plies, evaluations within
+//! ±22,766; a result that does not fit is not stored).
+//!
 //! Scores are stored relative to the node (decisive scores re-based by the node's ply, see
 //! [`crate::game::score::to_table`]), so a win found at one ply keeps its exact distance when
 //! read back at another.
 
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
 
-use crate::game::{Score, score};
+use crate::game::{Game, Score, score};
 
 /// What a stored score says about the true value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -106,21 +117,54 @@ fn unpack(data: u64, ply: i32) -> Option<Entry> {
 /// A transposition table of a fixed size, safe to share between threads (`&Table` is enough
 /// to probe and store).
 pub struct Table {
-    buckets: Vec<Bucket>,
+    slots: Slots,
     generation: AtomicU8,
-    /// With [`Self::new_tracked`]: one bit per bucket written since the last clear, so that
+    /// With [`Self::tracked`]: one bit per cache line written since the last clear, so that
     /// [`Self::clear`] rewrites only those (a suite of short searches reuses one table, and
     /// zeroing all of it between positions would cost more than the searches). Empty: off.
     touched: Vec<AtomicU64>,
 }
+
+/// The two layouts.
+enum Slots {
+    /// Buckets of four 16-byte entries, full keys, depth-and-age replacement.
+    Buckets(Vec<Bucket>),
+    /// One 8-byte slot per index, a prime number of them, partial keys, always replaced.
+    Compact(Vec<AtomicU64>),
+}
+
+/// Compact slots per 64-byte cache line (the unit [`Table::clear`] tracks).
+const SLOTS_PER_LINE: usize = 8;
 
 impl Table {
     /// A table of about `megabytes` MiB (at least one bucket of four entries).
     #[must_use]
     pub fn new(megabytes: usize) -> Self {
         let count = (megabytes << 20) / size_of::<Bucket>();
+        Self::with_slots(Slots::Buckets(table_memory(count.max(1), Bucket::default)))
+    }
+
+    /// A compact table of about `megabytes` MiB (Pons's part 11): the largest prime number
+    /// of 8-byte slots that fits (at least 2).
+    #[must_use]
+    pub fn compact(megabytes: usize) -> Self {
+        let count = prime_at_most(((megabytes << 20) / size_of::<AtomicU64>()).max(2));
+        Self::with_slots(Slots::Compact(table_memory(count, AtomicU64::default)))
+    }
+
+    /// A table of `megabytes` MiB in the layout a search configuration asks for.
+    #[must_use]
+    pub fn with_layout(megabytes: usize, compact: bool) -> Self {
+        if compact {
+            Self::compact(megabytes)
+        } else {
+            Self::new(megabytes)
+        }
+    }
+
+    fn with_slots(slots: Slots) -> Self {
         Self {
-            buckets: (0..count.max(1)).map(|_| Bucket::default()).collect(),
+            slots,
             generation: AtomicU8::new(0),
             touched: Vec::new(),
         }
@@ -130,11 +174,42 @@ impl Table {
     /// in proportion to what was used (one bit per bucket: 32 KiB for 16 MiB).
     #[must_use]
     pub fn new_tracked(megabytes: usize) -> Self {
-        let mut table = Self::new(megabytes);
-        table.touched = (0..table.buckets.len().div_ceil(64))
+        Self::new(megabytes).tracked()
+    }
+
+    /// This table, remembering which cache lines are written so that [`Self::clear`] costs
+    /// in proportion to what was used (one bit per 64 bytes: 32 KiB for 16 MiB).
+    #[must_use]
+    pub fn tracked(mut self) -> Self {
+        self.touched = (0..self.lines().div_ceil(64))
             .map(|_| AtomicU64::new(0))
             .collect();
-        table
+        self
+    }
+
+    /// Whether this is the compact layout.
+    #[must_use]
+    pub fn is_compact(&self) -> bool {
+        matches!(self.slots, Slots::Compact(_))
+    }
+
+    /// The key `pos` is stored under: its exact key in the compact layout where the game has
+    /// one, else its hash.
+    #[inline]
+    #[must_use]
+    pub fn key_of<G: Game>(&self, pos: &G) -> u64 {
+        match self.slots {
+            Slots::Compact(_) => pos.exact_key().unwrap_or_else(|| pos.hash()),
+            Slots::Buckets(_) => pos.hash(),
+        }
+    }
+
+    /// Cache lines of 64 bytes.
+    fn lines(&self) -> usize {
+        match &self.slots {
+            Slots::Buckets(buckets) => buckets.len(),
+            Slots::Compact(slots) => slots.len().div_ceil(SLOTS_PER_LINE),
+        }
     }
 
     /// [`Self::new`], but a failed allocation is an error instead of an abort (the UCI
@@ -147,46 +222,44 @@ impl Table {
         let count = megabytes.saturating_mul(1 << 20) / size_of::<Bucket>();
         let mut buckets = Vec::new();
         buckets.try_reserve_exact(count.max(1))?;
+        advise_huge_pages(
+            buckets.as_ptr() as usize,
+            buckets.capacity() * size_of::<Bucket>(),
+        );
         buckets.resize_with(count.max(1), Bucket::default);
-        Ok(Self {
-            buckets,
-            generation: AtomicU8::new(0),
-            touched: Vec::new(),
-        })
+        Ok(Self::with_slots(Slots::Buckets(buckets)))
     }
 
-    /// Number of entries of a table of `megabytes` MiB.
+    /// Whether this is the table [`Self::with_layout`] makes for `megabytes` and `compact`
+    /// (a caller's table stands in for the one a search would make).
     #[must_use]
-    pub const fn capacity_for(megabytes: usize) -> usize {
-        let count = (megabytes << 20) / size_of::<Bucket>();
-        if count == 0 {
-            ENTRIES_PER_BUCKET
+    pub fn is_layout(&self, megabytes: usize, compact: bool) -> bool {
+        let capacity = if compact {
+            prime_at_most(((megabytes << 20) / size_of::<AtomicU64>()).max(2))
         } else {
-            count * ENTRIES_PER_BUCKET
-        }
+            ((megabytes << 20) / size_of::<Bucket>()).max(1) * ENTRIES_PER_BUCKET
+        };
+        self.is_compact() == compact && self.capacity() == capacity
     }
 
     /// Number of entries.
     #[must_use]
     pub fn capacity(&self) -> usize {
-        self.buckets.len() * ENTRIES_PER_BUCKET
+        match &self.slots {
+            Slots::Buckets(buckets) => buckets.len() * ENTRIES_PER_BUCKET,
+            Slots::Compact(slots) => slots.len(),
+        }
     }
 
     /// Forgets everything (between independent jobs).
     pub fn clear(&self) {
-        let wipe = |bucket: &Bucket| {
-            for [key, data] in &bucket.entries {
-                key.store(0, Relaxed);
-                data.store(0, Relaxed);
-            }
-        };
         if self.touched.is_empty() {
-            self.buckets.iter().for_each(wipe);
+            (0..self.lines()).for_each(|line| self.wipe_line(line));
         } else {
             for (w, word) in self.touched.iter().enumerate() {
                 let mut bits = word.swap(0, Relaxed);
                 while bits != 0 {
-                    wipe(&self.buckets[w * 64 + bits.trailing_zeros() as usize]);
+                    self.wipe_line(w * 64 + bits.trailing_zeros() as usize);
                     bits &= bits - 1;
                 }
             }
@@ -194,19 +267,47 @@ impl Table {
         self.generation.store(0, Relaxed);
     }
 
+    /// Empties the entries of 64-byte line `line`.
+    fn wipe_line(&self, line: usize) {
+        match &self.slots {
+            Slots::Buckets(buckets) => {
+                for [key, data] in &buckets[line].entries {
+                    key.store(0, Relaxed);
+                    data.store(0, Relaxed);
+                }
+            }
+            Slots::Compact(slots) => {
+                let end = slots.len().min((line + 1) * SLOTS_PER_LINE);
+                for slot in &slots[line * SLOTS_PER_LINE..end] {
+                    slot.store(0, Relaxed);
+                }
+            }
+        }
+    }
+
     /// The table's fill in permille, as UCI's `info hashfull`: of the first 1000 entries (or
-    /// all, in a smaller table), those written during the current search, as Stockfish counts.
+    /// all, in a smaller table), those written during the current search, as Stockfish counts
+    /// (the compact layout keeps no age: there, every entry written since the last clear).
     #[must_use]
     pub fn hashfull(&self) -> u32 {
         let generation = self.generation.load(Relaxed) & 63;
-        let sample = self.buckets.iter().flat_map(|b| &b.entries).take(1000);
         let (mut used, mut seen) = (0u32, 0u32);
-        for [_, data] in sample {
-            let data = data.load(Relaxed);
-            seen += 1;
-            // A stored entry has non-zero bound bits; its generation is bits 58..64.
-            if (data >> 56) & 3 != 0 && (data >> 58) as u8 == generation {
-                used += 1;
+        match &self.slots {
+            Slots::Buckets(buckets) => {
+                for [_, data] in buckets.iter().flat_map(|b| &b.entries).take(1000) {
+                    let data = data.load(Relaxed);
+                    seen += 1;
+                    // A stored entry has non-zero bound bits; its generation is bits 58..64.
+                    if (data >> 56) & 3 != 0 && (data >> 58) as u8 == generation {
+                        used += 1;
+                    }
+                }
+            }
+            Slots::Compact(slots) => {
+                for slot in slots.iter().take(1000) {
+                    seen += 1;
+                    used += u32::from(compact::unpack(slot.load(Relaxed) as u32, 0).is_some());
+                }
             }
         }
         used * 1000 / seen.max(1)
@@ -217,38 +318,87 @@ impl Table {
         self.generation.fetch_add(1, Relaxed);
     }
 
-    fn bucket(&self, key: u64) -> &Bucket {
-        &self.buckets[self.bucket_index(key)]
-    }
-
-    fn bucket_index(&self, key: u64) -> usize {
+    fn bucket_index(buckets: &[Bucket], key: u64) -> usize {
         // Lemire's multiply-shift maps the key onto any bucket count without a division.
-        ((u128::from(key) * self.buckets.len() as u128) >> 64) as usize
+        ((u128::from(key) * buckets.len() as u128) >> 64) as usize
     }
 
     /// The entry stored under `key`, read at `ply` plies from the root.
+    #[inline]
     #[must_use]
     pub fn probe(&self, key: u64, ply: i32) -> Option<Entry> {
-        self.bucket(key).entries.iter().find_map(|[stored, data]| {
-            let data = data.load(Relaxed);
-            (stored.load(Relaxed) ^ data == key)
-                .then(|| unpack(data, ply))
-                .flatten()
-        })
+        match &self.slots {
+            Slots::Buckets(buckets) => buckets[Self::bucket_index(buckets, key)]
+                .entries
+                .iter()
+                .find_map(|[stored, data]| {
+                    let data = data.load(Relaxed);
+                    (stored.load(Relaxed) ^ data == key)
+                        .then(|| unpack(data, ply))
+                        .flatten()
+                }),
+            Slots::Compact(slots) => {
+                let word = slots[(key % slots.len() as u64) as usize].load(Relaxed);
+                ((word >> 32) as u32 == key as u32)
+                    .then(|| compact::unpack(word as u32, ply))
+                    .flatten()
+            }
+        }
     }
 
-    /// Stores a result for `key` searched at `ply` plies from the root with `depth` plies
-    /// remaining (depths above 255 are stored as 255).
-    pub fn store(&self, key: u64, ply: i32, entry: Entry) {
-        let generation = self.generation.load(Relaxed);
-        let index = self.bucket_index(key);
-        if let Some(word) = self.touched.get(index / 64) {
-            let bit = 1 << (index % 64);
+    /// Asks the processor to bring the cache line `key`'s entry lives in closer, ahead of a
+    /// probe. A hint: it changes nothing a probe returns.
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            let line: *const i8 = match &self.slots {
+                Slots::Buckets(buckets) => {
+                    std::ptr::from_ref(&buckets[Self::bucket_index(buckets, key)]).cast()
+                }
+                Slots::Compact(slots) => {
+                    std::ptr::from_ref(&slots[(key % slots.len() as u64) as usize]).cast()
+                }
+            };
+            // SAFETY: a prefetch reads nothing the program sees and never faults; `line`
+            // points into the table all the same.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(line) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
+    /// Marks 64-byte line `line` as written, for [`Self::clear`].
+    fn touch(&self, line: usize) {
+        if let Some(word) = self.touched.get(line / 64) {
+            let bit = 1 << (line % 64);
             if word.load(Relaxed) & bit == 0 {
                 word.fetch_or(bit, Relaxed);
             }
         }
-        let bucket = &self.buckets[index];
+    }
+
+    /// Stores a result for `key` searched at `ply` plies from the root with `depth` plies
+    /// remaining (depths above 255 are stored as 255; 127 in the compact layout).
+    #[inline]
+    pub fn store(&self, key: u64, ply: i32, entry: Entry) {
+        let buckets = match &self.slots {
+            Slots::Buckets(buckets) => buckets,
+            Slots::Compact(slots) => {
+                let Some(data) = compact::pack(&entry, ply) else {
+                    return;
+                };
+                let index = (key % slots.len() as u64) as usize;
+                self.touch(index / SLOTS_PER_LINE);
+                slots[index].store(u64::from(key as u32) << 32 | u64::from(data), Relaxed);
+                return;
+            }
+        };
+        let generation = self.generation.load(Relaxed);
+        let index = Self::bucket_index(buckets, key);
+        self.touch(index);
+        let bucket = &buckets[index];
         let slot = self.replacement_slot(bucket, key, generation);
         let data = pack(
             score::to_table(entry.score, ply),
@@ -277,6 +427,118 @@ impl Table {
         (0..ENTRIES_PER_BUCKET)
             .min_by_key(|&i| worth(&bucket.entries[i]))
             .unwrap_or(0)
+    }
+}
+
+/// `count` values made by `make`, in memory the kernel is asked to back with 2 MiB pages.
+fn table_memory<T>(count: usize, make: impl Fn() -> T) -> Vec<T> {
+    let mut slots = Vec::with_capacity(count);
+    advise_huge_pages(slots.as_ptr() as usize, count * size_of::<T>());
+    slots.extend((0..count).map(|_| make()));
+    slots
+}
+
+/// Asks Linux to back the 2 MiB-aligned part of `len` bytes at `start`, not yet touched,
+/// with transparent huge pages (`madvise(MADV_HUGEPAGE)`): a table probed at random
+/// addresses misses the TLB on nearly every probe with 4 KiB pages, and Linux's default
+/// (`madvise` mode) gives huge pages only to memory that asks. A hint: where it is refused,
+/// nothing changes.
+fn advise_huge_pages(start: usize, len: usize) {
+    #[cfg(target_os = "linux")]
+    {
+        const HUGE_PAGE: usize = 2 << 20;
+        let begin = start.next_multiple_of(HUGE_PAGE);
+        let end = (start + len) / HUGE_PAGE * HUGE_PAGE;
+        if end > begin {
+            // SAFETY: the range lies inside an allocation this process owns; madvise only
+            // changes how the kernel backs it, never what it holds.
+            unsafe { libc::madvise(begin as *mut libc::c_void, end - begin, libc::MADV_HUGEPAGE) };
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = (start, len);
+}
+
+/// The largest prime at most `n` (n >= 2), by trial division: at most a few dozen
+/// candidates of up to 2^33 (a 64 GiB table) each, tried once per table.
+fn prime_at_most(n: usize) -> usize {
+    let is_prime = |k: usize| {
+        k >= 2
+            && (2..)
+                .take_while(|d| d * d <= k)
+                .all(|d| !k.is_multiple_of(d))
+    };
+    (2..=n.max(2)).rev().find(|&k| is_prime(k)).unwrap_or(2)
+}
+
+/// The compact layout's 32 bits of entry: score 0..16 (see [`pack_score`]), move code + 1
+/// 16..23 (0: none), depth 23..30, bound 30..32 (0: empty).
+mod compact {
+    use super::{Bound, Entry, Score, score};
+
+    /// Evaluations within ±this are stored as they are; decisive scores above it.
+    const HEURISTIC: i32 = i16::MAX as i32 - score::MAX_PLY - 1;
+
+    /// The 16-bit form of a table score (decisive scores already re-based to the node):
+    /// evaluations as they are, a win `p` plies from the node as `i16::MAX - p`, a loss as
+    /// its negation. None: it does not fit.
+    fn pack_score(s: Score) -> Option<i16> {
+        let decisive = |plies: i32| (0..score::MAX_PLY).contains(&plies);
+        let packed = if s > score::DECISIVE && decisive(score::WIN - s) {
+            i32::from(i16::MAX) - (score::WIN - s)
+        } else if s < -score::DECISIVE && decisive(score::WIN + s) {
+            -(i32::from(i16::MAX) - (score::WIN + s))
+        } else if s.abs() <= HEURISTIC {
+            s
+        } else {
+            return None;
+        };
+        i16::try_from(packed).ok()
+    }
+
+    fn unpack_score(p: i16) -> Score {
+        let p = i32::from(p);
+        if p > HEURISTIC {
+            score::WIN - (i32::from(i16::MAX) - p)
+        } else if p < -HEURISTIC {
+            -score::WIN + (i32::from(i16::MAX) + p)
+        } else {
+            p
+        }
+    }
+
+    /// The entry stored at `ply`, or None where its score does not fit.
+    pub(super) fn pack(entry: &Entry, ply: i32) -> Option<u32> {
+        let s = pack_score(score::to_table(entry.score, ply))?;
+        let code = entry.move_code.filter(|&c| c < 127).map_or(0, |c| c + 1);
+        let bound: u32 = match entry.bound {
+            Bound::Lower => 1,
+            Bound::Upper => 2,
+            Bound::Exact => 3,
+        };
+        Some(
+            u32::from(s as u16)
+                | u32::from(code) << 16
+                | u32::from(entry.depth.min(127)) << 23
+                | bound << 30,
+        )
+    }
+
+    /// The entry of `data` read at `ply`; None for an empty slot.
+    pub(super) fn unpack(data: u32, ply: i32) -> Option<Entry> {
+        let bound = match data >> 30 {
+            1 => Bound::Lower,
+            2 => Bound::Upper,
+            3 => Bound::Exact,
+            _ => return None,
+        };
+        let code = ((data >> 16) & 127) as u16;
+        Some(Entry {
+            score: score::from_table(unpack_score(data as u16 as i16), ply),
+            move_code: code.checked_sub(1),
+            depth: ((data >> 23) & 127) as u8,
+            bound,
+        })
     }
 }
 
@@ -315,7 +577,10 @@ mod tests {
         assert!(t.probe(0x9E37_79B9_7F4A_7C15, 0).is_some());
         t.clear();
         assert!((0..500u64).all(|k| t.probe(k.wrapping_mul(0x9E37_79B9_7F4A_7C15), 0).is_none()));
-        assert!(t.buckets.iter().all(|b| {
+        let Slots::Buckets(buckets) = &t.slots else {
+            unreachable!()
+        };
+        assert!(buckets.iter().all(|b| {
             b.entries
                 .iter()
                 .all(|[k, d]| k.load(Relaxed) == 0 && d.load(Relaxed) == 0)
@@ -353,6 +618,68 @@ mod tests {
         t.store(3, 0, entry(10, 3));
         // The entry of the previous search no longer counts.
         assert_eq!(t.hashfull(), 500);
+    }
+
+    #[test]
+    fn compact_entries_keep_scores_moves_and_bounds() {
+        let t = Table::compact(1);
+        assert!(t.is_compact() && t.is_layout(1, true) && !t.is_layout(1, false));
+        assert_eq!(t.capacity(), 131_071, "the largest prime below 2^17");
+        for (key, ply, e) in [
+            (1u64, 3, entry(score::win_in(7), 5)),
+            (2, 0, entry(score::loss_in(9_999), 100)),
+            (3, 2, entry(-22_766, 1)),
+            (4, 1, entry(22_766, 0)),
+        ] {
+            t.store(key, ply, e);
+            assert_eq!(t.probe(key, ply), Some(e), "{e:?}");
+        }
+        // Rebased by ply like the bucket table; a missing or wide move code is kept as none.
+        assert_eq!(t.probe(1, 5).unwrap().score, score::win_in(9));
+        let no_move = Entry {
+            move_code: Some(500),
+            bound: Bound::Lower,
+            ..entry(7, 200)
+        };
+        t.store(5, 0, no_move);
+        let read = t.probe(5, 0).unwrap();
+        assert_eq!(
+            (read.move_code, read.depth, read.bound),
+            (None, 127, Bound::Lower)
+        );
+        // A score outside the 16-bit band is not stored: a probe misses rather than lies.
+        t.store(6, 0, entry(30_000, 3));
+        assert_eq!(t.probe(6, 0), None);
+        t.clear();
+        assert_eq!(t.probe(1, 3), None);
+    }
+
+    #[test]
+    fn compact_keys_below_the_bound_never_collide() {
+        // 2 MiB: a prime above 2^17 slots, so keys below 2^49 (connect four's) are told
+        // apart by their index and low 32 bits (Chinese remainder theorem).
+        let t = Table::compact(2).tracked();
+        let slots = t.capacity() as u64;
+        assert!(slots > 1 << 17);
+        let key = |i: u64| (i.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 15) & ((1 << 49) - 1);
+        for i in 0..20_000 {
+            t.store(key(i), 0, entry(i as Score % 100, 1));
+        }
+        // Keys sharing a slot with a stored one, and its low 32 bits, but not equal to it.
+        for i in 0..20_000 {
+            let k = key(i);
+            for other in [k + slots, k ^ (1 << 40), k + (slots << 32)] {
+                if other != k && other >> 49 == 0 && t.probe(other, 0).is_some() {
+                    // Only a key actually stored may be found.
+                    assert!(
+                        (0..20_000).any(|j| key(j) == other),
+                        "{other:#x} was never stored"
+                    );
+                }
+            }
+        }
+        t.clear();
+        assert!((0..20_000).all(|i| t.probe(key(i), 0).is_none()));
     }
 
     #[test]
