@@ -8,9 +8,11 @@
 //! - **Storage.** Nodes live in a chunked arena whose chunks never move: chunk `k` holds
 //!   `2^(12 + k)` nodes and is allocated the first time an index falls in it (installed with
 //!   one compare-and-swap; a thread that loses the race frees its copy). Indices are `u32`
-//!   and claimed by an atomic bump counter, so a thread owns the slots it claimed until it
-//!   publishes them. The chunks double, so a search allocates O(log nodes) times in all and
-//!   nothing once the tree has stopped growing past its largest chunk.
+//!   and claimed from an atomic bump counter in blocks of [`BLOCK`] per thread (a child list
+//!   longer than half a block is claimed on its own), so a thread owns the slots it claimed
+//!   until it publishes them, and the shared counter is touched once per block rather than
+//!   once per expansion. The chunks double, so a search allocates O(log nodes) times in all
+//!   and nothing once the tree has stopped growing past its largest chunk.
 //! - **Expansion.** A thread that reaches a node whose children are not published yet
 //!   generates them (in its own move buffer, shuffled with its own generator as [`super::uct`]
 //!   does), claims that many slots, writes the children there and publishes the range with
@@ -36,11 +38,17 @@
 //!   so one thread of this search reproduces UCT's tree and choice bit for bit; the retries
 //!   only happen on nodes several threads update at once (near the root), whose cache line
 //!   the visit counter already contends.
-//! - **Virtual loss.** Every node on a descent's path gets one (an extra visit with reward
-//!   0, Chaslot et al. 2008), added as the thread enters it and removed when the playout is
-//!   backpropagated. In UCB1 a child's count is its visits plus its virtual losses; the
-//!   parent's is its visits plus the virtual losses of the *other* threads (its own, added on
-//!   entering, is not yet in any child), which with one thread is exactly UCT's count.
+//! - **Virtual loss.** Every node on a descent's path below the root gets one (an extra
+//!   visit with reward 0, Chaslot et al. 2008), added as the thread enters it and removed
+//!   when the playout is backpropagated. In UCB1 a child's count is its visits plus its
+//!   virtual losses; the parent's is its visits plus the virtual losses of the *other*
+//!   threads (its own, added on entering, is not yet in any child), which with one thread is
+//!   exactly UCT's count.
+//! - **The root is never written** once its children are published: every iteration passes
+//!   through it, so any counter there would be one cache line written by every thread on
+//!   every iteration. Its count for UCB1 is the sum of its children's visits and virtual
+//!   losses (with one thread, exactly UCT's root visits: the root is never a leaf), and its
+//!   reward sum is never read.
 //! - **Memory ordering.** Acquire/Release only where data is published: the child ranges
 //!   and the arena's chunk pointers. The statistics are Relaxed: a selection may read a
 //!   reward sum and a count from slightly different moments, which, as in Enzenberger and
@@ -82,6 +90,9 @@ const FIRST_CHUNK_BITS: u32 = 12;
 
 /// Chunks enough for every `u32` index: chunk `k` starts at `2^(12+k) − 2^12`.
 const CHUNKS: usize = (33 - FIRST_CHUNK_BITS) as usize;
+
+/// Slots a thread claims from the shared counter at a time.
+const BLOCK: u32 = 1024;
 
 /// One node of the shared tree. `mv`, `parent` and `mover` are written once, before the
 /// node is published, and only read afterwards; the rest is atomic.
@@ -271,6 +282,25 @@ struct Worker<M> {
     outcomes: Vec<(M, Weight)>,
     /// Nodes this thread added to the tree.
     added: u64,
+    /// The unused part of this thread's block of slots.
+    block: std::ops::Range<u32>,
+}
+
+impl<M> Worker<M> {
+    /// `count` (≥ 1) consecutive slots for a child list: from this thread's block, from a
+    /// fresh block when it has too few left, or on their own when the list is long.
+    fn claim(&mut self, arena: &Arena<M>, count: u32) -> u32 {
+        if self.block.len() < count as usize {
+            if count > BLOCK / 2 {
+                return arena.claim(count);
+            }
+            let first = arena.claim(BLOCK);
+            self.block = first..first + BLOCK;
+        }
+        let first = self.block.start;
+        self.block.start += count;
+        first
+    }
 }
 
 impl<G: Game> LockFreeTree<G> {
@@ -292,7 +322,6 @@ impl<G: Game> LockFreeTree<G> {
     fn descend(&self, root: &G, w: &mut Worker<G::Move>) -> (u32, G) {
         let mut pos = root.clone();
         let mut node = 0u32;
-        self.node(0).stats.fetch_add(ONE_VL, Relaxed);
         loop {
             if pos.status() != Status::Ongoing {
                 return (node, pos);
@@ -338,7 +367,7 @@ impl<G: Game> LockFreeTree<G> {
         let first = if count == 0 {
             0
         } else {
-            self.arena.claim(count)
+            w.claim(&self.arena, count)
         };
         let mover = pos.side_to_move();
         for (i, &mv) in (first..).zip(w.buf.iter()) {
@@ -370,7 +399,7 @@ impl<G: Game> LockFreeTree<G> {
             .fetch_update(Relaxed, Relaxed, |e| (e < count).then_some(e + 1))
         {
             Ok(e) => Some((first + e, true)),
-            Err(_) => Some((self.select(n, first, count), false)),
+            Err(_) => Some((self.select(node, first, count), false)),
         }
     }
 
@@ -395,12 +424,23 @@ impl<G: Game> LockFreeTree<G> {
         Some((child, new))
     }
 
-    /// UCB1 over the children `first..first + count` of `n`, virtual losses counted as
+    /// UCB1 over the children `first..first + count` of `node`, virtual losses counted as
     /// visits with reward 0. The parent's count leaves out this thread's own virtual loss,
-    /// which is not yet in any child. Ties go to the earlier child.
-    fn select(&self, n: &Node<G::Move>, first: u32, count: u32) -> u32 {
-        let (visits, vl) = n.counts();
-        let log_parent = ((visits + vl.saturating_sub(1)) as f64).max(1.0).ln();
+    /// which is not yet in any child; the root's is the sum over its children. Ties go to
+    /// the earlier child.
+    fn select(&self, node: u32, first: u32, count: u32) -> u32 {
+        let parent = if node == 0 {
+            (first..first + count)
+                .map(|i| {
+                    let (v, l) = self.node(i).counts();
+                    v + l
+                })
+                .sum()
+        } else {
+            let (visits, vl) = self.node(node).counts();
+            visits + vl.saturating_sub(1)
+        };
+        let log_parent = (parent as f64).max(1.0).ln();
         let mut best = (first, f64::NEG_INFINITY);
         for i in first..first + count {
             let child = self.node(i);
@@ -418,11 +458,11 @@ impl<G: Game> LockFreeTree<G> {
         best.0
     }
 
-    /// Adds the playout result to `leaf` and its ancestors, each turning its virtual loss
-    /// into a visit.
+    /// Adds the playout result to `leaf` and its ancestors below the root, each turning its
+    /// virtual loss into a visit.
     fn backpropagate(&self, leaf: u32, (player, value): (Player, f64)) {
         let mut i = leaf;
-        while i != NONE {
+        while i != 0 {
             let n = self.node(i);
             n.add_reward(reward_for(n.mover, player, value));
             let before = n.stats.fetch_add(ONE_VISIT - ONE_VL, Relaxed);
@@ -468,10 +508,12 @@ impl<G: Game> LockFreeTree<G> {
             buf: Vec::new(),
             outcomes: Vec::new(),
             added: 0,
+            block: 0..0,
         };
         let mut scratch = Vec::new();
         let mut done = 0;
-        while !run.clock.interrupted(done) && run.start_iteration() {
+        let mut granted = 0;
+        while !run.clock.interrupted(done) && run.start_iteration(&mut granted) {
             let (leaf, mut pos) = self.descend(root, &mut w);
             let result = playout(
                 &mut pos,
@@ -487,19 +529,35 @@ impl<G: Game> LockFreeTree<G> {
     }
 }
 
+/// Iterations a thread takes from a shared iteration budget at a time.
+const GRANT: u64 = 16;
+
 /// The budget shared by the threads of one search.
 struct Run<'a> {
     clock: Clock<'a>,
-    /// Iterations started, counted only under an iteration limit.
+    /// Iterations handed out, counted only under an iteration limit.
     started: AtomicU64,
     limit: Option<u64>,
 }
 
 impl Run<'_> {
-    /// Claims one iteration of the shared budget: false when none is left.
-    fn start_iteration(&self) -> bool {
-        self.limit
-            .is_none_or(|limit| self.started.fetch_add(1, Relaxed) < limit)
+    /// Starts one iteration of the shared budget, from the thread's `granted` ones, which it
+    /// refills [`GRANT`] at a time (fewer at the end, so that exactly the budget is played;
+    /// the shared counter is touched once per grant, not per iteration): false when none is
+    /// left.
+    fn start_iteration(&self, granted: &mut u64) -> bool {
+        let Some(limit) = self.limit else {
+            return true;
+        };
+        if *granted == 0 {
+            let before = self.started.fetch_add(GRANT, Relaxed);
+            *granted = limit.saturating_sub(before).min(GRANT);
+            if *granted == 0 {
+                return false;
+            }
+        }
+        *granted -= 1;
+        true
     }
 }
 
@@ -584,16 +642,17 @@ mod tests {
     }
 
     /// Walks every published node: no virtual loss is left, every node with children has
-    /// had one visit as a leaf (the root none) and the others through its added children,
-    /// and the nodes with visits are exactly the nodes counted as added. Returns the
-    /// number of nodes with visits.
-    fn check(tree: &LockFreeTree<impl Game>) -> u64 {
+    /// had one visit as a leaf (the root none, and its count is the playouts) and the others
+    /// through its added children, and the nodes with visits are exactly the nodes counted
+    /// as added. Returns the number of nodes with visits, the root included.
+    fn check(tree: &LockFreeTree<impl Game>, playouts: u64) -> u64 {
         let mut stack = vec![0u32];
         let mut visited = 0;
         while let Some(i) = stack.pop() {
             let n = tree.node(i);
-            let (visits, vl) = n.counts();
+            let (stored, vl) = n.counts();
             assert_eq!(vl, 0, "virtual loss left at node {i}");
+            let visits = if i == 0 { playouts } else { stored };
             if visits == 0 {
                 continue;
             }
@@ -624,8 +683,8 @@ mod tests {
         let clock = Clock::start(&budget, std::time::Instant::now());
         let (playouts, added) = grow(&tree, root, eval, &config, &budget, clock, threads);
         assert_eq!(playouts, n);
-        assert_eq!(tree.node(0).counts(), (n, 0));
-        assert_eq!(check(&tree), 1 + added);
+        assert_eq!(tree.node(0).counts(), (0, 0), "the root is never written");
+        assert_eq!(check(&tree, n), 1 + added);
         (playouts, added)
     }
 
