@@ -6,6 +6,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use plylab::game::{Evaluator, Game, Neutral, Notation, Outcome, Player, Status};
+use plylab::games::backgammon::{Backgammon, Pubeval};
 use plylab::games::chance_tree::{ChanceKind, ChanceTree, ChanceTreeParams, ChanceTreeValue};
 use plylab::games::connect4::{CentreFirst, Connect4};
 use plylab::games::tictactoe::TicTacToe;
@@ -273,6 +274,22 @@ fn lock_free_tree_parallel_on_one_thread_is_uct() {
     })
     .unwrap();
     one_thread_equals_uct(&chance, &ChanceTreeValue, &config(5), 3000);
+}
+
+#[test]
+fn lock_free_tree_parallel_plays_backgammon_through_the_dice() {
+    // A decision (3-1 rolled) whose subtree alternates moves and 21-outcome dice nodes.
+    let root = Backgammon::parse_position("start 31").unwrap();
+    let cfg = MctsConfig {
+        playout_cutoff: Some(8),
+        ..config(4)
+    };
+    one_thread_equals_uct(&root, &Pubeval, &cfg, 300);
+    let budget = MctsBudget::iterations(600);
+    let r = tree_parallel(&root, &Pubeval, &cfg, &budget, 3);
+    assert!(legal(&root).contains(&r.best_move.unwrap()));
+    assert_eq!(r.playouts, 600);
+    assert_eq!(r.root_visits.iter().map(|e| e.1).sum::<u64>(), 600);
 }
 
 #[test]
