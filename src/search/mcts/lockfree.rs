@@ -568,9 +568,10 @@ impl Run<'_> {
 ///
 /// Budget: the iteration budget is shared (handed out from one counter, 16 iterations at a
 /// time, so that exactly that many playouts are made); each thread gets the full time budget
-/// and watches the stop flag. Thread `i` is seeded `mix(config.seed ^ i)`. With one thread the search is deterministic
-/// and equals [`super::uct`] with the same seed (apart from `elapsed`); with more, which
-/// statistics a selection reads depends on how the threads interleave.
+/// and watches the stop flag. Thread `i` is seeded `mix(config.seed ^ i)`. With one thread
+/// the search is deterministic and equals [`super::uct`] with the same seed (apart from
+/// `elapsed`); with more, which statistics a selection reads depends on how the threads
+/// interleave.
 pub fn tree_parallel<G: Game, E: Evaluator<G>>(
     root: &G,
     eval: &E,
