@@ -314,9 +314,12 @@ enum AlgorithmName {
     /// Root-parallel MCTS on --threads threads.
     #[value(name = "root_parallel")]
     RootParallel,
-    /// Tree-parallel MCTS (virtual loss) on --threads threads.
+    /// Tree-parallel MCTS (virtual loss) on --threads threads, lock-free.
     #[value(name = "tree_parallel")]
     TreeParallel,
+    /// Tree-parallel MCTS (virtual loss) on --threads threads behind one lock (baseline).
+    #[value(name = "tree_parallel_locked")]
+    TreeParallelLocked,
 }
 
 /// A chess evaluation named on the command line.
@@ -486,7 +489,8 @@ impl Techniques {
                 AlgorithmName::Uct
                 | AlgorithmName::Flat
                 | AlgorithmName::RootParallel
-                | AlgorithmName::TreeParallel => Algorithm::Alphabeta,
+                | AlgorithmName::TreeParallel
+                | AlgorithmName::TreeParallelLocked => Algorithm::Alphabeta,
             },
             ordering,
             tt_mb: self.tt_mb as usize,
@@ -537,6 +541,7 @@ impl Techniques {
                 AlgorithmName::Flat => Some(MctsAlgorithm::FlatMonteCarlo),
                 AlgorithmName::RootParallel => Some(MctsAlgorithm::RootParallel),
                 AlgorithmName::TreeParallel => Some(MctsAlgorithm::TreeParallel),
+                AlgorithmName::TreeParallelLocked => Some(MctsAlgorithm::TreeParallelLocked),
                 _ => None,
             },
             mcts_config: MctsConfig {
@@ -557,7 +562,7 @@ impl Techniques {
         if let Some(c) = self.exploration {
             if !mc {
                 return Err(Failure::bad_input(
-                    "--exploration is for --algorithm uct, flat, root_parallel or tree_parallel",
+                    "--exploration is for --algorithm uct, flat, root_parallel, tree_parallel or tree_parallel_locked",
                 ));
             }
             if !(c.is_finite() && c >= 0.0) {

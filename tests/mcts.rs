@@ -1,16 +1,19 @@
 //! Monte Carlo tree search: UCT plays tic-tac-toe soundly, finds a connect-four win in one,
 //! and the parallel forms agree with it where they should (shared/seeds/003; Kocsis and
-//! Szepesvári 2006; Chaslot, Winands and van den Herik 2008).
+//! Szepesvári 2006; Chaslot, Winands and van den Herik 2008; Enzenberger and Müller 2009).
 
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use plylab::game::{Game, Neutral, Notation, Outcome, Player, Status};
+use plylab::game::{Evaluator, Game, Neutral, Notation, Outcome, Player, Status};
+use plylab::games::backgammon::{Backgammon, Pubeval};
+use plylab::games::chance_tree::{ChanceKind, ChanceTree, ChanceTreeParams, ChanceTreeValue};
 use plylab::games::connect4::{CentreFirst, Connect4};
 use plylab::games::tictactoe::TicTacToe;
 use plylab::rng::XorShift;
 use plylab::search::mcts::{
-    MctsBudget, MctsConfig, flat_monte_carlo, root_parallel, tree_parallel, uct, win_probability,
+    MctsBudget, MctsConfig, MctsResult, flat_monte_carlo, root_parallel, tree_parallel,
+    tree_parallel_locked, uct, win_probability,
 };
 use plylab::search::{Limits, SearchConfig, search};
 
@@ -217,6 +220,106 @@ fn tree_parallel_returns_a_legal_move_with_two_threads() {
 }
 
 #[test]
+fn tree_parallel_locked_returns_a_legal_move_with_two_threads() {
+    let root = Connect4::parse_position("4453").unwrap();
+    let budget = MctsBudget::iterations(3000);
+    let result = tree_parallel_locked(&root, &Neutral, &config(1), &budget, 2);
+    assert!(legal(&root).contains(&result.best_move.unwrap()));
+    assert_eq!(result.playouts, 3000);
+    assert_eq!(result.root_visits.iter().map(|e| e.1).sum::<u64>(), 3000);
+}
+
+/// The result with its elapsed time zeroed, so that two results compare on everything else.
+fn outcome<M: Copy>(r: &MctsResult<M>) -> MctsResult<M> {
+    MctsResult {
+        elapsed: Duration::ZERO,
+        ..r.clone()
+    }
+}
+
+/// Lock-free tree parallelism on one thread is UCT with the same seed, bit for bit.
+fn one_thread_equals_uct<G: Game>(root: &G, eval: &impl Evaluator<G>, cfg: &MctsConfig, n: u64) {
+    let budget = MctsBudget::iterations(n);
+    let single = uct(root, eval, cfg, &budget);
+    let one = tree_parallel(root, eval, cfg, &budget, 1);
+    assert_eq!(outcome(&one), outcome(&single));
+    assert_eq!(
+        outcome(&one),
+        outcome(&tree_parallel(root, eval, cfg, &budget, 1))
+    );
+}
+
+#[test]
+fn lock_free_tree_parallel_on_one_thread_is_uct() {
+    one_thread_equals_uct(
+        &Connect4::parse_position("4453").unwrap(),
+        &Neutral,
+        &config(42),
+        4001,
+    );
+    one_thread_equals_uct(&TicTacToe::new(), &Neutral, &config(3), 2000);
+    let cutoff = MctsConfig {
+        playout_cutoff: Some(6),
+        ..config(8)
+    };
+    one_thread_equals_uct(&Connect4::new(), &CentreFirst, &cutoff, 3000);
+    // Chance nodes: outcomes drawn by weight, rewards from Outcome::Points.
+    let chance = ChanceTree::new(ChanceTreeParams {
+        b: 4,
+        d: 7,
+        chance: ChanceKind::Dice,
+        lo: -400,
+        hi: 400,
+        seed: 11,
+    })
+    .unwrap();
+    one_thread_equals_uct(&chance, &ChanceTreeValue, &config(5), 3000);
+}
+
+#[test]
+fn lock_free_tree_parallel_plays_backgammon_through_the_dice() {
+    // A decision (3-1 rolled) whose subtree alternates moves and 21-outcome dice nodes.
+    let root = Backgammon::parse_position("start 31").unwrap();
+    let cfg = MctsConfig {
+        playout_cutoff: Some(8),
+        ..config(4)
+    };
+    one_thread_equals_uct(&root, &Pubeval, &cfg, 300);
+    let budget = MctsBudget::iterations(600);
+    let r = tree_parallel(&root, &Pubeval, &cfg, &budget, 3);
+    assert!(legal(&root).contains(&r.best_move.unwrap()));
+    assert_eq!(r.playouts, 600);
+    assert_eq!(r.root_visits.iter().map(|e| e.1).sum::<u64>(), 600);
+}
+
+#[test]
+fn lock_free_tree_parallel_finds_wins_and_blocks_on_several_threads() {
+    // (position, the only good move): win in one, and the block of the opponent's win in one.
+    let tictactoe = [("1425", "3"), ("152", "3")];
+    let connect4 = [("121212", "1"), ("12121", "1")];
+    for threads in [2, 4] {
+        for seed in 0..2 {
+            let budget = MctsBudget::iterations(4000);
+            for (moves, best) in tictactoe {
+                let root = TicTacToe::parse_position(moves).unwrap();
+                let r = tree_parallel(&root, &Neutral, &config(seed), &budget, threads);
+                let expected = root.parse_move(best).unwrap();
+                assert_eq!(r.best_move, Some(expected), "{moves} {threads} threads");
+                assert_eq!(r.playouts, 4000);
+                assert_eq!(r.root_visits.iter().map(|e| e.1).sum::<u64>(), 4000);
+            }
+            for (moves, best) in connect4 {
+                let root = Connect4::parse_position(moves).unwrap();
+                let r = tree_parallel(&root, &Neutral, &config(seed), &budget, threads);
+                let expected = root.parse_move(best).unwrap();
+                assert_eq!(r.best_move, Some(expected), "{moves} {threads} threads");
+                assert_eq!(r.root_visits.iter().map(|e| e.1).sum::<u64>(), 4000);
+            }
+        }
+    }
+}
+
+#[test]
 fn stop_flag_and_time_budget_end_the_search() {
     let root = Connect4::new();
     let stop = AtomicBool::new(true);
@@ -227,6 +330,13 @@ fn stop_flag_and_time_budget_end_the_search() {
         tree_parallel(&root, &Neutral, &config(0), &stopped, 2).playouts,
         0
     );
+    assert_eq!(
+        tree_parallel_locked(&root, &Neutral, &config(0), &stopped, 2).playouts,
+        0
+    );
+    let timed = MctsBudget::time(Duration::from_millis(30));
+    let result = tree_parallel(&root, &Neutral, &config(0), &timed, 2);
+    assert!(result.playouts > 0 && result.elapsed < Duration::from_secs(5));
 
     let timed = MctsBudget::time(Duration::from_millis(30));
     let result = root_parallel(&root, &Neutral, &config(0), &timed, 2);

@@ -298,3 +298,42 @@ threads = [1, 2]
         assert!(linked >= 4, "{linked}");
     }
 }
+
+#[test]
+fn both_tree_parallel_searches_run_from_an_experiment_file() {
+    let tmp = TempDir::new("tree");
+    let text = r#"
+name = "tree"
+seed = 9
+
+[[games]]
+game = "connect4"
+positions = ["121212", "12121"]
+
+[[searchers]]
+label = "lockfree"
+algorithm = "tree_parallel"
+threads = [1, 2]
+limits = { nodes = 2001 }
+
+[[searchers]]
+label = "locked"
+algorithm = "tree_parallel_locked"
+threads = 2
+limits = { nodes = 2001 }
+"#;
+    let rows = run(&tmp, "tree", text, 1);
+    // 2 positions × 3 searcher variants, one row each.
+    assert_eq!(rows.len(), 6);
+    for row in &rows {
+        assert!(
+            ["tree_parallel", "tree_parallel_locked"].contains(&row.algorithm.as_str()),
+            "{row:?}"
+        );
+        // The shared iteration budget is spent exactly, and both find the only good move
+        // (the win in one, and the block of it).
+        assert_eq!(row.playouts, Some(2001), "{row:?}");
+        assert_eq!(row.best_move, "1", "{row:?}");
+    }
+    assert_eq!(rows.iter().filter(|r| r.threads == 2).count(), 4);
+}

@@ -84,8 +84,10 @@ pub enum AlgorithmSetting {
     FlatMonteCarlo,
     /// Root-parallel UCT on `threads` threads.
     RootParallel,
-    /// Tree-parallel UCT with virtual loss on `threads` threads.
+    /// Tree-parallel UCT with virtual loss on `threads` threads, lock-free.
     TreeParallel,
+    /// Tree-parallel UCT with virtual loss on `threads` threads, behind one lock.
+    TreeParallelLocked,
     /// Expectiminimax over chance nodes (games with chance only).
     Expectiminimax,
     /// Ballard's Star1 (games with chance only).
@@ -105,6 +107,7 @@ impl AlgorithmSetting {
             Self::FlatMonteCarlo => Err(MctsAlgorithm::FlatMonteCarlo),
             Self::RootParallel => Err(MctsAlgorithm::RootParallel),
             Self::TreeParallel => Err(MctsAlgorithm::TreeParallel),
+            Self::TreeParallelLocked => Err(MctsAlgorithm::TreeParallelLocked),
             Self::Expectiminimax => Ok(Algorithm::Expectiminimax),
             Self::Star1 => Ok(Algorithm::Star1),
             Self::Star2 => Ok(Algorithm::Star2),

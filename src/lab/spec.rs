@@ -167,8 +167,8 @@ pub struct GameSpec {
 pub struct SearcherSpec {
     /// The name in the `searcher` column.
     pub label: Spanned<String>,
-    /// `minimax`, `alphabeta`, `lazy_smp`, `uct`, `flat_monte_carlo`, `root_parallel` or
-    /// `tree_parallel`; required, except for an arena's external engine.
+    /// `minimax`, `alphabeta`, `lazy_smp`, `uct`, `flat_monte_carlo`, `root_parallel`,
+    /// `tree_parallel` or `tree_parallel_locked`; required, except for an arena's external engine.
     pub algorithm: Option<Sweep<AlgorithmSetting>>,
     /// Arena files only: an external UCI engine instead of a plylab search
     /// (`{ cmd = "stockfish", args = [...], options = { Threads = 1 } }`), read by
@@ -217,7 +217,8 @@ pub struct SearcherSpec {
     /// The game's dedicated exact solver for positions this near the end (empties in
     /// othello), where the search reaches the end; absent or 0: off.
     pub endgame_solver: Option<Spanned<Sweep<u32>>>,
-    /// Search threads (lazy_smp, root_parallel and tree_parallel; default 1).
+    /// Search threads (lazy_smp, root_parallel, tree_parallel and tree_parallel_locked;
+    /// default 1).
     pub threads: Option<Spanned<Sweep<usize>>>,
     /// Chess, alpha-beta: an endgame database file (`plylab tablebase build`), or a
     /// directory of `*.plytb` files, relative to the experiment file, consulted at every
@@ -1271,7 +1272,7 @@ fn check_variant(
             return Err(src.at(
                 threads,
                 "threads",
-                "more than one thread needs algorithm = \"lazy_smp\", \"root_parallel\" or \"tree_parallel\"",
+                "more than one thread needs algorithm = \"lazy_smp\", \"root_parallel\", \"tree_parallel\" or \"tree_parallel_locked\"",
             ));
         }
     }
@@ -1340,7 +1341,7 @@ fn check_family_keys(
     if variant.mcts.is_none() {
         if let Some((key, Some(span))) = mcts_keys.iter().find(|(_, s)| s.is_some()) {
             let why = format!(
-                "`{key}` is for Monte Carlo searches (uct, flat_monte_carlo, root_parallel, tree_parallel)"
+                "`{key}` is for Monte Carlo searches (uct, flat_monte_carlo, root_parallel, tree_parallel, tree_parallel_locked)"
             );
             return Err(src.error(span.clone(), Some(key), why));
         }

@@ -7,9 +7,12 @@
 //!   ... new child ... perform a random playout ... update score at c and all of c's ancestors");
 //! - [`flat_monte_carlo`]: random playouts from each root move in turn, best mean (seed 003,
 //!   "pure Monte Carlo tree search");
-//! - [`root_parallel`] and [`tree_parallel`]: root parallelism and tree parallelism with
-//!   virtual loss (Chaslot, Winands and van den Herik 2008, "Parallel Monte-Carlo tree
-//!   search", Computers and Games).
+//! - [`root_parallel`] and [`tree_parallel_locked`]: root parallelism and tree parallelism
+//!   with virtual loss behind one lock (Chaslot, Winands and van den Herik 2008, "Parallel
+//!   Monte-Carlo tree search", Computers and Games);
+//! - [`tree_parallel`]: tree parallelism without a lock, atomic statistics with virtual loss
+//!   and expansions published by one atomic store (Enzenberger and Müller 2009, "A Lock-free
+//!   Multithreaded Monte-Carlo Tree Search Algorithm").
 //!
 //! Games of chance: at a chance node the tree and the playouts draw the outcome by its
 //! weight ([`crate::game::Game::chance_outcomes`]) instead of choosing it.
@@ -17,6 +20,7 @@
 //! Rewards are 1 for a win, 0.5 for a draw, 0 for a loss; a node's reward is counted for
 //! the player who moved into it. One iteration is one playout.
 
+mod lockfree;
 mod parallel;
 mod tree;
 
@@ -25,7 +29,8 @@ use std::time::{Duration, Instant};
 
 use crate::game::{Evaluator, Game, Status};
 use crate::rng::{XorShift, mix};
-pub use parallel::{root_parallel, tree_parallel};
+pub use lockfree::tree_parallel;
+pub use parallel::{root_parallel, tree_parallel_locked};
 pub use tree::win_probability;
 use tree::{Tree, playout, reward_for};
 
@@ -38,8 +43,11 @@ pub enum MctsAlgorithm {
     FlatMonteCarlo,
     /// [`root_parallel`]: independent trees, root statistics merged.
     RootParallel,
-    /// [`tree_parallel`]: one shared tree with virtual loss.
+    /// [`tree_parallel`]: one shared lock-free tree with virtual loss.
     TreeParallel,
+    /// [`tree_parallel_locked`]: one shared tree with virtual loss behind one lock (the
+    /// baseline of the scaling experiment).
+    TreeParallelLocked,
 }
 
 impl MctsAlgorithm {
@@ -58,13 +66,17 @@ impl MctsAlgorithm {
             Self::FlatMonteCarlo => flat_monte_carlo(root, eval, config, budget),
             Self::RootParallel => root_parallel(root, eval, config, budget, threads),
             Self::TreeParallel => tree_parallel(root, eval, config, budget, threads),
+            Self::TreeParallelLocked => tree_parallel_locked(root, eval, config, budget, threads),
         }
     }
 
     /// Whether `threads` above 1 means anything to this search.
     #[must_use]
     pub fn is_parallel(self) -> bool {
-        matches!(self, Self::RootParallel | Self::TreeParallel)
+        matches!(
+            self,
+            Self::RootParallel | Self::TreeParallel | Self::TreeParallelLocked
+        )
     }
 }
 
@@ -75,6 +87,7 @@ impl std::fmt::Display for MctsAlgorithm {
             Self::FlatMonteCarlo => "flat_monte_carlo",
             Self::RootParallel => "root_parallel",
             Self::TreeParallel => "tree_parallel",
+            Self::TreeParallelLocked => "tree_parallel_locked",
         })
     }
 }

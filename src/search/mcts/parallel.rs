@@ -1,6 +1,6 @@
 //! Parallel MCTS (Chaslot, Winands and van den Herik 2008, "Parallel Monte-Carlo tree
-//! search", Computers and Games, LNCS 5131): root parallelism and tree parallelism with
-//! virtual loss.
+//! search", Computers and Games, LNCS 5131): root parallelism, and tree parallelism with
+//! virtual loss behind one lock (the baseline of the lock-free [`super::tree_parallel`]).
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::thread;
@@ -74,7 +74,8 @@ fn merge<M: Copy>(into: &mut Vec<(M, u64, f64)>, run: Vec<(M, u64, f64)>) {
     }
 }
 
-/// Tree parallelism with virtual loss (Chaslot et al. 2008): `threads` (at least 1) threads
+/// Tree parallelism with virtual loss behind one global lock (Chaslot et al. 2008), kept as
+/// the baseline of the lock-free [`super::tree_parallel`]: `threads` (at least 1) threads
 /// grow one shared UCT tree. The tree sits behind a single `parking_lot::Mutex` (a lock per
 /// tree, the simplest correct design, not lock-free): a thread locks it to select and expand,
 /// unlocks it for the playout, and locks it again to backpropagate. Each node on a selected
@@ -86,7 +87,7 @@ fn merge<M: Copy>(into: &mut Vec<(M, u64, f64)>, run: Vec<(M, u64, f64)>) {
 /// `mix(config.seed ^ i)`, but the result is not deterministic: which statistics (and
 /// virtual losses) a selection sees depends on how the operating system interleaves the
 /// threads.
-pub fn tree_parallel<G: Game, E: Evaluator<G>>(
+pub fn tree_parallel_locked<G: Game, E: Evaluator<G>>(
     root: &G,
     eval: &E,
     config: &MctsConfig,
@@ -126,7 +127,7 @@ pub fn tree_parallel<G: Game, E: Evaluator<G>>(
     )
 }
 
-/// What the threads of [`tree_parallel`] share.
+/// What the threads of [`tree_parallel_locked`] share.
 struct Shared<'a, G: Game> {
     tree: Mutex<Tree<G>>,
     started: AtomicU64,

@@ -256,7 +256,7 @@ pub(super) fn sample<M>(outcomes: &[(M, Weight)], rng: &mut XorShift) -> usize {
 }
 
 /// Fisher-Yates shuffle with the seeded generator.
-fn shuffle<T>(items: &mut [T], rng: &mut XorShift) {
+pub(super) fn shuffle<T>(items: &mut [T], rng: &mut XorShift) {
     for i in (1..items.len()).rev() {
         let j = rng.below(i as u64 + 1) as usize;
         items.swap(i, j);

@@ -1,0 +1,707 @@
+//! Lock-free tree parallelism: one UCT tree grown by several threads without a lock
+//! (Enzenberger and Müller 2009, "A Lock-free Multithreaded Monte-Carlo Tree Search
+//! Algorithm", Advances in Computer Games 12), with virtual loss (Chaslot, Winands and van den
+//! Herik 2008, "Parallel Monte-Carlo tree search", Computers and Games).
+//!
+//! The design, piece by piece:
+//!
+//! - **Storage.** Nodes live in a chunked arena whose chunks never move: chunk `k` holds
+//!   `2^(12 + k)` nodes and is allocated the first time an index falls in it (installed with
+//!   one compare-and-swap; a thread that loses the race frees its copy). Indices are `u32`
+//!   and claimed from an atomic bump counter in blocks of [`BLOCK`] per thread (a child list
+//!   longer than half a block is claimed on its own), so a thread owns the slots it claimed
+//!   until it publishes them, and the shared counter is touched once per block rather than
+//!   once per expansion. The chunks double, so a search allocates O(log nodes) times in all
+//!   and nothing once the tree has stopped growing past its largest chunk.
+//! - **Expansion.** A thread that reaches a node whose children are not published yet
+//!   generates them (in its own move buffer, shuffled with its own generator as [`super::uct`]
+//!   does), claims that many slots, writes the children there and publishes the range with
+//!   one compare-and-swap of the node's packed `(first child, count)` word (Release). Two
+//!   threads may expand the same node at once; the loser's children stay unreferenced in the
+//!   arena and it carries on with the winner's, as Enzenberger and Müller accept ("the
+//!   memory is wasted", a rare race). Readers load the word with Acquire, so they see every
+//!   child fully written or no child list at all, never a half-built one.
+//! - **Adding children.** As in [`super::uct`], one child is added to the tree per iteration
+//!   that reaches a node with children still unadded: a thread claims the next one with a
+//!   compare-and-swap on the node's `expanded` counter (so two threads never add the same
+//!   child), then follows UCB1 once all are added. At a chance node the outcome is drawn by
+//!   its weight, as in the locked tree; a child drawn for the first time (one atomic swap of
+//!   its `entered` flag) counts as added.
+//! - **Statistics.** Visits and virtual losses share one `AtomicU64` (visits in the high 44
+//!   bits, virtual losses in the low 20): entering a node adds one virtual loss with one
+//!   `fetch_add`, and backpropagation turns it into a visit with one `fetch_add` of
+//!   `2^20 − 1`, so a reader never sees the playout counted twice or not at all. The reward
+//!   sum is an `f64` kept as its bits in an `AtomicU64` and updated with a compare-and-swap
+//!   loop; a zero reward (a loss) skips it. The f64 was chosen over fixed point because
+//!   playout cutoffs and `Outcome::Points` give rewards that are arbitrary reals in
+//!   `[0, 1]`: with f64 one thread adds exactly what [`super::uct`] adds, in the same order,
+//!   so one thread of this search reproduces UCT's tree and choice bit for bit; the retries
+//!   only happen on nodes several threads update at once (near the root), whose cache line
+//!   the visit counter already contends.
+//! - **Virtual loss.** Every node on a descent's path below the root gets one (an extra
+//!   visit with reward 0, Chaslot et al. 2008), added as the thread enters it and removed
+//!   when the playout is backpropagated. In UCB1 a child's count is its visits plus its
+//!   virtual losses; the parent's is its visits plus the virtual losses of the *other*
+//!   threads (its own, added on entering, is not yet in any child), which with one thread is
+//!   exactly UCT's count.
+//! - **The root is never written** once its children are published: every iteration passes
+//!   through it, so any counter there would be one cache line written by every thread on
+//!   every iteration. Its count for UCB1 is the sum of its children's visits and virtual
+//!   losses (with one thread, exactly UCT's root visits: the root is never a leaf), and its
+//!   reward sum is never read.
+//! - **Memory ordering.** Acquire/Release only where data is published: the child ranges
+//!   and the arena's chunk pointers. The statistics are Relaxed: a selection may read a
+//!   reward sum and a count from slightly different moments, which, as in Enzenberger and
+//!   Müller's Fuego, only perturbs one UCB1 value by a fraction of a playout. The search
+//!   joins its threads before reading the results, which orders everything.
+//!
+//! Nothing is allocated per iteration: each thread reuses its move and outcome buffers.
+
+use std::cell::UnsafeCell;
+use std::mem::MaybeUninit;
+use std::ptr;
+use std::sync::atomic::Ordering::{AcqRel, Acquire, Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, AtomicU64};
+use std::thread;
+
+use super::tree::{playout, reward_for, sample, shuffle};
+use super::{Choice, Clock, MctsBudget, MctsConfig, MctsResult, begin, finish, thread_rng};
+use crate::game::{Evaluator, Game, Player, Status, Weight};
+use crate::rng::XorShift;
+
+/// No parent (the root).
+const NONE: u32 = u32::MAX;
+
+/// A node's child word before its children are published.
+const UNGENERATED: u64 = u64::MAX;
+
+/// Bits of the statistics word that count virtual losses (up to 2^20 − 1 descents in flight
+/// through one node; every thread has at most one).
+const VL_BITS: u32 = 20;
+
+/// One virtual loss in the statistics word.
+const ONE_VL: u64 = 1;
+
+/// One visit in the statistics word.
+const ONE_VISIT: u64 = 1 << VL_BITS;
+
+/// Log2 of the first chunk's size.
+const FIRST_CHUNK_BITS: u32 = 12;
+
+/// Chunks enough for every `u32` index: chunk `k` starts at `2^(12+k) − 2^12`.
+const CHUNKS: usize = (33 - FIRST_CHUNK_BITS) as usize;
+
+/// Slots a thread claims from the shared counter at a time.
+const BLOCK: u32 = 1024;
+
+/// One node of the shared tree. `mv`, `parent` and `mover` are written once, before the
+/// node is published, and only read afterwards; the rest is atomic.
+struct Node<M> {
+    /// The move from the parent (`None` at the root).
+    mv: Option<M>,
+    /// The parent's index, [`NONE`] at the root.
+    parent: u32,
+    /// The player who played `mv`: rewards are counted from this player's point of view.
+    mover: Player,
+    /// `(first child << 32) | child count`, or [`UNGENERATED`]; stored once (Release).
+    children: AtomicU64,
+    /// Children added to the tree so far (non-chance nodes), in arena order.
+    expanded: AtomicU32,
+    /// Whether a descent has entered this node (used for the outcomes of chance nodes, which
+    /// are drawn rather than added in order).
+    entered: AtomicBool,
+    /// Completed playouts `<< VL_BITS` plus the virtual losses under way.
+    stats: AtomicU64,
+    /// The sum of rewards (1 win, 0.5 draw, 0 loss) for `mover`, as `f64` bits.
+    reward: AtomicU64,
+}
+
+impl<M> Node<M> {
+    fn new(mv: Option<M>, parent: u32, mover: Player) -> Self {
+        Self {
+            mv,
+            parent,
+            mover,
+            children: AtomicU64::new(UNGENERATED),
+            expanded: AtomicU32::new(0),
+            entered: AtomicBool::new(false),
+            stats: AtomicU64::new(0),
+            reward: AtomicU64::new(0f64.to_bits()),
+        }
+    }
+
+    /// `(visits, virtual losses)`.
+    fn counts(&self) -> (u64, u64) {
+        let s = self.stats.load(Relaxed);
+        (s >> VL_BITS, s & (ONE_VISIT - 1))
+    }
+
+    fn reward(&self) -> f64 {
+        f64::from_bits(self.reward.load(Relaxed))
+    }
+
+    /// Adds `x` to the reward sum (a compare-and-swap loop; nothing to do for 0).
+    fn add_reward(&self, x: f64) {
+        if x == 0.0 {
+            return;
+        }
+        let mut current = self.reward.load(Relaxed);
+        loop {
+            let sum = (f64::from_bits(current) + x).to_bits();
+            match self
+                .reward
+                .compare_exchange_weak(current, sum, Relaxed, Relaxed)
+            {
+                Ok(_) => return,
+                Err(now) => current = now,
+            }
+        }
+    }
+}
+
+/// A slot of the arena: uninitialised until the thread that claimed it writes its node.
+type Slot<M> = UnsafeCell<MaybeUninit<Node<M>>>;
+
+/// Nodes in chunks that never move (see the module documentation).
+struct Arena<M> {
+    chunks: [AtomicPtr<Slot<M>>; CHUNKS],
+    /// The next unclaimed index.
+    next: AtomicU64,
+}
+
+// SAFETY: the slots are only written by the thread that claimed them before they are
+// published (Release) and only read after that (Acquire); `M` is `Send + Sync`.
+unsafe impl<M: Send + Sync> Sync for Arena<M> {}
+unsafe impl<M: Send + Sync> Send for Arena<M> {}
+
+/// The chunk of index `i` and the offset in it.
+fn locate(i: u32) -> (usize, usize) {
+    let j = u64::from(i) + (1 << FIRST_CHUNK_BITS);
+    let top = 63 - j.leading_zeros();
+    let k = (top - FIRST_CHUNK_BITS) as usize;
+    (k, (j - (1 << top)) as usize)
+}
+
+/// Nodes in chunk `k`.
+fn chunk_len(k: usize) -> usize {
+    1 << (FIRST_CHUNK_BITS as usize + k)
+}
+
+impl<M> Arena<M> {
+    fn new() -> Self {
+        Self {
+            chunks: std::array::from_fn(|_| AtomicPtr::new(ptr::null_mut())),
+            next: AtomicU64::new(0),
+        }
+    }
+
+    /// Chunk `k`, allocated if no thread has yet.
+    fn chunk(&self, k: usize) -> *mut Slot<M> {
+        let p = self.chunks[k].load(Acquire);
+        if !p.is_null() {
+            return p;
+        }
+        let len = chunk_len(k);
+        let mut slots: Vec<Slot<M>> = Vec::with_capacity(len);
+        // SAFETY: an uninitialised `MaybeUninit` (in an `UnsafeCell`) is a valid value.
+        unsafe { slots.set_len(len) };
+        let fresh = Box::into_raw(slots.into_boxed_slice()).cast::<Slot<M>>();
+        match self.chunks[k].compare_exchange(ptr::null_mut(), fresh, AcqRel, Acquire) {
+            Ok(_) => fresh,
+            Err(installed) => {
+                // SAFETY: `fresh` came from `Box::into_raw` of `len` slots and was never shared.
+                drop(unsafe { Box::from_raw(ptr::slice_from_raw_parts_mut(fresh, len)) });
+                installed
+            }
+        }
+    }
+
+    /// Claims `count` (≥ 1) consecutive slots and makes sure their chunks exist; returns the
+    /// first index.
+    fn claim(&self, count: u32) -> u32 {
+        let first = self.next.fetch_add(u64::from(count), Relaxed);
+        let last = first + u64::from(count) - 1;
+        assert!(last < u64::from(NONE), "tree larger than u32::MAX nodes");
+        for k in locate(first as u32).0..=locate(last as u32).0 {
+            self.chunk(k);
+        }
+        first as u32
+    }
+
+    /// Writes `node` into slot `i`.
+    ///
+    /// # Safety
+    /// `i` was claimed by this thread and is not published yet.
+    unsafe fn write(&self, i: u32, node: Node<M>) {
+        let (k, offset) = locate(i);
+        let chunk = self.chunks[k].load(Acquire);
+        // SAFETY: the claim allocated chunk `k`; nobody else reads or writes slot `i` yet.
+        unsafe { (*chunk.add(offset)).get().write(MaybeUninit::new(node)) };
+    }
+
+    /// The node at `i`, which must be the root or a child of a published range (so it is
+    /// initialised, and its chunk pointer was stored before the publication this thread
+    /// acquired).
+    fn get(&self, i: u32) -> &Node<M> {
+        let (k, offset) = locate(i);
+        let chunk = self.chunks[k].load(Acquire);
+        debug_assert!(!chunk.is_null());
+        // SAFETY: see above; the immutable fields are not written after publication.
+        unsafe { (*(*chunk.add(offset)).get()).assume_init_ref() }
+    }
+}
+
+impl<M> Drop for Arena<M> {
+    fn drop(&mut self) {
+        for (k, chunk) in self.chunks.iter_mut().enumerate() {
+            let p = *chunk.get_mut();
+            if !p.is_null() {
+                // SAFETY: allocated in `chunk` with this length; nodes need no drop
+                // (`MaybeUninit` drops nothing, and `M` is `Copy`).
+                drop(unsafe { Box::from_raw(ptr::slice_from_raw_parts_mut(p, chunk_len(k))) });
+            }
+        }
+    }
+}
+
+/// `(first, count)` of a published child word.
+fn unpack(word: u64) -> (u32, u32) {
+    ((word >> 32) as u32, word as u32)
+}
+
+/// The shared tree of [`tree_parallel`].
+pub(super) struct LockFreeTree<G: Game> {
+    arena: Arena<G::Move>,
+    exploration: f64,
+}
+
+/// One thread's reused buffers and counters.
+struct Worker<M> {
+    rng: XorShift,
+    buf: Vec<M>,
+    outcomes: Vec<(M, Weight)>,
+    /// Nodes this thread added to the tree.
+    added: u64,
+    /// The unused part of this thread's block of slots.
+    block: std::ops::Range<u32>,
+}
+
+impl<M> Worker<M> {
+    /// `count` (≥ 1) consecutive slots for a child list: from this thread's block, from a
+    /// fresh block when it has too few left, or on their own when the list is long.
+    fn claim(&mut self, arena: &Arena<M>, count: u32) -> u32 {
+        if self.block.len() < count as usize {
+            if count > BLOCK / 2 {
+                return arena.claim(count);
+            }
+            let first = arena.claim(BLOCK);
+            self.block = first..first + BLOCK;
+        }
+        let first = self.block.start;
+        self.block.start += count;
+        first
+    }
+}
+
+impl<G: Game> LockFreeTree<G> {
+    /// A tree holding only `root`.
+    fn new(root: &G, exploration: f64) -> Self {
+        let arena = Arena::new();
+        let i = arena.claim(1);
+        // SAFETY: slot 0 was just claimed; the tree is not shared yet.
+        unsafe { arena.write(i, Node::new(None, NONE, root.side_to_move().other())) };
+        Self { arena, exploration }
+    }
+
+    fn node(&self, i: u32) -> &Node<G::Move> {
+        self.arena.get(i)
+    }
+
+    /// Selection and expansion with virtual loss, as [`super::tree::Tree::descend`]:
+    /// returns the node to play out from and its position.
+    fn descend(&self, root: &G, w: &mut Worker<G::Move>) -> (u32, G) {
+        let mut pos = root.clone();
+        let mut node = 0u32;
+        loop {
+            if pos.status() != Status::Ongoing {
+                return (node, pos);
+            }
+            let mut word = self.node(node).children.load(Acquire);
+            if word == UNGENERATED {
+                word = self.generate(node, &pos, w);
+            }
+            let (first, count) = unpack(word);
+            let next = if pos.is_chance() {
+                self.sample_child(first, count, &pos, w)
+            } else {
+                self.next_child(node, first, count)
+            };
+            let Some((child, new)) = next else {
+                return (node, pos);
+            };
+            let c = self.node(child);
+            c.stats.fetch_add(ONE_VL, Relaxed);
+            pos.play(c.mv.expect("a child has a move"));
+            node = child;
+            if new {
+                w.added += 1;
+                return (node, pos);
+            }
+        }
+    }
+
+    /// Generates the children of `node` (position `pos`) in this thread's buffer, writes
+    /// them to freshly claimed slots and publishes them; returns the published child word
+    /// (another thread's, when it published first).
+    fn generate(&self, node: u32, pos: &G, w: &mut Worker<G::Move>) -> u64 {
+        w.buf.clear();
+        if pos.is_chance() {
+            w.outcomes.clear();
+            pos.chance_outcomes(&mut w.outcomes);
+            w.buf.extend(w.outcomes.iter().map(|&(o, _)| o));
+        } else {
+            pos.generate_moves(&mut w.buf);
+            shuffle(&mut w.buf, &mut w.rng);
+        }
+        let count = u32::try_from(w.buf.len()).expect("more than u32::MAX moves");
+        let first = if count == 0 {
+            0
+        } else {
+            w.claim(&self.arena, count)
+        };
+        let mover = pos.side_to_move();
+        for (i, &mv) in (first..).zip(w.buf.iter()) {
+            // SAFETY: `first..first + count` was claimed by this thread just now.
+            unsafe { self.arena.write(i, Node::new(Some(mv), node, mover)) };
+        }
+        let word = (u64::from(first) << 32) | u64::from(count);
+        // Release publishes the children written above; on failure, Acquire makes the
+        // winner's children visible (ours stay unreferenced: Enzenberger and Müller 2009).
+        match self
+            .node(node)
+            .children
+            .compare_exchange(UNGENERATED, word, AcqRel, Acquire)
+        {
+            Ok(_) => word,
+            Err(published) => published,
+        }
+    }
+
+    /// The next unadded child of `node` (`true`: added now), or else the UCB1 choice;
+    /// `None` when it has no children.
+    fn next_child(&self, node: u32, first: u32, count: u32) -> Option<(u32, bool)> {
+        if count == 0 {
+            return None;
+        }
+        let n = self.node(node);
+        match n
+            .expanded
+            .fetch_update(Relaxed, Relaxed, |e| (e < count).then_some(e + 1))
+        {
+            Ok(e) => Some((first + e, true)),
+            Err(_) => Some((self.select(node, first, count), false)),
+        }
+    }
+
+    /// At a chance node, the child of an outcome drawn by its weight (`true`: entered for
+    /// the first time, so it is added now), as [`super::tree::Tree`] does.
+    fn sample_child(
+        &self,
+        first: u32,
+        count: u32,
+        pos: &G,
+        w: &mut Worker<G::Move>,
+    ) -> Option<(u32, bool)> {
+        w.outcomes.clear();
+        pos.chance_outcomes(&mut w.outcomes);
+        if count == 0 || w.outcomes.len() != count as usize {
+            return None;
+        }
+        let child = first + sample(&w.outcomes, &mut w.rng) as u32;
+        let c = self.node(child);
+        // The load first: a node entered long ago is read, not written, by every descent.
+        let new = !c.entered.load(Relaxed) && !c.entered.swap(true, Relaxed);
+        Some((child, new))
+    }
+
+    /// UCB1 over the children `first..first + count` of `node`, virtual losses counted as
+    /// visits with reward 0. The parent's count leaves out this thread's own virtual loss,
+    /// which is not yet in any child; the root's is the sum over its children. Ties go to
+    /// the earlier child.
+    fn select(&self, node: u32, first: u32, count: u32) -> u32 {
+        let parent = if node == 0 {
+            (first..first + count)
+                .map(|i| {
+                    let (v, l) = self.node(i).counts();
+                    v + l
+                })
+                .sum()
+        } else {
+            let (visits, vl) = self.node(node).counts();
+            visits + vl.saturating_sub(1)
+        };
+        let log_parent = (parent as f64).max(1.0).ln();
+        let mut best = (first, f64::NEG_INFINITY);
+        for i in first..first + count {
+            let child = self.node(i);
+            let (v, l) = child.counts();
+            let visits = (v + l) as f64;
+            let value = if visits == 0.0 {
+                f64::INFINITY
+            } else {
+                child.reward() / visits + self.exploration * (log_parent / visits).sqrt()
+            };
+            if value > best.1 {
+                best = (i, value);
+            }
+        }
+        best.0
+    }
+
+    /// Adds the playout result to `leaf` and its ancestors below the root, each turning its
+    /// virtual loss into a visit.
+    fn backpropagate(&self, leaf: u32, (player, value): (Player, f64)) {
+        let mut i = leaf;
+        while i != 0 {
+            let n = self.node(i);
+            n.add_reward(reward_for(n.mover, player, value));
+            let before = n.stats.fetch_add(ONE_VISIT - ONE_VL, Relaxed);
+            debug_assert!(before & (ONE_VISIT - 1) > 0, "no virtual loss to remove");
+            i = n.parent;
+        }
+    }
+
+    /// `(move, visits, reward sum)` for each legal root move, in move-generation order.
+    fn root_totals(&self, root: &G) -> Vec<(G::Move, u64, f64)> {
+        let mut moves = Vec::new();
+        root.generate_moves(&mut moves);
+        let r = self.node(0);
+        let word = r.children.load(Acquire);
+        let (first, count) = if word == UNGENERATED {
+            (0, 0)
+        } else {
+            unpack(word)
+        };
+        let added = r.expanded.load(Relaxed).min(count);
+        moves
+            .into_iter()
+            .map(|mv| {
+                let child = (first..first + added)
+                    .map(|i| self.node(i))
+                    .find(|c| c.mv == Some(mv));
+                child.map_or((mv, 0, 0.0), |c| (mv, c.counts().0, c.reward()))
+            })
+            .collect()
+    }
+
+    /// One thread's loop; returns `(playouts, nodes added)`.
+    fn work<E: Evaluator<G>>(
+        &self,
+        root: &G,
+        eval: &E,
+        config: &MctsConfig,
+        run: &Run<'_>,
+        index: usize,
+    ) -> (u64, u64) {
+        let mut w = Worker {
+            rng: thread_rng(config.seed, index),
+            buf: Vec::new(),
+            outcomes: Vec::new(),
+            added: 0,
+            block: 0..0,
+        };
+        let mut scratch = Vec::new();
+        let mut done = 0;
+        let mut granted = 0;
+        while !run.clock.interrupted(done) && run.start_iteration(&mut granted) {
+            let (leaf, mut pos) = self.descend(root, &mut w);
+            let result = playout(
+                &mut pos,
+                eval,
+                config.playout_cutoff,
+                &mut w.rng,
+                (&mut scratch, &mut w.outcomes),
+            );
+            self.backpropagate(leaf, result);
+            done += 1;
+        }
+        (done, w.added)
+    }
+}
+
+/// Iterations a thread takes from a shared iteration budget at a time.
+const GRANT: u64 = 16;
+
+/// The budget shared by the threads of one search.
+struct Run<'a> {
+    clock: Clock<'a>,
+    /// Iterations handed out, counted only under an iteration limit.
+    started: AtomicU64,
+    limit: Option<u64>,
+}
+
+impl Run<'_> {
+    /// Starts one iteration of the shared budget, from the thread's `granted` ones, which it
+    /// refills [`GRANT`] at a time (fewer at the end, so that exactly the budget is played;
+    /// the shared counter is touched once per grant, not per iteration): false when none is
+    /// left.
+    fn start_iteration(&self, granted: &mut u64) -> bool {
+        let Some(limit) = self.limit else {
+            return true;
+        };
+        if *granted == 0 {
+            let before = self.started.fetch_add(GRANT, Relaxed);
+            *granted = limit.saturating_sub(before).min(GRANT);
+            if *granted == 0 {
+                return false;
+            }
+        }
+        *granted -= 1;
+        true
+    }
+}
+
+/// Lock-free tree parallelism (Enzenberger and Müller 2009) with virtual loss (Chaslot et al.
+/// 2008): `threads` (at least 1) threads grow one shared UCT tree whose statistics are
+/// atomics and whose expansions are published with one atomic store, with no lock anywhere
+/// (see the module source for the design and the memory orderings).
+///
+/// Budget: the iteration budget is shared (handed out from one counter, 16 iterations at a
+/// time, so that exactly that many playouts are made); each thread gets the full time budget
+/// and watches the stop flag. Thread `i` is seeded `mix(config.seed ^ i)`. With one thread
+/// the search is deterministic and equals [`super::uct`] with the same seed (apart from
+/// `elapsed`); with more, which statistics a selection reads depends on how the threads
+/// interleave.
+pub fn tree_parallel<G: Game, E: Evaluator<G>>(
+    root: &G,
+    eval: &E,
+    config: &MctsConfig,
+    budget: &MctsBudget<'_>,
+    threads: usize,
+) -> MctsResult<G::Move> {
+    let (start, clock) = match begin(root, budget) {
+        Ok(started) => started,
+        Err(done) => return done,
+    };
+    let tree = LockFreeTree::new(root, config.exploration);
+    let (playouts, added) = grow(&tree, root, eval, config, budget, clock, threads);
+    finish(
+        tree.root_totals(root),
+        Choice::MostVisits,
+        playouts,
+        1 + added,
+        start.elapsed(),
+    )
+}
+
+/// Runs `threads` workers on `tree`; returns `(playouts, nodes added)` over all of them.
+fn grow<G: Game, E: Evaluator<G>>(
+    tree: &LockFreeTree<G>,
+    root: &G,
+    eval: &E,
+    config: &MctsConfig,
+    budget: &MctsBudget<'_>,
+    clock: Clock<'_>,
+    threads: usize,
+) -> (u64, u64) {
+    let run = Run {
+        clock,
+        started: AtomicU64::new(0),
+        limit: budget.iterations,
+    };
+    thread::scope(|s| {
+        let handles: Vec<_> = (0..threads.max(1))
+            .map(|i| {
+                let run = &run;
+                s.spawn(move || tree.work(root, eval, config, run, i))
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("an MCTS thread panicked"))
+            .fold((0, 0), |(p, a), (dp, da)| (p + dp, a + da))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{Neutral, Notation};
+    use crate::games::chance_tree::{ChanceKind, ChanceTree, ChanceTreeParams, ChanceTreeValue};
+    use crate::games::connect4::Connect4;
+
+    #[test]
+    fn indices_map_to_chunks_without_gaps() {
+        assert_eq!(locate(0), (0, 0));
+        assert_eq!(locate(4095), (0, 4095));
+        assert_eq!(locate(4096), (1, 0));
+        assert_eq!(locate(4096 + 8191), (1, 8191));
+        assert_eq!(locate(4096 + 8192), (2, 0));
+        let (k, offset) = locate(u32::MAX - 1);
+        assert!(k < CHUNKS && offset < chunk_len(k));
+        assert_eq!(locate(u32::MAX - 1).0, CHUNKS - 1);
+    }
+
+    /// Walks every published node: no virtual loss is left, every node with children has
+    /// had one visit as a leaf (the root none, and its count is the playouts) and the others
+    /// through its added children, and the nodes with visits are exactly the nodes counted
+    /// as added. Returns the number of nodes with visits, the root included.
+    fn check(tree: &LockFreeTree<impl Game>, playouts: u64) -> u64 {
+        let mut stack = vec![0u32];
+        let mut visited = 0;
+        while let Some(i) = stack.pop() {
+            let n = tree.node(i);
+            let (stored, vl) = n.counts();
+            assert_eq!(vl, 0, "virtual loss left at node {i}");
+            let visits = if i == 0 { playouts } else { stored };
+            if visits == 0 {
+                continue;
+            }
+            visited += 1;
+            let word = n.children.load(Acquire);
+            if word == UNGENERATED {
+                continue;
+            }
+            let (first, count) = unpack(word);
+            let sum: u64 = (first..first + count)
+                .map(|c| tree.node(c).counts().0)
+                .sum();
+            if count > 0 {
+                assert_eq!(sum + u64::from(i != 0), visits, "node {i}");
+            }
+            stack.extend(first..first + count);
+        }
+        visited
+    }
+
+    fn run<G: Game>(root: &G, eval: &impl Evaluator<G>, n: u64, threads: usize) -> (u64, u64) {
+        let tree = LockFreeTree::new(root, std::f64::consts::SQRT_2);
+        let config = MctsConfig {
+            seed: 7,
+            ..MctsConfig::default()
+        };
+        let budget = MctsBudget::iterations(n);
+        let clock = Clock::start(&budget, std::time::Instant::now());
+        let (playouts, added) = grow(&tree, root, eval, &config, &budget, clock, threads);
+        assert_eq!(playouts, n);
+        assert_eq!(tree.node(0).counts(), (0, 0), "the root is never written");
+        assert_eq!(check(&tree, n), 1 + added);
+        (playouts, added)
+    }
+
+    #[test]
+    fn statistics_are_consistent_after_a_parallel_search() {
+        let root = Connect4::parse_position("44").unwrap();
+        run(&root, &Neutral, 20_000, 4);
+        let chance = ChanceTree::new(ChanceTreeParams {
+            b: 3,
+            d: 8,
+            chance: ChanceKind::Dice,
+            lo: -500,
+            hi: 500,
+            seed: 3,
+        })
+        .unwrap();
+        run(&chance, &ChanceTreeValue, 20_000, 4);
+    }
+}
