@@ -25,11 +25,16 @@ use criterion::{
     criterion_main,
 };
 use plylab::game::{Evaluator, Game, Neutral, Notation};
+use plylab::games::backgammon::{Backgammon, Pubeval};
+use plylab::games::chess::{Chess, Pst};
 use plylab::games::connect4::{CentreFirst, Connect4};
+use plylab::games::othello::{Othello, OthelloEval};
 use plylab::games::random_tree::{Model, RandomTree, TreeParams, TreeValue, mix};
 use plylab::games::tictactoe::TicTacToe;
 use plylab::search::tt::{Bound, Entry};
-use plylab::search::{Algorithm, Limits, Ordering, SearchConfig, Searcher, Table};
+use plylab::search::{
+    Algorithm, Limits, Ordering, Quiescence, SearchConfig, Searcher, SolveSwitches, Table,
+};
 
 /// Table size of the connect-four benchmarks, in MiB.
 const TABLE_MB: usize = 16;
@@ -153,6 +158,85 @@ fn connect4(c: &mut Criterion) {
         &depth(12),
         Some(&table),
     );
+    // Pons's step 12 with enhanced transposition cutoff (experiments/connect4.toml's `best`),
+    // in its compact table, on the same positions.
+    let best = SearchConfig {
+        iterative: false,
+        etc: true,
+        ordering: Ordering {
+            hint: true,
+            threats: true,
+            ..Ordering::default()
+        },
+        solve: SolveSwitches {
+            win_check: true,
+            score_window: true,
+            score_grain: 2,
+            mtd: true,
+            anticipate: true,
+            tt_compact: true,
+            ..SolveSwitches::default()
+        },
+        ..alphabeta(Ordering::default())
+    };
+    let compact = Table::compact(TABLE_MB);
+    bench_search(
+        &mut g,
+        "solve_l3_r1_10_best",
+        &l3,
+        eval,
+        &best,
+        &solve,
+        Some(&compact),
+    );
+    g.finish();
+}
+
+/// The node function on chess, othello and backgammon: ordered alpha-beta (expectiminimax's
+/// Star2 for backgammon's chance nodes) from the start to a fixed depth.
+fn other_games(c: &mut Criterion) {
+    let table = Table::new(TABLE_MB);
+    let chess = SearchConfig {
+        quiescence: Some(Quiescence::default()),
+        ..alphabeta(Ordering::HEURISTICS)
+    };
+    let mut g = group(c, "chess");
+    bench_search(
+        &mut g,
+        "start_depth_6_quiescence",
+        &[Chess::default()],
+        &Pst,
+        &chess,
+        &depth(6),
+        Some(&table),
+    );
+    g.finish();
+    let mut g = group(c, "othello");
+    let ordered = alphabeta(Ordering::HEURISTICS);
+    bench_search(
+        &mut g,
+        "start_depth_8",
+        &[Othello::default()],
+        &OthelloEval::default(),
+        &ordered,
+        &depth(8),
+        Some(&table),
+    );
+    g.finish();
+    let mut g = group(c, "backgammon");
+    let star2 = SearchConfig {
+        algorithm: Algorithm::Star2,
+        ..alphabeta(Ordering::HEURISTICS)
+    };
+    bench_search(
+        &mut g,
+        "start_star2_depth_2",
+        &[Backgammon::default()],
+        &Pubeval,
+        &star2,
+        &depth(2),
+        Some(&table),
+    );
     g.finish();
 }
 
@@ -245,5 +329,12 @@ fn table(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, connect4, random_tree, tictactoe, table);
+criterion_group!(
+    benches,
+    connect4,
+    random_tree,
+    tictactoe,
+    other_games,
+    table
+);
 criterion_main!(benches);

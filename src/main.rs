@@ -1514,14 +1514,31 @@ fn run_perft(args: &PerftArgs) -> Result<(), Failure> {
 }
 
 fn run_bench() {
-    let total = bench::run(|name, line| {
+    let nps = |line: bench::BenchLine| line.nodes as f64 / line.seconds.max(1e-9);
+    let mut games: Vec<(String, bench::BenchLine)> = Vec::new();
+    let total = bench::run(|name, game, line| {
         println!(
             "{name:<36} {:>12} nodes {:>8.3} s {:>12.0} nodes/s",
             line.nodes,
             line.seconds,
-            line.nodes as f64 / line.seconds.max(1e-9)
+            nps(line)
         );
+        match games.iter_mut().find(|(g, _)| g == game) {
+            Some((_, sum)) => {
+                sum.nodes += line.nodes;
+                sum.seconds += line.seconds;
+            }
+            None => games.push((game.to_string(), line)),
+        }
     });
+    for (game, line) in &games {
+        println!(
+            "{game:<36} {:>12} nodes {:>8.3} s {:>12.0} nodes/s",
+            line.nodes,
+            line.seconds,
+            nps(*line)
+        );
+    }
     println!(
         "bench: {} nodes {:.0} nodes/s",
         total.nodes,

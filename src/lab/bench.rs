@@ -1,6 +1,6 @@
 //! `plylab bench`: a fixed single-thread suite whose total node count is a signature of the
 //! search's behaviour. It changes only when search behaviour changes (commits that change it
-//! say so and why); nodes/s is printed beside it.
+//! say so and why); nodes/s is printed beside it, per case and per game.
 
 use std::time::Instant;
 
@@ -14,6 +14,7 @@ use crate::search::{Algorithm, Limits, Ordering, SearchConfig, Searcher};
 /// One line of the suite.
 struct Case {
     name: &'static str,
+    game: super::spec::GameKind,
     position: GamePosition,
     config: SearchConfig,
     oracle: Option<OracleOrder>,
@@ -55,6 +56,7 @@ fn case(
 ) -> Case {
     Case {
         name,
+        game,
         position: GamePosition::parse(game, text).expect("bench positions are valid"),
         config: SearchConfig {
             algorithm,
@@ -73,7 +75,9 @@ fn case(
 }
 
 fn cases() -> Vec<Case> {
-    use super::spec::GameKind::{Connect4, RandomTree, Tictactoe};
+    use super::spec::GameKind::{
+        Backgammon, Checkers, Chess, Connect4, Othello, RandomTree, Tictactoe,
+    };
     let none = Ordering::default();
     let mut oracle = case(
         "random b=8 d=8 oracle",
@@ -85,7 +89,45 @@ fn cases() -> Vec<Case> {
         None,
     );
     oracle.oracle = Some(OracleOrder::Perfect);
+    let mut chess = case(
+        "chess start d8 ordered+tt+quiescence",
+        Chess,
+        "start",
+        Algorithm::Alphabeta,
+        Ordering::HEURISTICS,
+        16,
+        Some(8),
+    );
+    chess.config.quiescence = Some(crate::search::Quiescence::default());
     vec![
+        chess,
+        case(
+            "checkers start d15 ordered+tt",
+            Checkers,
+            "start",
+            Algorithm::Alphabeta,
+            Ordering::HEURISTICS,
+            16,
+            Some(15),
+        ),
+        case(
+            "othello start d13 ordered+tt",
+            Othello,
+            "start",
+            Algorithm::Alphabeta,
+            Ordering::HEURISTICS,
+            16,
+            Some(13),
+        ),
+        case(
+            "backgammon start d4 star2",
+            Backgammon,
+            "start",
+            Algorithm::Star2,
+            Ordering::HEURISTICS,
+            16,
+            Some(4),
+        ),
         case(
             "tictactoe minimax",
             Tictactoe,
@@ -162,8 +204,9 @@ fn cases() -> Vec<Case> {
     ]
 }
 
-/// Runs the suite, calling `report` after each case; returns the totals.
-pub fn run(mut report: impl FnMut(&str, BenchLine)) -> BenchLine {
+/// Runs the suite, calling `report` after each case with its name and game; returns the
+/// totals.
+pub fn run(mut report: impl FnMut(&str, &str, BenchLine)) -> BenchLine {
     let mut total = BenchLine::default();
     for c in cases() {
         let start = Instant::now();
@@ -181,7 +224,7 @@ pub fn run(mut report: impl FnMut(&str, BenchLine)) -> BenchLine {
             nodes,
             seconds: start.elapsed().as_secs_f64(),
         };
-        report(c.name, line);
+        report(c.name, &c.game.to_string(), line);
         total.nodes += line.nodes;
         total.seconds += line.seconds;
     }
