@@ -93,18 +93,32 @@ fn strip<M: Copy>(r: &SearchResult<M>) -> Vec<Timeless<M>> {
         .collect()
 }
 
-#[test]
-fn one_thread_is_the_single_threaded_search() {
-    let base = SearchConfig {
+/// Alpha-beta with the ordering heuristics, a 4 MiB table and PVS.
+fn ordered() -> SearchConfig {
+    SearchConfig {
         ordering: Ordering::HEURISTICS,
         tt_mb: 4,
         pvs: true,
         ..SearchConfig::default()
-    };
-    let text = include_str!("../experiments/data/connect4/Test_L2_R1");
-    for line in text.lines().take(6) {
-        let (moves, _) = line.split_once(' ').unwrap();
-        let root = Connect4::parse_position(moves).unwrap();
+    }
+}
+
+/// The first `n` positions of Test_L2_R1 (connect-four middle games), with their moves.
+fn connect4_positions(n: usize) -> Vec<(&'static str, Connect4)> {
+    include_str!("../experiments/data/connect4/Test_L2_R1")
+        .lines()
+        .take(n)
+        .map(|line| {
+            let (moves, _) = line.split_once(' ').unwrap();
+            (moves, Connect4::parse_position(moves).unwrap())
+        })
+        .collect()
+}
+
+#[test]
+fn one_thread_is_the_single_threaded_search() {
+    let base = ordered();
+    for (moves, root) in connect4_positions(6) {
         let serial = search(
             &root,
             &CentreFirst,
@@ -188,17 +202,9 @@ fn several_threads_find_the_serial_value_of_connect_four_positions() {
     // With the table: a connect-four position always lies as many plies below the root, so
     // its stored entries have exactly the depth asked for and the value cannot depend on
     // which thread stored what first.
-    let base = SearchConfig {
-        ordering: Ordering::HEURISTICS,
-        tt_mb: 4,
-        pvs: true,
-        ..SearchConfig::default()
-    };
-    let text = include_str!("../experiments/data/connect4/Test_L2_R1");
+    let base = ordered();
     let mut splits = 0;
-    for line in text.lines().take(5) {
-        let (moves, _) = line.split_once(' ').unwrap();
-        let root = Connect4::parse_position(moves).unwrap();
+    for (moves, root) in connect4_positions(5) {
         let serial = search(
             &root,
             &CentreFirst,
