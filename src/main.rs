@@ -304,6 +304,8 @@ enum AlgorithmName {
     Alphabeta,
     #[value(name = "lazy_smp")]
     LazySmp,
+    /// Young Brothers Wait on --threads threads (at most 64).
+    Ybw,
     Expectiminimax,
     Star1,
     Star2,
@@ -420,7 +422,7 @@ struct Techniques {
     /// Enhanced transposition cutoff: children looked up in the table before the search.
     #[arg(long)]
     etc: bool,
-    /// Search threads for --algorithm lazy_smp.
+    /// Search threads for --algorithm lazy_smp or ybw.
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
     threads: u32,
     /// Aspiration windows with this half-width (evaluator units).
@@ -482,6 +484,7 @@ impl Techniques {
                 AlgorithmName::Minimax => Algorithm::Minimax,
                 AlgorithmName::Alphabeta => Algorithm::Alphabeta,
                 AlgorithmName::LazySmp => Algorithm::LazySmp,
+                AlgorithmName::Ybw => Algorithm::Ybw,
                 AlgorithmName::Expectiminimax => Algorithm::Expectiminimax,
                 AlgorithmName::Star1 => Algorithm::Star1,
                 AlgorithmName::Star2 => Algorithm::Star2,

@@ -135,6 +135,12 @@ const CASES: &[Case] = &[
         "needs algorithm = \"lazy_smp\"",
     ),
     case(
+        "ybw_too_many_threads.toml",
+        10,
+        "threads",
+        "more than ybw's 64 threads",
+    ),
+    case(
         "exploration_on_alphabeta.toml",
         10,
         "exploration",

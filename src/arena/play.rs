@@ -31,6 +31,7 @@ use crate::lab::settings::EvalChoice;
 use crate::rng::mix;
 use crate::search::mcts::{MctsAlgorithm, MctsBudget, MctsConfig};
 use crate::search::smp::{Shared, lazy_smp_observed};
+use crate::search::ybw::ybw_observed;
 use crate::search::{Algorithm, Limits, SearchConfig, SearchResult, Searcher, Table};
 
 /// How far past its clock a player may go before it loses on time, unless the arena file
@@ -363,7 +364,7 @@ fn engine_fault(e: EngineError) -> Fault {
 enum Mover<'a, G: Game, E: Evaluator<G>> {
     /// Alpha-beta or minimax: one searcher for the game.
     Search(Box<Searcher<'a, G, E>>, Limits),
-    /// Lazy SMP: its table for the game.
+    /// Lazy SMP or Young Brothers Wait: its table for the game.
     Smp {
         eval: &'a E,
         config: &'a SearchConfig,
@@ -423,12 +424,14 @@ impl<'a, G: Game, E: Evaluator<G>> Mover<'a, G, E> {
                     threads: config.threads,
                     limits,
                 },
-                None if config.algorithm == Algorithm::LazySmp => Self::Smp {
-                    eval,
-                    config,
-                    table: Table::with_layout(config.tt_mb.max(1), config.solve.tt_compact),
-                    limits,
-                },
+                None if matches!(config.algorithm, Algorithm::LazySmp | Algorithm::Ybw) => {
+                    Self::Smp {
+                        eval,
+                        config,
+                        table: Table::with_layout(config.tt_mb.max(1), config.solve.tt_compact),
+                        limits,
+                    }
+                }
                 None => Self::Search(
                     Box::new(Searcher::new(eval, config).with_knowledge(v.knowledge.probe_for())),
                     limits,
@@ -490,8 +493,12 @@ impl<'a, G: Game, E: Evaluator<G>> Mover<'a, G, E> {
                     history: view.history,
                 };
                 let limits = clocked(*limits, view);
-                let result =
-                    lazy_smp_observed(pos, *eval, config, &limits, config.threads, &shared, |_| {});
+                let threads = config.threads;
+                let result = if config.algorithm == Algorithm::Ybw {
+                    ybw_observed(pos, *eval, config, &limits, threads, &shared, |_| {})
+                } else {
+                    lazy_smp_observed(pos, *eval, config, &limits, threads, &shared, |_| {})
+                };
                 Ok(search_reply(pos, &result))
             }
             Self::Mcts {

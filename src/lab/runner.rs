@@ -656,6 +656,9 @@ fn run_search<G: Game, E: Evaluator<G>>(
     }
     let first = match config.algorithm {
         Algorithm::LazySmp => lazy_smp(root, eval, config, &job.limits, config.threads, |_| {}),
+        Algorithm::Ybw => {
+            crate::search::ybw::ybw(root, eval, config, &job.limits, config.threads, |_| {})
+        }
         _ => searcher.run(root, &job.limits),
     };
     let rows_of =

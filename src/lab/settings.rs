@@ -78,6 +78,8 @@ pub enum AlgorithmSetting {
     Alphabeta,
     /// Lazy SMP: alpha-beta on `threads` threads sharing the table.
     LazySmp,
+    /// Young Brothers Wait: alpha-beta whose younger brothers go to `threads` threads.
+    Ybw,
     /// UCT, one thread.
     Uct,
     /// Flat Monte Carlo: random playouts per root move, no tree.
@@ -103,6 +105,7 @@ impl AlgorithmSetting {
             Self::Minimax => Ok(Algorithm::Minimax),
             Self::Alphabeta => Ok(Algorithm::Alphabeta),
             Self::LazySmp => Ok(Algorithm::LazySmp),
+            Self::Ybw => Ok(Algorithm::Ybw),
             Self::Uct => Err(MctsAlgorithm::Uct),
             Self::FlatMonteCarlo => Err(MctsAlgorithm::FlatMonteCarlo),
             Self::RootParallel => Err(MctsAlgorithm::RootParallel),

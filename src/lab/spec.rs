@@ -1265,14 +1265,29 @@ fn check_variant(
             return Err(src.at(threads, "threads", format!("{t} is not in 1..=256")));
         }
         let parallel = variant.mcts.map_or(
-            variant.config.algorithm == crate::search::Algorithm::LazySmp,
+            matches!(
+                variant.config.algorithm,
+                crate::search::Algorithm::LazySmp | crate::search::Algorithm::Ybw
+            ),
             MctsAlgorithm::is_parallel,
         );
         if t > 1 && !parallel {
             return Err(src.at(
                 threads,
                 "threads",
-                "more than one thread needs algorithm = \"lazy_smp\", \"root_parallel\", \"tree_parallel\" or \"tree_parallel_locked\"",
+                "more than one thread needs algorithm = \"lazy_smp\", \"ybw\", \"root_parallel\", \"tree_parallel\" or \"tree_parallel_locked\"",
+            ));
+        }
+        if variant.config.algorithm == crate::search::Algorithm::Ybw
+            && t > crate::search::ybw::MAX_THREADS
+        {
+            return Err(src.at(
+                threads,
+                "threads",
+                format!(
+                    "{t} is more than ybw's {} threads",
+                    crate::search::ybw::MAX_THREADS
+                ),
             ));
         }
     }

@@ -163,6 +163,20 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
                     self.record_cutoff(pos, mv, searched - 1, ply, plies_left);
                     break 'passes;
                 }
+                // Young Brothers Wait: no cutoff, so the younger brothers may go to idle
+                // threads ([`super::ybw`]; its searches never defer moves).
+                if let Some(split) = self.young_brothers(
+                    pos,
+                    &moves[i + 1..],
+                    searched,
+                    depth,
+                    (alpha, beta),
+                    ply,
+                    (best, best_move),
+                ) {
+                    (best, best_move) = split;
+                    break 'passes;
+                }
             }
             if deferred.is_empty() {
                 break;
@@ -214,7 +228,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
     /// The value of the `index`-th move's position for the side to move at the parent. With
     /// principal variation search, moves after the first are first searched with a null
     /// window around alpha and again with the full window only if they land inside it.
-    fn search_move(
+    pub(super) fn search_move(
         &mut self,
         child: &G,
         depth: i32,
@@ -244,7 +258,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
 
     /// Extra depth (1/24 ply) for the move that led to `child`: the check extension when
     /// `child` is in check.
-    fn extension(&self, child: &G) -> i32 {
+    pub(super) fn extension(&self, child: &G) -> i32 {
         let check = self.config.extensions.check;
         if check > 0 && child.in_check() {
             check
@@ -430,7 +444,14 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
     }
 
     /// Counts a beta cutoff by the `index`-th move searched and teaches the ordering.
-    fn record_cutoff(&mut self, pos: &G, mv: G::Move, index: usize, ply: usize, plies_left: u32) {
+    pub(super) fn record_cutoff(
+        &mut self,
+        pos: &G,
+        mv: G::Move,
+        index: usize,
+        ply: usize,
+        plies_left: u32,
+    ) {
         self.stats.beta_cutoffs += 1;
         if index == 0 {
             self.stats.first_move_cutoffs += 1;

@@ -24,6 +24,10 @@ pub enum Algorithm {
     Alphabeta,
     /// Alpha-beta on `threads` threads sharing the table ([`super::smp`]).
     LazySmp,
+    /// Young Brothers Wait: alpha-beta whose younger brothers are searched in parallel on
+    /// `threads` threads sharing the table, once the eldest brother has not cut off
+    /// ([`super::ybw`]; Feldmann et al. 1989).
+    Ybw,
     /// Expectiminimax over chance nodes without pruning, the reference for games of chance
     /// ([`super::expecti`]; Michie 1966).
     Expectiminimax,
@@ -39,7 +43,7 @@ impl Algorithm {
     /// Whether the node function is alpha-beta (and so the table and techniques apply).
     #[must_use]
     pub fn is_alphabeta(self) -> bool {
-        matches!(self, Self::Alphabeta | Self::LazySmp)
+        matches!(self, Self::Alphabeta | Self::LazySmp | Self::Ybw)
     }
 
     /// Whether the search handles chance nodes (and only it does: the others are refused
@@ -56,6 +60,7 @@ impl std::fmt::Display for Algorithm {
             Self::Minimax => "minimax",
             Self::Alphabeta => "alphabeta",
             Self::LazySmp => "lazy_smp",
+            Self::Ybw => "ybw",
             Self::Expectiminimax => "expectiminimax",
             Self::Star1 => "star1",
             Self::Star2 => "star2",
@@ -95,7 +100,7 @@ pub struct SearchConfig {
     /// previous score ± this half-width, widening (doubling) and searching again on a fail
     /// (Brudno 1963; Slate and Atkin 1977). None: full window.
     pub aspiration: Option<Score>,
-    /// Search threads (lazy SMP only; 1 otherwise).
+    /// Search threads (lazy SMP and Young Brothers Wait only; 1 otherwise).
     pub threads: usize,
     /// Secondary search ([`super::secondary`]): verify the chosen root move `plies` deeper.
     pub secondary: Option<Secondary>,

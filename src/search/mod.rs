@@ -23,6 +23,7 @@ pub mod smp;
 pub mod solve;
 pub mod stats;
 pub mod tt;
+pub mod ybw;
 
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::{Duration, Instant};
@@ -191,6 +192,9 @@ pub struct Searcher<'a, G: Game, E: Evaluator<G>> {
     /// Per ply: whether the node's moves all came from [`Game::non_losing_moves`], so that
     /// its children have no immediate win to look for ([`solve`]'s anticipation).
     anticipated: Vec<bool>,
+    /// Young Brothers Wait: this searcher's thread in a parallel search ([`ybw`]); None
+    /// for every other search.
+    ybw: Option<ybw::Seat<'a, G>>,
 }
 
 impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
@@ -228,6 +232,7 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
             root_plies: 0,
             solve_scratch: [Vec::new(), Vec::new()],
             anticipated: Vec::new(),
+            ybw: None,
         }
     }
 
@@ -443,7 +448,9 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
         let units = depth as i32 * ONE_PLY;
         let score = match self.config.algorithm {
             Algorithm::Minimax => self.minimax(root, units, 0),
-            Algorithm::Alphabeta | Algorithm::LazySmp => self.aspiration_search(root, units),
+            Algorithm::Alphabeta | Algorithm::LazySmp | Algorithm::Ybw => {
+                self.aspiration_search(root, units)
+            }
             Algorithm::Expectiminimax | Algorithm::Star1 | Algorithm::Star2 => {
                 self.chance_search(root, units)
             }
@@ -471,7 +478,7 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
         let mut total = Stats::default();
         if !matches!(
             self.config.algorithm,
-            Algorithm::Minimax | Algorithm::Alphabeta | Algorithm::LazySmp
+            Algorithm::Minimax | Algorithm::Alphabeta | Algorithm::LazySmp | Algorithm::Ybw
         ) {
             return total;
         }
@@ -571,11 +578,13 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
         self.pv[ply].clear();
         self.path[ply] = pos.hash();
         let nodes = self.nodes_before + self.stats.nodes;
-        self.control.as_mut().is_some_and(|c| c.should_stop(nodes))
+        self.control.as_mut().is_some_and(|c| c.should_stop(nodes)) || self.split_cut()
     }
 
+    /// True once a limit stopped the search, or (Young Brothers Wait) a cutoff at a split
+    /// point above this node abandoned it.
     fn aborted(&self) -> bool {
-        self.control.as_ref().is_some_and(|c| c.aborted)
+        self.control.as_ref().is_some_and(|c| c.aborted) || self.split_aborted()
     }
 
     /// The score of a finished game, or 0 for a position that repeats one earlier on the path
@@ -687,7 +696,7 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
 }
 
 /// Searches `root` with `config` under `limits`: the one-call form of [`Searcher::run`], or of
-/// [`smp::lazy_smp`] for `Algorithm::LazySmp`.
+/// [`smp::lazy_smp`] for `Algorithm::LazySmp`, or of [`ybw::ybw`] for `Algorithm::Ybw`.
 pub fn search<G: Game, E: Evaluator<G>>(
     root: &G,
     eval: &E,
@@ -709,6 +718,7 @@ pub fn search_observed<G: Game, E: Evaluator<G>>(
         Algorithm::LazySmp => {
             smp::lazy_smp(root, eval, config, limits, config.threads, on_iteration)
         }
+        Algorithm::Ybw => ybw::ybw(root, eval, config, limits, config.threads, on_iteration),
         _ => Searcher::new(eval, config).run_observed(root, limits, on_iteration),
     }
 }

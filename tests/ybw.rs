@@ -1,0 +1,478 @@
+//! Young Brothers Wait (src/search/ybw.rs): with one thread it is exactly the
+//! single-threaded alpha-beta; with 2, 3 and 4 threads (and split depths of 1 and 2 plies,
+//! so that nearly every node splits) it returns the minimax value on tic-tac-toe and random
+//! trees and the serial alpha-beta value on connect four and chess, run after run; a cutoff
+//! at a split point abandons the brothers other threads are searching; the time limit and
+//! the stop flag stop every thread.
+
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::time::{Duration, Instant};
+
+use plylab::game::{Evaluator, Game, Neutral, Notation, Outcome, Player, Score, Status};
+use plylab::games::chess::{Chess, Pst};
+use plylab::games::connect4::{CentreFirst, Connect4};
+use plylab::games::random_tree::{RandomTree, TreeValue};
+use plylab::games::tictactoe::TicTacToe;
+use plylab::search::smp::Shared;
+use plylab::search::ybw::{SplitCounters, ybw_observed, ybw_with};
+use plylab::search::{
+    Algorithm, Limits, NullMove, Ordering, Quiescence, Reduction, SearchConfig, SearchResult,
+    Table, search,
+};
+
+fn depth(d: u32) -> Limits {
+    Limits {
+        depth: Some(d),
+        ..Limits::default()
+    }
+}
+
+fn with(algorithm: Algorithm, base: &SearchConfig) -> SearchConfig {
+    SearchConfig {
+        algorithm,
+        ..base.clone()
+    }
+}
+
+/// YBW's result with `threads` threads splitting down to `split` plies from the horizon.
+fn ybw<G: Game, E: Evaluator<G>>(
+    root: &G,
+    eval: &E,
+    base: &SearchConfig,
+    limits: &Limits,
+    threads: usize,
+    split: u32,
+) -> (SearchResult<G::Move>, SplitCounters) {
+    let config = SearchConfig {
+        threads,
+        ..with(Algorithm::Ybw, base)
+    };
+    ybw_with(root, eval, &config, limits, threads, split, |_| {})
+}
+
+/// Checks YBW's value on 2, 3 and 4 threads against `expected`, and that the nodes of
+/// every thread are counted (the iterations add up to the total).
+fn agrees<G: Game, E: Evaluator<G>>(
+    root: &G,
+    eval: &E,
+    base: &SearchConfig,
+    limits: &Limits,
+    expected: Option<Score>,
+    what: &str,
+) -> u64 {
+    let mut splits = 0;
+    for threads in 2..=4 {
+        for split in [1, 2] {
+            let (result, counters) = ybw(root, eval, base, limits, threads, split);
+            assert_eq!(
+                result.score(),
+                expected,
+                "{what}: {threads} threads, split depth {split}"
+            );
+            let sum: u64 = result.iterations.iter().map(|i| i.stats.nodes).sum();
+            assert_eq!(sum, result.total.nodes, "{what}");
+            if let Some(mv) = result.best_move() {
+                let mut legal = Vec::new();
+                root.generate_moves(&mut legal);
+                assert!(legal.contains(&mv), "{what}: {mv} is not legal");
+            }
+            splits += counters.splits;
+        }
+    }
+    splits
+}
+
+/// An iteration without its clock.
+type Timeless<M> = (u32, Score, Option<M>, Vec<M>, plylab::search::Stats);
+
+/// Everything of a result but the clock.
+fn strip<M: Copy>(r: &SearchResult<M>) -> Vec<Timeless<M>> {
+    r.iterations
+        .iter()
+        .map(|i| (i.depth, i.score, i.best_move, i.pv.clone(), i.stats))
+        .collect()
+}
+
+/// Alpha-beta with the ordering heuristics, a 4 MiB table and PVS.
+fn ordered() -> SearchConfig {
+    SearchConfig {
+        ordering: Ordering::HEURISTICS,
+        tt_mb: 4,
+        pvs: true,
+        ..SearchConfig::default()
+    }
+}
+
+/// The first `n` positions of Test_L2_R1 (connect-four middle games), with their moves.
+fn connect4_positions(n: usize) -> Vec<(&'static str, Connect4)> {
+    include_str!("../experiments/data/connect4/Test_L2_R1")
+        .lines()
+        .take(n)
+        .map(|line| {
+            let (moves, _) = line.split_once(' ').unwrap();
+            (moves, Connect4::parse_position(moves).unwrap())
+        })
+        .collect()
+}
+
+#[test]
+fn one_thread_is_the_single_threaded_search() {
+    let base = ordered();
+    for (moves, root) in connect4_positions(6) {
+        let serial = search(
+            &root,
+            &CentreFirst,
+            &with(Algorithm::Alphabeta, &base),
+            &depth(10),
+        );
+        let (one, counters) = ybw(&root, &CentreFirst, &base, &depth(10), 1, 1);
+        assert_eq!(strip(&serial), strip(&one), "{moves}");
+        assert_eq!(serial.total.nodes, one.total.nodes, "{moves}");
+        assert_eq!(counters, SplitCounters::default());
+    }
+    // Chess with every switch of the alpha-beta family, and through `search`.
+    let chess = SearchConfig {
+        quiescence: Some(Quiescence::default()),
+        null_move: Some(NullMove {
+            reduction: Reduction::Adaptive,
+            verify: false,
+        }),
+        aspiration: Some(50),
+        ..base
+    };
+    let epd = include_str!("../experiments/data/chess/bratko-kopec.epd");
+    for line in epd.lines().take(3) {
+        let root = Chess::parse_position(line.split(" bm ").next().unwrap()).unwrap();
+        let serial = search(&root, &Pst, &with(Algorithm::Alphabeta, &chess), &depth(4));
+        let one = search(&root, &Pst, &with(Algorithm::Ybw, &chess), &depth(4));
+        assert_eq!(strip(&serial), strip(&one), "{line}");
+    }
+}
+
+#[test]
+fn several_threads_find_the_minimax_value_of_tic_tac_toe() {
+    let mut splits = 0;
+    for moves in ["", "5", "51", "519", "1"] {
+        let root = TicTacToe::parse_position(moves).unwrap();
+        let reference = search(
+            &root,
+            &Neutral,
+            &with(Algorithm::Minimax, &SearchConfig::default()),
+            &Limits::default(),
+        )
+        .score();
+        for tt_mb in [0, 1] {
+            let base = SearchConfig {
+                tt_mb,
+                ..SearchConfig::default()
+            };
+            splits += agrees(&root, &Neutral, &base, &Limits::default(), reference, moves);
+        }
+    }
+    assert!(splits > 0, "the searches never split");
+}
+
+#[test]
+fn several_threads_find_the_minimax_value_of_random_trees() {
+    let mut splits = 0;
+    for seed in 1..=4 {
+        for model in ["iid", "incremental"] {
+            let text = format!("b=5,d=7,seed={seed},model={model}");
+            let root = RandomTree::parse_position(&text).unwrap();
+            let reference = search(
+                &root,
+                &TreeValue,
+                &with(Algorithm::Minimax, &SearchConfig::default()),
+                &depth(7),
+            )
+            .score();
+            let base = SearchConfig {
+                pvs: seed % 2 == 0,
+                tt_mb: 1,
+                ..SearchConfig::default()
+            };
+            splits += agrees(&root, &TreeValue, &base, &depth(7), reference, &text);
+        }
+    }
+    assert!(splits > 0, "the searches never split");
+}
+
+#[test]
+fn several_threads_find_the_serial_value_of_connect_four_positions() {
+    // With the table: a connect-four position always lies as many plies below the root, so
+    // its stored entries have exactly the depth asked for and the value cannot depend on
+    // which thread stored what first.
+    let base = ordered();
+    let mut splits = 0;
+    for (moves, root) in connect4_positions(5) {
+        let serial = search(
+            &root,
+            &CentreFirst,
+            &with(Algorithm::Alphabeta, &base),
+            &depth(9),
+        )
+        .score();
+        splits += agrees(&root, &CentreFirst, &base, &depth(9), serial, moves);
+        // Run after run, the same value.
+        for _ in 0..3 {
+            let (again, _) = ybw(&root, &CentreFirst, &base, &depth(9), 2, 1);
+            assert_eq!(again.score(), serial, "{moves}");
+        }
+    }
+    assert!(splits > 0, "the searches never split");
+}
+
+#[test]
+fn several_threads_find_the_serial_value_of_chess_positions() {
+    // No table (chess transposes across plies, so a shared table may legitimately give
+    // another value), but quiescence, killers, history and PVS.
+    let base = SearchConfig {
+        ordering: Ordering::HEURISTICS,
+        quiescence: Some(Quiescence::default()),
+        pvs: true,
+        ..SearchConfig::default()
+    };
+    let epd = include_str!("../experiments/data/chess/bratko-kopec.epd");
+    let mut splits = 0;
+    for line in epd.lines().take(4) {
+        let root = Chess::parse_position(line.split(" bm ").next().unwrap()).unwrap();
+        let serial = search(&root, &Pst, &with(Algorithm::Alphabeta, &base), &depth(4)).score();
+        splits += agrees(&root, &Pst, &base, &depth(4), serial, line);
+    }
+    assert!(splits > 0, "the searches never split");
+}
+
+#[test]
+fn the_time_limit_and_the_stop_flag_stop_every_thread() {
+    let root = Chess::parse_position("start").unwrap();
+    let base = SearchConfig {
+        ordering: Ordering::HEURISTICS,
+        tt_mb: 4,
+        quiescence: Some(Quiescence::default()),
+        threads: 2,
+        ..with(Algorithm::Ybw, &SearchConfig::default())
+    };
+    let started = Instant::now();
+    let limits = Limits {
+        time: Some(Duration::from_millis(300)),
+        ..Limits::default()
+    };
+    let result = search(&root, &Pst, &base, &limits);
+    assert!(result.stopped);
+    assert!(result.best_move().is_some());
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
+
+    let table = Table::new(4);
+    let stop = AtomicBool::new(false);
+    let shared = Shared {
+        table: &table,
+        stop: &stop,
+        history: &[],
+    };
+    let started = Instant::now();
+    let result = std::thread::scope(|scope| {
+        scope.spawn(|| {
+            std::thread::sleep(Duration::from_millis(300));
+            stop.store(true, Relaxed);
+        });
+        ybw_observed(&root, &Pst, &base, &Limits::default(), 2, &shared, |_| {})
+    });
+    assert!(result.stopped);
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
+}
+
+/// A tree built so that the second move of node B fails high after a while, and the
+/// brothers after it are huge trees that alpha-beta cannot prune (worst-first ordering,
+/// Knuth and Moore 1975): the serial search never enters them, a parallel one enters them
+/// as the second move starts and must abandon them when it fails high.
+///
+/// The root's first move draws (alpha 0); at B (window (-inf, 0) for its side) the first
+/// move loses, the second (`Slow`, branching [`SLOW_B`]) is worth less than 0 to the
+/// opponent and so cuts B off, and the next three (`Huge`, branching [`HUGE_B`]) are worth
+/// more.
+#[derive(Clone, Debug)]
+struct Trap {
+    kind: Kind,
+    level: u32,
+    /// The digits of the moves from the top of a `Slow` or `Huge` tree.
+    index: u64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Kind {
+    Root,
+    Draw,
+    B,
+    Lost,
+    Slow,
+    Huge,
+}
+
+const SLOW_B: u64 = 40;
+const HUGE_B: u64 = 14;
+/// Plies from the top of a `Slow` or `Huge` tree (level 2) to the horizon.
+const HEIGHT: u32 = 6;
+const TRAP_DEPTH: u32 = 2 + HEIGHT;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct Step(u8);
+
+impl std::fmt::Display for Step {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+impl Trap {
+    fn branching(&self) -> u64 {
+        match self.kind {
+            Kind::Root => 2,
+            Kind::B => 5,
+            Kind::Draw | Kind::Lost => 0,
+            Kind::Slow => SLOW_B,
+            Kind::Huge => HUGE_B,
+        }
+    }
+}
+
+impl Game for Trap {
+    type Move = Step;
+    const NAME: &'static str = "trap";
+
+    fn side_to_move(&self) -> Player {
+        if self.level.is_multiple_of(2) {
+            Player::First
+        } else {
+            Player::Second
+        }
+    }
+
+    fn generate_moves(&self, out: &mut Vec<Step>) {
+        out.extend((0..self.branching()).map(|i| Step(i as u8)));
+    }
+
+    fn play(&mut self, mv: Step) {
+        let i = u64::from(mv.0);
+        self.kind = match (self.kind, i) {
+            (Kind::Root, 0) => Kind::Draw,
+            (Kind::Root, _) => Kind::B,
+            (Kind::B, 0) => Kind::Lost,
+            (Kind::B, 1) => Kind::Slow,
+            (Kind::B, _) => Kind::Huge,
+            (kind, _) => kind,
+        };
+        if self.level >= 2 {
+            self.index = self.index * self.branching() + i;
+        }
+        self.level += 1;
+    }
+
+    fn status(&self) -> Status {
+        match self.kind {
+            Kind::Draw => Status::Over(Outcome::Draw),
+            // The side to move here (the root's) has won: B's first move loses.
+            Kind::Lost => Status::Over(Outcome::Win),
+            _ => Status::Ongoing,
+        }
+    }
+
+    fn hash(&self) -> u64 {
+        plylab::rng::mix(self.index ^ (u64::from(self.level) << 56) ^ ((self.kind as u64) << 48))
+    }
+
+    fn plies_played(&self) -> u32 {
+        self.level
+    }
+
+    fn move_code(mv: Step) -> u16 {
+        u16::from(mv.0)
+    }
+}
+
+/// The leaves' values: for the root's side, `Huge` leaves are worth 1.. in the order of
+/// their digits read with the opponent's digits reversed (so that every node meets its
+/// best move last), `Slow` leaves -1 and less (down to -1,000,000).
+struct TrapValue;
+
+impl Evaluator<Trap> for TrapValue {
+    fn evaluate(&self, pos: &Trap) -> Score {
+        let b = pos.branching();
+        let rel = pos.level.saturating_sub(2);
+        let mut lex: u64 = 0;
+        let mut rest = pos.index;
+        let mut digits = [0u64; HEIGHT as usize];
+        for r in (0..rel as usize).rev() {
+            digits[r] = rest % b;
+            rest /= b;
+        }
+        for (r, &d) in digits.iter().enumerate().take(rel as usize) {
+            let d = if r % 2 == 0 { d } else { b - 1 - d };
+            lex = lex * b + d;
+        }
+        let for_root = match pos.kind {
+            Kind::Huge => 1 + lex as Score,
+            _ => -1 - (lex % 1_000_000) as Score,
+        };
+        if rel.is_multiple_of(2) {
+            for_root
+        } else {
+            -for_root
+        }
+    }
+}
+
+#[test]
+fn a_cutoff_abandons_the_brothers_other_threads_are_searching() {
+    let root = Trap {
+        kind: Kind::Root,
+        level: 0,
+        index: 0,
+    };
+    let base = SearchConfig {
+        iterative: false,
+        ..SearchConfig::default()
+    };
+    let limits = depth(TRAP_DEPTH);
+    let serial = search(
+        &root,
+        &TrapValue,
+        &with(Algorithm::Alphabeta, &base),
+        &limits,
+    );
+    // The draw: B is refuted by `Slow`, which the serial search sees before any `Huge`.
+    assert_eq!(serial.score(), Some(0));
+    let one_huge = HUGE_B.pow(HEIGHT);
+    assert!(serial.total.nodes < one_huge / 4, "{}", serial.total.nodes);
+    // Whether a helper enters a `Huge` before `Slow` is done depends on the scheduler (the
+    // machine may be busy): a few rounds, until some search has been abandoned.
+    let mut abandoned = 0;
+    for _round in 0..5 {
+        for threads in 2..=4 {
+            let (result, counters) = ybw(&root, &TrapValue, &base, &limits, threads, 4);
+            assert_eq!(result.score(), Some(0), "{threads} threads");
+            assert!(
+                counters.splits >= 1 && counters.cutoffs >= 1,
+                "{counters:?}"
+            );
+            // A `Huge` searched to the end would take more nodes than this by itself.
+            assert!(
+                result.total.nodes < one_huge,
+                "{threads} threads: {} nodes, {counters:?}",
+                result.total.nodes
+            );
+            abandoned += counters.abandoned;
+        }
+        if abandoned > 0 {
+            break;
+        }
+    }
+    assert!(abandoned > 0, "no search was abandoned");
+}
