@@ -1517,34 +1517,28 @@ fn run_perft(args: &PerftArgs) -> Result<(), Failure> {
 }
 
 fn run_bench() {
-    let nps = |line: bench::BenchLine| line.nodes as f64 / line.seconds.max(1e-9);
-    let mut games: Vec<(String, bench::BenchLine)> = Vec::new();
-    let total = bench::run(|name, game, line| {
+    let print = |name: &str, line: bench::BenchLine| {
         println!(
             "{name:<36} {:>12} nodes {:>8.3} s {:>12.0} nodes/s",
             line.nodes,
             line.seconds,
-            nps(line)
+            line.nodes_per_second()
         );
+    };
+    let mut games: Vec<(String, bench::BenchLine)> = Vec::new();
+    let total = bench::run(|name, game, line| {
+        print(name, line);
         match games.iter_mut().find(|(g, _)| g == game) {
-            Some((_, sum)) => {
-                sum.nodes += line.nodes;
-                sum.seconds += line.seconds;
-            }
+            Some((_, sum)) => *sum += line,
             None => games.push((game.to_string(), line)),
         }
     });
     for (game, line) in &games {
-        println!(
-            "{game:<36} {:>12} nodes {:>8.3} s {:>12.0} nodes/s",
-            line.nodes,
-            line.seconds,
-            nps(*line)
-        );
+        print(game, *line);
     }
     println!(
         "bench: {} nodes {:.0} nodes/s",
         total.nodes,
-        total.nodes as f64 / total.seconds.max(1e-9)
+        total.nodes_per_second()
     );
 }

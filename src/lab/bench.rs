@@ -30,6 +30,21 @@ pub struct BenchLine {
     pub seconds: f64,
 }
 
+impl BenchLine {
+    /// Nodes per second of wall-clock time.
+    #[must_use]
+    pub fn nodes_per_second(&self) -> f64 {
+        self.nodes as f64 / self.seconds.max(1e-9)
+    }
+}
+
+impl std::ops::AddAssign for BenchLine {
+    fn add_assign(&mut self, other: Self) {
+        self.nodes += other.nodes;
+        self.seconds += other.seconds;
+    }
+}
+
 struct Count<'a> {
     config: &'a SearchConfig,
     limits: &'a Limits,
@@ -225,8 +240,7 @@ pub fn run(mut report: impl FnMut(&str, &str, BenchLine)) -> BenchLine {
             seconds: start.elapsed().as_secs_f64(),
         };
         report(c.name, &c.game.to_string(), line);
-        total.nodes += line.nodes;
-        total.seconds += line.seconds;
+        total += line;
     }
     total
 }

@@ -140,15 +140,15 @@ impl Table {
     /// A table of about `megabytes` MiB (at least one bucket of four entries).
     #[must_use]
     pub fn new(megabytes: usize) -> Self {
-        let count = (megabytes << 20) / size_of::<Bucket>();
-        Self::with_slots(Slots::Buckets(table_memory(count.max(1), Bucket::default)))
+        let count = bucket_count(megabytes);
+        Self::with_slots(Slots::Buckets(table_memory(count, Bucket::default)))
     }
 
     /// A compact table of about `megabytes` MiB (Pons's part 11): the largest prime number
     /// of 8-byte slots that fits (at least 2).
     #[must_use]
     pub fn compact(megabytes: usize) -> Self {
-        let count = prime_at_most(((megabytes << 20) / size_of::<AtomicU64>()).max(2));
+        let count = compact_slot_count(megabytes);
         Self::with_slots(Slots::Compact(table_memory(count, AtomicU64::default)))
     }
 
@@ -168,13 +168,6 @@ impl Table {
             generation: AtomicU8::new(0),
             touched: Vec::new(),
         }
-    }
-
-    /// [`Self::new`], remembering which buckets are written so that [`Self::clear`] costs
-    /// in proportion to what was used (one bit per bucket: 32 KiB for 16 MiB).
-    #[must_use]
-    pub fn new_tracked(megabytes: usize) -> Self {
-        Self::new(megabytes).tracked()
     }
 
     /// This table, remembering which cache lines are written so that [`Self::clear`] costs
@@ -219,14 +212,14 @@ impl Table {
     /// # Errors
     /// The buckets cannot be allocated.
     pub fn try_new(megabytes: usize) -> Result<Self, std::collections::TryReserveError> {
-        let count = megabytes.saturating_mul(1 << 20) / size_of::<Bucket>();
+        let count = bucket_count(megabytes);
         let mut buckets = Vec::new();
-        buckets.try_reserve_exact(count.max(1))?;
+        buckets.try_reserve_exact(count)?;
         advise_huge_pages(
             buckets.as_ptr() as usize,
             buckets.capacity() * size_of::<Bucket>(),
         );
-        buckets.resize_with(count.max(1), Bucket::default);
+        buckets.resize_with(count, Bucket::default);
         Ok(Self::with_slots(Slots::Buckets(buckets)))
     }
 
@@ -234,12 +227,10 @@ impl Table {
     /// (a caller's table stands in for the one a search would make).
     #[must_use]
     pub fn is_layout(&self, megabytes: usize, compact: bool) -> bool {
-        let capacity = if compact {
-            prime_at_most(((megabytes << 20) / size_of::<AtomicU64>()).max(2))
-        } else {
-            ((megabytes << 20) / size_of::<Bucket>()).max(1) * ENTRIES_PER_BUCKET
-        };
-        self.is_compact() == compact && self.capacity() == capacity
+        match &self.slots {
+            Slots::Buckets(buckets) => !compact && buckets.len() == bucket_count(megabytes),
+            Slots::Compact(slots) => compact && slots.len() == compact_slot_count(megabytes),
+        }
     }
 
     /// Number of entries.
@@ -430,6 +421,16 @@ impl Table {
     }
 }
 
+/// Buckets in a table of `megabytes` MiB (at least one).
+fn bucket_count(megabytes: usize) -> usize {
+    (megabytes.saturating_mul(1 << 20) / size_of::<Bucket>()).max(1)
+}
+
+/// Slots in a compact table of `megabytes` MiB: the largest prime that fits (at least 2).
+fn compact_slot_count(megabytes: usize) -> usize {
+    prime_at_most((megabytes.saturating_mul(1 << 20) / size_of::<AtomicU64>()).max(2))
+}
+
 /// `count` values made by `make`, in memory the kernel is asked to back with 2 MiB pages.
 fn table_memory<T>(count: usize, make: impl Fn() -> T) -> Vec<T> {
     let mut slots = Vec::with_capacity(count);
@@ -570,7 +571,7 @@ mod tests {
 
     #[test]
     fn a_tracked_table_clears_what_was_written() {
-        let t = Table::new_tracked(1);
+        let t = Table::new(1).tracked();
         for key in 0..500u64 {
             t.store(key.wrapping_mul(0x9E37_79B9_7F4A_7C15), 0, entry(1, 2));
         }
