@@ -115,9 +115,9 @@ impl fmt::Display for Column {
     }
 }
 
-/// A connect-four position: Pons's two bitboards, the number of stones, and whether the
-/// side that just moved completed four in a row (worked out once in [`Game::play`] so that
-/// [`Game::status`] is a couple of comparisons).
+/// A connect-four position: Pons's two bitboards and the number of stones (24 bytes; a move
+/// is three bit operations, and whether it completed four in a row is worked out only when
+/// asked).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub struct Connect4 {
     /// Stones of the side to move.
@@ -126,8 +126,6 @@ pub struct Connect4 {
     mask: u64,
     /// Stones on the board.
     plies: u8,
-    /// The side that just moved has four in a row.
-    last_mover_won: bool,
 }
 
 impl Connect4 {
@@ -138,8 +136,14 @@ impl Connect4 {
             position: 0,
             mask: 0,
             plies: 0,
-            last_mover_won: false,
         }
+    }
+
+    /// Whether the side that just moved has four in a row. Asked when needed, not kept by
+    /// [`Game::play`]: a search plays every child (for ordering, for table lookups) but asks
+    /// once per node it enters.
+    const fn last_mover_won(&self) -> bool {
+        has_four(self.position ^ self.mask)
     }
 
     /// The cells a disc can drop into now: the lowest empty cell of each column.
@@ -212,7 +216,7 @@ impl Game for Connect4 {
     }
 
     fn generate_moves(&self, out: &mut Vec<Column>) {
-        if self.last_mover_won {
+        if self.last_mover_won() {
             return;
         }
         // Columns whose top cell is free, from the left (a full board leaves none).
@@ -225,16 +229,15 @@ impl Game for Connect4 {
 
     fn play(&mut self, mv: Column) {
         debug_assert!(mv.0 < WIDTH && self.can_play(mv), "column {mv} is full");
-        debug_assert!(!self.last_mover_won, "the game is over");
+        debug_assert!(!self.last_mover_won(), "the game is over");
         // Adding the column's bottom bit to the mask carries up to its first empty cell.
         self.position ^= self.mask;
         self.mask |= self.mask + bottom_cell(mv.0);
         self.plies += 1;
-        self.last_mover_won = has_four(self.position ^ self.mask);
     }
 
     fn status(&self) -> Status {
-        if self.last_mover_won {
+        if self.last_mover_won() {
             Status::Over(Outcome::Loss)
         } else if self.plies == CELLS {
             Status::Over(Outcome::Draw)
@@ -276,7 +279,7 @@ impl Game for Connect4 {
 
     /// Pons's `canWinNext` (part 9): a playable cell that completes four for the side to move.
     fn winning_move(&self, _scratch: &mut Vec<Column>) -> Option<Column> {
-        if self.last_mover_won {
+        if self.last_mover_won() {
             return None;
         }
         let wins = winning_cells(self.position, self.mask) & self.playable();
@@ -287,7 +290,7 @@ impl Game for Connect4 {
     /// saves the game; with one, only blocking it; never a cell right below an opponent's
     /// winning cell. Columns from the left, as [`Game::generate_moves`] lists them.
     fn non_losing_moves(&self, out: &mut Vec<Column>, _: &mut Vec<Column>, _: &mut Vec<Column>) {
-        if self.last_mover_won {
+        if self.last_mover_won() {
             return;
         }
         let mut possible = self.playable();
@@ -358,7 +361,7 @@ impl Notation for Connect4 {
                     "character {i} (`{c}`): more than {CELLS} moves"
                 )));
             }
-            if pos.last_mover_won {
+            if pos.last_mover_won() {
                 return Err(ParseError::new(format!(
                     "character {i} (`{c}`): the game is already won"
                 )));

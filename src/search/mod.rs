@@ -113,6 +113,12 @@ impl<M: Copy> SearchResult<M> {
     }
 }
 
+/// Plies of per-ply buffers made before a search's clock starts, at most.
+const PRESIZED_PLIES: usize = 128;
+
+/// Moves a per-ply move buffer holds before it first grows.
+const MOVES_RESERVED: usize = 32;
+
 /// How often (in nodes) the clock and the stop flag are read.
 const CHECK_INTERVAL: u64 = 1024;
 
@@ -365,6 +371,15 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
             ));
         }
         self.root_plies = root.plies_played();
+        let max_depth = limits
+            .depth
+            .or_else(|| root.remaining_plies())
+            .unwrap_or(score::MAX_PLY as u32 / 2)
+            .max(1);
+        // The per-ply buffers for the plies the search can be expected to reach are made
+        // before the clock starts: setting up is not searching (deeper plies, rare, still
+        // grow them as they are reached).
+        self.ensure_buffers((max_depth as usize).min(PRESIZED_PLIES) + 1);
         let start = Instant::now();
         self.control = Some(Control {
             start,
@@ -377,11 +392,6 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
         if let Some(t) = self.table() {
             t.new_search();
         }
-        let max_depth = limits
-            .depth
-            .or_else(|| root.remaining_plies())
-            .unwrap_or(score::MAX_PLY as u32 / 2)
-            .max(1);
         let (first, step) = self.depth_schedule;
         let mut depth = if self.config.iterative {
             first.min(max_depth)
@@ -558,7 +568,7 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
 
     fn ensure_buffers(&mut self, plies: usize) {
         while self.moves.len() < plies + 1 {
-            self.moves.push(Vec::new());
+            self.moves.push(Vec::with_capacity(MOVES_RESERVED));
             self.pv.push(Vec::new());
             self.path.push(0);
             self.anticipated.push(false);

@@ -118,7 +118,14 @@ pub fn end_ply(grain: u32, root: u32, ply: i32) -> i32 {
         return ply;
     }
     let (g, root) = (grain as i32, root as i32);
-    (root + ply + g - 1) / g * g - root
+    let game_ply = root + ply + g - 1;
+    // Every node of a solver asks this (twice): a mask, not a division, for Pons's grain 2.
+    let rounded = if grain.is_power_of_two() {
+        game_ply & -g
+    } else {
+        game_ply / g * g
+    };
+    rounded - root
 }
 
 /// The next null window's test value in Pons's `solve`: the middle of `(lo, hi)`, moved
@@ -388,6 +395,11 @@ mod tests {
         assert_eq!(end_ply(2, 10, 3), 4);
         assert_eq!(end_ply(2, 9, 1), 1);
         assert_eq!(end_ply(1, 9, 5), 5);
+        // Grains that are not powers of two round up to their multiples too.
+        assert_eq!(end_ply(3, 10, 1), 2);
+        assert_eq!(end_ply(3, 10, 3), 5);
+        assert_eq!(end_ply(4, 10, 1), 2);
+        assert_eq!(end_ply(4, 10, 3), 6);
     }
 
     #[test]
