@@ -12,12 +12,15 @@
 # table before each position and times `solve` alone.
 #
 # plylab: its best configuration, `target/release/plylab suite connect4 SET --pons --etc
-# --no-iterative --wipe-table --jobs 1`: every solver switch of src/search/solve.rs (immediate
-# wins, score window, grain 2, null-window search on the score, anticipation, threat
-# ordering, lower and upper bounds in a 16 MiB compact table) and enhanced transposition
-# cutoff; the whole table wiped between positions outside the timed search, as his reset()
-# wipes his, and each search timed alike (experiments/connect4.toml's `best` rung). PLYLAB
-# overrides the binary.
+# --tt-mb 2 --no-iterative --wipe-table --jobs 1`: every solver switch of src/search/solve.rs
+# (immediate wins, score window, grain 2, null-window search on the score, anticipation,
+# threat ordering, lower and upper bounds in a compact table) and enhanced transposition
+# cutoff. The table is 2 MiB (262,139 slots: a search of these sets stores 50 to 33,000
+# positions on average), small enough to stay in a core's second-level cache, where a probe
+# costs a fraction of a trip to the shared cache or memory (with 16 MiB the same searches take
+# up to 1.5x the time). The whole table is wiped between positions outside the timed search,
+# as his reset() wipes his, and each search is timed alike (experiments/connect4.toml's `best`
+# rung). PLYLAB overrides the binary.
 #
 # Fetches nothing. Writes CSV to stdout: set,positions,pons_s,plylab_s,pons_nodes,plylab_nodes
 # (total seconds of search and total positions explored over the set). Any position either
@@ -48,7 +51,7 @@ for set in "$@"; do
     wrong=$(paste -d' ' "$set" "$tmp/pons.out" | awk '$2 != $4 {n++} END {print n+0}')
     [ "$wrong" -eq 0 ] || { echo "$name: Pons's solver answers $wrong positions wrongly" >&2; status=1; }
     read -r pons_s pons_nodes < <(awk '{n += $3; t += $4} END {printf "%.6f %d\n", t / 1e6, n}' "$tmp/pons.out")
-    "$plylab" suite connect4 "$set" --pons --etc --no-iterative --wipe-table --jobs 1 \
+    "$plylab" suite connect4 "$set" --pons --etc --tt-mb 2 --no-iterative --wipe-table --jobs 1 \
         --csv "$tmp/plylab.csv" > "$tmp/plylab.out" 2> "$tmp/plylab.err" \
         || { cat "$tmp/plylab.err" >&2; exit 2; }
     grep -q "exact $positions/$positions" "$tmp/plylab.out" \
