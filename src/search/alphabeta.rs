@@ -115,7 +115,10 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         let plies_left = (depth / ONE_PLY).max(0) as u32;
         self.ordering
             .order(self.eval, pos, &mut moves, tt_move, ply, plies_left);
-        if let Some(value) = self.transposition_cutoff(pos, &moves, depth, beta, ply) {
+        let children_probed = self.probes_children(ply, depth);
+        if children_probed
+            && let Some(value) = self.transposition_cutoff(pos, &moves, depth, beta, ply)
+        {
             self.put_moves(ply, moves);
             return value;
         }
@@ -132,7 +135,10 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
                 }
                 let mut child = pos.clone();
                 child.play(mv);
-                self.prefetch_entry(&child);
+                // After enhanced transposition cutoff the child's slot was just read.
+                if !children_probed {
+                    self.prefetch_entry(&child);
+                }
                 if pass == Pass::First
                     && self.defer_busy(&child, depth, searched)
                     && deferred.insert(i)
@@ -353,9 +359,15 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         }
     }
 
-    /// Enhanced transposition cutoff ([`SearchConfig::etc`](super::SearchConfig::etc)): the
-    /// value of a move whose position the table already bounds at or above `beta`, at a
-    /// node at least two plies from the horizon (below the root, which must search).
+    /// Whether a node at `ply`, `depth` deep looks its children up before searching them:
+    /// enhanced transposition cutoff ([`SearchConfig::etc`](super::SearchConfig::etc)) at a
+    /// node at least two plies from the horizon, below the root (which must search).
+    fn probes_children(&self, ply: usize, depth: i32) -> bool {
+        self.config.etc && ply > 0 && depth >= 2 * ONE_PLY && self.table().is_some()
+    }
+
+    /// Enhanced transposition cutoff, where [`Self::probes_children`]: the value of a move
+    /// whose position the table already bounds at or above `beta`.
     fn transposition_cutoff(
         &mut self,
         pos: &G,
@@ -364,9 +376,6 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         beta: Score,
         ply: usize,
     ) -> Option<Score> {
-        if !self.config.etc || ply == 0 || depth < 2 * ONE_PLY {
-            return None;
-        }
         let tt_ply = self.table_ply(ply + 1);
         let (mut probes, mut hits, mut cutoff) = (0, 0, None);
         if let Some(table) = self.table() {

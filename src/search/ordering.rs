@@ -158,9 +158,19 @@ impl<G: Game> OrderingState<G> {
         if self.switches.shuffle {
             self.shuffle(moves);
         }
+        let side = history_side(pos.side_to_move());
+        if moves.len() <= SMALL_LIST {
+            // Most nodes: keys on the stack, moves sorted in place.
+            let mut keys = [0; SMALL_LIST];
+            for (key, &mv) in keys.iter_mut().zip(moves.iter()) {
+                *key =
+                    self.key(eval, pos, mv, tt_move, ply, depth, side) + self.endgame_key(pos, mv);
+            }
+            insertion_sort_best_first(&mut keys[..moves.len()], moves);
+            return;
+        }
         let mut keyed = std::mem::take(&mut self.keyed[ply]);
         keyed.clear();
-        let side = history_side(pos.side_to_move());
         for (i, &mv) in moves.iter().enumerate() {
             let key =
                 self.key(eval, pos, mv, tt_move, ply, depth, side) + self.endgame_key(pos, mv);
@@ -255,6 +265,25 @@ impl<G: Game> OrderingState<G> {
     }
 }
 
+/// Move lists up to this long are ordered by [`insertion_sort_best_first`].
+const SMALL_LIST: usize = 16;
+
+/// Sorts `moves` by decreasing `keys` (the two in step); ties keep their order, as the
+/// longer lists' sort keeps generation order. Insertion sort: few moves, often nearly in order.
+fn insertion_sort_best_first<M: Copy>(keys: &mut [i64], moves: &mut [M]) {
+    for i in 1..keys.len() {
+        let (key, mv) = (keys[i], moves[i]);
+        let mut j = i;
+        while j > 0 && keys[j - 1] < key {
+            keys[j] = keys[j - 1];
+            moves[j] = moves[j - 1];
+            j -= 1;
+        }
+        keys[j] = key;
+        moves[j] = mv;
+    }
+}
+
 fn history_side(p: Player) -> usize {
     match p {
         Player::First => 0,
@@ -264,4 +293,29 @@ fn history_side(p: Player) -> usize {
 
 fn history_index<G: Game>(side: usize, mv: G::Move) -> usize {
     side * HISTORY_CODES + usize::from(G::move_code(mv))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn short_lists_sort_as_long_ones_do() {
+        // The insertion sort of short lists must order moves exactly as the general sort:
+        // by decreasing key, ties in their original order.
+        let mut rng = XorShift::new(7);
+        for len in 0..=SMALL_LIST {
+            for _ in 0..50 {
+                // Few distinct keys, so that ties are common.
+                let mut keys: Vec<i64> = (0..len).map(|_| rng.below(4) as i64 - 2).collect();
+                let mut moves: Vec<usize> = (0..len).collect();
+                let mut expected: Vec<(i64, usize)> =
+                    keys.iter().copied().zip(moves.iter().copied()).collect();
+                expected.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+                insertion_sort_best_first(&mut keys, &mut moves);
+                let sorted: Vec<(i64, usize)> = keys.into_iter().zip(moves).collect();
+                assert_eq!(sorted, expected, "{len} moves");
+            }
+        }
+    }
 }
