@@ -315,6 +315,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
     /// [`Self::probe_table`]; with `narrow`, a stored bound that does not settle the node
     /// still narrows its window (Pons's `negamax`, parts 7 and 12), and settles it if the
     /// window closes.
+    #[inline(always)]
     fn probe_window(
         &mut self,
         pos: &G,
@@ -368,6 +369,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
 
     /// Enhanced transposition cutoff, where [`Self::probes_children`]: the value of a move
     /// whose position the table already bounds at or above `beta`.
+    #[inline(always)]
     fn transposition_cutoff(
         &mut self,
         pos: &G,
@@ -414,6 +416,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
     /// Remembers the node's result: an exact score inside the window, a lower bound after a
     /// cutoff, an upper bound when every move failed low.
     #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
     pub(super) fn store_table(
         &mut self,
         pos: &G,

@@ -577,7 +577,7 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
     }
 
     /// Counts a visit to `pos` at `ply`; true if the search must stop.
-    #[inline]
+    #[inline(always)]
     fn enter(&mut self, pos: &G, ply: usize) -> bool {
         if ply + 1 >= self.pv.len() {
             // Extensions and quiescence can go past the iteration's depth: grow (rarely).
