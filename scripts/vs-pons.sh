@@ -22,6 +22,10 @@
 # as his reset() wipes his, and each search is timed alike (experiments/connect4.toml's `best`
 # rung). PLYLAB overrides the binary.
 #
+# Each set runs ROUNDS times (default 3), the two solvers in turn, and each solver's smallest
+# total time is kept: on a shared machine, what other programs take from a run only ever adds
+# to its time. Node counts are the same in every round (both solvers are deterministic).
+#
 # Fetches nothing. Writes CSV to stdout: set,positions,pons_s,plylab_s,pons_nodes,plylab_nodes
 # (total seconds of search and total positions explored over the set). Any position either
 # solver answers wrongly is reported on stderr and fails the script (exit 1).
@@ -34,6 +38,8 @@ fi
 pons=$1
 shift
 plylab=${PLYLAB:-target/release/plylab}
+rounds=${ROUNDS:-3}
+[[ "$rounds" =~ ^[1-9][0-9]*$ ]] || { echo "$0: ROUNDS must be a positive number, not '$rounds'" >&2; exit 2; }
 for f in "$pons" "$plylab"; do
     [ -x "$f" ] || { echo "$0: $f is not an executable" >&2; exit 2; }
 done
@@ -41,25 +47,48 @@ done
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 status=0
+
+# Pons's solver on set $1: "<seconds> <nodes>". His lines are `<moves> <score> <nodes>
+# <microseconds>`; the set's are `<moves> <score>`.
+run_pons() {
+    cut -d' ' -f1 "$1" | "$pons" > "$tmp/pons.out"
+    local wrong
+    wrong=$(paste -d' ' "$1" "$tmp/pons.out" | awk '$2 != $4 {n++} END {print n+0}')
+    [ "$wrong" -eq 0 ] || { echo "$name: Pons's solver answers $wrong positions wrongly" >&2; status=1; }
+    awk '{n += $3; t += $4} END {printf "%.6f %d\n", t / 1e6, n}' "$tmp/pons.out"
+}
+
+# plylab's best configuration on set $1 ($2 positions): "<seconds> <nodes>".
+run_plylab() {
+    "$plylab" suite connect4 "$1" --pons --etc --tt-mb 2 --no-iterative --wipe-table --jobs 1 \
+        --csv "$tmp/plylab.csv" > "$tmp/plylab.out" 2> "$tmp/plylab.err" \
+        || { cat "$tmp/plylab.err" >&2; exit 2; }
+    grep -q "exact $2/$2" "$tmp/plylab.out" \
+        || { echo "$name: plylab: $(tail -1 "$tmp/plylab.out")" >&2; status=1; }
+    awk -F, '
+        NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+        { n += $col["total_nodes"]; t += $col["time_to_depth_s"] }
+        END { printf "%.6f %d\n", t, n }' "$tmp/plylab.csv"
+}
+
+# The smaller of two times; the second when the first is empty (the first round).
+min() { awk -v a="$1" -v b="$2" 'BEGIN { print (a == "" || b + 0 < a + 0 ? b : a) }'; }
+
 echo "set,positions,pons_s,plylab_s,pons_nodes,plylab_nodes"
 for set in "$@"; do
     [ -r "$set" ] || { echo "$0: cannot read $set" >&2; exit 2; }
     name=$(basename "$set")
     positions=$(grep -c . "$set")
-    # Pons: his lines are `<moves> <score> <nodes> <microseconds>`; the set's `<moves> <score>`.
-    cut -d' ' -f1 "$set" | "$pons" > "$tmp/pons.out"
-    wrong=$(paste -d' ' "$set" "$tmp/pons.out" | awk '$2 != $4 {n++} END {print n+0}')
-    [ "$wrong" -eq 0 ] || { echo "$name: Pons's solver answers $wrong positions wrongly" >&2; status=1; }
-    read -r pons_s pons_nodes < <(awk '{n += $3; t += $4} END {printf "%.6f %d\n", t / 1e6, n}' "$tmp/pons.out")
-    "$plylab" suite connect4 "$set" --pons --etc --tt-mb 2 --no-iterative --wipe-table --jobs 1 \
-        --csv "$tmp/plylab.csv" > "$tmp/plylab.out" 2> "$tmp/plylab.err" \
-        || { cat "$tmp/plylab.err" >&2; exit 2; }
-    grep -q "exact $positions/$positions" "$tmp/plylab.out" \
-        || { echo "$name: plylab: $(tail -1 "$tmp/plylab.out")" >&2; status=1; }
-    read -r plylab_s plylab_nodes < <(awk -F, '
-        NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
-        { n += $col["total_nodes"]; t += $col["time_to_depth_s"] }
-        END { printf "%.6f %d\n", t, n }' "$tmp/plylab.csv")
+    pons_s="" plylab_s=""
+    for _ in $(seq "$rounds"); do
+        # Not in a subshell: their failures set `status` (or exit) for the script.
+        run_pons "$set" > "$tmp/pons.total"
+        read -r s pons_nodes < "$tmp/pons.total"
+        pons_s=$(min "$pons_s" "$s")
+        run_plylab "$set" "$positions" > "$tmp/plylab.total"
+        read -r s plylab_nodes < "$tmp/plylab.total"
+        plylab_s=$(min "$plylab_s" "$s")
+    done
     echo "$name,$positions,$pons_s,$plylab_s,$pons_nodes,$plylab_nodes"
 done
 exit $status
