@@ -250,6 +250,12 @@ pub trait Game: Clone + Send + Sync + 'static {
         0
     }
 
+    /// Whether a position can occur twice in one game. `false` where every move adds to the
+    /// board for good (connect four, tic-tac-toe, othello): the search then keeps no hashes
+    /// of the positions on its path, a cost at every node that could only serve repetition
+    /// detection. The default, `true`, is always safe.
+    const POSITIONS_REPEAT: bool = true;
+
     /// The number of legal moves (fastest-first ordering counts the opponent's replies). The
     /// default generates them into `scratch`, the caller's reused buffer; a game that knows
     /// the count cheaply (a popcount in othello) overrides it.

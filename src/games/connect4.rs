@@ -274,6 +274,9 @@ impl Game for Connect4 {
     /// A move can only complete the mover's own line.
     const MOVER_CAN_LOSE: bool = false;
 
+    /// Every move adds a stone.
+    const POSITIONS_REPEAT: bool = false;
+
     /// Four (three) in a row or a full board: win, loss or draw.
     const ONLY_WIN_LOSS_DRAW: bool = true;
 

@@ -120,6 +120,9 @@ impl Game for TicTacToe {
     /// A move only ever completes the mover's own line.
     const MOVER_CAN_LOSE: bool = false;
 
+    /// Every move fills a square.
+    const POSITIONS_REPEAT: bool = false;
+
     /// Four (three) in a row or a full board: win, loss or draw.
     const ONLY_WIN_LOSS_DRAW: bool = true;
 

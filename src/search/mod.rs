@@ -586,7 +586,9 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
         self.stats.nodes += 1;
         self.stats.max_ply = self.stats.max_ply.max(ply as u32);
         self.pv[ply].clear();
-        self.path[ply] = pos.hash();
+        if G::POSITIONS_REPEAT {
+            self.path[ply] = pos.hash();
+        }
         let nodes = self.nodes_before + self.stats.nodes;
         self.control.as_mut().is_some_and(|c| c.should_stop(nodes)) || self.split_cut()
     }
@@ -606,7 +608,11 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
             crate::game::Status::Over(outcome) => {
                 score::of_outcome(outcome, self.end_ply(ply as i32))
             }
-            crate::game::Status::Ongoing if ply > 0 && self.repeats(pos, ply) => 0,
+            crate::game::Status::Ongoing
+                if G::POSITIONS_REPEAT && ply > 0 && self.repeats(pos, ply) =>
+            {
+                0
+            }
             crate::game::Status::Ongoing => return None,
         };
         self.stats.leaf_nodes += 1;

@@ -244,6 +244,9 @@ impl Game for Othello {
     type Move = OthelloMove;
     const NAME: &'static str = "othello";
 
+    /// Discs are only ever added (a pass changes the side to move, and two end the game).
+    const POSITIONS_REPEAT: bool = false;
+
     fn side_to_move(&self) -> Player {
         if self.black_to_move {
             Player::First
