@@ -254,7 +254,7 @@ impl Engine {
         let hash_mb = variant.config.tt_mb.clamp(1, MAX_HASH_MB);
         let table = uses_table(&variant.config).then(|| {
             variant.config.tt_mb = hash_mb;
-            Arc::new(Table::new(hash_mb))
+            Arc::new(Table::with_layout(hash_mb, variant.config.solve.tt_compact))
         });
         Self {
             variant,
@@ -528,7 +528,8 @@ impl Engine {
             ));
         }
         self.table = None;
-        match Table::try_new(mb) {
+        let compact = self.variant.config.solve.tt_compact;
+        match Table::try_with_layout(mb, compact) {
             Ok(table) => {
                 self.table = Some(Arc::new(table));
                 self.hash_mb = mb;
@@ -538,7 +539,7 @@ impl Engine {
                 self.out.info_string(&format!(
                     "cannot allocate a {mb} MiB table ({e}); keeping a {old} MiB table"
                 ));
-                self.table = Some(Arc::new(Table::new(old)));
+                self.table = Some(Arc::new(Table::with_layout(old, compact)));
             }
         }
     }
@@ -1194,6 +1195,24 @@ impl RootReport<ChessMove> for Reporter<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_table_keeps_the_configurations_layout_through_hash() {
+        for compact in [false, true] {
+            let mut config = SearchConfig {
+                tt_mb: 4,
+                ..SearchConfig::default()
+            };
+            config.solve.tt_compact = compact;
+            let variant = SearcherVariant::new("t", config);
+            let mut engine = Engine::new(&variant, Limits::default(), io::sink());
+            let is_compact = |e: &Engine| e.table.as_ref().map(|t| t.is_compact());
+            assert_eq!(is_compact(&engine), Some(compact));
+            engine.set_hash(2);
+            assert_eq!(engine.hash_mb, 2);
+            assert_eq!(is_compact(&engine), Some(compact), "after Hash");
+        }
+    }
 
     #[test]
     fn budget_follows_the_documented_rule() {

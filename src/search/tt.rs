@@ -205,22 +205,25 @@ impl Table {
         }
     }
 
-    /// [`Self::new`], but a failed allocation is an error instead of an abort (the UCI
-    /// engine's `Hash` keeps its old table then). Linux may still grant memory it cannot
+    /// [`Self::with_layout`], but a failed allocation is an error instead of an abort (the
+    /// UCI engine's `Hash` keeps its old table then). Linux may still grant memory it cannot
     /// back, so callers also compare the size with the memory available first.
     ///
     /// # Errors
-    /// The buckets cannot be allocated.
-    pub fn try_new(megabytes: usize) -> Result<Self, std::collections::TryReserveError> {
-        let count = bucket_count(megabytes);
-        let mut buckets = Vec::new();
-        buckets.try_reserve_exact(count)?;
-        advise_huge_pages(
-            buckets.as_ptr() as usize,
-            buckets.capacity() * size_of::<Bucket>(),
-        );
-        buckets.resize_with(count, Bucket::default);
-        Ok(Self::with_slots(Slots::Buckets(buckets)))
+    /// The table cannot be allocated.
+    pub fn try_with_layout(
+        megabytes: usize,
+        compact: bool,
+    ) -> Result<Self, std::collections::TryReserveError> {
+        let slots = if compact {
+            Slots::Compact(try_table_memory(
+                compact_slot_count(megabytes),
+                AtomicU64::default,
+            )?)
+        } else {
+            Slots::Buckets(try_table_memory(bucket_count(megabytes), Bucket::default)?)
+        };
+        Ok(Self::with_slots(slots))
     }
 
     /// Whether this is the table [`Self::with_layout`] makes for `megabytes` and `compact`
@@ -431,12 +434,26 @@ fn compact_slot_count(megabytes: usize) -> usize {
     prime_at_most((megabytes.saturating_mul(1 << 20) / size_of::<AtomicU64>()).max(2))
 }
 
-/// `count` values made by `make`, in memory the kernel is asked to back with 2 MiB pages.
+/// `count` values made by `make`, in memory the kernel is asked to back with 2 MiB pages;
+/// aborts, as a `Vec` does, if the memory cannot be had.
 fn table_memory<T>(count: usize, make: impl Fn() -> T) -> Vec<T> {
-    let mut slots = Vec::with_capacity(count);
+    try_table_memory(count, make).unwrap_or_else(|_| {
+        std::alloc::handle_alloc_error(
+            std::alloc::Layout::array::<T>(count).unwrap_or(std::alloc::Layout::new::<T>()),
+        )
+    })
+}
+
+/// [`table_memory`], or the error if the memory cannot be had.
+fn try_table_memory<T>(
+    count: usize,
+    make: impl Fn() -> T,
+) -> Result<Vec<T>, std::collections::TryReserveError> {
+    let mut slots = Vec::new();
+    slots.try_reserve_exact(count)?;
     advise_huge_pages(slots.as_ptr() as usize, count * size_of::<T>());
     slots.extend((0..count).map(|_| make()));
-    slots
+    Ok(slots)
 }
 
 /// Asks Linux to back the 2 MiB-aligned part of `len` bytes at `start`, not yet touched,
