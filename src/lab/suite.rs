@@ -1,9 +1,9 @@
 //! `plylab suite GAME FILE`: every position of a test set ([`super::test_set`]) searched under
 //! the same configuration, the final answer compared with the known one.
 //!
-//! Positions are handed out to a pool of workers and reported one by one as they finish
-//! (a progress line, a CSV row), so a long set can be watched, interrupted and resumed from
-//! the rows already written. Every position gets its row, also one whose search completed
+//! Positions are handed out to a pool of workers (with one job, searched on the calling
+//! thread) and reported one by one as they finish (a progress line, a CSV row), so a long
+//! set can be watched, interrupted and resumed from the rows already written. Every position gets its row, also one whose search completed
 //! no iteration (depth 0, unsolved). The figures count the whole work of each search, the
 //! interrupted last iteration included, and separately the work to the final completed
 //! iteration; exactness needs a proven answer (see [`super::answer::solves`]).
@@ -215,44 +215,58 @@ pub fn run(
             seed: searcher.config.seed,
         })
         .collect();
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads.max(1))
-        .build()
-        .map_err(|_| SuiteError::Pool(threads))?;
     let (mb, compact) = (searcher.config.tt_mb, searcher.config.solve.tt_compact);
     // One table per worker thread, made on its first position and cleared between positions
     // (allocating a fresh one for every position cost more than searching the easy sets;
     // rayon's `for_each_init` would still make one per split of the work).
     let tables: Vec<OnceLock<Table>> = (0..threads.max(1)).map(|_| OnceLock::new()).collect();
+    let search = |job: &Job, worker: usize| {
+        let table = (mb > 0).then(|| {
+            tables[worker].get_or_init(|| {
+                let table = Table::with_layout(mb, compact);
+                if wipe_table { table } else { table.tracked() }
+            })
+        });
+        final_row(execute_with_table(job, table))
+    };
+    let todo: Vec<&Job> = jobs.iter().filter(|j| !skip.contains(&j.id)).collect();
     let mut outcomes = done;
-    let (tx, rx) = mpsc::channel::<Row>();
-    std::thread::scope(|scope| {
-        let todo: Vec<&Job> = jobs.iter().filter(|j| !skip.contains(&j.id)).collect();
-        let tables = &tables;
-        scope.spawn(move || {
-            pool.install(|| {
-                todo.par_iter().for_each_with(tx, |tx, job| {
-                    let worker = rayon::current_thread_index().unwrap_or(0);
-                    let table = (mb > 0).then(|| {
-                        tables[worker].get_or_init(|| {
-                            let table = Table::with_layout(mb, compact);
-                            if wipe_table { table } else { table.tracked() }
-                        })
+    let mut report = |row: Row| {
+        let outcome = Outcome {
+            row,
+            resumed: false,
+        };
+        finished(&outcome);
+        outcomes.push(outcome);
+    };
+    if threads <= 1 {
+        // One worker: the searches run on this thread between the writes of their rows, as
+        // in a single-threaded solver. A second thread writing rows while the next search
+        // runs made the scheduler move the search between cores, away from its table in the
+        // core's cache: up to twice the time of Test_L3_R1's 50-position searches.
+        for job in todo {
+            report(search(job, 0));
+        }
+    } else {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .map_err(|_| SuiteError::Pool(threads))?;
+        let (tx, rx) = mpsc::channel::<Row>();
+        std::thread::scope(|scope| {
+            let search = &search;
+            scope.spawn(move || {
+                pool.install(|| {
+                    todo.par_iter().for_each_with(tx, |tx, job| {
+                        let worker = rayon::current_thread_index().unwrap_or(0);
+                        // A receiver gone means the caller is unwinding: nothing to report to.
+                        let _ = tx.send(search(job, worker));
                     });
-                    // A receiver gone means the caller is unwinding: nothing to report to.
-                    let _ = tx.send(final_row(execute_with_table(job, table)));
                 });
             });
+            rx.into_iter().for_each(&mut report);
         });
-        for row in rx {
-            let outcome = Outcome {
-                row,
-                resumed: false,
-            };
-            finished(&outcome);
-            outcomes.push(outcome);
-        }
-    });
+    }
     outcomes.sort_by_key(|o| o.row.job);
     Ok(summarise(&jobs, outcomes))
 }
