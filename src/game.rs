@@ -313,8 +313,9 @@ pub trait Game: Clone + Send + Sync + 'static {
 
     /// Appends to `out` the legal moves that neither lose at once nor leave the opponent an
     /// immediate win (Pons, part 9, "anticipate direct losing moves"); empty when every move
-    /// loses that soon. Only asked where the side to move has no immediate win (where it has,
-    /// a game may leave out the winning move itself, as Pons's does). The default plays each
+    /// loses that soon. Only asked where the game goes on and the side to move has no
+    /// immediate win (where it has, a game may leave out the winning move itself, as Pons's
+    /// does; the search has already asked [`Game::status`]). The default plays each
     /// move on a copy and asks [`Game::winning_move`] of the result (`scratch` and `inner`
     /// are reused buffers).
     fn non_losing_moves(
