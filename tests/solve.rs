@@ -6,7 +6,7 @@
 use plylab::game::{Game, Neutral, Notation};
 use plylab::games::connect4::{CentreFirst, Connect4, pons_score};
 use plylab::games::tictactoe::TicTacToe;
-use plylab::search::{Algorithm, Limits, Ordering, SearchConfig, SolveSwitches, search};
+use plylab::search::{Algorithm, Limits, Ordering, SearchConfig, Searcher, SolveSwitches, search};
 
 /// Each switch alone, then the ladder's combinations, then all of them (Pons's step 12).
 fn variants() -> Vec<(&'static str, SolveSwitches, Ordering, bool)> {
@@ -294,4 +294,76 @@ fn switches_equal_minimax_on_tictactoe() {
             }
         }
     }
+}
+
+/// The exact solver's node function (src/search/lean.rs) against the general one: the same
+/// iterations (scores, principal variations, every counter) for every variant, strong and
+/// weak, solved and depth-limited, with and without iterative deepening and PVS, on connect
+/// four and tic-tac-toe.
+#[test]
+fn the_solver_node_function_searches_as_the_general_one() {
+    fn same_iterations<G: Game, E: plylab::game::Evaluator<G>>(
+        pos: &G,
+        eval: &E,
+        config: &SearchConfig,
+        limits: &Limits,
+        what: &str,
+    ) -> bool {
+        let lean = Searcher::new(eval, config);
+        let applies = lean.solves_lean();
+        let general = Searcher::new(eval, config).with_general_nodes();
+        assert!(!general.solves_lean(), "{what}");
+        let strip = |r: plylab::search::SearchResult<G::Move>| {
+            r.iterations
+                .into_iter()
+                .map(|i| (i.depth, i.score, i.best_move, i.pv, i.stats))
+                .collect::<Vec<_>>()
+        };
+        let (mut lean, mut general) = (lean, general);
+        assert_eq!(
+            strip(lean.run(pos, limits)),
+            strip(general.run(pos, limits)),
+            "{what}"
+        );
+        applies
+    }
+    let mut positions = pons_set("Test_L3_R1", 20);
+    positions.extend(pons_set("Test_L2_R1", 4));
+    let mut applied = 0;
+    for (name, solve, ordering, etc) in variants() {
+        for weak in [false, true] {
+            for (iterative, pvs) in [(false, false), (true, true)] {
+                let mut config = config(SolveSwitches { weak, ..solve }, ordering, etc, 1);
+                config.iterative = iterative;
+                config.pvs = pvs;
+                for depth in [None, Some(4)] {
+                    let limits = Limits {
+                        depth,
+                        ..Limits::default()
+                    };
+                    for (pos, _) in &positions {
+                        let what = format!(
+                            "{name} weak {weak} iterative {iterative} depth {depth:?} on {}",
+                            pos.to_ascii()
+                        );
+                        applied += usize::from(same_iterations(
+                            pos,
+                            &CentreFirst,
+                            &config,
+                            &limits,
+                            &what,
+                        ));
+                    }
+                    for text in ["start", "5", "159"] {
+                        let pos = TicTacToe::parse_position(text).unwrap();
+                        let what = format!("{name} weak {weak} on tic-tac-toe {text}");
+                        applied +=
+                            usize::from(same_iterations(&pos, &Neutral, &config, &limits, &what));
+                    }
+                }
+            }
+        }
+    }
+    // The variants with anticipation and the score window: step 9, 11, 12 and 12 + etc.
+    assert_eq!(applied, 4 * 2 * 2 * 2 * (24 + 3));
 }

@@ -244,12 +244,12 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         index: usize,
     ) -> Score {
         if self.config.pvs && index > 0 && beta > alpha.saturating_add(1) {
-            let probe = -self.alphabeta(child, depth, -alpha - 1, -alpha, ply + 1, false);
+            let probe = -self.search_child(child, depth, -alpha - 1, -alpha, ply + 1);
             if probe <= alpha || probe >= beta || self.aborted() {
                 return probe;
             }
         }
-        -self.alphabeta(child, depth, -beta, -alpha, ply + 1, false)
+        -self.search_child(child, depth, -beta, -alpha, ply + 1)
     }
 
     /// The score at the horizon: quiescence search if it is on, else the static evaluation.
@@ -316,7 +316,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
     /// still narrows its window (Pons's `negamax`, parts 7 and 12), and settles it if the
     /// window closes.
     #[inline(always)]
-    fn probe_window(
+    pub(super) fn probe_window(
         &mut self,
         pos: &G,
         depth: i32,
@@ -354,7 +354,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
     /// Starts bringing `pos`'s table entry into the cache while the node's other work goes
     /// on (as Stockfish prefetches a child's entry as soon as the move is made).
     #[inline]
-    fn prefetch_entry(&self, pos: &G) {
+    pub(super) fn prefetch_entry(&self, pos: &G) {
         if let Some(table) = self.table() {
             table.prefetch(table.key_of(pos));
         }
@@ -363,14 +363,14 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
     /// Whether a node at `ply`, `depth` deep looks its children up before searching them:
     /// enhanced transposition cutoff ([`SearchConfig::etc`](super::SearchConfig::etc)) at a
     /// node at least two plies from the horizon, below the root (which must search).
-    fn probes_children(&self, ply: usize, depth: i32) -> bool {
+    pub(super) fn probes_children(&self, ply: usize, depth: i32) -> bool {
         self.config.etc && ply > 0 && depth >= 2 * ONE_PLY && self.table().is_some()
     }
 
     /// Enhanced transposition cutoff, where [`Self::probes_children`]: the value of a move
     /// whose position the table already bounds at or above `beta`.
     #[inline(always)]
-    fn transposition_cutoff(
+    pub(super) fn transposition_cutoff(
         &mut self,
         pos: &G,
         moves: &[G::Move],

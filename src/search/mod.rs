@@ -12,6 +12,7 @@ pub mod alphabeta;
 pub mod busy;
 pub mod config;
 pub mod expecti;
+pub mod lean;
 pub mod mcts;
 pub mod minimax;
 pub mod null_move;
@@ -201,6 +202,11 @@ pub struct Searcher<'a, G: Game, E: Evaluator<G>> {
     /// Young Brothers Wait: this searcher's thread in a parallel search ([`ybw`]); None
     /// for every other search.
     ybw: Option<ybw::Seat<'a, G>>,
+    /// Whether nodes below the root go to the solver's node function ([`lean`]); decided
+    /// at the start of each iteration.
+    lean: bool,
+    /// Never use the solver's node function ([`Self::with_general_nodes`]).
+    general_nodes: bool,
 }
 
 impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
@@ -239,6 +245,8 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
             solve_scratch: [Vec::new(), Vec::new()],
             anticipated: Vec::new(),
             ybw: None,
+            lean: false,
+            general_nodes: false,
         }
     }
 
@@ -289,6 +297,15 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
     pub fn set_history(&mut self, hashes: &[u64]) {
         self.history.clear();
         self.history.extend_from_slice(hashes);
+    }
+
+    /// Searches every node with the general alpha-beta node function, also where the exact
+    /// solver's specialised one ([`lean`]) would apply: the same values, principal
+    /// variations and counters, in more time (for tests and benchmarks of the two).
+    #[must_use]
+    pub fn with_general_nodes(mut self) -> Self {
+        self.general_nodes = true;
+        self
     }
 
     /// Stops the search when `flag` becomes true. Called twice, either flag stops it (a
@@ -455,6 +472,7 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
         self.iteration_depth = depth;
         self.stats = Stats::default();
         self.ensure_buffers(depth as usize + 1);
+        self.lean = self.solves_lean();
         let units = depth as i32 * ONE_PLY;
         let score = match self.config.algorithm {
             Algorithm::Minimax => self.minimax(root, units, 0),

@@ -158,7 +158,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
     /// node's principal variation. Not looked for where the move that led here was chosen
     /// by anticipation (not after a pass), which leaves the side to move no immediate win:
     /// Pons's `negamax` assumes as much.
-    #[inline]
+    #[inline(always)]
     pub(super) fn immediate_win(
         &mut self,
         pos: &G,
@@ -184,6 +184,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
     /// are none and the game guarantees the side to move cannot lose by its own move: the
     /// opponent wins with its reply. Elsewhere, and at the root (which must return a move),
     /// a node without such moves keeps all its moves. `Ok(false)`: the switch is off here.
+    #[inline(always)]
     pub(super) fn anticipate(&mut self, pos: &G, depth: i32, ply: usize) -> Result<bool, Score> {
         self.anticipated[ply] = false;
         if !self.config.solve.anticipate || depth < 2 * ONE_PLY {
