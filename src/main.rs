@@ -619,7 +619,8 @@ struct SuiteArgs {
     /// Only the first N positions.
     #[arg(long, value_name = "N")]
     take: Option<usize>,
-    /// Worker threads [default: the number of cores].
+    /// Worker threads [default: the number of cores]. With 1, the positions are searched on
+    /// the main thread, which also writes their rows, as a single-threaded solver would.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     jobs: Option<u32>,
     /// Also write one CSV row per position here, as each finishes: its final iteration,
