@@ -487,13 +487,14 @@ impl Choices<'_> {
             "\"alphabeta\"",
             "\"minimax\"",
             "\"lazy_smp\"",
+            "\"ybw\"",
             "\"uct\"",
             "\"root_parallel\"",
             "[\"alphabeta\", \"uct\"]",
             "\"alphabet\"",
         ]);
         let mut out = format!("[[searchers]]\nlabel = \"{label}\"\nalgorithm = {algorithm}\n");
-        const KEYS: [&str; 10] = [
+        const KEYS: [&str; 20] = [
             "tt_mb",
             "threads",
             "aspiration",
@@ -504,6 +505,16 @@ impl Choices<'_> {
             "quiescence",
             "null_move",
             "pvs",
+            "etc",
+            "win_check",
+            "score_window",
+            "score_grain",
+            "mtd",
+            "anticipate",
+            "weak",
+            "tt_compact",
+            "tt_lower_bounds",
+            "endgame_solver",
         ];
         for _ in 0..self.below(4) {
             let key = self.pick(&KEYS);
@@ -512,7 +523,10 @@ impl Choices<'_> {
                     .pick(&["\"unlimited\"", "\"off\"", "4", "\"x\""])
                     .into(),
                 "null_move" => self.pick(&["\"adaptive\"", "2", "9", "\"off\""]).into(),
-                "pvs" => self.pick(&["true", "[true, false]", "1"]).into(),
+                "pvs" | "etc" | "win_check" | "score_window" | "mtd" | "anticipate" | "weak"
+                | "tt_compact" | "tt_lower_bounds" => {
+                    self.pick(&["true", "[true, false]", "1"]).into()
+                }
                 _ => self.sweep(),
             };
             out += &format!("{key} = {value}\n");
