@@ -3,10 +3,11 @@
 //!
 //! Positions are handed out to a pool of workers (with one job, searched on the calling
 //! thread) and reported one by one as they finish (a progress line, a CSV row), so a long
-//! set can be watched, interrupted and resumed from the rows already written. Every position gets its row, also one whose search completed
-//! no iteration (depth 0, unsolved). The figures count the whole work of each search, the
-//! interrupted last iteration included, and separately the work to the final completed
-//! iteration; exactness needs a proven answer (see [`super::answer::solves`]).
+//! set can be watched, interrupted and resumed from the rows already written. Every
+//! position gets its row, also one whose search completed no iteration (depth 0, unsolved).
+//! The figures count the whole work of each search, the interrupted last iteration
+//! included, and separately the work to the final completed iteration; exactness needs a
+//! proven answer (see [`super::answer::solves`]).
 
 use std::collections::HashSet;
 use std::sync::{OnceLock, mpsc};
