@@ -425,6 +425,10 @@ struct Techniques {
     /// Search threads for --algorithm lazy_smp or ybw.
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
     threads: u32,
+    /// Young Brothers Wait: nodes at least this many plies from the horizon may hand their
+    /// younger brothers to idle threads.
+    #[arg(long, value_name = "N", default_value_t = plylab::search::ybw::SPLIT_DEPTH, value_parser = clap::value_parser!(u32).range(1..=64))]
+    split_plies: u32,
     /// Aspiration windows with this half-width (evaluator units).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(i32).range(1..))]
     aspiration: Option<i32>,
@@ -513,6 +517,7 @@ impl Techniques {
             aspiration: self.aspiration,
             tt_mate_adjust: !self.no_tt_mate_adjust,
             threads: self.threads as usize,
+            split_plies: self.split_plies,
             endgame_solver: self.endgame_solver,
             secondary: None,
             solve: plylab::search::SolveSwitches {

@@ -141,6 +141,18 @@ const CASES: &[Case] = &[
         "more than ybw's 64 threads",
     ),
     case(
+        "split_plies_without_ybw.toml",
+        10,
+        "split_plies",
+        "is for algorithm = \"ybw\"",
+    ),
+    case(
+        "split_plies_zero.toml",
+        11,
+        "split_plies",
+        "0 is not in 1..=64",
+    ),
+    case(
         "exploration_on_alphabeta.toml",
         10,
         "exploration",

@@ -337,3 +337,39 @@ limits = { nodes = 2001 }
     }
     assert_eq!(rows.iter().filter(|r| r.threads == 2).count(), 4);
 }
+
+#[test]
+fn ybw_sweeps_its_split_depth_and_compares_each_with_its_one_thread_twin() {
+    let tmp = TempDir::new("split");
+    let text = r#"
+name = "split"
+
+[[games]]
+game = "connect4"
+positions = ["44"]
+limits = { depth = 10 }
+
+[[searchers]]
+label = "ybw"
+algorithm = "ybw"
+threads = [1, 2]
+split_plies = [2, 4]
+tt_mb = 4
+ordering = { hint = true }
+"#;
+    let rows = run(&tmp, "split", text, 1);
+    let finals: Vec<&Full> = rows.iter().filter(|r| r.total_nodes.is_some()).collect();
+    // One final row per job: 2 thread counts × 2 split depths, all at the serial value.
+    assert_eq!(finals.len(), 4);
+    for row in &finals {
+        assert_eq!(row.score, finals[0].score, "{row:?}");
+        // The default depth (4) is not written in the parameters; 2 is.
+        let split_2 = row.searcher.contains("split_plies=2");
+        assert_eq!(row.params.contains("split_plies=2"), split_2, "{row:?}");
+        assert_eq!(row.speedup.is_some(), row.threads == 2, "{row:?}");
+    }
+    let split_2 = finals
+        .iter()
+        .filter(|r| r.searcher.contains("split_plies=2"));
+    assert_eq!(split_2.count(), 2);
+}

@@ -476,3 +476,33 @@ fn a_cutoff_abandons_the_brothers_other_threads_are_searching() {
     }
     assert!(abandoned > 0, "no search was abandoned");
 }
+
+/// `SearchConfig::split_plies` reaches the search: splitting nowhere (a split depth beyond
+/// the tree), four threads search exactly as one, iteration by iteration and counter by
+/// counter; splitting everywhere, they still find the serial value.
+#[test]
+fn the_configured_split_depth_is_the_one_searched_with() {
+    for (what, pos) in connect4_positions(3) {
+        let serial = search(&pos, &CentreFirst, &ordered(), &depth(9));
+        for (split_plies, identical) in [(64, true), (1, false)] {
+            let config = SearchConfig {
+                threads: 4,
+                split_plies,
+                ..with(Algorithm::Ybw, &ordered())
+            };
+            let parallel = search(&pos, &CentreFirst, &config, &depth(9));
+            assert_eq!(
+                parallel.score(),
+                serial.score(),
+                "{what}, split {split_plies}"
+            );
+            if identical {
+                assert_eq!(
+                    strip(&parallel),
+                    strip(&serial),
+                    "{what}, split {split_plies}"
+                );
+            }
+        }
+    }
+}

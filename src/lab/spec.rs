@@ -220,6 +220,9 @@ pub struct SearcherSpec {
     /// Search threads (lazy_smp, root_parallel, tree_parallel and tree_parallel_locked;
     /// default 1).
     pub threads: Option<Spanned<Sweep<usize>>>,
+    /// Young Brothers Wait: the fewest plies from the horizon at which a node may split
+    /// (1-64, default 4).
+    pub split_plies: Option<Spanned<Sweep<u32>>>,
     /// Chess, alpha-beta: an endgame database file (`plylab tablebase build`), or a
     /// directory of `*.plytb` files, relative to the experiment file, consulted at every
     /// node below the root.
@@ -523,6 +526,9 @@ fn technique_label(c: &SearchConfig) -> String {
     }
     if let Some(w) = c.aspiration {
         parts.push(format!("aspiration={w}"));
+    }
+    if c.split_plies != crate::search::ybw::SPLIT_DEPTH {
+        parts.push(format!("split_plies={}", c.split_plies));
     }
     if !c.tt_mate_adjust {
         parts.push("tt_mate_adjust=false".into());
@@ -1165,6 +1171,11 @@ fn technique_variants(
                 c(v).threads = t;
             },
         )
+        .across(
+            "split_plies",
+            spec.split_plies.as_ref().map(Spanned::get_ref),
+            |v, n| c(v).split_plies = n,
+        )
         .across("tt_mate_adjust", spec.tt_mate_adjust.as_ref(), |v, b| {
             c(v).tt_mate_adjust = b
         })
@@ -1289,6 +1300,19 @@ fn check_variant(
                     crate::search::ybw::MAX_THREADS
                 ),
             ));
+        }
+    }
+    if let Some(split) = &spec.split_plies {
+        if variant.config.algorithm != crate::search::Algorithm::Ybw || variant.mcts.is_some() {
+            return Err(src.at(
+                split,
+                "split_plies",
+                "`split_plies` is for algorithm = \"ybw\"",
+            ));
+        }
+        let n = variant.config.split_plies;
+        if !(1..=64).contains(&n) {
+            return Err(src.at(split, "split_plies", format!("{n} is not in 1..=64")));
         }
     }
     check_family_keys(src, spec, variant)?;

@@ -102,6 +102,9 @@ pub struct SearchConfig {
     pub aspiration: Option<Score>,
     /// Search threads (lazy SMP and Young Brothers Wait only; 1 otherwise).
     pub threads: usize,
+    /// Young Brothers Wait: a node at least this many plies from the horizon may hand its
+    /// younger brothers to idle threads (default [`super::ybw::SPLIT_DEPTH`]; at least 1).
+    pub split_plies: u32,
     /// Secondary search ([`super::secondary`]): verify the chosen root move `plies` deeper.
     pub secondary: Option<Secondary>,
     /// Store decisive scores in the table relative to the node and re-base them by ply on
@@ -133,6 +136,7 @@ impl Default for SearchConfig {
             etc: false,
             aspiration: None,
             threads: 1,
+            split_plies: super::ybw::SPLIT_DEPTH,
             tt_mate_adjust: true,
             endgame_solver: None,
             secondary: None,

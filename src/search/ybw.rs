@@ -18,7 +18,8 @@
 //!   exactly as the single-threaded [`Searcher::run`]) and `threads - 1` helpers that wait for
 //!   work. Each keeps its own [`Searcher`] for the whole search, so the serial part allocates
 //!   nothing per node; all share one transposition table (the lock-free [`Table`]).
-//! - A thread at a node at least [`SPLIT_DEPTH`] plies from the horizon that has searched a
+//! - A thread at a node at least `split_plies` plies from the horizon
+//!   ([`SearchConfig::split_plies`], default [`SPLIT_DEPTH`]) that has searched a
 //!   move without a cutoff, and finds idle threads, opens a *split point* (one of a fixed
 //!   number per thread, so nothing is allocated per split but the position's copy): the
 //!   node's position, its moves not yet searched, its window and best score so far. The
@@ -65,8 +66,8 @@ use super::{
     CHECK_INTERVAL, Control, Iteration, Limits, SearchConfig, SearchResult, Searcher, Stats, Table,
 };
 
-/// The least remaining depth, in plies, of a node whose younger brothers may go to other
-/// threads. Shallower subtrees are too small to pay for waking a thread and copying the node
+/// The default least remaining depth, in plies, of a node whose younger brothers may go to
+/// other threads ([`SearchConfig::split_plies`]). Shallower subtrees are too small to pay for waking a thread and copying the node
 /// (Stockfish 1.x-6 used 4 plies, its `MinimumSplitDepth`; Crafty about the same).
 pub const SPLIT_DEPTH: u32 = 4;
 
@@ -111,13 +112,14 @@ pub fn ybw<G: Game, E: Evaluator<G>>(
         config,
         limits,
         threads,
-        SPLIT_DEPTH,
+        config.split_plies,
         on_iteration,
     )
     .0
 }
 
-/// [`ybw`] with the split depth in plies (at least 1) and the split counters returned.
+/// [`ybw`] with the split depth in plies (at least 1) instead of `config.split_plies`, and
+/// the split counters returned.
 pub fn ybw_with<G: Game, E: Evaluator<G>>(
     root: &G,
     eval: &E,
@@ -156,7 +158,7 @@ pub fn ybw_observed<G: Game, E: Evaluator<G>>(
         stop: shared.stop,
         history: shared.history,
         threads,
-        split_plies: SPLIT_DEPTH,
+        split_plies: config.split_plies,
     };
     young_brothers_wait(root, eval, config, limits, &setup, on_iteration).0
 }
