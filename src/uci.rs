@@ -16,12 +16,15 @@
 //! databases, `info` lines carry `tbhits`), and `debug` (ignored). Bad input (an unknown command or option, a bad number) is answered with
 //! `info string <reason>`.
 //!
-//! MultiPV N reports the N best root lines per iteration (`info ... multipv k ...`), each a
-//! search of the same depth without the root moves of the lines before it; with several
-//! `Threads` it searches on one. `go ponder` searches without a clock and holds `bestmove`
-//! back until `ponderhit` (the clock then starts) or `stop`; `bestmove` names the expected
-//! reply (`ponder`) when the principal variation has one. `UCI_Chess960` reads FENs as
-//! Chess960's (Shredder-FEN or X-FEN) and writes and reads castling as king takes rook.
+//! Several `Threads` search with lazy SMP over the engine's table, or with Young Brothers
+//! Wait where the `--config` searcher's algorithm is `ybw` (at most 64 threads); an `info
+//! string` at each such `go` names which. MultiPV N reports the N best root lines per
+//! iteration (`info ... multipv k ...`), each a search of the same depth without the root
+//! moves of the lines before it; with several `Threads` it searches on one. `go ponder`
+//! searches without a clock and holds `bestmove` back until `ponderhit` (the clock then
+//! starts) or `stop`; `bestmove` names the expected reply (`ponder`) when the principal
+//! variation has one. `UCI_Chess960` reads FENs as Chess960's (Shredder-FEN or X-FEN) and
+//! writes and reads castling as king takes rook.
 //! `info` lines carry `hashfull` (with a table), `lowerbound`/`upperbound` lines follow failed
 //! aspiration windows, and `currmove` lines start after [`CURRMOVE_AFTER`]. Repetitions: a
 //! position repeated inside the search tree is a draw, one played before the root only when
@@ -59,7 +62,8 @@ use crate::knowledge::uci_options::{UciKnowledge, as_probe};
 use crate::lab::settings::ChessEval;
 use crate::lab::spec::{self, SearcherVariant};
 use crate::search::smp::{Shared, lazy_smp_observed};
-use crate::search::{Iteration, Limits, RootReport, SearchConfig, Searcher, Table};
+use crate::search::ybw::ybw_observed;
+use crate::search::{Algorithm, Iteration, Limits, RootReport, SearchConfig, Searcher, Table};
 
 /// The largest `Hash` the engine accepts, in MiB (as experiment files' `tt_mb`); a size
 /// larger than the memory available is refused with `info string` and the old table kept.
@@ -1030,28 +1034,46 @@ impl SearchJob {
             out: &self.out,
         };
         let result = match &self.table {
-            // Several threads: lazy SMP over the engine's table (info lines count the main
-            // thread's nodes).
+            // Several threads over the engine's table: Young Brothers Wait where the
+            // configuration asks for it (`--config` with algorithm = "ybw"), else lazy SMP
+            // (info lines count the main thread's nodes).
             Some(table) if self.config.threads > 1 => {
                 let shared = Shared {
                     table,
                     stop: &self.stop,
                     history: &self.history,
                 };
-                let config = SearchConfig {
-                    algorithm: crate::search::Algorithm::LazySmp,
-                    ..self.config.clone()
-                };
-                let threads = config.threads;
-                lazy_smp_observed(
-                    &self.root,
-                    eval,
-                    &config,
-                    &self.limits,
-                    threads,
-                    &shared,
-                    on_iteration,
-                )
+                let threads = self.config.threads;
+                if self.config.algorithm == Algorithm::Ybw {
+                    let threads = threads.min(crate::search::ybw::MAX_THREADS);
+                    self.out
+                        .info_string(&format!("Young Brothers Wait on {threads} threads"));
+                    ybw_observed(
+                        &self.root,
+                        eval,
+                        &self.config,
+                        &self.limits,
+                        threads,
+                        &shared,
+                        on_iteration,
+                    )
+                } else {
+                    self.out
+                        .info_string(&format!("lazy SMP on {threads} threads"));
+                    let config = SearchConfig {
+                        algorithm: Algorithm::LazySmp,
+                        ..self.config.clone()
+                    };
+                    lazy_smp_observed(
+                        &self.root,
+                        eval,
+                        &config,
+                        &self.limits,
+                        threads,
+                        &shared,
+                        on_iteration,
+                    )
+                }
             }
             _ => {
                 let mut searcher = Searcher::new(eval, &self.config)

@@ -195,8 +195,12 @@ fn handshake_and_quit() {
     engine.alive();
     engine.send(&format!("position fen {MATE_IN_ONE}"));
     engine.send("go depth 4");
-    let (best, _) = engine.best_move(TIMEOUT);
+    let (best, lines) = engine.best_move(TIMEOUT);
     assert_eq!(best, "a7e7", "{}", engine.log());
+    assert!(
+        lines.contains(&"info string lazy SMP on 2 threads".to_string()),
+        "{lines:?}"
+    );
     engine.send("ucinewgame");
     engine.alive();
     assert_eq!(engine.quit(), 0);
@@ -902,4 +906,38 @@ fn python_chess_knowledge_options() {
         stdout.contains("ok: tablebase") && stdout.contains("ok: book"),
         "{stdout}"
     );
+}
+
+#[test]
+fn a_ybw_configuration_searches_its_threads_with_young_brothers_wait() {
+    let dir = TempDir::new("uci-ybw");
+    let file = dir.path("engine.toml");
+    std::fs::write(
+        &file,
+        r#"name = "uci-ybw"
+[[games]]
+game = "chess"
+positions = ["startpos"]
+[limits]
+depth = 2
+[[searchers]]
+label = "ybw"
+algorithm = "ybw"
+tt_mb = 4
+ordering = { hint = true, tt_move = true }
+"#,
+    )
+    .unwrap();
+    let mut engine = Engine::start(&["--config", file.to_str().unwrap(), "--searcher", "ybw"]);
+    engine.ask("uci", "uciok");
+    engine.send("setoption name Threads value 3");
+    engine.send(&format!("position fen {MATE_IN_ONE}"));
+    engine.send("go depth 4");
+    let (best, lines) = engine.best_move(TIMEOUT);
+    assert_eq!(best, "a7e7", "{}", engine.log());
+    assert!(
+        lines.contains(&"info string Young Brothers Wait on 3 threads".to_string()),
+        "{lines:?}"
+    );
+    assert_eq!(engine.quit(), 0);
 }
