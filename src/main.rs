@@ -563,8 +563,27 @@ impl Techniques {
         }
     }
 
-    /// Refuses what the flags cannot mean: a Monte Carlo search without a playout or time
-    /// budget, an exploration constant that is negative or for no Monte Carlo search.
+    /// Refuses what the flags cannot mean (see the helpers).
+    fn check(&self) -> Result<(), Failure> {
+        self.check_monte_carlo()?;
+        self.check_ybw_threads()
+    }
+
+    /// Refuses more threads than Young Brothers Wait has split points for, as an experiment
+    /// file's `threads` is refused, rather than quietly searching with fewer.
+    fn check_ybw_threads(&self) -> Result<(), Failure> {
+        let most = plylab::search::ybw::MAX_THREADS;
+        if matches!(self.algorithm, AlgorithmName::Ybw) && self.threads as usize > most {
+            return Err(Failure::bad_input(format!(
+                "--threads {}: --algorithm ybw searches on at most {most} threads",
+                self.threads
+            )));
+        }
+        Ok(())
+    }
+
+    /// Refuses a Monte Carlo search without a playout or time budget, and an exploration
+    /// constant that is negative or for no Monte Carlo search.
     fn check_monte_carlo(&self) -> Result<(), Failure> {
         let mc = self.searcher().mcts.is_some();
         if let Some(c) = self.exploration {
@@ -1238,7 +1257,7 @@ fn score_text(s: Score) -> String {
 
 fn search(args: &SearchArgs) -> Result<(), Failure> {
     let position = parse_position(args.game, &args.position)?;
-    args.techniques.check_monte_carlo()?;
+    args.techniques.check()?;
     let searcher = args.techniques.searcher();
     if let Some(algorithm) = searcher.mcts {
         let task = MonteCarloLine {
@@ -1328,7 +1347,7 @@ fn run_suite(args: &SuiteArgs) -> Result<(), Failure> {
         eprintln!("skipped: {skipped}");
     }
     let positions = loaded.entries;
-    args.techniques.check_monte_carlo()?;
+    args.techniques.check()?;
     if let Some(first) = positions.first() {
         require_limit(&first.position, &args.techniques.limits())?;
     }

@@ -553,6 +553,20 @@ fn bad_flags_are_refused() {
     );
     refused(&["perft", "connect4", "start", "three"], &["three"]);
     refused(&["frobnicate"], &["frobnicate"]);
+    refused(
+        &[
+            "search",
+            "connect4",
+            "start",
+            "--algorithm",
+            "ybw",
+            "--threads",
+            "65",
+            "--depth",
+            "3",
+        ],
+        &["--threads 65", "at most 64 threads"],
+    );
 }
 
 #[test]
