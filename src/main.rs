@@ -40,7 +40,8 @@ enum Command {
     Search(SearchArgs),
     /// Run a test set with known answers and report how many are answered exactly.
     Suite(SuiteArgs),
-    /// Count the move sequences of exactly DEPTH plies (a move-generator check).
+    /// Count the move sequences of exactly DEPTH plies (a move-generator check; in games of
+    /// chance a roll is not a ply: each chance node branches over its outcomes).
     Perft(PerftArgs),
     /// Run the fixed benchmark suite: total nodes (a behaviour signature) and nodes/s.
     Bench,
