@@ -241,3 +241,33 @@ fn a_damaged_book_is_refused_with_exit_code_2() {
     assert_eq!(code, 2, "{stderr}");
     assert!(stderr.contains(":3:") && stderr.contains("Ke3"), "{stderr}");
 }
+
+#[test]
+fn a_missing_book_or_a_pgn_that_is_not_text_is_bad_input() {
+    let tmp = TempDir::new("book-missing");
+    let missing = tmp.path("no_such_book.bin");
+    let missing = missing.to_str().expect("utf-8");
+    let (code, _, stderr) = plylab(&["book", "probe", missing, "startpos"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("no_such_book.bin"), "{stderr}");
+    let (code, _, stderr) = plylab(&["tablebase", "probe", missing, "B:W:BK1"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("no_such_book.bin"), "{stderr}");
+    let binary = tmp.path("games.pgn");
+    std::fs::write(&binary, [0x80, 0xff, 0x00, 0xfe]).expect("write");
+    let out = tmp.path("b.bin");
+    let (code, _, stderr) = plylab(&[
+        "book",
+        "build",
+        "chess",
+        "--pgn",
+        binary.to_str().expect("utf-8"),
+        "--out",
+        out.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("games.pgn") && stderr.contains("UTF-8"),
+        "{stderr}"
+    );
+}

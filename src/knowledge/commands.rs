@@ -24,11 +24,24 @@ pub enum CommandError {
 
 impl From<TablebaseError> for CommandError {
     fn from(e: TablebaseError) -> Self {
-        match e {
-            TablebaseError::Io { .. } => Self::Failed(e.to_string()),
+        match &e {
+            TablebaseError::Io { source, .. } if !names_a_bad_file(source) => {
+                Self::Failed(e.to_string())
+            }
             _ => Self::BadInput(e.to_string()),
         }
     }
+}
+
+/// Whether an I/O error is the fault of a path the user gave (a file or folder that is not
+/// there, or a file that is not text where text was asked for): bad input, exit code 2, like
+/// a malformed file; other I/O errors are failures.
+fn names_a_bad_file(e: &std::io::Error) -> bool {
+    use std::io::ErrorKind::{InvalidData, IsADirectory, NotADirectory, NotFound};
+    matches!(
+        e.kind(),
+        NotFound | InvalidData | IsADirectory | NotADirectory
+    )
 }
 
 /// `plylab tablebase build GAME ENDING [--out FILE]`: builds, saves (to `ENDING.plytb` by
@@ -169,8 +182,10 @@ pub fn probe_tablebase(file: &Path, fen: &str) -> Result<(), CommandError> {
 
 impl From<super::book::BookError> for CommandError {
     fn from(e: super::book::BookError) -> Self {
-        match e {
-            super::book::BookError::Io { .. } => Self::Failed(e.to_string()),
+        match &e {
+            super::book::BookError::Io { source, .. } if !names_a_bad_file(source) => {
+                Self::Failed(e.to_string())
+            }
             _ => Self::BadInput(e.to_string()),
         }
     }
