@@ -823,6 +823,13 @@ fn experiment(args: &ExperimentArgs) -> Result<(), Failure> {
     if plylab::arena::spec::is_arena(&text) {
         return arena(args);
     }
+    if plylab::learn::is_learning(&text) {
+        return Err(Failure::bad_input(format!(
+            "{}: a learning file (it has `method`), not an experiment: run `plylab learn {}`",
+            args.file.display(),
+            args.file.display()
+        )));
+    }
     let mut plan = spec::load(&args.file).map_err(Failure::bad_input)?;
     let mut out = args.out.clone();
     if args.quick {

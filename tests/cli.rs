@@ -577,3 +577,38 @@ fn quick_runs_a_reduced_experiment_end_to_end() {
     assert_eq!(positions.len(), 7 * 2 + 1, "{positions:?}");
     assert!(out.join("summary.md").exists());
 }
+
+/// Every committed experiment, arena and learning file is valid: `experiment --dry-run`
+/// accepts the first two (the data files they name included), the learning files parse as
+/// `plylab learn` reads them, and `experiment` on a learning file says to run `learn`.
+#[test]
+fn every_committed_experiment_file_is_valid() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("experiments/")
+        .map(|entry| entry.expect("an entry").path())
+        .filter(|path| path.extension().is_some_and(|e| e == "toml"))
+        .collect();
+    files.sort();
+    let (mut experiments, mut learning) = (0, 0);
+    for file in &files {
+        let path = file.to_str().expect("UTF-8 path");
+        let text = std::fs::read_to_string(file).expect("readable");
+        let (code, stdout, stderr) = plylab(&["experiment", path, "--dry-run"]);
+        if plylab::learn::is_learning(&text) {
+            learning += 1;
+            let read = plylab::learn::read_spec(file);
+            assert!(read.is_ok(), "{path}: {:?}", read.err());
+            assert_eq!(code, 2, "{path}: {stderr}");
+            assert!(stderr.contains("plylab learn"), "{path}: {stderr}");
+        } else {
+            experiments += 1;
+            assert_eq!(code, 0, "{path}: {stderr}");
+            assert!(!stdout.is_empty(), "{path}: the dry run lists nothing");
+        }
+    }
+    assert!(
+        experiments >= 20 && learning >= 5,
+        "{experiments} and {learning} files"
+    );
+}

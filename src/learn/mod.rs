@@ -469,6 +469,14 @@ fn line_of_key(text: &str, key: &str) -> usize {
         .map_or(0, |i| i + 1)
 }
 
+/// Whether `text` is a learning file (a top-level `method`, which experiment and arena files
+/// do not have), so that `plylab experiment` can point at `plylab learn` instead of failing
+/// on the first key it does not know.
+#[must_use]
+pub fn is_learning(text: &str) -> bool {
+    toml::from_str::<toml::Table>(text).is_ok_and(|t| t.contains_key("method"))
+}
+
 /// Reads and checks a learning file.
 ///
 /// # Errors
