@@ -33,6 +33,17 @@ impl From<TablebaseError> for CommandError {
     }
 }
 
+/// Makes the folder `out` is to be written in, as `experiment --out` makes its own, so that
+/// `--out experiments/data/tablebase/KQK.plytb` works on a fresh clone.
+fn create_parent(out: &Path) -> Result<(), CommandError> {
+    match out.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => std::fs::create_dir_all(dir).map_err(|e| {
+            CommandError::BadInput(format!("cannot make the folder {}: {e}", dir.display()))
+        }),
+        _ => Ok(()),
+    }
+}
+
 /// Whether an I/O error is the fault of a path the user gave (a file or folder that is not
 /// there, or a file that is not text where text was asked for): bad input, exit code 2, like
 /// a malformed file; other I/O errors are failures.
@@ -63,6 +74,7 @@ pub fn build_tablebase(game: &str, ending: &str, out: Option<&Path>) -> Result<(
         || PathBuf::from(format!("{ending}.plytb")),
         Path::to_path_buf,
     );
+    create_parent(&path)?;
     let bar = spinner();
     let (table, stats) = build(ending, &mut |plies| {
         bar.set_message(format!("{ending}: wins up to {plies} plies found"));
@@ -91,6 +103,7 @@ fn build_checkers_tablebase(pieces: &str, out: Option<&Path>) -> Result<(), Comm
         || PathBuf::from(format!("checkers{n}.plytb")),
         Path::to_path_buf,
     );
+    create_parent(&path)?;
     let bar = spinner();
     let (table, stats) = checkers::build_checkers(n, &mut |k, plies| {
         bar.set_message(format!("checkers, {k} pieces: level {plies} plies done"));
@@ -198,6 +211,7 @@ impl From<super::book::BookError> for CommandError {
 /// An unknown game, an unreadable PGN (bad input), or a file that cannot be written.
 pub fn build_chess_book(pgn: &Path, out: &Path, max_ply: usize) -> Result<(), CommandError> {
     let games = super::book::read_pgn(pgn)?;
+    create_parent(out)?;
     let book = super::book::PolyglotBook::from_games(&games, max_ply);
     book.save(out)?;
     println!(
@@ -226,6 +240,7 @@ pub fn build_connect4_book(
     let root = Connect4::parse_position(from)
         .map_err(|e| CommandError::BadInput(format!("--from `{from}`: {e}")))?;
     let params = connect4_book_params(positions, depth, omega);
+    create_parent(out)?;
     let started = std::time::Instant::now();
     let bar = ProgressBar::new(positions as u64);
     let book = super::book::doe::build_doe(&root, &CentreFirst, &params, &mut |n| {

@@ -1042,8 +1042,11 @@ fn knowledge_of(
             .parent()
             .unwrap_or(Path::new("."))
             .join(tb.get_ref());
-        let files = crate::knowledge::tablebase::files_at(&path)
-            .map_err(|e| src.at(tb, "tablebase", e.to_string()))?;
+        let files = crate::knowledge::tablebase::files_at(&path).map_err(|e| {
+            let build = "`plylab tablebase build GAME ENDING --out FILE` builds one (chess \
+                         KQK, KRK, KPK or KBNK; checkers 1 to 4 pieces)";
+            src.at(tb, "tablebase", format!("{e}; {build}"))
+        })?;
         let tables = crate::knowledge::tablebase::Tablebases::load(&files)
             .map_err(|e| src.at(tb, "tablebase", e.to_string()))?;
         knowledge.tablebase = Some((path, std::sync::Arc::new(tables)));
