@@ -24,7 +24,10 @@
 //! Limits: depth as `sd D`, a time per move as `st S` (whole seconds, rounded up: the
 //! protocol has no finer unit), a clock as `level 0 M:SS INC` (the time left) or, for a
 //! repeating control, `level MPS M:SS INC` (the period's moves and base time), with `time`
-//! and `otim` in centiseconds. Nodes have no xboard command and are refused. Thinking output (`post`):
+//! and `otim` in centiseconds. A depth alone goes with `st` of [`DEPTH_ONLY_ST`] seconds: the
+//! protocol has no unlimited time, and an engine left on its own default control may cut
+//! the search short (Fairy-Max 5.0 stopped at depth 1 in half of its first searches).
+//! Nodes have no xboard command and are refused. Thinking output (`post`):
 //! `PLY SCORE TIME NODES PV`, the score in centipawns from the side to move's view; the last
 //! such line gives the reply's depth, score and nodes.
 
@@ -380,6 +383,10 @@ fn feature_pairs(line: &str) -> Vec<(String, String)> {
     pairs
 }
 
+/// The time per move sent with a depth limit alone (`st`, seconds): a day, so that the
+/// depth, not the engine's default clock, ends the search.
+pub const DEPTH_ONLY_ST: u64 = 86_400;
+
 /// The commands setting the limits of `go`: `sd`, `st`, or `level` with `time` and `otim`.
 /// The side to move follows from the opening's side and the number of moves played.
 fn limit_commands(go: &Go, fen: Option<&str>, played: usize) -> Result<Vec<String>, EngineError> {
@@ -423,6 +430,9 @@ fn limit_commands(go: &Go, fen: Option<&str>, played: usize) -> Result<Vec<Strin
         ));
         commands.push(format!("time {}", own.as_millis() / 10));
         commands.push(format!("otim {}", other.as_millis() / 10));
+    }
+    if commands.len() == 1 && go.depth.is_some() {
+        commands.push(format!("st {DEPTH_ONLY_ST}"));
     }
     if commands.is_empty() {
         return Err(EngineError::BadRequest {
@@ -561,6 +571,14 @@ mod tests {
             ..Go::default()
         };
         assert_eq!(limit_commands(&st, None, 0).unwrap(), ["sd 5", "st 2"]);
+        let depth = Go {
+            depth: Some(3),
+            ..Go::default()
+        };
+        assert_eq!(
+            limit_commands(&depth, None, 0).unwrap(),
+            ["sd 3", &format!("st {DEPTH_ONLY_ST}")]
+        );
         let nodes = Go {
             nodes: Some(100),
             ..Go::default()
