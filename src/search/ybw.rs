@@ -36,11 +36,12 @@
 //! - A thread that has no moves left at its own split point waits for its helpers, and
 //!   meanwhile helps at split points opened below its own ("helpful master", Stockfish 1.x;
 //!   Hyatt's DTS lets any idle processor join any node). A waiting thread spins for at most
-//!   [`SPIN`], watching its bell, then sleeps on a condition variable: split points in fast
-//!   games (connect four: a node in about 0.1 µs) last tens of microseconds, about as long as
-//!   waking a sleeping thread takes (longer on a virtual machine, where an idle core halts),
-//!   so threads that only slept spent their time being woken; the bound keeps the spinning
-//!   cheap where threads outnumber cores.
+//!   [`SPIN`], watching its bell, then sleeps on a condition variable: waking a sleeping
+//!   thread takes tens of microseconds (more on a virtual machine, where an idle core
+//!   halts), as long as a split point near the horizon of a fast game lasts (connect four:
+//!   a node in about 0.15 µs). On a 16-core machine spinning made connect four 1.16 times
+//!   faster at 8 threads; the split depth mattered far more (results/scaling_summary.md).
+//!   The bound keeps the spinning cheap where threads outnumber cores.
 //!
 //! For comparison, Hyatt's DTS (Hyatt 1994, "The DTS high-performance parallel tree search
 //! algorithm"; Cray Blitz, speedup 11.1 on 16 processors) lets an idle processor choose where
@@ -72,8 +73,10 @@ use super::{
 };
 
 /// The default least remaining depth, in plies, of a node whose younger brothers may go to
-/// other threads ([`SearchConfig::split_plies`]). Shallower subtrees are too small to pay for waking a thread and copying the node
-/// (Stockfish 1.x-6 used 4 plies, its `MinimumSplitDepth`; Crafty about the same).
+/// other threads ([`SearchConfig::split_plies`]). Shallower subtrees are too small to pay
+/// for waking a thread and copying the node (Stockfish 1.x-6 used 4 plies, its
+/// `MinimumSplitDepth`; Crafty about the same). Right for chess; connect four's nodes are so
+/// cheap that 16 threads want 8 (results/scaling_summary.md).
 pub const SPLIT_DEPTH: u32 = 4;
 
 /// The most threads a search can have (threads are bits of a 64-bit mask).
