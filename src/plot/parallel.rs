@@ -19,6 +19,21 @@ use super::summary::{cell, dash, fmt_count, fmt_integer, fmt_percent, fmt_ratio}
 /// Group prefix of the Monte Carlo and scaling charts.
 const PARALLEL_GROUP: &str = "parallel_";
 
+/// The classic figure of parallel alpha-beta: Hyatt's DTS on Cray Blitz, time-to-depth
+/// speedup on 1, 2, 4, 8 and 16 processors (Hyatt 1997, "The dynamic tree-splitting
+/// parallel search algorithm", ICCA Journal 20(1)). Drawn on every speedup chart beside the
+/// ideal line, and quoted under the scaling table with [`LITERATURE`].
+pub const DTS_SPEEDUP: [(u32, f64); 5] = [(1, 1.0), (2, 2.0), (4, 3.7), (8, 6.6), (16, 11.1)];
+
+/// The literature's figures quoted under summary.md's scaling table.
+const LITERATURE: &str = "The literature, to compare with: Hyatt's DTS on Cray Blitz \
+    (Hyatt 1997, ICCA Journal 20(1)), chess, time-to-depth speedup 2.0, 3.7, 6.6 and 11.1 on \
+    2, 4, 8 and 16 processors (the dashed DTS line of the speedup charts); Chaslot, Winands \
+    and van den Herik (2008, \"Parallel Monte-Carlo tree search\"), 9×9 Go, strength speedup \
+    (how much longer one thread must think to play as well; not playouts/s) of root \
+    parallelization 3.0, 6.5 and 14.9 on 2, 4 and 16 threads, of tree parallelization with \
+    virtual loss 2.0, 3.6 and 8.5.\n";
+
 /// The Monte Carlo and parallel-scaling sections (empty when the data has neither), with
 /// links to their charts among `charts` in `format`.
 #[must_use]
@@ -342,6 +357,9 @@ fn scaling_chart(
             .map(|&n| Point::new(n, ideal_at(n)))
             .collect(),
     });
+    if matches!(metric, ScalingMetric::Speedup) {
+        series.push(dts_reference(all_threads.last().copied().unwrap_or(1.0)));
+    }
     Some(chart(
         data,
         format!("{stem}_{game}"),
@@ -351,6 +369,20 @@ fn scaling_chart(
         YScale::Linear { range: None },
         series,
     ))
+}
+
+/// [`DTS_SPEEDUP`] as a reference series, up to `max_threads` threads.
+fn dts_reference(max_threads: f64) -> Series {
+    Series {
+        label: "DTS, chess (Hyatt 1997)".into(),
+        kind: SeriesKind::Reference,
+        slot: 1,
+        points: DTS_SPEEDUP
+            .iter()
+            .filter(|&&(n, _)| f64::from(n) <= max_threads)
+            .map(|&(n, s)| Point::new(f64::from(n), s))
+            .collect(),
+    }
 }
 
 /// `name` without a `threads=N` swept value: `smp[threads=2]` → `smp`,
@@ -506,6 +538,8 @@ fn scaling(data: &Dataset) -> String {
             },
         );
     }
+    out.push('\n');
+    out.push_str(LITERATURE);
     out
 }
 
@@ -547,7 +581,25 @@ impl Totals {
 
 #[cfg(test)]
 mod tests {
-    use super::without_threads;
+    use super::{dts_reference, without_threads};
+
+    #[test]
+    fn the_dts_line_stops_at_the_most_threads_measured() {
+        let xy = |max: f64| -> Vec<(f64, f64)> {
+            dts_reference(max)
+                .points
+                .iter()
+                .map(|p| (p.x, p.y))
+                .collect()
+        };
+        assert_eq!(xy(8.0), [(1.0, 1.0), (2.0, 2.0), (4.0, 3.7), (8.0, 6.6)]);
+        assert_eq!(
+            xy(16.0).last(),
+            Some(&(16.0, 11.1)),
+            "Hyatt 1997: 11.1 on 16"
+        );
+        assert_eq!(xy(12.0).len(), 4, "no point beyond the data");
+    }
 
     #[test]
     fn thread_counts_are_taken_out_of_searcher_names() {
