@@ -22,17 +22,28 @@ const PARALLEL_GROUP: &str = "parallel_";
 /// The classic figure of parallel alpha-beta: Hyatt's DTS on Cray Blitz, time-to-depth
 /// speedup on 1, 2, 4, 8 and 16 processors (Hyatt 1997, "The dynamic tree-splitting
 /// parallel search algorithm", ICCA Journal 20(1)). Drawn on every speedup chart beside the
-/// ideal line, and quoted under the scaling table with [`LITERATURE`].
-pub const DTS_SPEEDUP: [(u32, f64); 5] = [(1, 1.0), (2, 2.0), (4, 3.7), (8, 6.6), (16, 11.1)];
+/// ideal line, and quoted under the scaling table by [`literature`].
+const DTS_SPEEDUP: [(u32, f64); 5] = [(1, 1.0), (2, 2.0), (4, 3.7), (8, 6.6), (16, 11.1)];
 
-/// The literature's figures quoted under summary.md's scaling table.
-const LITERATURE: &str = "The literature, to compare with: Hyatt's DTS on Cray Blitz \
-    (Hyatt 1997, ICCA Journal 20(1)), chess, time-to-depth speedup 2.0, 3.7, 6.6 and 11.1 on \
-    2, 4, 8 and 16 processors (the dashed DTS line of the speedup charts); Chaslot, Winands \
-    and van den Herik (2008, \"Parallel Monte-Carlo tree search\"), 9×9 Go, strength speedup \
-    (how much longer one thread must think to play as well; not playouts/s) of root \
-    parallelization 3.0, 6.5 and 14.9 on 2, 4 and 16 threads, of tree parallelization with \
-    virtual loss 2.0, 3.6 and 8.5.\n";
+/// The literature's figures quoted under summary.md's scaling table, DTS's from
+/// [`DTS_SPEEDUP`].
+fn literature() -> String {
+    let dts = |pick: fn(&(u32, f64)) -> String| {
+        let parts: Vec<String> = DTS_SPEEDUP[1..].iter().map(pick).collect();
+        let (last, rest) = parts.split_last().expect("DTS figures");
+        format!("{} and {last}", rest.join(", "))
+    };
+    format!(
+        "The literature, to compare with: Hyatt's DTS on Cray Blitz (Hyatt 1997, ICCA Journal \
+         20(1)), chess, time-to-depth speedup {} on {} processors (the dashed DTS line of the \
+         speedup charts); Chaslot, Winands and van den Herik (2008, \"Parallel Monte-Carlo tree \
+         search\"), 9×9 Go, strength speedup (how much longer one thread must think to play as \
+         well; not playouts/s) of root parallelization 3.0, 6.5 and 14.9 on 2, 4 and 16 \
+         threads, of tree parallelization with virtual loss 2.0, 3.6 and 8.5.\n",
+        dts(|&(_, s)| format!("{s:.1}")),
+        dts(|&(n, _)| n.to_string()),
+    )
+}
 
 /// The Monte Carlo and parallel-scaling sections (empty when the data has neither), with
 /// links to their charts among `charts` in `format`.
@@ -539,7 +550,7 @@ fn scaling(data: &Dataset) -> String {
         );
     }
     out.push('\n');
-    out.push_str(LITERATURE);
+    out.push_str(&literature());
     out
 }
 
