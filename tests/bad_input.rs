@@ -177,6 +177,18 @@ const CASES: &[Case] = &[
         "exploration",
         "-0.5 is not a finite number >= 0",
     ),
+    case(
+        "hold_depth_on_root_parallel.toml",
+        10,
+        "hold_depth",
+        "is for algorithm = \"tree_parallel\"",
+    ),
+    case(
+        "hold_playouts_zero.toml",
+        11,
+        "hold_playouts",
+        "expected at least 1 playout",
+    ),
     case("connect4_full_column.toml", 8, "positions", "`4444444`"),
     case("connect4_bad_column.toml", 6, "positions", "`9`"),
     case("othello_bad_board.toml", 6, "positions", "63 squares"),

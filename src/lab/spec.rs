@@ -182,6 +182,12 @@ pub struct SearcherSpec {
     /// Monte Carlo searches: end each playout after this many plies with the evaluator
     /// (default: play to the end).
     pub playout_cutoff: Option<Spanned<Sweep<u32>>>,
+    /// `tree_parallel` only: plies below the root whose statistics each thread holds back
+    /// (default 2; 0 writes every node on every iteration).
+    pub hold_depth: Option<Spanned<Sweep<u32>>>,
+    /// `tree_parallel` only: playouts between two publications of the held-back statistics
+    /// (default 64).
+    pub hold_playouts: Option<Spanned<Sweep<u32>>>,
     /// Transposition table size in MiB (0 = none, at most [`MAX_TT_MB`]).
     pub tt_mb: Option<Spanned<Sweep<usize>>>,
     /// Iterative deepening (default true).
@@ -413,6 +419,12 @@ impl SearcherVariant {
             let mut s = format!("exploration={}", m.exploration);
             if let Some(cut) = m.playout_cutoff {
                 s.push_str(&format!(" playout_cutoff={cut}"));
+            }
+            if self.mcts == Some(MctsAlgorithm::TreeParallel) {
+                s.push_str(&format!(
+                    " hold_depth={} hold_playouts={}",
+                    m.hold_depth, m.hold_playouts
+                ));
             }
             return s;
         }
@@ -1233,6 +1245,16 @@ fn technique_variants(
             spec.playout_cutoff.as_ref().map(Spanned::get_ref),
             |v, p| v.mcts_config.playout_cutoff = Some(p),
         )
+        .across(
+            "hold_depth",
+            spec.hold_depth.as_ref().map(Spanned::get_ref),
+            |v, d| v.mcts_config.hold_depth = d,
+        )
+        .across(
+            "hold_playouts",
+            spec.hold_playouts.as_ref().map(Spanned::get_ref),
+            |v, n| v.mcts_config.hold_playouts = n,
+        )
 }
 
 /// Values that only make sense once sweeps are resolved.
@@ -1379,6 +1401,11 @@ fn check_family_keys(
             "playout_cutoff",
             spec.playout_cutoff.as_ref().map(Spanned::span),
         ),
+        ("hold_depth", spec.hold_depth.as_ref().map(Spanned::span)),
+        (
+            "hold_playouts",
+            spec.hold_playouts.as_ref().map(Spanned::span),
+        ),
     ];
     if variant.mcts.is_none() {
         if let Some((key, Some(span))) = mcts_keys.iter().find(|(_, s)| s.is_some()) {
@@ -1397,6 +1424,19 @@ fn check_family_keys(
             variant.mcts_config.exploration
         );
         return Err(src.at(e, "exploration", why));
+    }
+    for (key, span) in &mcts_keys[2..] {
+        if let Some(span) = span
+            && variant.mcts != Some(MctsAlgorithm::TreeParallel)
+        {
+            let why = format!("`{key}` is for algorithm = \"tree_parallel\"");
+            return Err(src.error(span.clone(), Some(key), why));
+        }
+    }
+    if let Some(n) = &spec.hold_playouts
+        && variant.mcts_config.hold_playouts == 0
+    {
+        return Err(src.at(n, "hold_playouts", "expected at least 1 playout"));
     }
     let o = &spec.ordering;
     let alphabeta_only = [

@@ -104,6 +104,16 @@ pub struct MctsConfig {
     pub playout_cutoff: Option<u32>,
     /// The seed of every random choice (expansion order and playouts).
     pub seed: u64,
+    /// [`tree_parallel`] with several threads: each thread holds back the statistics of the
+    /// nodes this many plies or fewer below the root and publishes them every
+    /// [`hold_playouts`](Self::hold_playouts) playouts, instead of writing them (and a
+    /// virtual loss) on every iteration ("slow tree parallelization" near the root, after
+    /// Gelly et al. 2008; see `lockfree.rs`). 0: every node is written on every iteration, as
+    /// in Enzenberger and Müller 2009. Default 2.
+    pub hold_depth: u32,
+    /// [`tree_parallel`]: playouts between two publications of a thread's held-back
+    /// statistics (at least 1; default 64).
+    pub hold_playouts: u32,
 }
 
 impl Default for MctsConfig {
@@ -112,6 +122,8 @@ impl Default for MctsConfig {
             exploration: std::f64::consts::SQRT_2,
             playout_cutoff: None,
             seed: 0,
+            hold_depth: 2,
+            hold_playouts: 64,
         }
     }
 }
