@@ -54,11 +54,14 @@ pub fn root_parallel<G: Game, E: Evaluator<G>>(
             .collect()
     });
     let (mut totals, mut playouts, mut nodes) = (Vec::new(), 0, 0);
-    for (run, p, n) in runs {
+    let mut trees = Vec::with_capacity(threads);
+    for (run, p, n, tree) in runs {
         merge(&mut totals, run);
         playouts += p;
         nodes += n;
+        trees.push(tree);
     }
+    // The trees are freed after the time is taken (see `uct_totals`).
     finish(totals, Choice::MostVisits, playouts, nodes, start.elapsed())
 }
 
