@@ -317,25 +317,39 @@ threads = [1, 2]
 limits = { nodes = 2001 }
 
 [[searchers]]
+label = "held"
+algorithm = "tree_parallel"
+threads = 2
+hold_depth = [3, 40]
+limits = { nodes = 2001 }
+
+[[searchers]]
 label = "locked"
 algorithm = "tree_parallel_locked"
 threads = 2
 limits = { nodes = 2001 }
 "#;
     let rows = run(&tmp, "tree", text, 1);
-    // 2 positions × 3 searcher variants, one row each.
-    assert_eq!(rows.len(), 6);
+    // 2 positions × 5 searcher variants, one row each.
+    assert_eq!(rows.len(), 10);
     for row in &rows {
         assert!(
             ["tree_parallel", "tree_parallel_locked"].contains(&row.algorithm.as_str()),
             "{row:?}"
         );
-        // The shared iteration budget is spent exactly, and both find the only good move
+        // The shared iteration budget is spent exactly, and all find the only good move
         // (the win in one, and the block of it).
         assert_eq!(row.playouts, Some(2001), "{row:?}");
         assert_eq!(row.best_move, "1", "{row:?}");
+        // Holding back is named where it is not the default (nothing held back).
+        let held = row.searcher.starts_with("held");
+        assert_eq!(row.params.contains("hold_playouts=512"), held, "{row:?}");
     }
-    assert_eq!(rows.iter().filter(|r| r.threads == 2).count(), 4);
+    assert!(
+        rows.iter()
+            .any(|r| r.params.ends_with("hold_depth=40 hold_playouts=512"))
+    );
+    assert_eq!(rows.iter().filter(|r| r.threads == 2).count(), 8);
 }
 
 #[test]

@@ -183,10 +183,10 @@ pub struct SearcherSpec {
     /// (default: play to the end).
     pub playout_cutoff: Option<Spanned<Sweep<u32>>>,
     /// `tree_parallel` only: plies below the root whose statistics each thread holds back
-    /// (default 2; 0 writes every node on every iteration).
+    /// (default 0: every node written on every iteration).
     pub hold_depth: Option<Spanned<Sweep<u32>>>,
     /// `tree_parallel` only: playouts between two publications of the held-back statistics
-    /// (default 64).
+    /// (default 512).
     pub hold_playouts: Option<Spanned<Sweep<u32>>>,
     /// Transposition table size in MiB (0 = none, at most [`MAX_TT_MB`]).
     pub tt_mb: Option<Spanned<Sweep<usize>>>,
@@ -420,7 +420,11 @@ impl SearcherVariant {
             if let Some(cut) = m.playout_cutoff {
                 s.push_str(&format!(" playout_cutoff={cut}"));
             }
-            if self.mcts == Some(MctsAlgorithm::TreeParallel) {
+            let held = (m.hold_depth, m.hold_playouts);
+            let default = MctsConfig::default();
+            if self.mcts == Some(MctsAlgorithm::TreeParallel)
+                && held != (default.hold_depth, default.hold_playouts)
+            {
                 s.push_str(&format!(
                     " hold_depth={} hold_playouts={}",
                     m.hold_depth, m.hold_playouts
