@@ -271,3 +271,21 @@ fn a_missing_book_or_a_pgn_that_is_not_text_is_bad_input() {
         "{stderr}"
     );
 }
+
+#[test]
+fn a_pgn_kept_compressed_beside_its_name_is_read_as_the_plain_file() {
+    let tmp = TempDir::new("book-gz");
+    let text = std::fs::read(PGN).expect("pgn");
+    let named = tmp.path("games.pgn");
+    let mut gz = flate2::write::GzEncoder::new(
+        std::fs::File::create(tmp.path("games.pgn.gz")).expect("create"),
+        flate2::Compression::best(),
+    );
+    std::io::Write::write_all(&mut gz, &text).expect("write");
+    gz.finish().expect("finish");
+    assert!(!named.exists());
+    let plain = read_pgn(Path::new(PGN)).expect("pgn");
+    let compressed = read_pgn(&named).expect("compressed pgn");
+    assert!(!plain.is_empty());
+    assert_eq!(format!("{compressed:?}"), format!("{plain:?}"));
+}

@@ -202,12 +202,16 @@ impl PgnGame {
 
 /// Reads the games of a PGN file (Edwards 1994): tag pairs (`FEN` honoured), then SAN
 /// movetext with move numbers, comments `{...}`, `;` comments, variations `(...)` and NAGs
-/// skipped, ended by the result.
+/// skipped, ended by the result. Where `path` is missing but `path.gz` exists, that is read
+/// (results/ keeps its PGN files compressed, as its CSV files: [`crate::compressed`]).
 ///
 /// # Errors
 /// When the file cannot be read, or a move is illegal or unreadable (with its line).
 pub fn read_pgn(path: &Path) -> Result<Vec<PgnGame>, BookError> {
-    let text = std::fs::read_to_string(path).map_err(|e| BookError::io(path, e))?;
+    let mut text = String::new();
+    crate::compressed::open(path)
+        .and_then(|mut file| std::io::Read::read_to_string(&mut file, &mut text))
+        .map_err(|e| BookError::io(path, e))?;
     let mut games = Vec::new();
     let mut game: Option<PgnGame> = None;
     let mut depth = 0usize; // inside comments or variations
