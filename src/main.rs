@@ -439,6 +439,14 @@ struct Techniques {
     /// Monte Carlo algorithms: the UCB1 exploration constant c [default: the library's].
     #[arg(long, value_name = "C")]
     exploration: Option<f64>,
+    /// --algorithm tree_parallel: each thread holds back the statistics of the nodes this
+    /// many plies below the root (EXPERIMENTS.md, `hold_depth`) [default: 0, none].
+    #[arg(long, value_name = "N")]
+    hold_depth: Option<u32>,
+    /// --algorithm tree_parallel: playouts between two publications of the held-back
+    /// statistics [default: 512].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    hold_playouts: Option<u32>,
     /// Threats: moves creating the most winning cells first (Pons, part 10).
     #[arg(long)]
     threats: bool,
@@ -558,6 +566,10 @@ impl Techniques {
                     .exploration
                     .unwrap_or(MctsConfig::default().exploration),
                 seed: self.seed,
+                hold_depth: self.hold_depth.unwrap_or(MctsConfig::default().hold_depth),
+                hold_playouts: self
+                    .hold_playouts
+                    .unwrap_or(MctsConfig::default().hold_playouts),
                 ..MctsConfig::default()
             },
             ..SearcherVariant::new("cli", config)
@@ -598,6 +610,13 @@ impl Techniques {
                     "--exploration {c}: expected a finite constant >= 0"
                 )));
             }
+        }
+        if (self.hold_depth.is_some() || self.hold_playouts.is_some())
+            && !matches!(self.algorithm, AlgorithmName::TreeParallel)
+        {
+            return Err(Failure::bad_input(
+                "--hold-depth and --hold-playouts are for --algorithm tree_parallel",
+            ));
         }
         if mc && self.nodes.is_none() && self.time_ms.is_none() {
             return Err(Failure::bad_input(

@@ -223,8 +223,35 @@ fn monte_carlo_algorithms_run_from_the_command_line() {
         "300",
     ]);
     assert!(stdout.contains("/4 ="), "{stdout}");
+    let (stdout, _) = run(&[
+        "search",
+        "connect4",
+        "start",
+        "--algorithm",
+        "tree_parallel",
+        "--threads",
+        "2",
+        "--hold-depth",
+        "4",
+        "--hold-playouts",
+        "16",
+        "--nodes",
+        "2000",
+    ]);
+    assert!(stdout.contains("bestmove "), "{stdout}");
     for bad in [
         &["suite", "connect4", SET, "--algorithm", "flat"][..],
+        &[
+            "search",
+            "connect4",
+            "start",
+            "--algorithm",
+            "uct",
+            "--hold-depth",
+            "2",
+            "--nodes",
+            "100",
+        ][..],
         &[
             "search",
             "connect4",
