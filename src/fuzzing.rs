@@ -490,11 +490,12 @@ impl Choices<'_> {
             "\"ybw\"",
             "\"uct\"",
             "\"root_parallel\"",
+            "\"tree_parallel\"",
             "[\"alphabeta\", \"uct\"]",
             "\"alphabet\"",
         ]);
         let mut out = format!("[[searchers]]\nlabel = \"{label}\"\nalgorithm = {algorithm}\n");
-        const KEYS: [&str; 20] = [
+        const KEYS: [&str; 22] = [
             "tt_mb",
             "threads",
             "aspiration",
@@ -502,6 +503,8 @@ impl Choices<'_> {
             "delta_margin",
             "exploration",
             "playout_cutoff",
+            "hold_depth",
+            "hold_playouts",
             "quiescence",
             "null_move",
             "pvs",
