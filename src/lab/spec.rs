@@ -1429,6 +1429,7 @@ fn check_family_keys(
         );
         return Err(src.at(e, "exploration", why));
     }
+    // The hold keys, after exploration and playout_cutoff.
     for (key, span) in &mcts_keys[2..] {
         if let Some(span) = span
             && variant.mcts != Some(MctsAlgorithm::TreeParallel)

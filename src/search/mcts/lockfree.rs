@@ -427,8 +427,9 @@ impl<G: Game> LockFreeTree<G> {
         self.arena.get(i)
     }
 
-    /// Selection and expansion with virtual loss, as [`super::tree::Tree::descend`]:
-    /// returns the node to play out from and its position.
+    /// Selection and expansion with virtual loss (none on the nodes `w` holds back), as
+    /// [`super::tree::Tree::descend`]: returns the node to play out from, its depth below the
+    /// root and its position.
     fn descend(&self, root: &G, w: &mut Worker<G::Move>) -> (u32, u32, G) {
         let mut pos = root.clone();
         let mut node = 0u32;
@@ -546,9 +547,11 @@ impl<G: Game> LockFreeTree<G> {
     }
 
     /// UCB1 over the children `first..first + count` of `node`, virtual losses counted as
-    /// visits with reward 0. The parent's count leaves out this thread's own virtual loss,
-    /// which is not yet in any child; the root's is the sum over its children. Ties go to
-    /// the earlier child.
+    /// visits with reward 0, and the visits and rewards this thread holds back (`pending`)
+    /// added to those of the nodes it holds back (`node` is `depth` plies below the root).
+    /// The parent's count leaves out this thread's own virtual loss, which is not yet in any
+    /// child (a held-back parent has none); the root's is the sum over its children. Ties go
+    /// to the earlier child.
     fn select(&self, node: u32, depth: u32, first: u32, count: u32, pending: &Pending) -> u32 {
         let held = |i: u32, d: u32| {
             if pending.holds(d) {
