@@ -14,7 +14,11 @@
 //!   b=4 d=12;
 //! - `tictactoe`: minimax over the full tree from the start (549 946 nodes);
 //! - `table`: stores and probes of the transposition table, 16 MiB, random keys, on one
-//!   thread and split between two threads sharing the table.
+//!   thread and split between two threads sharing the table;
+//! - `mcts`: playouts per second (declared as elements) of UCT and of root- and lock-free
+//!   tree-parallel MCTS on one and two threads, 50 000 playouts from connect four's `44`,
+//!   the tree-parallel ones writing every node on every iteration (`hold0`) and holding back
+//!   the top 8 plies (`hold8`, `MctsConfig::hold_depth`).
 //!
 //! The project's targets on one core: connect four ≥ 10 M nodes/s, random trees ≥ 20 M nodes/s.
 
@@ -33,6 +37,7 @@ use plylab::games::connect4::{CentreFirst, Connect4};
 use plylab::games::othello::{Othello, OthelloEval};
 use plylab::games::random_tree::{Model, RandomTree, TreeParams, TreeValue, mix};
 use plylab::games::tictactoe::TicTacToe;
+use plylab::search::mcts::{MctsAlgorithm, MctsBudget, MctsConfig};
 use plylab::search::tt::{Bound, Entry};
 use plylab::search::{
     Algorithm, Limits, Ordering, Quiescence, SearchConfig, Searcher, SolveSwitches, Table,
@@ -363,12 +368,49 @@ fn table(c: &mut Criterion) {
     g.finish();
 }
 
+/// Playouts of each Monte Carlo benchmark.
+const PLAYOUTS: u64 = 50_000;
+
+fn mcts(c: &mut Criterion) {
+    let root = Connect4::parse_position("44").expect("a position");
+    let budget = MctsBudget::iterations(PLAYOUTS);
+    let held = |hold_depth| MctsConfig {
+        seed: 1,
+        hold_depth,
+        ..MctsConfig::default()
+    };
+    let mut g = group(c, "mcts");
+    for (name, algorithm, threads, config) in [
+        ("uct", MctsAlgorithm::Uct, 1, held(0)),
+        ("root_parallel_2", MctsAlgorithm::RootParallel, 2, held(0)),
+        ("tree_parallel_1", MctsAlgorithm::TreeParallel, 1, held(0)),
+        (
+            "tree_parallel_2_hold0",
+            MctsAlgorithm::TreeParallel,
+            2,
+            held(0),
+        ),
+        (
+            "tree_parallel_2_hold8",
+            MctsAlgorithm::TreeParallel,
+            2,
+            held(8),
+        ),
+    ] {
+        bench_elements(&mut g, name, PLAYOUTS, |b| {
+            b.iter(|| algorithm.run(black_box(&root), &Neutral, &config, &budget, threads));
+        });
+    }
+    g.finish();
+}
+
 criterion_group!(
     benches,
     connect4,
     random_tree,
     tictactoe,
     other_games,
-    table
+    table,
+    mcts
 );
 criterion_main!(benches);
