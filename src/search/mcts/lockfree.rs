@@ -656,11 +656,11 @@ impl<G: Game> LockFreeTree<G> {
             outcomes: Vec::new(),
             added: 0,
             block: 0..0,
-            pending: if threads > 1 {
-                Pending::new(config.hold_depth, config.hold_playouts)
-            } else {
-                Pending::new(0, 1)
-            },
+            // One thread holds nothing back, so that it grows exactly UCT's tree.
+            pending: Pending::new(
+                if threads > 1 { config.hold_depth } else { 0 },
+                config.hold_playouts,
+            ),
         };
         let mut scratch = Vec::new();
         let mut done = 0;
