@@ -7,20 +7,28 @@
 #   scripts/portable-binary.sh                          # here: target/portable/plylab
 #   scripts/scaling-run.sh OUT [NAME=BUDGET_S ...]      # there, target/portable carried
 #
-# NAME is an experiment of experiments/ (NAME.toml), written to NAME in the pack; the
+# NAME is an experiment of experiments/ (NAME.toml), written to NAME in the pack, or
+# `calibrate`, which measures the machine rather than plylab's parallel searches: each of
+# three single-threaded commands (chess perft, which touches almost no memory; UCT on
+# connect four, whose tree grows by tens of megabytes a second; UCT on chess) run alone and then as
+# one process per core at once, three times, into calibrate.csv (one row per run:
+# command, copies, wall seconds). 16 copies taking as long as one would be perfect
+# scaling; the ratio `copies × alone / together` is the most any search of that kind can
+# scale there, separate processes sharing nothing but the hardware (about half a minute on
+# 16 cores; `calibrate` takes no budget). The
 # default is `scaling=520 scaling_arena=230` (they took about 470 s and 181 s on a lent
 # 16-core Xeon, more than one command's ten minutes together: run them one at a time there,
 # `scripts/scaling-run.sh OUT scaling=520`). Past its budget in seconds, a Ctrl-C (SIGINT)
 # stops an experiment the way plylab documents, keeping every finished job and game, so the
 # pack always comes back. Back here, `plylab plot` draws the charts (README.md gives the
-# steps).
+# steps). PLYLAB names another binary than target/portable/plylab.
 set -uo pipefail
 out=${1:?usage: scripts/scaling-run.sh OUT [NAME=BUDGET_S ...]}
 shift
 runs=("$@")
 [ ${#runs[@]} -gt 0 ] || runs=(scaling=520 scaling_arena=230)
 cd "$(dirname "$0")/.."
-plylab=target/portable/plylab
+plylab=${PLYLAB:-target/portable/plylab}
 mkdir -p "$out"
 log="$out/log.txt"
 {
@@ -29,10 +37,49 @@ log="$out/log.txt"
     lscpu
     free -g
 } >"$out/machine.txt" 2>&1
+# One row of calibrate.csv: "$@" run as $1 separate processes at once.
+timed_copies() {
+    local copies=$1 start end pids=()
+    shift
+    start=$(date +%s.%N)
+    for _ in $(seq "$copies"); do
+        "$plylab" "$@" >/dev/null 2>&1 &
+        pids+=($!)
+    done
+    wait "${pids[@]}"
+    end=$(date +%s.%N)
+    awk -v cmd="$*" -v n="$copies" -v s="$start" -v e="$end" \
+        'BEGIN { printf "\"%s\",%d,%.3f\n", cmd, n, e - s }' >>"$out/calibrate/calibrate.csv"
+}
+
+# "$@" alone, then one copy per core.
+alone_and_together() {
+    timed_copies 1 "$@"
+    timed_copies "$(nproc)" "$@"
+}
+
+calibrate() {
+    local fen="r1b2rk1/2q1b1pp/p2ppn2/1p6/3QP3/1BN1B3/PPP3PP/R4RK1 w - -"
+    mkdir -p "$out/calibrate"
+    echo "command,copies,wall_s" >"$out/calibrate/calibrate.csv"
+    for _ in 1 2 3; do
+        alone_and_together perft chess start 6
+        alone_and_together search connect4 44 --algorithm uct --nodes 1000000
+        alone_and_together search chess "$fen" --algorithm uct --nodes 20000
+    done
+    cat "$out/calibrate/calibrate.csv"
+}
+
 names=()
 for spec in "${runs[@]}"; do
     name=${spec%%=*}
     budget=${spec#*=}
+    if [ "$name" = calibrate ]; then
+        echo "== calibrate: the machine's own scaling" | tee -a "$log"
+        calibrate 2>&1 | tee -a "$log"
+        names+=(calibrate)
+        continue
+    fi
     file=experiments/$name.toml
     echo "== $file: at most $budget s" | tee -a "$log"
     timeout -s INT -k 30 "$budget" "$plylab" experiment "$file" --out "$out/$name" --no-plot 2>&1 |
