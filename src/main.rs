@@ -46,7 +46,8 @@ enum Command {
     /// Run the fixed benchmark suite: total nodes (a behaviour signature) and nodes/s.
     Bench,
     /// Redraw the charts and summary.md of a results directory (or one searches.csv) from
-    /// its CSV, without searching anything.
+    /// its CSV, without searching anything (a match's directory: standings.csv, summary.md
+    /// and the charts from games.csv, without playing).
     Plot(PlotArgs),
     /// Merge the results directories of an experiment's shards (--shard I/N) into one, then
     /// draw its charts and summary.md.
@@ -172,7 +173,8 @@ struct UciArgs {
 
 #[derive(Args)]
 struct PlotArgs {
-    /// A results directory (holding searches.csv and run.json) or a CSV file.
+    /// A results directory (holding searches.csv, or a match's games.csv, and run.json) or
+    /// a CSV file.
     path: PathBuf,
     /// Image format(s) [default: both].
     #[arg(long, value_enum)]
@@ -1181,6 +1183,12 @@ fn run_plot(args: &PlotArgs) -> Result<(), Failure> {
         args.format.iter().map(|&f| f.into()).collect()
     };
     let start = std::time::Instant::now();
+    // A match's summary and standings come from its games, not from a chart's CSV.
+    let redrawn = if args.path.is_dir() && plylab::arena::redraw::is_match_dir(&args.path) {
+        plylab::arena::redraw::redraw(&args.path).map_err(run_failure)?
+    } else {
+        Vec::new()
+    };
     let report = if args.path.is_dir() {
         plot::plot_dir(&args.path, &formats)
     } else {
@@ -1195,7 +1203,7 @@ fn run_plot(args: &PlotArgs) -> Result<(), Failure> {
     };
     println!(
         "{} files written in {:.2} s -> {}",
-        report.files.len(),
+        redrawn.len() + report.files.len(),
         start.elapsed().as_secs_f64(),
         written.display()
     );

@@ -442,6 +442,62 @@ fn a_torn_match_resumes_to_the_same_games() {
 }
 
 #[test]
+fn plot_writes_a_matchs_standings_and_summary_again_from_its_games() {
+    let dir = TempDir::new("arena-redraw");
+    let text = arena(
+        "redraw",
+        "game = \"connect4\"\ngames = 4\nopenings = { random_plies = 2 }",
+        &[alphabeta("a", "depth = 5"), alphabeta("b", "depth = 3")],
+    );
+    let out = run(&dir, "redraw", &text, &[]);
+    let read = |name: &str| std::fs::read_to_string(out.join(name)).expect(name);
+    let (summary, table) = (read("summary.md"), read("standings.csv"));
+    assert!(
+        read("run.json").contains("\"cpu_s\""),
+        "run.json keeps the CPU time"
+    );
+    assert!(summary.contains("s of CPU time"), "{summary}");
+    std::fs::remove_file(out.join("summary.md")).expect("remove");
+    std::fs::write(out.join("standings.csv"), "stale").expect("overwrite");
+    let dir_arg = out.to_str().expect("UTF-8");
+    let (code, stdout, stderr) = plylab(&["plot", dir_arg, "--format", "svg"]);
+    assert_eq!(code, 0, "{stdout}\n{stderr}");
+    assert!(stdout.starts_with("3 files written"), "{stdout}");
+    // Byte for byte: the machine facts come from run.json, as when the match was played.
+    assert_eq!(read("summary.md"), summary);
+    assert_eq!(read("standings.csv"), table);
+    assert!(out.join("elo.svg").exists());
+    // Games of another schedule are no games of this match.
+    let json = read("run.json");
+    std::fs::write(out.join("run.json"), json.replace("seed = 9", "seed = 10")).expect("edit");
+    let (code, _, stderr) = plylab(&["plot", dir_arg]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("games.csv: no game of the match"),
+        "{stderr}"
+    );
+    // A match that no longer parses, and no run.json at all, are refused with the file named.
+    std::fs::write(
+        out.join("run.json"),
+        json.replace("depth = 5", "depth = -5"),
+    )
+    .expect("edit");
+    let (code, _, stderr) = plylab(&["plot", dir_arg]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("run.json: the match it records:"),
+        "{stderr}"
+    );
+    std::fs::remove_file(out.join("run.json")).expect("remove");
+    let (code, _, stderr) = plylab(&["plot", dir_arg]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("run.json: missing or unreadable"),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn games_pgn_replays_in_python_chess() {
     let dir = TempDir::new("arena-pgn");
     let text = arena(

@@ -5,7 +5,8 @@
 //! - [`play`]: one game between two players, from an opening to its end;
 //! - [`run`]: the match on a thread pool, SPRT early stop, resume;
 //! - [`record`]: the games.csv row; [`standings`]: standings.csv and the statistics;
-//! - [`summary`]: summary.md; [`export`] and [`pgn`]: games.pgn;
+//! - [`summary`]: summary.md; [`redraw`]: standings.csv and summary.md again from games.csv
+//!   (`plylab plot`); [`export`] and [`pgn`]: games.pgn;
 //! - [`engine`]: external UCI engines as players; [`gtp`]: the GTP client for othello
 //!   engines (grhino's `gtp-rhino`); [`gnubg`]: GNU Backgammon as a player; [`external`]:
 //!   the GTP and gnubg players of othello and backgammon; all run their engine through
@@ -28,6 +29,7 @@ pub mod pgn;
 pub mod play;
 mod process;
 pub mod record;
+pub mod redraw;
 pub mod run;
 pub mod spec;
 pub mod standings;

@@ -18,7 +18,7 @@ use super::spec::{GameSlot, MatchPlan, PlayerKind};
 use super::standings::{Standing, pairing_standing, standings, write_csv};
 use super::xboard::ChessEngine as UciEngine;
 use crate::cluster::shard::ShardRecord;
-use crate::lab::machine::{Described, write_run_info};
+use crate::lab::machine::{Described, cpu_seconds, run_info, write_info, write_run_info};
 use crate::lab::runner::{
     RunError, RunOptions, check_same_shard, csv_err, io, progress_bar, resumable_csv,
 };
@@ -181,10 +181,21 @@ pub fn run_games(
     let skipped = pending.len() - (state.rows.len() - kept_count);
     let rows = finish_files(plan, &out, state)?;
     let elapsed_s = started.elapsed().as_secs_f64();
-    write_run_info(&what, &out, concurrency, Some(elapsed_s))?;
+    let mut info = run_info(&what, concurrency, Some(elapsed_s));
+    // After `drop(engines)`: their CPU time is in.
+    info.cpu_s = cpu_seconds();
+    write_info(&info, &out)?;
+    let provenance = super::summary::Provenance::recorded(&info);
     let standings = standings(plan, &rows);
-    super::summary::write(plan, &out, &rows, &standings, elapsed_s, concurrency)
-        .map_err(io(&out.join("summary.md")))?;
+    super::summary::write(
+        plan,
+        &out,
+        &rows,
+        &standings,
+        (elapsed_s, concurrency),
+        &provenance,
+    )
+    .map_err(io(&out.join("summary.md")))?;
     Ok(ArenaReport {
         out,
         played: rows.len() - kept_count,
@@ -375,6 +386,29 @@ pub(crate) fn write_match_files(
     write_csv(&out.join("standings.csv"), &standings(plan, &rows))
         .map_err(csv_err(&out.join("standings.csv")))?;
     Ok(rows)
+}
+
+/// The games of `plan` in the games.csv at `path` (or beside it, gzip-compressed): the whole
+/// rows that match the plan's schedule, the first row of each game, in file order.
+///
+/// # Errors
+/// [`RunError::Io`] when the file cannot be opened.
+pub(crate) fn read_games(plan: &MatchPlan, path: &Path) -> Result<Vec<GameRow>, RunError> {
+    let file = crate::compressed::open(path).map_err(io(path))?;
+    let mut reader = csv::ReaderBuilder::new().flexible(true).from_reader(file);
+    let schedule = plan.schedule();
+    let mut seen = std::collections::HashSet::new();
+    Ok(reader
+        .records()
+        .filter_map(Result::ok)
+        .filter_map(|record| GameRow::parse(&record))
+        .filter(|row| {
+            schedule
+                .get(row.game)
+                .is_some_and(|slot| row.matches(plan, slot))
+                && seen.insert(row.game)
+        })
+        .collect())
 }
 
 /// The rows of an earlier run of the same experiment text that are whole and match the

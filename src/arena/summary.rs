@@ -10,15 +10,49 @@ use super::record::{GameRow, side_names};
 use super::spec::MatchPlan;
 use super::standings::{Standing, verdict_text};
 use crate::lab::elo::Interval;
+use crate::lab::machine::RunInfo;
 
-/// Writes `out/summary.md`.
+/// Where and when a match ran, for summary.md's "Machine" section.
+#[derive(Clone, Debug)]
+pub struct Provenance {
+    /// The CPU model.
+    pub cpu_model: String,
+    /// Logical cores.
+    pub cores: usize,
+    /// The commit plylab was built from.
+    pub git_commit: String,
+    /// When the run ended (ISO 8601 UTC).
+    pub date: String,
+    /// CPU seconds of plylab and of the external engines, when known (older run.json files
+    /// and merged runs lack them).
+    pub cpu_seconds: Option<(f64, f64)>,
+}
+
+impl Provenance {
+    /// What a run.json recorded: the run that played writes its run.json first and its
+    /// summary from it, and a summary written again (`plylab plot`, `plylab merge`) takes
+    /// the same facts, so it describes the machine that played, not the one writing.
+    #[must_use]
+    pub fn recorded(info: &RunInfo) -> Self {
+        Self {
+            cpu_model: info.cpu_model.clone(),
+            cores: info.cores,
+            git_commit: info.git_commit.clone(),
+            date: info.date.clone(),
+            cpu_seconds: info.cpu_s,
+        }
+    }
+}
+
+/// Writes `out/summary.md`; `elapsed_s` and `concurrency` (games at once) are the run's,
+/// as are the machine facts of `provenance`.
 pub fn write(
     plan: &MatchPlan,
     out: &Path,
     rows: &[GameRow],
     standings: &[Standing],
-    elapsed_s: f64,
-    concurrency: usize,
+    (elapsed_s, concurrency): (f64, usize),
+    provenance: &Provenance,
 ) -> std::io::Result<()> {
     let mut md = format!("# {}\n\n", plan.name);
     if !plan.description.is_empty() {
@@ -39,7 +73,7 @@ pub fn write(
     if !plan.notes.trim().is_empty() {
         let _ = writeln!(md, "\n## Notes\n\n{}", plan.notes.trim());
     }
-    machine(&mut md, plan, elapsed_s, concurrency);
+    machine(&mut md, plan, (elapsed_s, concurrency), provenance);
     std::fs::write(out.join("summary.md"), md)
 }
 
@@ -252,24 +286,13 @@ const HOW_TO_READ: &str = "## How to read this
 
 ";
 
-/// CPU seconds this process has used (user + system), and those of its children that have
-/// ended and been waited for (the external engines, which the arena quits before
-/// summary.md is written; getrusage's `RUSAGE_CHILDREN`), from /proc/self/stat (fields
-/// 14-15 and 16-17, in Linux's USER_HZ of 100 ticks per second); `None` elsewhere.
-fn cpu_seconds() -> Option<(f64, f64)> {
-    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
-    // The command name (field 2) may hold spaces; fields after it follow its ')'.
-    let rest = &stat[stat.rfind(')')? + 2..];
-    let fields: Vec<&str> = rest.split_whitespace().collect();
-    let ticks = |i: usize| fields.get(i)?.parse::<f64>().ok();
-    Some((
-        (ticks(11)? + ticks(12)?) / 100.0,
-        (ticks(13)? + ticks(14)?) / 100.0,
-    ))
-}
-
-fn machine(md: &mut String, plan: &MatchPlan, elapsed_s: f64, concurrency: usize) {
-    use crate::lab::machine::{cores, cpu_model, git_commit, now_iso8601};
+fn machine(
+    md: &mut String,
+    plan: &MatchPlan,
+    (elapsed_s, concurrency): (f64, usize),
+    provenance: &Provenance,
+) {
+    let cores = provenance.cores.max(1);
     let threads = plan
         .players
         .iter()
@@ -279,26 +302,25 @@ fn machine(md: &mut String, plan: &MatchPlan, elapsed_s: f64, concurrency: usize
     let busy = concurrency * threads;
     let _ = writeln!(
         md,
-        "\n## Machine\n\n{} ({} cores), {concurrency} games at once, at most {threads} search thread(s) per player: {busy} busy thread(s){}. {:.1} s of wall-clock time. Commit {}, {}.",
-        cpu_model(),
-        cores(),
-        if busy > cores() {
+        "\n## Machine\n\n{} ({cores} cores), {concurrency} games at once, at most {threads} search thread(s) per player: {busy} busy thread(s){}. {:.1} s of wall-clock time. Commit {}, {}.",
+        provenance.cpu_model,
+        if busy > cores {
             " — more than the cores: timings are oversubscribed"
         } else {
             ""
         },
         elapsed_s,
-        git_commit(),
-        now_iso8601()
+        provenance.git_commit,
+        provenance.date
     );
-    if let Some((own, engines)) = cpu_seconds().filter(|_| elapsed_s > 0.0) {
+    if let Some((own, engines)) = provenance.cpu_seconds.filter(|_| elapsed_s > 0.0) {
         let cpu = own + engines;
-        let share = cpu / (elapsed_s * concurrency.min(cores()) as f64);
+        let share = cpu / (elapsed_s * concurrency.min(cores) as f64);
         let _ = writeln!(
             md,
             "\nThe match used {cpu:.0} s of CPU time ({own:.1} s in plylab, {engines:.1} s in external engines): {:.0}% of the {} core(s) its games could use (less than 100% when other processes shared the machine, or when searches end early).",
             100.0 * share,
-            concurrency.min(cores())
+            concurrency.min(cores)
         );
     }
 }

@@ -19,6 +19,7 @@ use serde::{Deserialize, Serialize};
 use crate::arena::record::GameRow;
 use crate::arena::spec::MatchPlan;
 use crate::arena::standings::{pairing_standing, standings};
+use crate::arena::summary::Provenance;
 use crate::lab::machine::{RunInfo, recorded_run, write_info};
 use crate::lab::record::{Row, SearcherRow, link_twins, read_searchers, write_searchers};
 use crate::lab::runner::{RunError, csv_err, io, whole_jobs};
@@ -84,12 +85,13 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<MergeReport, MergeError> {
     check_same_run(&shards)?;
     fs::create_dir_all(out).map_err(io(out))?;
     let first = &shards[0].info;
+    let info = merged_info(&shards);
     let jobs = if crate::arena::spec::is_arena(&first.text) {
-        merge_match(&shards, out)?
+        merge_match(&shards, out, &info)?
     } else {
         merge_searches(&shards, out)?
     };
-    write_info(&merged_info(&shards), out)?;
+    write_info(&info, out)?;
     Ok(MergeReport {
         out: out.to_path_buf(),
         shards: shards.len(),
@@ -351,24 +353,17 @@ fn match_plan(shard: &ShardDir) -> Result<MatchPlan, MergeError> {
     })
 }
 
-/// Merges games.csv and writes the match's files; returns the number of games.
-fn merge_match(shards: &[ShardDir], out: &Path) -> Result<usize, MergeError> {
+/// Merges games.csv and writes the match's files (summary.md with the machine facts of the
+/// merged run.json, `info`); returns the number of games.
+fn merge_match(shards: &[ShardDir], out: &Path, info: &RunInfo) -> Result<usize, MergeError> {
     let plan = match_plan(&shards[0])?;
     let schedule = plan.schedule();
     let mut rows: Vec<GameRow> = Vec::new();
     let mut held = Vec::new();
     for shard in shards {
         let path = shard.dir.join("games.csv");
-        let mut reader = csv::ReaderBuilder::new()
-            .flexible(true)
-            .from_path(&path)
-            .map_err(|e| MergeError::Refused(format!("{}: {e}", path.display())))?;
-        let mine: Vec<GameRow> = reader
-            .records()
-            .filter_map(Result::ok)
-            .filter_map(|r| GameRow::parse(&r))
-            .filter(|r| schedule.get(r.game).is_some_and(|s| r.matches(&plan, s)))
-            .collect();
+        let mine = crate::arena::run::read_games(&plan, &path)
+            .map_err(|e| MergeError::Refused(e.to_string()))?;
         let mut ids: Vec<usize> = mine.iter().map(|r| r.game).collect();
         ids.sort_unstable();
         ids.dedup();
@@ -380,10 +375,15 @@ fn merge_match(shards: &[ShardDir], out: &Path) -> Result<usize, MergeError> {
     rows.sort_by_key(|r| r.game);
     let rows = crate::arena::run::write_match_files(&plan, out, sprt_in_order(&plan, rows))?;
     let table = standings(&plan, &rows);
-    let elapsed = longest(shards);
-    let workers = shards.iter().map(|s| s.info.jobs).sum();
-    crate::arena::summary::write(&plan, out, &rows, &table, elapsed.unwrap_or(0.0), workers)
-        .map_err(io(&out.join("summary.md")))?;
+    crate::arena::summary::write(
+        &plan,
+        out,
+        &rows,
+        &table,
+        (info.elapsed_s.unwrap_or(0.0), info.jobs),
+        &Provenance::recorded(info),
+    )
+    .map_err(io(&out.join("summary.md")))?;
     Ok(schedule.len())
 }
 
@@ -461,6 +461,8 @@ fn merged_info(shards: &[ShardDir]) -> RunInfo {
                 elapsed_s: s.info.elapsed_s,
             })
             .collect(),
+        // Shards' CPU times on machines of their own add up to no share of one machine.
+        cpu_s: None,
     }
 }
 

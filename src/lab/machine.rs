@@ -54,6 +54,27 @@ pub struct RunInfo {
     /// A merged run (`plylab merge`): the shards' runs it was made from.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub merged_from: Vec<ShardRun>,
+    /// A finished match: CPU seconds used by plylab and by the external engines, as its
+    /// summary.md reports them (so that `plylab plot` can write that sentence again).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cpu_s: Option<(f64, f64)>,
+}
+
+/// CPU seconds this process has used (user + system), and those of its children that have
+/// ended and been waited for (the external engines, which the arena quits before
+/// summary.md is written; getrusage's `RUSAGE_CHILDREN`), from /proc/self/stat (fields
+/// 14-15 and 16-17, in Linux's USER_HZ of 100 ticks per second); `None` elsewhere.
+#[must_use]
+pub fn cpu_seconds() -> Option<(f64, f64)> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // The command name (field 2) may hold spaces; fields after it follow its ')'.
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let ticks = |i: usize| fields.get(i)?.parse::<f64>().ok();
+    Some((
+        (ticks(11)? + ticks(12)?) / 100.0,
+        (ticks(13)? + ticks(14)?) / 100.0,
+    ))
 }
 
 /// Logical cores available to this process.
@@ -184,7 +205,8 @@ pub fn write_run_info(
 }
 
 /// The run.json of `what` run now on this machine with `jobs` worker threads.
-fn run_info(what: &Described<'_>, jobs: usize, elapsed_s: Option<f64>) -> RunInfo {
+#[must_use]
+pub fn run_info(what: &Described<'_>, jobs: usize, elapsed_s: Option<f64>) -> RunInfo {
     RunInfo {
         experiment: what.name.to_owned(),
         file: what.file.display().to_string(),
@@ -204,6 +226,7 @@ fn run_info(what: &Described<'_>, jobs: usize, elapsed_s: Option<f64>) -> RunInf
         quick: false,
         shard: what.shard.cloned(),
         merged_from: Vec::new(),
+        cpu_s: None,
     }
 }
 

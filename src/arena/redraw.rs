@@ -1,0 +1,74 @@
+//! A match's standings.csv and summary.md written again from its games.csv and run.json,
+//! without playing a game: what `plylab plot` does for an arena directory before it draws
+//! the charts, so that a summary follows the code that writes it (as `plot` redraws an
+//! experiment's summary from searches.csv). The machine facts come from run.json, as they
+//! did when the match was played: the machine that played, not the one redrawing (a run.json
+//! written before it recorded the match's CPU time leaves that sentence out).
+
+use std::path::{Path, PathBuf};
+
+use super::run::read_games;
+use super::spec::{self, MatchPlan};
+use super::standings::{standings, write_csv};
+use super::summary::{self, Provenance};
+use crate::lab::machine::{RunInfo, recorded_run};
+use crate::lab::runner::{RunError, csv_err, io};
+
+/// Whether `dir` holds a match's results (a games.csv, plain or compressed).
+#[must_use]
+pub fn is_match_dir(dir: &Path) -> bool {
+    crate::compressed::exists(&dir.join("games.csv"))
+}
+
+/// Rewrites `dir/standings.csv` and `dir/summary.md` from `dir/games.csv` and the match that
+/// `dir/run.json` records; returns the files written.
+///
+/// # Errors
+/// [`RunError::Refused`] when run.json is missing or unreadable, its match no longer
+/// parses (an openings file moved, say), or games.csv holds no game of it;
+/// [`RunError::Io`] or [`RunError::Csv`] when a file cannot be read or written.
+pub fn redraw(dir: &Path) -> Result<Vec<PathBuf>, RunError> {
+    let json = dir.join("run.json");
+    let info = recorded_run(dir)
+        .ok_or_else(|| RunError::Refused(format!("{}: missing or unreadable", json.display())))?;
+    let plan = recorded_plan(&info, &json)?;
+    let games = dir.join("games.csv");
+    let mut rows = read_games(&plan, &games)?;
+    if rows.is_empty() {
+        return Err(RunError::Refused(format!(
+            "{}: no game of the match that {} records",
+            games.display(),
+            json.display()
+        )));
+    }
+    rows.sort_by_key(|r| r.game);
+    let table = standings(&plan, &rows);
+    let standings_csv = dir.join("standings.csv");
+    write_csv(&standings_csv, &table).map_err(csv_err(&standings_csv))?;
+    let summary_md = dir.join("summary.md");
+    summary::write(
+        &plan,
+        dir,
+        &rows,
+        &table,
+        (info.elapsed_s.unwrap_or(0.0), info.jobs),
+        &Provenance::recorded(&info),
+    )
+    .map_err(io(&summary_md))?;
+    Ok(vec![standings_csv, summary_md])
+}
+
+/// The match `info` records, parsed again from its text (files it names are found from the
+/// experiment file's recorded path); the reduced plan of a `--quick` run.
+fn recorded_plan(info: &RunInfo, json: &Path) -> Result<MatchPlan, RunError> {
+    if !spec::is_arena(&info.text) {
+        return Err(RunError::Refused(format!(
+            "{}: records an experiment, not a match",
+            json.display()
+        )));
+    }
+    let plan = spec::parse(Path::new(&info.file), &info.text)
+        .map_err(|e| RunError::Refused(format!("{}: the match it records: {e}", json.display())))?;
+    let quick = info.quick || info.shard.as_ref().is_some_and(|s| s.quick);
+    Ok(if quick { plan.quick() } else { plan })
+}
