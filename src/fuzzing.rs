@@ -495,9 +495,10 @@ impl Choices<'_> {
             "\"alphabet\"",
         ]);
         let mut out = format!("[[searchers]]\nlabel = \"{label}\"\nalgorithm = {algorithm}\n");
-        const KEYS: [&str; 22] = [
+        const KEYS: [&str; 23] = [
             "tt_mb",
             "threads",
+            "helper_depths",
             "aspiration",
             "check_extension",
             "delta_margin",
@@ -526,6 +527,9 @@ impl Choices<'_> {
                     .pick(&["\"unlimited\"", "\"off\"", "4", "\"x\""])
                     .into(),
                 "null_move" => self.pick(&["\"adaptive\"", "2", "9", "\"off\""]).into(),
+                "helper_depths" => self
+                    .pick(&["\"same\"", "[\"alternate\", \"same\"]", "\"x\"", "1"])
+                    .into(),
                 "pvs" | "etc" | "win_check" | "score_window" | "mtd" | "anticipate" | "weak"
                 | "tt_compact" | "tt_lower_bounds" => {
                     self.pick(&["true", "[true, false]", "1"]).into()

@@ -181,6 +181,24 @@ struct PlotArgs {
     format: Vec<FormatName>,
 }
 
+/// [`plylab::search::HelperDepths`] on the command line.
+#[derive(Clone, Copy, ValueEnum)]
+enum HelperDepthsName {
+    /// Odd depths for odd helpers, even ones for even helpers (the default).
+    Alternate,
+    /// Every helper at the main thread's depths.
+    Same,
+}
+
+impl From<HelperDepthsName> for plylab::search::HelperDepths {
+    fn from(d: HelperDepthsName) -> Self {
+        match d {
+            HelperDepthsName::Alternate => Self::Alternate,
+            HelperDepthsName::Same => Self::Same,
+        }
+    }
+}
+
 #[derive(Clone, Copy, ValueEnum)]
 enum FormatName {
     Png,
@@ -432,6 +450,9 @@ struct Techniques {
     /// younger brothers to idle threads.
     #[arg(long, value_name = "N", default_value_t = plylab::search::ybw::SPLIT_DEPTH, value_parser = clap::value_parser!(u32).range(1..=64))]
     split_plies: u32,
+    /// Lazy SMP: the depths the helper threads search (EXPERIMENTS.md, `helper_depths`).
+    #[arg(long, value_enum, default_value_t = HelperDepthsName::Alternate)]
+    helper_depths: HelperDepthsName,
     /// Aspiration windows with this half-width (evaluator units).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(i32).range(1..))]
     aspiration: Option<i32>,
@@ -529,6 +550,7 @@ impl Techniques {
             tt_mate_adjust: !self.no_tt_mate_adjust,
             threads: self.threads as usize,
             split_plies: self.split_plies,
+            helper_depths: self.helper_depths.into(),
             endgame_solver: self.endgame_solver,
             secondary: None,
             solve: plylab::search::SolveSwitches {

@@ -153,6 +153,18 @@ const CASES: &[Case] = &[
         "0 is not in 1..=64",
     ),
     case(
+        "helper_depths_without_lazy_smp.toml",
+        10,
+        "helper_depths",
+        "is for algorithm = \"lazy_smp\"",
+    ),
+    case(
+        "helper_depths_unknown.toml",
+        11,
+        "helper_depths",
+        "unknown variant `sideways`, expected `alternate` or `same`",
+    ),
+    case(
         "exploration_on_alphabeta.toml",
         10,
         "exploration",

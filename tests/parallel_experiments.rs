@@ -387,3 +387,46 @@ ordering = { hint = true }
         .filter(|r| r.searcher.contains("split_plies=2"));
     assert_eq!(split_2.count(), 2);
 }
+
+#[test]
+fn lazy_smp_sweeps_its_helper_depths_at_the_serial_value() {
+    let tmp = TempDir::new("helpers");
+    let text = r#"
+name = "helpers"
+
+[[games]]
+game = "connect4"
+positions = ["44", "4453"]
+limits = { depth = 12 }
+
+[[searchers]]
+label = "smp"
+algorithm = "lazy_smp"
+threads = [1, 4]
+helper_depths = ["alternate", "same"]
+tt_mb = 4
+ordering = { hint = true, tt_move = true }
+"#;
+    let rows = run(&tmp, "helpers", text, 1);
+    let finals: Vec<&Full> = rows.iter().filter(|r| r.total_nodes.is_some()).collect();
+    // 2 positions × 2 thread counts × 2 schedules, each at its position's serial value.
+    assert_eq!(finals.len(), 8);
+    for row in &finals {
+        let serial = finals
+            .iter()
+            .find(|r| r.position == row.position && r.threads == 1)
+            .expect("a one-thread row");
+        assert_eq!(row.score, serial.score, "{row:?}");
+        // The default (alternate) is not written in the parameters; same is.
+        let same = row.searcher.contains("helper_depths=same");
+        assert_eq!(row.params.contains("helper_depths=same"), same, "{row:?}");
+        assert_eq!(row.speedup.is_some(), row.threads == 4, "{row:?}");
+    }
+    assert_eq!(
+        finals
+            .iter()
+            .filter(|r| r.searcher.contains("helper_depths=same"))
+            .count(),
+        4
+    );
+}

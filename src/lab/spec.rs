@@ -229,6 +229,8 @@ pub struct SearcherSpec {
     /// Young Brothers Wait: the fewest plies from the horizon at which a node may split
     /// (1-64, default 4).
     pub split_plies: Option<Spanned<Sweep<u32>>>,
+    /// Lazy SMP: the depths the helpers search, `"alternate"` (default) or `"same"`.
+    pub helper_depths: Option<Spanned<Sweep<crate::search::HelperDepths>>>,
     /// Chess, alpha-beta: an endgame database file (`plylab tablebase build`), or a
     /// directory of `*.plytb` files, relative to the experiment file, consulted at every
     /// node below the root.
@@ -545,6 +547,9 @@ fn technique_label(c: &SearchConfig) -> String {
     }
     if c.split_plies != crate::search::ybw::SPLIT_DEPTH {
         parts.push(format!("split_plies={}", c.split_plies));
+    }
+    if c.helper_depths == crate::search::HelperDepths::Same {
+        parts.push("helper_depths=same".into());
     }
     if !c.tt_mate_adjust {
         parts.push("tt_mate_adjust=false".into());
@@ -1195,6 +1200,11 @@ fn technique_variants(
             spec.split_plies.as_ref().map(Spanned::get_ref),
             |v, n| c(v).split_plies = n,
         )
+        .across(
+            "helper_depths",
+            spec.helper_depths.as_ref().map(Spanned::get_ref),
+            |v, d| c(v).helper_depths = d,
+        )
         .across("tt_mate_adjust", spec.tt_mate_adjust.as_ref(), |v, b| {
             c(v).tt_mate_adjust = b
         })
@@ -1343,6 +1353,15 @@ fn check_variant(
         if !(1..=64).contains(&n) {
             return Err(src.at(split, "split_plies", format!("{n} is not in 1..=64")));
         }
+    }
+    if let Some(depths) = &spec.helper_depths
+        && (variant.config.algorithm != crate::search::Algorithm::LazySmp || variant.mcts.is_some())
+    {
+        return Err(src.at(
+            depths,
+            "helper_depths",
+            "`helper_depths` is for algorithm = \"lazy_smp\"",
+        ));
     }
     check_family_keys(src, spec, variant)?;
     check_secondary(src, spec, variant)?;

@@ -32,7 +32,8 @@ use std::time::{Duration, Instant};
 use crate::game::{Evaluator, Game, Score, score};
 use config::ONE_PLY;
 pub use config::{
-    Algorithm, Extensions, Limits, NullMove, Quiescence, Reduction, SearchConfig, Secondary,
+    Algorithm, Extensions, HelperDepths, Limits, NullMove, Quiescence, Reduction, SearchConfig,
+    Secondary,
 };
 pub use ordering::Ordering;
 pub use solve::SolveSwitches;

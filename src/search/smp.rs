@@ -6,13 +6,18 @@
 //! - Thread 0, the main thread, runs iterative deepening under the job's limits; its result
 //!   is the reported result ("main thread" rule: the move of its deepest completed
 //!   iteration), with one exception below.
-//! - Helper threads run the same search but skip depths: helper i searches every other
-//!   depth, odd ones (1, 3, 5, ...) for odd i and even ones (2, 4, ...) for even i, and the
-//!   depth limit last (after the skip schedule of Stockfish 7-10's lazy SMP, `SkipSize` /
-//!   `SkipPhase`), so that they run ahead of the main thread and the table already holds
-//!   deeper results when it gets there. On Bratko-Kopec to depth 9 with two threads this
-//!   cut the search overhead from about 1.3-1.4 (helpers at the main thread's depths,
-//!   shuffling ties, or one ply ahead) to about 1.17.
+//! - Helper threads run the same search but skip depths ([`HelperDepths::Alternate`], the
+//!   default): helper i searches every other depth, odd ones (1, 3, 5, ...) for odd i and
+//!   even ones (2, 4, ...) for even i, and the depth limit last (after the skip schedule of
+//!   Stockfish 7-10's lazy SMP, `SkipSize` / `SkipPhase`), so that they run ahead of the
+//!   main thread and the table already holds deeper results when it gets there. On
+//!   Bratko-Kopec to depth 9 with two threads this cut the search overhead from about
+//!   1.3-1.4 (helpers at the main thread's depths, shuffling ties, or one ply ahead) to
+//!   about 1.17. Connect four is the other way round ([`HelperDepths::Same`]: every helper
+//!   at the main thread's depths): with 16 threads time-shared on the 2-core development
+//!   machine (node counts, not times; six openings to depth 20) the overhead was 1.2-1.3
+//!   with the same depths against 1.5-1.7 alternating, where chess (the first 12
+//!   Bratko-Kopec positions to depth 9) gave 2.5 against 2.0.
 //! - A helper that completes its whole search (the depth limit, or a proven result) before
 //!   the main thread stops the main thread, and its final iteration is appended to the main
 //!   thread's as the result ("first to the depth" rule): its search is as complete as the
@@ -35,7 +40,7 @@ use crate::game::{Evaluator, Game};
 use crate::rng::mix;
 
 use super::busy::BusyTable;
-use super::{Iteration, Limits, SearchConfig, SearchResult, Searcher, Table};
+use super::{HelperDepths, Iteration, Limits, SearchConfig, SearchResult, Searcher, Table};
 
 /// Searches `root` with `threads` threads sharing one table of `config.tt_mb` MiB, calling
 /// `on_iteration` for each iteration the main thread completes.
@@ -111,10 +116,9 @@ pub fn lazy_smp_observed<G: Game, E: Evaluator<G>>(
                         time: None,
                         ..*limits
                     };
-                    // Helper i + 1: odd depths when it is odd (i even), else even ones.
-                    let first = if i % 2 == 0 { 1 } else { 2 };
+                    let (first, step) = depth_schedule(helper.helper_depths, i + 1);
                     let result = searcher(helper, main_done)
-                        .with_depth_schedule(first, 2)
+                        .with_depth_schedule(first, step)
                         .run(root, &helper_limits);
                     let finished = (!result.stopped).then(|| {
                         helper_finished.store(true, Relaxed);
@@ -151,6 +155,16 @@ pub fn lazy_smp_observed<G: Game, E: Evaluator<G>>(
         main.elapsed = start.elapsed();
         main
     })
+}
+
+/// The first depth and the step of helper `index` (from 1): odd depths for odd helpers and
+/// even ones for even helpers, or every depth.
+fn depth_schedule(depths: HelperDepths, index: usize) -> (u32, u32) {
+    match depths {
+        HelperDepths::Alternate if index % 2 == 1 => (1, 2),
+        HelperDepths::Alternate => (2, 2),
+        HelperDepths::Same => (1, 1),
+    }
 }
 
 /// Raises its flag when dropped.
@@ -195,4 +209,18 @@ fn helper_config(config: &SearchConfig, index: usize) -> SearchConfig {
     let mut helper = config.clone();
     helper.seed = mix(config.seed ^ index as u64);
     helper
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{HelperDepths, depth_schedule};
+
+    #[test]
+    fn helpers_alternate_odd_and_even_depths_or_follow_the_main_thread() {
+        let alternate: Vec<_> = (1..=4)
+            .map(|i| depth_schedule(HelperDepths::Alternate, i))
+            .collect();
+        assert_eq!(alternate, [(1, 2), (2, 2), (1, 2), (2, 2)]);
+        assert_eq!(depth_schedule(HelperDepths::Same, 3), (1, 1));
+    }
 }
