@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use super::run::read_games;
 use super::spec::{self, MatchPlan};
 use super::standings::{standings, write_csv};
-use super::summary::{self, Provenance};
+use super::summary;
 use crate::lab::machine::{RunInfo, recorded_run};
 use crate::lab::runner::{RunError, csv_err, io};
 
@@ -46,15 +46,7 @@ pub fn redraw(dir: &Path) -> Result<Vec<PathBuf>, RunError> {
     let standings_csv = dir.join("standings.csv");
     write_csv(&standings_csv, &table).map_err(csv_err(&standings_csv))?;
     let summary_md = dir.join("summary.md");
-    summary::write(
-        &plan,
-        dir,
-        &rows,
-        &table,
-        (info.elapsed_s.unwrap_or(0.0), info.jobs),
-        &Provenance::recorded(&info),
-    )
-    .map_err(io(&summary_md))?;
+    summary::write(&plan, dir, &rows, &table, &info).map_err(io(&summary_md))?;
     Ok(vec![standings_csv, summary_md])
 }
 

@@ -185,17 +185,9 @@ pub fn run_games(
     // After `drop(engines)`: their CPU time is in.
     info.cpu_s = cpu_seconds();
     write_info(&info, &out)?;
-    let provenance = super::summary::Provenance::recorded(&info);
     let standings = standings(plan, &rows);
-    super::summary::write(
-        plan,
-        &out,
-        &rows,
-        &standings,
-        (elapsed_s, concurrency),
-        &provenance,
-    )
-    .map_err(io(&out.join("summary.md")))?;
+    super::summary::write(plan, &out, &rows, &standings, &info)
+        .map_err(io(&out.join("summary.md")))?;
     Ok(ArenaReport {
         out,
         played: rows.len() - kept_count,

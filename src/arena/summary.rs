@@ -12,47 +12,16 @@ use super::standings::{Standing, verdict_text};
 use crate::lab::elo::Interval;
 use crate::lab::machine::RunInfo;
 
-/// Where and when a match ran, for summary.md's "Machine" section.
-#[derive(Clone, Debug)]
-pub struct Provenance {
-    /// The CPU model.
-    pub cpu_model: String,
-    /// Logical cores.
-    pub cores: usize,
-    /// The commit plylab was built from.
-    pub git_commit: String,
-    /// When the run ended (ISO 8601 UTC).
-    pub date: String,
-    /// CPU seconds of plylab and of the external engines, when known (older run.json files
-    /// and merged runs lack them).
-    pub cpu_seconds: Option<(f64, f64)>,
-}
-
-impl Provenance {
-    /// What a run.json recorded: the run that played writes its run.json first and its
-    /// summary from it, and a summary written again (`plylab plot`, `plylab merge`) takes
-    /// the same facts, so it describes the machine that played, not the one writing.
-    #[must_use]
-    pub fn recorded(info: &RunInfo) -> Self {
-        Self {
-            cpu_model: info.cpu_model.clone(),
-            cores: info.cores,
-            git_commit: info.git_commit.clone(),
-            date: info.date.clone(),
-            cpu_seconds: info.cpu_s,
-        }
-    }
-}
-
-/// Writes `out/summary.md`; `elapsed_s` and `concurrency` (games at once) are the run's,
-/// as are the machine facts of `provenance`.
+/// Writes `out/summary.md`. Its machine section comes from the run's run.json, `info`: the
+/// run that played writes run.json first and its summary from it, and a summary written again
+/// (`plylab plot`, `plylab merge`) takes the same facts, so it describes the machine that
+/// played, not the one writing.
 pub fn write(
     plan: &MatchPlan,
     out: &Path,
     rows: &[GameRow],
     standings: &[Standing],
-    (elapsed_s, concurrency): (f64, usize),
-    provenance: &Provenance,
+    info: &RunInfo,
 ) -> std::io::Result<()> {
     let mut md = format!("# {}\n\n", plan.name);
     if !plan.description.is_empty() {
@@ -68,12 +37,12 @@ pub fn write(
     players(&mut md, standings);
     endings(&mut md, rows);
     spending(&mut md, plan, rows);
-    settings(&mut md, plan, concurrency);
+    settings(&mut md, plan, info.jobs);
     md.push_str(HOW_TO_READ);
     if !plan.notes.trim().is_empty() {
         let _ = writeln!(md, "\n## Notes\n\n{}", plan.notes.trim());
     }
-    machine(&mut md, plan, (elapsed_s, concurrency), provenance);
+    machine(&mut md, plan, info);
     std::fs::write(out.join("summary.md"), md)
 }
 
@@ -286,13 +255,10 @@ const HOW_TO_READ: &str = "## How to read this
 
 ";
 
-fn machine(
-    md: &mut String,
-    plan: &MatchPlan,
-    (elapsed_s, concurrency): (f64, usize),
-    provenance: &Provenance,
-) {
-    let cores = provenance.cores.max(1);
+/// The machine section; the CPU-time sentence only where run.json recorded it (`cpu_s`).
+fn machine(md: &mut String, plan: &MatchPlan, info: &RunInfo) {
+    let (elapsed_s, concurrency) = (info.elapsed_s.unwrap_or(0.0), info.jobs);
+    let cores = info.cores.max(1);
     let threads = plan
         .players
         .iter()
@@ -303,17 +269,17 @@ fn machine(
     let _ = writeln!(
         md,
         "\n## Machine\n\n{} ({cores} cores), {concurrency} games at once, at most {threads} search thread(s) per player: {busy} busy thread(s){}. {:.1} s of wall-clock time. Commit {}, {}.",
-        provenance.cpu_model,
+        info.cpu_model,
         if busy > cores {
             " — more than the cores: timings are oversubscribed"
         } else {
             ""
         },
         elapsed_s,
-        provenance.git_commit,
-        provenance.date
+        info.git_commit,
+        info.date
     );
-    if let Some((own, engines)) = provenance.cpu_seconds.filter(|_| elapsed_s > 0.0) {
+    if let Some((own, engines)) = info.cpu_s.filter(|_| elapsed_s > 0.0) {
         let cpu = own + engines;
         let share = cpu / (elapsed_s * concurrency.min(cores) as f64);
         let _ = writeln!(

@@ -19,7 +19,6 @@ use serde::{Deserialize, Serialize};
 use crate::arena::record::GameRow;
 use crate::arena::spec::MatchPlan;
 use crate::arena::standings::{pairing_standing, standings};
-use crate::arena::summary::Provenance;
 use crate::lab::machine::{RunInfo, recorded_run, write_info};
 use crate::lab::record::{Row, SearcherRow, link_twins, read_searchers, write_searchers};
 use crate::lab::runner::{RunError, csv_err, io, whole_jobs};
@@ -375,15 +374,8 @@ fn merge_match(shards: &[ShardDir], out: &Path, info: &RunInfo) -> Result<usize,
     rows.sort_by_key(|r| r.game);
     let rows = crate::arena::run::write_match_files(&plan, out, sprt_in_order(&plan, rows))?;
     let table = standings(&plan, &rows);
-    crate::arena::summary::write(
-        &plan,
-        out,
-        &rows,
-        &table,
-        (info.elapsed_s.unwrap_or(0.0), info.jobs),
-        &Provenance::recorded(info),
-    )
-    .map_err(io(&out.join("summary.md")))?;
+    crate::arena::summary::write(&plan, out, &rows, &table, info)
+        .map_err(io(&out.join("summary.md")))?;
     Ok(schedule.len())
 }
 
