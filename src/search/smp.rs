@@ -13,11 +13,11 @@
 //!   main thread and the table already holds deeper results when it gets there. On
 //!   Bratko-Kopec to depth 9 with two threads this cut the search overhead from about
 //!   1.3-1.4 (helpers at the main thread's depths, shuffling ties, or one ply ahead) to
-//!   about 1.17. Connect four is the other way round ([`HelperDepths::Same`]: every helper
-//!   at the main thread's depths): with 16 threads time-shared on the 2-core development
-//!   machine (node counts, not times; six openings to depth 20) the overhead was 1.2-1.3
-//!   with the same depths against 1.5-1.7 alternating, where chess (the first 12
-//!   Bratko-Kopec positions to depth 9) gave 2.5 against 2.0.
+//!   about 1.17. [`HelperDepths::Same`] puts every helper at the main thread's depths:
+//!   with 16 threads time-shared on the 2-core development machine it cut connect four's
+//!   overhead (six openings to depth 20) from 1.5-1.7 to 1.2-1.3, but with 16 threads on a
+//!   16-core machine it was 1.69 against 1.61 alternating, the speedup 8.4 against 8.9
+//!   (results/scaling_check), so the default stays.
 //! - A helper that completes its whole search (the depth limit, or a proven result) before
 //!   the main thread stops the main thread, and its final iteration is appended to the main
 //!   thread's as the result ("first to the depth" rule): its search is as complete as the
