@@ -56,6 +56,7 @@ fn small_search<G: Game, E: crate::game::Evaluator<G>>(pos: &G, eval: &E) {
             max_depth: None,
             checks: true,
             delta: None,
+            tt: true,
         }),
         pvs: true,
         ..SearchConfig::default()

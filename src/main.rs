@@ -428,6 +428,10 @@ struct Techniques {
     /// Delta pruning in quiescence with this margin (evaluator units).
     #[arg(long, value_name = "N")]
     delta_margin: Option<i32>,
+    /// Quiescence nodes look their positions up in the transposition table and store their
+    /// values there.
+    #[arg(long)]
+    quiescence_tt: bool,
     /// Null-move pruning: off, adaptive, or a reduction R of 1-6 plies.
     #[arg(long, value_name = "off|adaptive|R", default_value = "off")]
     null_move: NullMoveSetting,
@@ -538,6 +542,7 @@ impl Techniques {
             quiescence: self.quiescence.config().map(|q| Quiescence {
                 checks: self.quiescence_checks,
                 delta: self.delta_margin,
+                tt: self.quiescence_tt,
                 ..q
             }),
             null_move: self.null_move.config(self.null_verify),

@@ -143,3 +143,81 @@ fn mates_are_played_out_on_time_with_the_table_kept() {
         assert!(rows.iter().all(|r| r.iterations as usize == rows.len()));
     }
 }
+
+/// `strong()` with the table in quiescence on or off.
+fn with_quiescence_table(config: &SearchConfig, tt: bool) -> SearchConfig {
+    SearchConfig {
+        quiescence: config.quiescence.map(|q| Quiescence { tt, ..q }),
+        ..config.clone()
+    }
+}
+
+#[test]
+fn the_table_in_quiescence_changes_no_value_where_it_holds_only_quiescence_values() {
+    // One iteration (no deepening) of 1 or 2 plies without extensions: then every entry a
+    // quiescence node can find was stored by a quiescence node (a position two captures or
+    // more into quiescence never equals one a ply from the root), and a quiescence value
+    // depends on the position alone, so the table's bounds are the values' own and the
+    // root's value must not move. Delta pruning is off: it would make the stored bounds
+    // guesses.
+    let mut positions = test_set::read(GameKind::Chess, &data("bratko-kopec.epd"), None).unwrap();
+    positions.extend(test_set::read(GameKind::Chess, &data("wac.epd"), Some(40)).unwrap());
+    let base = SearchConfig {
+        iterative: false,
+        extensions: Extensions::default(),
+        ..strong()
+    };
+    let (mut saved, mut all) = (0, 0);
+    for entry in &positions {
+        let plylab::lab::spec::GamePosition::Chess(pos) = &entry.position else {
+            unreachable!()
+        };
+        for d in [1, 2] {
+            let off = search(pos, &Pst, &with_quiescence_table(&base, false), &depth(d));
+            let on = search(pos, &Pst, &with_quiescence_table(&base, true), &depth(d));
+            assert_eq!(on.score(), off.score(), "{} at depth {d}", entry.label);
+            saved += off.total.nodes.saturating_sub(on.total.nodes);
+            all += off.total.nodes;
+        }
+    }
+    assert!(saved > 0, "the table saved no quiescence node in {all}");
+}
+
+#[test]
+fn the_table_in_quiescence_saves_nodes_and_keeps_the_answers() {
+    // With iterative deepening the quiescence nodes also find deeper results (and cut on
+    // them, as in Stockfish's qsearch): values may differ from the search without, so
+    // what is held to is fewer nodes and the same suite answers.
+    let positions = test_set::read(GameKind::Chess, &data("wac.epd"), Some(30)).unwrap();
+    let (mut nodes_off, mut nodes_on, mut solved_off, mut solved_on) = (0, 0, 0, 0);
+    for entry in &positions {
+        let plylab::lab::spec::GamePosition::Chess(pos) = &entry.position else {
+            unreachable!()
+        };
+        let answer = entry.answer.as_ref().unwrap();
+        let off = search(
+            pos,
+            &Pst,
+            &with_quiescence_table(&strong(), false),
+            &depth(5),
+        );
+        let on = search(
+            pos,
+            &Pst,
+            &with_quiescence_table(&strong(), true),
+            &depth(5),
+        );
+        nodes_off += off.total.nodes;
+        nodes_on += on.total.nodes;
+        solved_off += usize::from(answer.accepts(off.last().unwrap(), &|s| s));
+        solved_on += usize::from(answer.accepts(on.last().unwrap(), &|s| s));
+    }
+    assert!(
+        nodes_on < nodes_off,
+        "{nodes_on} nodes with the table in quiescence, {nodes_off} without"
+    );
+    assert!(
+        solved_on >= solved_off,
+        "{solved_on} answers with the table in quiescence, {solved_off} without"
+    );
+}

@@ -143,8 +143,12 @@ fn searches_allocate_per_iteration_not_per_node() {
 fn checkers_searches_allocate_per_iteration_not_per_node() {
     use plylab::games::checkers::{Checkers, CheckersEval};
     let table = Table::new(4);
+    // The table in quiescence on: its probes and stores allocate nothing either.
     let config = SearchConfig {
-        quiescence: Some(plylab::search::Quiescence::default()),
+        quiescence: Some(plylab::search::Quiescence {
+            tt: true,
+            ..plylab::search::Quiescence::default()
+        }),
         ..ordered(0)
     };
     let root = Checkers::parse_position("start moves 11-15 23-19 8-11 22-17").unwrap();

@@ -206,6 +206,8 @@ pub struct SearcherSpec {
     pub quiescence_checks: Option<Sweep<bool>>,
     /// Delta pruning margin in quiescence, in the evaluator's units (absent: off).
     pub delta_margin: Option<Sweep<i32>>,
+    /// Quiescence nodes use the transposition table (absent: off).
+    pub quiescence_tt: Option<Sweep<bool>>,
     /// Null-move pruning: "off" (default), "adaptive" or R.
     pub null_move: Option<Sweep<NullMoveSetting>>,
     /// Verify null-move fail-highs with a reduced search.
@@ -518,6 +520,9 @@ fn technique_label(c: &SearchConfig) -> String {
         }
         if let Some(m) = q.delta {
             parts.push(format!("delta_margin={m}"));
+        }
+        if q.tt {
+            parts.push("quiescence_tt".into());
         }
     }
     if let Some(n) = c.null_move {
@@ -1157,6 +1162,11 @@ fn technique_variants(
         .across("delta_margin", spec.delta_margin.as_ref(), |v, m| {
             if let Some(q) = &mut c(v).quiescence {
                 q.delta = Some(m);
+            }
+        })
+        .across("quiescence_tt", spec.quiescence_tt.as_ref(), |v, b| {
+            if let Some(q) = &mut c(v).quiescence {
+                q.tt = b;
             }
         })
         .across("null_move", spec.null_move.as_ref(), |v, n| {

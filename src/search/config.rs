@@ -212,6 +212,11 @@ pub struct Quiescence {
     /// Delta pruning: skip a capture whose material gain cannot lift the stand-pat score to
     /// alpha even with this margin (centipawns). None: off.
     pub delta: Option<Score>,
+    /// Look quiescence nodes up in the transposition table (after standing pat, which is
+    /// cheaper, has not settled them) and store their values there, at depth 0, as
+    /// Stockfish's qsearch does. Only where the value depends on the position alone: not
+    /// under `max_depth`, nor at the first quiescence ply with `checks`.
+    pub tt: bool,
 }
 
 /// How many plies a null-move search is reduced by.
