@@ -84,12 +84,13 @@ for name in "${names[@]}"; do
     echo "== $name"
     # shellcheck disable=SC2046 # the command's words
     $(command_of "$name")
-    # What is committed: searches.csv compressed (plylab reads either form; see
-    # src/compressed.rs), SVG charts; the plain CSV and the PNGs stay untracked
+    # What is committed: searches.csv and games.csv compressed (plylab reads either form;
+    # see src/compressed.rs), SVG charts; the plain CSVs and the PNGs stay untracked
     # (results/.gitignore).
-    csv="results/$name/searches.csv"
-    if [ -f "$csv" ]; then
-        gzip -9 -n -k -f "$csv"
-    fi
+    for csv in "results/$name/searches.csv" "results/$name/games.csv"; do
+        if [ -f "$csv" ]; then
+            gzip -9 -n -k -f "$csv"
+        fi
+    done
 done
 du -sh results

@@ -22,14 +22,15 @@ match, not the same games: they agree when the difference of plylab's scores is 
 as fastchess's and the arena's trinomial interval).
 
 Writes OUT/summary.md (both scores with 95% intervals, the difference, the verdict and this
-command), OUT/python_chess_games.csv (one row a game) and keeps OUT/arena/ (games.csv,
-standings.csv, summary.md; its games.pgn and run.json are removed to keep the directory
-small). Needs `python3 -m pip install chess` and Debian's stockfish (/usr/games/stockfish).
+command), OUT/python_chess_games.csv (one row a game) and keeps OUT/arena/ (games.csv.gz,
+compressed as results/ keeps every games.csv, standings.csv, summary.md; its games.pgn and
+run.json are removed to keep the directory small). Needs `python3 -m pip install chess` and Debian's stockfish (/usr/games/stockfish).
 """
 
 import argparse
 import concurrent.futures
 import csv
+import gzip
 import math
 import pathlib
 import shutil
@@ -239,6 +240,12 @@ def main():
     with open(arena_out / "games.csv", newline="") as f:
         firsts = [r for r in csv.DictReader(f) if r["leg"] == "0"]
     fens = [r["opening"] for r in sorted(firsts, key=lambda r: int(r["round"]))]
+    # Kept compressed, as `gzip -9 -n` would (no name, no time): plylab reads either form.
+    plain = arena_out / "games.csv"
+    with open(arena_out / "games.csv.gz", "wb") as raw:
+        with gzip.GzipFile(filename="", mode="wb", compresslevel=9, fileobj=raw, mtime=0) as z:
+            z.write(plain.read_bytes())
+    plain.unlink()
     started = time.time()
     rows = python_chess_match(uci_file, fens, a.nodes, a.skill, a.jobs)
     python_s = time.time() - started
@@ -284,7 +291,7 @@ def main():
         f"Command: `{command}` (after `cargo build --release`). arena.toml is the arena's "
         "file, uci.toml the same searcher for python-chess's plylab (`plylab uci --config "
         "uci.toml --searcher plylab`); "
-        "arena/ holds its games.csv, standings.csv and summary.md, python_chess_games.csv "
+        "arena/ holds its games.csv.gz, standings.csv and summary.md, python_chess_games.csv "
         "python-chess's games.",
     ]
     (out / "summary.md").write_text("\n".join(lines) + "\n")

@@ -1,10 +1,10 @@
 //! Result tables kept gzip-compressed beside or instead of the plain file.
 //!
 //! A run always writes plain `searches.csv` (appended row by row, so an interrupted run
-//! loses nothing). The committed results keep `searches.csv.gz` instead, the same bytes
-//! compressed (`gzip -9 -n`, see scripts/regenerate-results.sh): the repeated FEN strings
-//! and identical columns of a suite compress about sevenfold, and pandas, polars and R read
-//! a `.csv.gz` directly. Readers here take whichever form is present, the plain file first
+//! loses nothing), a match plain `games.csv`. The committed results keep `searches.csv.gz`
+//! and `games.csv.gz` instead, the same bytes compressed (`gzip -9 -n`, see
+//! scripts/regenerate-results.sh): the repeated FEN strings and identical columns of a suite
+//! compress about sevenfold, and pandas, polars and R read a `.csv.gz` directly. Readers here take whichever form is present, the plain file first
 //! (it is the newer when both exist: a rerun writes it, the compressed one is committed).
 
 use std::fs::File;

@@ -415,7 +415,12 @@ fn a_torn_match_resumes_to_the_same_games() {
         lines[..4].join("\n"),
         &lines[4][..lines[4].len() / 2]
     );
-    std::fs::write(out.join("games.csv"), torn).expect("truncate");
+    // Kept compressed, as results/ keeps games.csv: resume reads and restores it.
+    std::fs::remove_file(out.join("games.csv")).expect("remove");
+    let gz = std::fs::File::create(out.join("games.csv.gz")).expect("games.csv.gz");
+    let mut gz = flate2::write::GzEncoder::new(gz, flate2::Compression::best());
+    std::io::Write::write_all(&mut gz, torn.as_bytes()).expect("compress");
+    gz.finish().expect("compress");
     let file = dir.path("resume.toml");
     let (code, stdout, stderr) = plylab(&[
         "experiment",
@@ -429,6 +434,10 @@ fn a_torn_match_resumes_to_the_same_games() {
     assert!(stdout.contains("3 games played (3 kept"), "{stdout}");
     let (_, resumed) = games(&out);
     assert_eq!(untimed(&resumed, &header), untimed(&full, &header));
+    assert!(
+        !out.join("games.csv.gz").exists(),
+        "the compressed rows were restored to games.csv, not left to disagree with it"
+    );
     // Another experiment's results are not resumed into.
     std::fs::write(&file, text.replace("seed = 9", "seed = 10")).expect("edit");
     let (code, _, stderr) = plylab(&[

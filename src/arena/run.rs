@@ -108,6 +108,8 @@ pub fn run_games(
     let csv_path = out.join("games.csv");
     let kept = if options.resume {
         check_same_shard(&out, shard)?;
+        // Committed results keep only games.csv.gz: resume appends to the plain file.
+        crate::compressed::restore(&csv_path).map_err(io(&csv_path))?;
         resume_rows(plan, &schedule, &out, &csv_path)?
     } else {
         Vec::new()

@@ -19,11 +19,12 @@ use super::runner::{RunError, csv_err, io, whole_jobs};
 use super::spec::{Job, Plan};
 
 /// The files a run or a merge writes; a directory holding one of them holds results.
-pub const RESULT_FILES: [&str; 7] = [
+pub const RESULT_FILES: [&str; 8] = [
     "searches.csv",
     "searches.csv.gz",
     "searchers.csv",
     "games.csv",
+    "games.csv.gz",
     "run.json",
     "standings.csv",
     "games.pgn",

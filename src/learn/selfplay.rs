@@ -188,9 +188,10 @@ fn adjudicate(
     })
 }
 
-/// Games from an arena's `games.csv` (columns `opening`, `result`, `line`): each game's
-/// positions after its opening, with the result for the first player (`1-0`, `0-1`,
-/// `1/2-1/2`). Rows with another result (unfinished, forfeits) are skipped.
+/// Games from an arena's `games.csv` (columns `opening`, `result`, `line`; or its
+/// compressed form beside it, `games.csv.gz`, as results/ keeps it): each game's positions
+/// after its opening, with the result for the first player (`1-0`, `0-1`, `1/2-1/2`). Rows
+/// with another result (unfinished, forfeits) are skipped.
 ///
 /// # Errors
 /// [`LearnError::BadInput`] naming the file and row for an unreadable file, a missing
@@ -198,7 +199,8 @@ fn adjudicate(
 pub fn read_arena_games<G: LearnGame>(path: &Path) -> Result<Vec<PlayedGame<G>>, LearnError> {
     let file = path.display();
     let bad = |msg: String| LearnError::BadInput(format!("{file}: {msg}"));
-    let mut reader = csv::Reader::from_path(path).map_err(|e| bad(e.to_string()))?;
+    let file = crate::compressed::open(path).map_err(|e| bad(e.to_string()))?;
+    let mut reader = csv::Reader::from_reader(file);
     let headers = reader.headers().map_err(|e| bad(e.to_string()))?.clone();
     let col = |name: &str| {
         headers
@@ -240,4 +242,33 @@ pub fn read_arena_games<G: LearnGame>(path: &Path) -> Result<Vec<PlayedGame<G>>,
         games.push(game);
     }
     Ok(games)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::read_arena_games;
+    use crate::games::connect4::Connect4;
+
+    #[test]
+    fn arena_games_are_read_plain_or_compressed() {
+        let dir = std::env::temp_dir().join(format!("plylab-arena-games-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let text = "opening,result,line\nstart,1-0,4 4 3\n43,1/2-1/2,5\nstart,*,4\n";
+        let plain = dir.join("games.csv");
+        std::fs::write(&plain, text).unwrap();
+        let from_plain = read_arena_games::<Connect4>(&plain).unwrap();
+        // The compressed form alone, named as the plain file: as results/ keeps it.
+        let gz = std::fs::File::create(dir.join("games.csv.gz")).unwrap();
+        let mut gz = flate2::write::GzEncoder::new(gz, flate2::Compression::best());
+        std::io::Write::write_all(&mut gz, text.as_bytes()).unwrap();
+        gz.finish().unwrap();
+        std::fs::remove_file(&plain).unwrap();
+        let from_gz = read_arena_games::<Connect4>(&plain).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        for games in [&from_plain, &from_gz] {
+            // The unfinished game (`*`) labels nothing.
+            let shape: Vec<_> = games.iter().map(|g| (g.moves.len(), g.result)).collect();
+            assert_eq!(shape, [(3, 1.0), (1, 0.5)]);
+        }
+    }
 }
