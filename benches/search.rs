@@ -333,7 +333,7 @@ fn table(c: &mut Criterion) {
     let entry = |k: u64| Entry {
         score: (k % 1000) as i32,
         move_code: Some((k % 7) as u16),
-        depth: (k % 20) as u8,
+        depth: (k % 20) as i32 * plylab::search::config::ONE_PLY,
         bound: Bound::Exact,
     };
     let store = |keys: &[u64]| keys.iter().for_each(|&k| table.store(k, 3, entry(k)));

@@ -463,6 +463,9 @@ struct Techniques {
     /// Store table scores without re-basing mate distances by ply (to see why it is needed).
     #[arg(long)]
     no_tt_mate_adjust: bool,
+    /// Keep fractional depths (check extensions') in the table to half a ply.
+    #[arg(long)]
+    tt_fractional: bool,
     /// Monte Carlo algorithms: the UCB1 exploration constant c [default: the library's].
     #[arg(long, value_name = "C")]
     exploration: Option<f64>,
@@ -553,6 +556,7 @@ impl Techniques {
             etc: self.etc,
             aspiration: self.aspiration,
             tt_mate_adjust: !self.no_tt_mate_adjust,
+            tt_fractional: self.tt_fractional,
             threads: self.threads as usize,
             split_plies: self.split_plies,
             helper_depths: self.helper_depths.into(),

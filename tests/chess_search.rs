@@ -221,3 +221,33 @@ fn the_table_in_quiescence_saves_nodes_and_keeps_the_answers() {
         "{solved_on} answers with the table in quiescence, {solved_off} without"
     );
 }
+
+#[test]
+fn fractional_depths_in_the_table_save_nodes_and_keep_the_answers() {
+    // With a half-ply check extension, `tt_fractional` lets a node searched 2.5 plies deep
+    // be settled by its own entry at 2.5 plies (whole plies would keep 2).
+    let positions = test_set::read(GameKind::Chess, &data("wac.epd"), Some(40)).unwrap();
+    let fractional = SearchConfig {
+        tt_fractional: true,
+        ..strong()
+    };
+    let (mut nodes, mut solved) = ([0, 0], [0, 0]);
+    for entry in &positions {
+        let plylab::lab::spec::GamePosition::Chess(pos) = &entry.position else {
+            unreachable!()
+        };
+        let answer = entry.answer.as_ref().unwrap();
+        for (i, config) in [strong(), fractional.clone()].iter().enumerate() {
+            let result = search(pos, &Pst, config, &depth(5));
+            nodes[i] += result.total.nodes;
+            solved[i] += usize::from(answer.accepts(result.last().unwrap(), &|s| s));
+        }
+    }
+    assert!(
+        nodes[1] < nodes[0],
+        "{} nodes keeping half plies, {} whole plies",
+        nodes[1],
+        nodes[0]
+    );
+    assert!(solved[1] >= solved[0], "{solved:?} answers");
+}

@@ -14,7 +14,8 @@ fn entry_for(key: u64) -> Entry {
     Entry {
         score: (key % 1_000_000) as i32 - 500_000,
         move_code: Some((key >> 20) as u16 & 0x7FFF),
-        depth: (key >> 40) as u8,
+        // Whole plies, which every layout keeps exactly.
+        depth: i32::from((key >> 40) as u8 % 128) * plylab::search::config::ONE_PLY,
         bound: match key % 3 {
             0 => Bound::Exact,
             1 => Bound::Lower,

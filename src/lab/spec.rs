@@ -222,6 +222,8 @@ pub struct SearcherSpec {
     pub aspiration: Option<Spanned<Sweep<i32>>>,
     /// Re-base decisive table scores by ply (default true).
     pub tt_mate_adjust: Option<Sweep<bool>>,
+    /// Keep fractional depths in the table to half a ply (default false).
+    pub tt_fractional: Option<Sweep<bool>>,
     /// The game's dedicated exact solver for positions this near the end (empties in
     /// othello), where the search reaches the end; absent or 0: off.
     pub endgame_solver: Option<Spanned<Sweep<u32>>>,
@@ -558,6 +560,9 @@ fn technique_label(c: &SearchConfig) -> String {
     }
     if !c.tt_mate_adjust {
         parts.push("tt_mate_adjust=false".into());
+    }
+    if c.tt_fractional {
+        parts.push("tt_fractional".into());
     }
     parts.extend(c.solve.words());
     if let Some(s) = c.secondary {
@@ -1215,6 +1220,9 @@ fn technique_variants(
             spec.helper_depths.as_ref().map(Spanned::get_ref),
             |v, d| c(v).helper_depths = d,
         )
+        .across("tt_fractional", spec.tt_fractional.as_ref(), |v, b| {
+            c(v).tt_fractional = b
+        })
         .across("tt_mate_adjust", spec.tt_mate_adjust.as_ref(), |v, b| {
             c(v).tt_mate_adjust = b
         })
@@ -1496,6 +1504,7 @@ fn check_family_keys(
         ("iterative", spec.iterative.is_some()),
         ("check_extension", spec.check_extension.is_some()),
         ("tt_mate_adjust", spec.tt_mate_adjust.is_some()),
+        ("tt_fractional", spec.tt_fractional.is_some()),
         ("secondary", spec.secondary.is_some()),
         ("tablebase", spec.tablebase.is_some()),
         ("win_check", spec.win_check.is_some()),

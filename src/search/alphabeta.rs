@@ -335,7 +335,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             return Probe::Search(None);
         };
         self.stats.tt_hits += 1;
-        if ply > 0 && i32::from(entry.depth) * ONE_PLY >= depth {
+        if ply > 0 && entry.depth >= depth {
             if let Some(value) = entry.cutoff(*alpha, *beta) {
                 return Probe::Cutoff(value);
             }
@@ -391,7 +391,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
                 hits += 1;
                 let child_depth = depth - ONE_PLY + self.extension(&child);
                 let refutes = entry.bound != Bound::Lower && -entry.score >= beta;
-                if refutes && i32::from(entry.depth) * ONE_PLY >= child_depth {
+                if refutes && entry.depth >= child_depth {
                     cutoff = Some(-entry.score);
                     break;
                 }
@@ -410,6 +410,16 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             ply as i32
         } else {
             0
+        }
+    }
+
+    /// The depth a result searched `depth` (1/24 ply) deep is stored with: whole plies,
+    /// rounded down, unless [`SearchConfig::tt_fractional`](super::SearchConfig::tt_fractional).
+    fn table_depth(&self, depth: i32) -> i32 {
+        if self.config.tt_fractional {
+            depth
+        } else {
+            depth.div_euclid(ONE_PLY) * ONE_PLY
         }
     }
 
@@ -449,7 +459,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             move_code: best_move
                 .filter(|_| bound != Bound::Upper)
                 .map(G::move_code),
-            depth: (depth / ONE_PLY).clamp(0, 255) as u8,
+            depth: self.table_depth(depth),
             bound,
         };
         table.store(table.key_of(pos), tt_ply, entry);

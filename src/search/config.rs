@@ -139,6 +139,11 @@ pub struct SearchConfig {
     /// retrieval (seed 000). Off only to measure what it is for: without it, a win found at
     /// one depth reads back with the wrong distance at another.
     pub tt_mate_adjust: bool,
+    /// Keep fractional depths (a half-ply check extension's) in the table to half a ply
+    /// ([`super::tt::Entry::depth`]). Off, results are stored as the whole plies they
+    /// reached, rounded down, as before this switch: a node searched 2.5 plies deep then
+    /// stores 2 and can never be settled by its own entry at 2.5 plies.
+    pub tt_fractional: bool,
     /// Hand positions within this many of the end (empty squares in othello) to the game's
     /// dedicated exact solver ([`crate::game::Game::solve_endgame`]; Edax's last-empties
     /// search), where the search's depth reaches the end of the game. None: off. Alpha-beta only.
@@ -167,6 +172,7 @@ impl Default for SearchConfig {
             split_plies: super::ybw::SPLIT_DEPTH,
             helper_depths: HelperDepths::Alternate,
             tt_mate_adjust: true,
+            tt_fractional: false,
             endgame_solver: None,
             secondary: None,
             solve: super::solve::SolveSwitches::default(),

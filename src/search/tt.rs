@@ -28,6 +28,12 @@
 //! where it fits in 16 (decisive scores up to [`score::MAX_PLY`] plies, evaluations within
 //! ±22,766; a result that does not fit is not stored).
 //!
+//! Depths are kept to half a ply (to a whole ply in the compact layout), rounded down: a
+//! node searched 2.5 plies deep after a half-ply check extension finds its own entry again at
+//! 2.5 plies, where whole plies would have kept 2 and made it useless at the very depth that
+//! stored it. Rounding down keeps every cutoff sound (an entry never claims more depth than
+//! its search had).
+//!
 //! Scores are stored relative to the node (decisive scores re-based by the node's ply, see
 //! [`crate::game::score::to_table`]), so a win found at one ply keeps its exact distance when
 //! read back at another.
@@ -35,6 +41,11 @@
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
 
 use crate::game::{Game, Score, score};
+
+use super::config::ONE_PLY;
+
+/// The bucket layout's depth unit, in 1/24 ply ([`ONE_PLY`]): half a ply.
+const HALF_PLY: i32 = ONE_PLY / 2;
 
 /// What a stored score says about the true value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -54,8 +65,10 @@ pub struct Entry {
     pub score: Score,
     /// The best or refuting move's code ([`crate::game::Game::move_code`]), if any.
     pub move_code: Option<u16>,
-    /// Remaining depth of the search that produced the entry.
-    pub depth: u8,
+    /// Remaining depth of the search that produced the entry, in 1/24 ply ([`ONE_PLY`]), as
+    /// the table keeps it: rounded down to half a ply, at most 127.5 plies (the compact
+    /// layout: to a whole ply, at most 127), negative depths as 0.
+    pub depth: i32,
     /// How the score bounds the true value.
     pub bound: Bound,
 }
@@ -84,8 +97,9 @@ struct Bucket {
 
 const _: () = assert!(size_of::<Bucket>() == 64);
 
-/// Bit layout of `data`: score 0..32, move 32..48, depth 48..56, bound 56..58, generation 58..64.
-fn pack(score: Score, move_code: u16, depth: u8, bound: Bound, generation: u8) -> u64 {
+/// Bit layout of `data`: score 0..32, move 32..48, depth in half plies 48..56, bound 56..58,
+/// generation 58..64.
+fn pack(score: Score, move_code: u16, depth: i32, bound: Bound, generation: u8) -> u64 {
     let bound_bits: u64 = match bound {
         Bound::Lower => 1,
         Bound::Upper => 2,
@@ -93,7 +107,7 @@ fn pack(score: Score, move_code: u16, depth: u8, bound: Bound, generation: u8) -
     };
     u64::from(score as u32)
         | u64::from(move_code) << 32
-        | u64::from(depth) << 48
+        | u64::from((depth / HALF_PLY).clamp(0, 255) as u8) << 48
         | bound_bits << 56
         | u64::from(generation & 63) << 58
 }
@@ -109,7 +123,7 @@ fn unpack(data: u64, ply: i32) -> Option<Entry> {
     Some(Entry {
         score: score::from_table(data as u32 as i32, ply),
         move_code: (code != NO_MOVE).then_some(code),
-        depth: (data >> 48) as u8,
+        depth: i32::from((data >> 48) as u8) * HALF_PLY,
         bound,
     })
 }
@@ -373,8 +387,8 @@ impl Table {
         }
     }
 
-    /// Stores a result for `key` searched at `ply` plies from the root with `depth` plies
-    /// remaining (depths above 255 are stored as 255; 127 in the compact layout).
+    /// Stores a result for `key` searched at `ply` plies from the root (its depth kept as
+    /// [`Entry::depth`] says).
     #[inline]
     pub fn store(&self, key: u64, ply: i32, entry: Entry) {
         let buckets = match &self.slots {
@@ -415,8 +429,9 @@ impl Table {
             if (data >> 56) & 3 == 0 {
                 return i32::MIN + 1; // empty
             }
+            // Depth in plies − 4 × age, counted in half plies.
             let age = i32::from(generation.wrapping_sub((data >> 58) as u8) & 63);
-            i32::from((data >> 48) as u8) - 4 * age
+            i32::from((data >> 48) as u8) - 8 * age
         };
         (0..ENTRIES_PER_BUCKET)
             .min_by_key(|&i| worth(&bucket.entries[i]))
@@ -490,9 +505,9 @@ fn prime_at_most(n: usize) -> usize {
 }
 
 /// The compact layout's 32 bits of entry: score 0..16 (see [`pack_score`]), move code + 1
-/// 16..23 (0: none), depth 23..30, bound 30..32 (0: empty).
+/// 16..23 (0: none), depth in plies 23..30, bound 30..32 (0: empty).
 mod compact {
-    use super::{Bound, Entry, Score, score};
+    use super::{Bound, Entry, ONE_PLY, Score, score};
 
     /// Evaluations within ±this are stored as they are; decisive scores above it.
     const HEURISTIC: i32 = i16::MAX as i32 - score::MAX_PLY - 1;
@@ -537,7 +552,7 @@ mod compact {
         Some(
             u32::from(s as u16)
                 | u32::from(code) << 16
-                | u32::from(entry.depth.min(127)) << 23
+                | ((entry.depth / ONE_PLY).clamp(0, 127) as u32) << 23
                 | bound << 30,
         )
     }
@@ -554,7 +569,7 @@ mod compact {
         Some(Entry {
             score: score::from_table(unpack_score(data as u16 as i16), ply),
             move_code: code.checked_sub(1),
-            depth: ((data >> 23) & 127) as u8,
+            depth: ((data >> 23) & 127) as i32 * ONE_PLY,
             bound,
         })
     }
@@ -564,11 +579,12 @@ mod compact {
 mod tests {
     use super::*;
 
-    fn entry(score: Score, depth: u8) -> Entry {
+    /// An exact entry `plies` deep.
+    fn entry(score: Score, plies: i32) -> Entry {
         Entry {
             score,
             move_code: Some(3),
-            depth,
+            depth: plies * ONE_PLY,
             bound: Bound::Exact,
         }
     }
@@ -580,7 +596,10 @@ mod tests {
         // Stored as "win in 4 from this node"; probed at ply 5 it is a win at ply 9.
         let e = t.probe(42, 5).unwrap();
         assert_eq!(e.score, score::win_in(9));
-        assert_eq!((e.move_code, e.depth, e.bound), (Some(3), 5, Bound::Exact));
+        assert_eq!(
+            (e.move_code, e.depth, e.bound),
+            (Some(3), 5 * ONE_PLY, Bound::Exact)
+        );
         assert_eq!(t.probe(43, 0), None);
         t.clear();
         assert_eq!(t.probe(42, 3), None);
@@ -614,7 +633,7 @@ mod tests {
         }
         t.store(5, 0, entry(11, 2)); // evicts the depth-1 entry
         assert!(t.probe(2, 0).is_none());
-        assert_eq!(t.probe(1, 0).unwrap().depth, 9);
+        assert_eq!(t.probe(1, 0).unwrap().depth, 9 * ONE_PLY);
         t.store(1, 0, entry(12, 1)); // the same key is overwritten even by a shallower result
         assert_eq!(t.probe(1, 0).unwrap().score, 12);
         // After many searches, old deep entries give way.
@@ -663,7 +682,7 @@ mod tests {
         let read = t.probe(5, 0).unwrap();
         assert_eq!(
             (read.move_code, read.depth, read.bound),
-            (None, 127, Bound::Lower)
+            (None, 127 * ONE_PLY, Bound::Lower)
         );
         // A score outside the 16-bit band is not stored: a probe misses rather than lies.
         t.store(6, 0, entry(30_000, 3));
@@ -701,12 +720,40 @@ mod tests {
     }
 
     #[test]
+    fn depths_are_kept_to_half_a_ply_rounded_down_or_a_whole_ply_compact() {
+        let (t, compact) = (Table::new(1), Table::compact(1));
+        let depth_read = |t: &Table, depth: i32| {
+            t.store(
+                9,
+                0,
+                Entry {
+                    depth,
+                    ..entry(1, 0)
+                },
+            );
+            t.probe(9, 0).unwrap().depth
+        };
+        // 2.5 plies (two plies and a half-ply check extension) reads back as stored.
+        assert_eq!(
+            depth_read(&t, 2 * ONE_PLY + HALF_PLY),
+            2 * ONE_PLY + HALF_PLY
+        );
+        // Finer fractions round down, never up; negative depths are 0; deep ones are capped.
+        assert_eq!(depth_read(&t, 2 * ONE_PLY + 11), 2 * ONE_PLY);
+        assert_eq!(depth_read(&t, 2 * ONE_PLY + 13), 2 * ONE_PLY + HALF_PLY);
+        assert_eq!(depth_read(&t, -ONE_PLY), 0);
+        assert_eq!(depth_read(&t, 500 * ONE_PLY), 255 * HALF_PLY);
+        assert_eq!(depth_read(&compact, 2 * ONE_PLY + HALF_PLY), 2 * ONE_PLY);
+        assert_eq!(depth_read(&compact, 500 * ONE_PLY), 127 * ONE_PLY);
+    }
+
+    #[test]
     fn negative_scores_and_missing_moves_survive_packing() {
         let t = Table::new(1);
         let e = Entry {
             score: -123_456,
             move_code: None,
-            depth: 255,
+            depth: 255 * HALF_PLY,
             bound: Bound::Upper,
         };
         t.store(7, 0, e);
