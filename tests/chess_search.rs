@@ -183,35 +183,34 @@ fn the_table_in_quiescence_changes_no_value_where_it_holds_only_quiescence_value
     assert!(saved > 0, "the table saved no quiescence node in {all}");
 }
 
-#[test]
-fn the_table_in_quiescence_saves_nodes_and_keeps_the_answers() {
-    // With iterative deepening the quiescence nodes also find deeper results (and cut on
-    // them, as in Stockfish's qsearch): values may differ from the search without, so
-    // what is held to is fewer nodes and the same suite answers.
-    let positions = test_set::read(GameKind::Chess, &data("wac.epd"), Some(30)).unwrap();
-    let (mut nodes_off, mut nodes_on, mut solved_off, mut solved_on) = (0, 0, 0, 0);
+/// Total nodes and answers found of each of `configs` over the first `take` WAC positions
+/// searched to depth 5.
+fn wac_nodes_and_answers(take: usize, configs: [SearchConfig; 2]) -> ([u64; 2], [usize; 2]) {
+    let positions = test_set::read(GameKind::Chess, &data("wac.epd"), Some(take)).unwrap();
+    let (mut nodes, mut solved) = ([0, 0], [0, 0]);
     for entry in &positions {
         let plylab::lab::spec::GamePosition::Chess(pos) = &entry.position else {
             unreachable!()
         };
         let answer = entry.answer.as_ref().unwrap();
-        let off = search(
-            pos,
-            &Pst,
-            &with_quiescence_table(&strong(), false),
-            &depth(5),
-        );
-        let on = search(
-            pos,
-            &Pst,
-            &with_quiescence_table(&strong(), true),
-            &depth(5),
-        );
-        nodes_off += off.total.nodes;
-        nodes_on += on.total.nodes;
-        solved_off += usize::from(answer.accepts(off.last().unwrap(), &|s| s));
-        solved_on += usize::from(answer.accepts(on.last().unwrap(), &|s| s));
+        for (i, config) in configs.iter().enumerate() {
+            let result = search(pos, &Pst, config, &depth(5));
+            nodes[i] += result.total.nodes;
+            solved[i] += usize::from(answer.accepts(result.last().unwrap(), &|s| s));
+        }
     }
+    (nodes, solved)
+}
+
+#[test]
+fn the_table_in_quiescence_saves_nodes_and_keeps_the_answers() {
+    // With iterative deepening the quiescence nodes also find deeper results (and cut on
+    // them, as in Stockfish's qsearch): values may differ from the search without, so
+    // what is held to is fewer nodes and the same suite answers.
+    let ([nodes_off, nodes_on], [solved_off, solved_on]) = wac_nodes_and_answers(
+        30,
+        [false, true].map(|tt| with_quiescence_table(&strong(), tt)),
+    );
     assert!(
         nodes_on < nodes_off,
         "{nodes_on} nodes with the table in quiescence, {nodes_off} without"
@@ -226,23 +225,11 @@ fn the_table_in_quiescence_saves_nodes_and_keeps_the_answers() {
 fn fractional_depths_in_the_table_save_nodes_and_keep_the_answers() {
     // With a half-ply check extension, `tt_fractional` lets a node searched 2.5 plies deep
     // be settled by its own entry at 2.5 plies (whole plies would keep 2).
-    let positions = test_set::read(GameKind::Chess, &data("wac.epd"), Some(40)).unwrap();
     let fractional = SearchConfig {
         tt_fractional: true,
         ..strong()
     };
-    let (mut nodes, mut solved) = ([0, 0], [0, 0]);
-    for entry in &positions {
-        let plylab::lab::spec::GamePosition::Chess(pos) = &entry.position else {
-            unreachable!()
-        };
-        let answer = entry.answer.as_ref().unwrap();
-        for (i, config) in [strong(), fractional.clone()].iter().enumerate() {
-            let result = search(pos, &Pst, config, &depth(5));
-            nodes[i] += result.total.nodes;
-            solved[i] += usize::from(answer.accepts(result.last().unwrap(), &|s| s));
-        }
-    }
+    let (nodes, solved) = wac_nodes_and_answers(40, [strong(), fractional]);
     assert!(
         nodes[1] < nodes[0],
         "{} nodes keeping half plies, {} whole plies",
