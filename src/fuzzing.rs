@@ -496,7 +496,7 @@ impl Choices<'_> {
             "\"alphabet\"",
         ]);
         let mut out = format!("[[searchers]]\nlabel = \"{label}\"\nalgorithm = {algorithm}\n");
-        const KEYS: [&str; 23] = [
+        const KEYS: [&str; 24] = [
             "tt_mb",
             "threads",
             "helper_depths",
@@ -507,6 +507,7 @@ impl Choices<'_> {
             "playout_cutoff",
             "hold_depth",
             "hold_playouts",
+            "expand_visits",
             "quiescence",
             "null_move",
             "pvs",

@@ -477,6 +477,10 @@ struct Techniques {
     /// statistics [default: 512].
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     hold_playouts: Option<u32>,
+    /// Monte Carlo tree searches: playouts through a node before it expands (EXPERIMENTS.md,
+    /// `expand_visits`) [default: 1, UCT's rule].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    expand_visits: Option<u32>,
     /// Threats: moves creating the most winning cells first (Pons, part 10).
     #[arg(long)]
     threats: bool,
@@ -603,6 +607,9 @@ impl Techniques {
                 hold_playouts: self
                     .hold_playouts
                     .unwrap_or(MctsConfig::default().hold_playouts),
+                expand_visits: self
+                    .expand_visits
+                    .unwrap_or(MctsConfig::default().expand_visits),
                 ..MctsConfig::default()
             },
             ..SearcherVariant::new("cli", config)
@@ -649,6 +656,11 @@ impl Techniques {
         {
             return Err(Failure::bad_input(
                 "--hold-depth and --hold-playouts are for --algorithm tree_parallel",
+            ));
+        }
+        if self.expand_visits.is_some() && (!mc || matches!(self.algorithm, AlgorithmName::Flat)) {
+            return Err(Failure::bad_input(
+                "--expand-visits is for --algorithm uct, root_parallel, tree_parallel or tree_parallel_locked",
             ));
         }
         if mc && self.nodes.is_none() && self.time_ms.is_none() {

@@ -201,6 +201,18 @@ const CASES: &[Case] = &[
         "hold_playouts",
         "expected at least 1 playout",
     ),
+    case(
+        "expand_visits_zero.toml",
+        10,
+        "expand_visits",
+        "expected at least 1 playout",
+    ),
+    case(
+        "expand_visits_on_flat.toml",
+        10,
+        "expand_visits",
+        "grows no tree to expand",
+    ),
     case("connect4_full_column.toml", 8, "positions", "`4444444`"),
     case("connect4_bad_column.toml", 6, "positions", "`9`"),
     case("othello_bad_board.toml", 6, "positions", "63 squares"),

@@ -274,6 +274,56 @@ fn lock_free_tree_parallel_on_one_thread_is_uct() {
     })
     .unwrap();
     one_thread_equals_uct(&chance, &ChanceTreeValue, &config(5), 3000);
+    // An expansion threshold: the same leaves gather the same playouts before expanding.
+    let threshold = MctsConfig {
+        expand_visits: 8,
+        ..config(6)
+    };
+    one_thread_equals_uct(
+        &Connect4::parse_position("44").unwrap(),
+        &Neutral,
+        &threshold,
+        5000,
+    );
+    one_thread_equals_uct(&chance, &ChanceTreeValue, &threshold, 3000);
+}
+
+#[test]
+fn an_expansion_threshold_shrinks_the_tree_and_still_finds_the_win() {
+    let root = Connect4::parse_position("44").unwrap();
+    let budget = MctsBudget::iterations(20_000);
+    let nodes = |expand_visits| {
+        let cfg = MctsConfig {
+            expand_visits,
+            ..config(12)
+        };
+        uct(&root, &Neutral, &cfg, &budget).tree_nodes
+    };
+    let (one, eight) = (nodes(1), nodes(8));
+    // Each node gathers 8 playouts before it adds a child, where UCT adds one per playout.
+    assert!(one > 19_000, "{one}");
+    assert!(
+        eight * 3 < one,
+        "expand_visits 8: {eight} nodes against {one}"
+    );
+    let win_root = Connect4::parse_position("121212").unwrap();
+    let cfg = MctsConfig {
+        expand_visits: 16,
+        ..config(2)
+    };
+    let win = uct(&win_root, &Neutral, &cfg, &MctsBudget::iterations(3000));
+    assert_eq!(win.best_move, Some(win_root.parse_move("1").unwrap()));
+    for threads in [2, 3] {
+        let r = tree_parallel(
+            &win_root,
+            &Neutral,
+            &cfg,
+            &MctsBudget::iterations(3000),
+            threads,
+        );
+        assert_eq!(r.best_move, Some(win_root.parse_move("1").unwrap()));
+        assert_eq!(r.root_visits.iter().map(|e| e.1).sum::<u64>(), 3000);
+    }
 }
 
 #[test]

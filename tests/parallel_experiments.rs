@@ -324,14 +324,21 @@ hold_depth = [3, 40]
 limits = { nodes = 2001 }
 
 [[searchers]]
+label = "threshold"
+algorithm = "tree_parallel"
+threads = 2
+expand_visits = 8
+limits = { nodes = 2001 }
+
+[[searchers]]
 label = "locked"
 algorithm = "tree_parallel_locked"
 threads = 2
 limits = { nodes = 2001 }
 "#;
     let rows = run(&tmp, "tree", text, 1);
-    // 2 positions × 5 searcher variants, one row each.
-    assert_eq!(rows.len(), 10);
+    // 2 positions × 6 searcher variants, one row each.
+    assert_eq!(rows.len(), 12);
     for row in &rows {
         assert!(
             ["tree_parallel", "tree_parallel_locked"].contains(&row.algorithm.as_str()),
@@ -344,12 +351,18 @@ limits = { nodes = 2001 }
         // Holding back is named where it is not the default (nothing held back).
         let held = row.searcher.starts_with("held");
         assert_eq!(row.params.contains("hold_playouts=512"), held, "{row:?}");
+        let threshold = row.searcher.starts_with("threshold");
+        assert_eq!(
+            row.params.ends_with("expand_visits=8"),
+            threshold,
+            "{row:?}"
+        );
     }
     assert!(
         rows.iter()
             .any(|r| r.params.ends_with("hold_depth=40 hold_playouts=512"))
     );
-    assert_eq!(rows.iter().filter(|r| r.threads == 2).count(), 8);
+    assert_eq!(rows.iter().filter(|r| r.threads == 2).count(), 10);
 }
 
 #[test]

@@ -235,6 +235,8 @@ fn monte_carlo_algorithms_run_from_the_command_line() {
         "4",
         "--hold-playouts",
         "16",
+        "--expand-visits",
+        "4",
         "--nodes",
         "2000",
     ]);
@@ -263,6 +265,14 @@ fn monte_carlo_algorithms_run_from_the_command_line() {
         ][..],
     ] {
         let (code, _, stderr) = plylab(bad);
+        assert_eq!(code, 2, "{bad:?}: {stderr}");
+    }
+    // No tree to expand, and a threshold below one playout.
+    for (algorithm, expand_visits) in [("flat", "2"), ("uct", "0")] {
+        let args = ["search", "connect4", "start", "--nodes", "100"];
+        let more = ["--algorithm", algorithm, "--expand-visits", expand_visits];
+        let bad: Vec<&str> = args.iter().chain(&more).copied().collect();
+        let (code, _, stderr) = plylab(&bad);
         assert_eq!(code, 2, "{bad:?}: {stderr}");
     }
 }

@@ -188,6 +188,8 @@ pub struct SearcherSpec {
     /// `tree_parallel` only: playouts between two publications of the held-back statistics
     /// (default 512).
     pub hold_playouts: Option<Spanned<Sweep<u32>>>,
+    /// Monte Carlo tree searches: playouts through a node before it expands (default 1).
+    pub expand_visits: Option<Spanned<Sweep<u32>>>,
     /// Transposition table size in MiB (0 = none, at most [`MAX_TT_MB`]).
     pub tt_mb: Option<Spanned<Sweep<usize>>>,
     /// Iterative deepening (default true).
@@ -425,6 +427,9 @@ impl SearcherVariant {
             let mut s = format!("exploration={}", m.exploration);
             if let Some(cut) = m.playout_cutoff {
                 s.push_str(&format!(" playout_cutoff={cut}"));
+            }
+            if m.expand_visits != MctsConfig::default().expand_visits {
+                s.push_str(&format!(" expand_visits={}", m.expand_visits));
             }
             let held = (m.hold_depth, m.hold_playouts);
             let default = MctsConfig::default();
@@ -1287,6 +1292,11 @@ fn technique_variants(
             spec.hold_playouts.as_ref().map(Spanned::get_ref),
             |v, n| v.mcts_config.hold_playouts = n,
         )
+        .across(
+            "expand_visits",
+            spec.expand_visits.as_ref().map(Spanned::get_ref),
+            |v, n| v.mcts_config.expand_visits = n,
+        )
 }
 
 /// Values that only make sense once sweeps are resolved.
@@ -1447,6 +1457,10 @@ fn check_family_keys(
             "hold_playouts",
             spec.hold_playouts.as_ref().map(Spanned::span),
         ),
+        (
+            "expand_visits",
+            spec.expand_visits.as_ref().map(Spanned::span),
+        ),
     ];
     if variant.mcts.is_none() {
         if let Some((key, Some(span))) = mcts_keys.iter().find(|(_, s)| s.is_some()) {
@@ -1467,7 +1481,7 @@ fn check_family_keys(
         return Err(src.at(e, "exploration", why));
     }
     // The hold keys, after exploration and playout_cutoff.
-    for (key, span) in &mcts_keys[2..] {
+    for (key, span) in &mcts_keys[2..4] {
         if let Some(span) = span
             && variant.mcts != Some(MctsAlgorithm::TreeParallel)
         {
@@ -1479,6 +1493,15 @@ fn check_family_keys(
         && variant.mcts_config.hold_playouts == 0
     {
         return Err(src.at(n, "hold_playouts", "expected at least 1 playout"));
+    }
+    if let Some(n) = &spec.expand_visits {
+        if variant.mcts == Some(MctsAlgorithm::FlatMonteCarlo) {
+            let why = "`flat_monte_carlo` grows no tree to expand";
+            return Err(src.at(n, "expand_visits", why));
+        }
+        if variant.mcts_config.expand_visits == 0 {
+            return Err(src.at(n, "expand_visits", "expected at least 1 playout"));
+        }
     }
     let o = &spec.ordering;
     let alphabeta_only = [

@@ -292,6 +292,8 @@ fn unpack(word: u64) -> (u32, u32) {
 pub(super) struct LockFreeTree<G: Game> {
     arena: Arena<G::Move>,
     exploration: f64,
+    /// [`MctsConfig::expand_visits`].
+    expand_visits: u64,
 }
 
 /// One thread's reused buffers and counters.
@@ -414,13 +416,18 @@ fn publish<M>(arena: &Arena<M>, slot: &mut PendingSlot) {
 }
 
 impl<G: Game> LockFreeTree<G> {
-    /// A tree holding only `root`.
-    fn new(root: &G, exploration: f64) -> Self {
+    /// A tree holding only `root`, selecting with `config`'s UCB1 constant and expanding at
+    /// its threshold.
+    fn new(root: &G, config: &MctsConfig) -> Self {
         let arena = Arena::new();
         let i = arena.claim(1);
         // SAFETY: slot 0 was just claimed; the tree is not shared yet.
         unsafe { arena.write(i, Node::new(None, NONE, root.side_to_move().other())) };
-        Self { arena, exploration }
+        Self {
+            arena,
+            exploration: config.exploration,
+            expand_visits: u64::from(config.expand_visits),
+        }
     }
 
     fn node(&self, i: u32) -> &Node<G::Move> {
@@ -435,7 +442,7 @@ impl<G: Game> LockFreeTree<G> {
         let mut node = 0u32;
         let mut depth = 0;
         loop {
-            if pos.status() != Status::Ongoing {
+            if pos.status() != Status::Ongoing || self.below_threshold(node, depth, &w.pending) {
                 return (node, depth, pos);
             }
             let mut word = self.node(node).children.load(Acquire);
@@ -463,6 +470,22 @@ impl<G: Game> LockFreeTree<G> {
                 return (node, depth, pos);
             }
         }
+    }
+
+    /// Whether `node`, `depth` plies below the root, is a leaf still gathering the playouts
+    /// [`MctsConfig::expand_visits`] asks before it expands, counting those this thread
+    /// holds back (the root always expands). Other threads may play out from it meanwhile,
+    /// so a node expands after at least that many playouts.
+    fn below_threshold(&self, node: u32, depth: u32, pending: &Pending) -> bool {
+        if depth == 0 {
+            return false;
+        }
+        let held = if pending.holds(depth) {
+            pending.get(node).0
+        } else {
+            0
+        };
+        self.node(node).counts().0 + held < self.expand_visits
     }
 
     /// Generates the children of `node` (position `pos`) in this thread's buffer, writes
@@ -739,7 +762,7 @@ pub fn tree_parallel<G: Game, E: Evaluator<G>>(
         Ok(started) => started,
         Err(done) => return done,
     };
-    let tree = LockFreeTree::new(root, config.exploration);
+    let tree = LockFreeTree::new(root, config);
     let (playouts, added) = grow(&tree, root, eval, config, budget, clock, threads);
     finish(
         tree.root_totals(root),
@@ -799,10 +822,11 @@ mod tests {
     }
 
     /// Walks every published node: no virtual loss is left, every node with children has
-    /// had one visit as a leaf (the root none, and its count is the playouts) and the others
-    /// through its added children, and the nodes with visits are exactly the nodes counted
-    /// as added. Returns the number of nodes with visits, the root included.
-    fn check(tree: &LockFreeTree<impl Game>, playouts: u64) -> u64 {
+    /// had at least `expand_visits` visits as a leaf (exactly that many with one thread; the
+    /// root none, and its count is the playouts) and the others through its added children,
+    /// and the nodes with visits are exactly the nodes counted as added. Returns the number
+    /// of nodes with visits, the root included.
+    fn check(tree: &LockFreeTree<impl Game>, playouts: u64, threads: usize) -> u64 {
         let mut stack = vec![0u32];
         let mut visited = 0;
         while let Some(i) = stack.pop() {
@@ -822,8 +846,15 @@ mod tests {
             let sum: u64 = (first..first + count)
                 .map(|c| tree.node(c).counts().0)
                 .sum();
-            if count > 0 {
-                assert_eq!(sum + u64::from(i != 0), visits, "node {i}");
+            if count > 0 && i == 0 {
+                assert_eq!(sum, visits, "the root");
+            } else if count > 0 {
+                let as_leaf = visits - sum;
+                assert!(
+                    as_leaf >= tree.expand_visits,
+                    "node {i}: {as_leaf} as a leaf"
+                );
+                assert!(threads > 1 || as_leaf == tree.expand_visits, "node {i}");
             }
             stack.extend(first..first + count);
         }
@@ -831,21 +862,32 @@ mod tests {
     }
 
     /// Grows a tree with `threads` threads holding back the statistics of the nodes
-    /// `hold_depth` plies or fewer below the root, and checks it.
-    fn run<G: Game>(root: &G, eval: &impl Evaluator<G>, n: u64, threads: usize, hold_depth: u32) {
-        let tree = LockFreeTree::new(root, std::f64::consts::SQRT_2);
+    /// `hold_depth` plies or fewer below the root, expanding at `expand_visits`, and checks it.
+    fn run<G: Game>(
+        root: &G,
+        eval: &impl Evaluator<G>,
+        n: u64,
+        threads: usize,
+        (hold_depth, expand_visits): (u32, u32),
+    ) {
         let config = MctsConfig {
             seed: 7,
             hold_depth,
             hold_playouts: 50,
+            expand_visits,
             ..MctsConfig::default()
         };
+        let tree = LockFreeTree::new(root, &config);
         let budget = MctsBudget::iterations(n);
         let clock = Clock::start(&budget, std::time::Instant::now());
         let (playouts, added) = grow(&tree, root, eval, &config, &budget, clock, threads);
         assert_eq!(playouts, n);
         assert_eq!(tree.node(0).counts(), (0, 0), "the root is never written");
-        assert_eq!(check(&tree, n), 1 + added, "hold depth {hold_depth}");
+        assert_eq!(
+            check(&tree, n, threads),
+            1 + added,
+            "hold depth {hold_depth}"
+        );
     }
 
     #[test]
@@ -863,15 +905,24 @@ mod tests {
         // Nothing held back (the default), two plies, and every node (so that the threads'
         // tables overflow and publish single nodes as well as whole tables).
         for hold_depth in [0, 2, 100] {
-            run(&root, &Neutral, 20_000, 4, hold_depth);
-            run(&chance, &ChanceTreeValue, 20_000, 4, hold_depth);
+            run(&root, &Neutral, 20_000, 4, (hold_depth, 1));
+            run(&chance, &ChanceTreeValue, 20_000, 4, (hold_depth, 1));
+        }
+        // An expansion threshold, on one thread (exact) and several.
+        for (threads, hold_depth) in [(1, 0), (4, 0), (4, 3)] {
+            run(&root, &Neutral, 20_000, threads, (hold_depth, 6));
+            run(&chance, &ChanceTreeValue, 20_000, threads, (hold_depth, 6));
         }
     }
 
     #[test]
     fn held_back_statistics_add_up_and_are_published_whole() {
         let root = Connect4::parse_position("44").unwrap();
-        let tree = LockFreeTree::new(&root, 1.0);
+        let config = MctsConfig {
+            exploration: 1.0,
+            ..MctsConfig::default()
+        };
+        let tree = LockFreeTree::new(&root, &config);
         let mut w = Worker {
             rng: XorShift::new(1),
             buf: Vec::new(),

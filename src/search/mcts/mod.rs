@@ -116,6 +116,15 @@ pub struct MctsConfig {
     /// [`tree_parallel`]: playouts between two publications of a thread's held-back
     /// statistics (at least 1; default 512).
     pub hold_playouts: u32,
+    /// The expansion threshold: a node below the root generates and adds children only once
+    /// this many playouts have passed through it; until then an iteration that reaches it
+    /// plays out from it, as from a new leaf. 1 (the default) is UCT's rule, a child added on
+    /// the second visit (Kocsis and Szepesvári 2006; Coulom 2006 adds one node per playout);
+    /// larger values are the threshold of MoGo and Fuego (Gelly et al. 2006; Enzenberger et
+    /// al. 2010, `expand_threshold`), which keeps the tree smaller by that factor and its
+    /// descents shorter, at the price of playouts from shallower leaves. Applies to every
+    /// tree search (not to `flat_monte_carlo`, which has no tree).
+    pub expand_visits: u32,
 }
 
 impl Default for MctsConfig {
@@ -126,6 +135,7 @@ impl Default for MctsConfig {
             seed: 0,
             hold_depth: 0,
             hold_playouts: 512,
+            expand_visits: 1,
         }
     }
 }
@@ -333,7 +343,7 @@ fn uct_totals<G: Game, E: Evaluator<G>>(
     (limit, clock): (u64, Clock<'_>),
     index: usize,
 ) -> (Totals<G::Move>, u64, u64, Tree<G>) {
-    let mut tree = Tree::new(root, config.exploration);
+    let mut tree = Tree::new(root, config);
     let mut rng = thread_rng(config.seed, index);
     let playouts = grow(&mut tree, root, eval, config, (limit, clock), &mut rng);
     (tree.root_totals(root), playouts, tree.size(), tree)

@@ -102,7 +102,7 @@ pub fn tree_parallel_locked<G: Game, E: Evaluator<G>>(
         Err(done) => return done,
     };
     let shared = Shared {
-        tree: Mutex::new(Tree::new(root, config.exploration)),
+        tree: Mutex::new(Tree::new(root, config)),
         started: AtomicU64::new(0),
         limit: budget.iterations.unwrap_or(u64::MAX),
         clock,

@@ -2,6 +2,7 @@
 //! random playouts and backpropagation (Kocsis and Szepesvári 2006, "Bandit based
 //! Monte-Carlo planning", ECML; shared/seeds/003).
 
+use super::MctsConfig;
 use crate::game::{Evaluator, Game, Outcome, Player, Score, Status, Weight};
 use crate::rng::XorShift;
 
@@ -58,6 +59,8 @@ impl<M> Node<M> {
 pub(super) struct Tree<G: Game> {
     nodes: Vec<Node<G::Move>>,
     exploration: f64,
+    /// [`MctsConfig::expand_visits`].
+    expand_visits: u64,
     /// Nodes added to the tree (the root and every expanded child).
     added: u64,
     /// The outcomes of the chance node being descended through, reused.
@@ -65,12 +68,14 @@ pub(super) struct Tree<G: Game> {
 }
 
 impl<G: Game> Tree<G> {
-    /// A tree holding only `root`, selecting with UCB1 constant `exploration`.
-    pub(super) fn new(root: &G, exploration: f64) -> Self {
+    /// A tree holding only `root`, selecting with `config`'s UCB1 constant and expanding at
+    /// its threshold.
+    pub(super) fn new(root: &G, config: &MctsConfig) -> Self {
         let mover = root.side_to_move().other();
         Self {
             nodes: vec![Node::new(None, NONE, mover)],
-            exploration,
+            exploration: config.exploration,
+            expand_visits: u64::from(config.expand_visits),
             added: 1,
             outcomes: Vec::new(),
         }
@@ -82,8 +87,9 @@ impl<G: Game> Tree<G> {
     }
 
     /// Selection and expansion: from the root, follows UCB1 through fully expanded nodes
-    /// until it adds one new child (or reaches a finished game), and returns that node and its
-    /// position. With `virtual_loss`, every node on the path gets one virtual loss.
+    /// until it adds one new child, reaches a node below the expansion threshold or a
+    /// finished game, and returns that node and its position. With `virtual_loss`, every
+    /// node on the path gets one virtual loss.
     pub(super) fn descend(
         &mut self,
         root: &G,
@@ -97,7 +103,7 @@ impl<G: Game> Tree<G> {
             if virtual_loss {
                 self.nodes[node as usize].virtual_loss += 1;
             }
-            if pos.status() != Status::Ongoing {
+            if pos.status() != Status::Ongoing || self.below_threshold(node) {
                 return (node, pos);
             }
             if !self.nodes[node as usize].generated {
@@ -120,6 +126,12 @@ impl<G: Game> Tree<G> {
                 return (node, pos);
             }
         }
+    }
+
+    /// Whether `node` is a leaf still gathering the playouts [`MctsConfig::expand_visits`]
+    /// asks before it expands (the root always expands).
+    fn below_threshold(&self, node: u32) -> bool {
+        node != 0 && self.nodes[node as usize].visits < self.expand_visits
     }
 
     /// The child to follow from `node`: the next unexpanded child (`true`: newly added), or
