@@ -27,6 +27,10 @@
 //!   child), then follows UCB1 once all are added. At a chance node the outcome is drawn by
 //!   its weight, as in the locked tree; a child drawn for the first time (one atomic swap of
 //!   its `entered` flag) counts as added.
+//! - **Expansion threshold** ([`MctsConfig::expand_visits`]). A node below the root with
+//!   fewer completed playouts than the threshold (published ones, plus those this thread
+//!   holds back) is played out from rather than expanded. Threads that reach it at once may
+//!   all play out from it, so under threads a node expands after at least that many.
 //! - **Statistics.** Visits and virtual losses share one `AtomicU64` (visits in the high 44
 //!   bits, virtual losses in the low 20): entering a node adds one virtual loss with one
 //!   `fetch_add`, and backpropagation turns it into a visit with one `fetch_add` of
