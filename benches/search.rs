@@ -18,7 +18,8 @@
 //! - `mcts`: playouts per second (declared as elements) of UCT and of root- and lock-free
 //!   tree-parallel MCTS on one and two threads, 50 000 playouts from connect four's `44`,
 //!   the tree-parallel ones writing every node on every iteration (`hold0`) and holding back
-//!   the top 8 plies (`hold8`, `MctsConfig::hold_depth`).
+//!   the top 8 plies (`hold8`, `MctsConfig::hold_depth`), and UCT expanding a node only
+//!   after 64 playouts through it (`uct_expand64`, `MctsConfig::expand_visits`).
 //!
 //! The project's targets on one core: connect four ≥ 10 M nodes/s, random trees ≥ 20 M nodes/s.
 
@@ -382,6 +383,15 @@ fn mcts(c: &mut Criterion) {
     let mut g = group(c, "mcts");
     for (name, algorithm, threads, config) in [
         ("uct", MctsAlgorithm::Uct, 1, held(0)),
+        (
+            "uct_expand64",
+            MctsAlgorithm::Uct,
+            1,
+            MctsConfig {
+                expand_visits: 64,
+                ..held(0)
+            },
+        ),
         ("root_parallel_2", MctsAlgorithm::RootParallel, 2, held(0)),
         ("tree_parallel_1", MctsAlgorithm::TreeParallel, 1, held(0)),
         (

@@ -87,7 +87,7 @@ use std::sync::atomic::Ordering::{AcqRel, Acquire, Relaxed};
 use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, AtomicU64};
 use std::thread;
 
-use super::tree::{playout, reward_for, sample, shuffle};
+use super::tree::{playout, reward_for, sample, shuffle, ucb1};
 use super::{Choice, Clock, MctsBudget, MctsConfig, MctsResult, begin, finish, thread_rng};
 use crate::game::{Evaluator, Game, Player, Status, Weight};
 use crate::rng::XorShift;
@@ -600,7 +600,7 @@ impl<G: Game> LockFreeTree<G> {
             let (visits, vl) = self.node(node).counts();
             visits + vl.saturating_sub(1)
         };
-        let log_parent = (parent as f64).max(1.0).ln();
+        let c_log = self.exploration * (parent as f64).max(1.0).ln().sqrt();
         let mut best = (first, f64::NEG_INFINITY);
         for i in first..first + count {
             let child = self.node(i);
@@ -610,7 +610,7 @@ impl<G: Game> LockFreeTree<G> {
             let value = if visits == 0.0 {
                 f64::INFINITY
             } else {
-                (child.reward() + hr) / visits + self.exploration * (log_parent / visits).sqrt()
+                ucb1(child.reward() + hr, visits, c_log)
             };
             if value > best.1 {
                 best = (i, value);

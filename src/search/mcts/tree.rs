@@ -197,7 +197,7 @@ impl<G: Game> Tree<G> {
     /// Ties go to the earlier child.
     fn select(&self, node: u32) -> u32 {
         let n = &self.nodes[node as usize];
-        let log_parent = n.effective_visits().max(1.0).ln();
+        let c_log = self.exploration * n.effective_visits().max(1.0).ln().sqrt();
         let mut best = (n.first_child, f64::NEG_INFINITY);
         for i in n.first_child..n.first_child + n.child_count {
             let child = &self.nodes[i as usize];
@@ -205,7 +205,7 @@ impl<G: Game> Tree<G> {
             let value = if visits == 0.0 {
                 f64::INFINITY
             } else {
-                child.reward / visits + self.exploration * (log_parent / visits).sqrt()
+                ucb1(child.reward, visits, c_log)
             };
             if value > best.1 {
                 best = (i, value);
@@ -249,6 +249,15 @@ impl<G: Game> Tree<G> {
             })
             .collect()
     }
+}
+
+/// UCB1 (Auer, Cesa-Bianchi and Fischer 2002) of a child with reward sum `reward` over
+/// `visits` (> 0) playouts: `reward / n + c · sqrt(ln N / n)`, computed as
+/// `(reward + c·sqrt(ln N) · sqrt(n)) / n` with `c_log` = `c · sqrt(ln N)` worked out once
+/// per node, so that a child costs one division and one square root instead of two
+/// divisions and a square root (most of a connect-four descent's time in `perf`).
+pub(super) fn ucb1(reward: f64, visits: f64, c_log: f64) -> f64 {
+    (reward + c_log * visits.sqrt()) / visits
 }
 
 /// A playout's reused buffers: moves, and a chance node's weighted outcomes.
@@ -339,6 +348,16 @@ pub(super) fn playout<G: Game, E: Evaluator<G>>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ucb1_is_the_textbook_formula() {
+        for (reward, visits, parent) in [(0.0, 1.0, 2.0), (3.5, 7.0, 40.0), (812.5, 1500.0, 9e6)] {
+            let c = std::f64::consts::SQRT_2;
+            let textbook = reward / visits + c * (f64::ln(parent) / visits).sqrt();
+            let fast = ucb1(reward, visits, c * f64::ln(parent).sqrt());
+            assert!((fast - textbook).abs() < 1e-12, "{fast} against {textbook}");
+        }
+    }
 
     #[test]
     fn outcomes_are_drawn_by_their_weights() {
