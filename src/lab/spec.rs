@@ -428,11 +428,11 @@ impl SearcherVariant {
             if let Some(cut) = m.playout_cutoff {
                 s.push_str(&format!(" playout_cutoff={cut}"));
             }
-            if m.expand_visits != MctsConfig::default().expand_visits {
+            let default = MctsConfig::default();
+            if m.expand_visits != default.expand_visits {
                 s.push_str(&format!(" expand_visits={}", m.expand_visits));
             }
             let held = (m.hold_depth, m.hold_playouts);
-            let default = MctsConfig::default();
             if self.mcts == Some(MctsAlgorithm::TreeParallel)
                 && held != (default.hold_depth, default.hold_playouts)
             {
@@ -1480,8 +1480,8 @@ fn check_family_keys(
         );
         return Err(src.at(e, "exploration", why));
     }
-    // The hold keys, after exploration and playout_cutoff.
-    for (key, span) in &mcts_keys[2..4] {
+    let hold_keys = mcts_keys.iter().filter(|(key, _)| key.starts_with("hold_"));
+    for (key, span) in hold_keys {
         if let Some(span) = span
             && variant.mcts != Some(MctsAlgorithm::TreeParallel)
         {

@@ -390,6 +390,16 @@ impl Pending {
         }
     }
 
+    /// `(visits, reward sum)` held back for `node`, `depth` plies below the root: nothing
+    /// where that depth is not held back.
+    fn held(&self, node: u32, depth: u32) -> (u64, f64) {
+        if self.holds(depth) {
+            self.get(node)
+        } else {
+            (0, 0.0)
+        }
+    }
+
     /// Holds back one visit with `reward` for `node`, publishing the slot's previous node.
     fn add<M>(&mut self, arena: &Arena<M>, node: u32, reward: f64) {
         let slot = &mut self.slots[Self::slot(node)];
@@ -484,12 +494,7 @@ impl<G: Game> LockFreeTree<G> {
         if depth == 0 {
             return false;
         }
-        let held = if pending.holds(depth) {
-            pending.get(node).0
-        } else {
-            0
-        };
-        self.node(node).counts().0 + held < self.expand_visits
+        self.node(node).counts().0 + pending.held(node, depth).0 < self.expand_visits
     }
 
     /// Generates the children of `node` (position `pos`) in this thread's buffer, writes
@@ -580,22 +585,15 @@ impl<G: Game> LockFreeTree<G> {
     /// child (a held-back parent has none); the root's is the sum over its children. Ties go
     /// to the earlier child.
     fn select(&self, node: u32, depth: u32, first: u32, count: u32, pending: &Pending) -> u32 {
-        let held = |i: u32, d: u32| {
-            if pending.holds(d) {
-                pending.get(i)
-            } else {
-                (0, 0.0)
-            }
-        };
         let count_of = |i: u32| {
             let (v, l) = self.node(i).counts();
-            v + l + held(i, depth + 1).0
+            v + l + pending.held(i, depth + 1).0
         };
         let parent = if node == 0 {
             (first..first + count).map(count_of).sum()
         } else if pending.holds(depth) {
             let (visits, vl) = self.node(node).counts();
-            visits + vl + held(node, depth).0
+            visits + vl + pending.held(node, depth).0
         } else {
             let (visits, vl) = self.node(node).counts();
             visits + vl.saturating_sub(1)
@@ -605,7 +603,7 @@ impl<G: Game> LockFreeTree<G> {
         for i in first..first + count {
             let child = self.node(i);
             let (v, l) = child.counts();
-            let (hv, hr) = held(i, depth + 1);
+            let (hv, hr) = pending.held(i, depth + 1);
             let visits = (v + l + hv) as f64;
             let value = if visits == 0.0 {
                 f64::INFINITY
