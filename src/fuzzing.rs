@@ -496,10 +496,11 @@ impl Choices<'_> {
             "\"alphabet\"",
         ]);
         let mut out = format!("[[searchers]]\nlabel = \"{label}\"\nalgorithm = {algorithm}\n");
-        const KEYS: [&str; 24] = [
+        const KEYS: [&str; 25] = [
             "tt_mb",
             "threads",
             "helper_depths",
+            "main_depths",
             "aspiration",
             "check_extension",
             "delta_margin",
@@ -531,6 +532,9 @@ impl Choices<'_> {
                 "null_move" => self.pick(&["\"adaptive\"", "2", "9", "\"off\""]).into(),
                 "helper_depths" => self
                     .pick(&["\"same\"", "[\"alternate\", \"same\"]", "\"x\"", "1"])
+                    .into(),
+                "main_depths" => self
+                    .pick(&["\"alternate\"", "[\"every\", \"alternate\"]", "\"x\"", "1"])
                     .into(),
                 "pvs" | "etc" | "win_check" | "score_window" | "mtd" | "anticipate" | "weak"
                 | "tt_compact" | "tt_lower_bounds" => {

@@ -190,6 +190,24 @@ enum HelperDepthsName {
     Same,
 }
 
+/// [`plylab::search::MainDepths`] on the command line.
+#[derive(Clone, Copy, ValueEnum)]
+enum MainDepthsName {
+    /// Every depth (the default).
+    Every,
+    /// Every other depth, ending at the depth limit, when there are helpers.
+    Alternate,
+}
+
+impl From<MainDepthsName> for plylab::search::MainDepths {
+    fn from(d: MainDepthsName) -> Self {
+        match d {
+            MainDepthsName::Every => Self::Every,
+            MainDepthsName::Alternate => Self::Alternate,
+        }
+    }
+}
+
 impl From<HelperDepthsName> for plylab::search::HelperDepths {
     fn from(d: HelperDepthsName) -> Self {
         match d {
@@ -457,6 +475,10 @@ struct Techniques {
     /// Lazy SMP: the depths the helper threads search (EXPERIMENTS.md, `helper_depths`).
     #[arg(long, value_enum, default_value_t = HelperDepthsName::Alternate)]
     helper_depths: HelperDepthsName,
+    /// Lazy SMP: the depths the main thread searches when it has helpers (EXPERIMENTS.md,
+    /// `main_depths`).
+    #[arg(long, value_enum, default_value_t = MainDepthsName::Every)]
+    main_depths: MainDepthsName,
     /// Aspiration windows with this half-width (evaluator units).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(i32).range(1..))]
     aspiration: Option<i32>,
@@ -564,6 +586,7 @@ impl Techniques {
             threads: self.threads as usize,
             split_plies: self.split_plies,
             helper_depths: self.helper_depths.into(),
+            main_depths: self.main_depths.into(),
             endgame_solver: self.endgame_solver,
             secondary: None,
             solve: plylab::search::SolveSwitches {

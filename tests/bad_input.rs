@@ -165,6 +165,18 @@ const CASES: &[Case] = &[
         "unknown variant `sideways`, expected `alternate` or `same`",
     ),
     case(
+        "main_depths_without_lazy_smp.toml",
+        10,
+        "main_depths",
+        "is for algorithm = \"lazy_smp\"",
+    ),
+    case(
+        "main_depths_unknown.toml",
+        11,
+        "main_depths",
+        "unknown variant `odd`, expected `every` or `alternate`",
+    ),
+    case(
         "exploration_on_alphabeta.toml",
         10,
         "exploration",

@@ -402,6 +402,62 @@ ordering = { hint = true }
 }
 
 #[test]
+fn a_lazy_smp_main_thread_at_alternate_depths_ends_at_the_limit_with_the_serial_value() {
+    let tmp = TempDir::new("main_depths");
+    let text = r#"
+name = "main_depths"
+
+[[games]]
+game = "connect4"
+positions = ["44", "4453"]
+limits = { depth = 11 }
+
+[[searchers]]
+label = "smp"
+algorithm = "lazy_smp"
+threads = [1, 4]
+main_depths = ["every", "alternate"]
+tt_mb = 4
+ordering = { hint = true, tt_move = true }
+"#;
+    let rows = run(&tmp, "main_depths", text, 1);
+    let finals: Vec<&Full> = rows.iter().filter(|r| r.total_nodes.is_some()).collect();
+    // 2 positions × 2 thread counts × 2 schedules, each at its position's serial value.
+    assert_eq!(finals.len(), 8);
+    for row in &finals {
+        let serial = finals
+            .iter()
+            .find(|r| r.position == row.position && r.threads == 1)
+            .expect("a one-thread row");
+        assert_eq!(row.score, serial.score, "{row:?}");
+        assert_eq!(row.depth, 11, "{row:?}");
+        let alternate = row.searcher.contains("main_depths=alternate");
+        assert_eq!(
+            row.params.contains("main_depths=alternate"),
+            alternate,
+            "{row:?}"
+        );
+    }
+    // With helpers the main thread's iterations are odd depths up to the limit (1, 3, ...,
+    // 11, or fewer when a helper finished 11 first and its final iteration ended the
+    // search); alone it searches every depth whatever the setting.
+    let depths = |alternate: bool, threads: u32| -> Vec<u32> {
+        rows.iter()
+            .filter(|r| {
+                r.position == "44"
+                    && r.threads == threads
+                    && r.searcher.contains("main_depths=alternate") == alternate
+            })
+            .map(|r| r.depth)
+            .collect()
+    };
+    assert_eq!(depths(true, 1), (1..=11).collect::<Vec<_>>());
+    let main = depths(true, 4);
+    assert!(main.iter().all(|d| d % 2 == 1), "{main:?}");
+    assert!(main.is_sorted() && main.last() == Some(&11), "{main:?}");
+}
+
+#[test]
 fn lazy_smp_sweeps_its_helper_depths_at_the_serial_value() {
     let tmp = TempDir::new("helpers");
     let text = r#"

@@ -5,7 +5,9 @@
 use plylab::game::{Game, Notation};
 use plylab::games::chess::{Chess, Pst};
 use plylab::games::connect4::{CentreFirst, Connect4, pons_score};
-use plylab::search::{Algorithm, HelperDepths, Limits, Ordering, Quiescence, SearchConfig, search};
+use plylab::search::{
+    Algorithm, HelperDepths, Limits, MainDepths, Ordering, Quiescence, SearchConfig, search,
+};
 
 fn config(algorithm: Algorithm, threads: usize) -> SearchConfig {
     SearchConfig {
@@ -76,6 +78,23 @@ fn helpers_at_the_main_threads_depths_solve_exactly_too() {
     let mut config = config(Algorithm::LazySmp, 4);
     config.helper_depths = HelperDepths::Same;
     for line in text.lines().take(50) {
+        let (moves, expected) = line.split_once(' ').unwrap();
+        let root = Connect4::parse_position(moves).unwrap();
+        let result = search(&root, &CentreFirst, &config, &Limits::default());
+        assert_eq!(
+            pons_score(&root, result.score().unwrap()),
+            Some(expected.parse().unwrap()),
+            "{moves}"
+        );
+    }
+}
+
+#[test]
+fn a_main_thread_at_alternate_depths_solves_exactly_too() {
+    let text = include_str!("../experiments/data/connect4/Test_L3_R1");
+    let mut config = config(Algorithm::LazySmp, 4);
+    config.main_depths = MainDepths::Alternate;
+    for line in text.lines().skip(50).take(50) {
         let (moves, expected) = line.split_once(' ').unwrap();
         let root = Connect4::parse_position(moves).unwrap();
         let result = search(&root, &CentreFirst, &config, &Limits::default());

@@ -237,6 +237,9 @@ pub struct SearcherSpec {
     pub split_plies: Option<Spanned<Sweep<u32>>>,
     /// Lazy SMP: the depths the helpers search, `"alternate"` (default) or `"same"`.
     pub helper_depths: Option<Spanned<Sweep<crate::search::HelperDepths>>>,
+    /// Lazy SMP: the depths the main thread searches when it has helpers, `"every"`
+    /// (default) or `"alternate"`.
+    pub main_depths: Option<Spanned<Sweep<crate::search::MainDepths>>>,
     /// Chess, alpha-beta: an endgame database file (`plylab tablebase build`), or a
     /// directory of `*.plytb` files, relative to the experiment file, consulted at every
     /// node below the root.
@@ -562,6 +565,9 @@ fn technique_label(c: &SearchConfig) -> String {
     }
     if c.helper_depths == crate::search::HelperDepths::Same {
         parts.push("helper_depths=same".into());
+    }
+    if c.main_depths == crate::search::MainDepths::Alternate {
+        parts.push("main_depths=alternate".into());
     }
     if !c.tt_mate_adjust {
         parts.push("tt_mate_adjust=false".into());
@@ -1225,6 +1231,11 @@ fn technique_variants(
             spec.helper_depths.as_ref().map(Spanned::get_ref),
             |v, d| c(v).helper_depths = d,
         )
+        .across(
+            "main_depths",
+            spec.main_depths.as_ref().map(Spanned::get_ref),
+            |v, d| c(v).main_depths = d,
+        )
         .across("tt_fractional", spec.tt_fractional.as_ref(), |v, b| {
             c(v).tt_fractional = b
         })
@@ -1382,13 +1393,24 @@ fn check_variant(
             return Err(src.at(split, "split_plies", format!("{n} is not in 1..=64")));
         }
     }
+    let lazy_smp =
+        variant.config.algorithm == crate::search::Algorithm::LazySmp && variant.mcts.is_none();
     if let Some(depths) = &spec.helper_depths
-        && (variant.config.algorithm != crate::search::Algorithm::LazySmp || variant.mcts.is_some())
+        && !lazy_smp
     {
         return Err(src.at(
             depths,
             "helper_depths",
             "`helper_depths` is for algorithm = \"lazy_smp\"",
+        ));
+    }
+    if let Some(depths) = &spec.main_depths
+        && !lazy_smp
+    {
+        return Err(src.at(
+            depths,
+            "main_depths",
+            "`main_depths` is for algorithm = \"lazy_smp\"",
         ));
     }
     check_family_keys(src, spec, variant)?;

@@ -40,6 +40,32 @@ impl std::fmt::Display for HelperDepths {
     }
 }
 
+/// Which depths lazy SMP's main thread searches when it has helpers ([`super::smp`]).
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Deserialize, serde::Serialize,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum MainDepths {
+    /// Every depth, 1, 2, 3, ...: the single-threaded search's iterative deepening. The
+    /// default.
+    #[default]
+    Every,
+    /// Every other depth, ending at the depth limit (... D − 4, D − 2, D; the odd depths
+    /// without a depth limit): the helpers search the depths between, so the main thread
+    /// spends nothing on iterations the table already mostly holds. On 16 cores it raised
+    /// the chess time-to-depth speedup from 8.3 to 10.3 (results/scaling_main_depths).
+    Alternate,
+}
+
+impl std::fmt::Display for MainDepths {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Self::Every => "every",
+            Self::Alternate => "alternate",
+        })
+    }
+}
+
 /// Which node function to run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Deserialize, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -133,6 +159,8 @@ pub struct SearchConfig {
     pub split_plies: u32,
     /// Lazy SMP: the depths the helper threads search.
     pub helper_depths: HelperDepths,
+    /// Lazy SMP: the depths the main thread searches when it has helpers.
+    pub main_depths: MainDepths,
     /// Secondary search ([`super::secondary`]): verify the chosen root move `plies` deeper.
     pub secondary: Option<Secondary>,
     /// Store decisive scores in the table relative to the node and re-base them by ply on
@@ -171,6 +199,7 @@ impl Default for SearchConfig {
             threads: 1,
             split_plies: super::ybw::SPLIT_DEPTH,
             helper_depths: HelperDepths::Alternate,
+            main_depths: MainDepths::Every,
             tt_mate_adjust: true,
             tt_fractional: false,
             endgame_solver: None,

@@ -32,8 +32,8 @@ use std::time::{Duration, Instant};
 use crate::game::{Evaluator, Game, Score, score};
 use config::ONE_PLY;
 pub use config::{
-    Algorithm, Extensions, HelperDepths, Limits, NullMove, Quiescence, Reduction, SearchConfig,
-    Secondary,
+    Algorithm, Extensions, HelperDepths, Limits, MainDepths, NullMove, Quiescence, Reduction,
+    SearchConfig, Secondary,
 };
 pub use ordering::Ordering;
 pub use solve::SolveSwitches;
@@ -321,7 +321,8 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
     /// Iterative deepening over depths `first`, `first + step`, ... and last the depth
     /// limit, instead of 1, 2, 3, ...: lazy SMP's helpers skip depths so that they run ahead
     /// of the main thread and of each other, and the table holds deeper results when the
-    /// main thread gets there. Both are at least 1.
+    /// main thread gets there (which may skip depths too, [`MainDepths`]). Both are at
+    /// least 1.
     #[must_use]
     pub fn with_depth_schedule(mut self, first: u32, step: u32) -> Self {
         self.depth_schedule = (first.max(1), step.max(1));
