@@ -473,6 +473,43 @@ fn search_prints_an_info_line_per_depth_and_a_best_move() {
 }
 
 #[test]
+fn a_lazy_smp_main_thread_at_alternate_depths_prints_every_other_depth() {
+    let args = |main_depths| {
+        [
+            "search",
+            "connect4",
+            "44",
+            "--algorithm",
+            "lazy_smp",
+            "--threads",
+            "2",
+            "--ordered",
+            "--depth",
+            "10",
+            "--main-depths",
+            main_depths,
+        ]
+    };
+    let depths = |stdout: &str| -> Vec<u32> {
+        stdout
+            .lines()
+            .filter_map(|l| l.strip_prefix("info depth "))
+            .map(|rest| rest.split_whitespace().next().unwrap().parse().unwrap())
+            .collect()
+    };
+    let alternate = ok(&args("alternate"));
+    let every = ok(&args("every"));
+    // Even depths ending at 10 (fewer when the helper finished first), every depth to 10.
+    let main = depths(&alternate);
+    assert!(main.iter().all(|d| d % 2 == 0), "{alternate}");
+    assert_eq!(main.last(), Some(&10), "{alternate}");
+    assert_eq!(depths(&every).last(), Some(&10), "{every}");
+    let (code, _, stderr) = plylab(&args("sideways"));
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("--main-depths"), "{stderr}");
+}
+
+#[test]
 fn minimax_finds_that_tictactoe_is_a_draw() {
     let stdout = ok(&[
         "search",
