@@ -401,28 +401,35 @@ ordering = { hint = true }
     assert_eq!(split_2.count(), 2);
 }
 
-#[test]
-fn a_lazy_smp_main_thread_at_alternate_depths_ends_at_the_limit_with_the_serial_value() {
-    let tmp = TempDir::new("main_depths");
-    let text = r#"
-name = "main_depths"
+/// Lazy SMP on one and four threads on two connect-four positions to `depth`, swept over
+/// `sweep` (a key = [two values] line), into a fresh directory: all the rows.
+fn lazy_smp_sweep(name: &str, depth: u32, sweep: &str) -> Vec<Full> {
+    let tmp = TempDir::new(name);
+    let text = format!(
+        r#"
+name = "{name}"
 
 [[games]]
 game = "connect4"
 positions = ["44", "4453"]
-limits = { depth = 11 }
+limits = {{ depth = {depth} }}
 
 [[searchers]]
 label = "smp"
 algorithm = "lazy_smp"
 threads = [1, 4]
-main_depths = ["every", "alternate"]
+{sweep}
 tt_mb = 4
-ordering = { hint = true, tt_move = true }
-"#;
-    let rows = run(&tmp, "main_depths", text, 1);
+ordering = {{ hint = true, tt_move = true }}
+"#
+    );
+    run(&tmp, name, &text, 1)
+}
+
+/// The final rows of [`lazy_smp_sweep`]: 2 positions × 2 thread counts × 2 settings, each
+/// at its position's serial value.
+fn finals_at_the_serial_values(rows: &[Full]) -> Vec<&Full> {
     let finals: Vec<&Full> = rows.iter().filter(|r| r.total_nodes.is_some()).collect();
-    // 2 positions × 2 thread counts × 2 schedules, each at its position's serial value.
     assert_eq!(finals.len(), 8);
     for row in &finals {
         let serial = finals
@@ -430,6 +437,14 @@ ordering = { hint = true, tt_move = true }
             .find(|r| r.position == row.position && r.threads == 1)
             .expect("a one-thread row");
         assert_eq!(row.score, serial.score, "{row:?}");
+    }
+    finals
+}
+
+#[test]
+fn a_lazy_smp_main_thread_at_alternate_depths_ends_at_the_limit_with_the_serial_value() {
+    let rows = lazy_smp_sweep("main_depths", 11, r#"main_depths = ["every", "alternate"]"#);
+    for row in finals_at_the_serial_values(&rows) {
         assert_eq!(row.depth, 11, "{row:?}");
         let alternate = row.searcher.contains("main_depths=alternate");
         assert_eq!(
@@ -459,33 +474,9 @@ ordering = { hint = true, tt_move = true }
 
 #[test]
 fn lazy_smp_sweeps_its_helper_depths_at_the_serial_value() {
-    let tmp = TempDir::new("helpers");
-    let text = r#"
-name = "helpers"
-
-[[games]]
-game = "connect4"
-positions = ["44", "4453"]
-limits = { depth = 12 }
-
-[[searchers]]
-label = "smp"
-algorithm = "lazy_smp"
-threads = [1, 4]
-helper_depths = ["alternate", "same"]
-tt_mb = 4
-ordering = { hint = true, tt_move = true }
-"#;
-    let rows = run(&tmp, "helpers", text, 1);
-    let finals: Vec<&Full> = rows.iter().filter(|r| r.total_nodes.is_some()).collect();
-    // 2 positions × 2 thread counts × 2 schedules, each at its position's serial value.
-    assert_eq!(finals.len(), 8);
+    let rows = lazy_smp_sweep("helpers", 12, r#"helper_depths = ["alternate", "same"]"#);
+    let finals = finals_at_the_serial_values(&rows);
     for row in &finals {
-        let serial = finals
-            .iter()
-            .find(|r| r.position == row.position && r.threads == 1)
-            .expect("a one-thread row");
-        assert_eq!(row.score, serial.score, "{row:?}");
         // The default (alternate) is not written in the parameters; same is.
         let same = row.searcher.contains("helper_depths=same");
         assert_eq!(row.params.contains("helper_depths=same"), same, "{row:?}");

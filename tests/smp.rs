@@ -48,10 +48,12 @@ fn one_thread_is_the_single_threaded_search() {
     }
 }
 
+/// Pons's connect-four positions with their exact scores.
+const TEST_L3_R1: &str = include_str!("../experiments/data/connect4/Test_L3_R1");
+
 #[test]
 fn two_threads_solve_test_l3_r1_exactly() {
-    let text = include_str!("../experiments/data/connect4/Test_L3_R1");
-    for line in text.lines().take(200) {
+    for line in TEST_L3_R1.lines().take(200) {
         let (moves, expected) = line.split_once(' ').unwrap();
         let root = Connect4::parse_position(moves).unwrap();
         let result = search(
@@ -72,15 +74,13 @@ fn two_threads_solve_test_l3_r1_exactly() {
     }
 }
 
-#[test]
-fn helpers_at_the_main_threads_depths_solve_exactly_too() {
-    let text = include_str!("../experiments/data/connect4/Test_L3_R1");
-    let mut config = config(Algorithm::LazySmp, 4);
-    config.helper_depths = HelperDepths::Same;
-    for line in text.lines().take(50) {
+/// Asserts that `config` gives Pons's exact score on the positions of Test_L3_R1 that
+/// `lines` picks.
+fn solves_exactly<'a>(config: &SearchConfig, lines: impl Iterator<Item = &'a str>) {
+    for line in lines {
         let (moves, expected) = line.split_once(' ').unwrap();
         let root = Connect4::parse_position(moves).unwrap();
-        let result = search(&root, &CentreFirst, &config, &Limits::default());
+        let result = search(&root, &CentreFirst, config, &Limits::default());
         assert_eq!(
             pons_score(&root, result.score().unwrap()),
             Some(expected.parse().unwrap()),
@@ -90,20 +90,17 @@ fn helpers_at_the_main_threads_depths_solve_exactly_too() {
 }
 
 #[test]
+fn helpers_at_the_main_threads_depths_solve_exactly_too() {
+    let mut config = config(Algorithm::LazySmp, 4);
+    config.helper_depths = HelperDepths::Same;
+    solves_exactly(&config, TEST_L3_R1.lines().take(50));
+}
+
+#[test]
 fn a_main_thread_at_alternate_depths_solves_exactly_too() {
-    let text = include_str!("../experiments/data/connect4/Test_L3_R1");
     let mut config = config(Algorithm::LazySmp, 4);
     config.main_depths = MainDepths::Alternate;
-    for line in text.lines().skip(50).take(50) {
-        let (moves, expected) = line.split_once(' ').unwrap();
-        let root = Connect4::parse_position(moves).unwrap();
-        let result = search(&root, &CentreFirst, &config, &Limits::default());
-        assert_eq!(
-            pons_score(&root, result.score().unwrap()),
-            Some(expected.parse().unwrap()),
-            "{moves}"
-        );
-    }
+    solves_exactly(&config, TEST_L3_R1.lines().skip(50).take(50));
 }
 
 #[test]
