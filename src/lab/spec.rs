@@ -1393,25 +1393,18 @@ fn check_variant(
             return Err(src.at(split, "split_plies", format!("{n} is not in 1..=64")));
         }
     }
+    let lazy_smp_keys = [
+        (
+            "helper_depths",
+            spec.helper_depths.as_ref().map(Spanned::span),
+        ),
+        ("main_depths", spec.main_depths.as_ref().map(Spanned::span)),
+    ];
     let lazy_smp =
         variant.config.algorithm == crate::search::Algorithm::LazySmp && variant.mcts.is_none();
-    if let Some(depths) = &spec.helper_depths
-        && !lazy_smp
-    {
-        return Err(src.at(
-            depths,
-            "helper_depths",
-            "`helper_depths` is for algorithm = \"lazy_smp\"",
-        ));
-    }
-    if let Some(depths) = &spec.main_depths
-        && !lazy_smp
-    {
-        return Err(src.at(
-            depths,
-            "main_depths",
-            "`main_depths` is for algorithm = \"lazy_smp\"",
-        ));
+    if !lazy_smp && let Some((key, Some(span))) = lazy_smp_keys.iter().find(|(_, s)| s.is_some()) {
+        let why = format!("`{key}` is for algorithm = \"lazy_smp\"");
+        return Err(src.error(span.clone(), Some(key), why));
     }
     check_family_keys(src, spec, variant)?;
     check_secondary(src, spec, variant)?;
