@@ -258,6 +258,18 @@ const CASES: &[Case] = &[
         "bad_test_set.txt:4: bad position `4444444 0`",
     ),
     case("take_without_file.toml", 7, "take", "`take` needs a `file`"),
+    case(
+        "play_out_not_chess.toml",
+        8,
+        "play_out",
+        "needs game = \"chess\" and a `file`",
+    ),
+    case(
+        "play_out_without_file.toml",
+        8,
+        "play_out",
+        "needs game = \"chess\" and a `file`",
+    ),
     case("empty_sweep.toml", 10, "tt_mb", "empty list"),
     case(
         "zero_repetitions.toml",

@@ -152,13 +152,19 @@ pub struct GameSpec {
     /// Chess test sets with `ce +Mn`: play each mate out, the searcher keeping its table and
     /// playing both sides; solved only if every attacking search announces the right distance
     /// and mate falls on the n-th move.
-    #[serde(default)]
-    pub play_out: bool,
+    pub play_out: Option<Spanned<bool>>,
     /// Only these searchers (by label) run on this game; default: all of them.
     pub searchers: Option<Spanned<Vec<Spanned<String>>>>,
     /// Limits for this game's jobs.
     #[serde(default)]
     pub limits: LimitsSpec,
+}
+
+impl GameSpec {
+    /// Whether the mates of this game's test set are played out ([`GameSpec::play_out`]).
+    pub fn plays_out(&self) -> bool {
+        self.play_out.as_ref().is_some_and(|p| *p.get_ref())
+    }
 }
 
 /// A labelled search configuration.
@@ -167,8 +173,9 @@ pub struct GameSpec {
 pub struct SearcherSpec {
     /// The name in the `searcher` column.
     pub label: Spanned<String>,
-    /// `minimax`, `alphabeta`, `lazy_smp`, `uct`, `flat_monte_carlo`, `root_parallel`,
-    /// `tree_parallel` or `tree_parallel_locked`; required, except for an arena's external engine.
+    /// `minimax`, `alphabeta`, `lazy_smp`, `ybw`, `expectiminimax`, `star1`, `star2`, `uct`,
+    /// `flat_monte_carlo`, `root_parallel`, `tree_parallel` or `tree_parallel_locked`
+    /// (EXPERIMENTS.md); required, except for an arena's external engine.
     pub algorithm: Option<Sweep<AlgorithmSetting>>,
     /// Arena files only: an external UCI engine instead of a plylab search
     /// (`{ cmd = "stockfish", args = [...], options = { Threads = 1 } }`), read by
@@ -229,8 +236,8 @@ pub struct SearcherSpec {
     /// The game's dedicated exact solver for positions this near the end (empties in
     /// othello), where the search reaches the end; absent or 0: off.
     pub endgame_solver: Option<Spanned<Sweep<u32>>>,
-    /// Search threads (lazy_smp, root_parallel, tree_parallel and tree_parallel_locked;
-    /// default 1).
+    /// Search threads (lazy_smp, ybw, root_parallel, tree_parallel and
+    /// tree_parallel_locked; default 1).
     pub threads: Option<Spanned<Sweep<usize>>>,
     /// Young Brothers Wait: the fewest plies from the horizon at which a node may split
     /// (1-64, default 4).
@@ -815,7 +822,7 @@ pub fn parse(file: &Path, text: &str) -> Result<Plan, SpecError> {
     for (game_index, game) in doc.games.get_ref().iter().enumerate() {
         check_limits(&src, &game.limits)?;
         let mut positions = positions(&src, game, base_dir, doc.seed)?;
-        if game.play_out {
+        if game.plays_out() {
             // Played-out positions are judged differently: keep them apart in summaries.
             positions
                 .iter_mut()
@@ -1664,6 +1671,16 @@ fn check_keys_for_game(src: &Source, game: &GameSpec, kind: GameKind) -> Result<
     if let (Some(take), None) = (&game.take, &game.file) {
         return Err(src.at(take, "take", "`take` needs a `file`"));
     }
+    if let Some(play_out) = &game.play_out
+        && *play_out.get_ref()
+        && (kind != GameKind::Chess || game.file.is_none())
+    {
+        return Err(src.at(
+            play_out,
+            "play_out",
+            "`play_out` plays out the mates of a chess EPD `file` (`ce +Mn`): it needs game = \"chess\" and a `file`",
+        ));
+    }
     Ok(())
 }
 
@@ -1889,7 +1906,7 @@ fn add_jobs(
                         searcher,
                         limits,
                         repetition,
-                        play_out: game.play_out,
+                        play_out: game.plays_out(),
                         baseline: None,
                         seed,
                     });
