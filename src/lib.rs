@@ -3,11 +3,17 @@
 //! - [`arena`]: matches between players: games, openings, statistics;
 //! - [`cluster`]: experiments split into shards, merged back, submitted to Slurm;
 //! - [`game`]: the contract between games and searches;
-//! - [`games`]: tic-tac-toe, connect four, synthetic random trees and chess;
+//! - [`games`]: tic-tac-toe, connect four, chess, checkers, othello, backgammon, and
+//!   synthetic random trees with or without chance layers;
 //! - [`search`]: minimax, alpha-beta with switchable techniques, iterative deepening, the
-//!   transposition table and the node counters;
-//! - [`knowledge`]: endgame databases by retrograde analysis, probed beside the search;
+//!   transposition table and the node counters; lazy SMP and Young Brothers Wait;
+//!   expectiminimax, Star1 and Star2 over chance nodes; Monte Carlo tree search, one thread,
+//!   root-parallel and tree-parallel;
+//! - [`knowledge`]: endgame databases by retrograde analysis, probed beside the search, and
+//!   opening books;
 //! - [`lab`]: experiment files, the job runner, CSV records, test suites;
+//! - [`learn`]: linear evaluations learned from self-play (Texel regression, TD(λ), TDLeaf(λ));
+//! - [`compressed`]: result tables read plain or gzip-compressed;
 //! - [`plot`]: charts and summary.md, drawn from the CSV alone;
 //! - [`rng`]: seeded randomness;
 //! - [`uci`]: the UCI engine front for chess configurations.

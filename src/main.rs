@@ -139,21 +139,22 @@ enum BookAction {
 
 #[derive(Subcommand)]
 enum TablebaseAction {
-    /// Build the database of an ending (chess: KQK, KRK, KPK, KBNK) and print its statistics.
+    /// Build the database of an ending (chess: KQK, KRK, KPK or KBNK; checkers: every
+    /// position of 1 to N pieces, N at most 4) and print its statistics.
     Build {
-        /// The game (`chess`).
+        /// The game (`chess` or `checkers`).
         game: String,
-        /// The ending.
+        /// The ending: KQK, KRK, KPK or KBNK for chess, the number of pieces for checkers.
         ending: String,
-        /// Where to write it (default ENDING.plytb).
+        /// Where to write it (default ENDING.plytb, checkersN.plytb).
         #[arg(long, value_name = "FILE")]
         out: Option<PathBuf>,
     },
-    /// Print the value of a position (FEN) from a database file.
+    /// Print the value of a position (chess FEN or checkers PDN FEN) from a database file.
     Probe {
         /// The database.
         file: PathBuf,
-        /// The position.
+        /// The position (FEN for a chess database, PDN FEN for a checkers one).
         fen: String,
     },
 }
