@@ -237,8 +237,9 @@ impl From<FormatName> for Format {
 struct ExperimentArgs {
     /// The experiment file (TOML).
     file: PathBuf,
-    /// Worker threads for jobs [default: the number of cores].
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    /// Worker threads for jobs, 1-256 (arena files: games at once, overriding
+    /// `concurrency`) [default: the number of cores].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=256))]
     jobs: Option<u32>,
     /// Write results here instead of runs/<name> (a directory git ignores: a run never
     /// overwrites the committed results/<name> unless sent there with --force).
@@ -276,6 +277,9 @@ struct MergeArgs {
     /// The merged results directory.
     #[arg(long, value_name = "DIR")]
     out: PathBuf,
+    /// Replace the results --out holds already.
+    #[arg(long)]
+    force: bool,
     /// Do not draw charts and summary.md.
     #[arg(long)]
     no_plot: bool,
@@ -732,9 +736,10 @@ struct SuiteArgs {
     /// Only the first N positions.
     #[arg(long, value_name = "N")]
     take: Option<usize>,
-    /// Worker threads [default: the number of cores]. With 1, the positions are searched on
-    /// the main thread, which also writes their rows, as a single-threaded solver would.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    /// Worker threads, 1-256 [default: the number of cores]. With 1, the positions are
+    /// searched on the main thread, which also writes their rows, as a single-threaded
+    /// solver would.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=256))]
     jobs: Option<u32>,
     /// Also write one CSV row per position here, as each finishes: its final iteration,
     /// with `solved`, the total work and the depth, nodes and time at which the final
@@ -1175,7 +1180,7 @@ fn arena(args: &ExperimentArgs) -> Result<(), Failure> {
 
 fn run_merge(args: &MergeArgs) -> Result<(), Failure> {
     use plylab::cluster::merge::{MergeError, merge};
-    let report = merge(&args.dirs, &args.out).map_err(|e| match e {
+    let report = merge(&args.dirs, &args.out, args.force).map_err(|e| match e {
         MergeError::Refused(m) => Failure::bad_input(m),
         MergeError::Run(e) => Failure::failed(e),
     })?;
@@ -1220,6 +1225,7 @@ fn run_slurm(args: &SlurmArgs) -> Result<(), Failure> {
         .out
         .clone()
         .unwrap_or_else(|| std::path::Path::new("results").join(&facts.name));
+    slurm::check_directive_path("out", &out).map_err(Failure::bad_input)?;
     // Slurm opens the tasks' log files but does not create their directory.
     let logs = out.join("logs");
     std::fs::create_dir_all(&logs)

@@ -122,6 +122,45 @@ fn a_directory_with_results_is_refused_unless_resume_or_force() {
         stdout.contains(&format!("{TINY_JOBS} jobs run (0 kept")),
         "{stdout}"
     );
+
+    // A file where the directory should be is bad input, even with --force.
+    let (code, _, stderr) = experiment(&file, &file, &["--no-plot", "--force"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("is a file, not a results directory"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn more_workers_than_jobs_start_no_more_threads_than_jobs_and_past_256_are_refused() {
+    let tmp = TempDir::new("workers");
+    let file = write(&tmp, TINY);
+    // 256 workers for 24 jobs: as quick as a few (thousands of idle workers once hung).
+    let (code, stdout, stderr) = plylab(&[
+        "experiment",
+        text(&file),
+        "--out",
+        text(&tmp.path("out")),
+        "--no-plot",
+        "--jobs",
+        "256",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stdout.contains(&format!("{TINY_JOBS} jobs run (0 kept")),
+        "{stdout}"
+    );
+    let (code, _, stderr) = plylab(&[
+        "experiment",
+        text(&file),
+        "--out",
+        text(&tmp.path("out2")),
+        "--jobs",
+        "10000",
+    ]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("not in 1..=256"), "{stderr}");
 }
 
 #[test]

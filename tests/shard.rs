@@ -275,6 +275,24 @@ fn a_missing_or_duplicated_shard_is_refused() {
         !out.join("searches.csv").exists(),
         "a refused merge wrote searches.csv"
     );
+
+    // Into one of the shards it reads, or over results, only with --force; never a file.
+    let stderr = bad_input(&merge_args(&shards, &shards[1], &["--no-plot", "--force"]));
+    assert!(stderr.contains("is the shard"), "{stderr}");
+    let one = dir.path("one");
+    let before = std::fs::read(one.join("searches.csv")).expect("the whole run's rows");
+    let stderr = bad_input(&merge_args(&shards, &one, &["--no-plot"]));
+    assert!(stderr.contains("already holds results"), "{stderr}");
+    assert_eq!(
+        std::fs::read(one.join("searches.csv")).expect("still there"),
+        before,
+        "a refused merge overwrote results"
+    );
+    ok(&merge_args(&shards, &one, &["--no-plot", "--force"]));
+    let file = dir.path("a_file");
+    std::fs::write(&file, "").expect("write");
+    let stderr = bad_input(&merge_args(&shards, &file, &["--no-plot", "--force"]));
+    assert!(stderr.contains("is a file"), "{stderr}");
 }
 
 #[test]
@@ -589,6 +607,13 @@ fn the_slurm_script_has_the_array_the_cores_and_the_merge() {
     assert!(stderr.contains("has only 8 jobs"), "{stderr}");
     let stderr = bad_input(&["slurm", f, "--partition", "a b"]);
     assert!(stderr.contains("bad --partition"), "{stderr}");
+    let stderr = bad_input(&["slurm", f, "--time", "99:99:99"]);
+    assert!(stderr.contains("bad --time `99:99:99`"), "{stderr}");
+    // The logs' path goes into an #SBATCH line, which no quoting protects.
+    let spaced = dir.path("with space");
+    let stderr = bad_input(&["slurm", f, "--out", text(&spaced)]);
+    assert!(stderr.contains("bad --out"), "{stderr}");
+    assert!(!spaced.exists(), "a refused script made its directory");
 }
 
 #[test]

@@ -74,12 +74,15 @@ struct ShardDir {
     info: RunInfo,
 }
 
-/// Merges the shard directories `dirs` into `out` (created if needed).
+/// Merges the shard directories `dirs` into `out` (created if needed); an `out` that holds
+/// results already is replaced only with `force`.
 ///
 /// # Errors
 /// [`MergeError::Refused`] naming the directories and jobs when they do not make one whole
-/// run; [`MergeError::Run`] when a file cannot be read or written.
-pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<MergeReport, MergeError> {
+/// run, or `out` when it is a shard, a file or holds results without `force`;
+/// [`MergeError::Run`] when a file cannot be read or written.
+pub fn merge(dirs: &[PathBuf], out: &Path, force: bool) -> Result<MergeReport, MergeError> {
+    check_out(dirs, out, force)?;
     let shards = read_shards(dirs)?;
     check_same_run(&shards)?;
     fs::create_dir_all(out).map_err(io(out))?;
@@ -97,6 +100,36 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<MergeReport, MergeError> {
         jobs,
         arena: crate::arena::spec::is_arena(&first.text),
     })
+}
+
+/// Refuses an `out` that is one of the shards (merging into it would overwrite what it
+/// reads), a file, or, as `plylab experiment` does, a directory holding results without
+/// `force`.
+fn check_out(dirs: &[PathBuf], out: &Path, force: bool) -> Result<(), MergeError> {
+    let same = |dir: &PathBuf| match (fs::canonicalize(dir), fs::canonicalize(out)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    };
+    if let Some(dir) = dirs.iter().find(|d| same(d)) {
+        return Err(MergeError::Refused(format!(
+            "--out {} is the shard {}: merge into another directory",
+            out.display(),
+            dir.display()
+        )));
+    }
+    let refuse = |what: &str| {
+        Err(MergeError::Refused(format!(
+            "--out {} {what}",
+            out.display()
+        )))
+    };
+    if out.exists() && !out.is_dir() {
+        return refuse("is a file, not a results directory");
+    }
+    if !force && crate::lab::guard::holds_results(out) {
+        return refuse("already holds results: --force replaces them, or merge elsewhere");
+    }
+    Ok(())
 }
 
 /// The run.json of every directory, which must record a shard.

@@ -88,21 +88,60 @@ pub struct SlurmError {
 }
 
 /// Checks a time limit in one of sbatch's forms: `M`, `M:S`, `H:M:S`, `D-H`, `D-H:M`,
-/// `D-H:M:S`.
+/// `D-H:M:S`. The leading field may be any number; the minutes and seconds after it are
+/// below 60, and the hours after days below 24.
 pub fn check_time(time: &str) -> Result<(), SlurmError> {
     let bad = || SlurmError {
         flag: "time",
         value: time.to_owned(),
-        why: "use minutes, MM:SS, HH:MM:SS or D-HH[:MM[:SS]] (sbatch's forms)".into(),
+        why: "use minutes, MM:SS, HH:MM:SS or D-HH[:MM[:SS]] (sbatch's forms; minutes and \
+              seconds below 60, hours after days below 24)"
+            .into(),
     };
-    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    let number = |s: &str| {
+        (!s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| s.parse::<u64>().ok())
+            .flatten()
+    };
     let (days, clock) = match time.split_once('-') {
         Some((d, rest)) => (Some(d), rest),
         None => (None, time),
     };
-    let parts: Vec<&str> = clock.split(':').collect();
-    let ok = days.is_none_or(digits) && parts.len() <= 3 && parts.iter().all(|p| digits(p));
+    let parts: Option<Vec<u64>> = clock.split(':').map(number).collect();
+    let Some(parts) = parts.filter(|p| p.len() <= 3) else {
+        return Err(bad());
+    };
+    // With days the first clock field is hours; without, the first is unbounded.
+    let bounded = if days.is_some() {
+        &parts[..]
+    } else {
+        &parts[1..]
+    };
+    let limit = |i: usize| if days.is_some() && i == 0 { 24 } else { 60 };
+    let ok = days.is_none_or(|d| number(d).is_some())
+        && bounded.iter().enumerate().all(|(i, &v)| v < limit(i));
     if ok { Ok(()) } else { Err(bad()) }
+}
+
+/// Checks a path that goes into an `#SBATCH` line, which sbatch reads without a shell:
+/// no quoting can protect white space, quotes or a backslash there, and `%` starts one of
+/// its file-name patterns.
+pub fn check_directive_path(flag: &'static str, path: &Path) -> Result<(), SlurmError> {
+    let text = path.display().to_string();
+    let ok = !text.is_empty()
+        && !text
+            .chars()
+            .any(|c| c.is_whitespace() || c.is_control() || "\"'\\%".contains(c));
+    if ok {
+        Ok(())
+    } else {
+        Err(SlurmError {
+            flag,
+            value: text,
+            why: "sbatch's #SBATCH lines take no spaces, quotes, backslashes or `%` in a path"
+                .into(),
+        })
+    }
 }
 
 /// Checks a partition or account name: letters, digits, `_`, `-`, `.` (and `,` between
@@ -193,8 +232,9 @@ pub fn script(job: &SlurmJob) -> String {
     .into_iter()
     .chain(common_options(job))
     .collect();
+    // --force: the merge job owns OUT, and a requeued one replaces what it began to write.
     let merge_command = format!(
-        "exec {} merge {}/shards/* --out {}",
+        "exec {} merge {}/shards/* --out {} --force",
         quote_path(&job.binary),
         quote_path(out),
         quote_path(out)
@@ -246,8 +286,33 @@ mod tests {
         for ok in ["30", "30:00", "01:00:00", "2-0", "2-12:00", "2-12:00:00"] {
             assert!(check_time(ok).is_ok(), "{ok}");
         }
-        for bad in ["", "1h", "1:2:3:4", "-1", "a-1", "1:", "01:00:00 x"] {
+        for bad in [
+            "",
+            "1h",
+            "1:2:3:4",
+            "-1",
+            "a-1",
+            "1:",
+            "01:00:00 x",
+            "99:99:99",
+            "1:60",
+        ] {
             assert!(check_time(bad).is_err(), "{bad}");
+        }
+        for bad in ["1-24", "1-23:60", "1-0:0:60"] {
+            assert!(check_time(bad).is_err(), "{bad}");
+        }
+        assert!(check_time("100:59:59").is_ok(), "hours alone are unbounded");
+    }
+
+    #[test]
+    fn directive_paths_refuse_what_sbatch_cannot_read() {
+        assert!(check_directive_path("out", Path::new("results/x_1.2-b")).is_ok());
+        for bad in ["a b", "a\nb", "it's", "a\"b", "a%j", "a\\b", ""] {
+            assert!(
+                check_directive_path("out", Path::new(bad)).is_err(),
+                "{bad}"
+            );
         }
     }
 

@@ -36,11 +36,18 @@ pub fn holds_results(out: &Path) -> bool {
     RESULT_FILES.iter().any(|f| out.join(f).exists())
 }
 
-/// Refuses to write into `out` when it holds results, unless `resume` or `force`.
+/// Refuses to write into `out` when it is a file, or holds results unless `resume` or
+/// `force`.
 ///
 /// # Errors
 /// [`RunError::Refused`] naming the directory, what it holds, and the flags that proceed.
 pub fn check_out(out: &Path, resume: bool, force: bool) -> Result<(), RunError> {
+    if out.exists() && !out.is_dir() {
+        return Err(RunError::Refused(format!(
+            "{} is a file, not a results directory: --out DIR writes elsewhere",
+            out.display()
+        )));
+    }
     if resume || force || !holds_results(out) {
         return Ok(());
     }

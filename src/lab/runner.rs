@@ -193,10 +193,12 @@ pub fn run_jobs(
     let progress = Progress::new(options.progress, pending.len(), "jobs");
     let (shared, exclusive): (Vec<&Job>, Vec<&Job>) =
         pending.iter().partition(|j| !j.searcher.exclusive);
+    // No more workers than jobs: thousands of idle rayon workers take seconds to start.
+    let workers = threads.min(pending.len()).max(1);
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
+        .num_threads(workers)
         .build()
-        .map_err(|_| RunError::Pool(threads))?;
+        .map_err(|_| RunError::Pool(workers))?;
     // Any job on the pool may run beside the widest shared one.
     let widest_shared = shared
         .iter()

@@ -249,10 +249,12 @@ pub fn run(
             report(search(job, 0));
         }
     } else {
+        // No more workers than positions (worker indices stay below `threads`: the tables).
+        let workers = threads.min(todo.len()).max(1);
         let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
+            .num_threads(workers)
             .build()
-            .map_err(|_| SuiteError::Pool(threads))?;
+            .map_err(|_| SuiteError::Pool(workers))?;
         let (tx, rx) = mpsc::channel::<Row>();
         std::thread::scope(|scope| {
             let search = &search;
