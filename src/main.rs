@@ -6,7 +6,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::parser::ValueSource;
+use clap::{ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
 use plylab::cluster::shard::{Shard, ShardRecord};
 use plylab::game::{Evaluator, Game, Score, score};
@@ -30,6 +31,18 @@ use plylab::search::{
 struct Cli {
     #[command(subcommand)]
     command: Command,
+}
+
+impl Command {
+    /// The technique flags of the subcommands that take them.
+    fn techniques(&mut self) -> Option<&mut Techniques> {
+        match self {
+            Command::Search(a) => Some(&mut a.techniques),
+            Command::Suite(a) => Some(&mut a.techniques),
+            Command::Uci(a) => Some(&mut a.techniques),
+            _ => None,
+        }
+    }
 }
 
 #[derive(Subcommand)]
@@ -539,6 +552,65 @@ struct Techniques {
     /// anticipation, threats and hint ordering, the compact table (his step 12).
     #[arg(long)]
     pons: bool,
+    /// The flags given on the command line, by id (filled from the parse: a flag left at its
+    /// default is not refused where it means nothing).
+    #[arg(skip)]
+    given: Vec<String>,
+}
+
+/// The flags only the alpha-beta family reads (an experiment file refuses the same keys for
+/// a Monte Carlo searcher), `depth` among them: a Monte Carlo search has none.
+const ALPHA_BETA_FLAGS: &[&str] = &[
+    "tt_mb",
+    "hint",
+    "tt_move",
+    "killers",
+    "history",
+    "shuffle",
+    "fastest_first",
+    "parity",
+    "endgame_solver",
+    "ordered",
+    "oracle",
+    "no_iterative",
+    "depth",
+    "quiescence",
+    "quiescence_checks",
+    "delta_margin",
+    "quiescence_tt",
+    "null_move",
+    "null_verify",
+    "check_extension",
+    "pvs",
+    "etc",
+    "aspiration",
+    "no_tt_mate_adjust",
+    "tt_fractional",
+    "threats",
+    "win_check",
+    "score_window",
+    "score_grain",
+    "mtd",
+    "anticipate",
+    "weak",
+    "tt_upper_only",
+    "tt_compact",
+    "pons",
+];
+
+/// The ids of the flags of `matches` given on the command line rather than left at their
+/// defaults.
+fn given_flags(matches: &ArgMatches) -> Vec<String> {
+    matches
+        .ids()
+        .filter(|id| matches.value_source(id.as_str()) == Some(ValueSource::CommandLine))
+        .map(ToString::to_string)
+        .collect()
+}
+
+/// A flag id as the user typed it (`tt_mb` -> `--tt-mb`).
+fn flag(id: &str) -> String {
+    format!("--{}", id.replace('_', "-"))
 }
 
 impl Techniques {
@@ -647,7 +719,95 @@ impl Techniques {
     /// Refuses what the flags cannot mean (see the helpers).
     fn check(&self) -> Result<(), Failure> {
         self.check_monte_carlo()?;
+        self.check_algorithm_flags()?;
         self.check_ybw_threads()
+    }
+
+    /// Whether the flag of this id was given on the command line.
+    fn given(&self, id: &str) -> bool {
+        self.given.iter().any(|g| g == id)
+    }
+
+    /// Refuses flags the chosen algorithm does not read, as an experiment file refuses their
+    /// keys, rather than quietly ignoring them: the alpha-beta family's for a Monte Carlo
+    /// search, several threads for a one-thread algorithm, `--split-plies` but for ybw, the
+    /// lazy SMP schedules but for lazy_smp.
+    fn check_algorithm_flags(&self) -> Result<(), Failure> {
+        let algorithm = self
+            .algorithm
+            .to_possible_value()
+            .map_or_else(String::new, |v| v.get_name().to_owned());
+        let searcher = self.searcher();
+        if searcher.mcts.is_some()
+            && let Some(id) = ALPHA_BETA_FLAGS.iter().find(|id| self.given(id))
+        {
+            return Err(Failure::bad_input(format!(
+                "{} is for the alpha-beta family; a Monte Carlo search (--algorithm {algorithm}) does not use it",
+                flag(id)
+            )));
+        }
+        let parallel = searcher.mcts.map_or(
+            matches!(self.algorithm, AlgorithmName::LazySmp | AlgorithmName::Ybw),
+            MctsAlgorithm::is_parallel,
+        );
+        let scoped = [
+            (
+                "threads",
+                self.threads > 1 && !parallel,
+                "lazy_smp, ybw, root_parallel, tree_parallel or tree_parallel_locked",
+            ),
+            (
+                "split_plies",
+                !matches!(self.algorithm, AlgorithmName::Ybw),
+                "ybw",
+            ),
+            (
+                "helper_depths",
+                !matches!(self.algorithm, AlgorithmName::LazySmp),
+                "lazy_smp",
+            ),
+            (
+                "main_depths",
+                !matches!(self.algorithm, AlgorithmName::LazySmp),
+                "lazy_smp",
+            ),
+        ];
+        if let Some((id, _, which)) = scoped
+            .iter()
+            .find(|(id, wrong, _)| *wrong && self.given(id))
+        {
+            return Err(Failure::bad_input(format!(
+                "{} is for --algorithm {which}, not {algorithm}",
+                flag(id)
+            )));
+        }
+        Ok(())
+    }
+
+    /// Refuses `--eval` and `--oracle` on a game that has no such choice (chess's
+    /// evaluations are chess's, pubeval and the race evaluation backgammon's; the oracle
+    /// orders random trees), rather than quietly searching with the game's own.
+    fn check_game_flags(&self, game: GameName) -> Result<(), Failure> {
+        let kind = GameKind::from(game);
+        let eval_fits = match self.eval {
+            EvalName::Material | EvalName::Shannon | EvalName::Pst => kind == GameKind::Chess,
+            EvalName::Pubeval | EvalName::Race => kind == GameKind::Backgammon,
+        };
+        if self.given("eval") && !eval_fits {
+            let name = self
+                .eval
+                .to_possible_value()
+                .map_or_else(String::new, |v| v.get_name().to_owned());
+            return Err(Failure::bad_input(format!(
+                "--eval {name} is not an evaluation of {kind} (chess: material, shannon, pst; backgammon: pubeval, race; the other games have their own)"
+            )));
+        }
+        if self.given("oracle") && kind != GameKind::RandomTree {
+            return Err(Failure::bad_input(format!(
+                "--oracle orders random trees by their true values; {kind} has none"
+            )));
+        }
+        Ok(())
     }
 
     /// Refuses more threads than Young Brothers Wait has split points for, as an experiment
@@ -706,6 +866,32 @@ impl Techniques {
             time: self.time_ms.map(Duration::from_millis),
         }
     }
+}
+
+/// The configuration `plylab uci` plays, a searcher of `--config` or the flags: the
+/// alpha-beta family only, and none of the searches of games with chance nodes (chess has
+/// none), which would otherwise quietly play alpha-beta.
+fn uci_searcher(args: &UciArgs) -> Result<SearcherVariant, String> {
+    let searcher = match (&args.config, &args.searcher) {
+        (Some(file), Some(name)) => plylab::uci::searcher_from_file(file, name)?,
+        _ => args.techniques.searcher(),
+    };
+    if searcher.mcts.is_some() {
+        return Err(
+            "uci plays the alpha-beta family only: a Monte Carlo algorithm is for search and suite"
+                .to_owned(),
+        );
+    }
+    if searcher.config.algorithm.searches_chance() {
+        return Err(format!(
+            "algorithm {} searches games with chance nodes, and chess has none",
+            searcher.config.algorithm
+        ));
+    }
+    if args.config.is_none() {
+        args.techniques.check().map_err(|f| f.message)?;
+    }
+    Ok(searcher)
 }
 
 #[derive(Args)]
@@ -799,7 +985,12 @@ impl Failure {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let matches = Cli::command().get_matches();
+    let mut cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    let given = matches.subcommand().map(|(_, sub)| given_flags(sub));
+    if let (Some(techniques), Some(given)) = (cli.command.techniques(), given) {
+        techniques.given = given;
+    }
     let outcome = match cli.command {
         Command::Experiment(args) => experiment(&args),
         Command::Search(args) => search(&args),
@@ -812,18 +1003,11 @@ fn main() -> ExitCode {
         Command::Plot(args) => run_plot(&args),
         Command::Merge(args) => run_merge(&args),
         Command::Slurm(args) => run_slurm(&args),
-        Command::Uci(args) => match (&args.config, &args.searcher) {
-            (Some(file), Some(name)) => plylab::uci::searcher_from_file(file, name),
-            _ if args.techniques.searcher().mcts.is_some() => Err(
-                "uci plays the alpha-beta family only: a Monte Carlo --algorithm is for search and suite"
-                    .to_owned(),
-            ),
-            _ => Ok(args.techniques.searcher()),
-        }
-        .map_err(Failure::bad_input)
-        .and_then(|s| {
-            plylab::uci::run_stdio(&s, args.techniques.limits()).map_err(Failure::failed)
-        }),
+        Command::Uci(args) => uci_searcher(&args)
+            .map_err(Failure::bad_input)
+            .and_then(|s| {
+                plylab::uci::run_stdio(&s, args.techniques.limits()).map_err(Failure::failed)
+            }),
         Command::Tablebase { action } => tablebase(&action),
         Command::Book { action } => book(&action),
         Command::Learn(args) => run_learn(&args),
@@ -1366,6 +1550,7 @@ fn score_text(s: Score) -> String {
 fn search(args: &SearchArgs) -> Result<(), Failure> {
     let position = parse_position(args.game, &args.position)?;
     args.techniques.check()?;
+    args.techniques.check_game_flags(args.game)?;
     let searcher = args.techniques.searcher();
     if let Some(algorithm) = searcher.mcts {
         let task = MonteCarloLine {
@@ -1456,6 +1641,7 @@ fn run_suite(args: &SuiteArgs) -> Result<(), Failure> {
     }
     let positions = loaded.entries;
     args.techniques.check()?;
+    args.techniques.check_game_flags(args.game)?;
     if let Some(first) = positions.first() {
         require_limit(&first.position, &args.techniques.limits())?;
     }

@@ -671,3 +671,195 @@ fn build_the_knowledge_databases(dir: &Path) {
         assert_eq!(code, 0, "building {out}: {stderr}");
     }
 }
+
+/// Flags the chosen algorithm or game does not read are refused (exit 2, naming the flag),
+/// as an experiment file refuses their keys, rather than quietly ignored; the same flags
+/// where they mean something pass, and a flag left at its default is never refused.
+#[test]
+fn flags_the_algorithm_or_game_does_not_read_are_bad_input() {
+    let refused: &[(&[&str], &str)] = &[
+        (
+            &[
+                "search",
+                "connect4",
+                "start",
+                "--threads",
+                "4",
+                "--depth",
+                "4",
+            ],
+            "--threads is for",
+        ),
+        (
+            &[
+                "search",
+                "connect4",
+                "start",
+                "--algorithm",
+                "lazy_smp",
+                "--split-plies",
+                "3",
+                "--depth",
+                "4",
+            ],
+            "--split-plies is for --algorithm ybw",
+        ),
+        (
+            &[
+                "search",
+                "connect4",
+                "start",
+                "--helper-depths",
+                "same",
+                "--depth",
+                "4",
+            ],
+            "--helper-depths is for --algorithm lazy_smp",
+        ),
+        (
+            &[
+                "search",
+                "connect4",
+                "start",
+                "--algorithm",
+                "uct",
+                "--tt-mb",
+                "4",
+                "--nodes",
+                "100",
+            ],
+            "--tt-mb is for the alpha-beta family",
+        ),
+        (
+            &[
+                "search",
+                "connect4",
+                "start",
+                "--algorithm",
+                "uct",
+                "--ordered",
+                "--nodes",
+                "100",
+            ],
+            "--ordered is for the alpha-beta family",
+        ),
+        (
+            &[
+                "search",
+                "connect4",
+                "start",
+                "--algorithm",
+                "uct",
+                "--depth",
+                "4",
+                "--nodes",
+                "100",
+            ],
+            "--depth is for the alpha-beta family",
+        ),
+        (
+            &[
+                "search", "connect4", "start", "--oracle", "perfect", "--depth", "3",
+            ],
+            "--oracle orders random trees",
+        ),
+        (
+            &[
+                "search", "chess", "startpos", "--eval", "pubeval", "--depth", "2",
+            ],
+            "not an evaluation of chess",
+        ),
+        (
+            &[
+                "search", "connect4", "start", "--eval", "material", "--depth", "2",
+            ],
+            "not an evaluation of connect4",
+        ),
+        (
+            &[
+                "suite",
+                "connect4",
+                "experiments/data/connect4/Test_L3_R1",
+                "--take",
+                "1",
+                "--eval",
+                "pst",
+            ],
+            "not an evaluation of connect4",
+        ),
+        (
+            &["uci", "--algorithm", "expectiminimax"],
+            "searches games with chance nodes",
+        ),
+        (
+            &["uci", "--algorithm", "star2", "--depth", "3"],
+            "searches games with chance nodes",
+        ),
+    ];
+    for (args, needle) in refused {
+        let (code, _, stderr) = plylab(args);
+        assert_eq!(code, 2, "`{}`: {stderr}", args.join(" "));
+        assert!(stderr.contains(needle), "`{}`: {stderr}", args.join(" "));
+    }
+    let accepted: &[&[&str]] = &[
+        &[
+            "search", "chess", "startpos", "--eval", "shannon", "--depth", "2",
+        ],
+        &[
+            "search",
+            "backgammon",
+            "start 31",
+            "--algorithm",
+            "star2",
+            "--eval",
+            "race",
+            "--depth",
+            "1",
+        ],
+        &[
+            "search",
+            "random_tree",
+            "b=3,d=4",
+            "--oracle",
+            "perfect",
+            "--depth",
+            "3",
+        ],
+        &[
+            "search",
+            "connect4",
+            "start",
+            "--algorithm",
+            "ybw",
+            "--threads",
+            "2",
+            "--split-plies",
+            "3",
+            "--depth",
+            "5",
+        ],
+        &[
+            "search",
+            "connect4",
+            "start",
+            "--algorithm",
+            "root_parallel",
+            "--threads",
+            "2",
+            "--nodes",
+            "200",
+        ],
+        &[
+            "search",
+            "connect4",
+            "start",
+            "--threads",
+            "1",
+            "--depth",
+            "3",
+        ],
+    ];
+    for args in accepted {
+        ok(args);
+    }
+}
