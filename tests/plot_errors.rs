@@ -86,6 +86,19 @@ fn unreadable_number_gives_line_and_column() {
     assert!(msg.contains("searches.csv line 4 column `nodes`"), "{msg}");
 }
 
+/// The first data row is line 2: csv's own record positions said line 1 for the first row
+/// of a real searches.csv (tests/data/plot/nan_first_row.csv: its header and two rows, a
+/// NaN in the first row's `nodes`), so every error named the line above.
+#[test]
+fn an_unreadable_first_row_is_line_two() {
+    let text = include_str!("data/plot/nan_first_row.csv");
+    let (err, _) = plot_err("plot_err_first_row", text);
+    assert!(
+        matches!(&err, PlotError::BadNumber { line: 2, column, .. } if column == "nodes"),
+        "{err}"
+    );
+}
+
 #[test]
 fn empty_required_number_is_unreadable() {
     let text = fixture_text();

@@ -270,10 +270,21 @@ pub(crate) fn read_rows<T>(
     let header = reader.headers().map_err(|e| csv_error(path, &e))?.clone();
     let columns = Columns::find(path, &header, required, optional)?;
     let mut rows = Vec::new();
-    for record in reader.records() {
-        let record = record.map_err(|e| csv_error(path, &e))?;
+    let mut record = StringRecord::new();
+    loop {
+        // The header is line 1 and every record one line (no field plylab writes holds a
+        // newline). Not csv's own position: after a long header it counts the header's line
+        // end with the first record, so every error named the line above.
+        let line = rows.len() as u64 + 2;
+        if !reader
+            .read_record(&mut record)
+            .map_err(|e| csv_error(path, &e))?
+        {
+            break;
+        }
         rows.push(parse(&Cell {
             path,
+            line,
             record: &record,
             columns: &columns,
         })?);
@@ -361,6 +372,8 @@ fn parse_search(cell: &Cell<'_>) -> Result<SearchRow, PlotError> {
 /// One record seen through the column map, with error reporting.
 pub(crate) struct Cell<'a> {
     path: &'a Path,
+    /// The record's 1-based line in the file.
+    line: u64,
     record: &'a StringRecord,
     columns: &'a Columns,
 }
@@ -382,7 +395,7 @@ impl Cell<'_> {
 
     /// The record's 1-based line in the file.
     fn line(&self) -> u64 {
-        self.record.position().map_or(0, csv::Position::line)
+        self.line
     }
 
     /// A [`PlotError::BadValue`] for this cell: it holds none of `expected`.
