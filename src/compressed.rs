@@ -5,13 +5,16 @@
 //! and `games.csv.gz` instead, the same bytes compressed (`gzip -9 -n`, see
 //! scripts/regenerate-results.sh): the repeated FEN strings and identical columns of a suite
 //! compress about sevenfold, and pandas, polars and R read a `.csv.gz` directly. Readers here take whichever form is present, the plain file first
-//! (it is the newer when both exist: a rerun writes it, the compressed one is committed).
+//! (it is the newer when both exist: a rerun writes it, the compressed one is committed),
+//! within a size cap on the decompressed bytes ([`crate::input::Cap`]).
 
 use std::fs::File;
 use std::io::{self, BufReader, Read};
 use std::path::{Path, PathBuf};
 
 use flate2::read::GzDecoder;
+
+use crate::input::{Cap, Capped};
 
 /// `path` with `.gz` appended: `searches.csv` gives `searches.csv.gz`.
 #[must_use]
@@ -27,18 +30,30 @@ pub fn exists(path: &Path) -> bool {
     path.exists() || gz_path(path).exists()
 }
 
-/// Opens `path` for reading, or else its compressed form, decompressing as it reads.
+/// Opens `path` for reading, or else its compressed form, decompressing as it reads, within
+/// [`Cap::RESULTS`].
 ///
 /// # Errors
-/// The error of opening `path` when neither form exists; an I/O error otherwise.
+/// The error of opening `path` when neither form exists; an I/O error otherwise, a file
+/// larger than the cap (decompressed) included.
 pub fn open(path: &Path) -> io::Result<Box<dyn Read>> {
-    match File::open(path) {
+    open_within(path, Cap::RESULTS)
+}
+
+/// [`open`] within `cap`: the plain file, or the decompressed bytes of the compressed one
+/// (a small `.gz` can hold an endless stream of zeros).
+///
+/// # Errors
+/// As [`open`].
+pub fn open_within(path: &Path, cap: Cap) -> io::Result<Box<dyn Read>> {
+    match crate::input::open(path, cap) {
         Ok(file) => Ok(Box::new(BufReader::new(file))),
         Err(e) if e.kind() == io::ErrorKind::NotFound => {
             let Ok(gz) = File::open(gz_path(path)) else {
                 return Err(e);
             };
-            Ok(Box::new(GzDecoder::new(BufReader::new(gz))))
+            let text = GzDecoder::new(BufReader::new(gz));
+            Ok(Box::new(Capped::new(text, cap)))
         }
         Err(e) => Err(e),
     }
@@ -56,7 +71,8 @@ pub fn restore(path: &Path) -> io::Result<bool> {
         return Ok(false);
     }
     let mut text = Vec::new();
-    GzDecoder::new(BufReader::new(File::open(&gz)?)).read_to_end(&mut text)?;
+    let plain = GzDecoder::new(BufReader::new(File::open(&gz)?));
+    Capped::new(plain, Cap::RESULTS).read_to_end(&mut text)?;
     std::fs::write(path, text)?;
     std::fs::remove_file(gz)?;
     Ok(true)
@@ -116,6 +132,23 @@ mod tests {
         std::fs::remove_file(&csv).unwrap();
         std::fs::write(gz_path(&csv), b"not gzip at all").unwrap();
         assert!(restore(&csv).is_err());
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn a_compressed_stream_past_the_cap_is_refused() {
+        let dir = temp_dir("cap");
+        let csv = dir.join("searches.csv");
+        write_gz(&csv, &[b'0'; 100]);
+        let cap = Cap {
+            bytes: 99,
+            what: "a test table",
+        };
+        let err = open_within(&csv, cap)
+            .unwrap()
+            .read_to_end(&mut Vec::new())
+            .unwrap_err();
+        assert!(err.to_string().contains("a test table"), "{err}");
         std::fs::remove_dir_all(dir).unwrap();
     }
 }

@@ -14,6 +14,7 @@
 //! - [`lab`]: experiment files, the job runner, CSV records, test suites;
 //! - [`learn`]: linear evaluations learned from self-play (Texel regression, TD(λ), TDLeaf(λ));
 //! - [`compressed`]: result tables read plain or gzip-compressed;
+//! - [`input`]: files from outside read within a size cap;
 //! - [`plot`]: charts and summary.md, drawn from the CSV alone;
 //! - [`rng`]: seeded randomness;
 //! - [`uci`]: the UCI engine front for chess configurations.
@@ -27,6 +28,7 @@ pub mod compressed;
 pub mod fuzzing;
 pub mod game;
 pub mod games;
+pub mod input;
 pub mod knowledge;
 pub mod lab;
 pub mod learn;

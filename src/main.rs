@@ -1096,7 +1096,8 @@ fn book(action: &BookAction) -> Result<(), Failure> {
 }
 
 fn experiment(args: &ExperimentArgs) -> Result<(), Failure> {
-    let text = std::fs::read_to_string(&args.file).unwrap_or_default();
+    // Unreadable here, it is read again by spec::load, which says why.
+    let text = plylab::input::read_text(&args.file, plylab::input::Cap::TEXT).unwrap_or_default();
     if plylab::arena::spec::is_arena(&text) {
         return arena(args);
     }
@@ -1722,8 +1723,9 @@ fn suite_csv(
     let fail = |e: &dyn std::fmt::Display| Failure::failed(format!("{}: {e}", path.display()));
     let exists = path.exists();
     let done = if resume && exists {
-        let rows = csv::Reader::from_path(path)
-            .map_err(|e| fail(&e))?
+        let file = plylab::input::open(path, plylab::input::Cap::RESULTS)
+            .map_err(|e| Failure::bad_input(format!("{}: {e}", path.display())))?;
+        let rows = csv::Reader::from_reader(file)
             .deserialize::<plylab::lab::record::Row>()
             .collect::<Result<Vec<_>, _>>()
             .map_err(|e| Failure::bad_input(format!("{}: {e}", path.display())))?;

@@ -88,7 +88,8 @@ pub const MOVE_OVERHEAD: Duration = Duration::from_millis(30);
 /// The file does not load, or no job (no plylab player) of it uses a searcher with that
 /// label.
 pub fn searcher_from_file(file: &Path, label: &str) -> Result<SearcherVariant, String> {
-    if std::fs::read_to_string(file).is_ok_and(|text| crate::arena::spec::is_arena(&text)) {
+    let text = crate::input::read_text(file, crate::input::Cap::TEXT);
+    if text.is_ok_and(|text| crate::arena::spec::is_arena(&text)) {
         return player_from_arena(file, label);
     }
     let plan = spec::load(file).map_err(|e| e.to_string())?;

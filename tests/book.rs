@@ -289,3 +289,24 @@ fn a_pgn_kept_compressed_beside_its_name_is_read_as_the_plain_file() {
     assert!(!plain.is_empty());
     assert_eq!(format!("{compressed:?}"), format!("{plain:?}"));
 }
+
+/// A book or PGN past the size cap is refused, naming the file and the cap.
+#[test]
+fn a_book_or_pgn_past_the_size_cap_is_refused() {
+    let tmp = TempDir::new("book-cap");
+    let big = common::past_cap(&tmp, "big.bin", plylab::input::Cap::BOOK);
+    let big = big.as_str();
+    let out = tmp.path("b.bin");
+    let out = out.to_str().expect("utf-8");
+    for args in [
+        vec!["book", "probe", big, "startpos"],
+        vec!["book", "build", "chess", "--pgn", big, "--out", out],
+    ] {
+        let (code, _, stderr) = plylab(&args);
+        assert_eq!(code, 2, "{args:?}: {stderr}");
+        assert!(
+            stderr.contains(big) && stderr.contains("256 MiB"),
+            "{stderr}"
+        );
+    }
+}

@@ -216,3 +216,18 @@ fn a_damaged_or_truncated_file_is_refused_with_exit_code_2() {
     assert_eq!(code, 2, "{stderr}");
     assert!(!stderr.contains("panicked"));
 }
+
+/// A file past the databases' size cap is refused before it is read (`/dev/zero` likewise,
+/// after the cap).
+#[test]
+fn a_database_past_the_size_cap_is_refused() {
+    let tmp = TempDir::new("tablebase-cap");
+    let path = common::past_cap(&tmp, "big.plytb", plylab::input::Cap::DATABASE);
+    let path = path.as_str();
+    let (code, _, stderr) = plylab(&["tablebase", "probe", path, "8/8/8/8/8/8/8/K1k5 w - - 0 1"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains(path) && stderr.contains("64 MiB"),
+        "{stderr}"
+    );
+}

@@ -20,7 +20,8 @@ use super::xboard::ChessEngine as UciEngine;
 use crate::cluster::shard::ShardRecord;
 use crate::lab::machine::{Described, cpu_seconds, run_info, write_info, write_run_info};
 use crate::lab::runner::{
-    RunError, RunOptions, check_same_shard, csv_err, io, progress_bar, resumable_csv,
+    RunError, RunOptions, check_same_shard, csv_err, io, progress_bar, readable_records,
+    resumable_csv,
 };
 use crate::lab::spec::GameKind;
 
@@ -392,10 +393,9 @@ pub(crate) fn read_games(plan: &MatchPlan, path: &Path) -> Result<Vec<GameRow>, 
     let mut reader = csv::ReaderBuilder::new().flexible(true).from_reader(file);
     let schedule = plan.schedule();
     let mut seen = std::collections::HashSet::new();
-    Ok(reader
-        .records()
-        .filter_map(Result::ok)
-        .filter_map(|record| GameRow::parse(&record))
+    Ok(readable_records(&mut reader, path)?
+        .iter()
+        .filter_map(GameRow::parse)
         .filter(|row| {
             schedule
                 .get(row.game)
@@ -417,7 +417,7 @@ fn resume_rows(
         return Ok(Vec::new());
     };
     let mut rows: Vec<GameRow> = Vec::new();
-    for record in reader.records().filter_map(Result::ok) {
+    for record in readable_records(&mut reader, csv_path)? {
         let Some(row) = GameRow::parse(&record) else {
             continue;
         };

@@ -21,7 +21,7 @@ use crate::arena::spec::MatchPlan;
 use crate::arena::standings::{pairing_standing, standings};
 use crate::lab::machine::{RunInfo, recorded_run, write_info};
 use crate::lab::record::{Row, SearcherRow, link_twins, read_searchers, write_searchers};
-use crate::lab::runner::{RunError, csv_err, io, whole_jobs};
+use crate::lab::runner::{RunError, csv_err, flexible_csv, io, whole_jobs};
 
 /// Why a merge could not be made.
 #[derive(Debug, thiserror::Error)]
@@ -301,9 +301,7 @@ fn merge_searches(shards: &[ShardDir], out: &Path) -> Result<usize, MergeError> 
     let mut held = Vec::new();
     for shard in shards {
         let path = shard.dir.join("searches.csv");
-        let reader = csv::ReaderBuilder::new()
-            .flexible(true)
-            .from_path(&path)
+        let reader = flexible_csv(&path)
             .map_err(|e| MergeError::Refused(format!("{}: {e}", path.display())))?;
         let mine = whole_jobs(reader, &path)?;
         let mut ids: Vec<usize> = mine.iter().map(|r| r.job).collect();

@@ -4,11 +4,8 @@
 //! of serde's internals (`$__toml_private_datetime`) and of positional structs
 //! (`invalid length 1, expected struct LimitsSpec with 3 elements`). The helpers here turn
 //! such messages into what a user of the experiment files can act on, and suggest the
-//! nearest valid key or value ("did you mean"); [`read_text`] reports invalid UTF-8 with its
-//! line and column. spec.rs calls them where its errors are built.
-
-use std::fmt;
-use std::path::Path;
+//! nearest valid key or value ("did you mean"). Files are read, within their size cap and with
+//! invalid UTF-8 located, by [`crate::input`]. spec.rs calls these where its errors are built.
 
 use super::spec::{Job, ReferenceSpec, SearcherSpec, Source, SpecError};
 
@@ -195,77 +192,6 @@ fn floor_char_boundary(text: &str, at: usize) -> usize {
         at -= 1;
     }
     at
-}
-
-/// Where a text stops being UTF-8: its byte offset, line and column (both 1-based).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct BadUtf8 {
-    /// Byte offset of the first invalid byte (0-based).
-    pub offset: usize,
-    /// Its line.
-    pub line: usize,
-    /// Its column, in characters.
-    pub column: usize,
-}
-
-impl fmt::Display for BadUtf8 {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "the file is not UTF-8 text: invalid byte at line {}, column {} (byte offset {})",
-            self.line, self.column, self.offset
-        )
-    }
-}
-
-/// `bytes` as text, or where its UTF-8 breaks.
-///
-/// # Errors
-/// The first invalid byte, located.
-pub fn utf8(bytes: Vec<u8>) -> Result<String, BadUtf8> {
-    String::from_utf8(bytes).map_err(|e| {
-        let offset = e.utf8_error().valid_up_to();
-        let good = std::str::from_utf8(&e.as_bytes()[..offset]).unwrap_or_default();
-        let line_start = good.rfind('\n').map_or(0, |i| i + 1);
-        BadUtf8 {
-            offset,
-            line: good.matches('\n').count() + 1,
-            column: good[line_start..].chars().count() + 1,
-        }
-    })
-}
-
-/// The largest input file read (experiment, test set, book): larger ones, and endless
-/// ones such as `/dev/zero`, are refused instead of filling the memory.
-pub const MAX_INPUT_BYTES: u64 = 256 << 20;
-
-/// The bytes of a file of at most [`MAX_INPUT_BYTES`].
-///
-/// # Errors
-/// The file cannot be read, or is larger.
-pub fn read_bounded(path: &Path) -> std::io::Result<Vec<u8>> {
-    use std::io::Read;
-    let mut bytes = Vec::new();
-    std::fs::File::open(path)?
-        .take(MAX_INPUT_BYTES + 1)
-        .read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > MAX_INPUT_BYTES {
-        return Err(std::io::Error::other(format!(
-            "larger than the {} MiB allowed for an input file",
-            MAX_INPUT_BYTES >> 20
-        )));
-    }
-    Ok(bytes)
-}
-
-/// A text file of at most [`MAX_INPUT_BYTES`], naming the line and column of invalid
-/// UTF-8 in the error.
-///
-/// # Errors
-/// The file cannot be read, is too large, or is not UTF-8.
-pub fn read_text(path: &Path) -> std::io::Result<String> {
-    utf8(read_bounded(path)?)
-        .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e.to_string()))
 }
 
 /// Keys whose value must be a table. serde reads a struct from a list by position, so
@@ -572,15 +498,13 @@ mod tests {
     }
 
     #[test]
-    fn keys_and_utf8_are_located() {
+    fn keys_are_located() {
         let text = "limits = { depth = 1979-05-27 }";
         assert_eq!(
             key_before(text, text.find("1979").unwrap()),
             Some("depth".into())
         );
         assert_eq!(key_before("a = 1", 0), None);
-        let bad = utf8(b"name = \"x\"\nseed = \xff1\n".to_vec()).unwrap_err();
-        assert_eq!((bad.offset, bad.line, bad.column), (18, 2, 8));
         let text = "name = \"x\"\n[[searchers]]\nlimits = [1, 2]\n";
         let (span, key) = list_for_table(text).unwrap();
         assert_eq!((&text[span], key.as_str()), ("[1, 2]", "limits"));

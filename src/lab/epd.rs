@@ -94,10 +94,11 @@ pub fn read_checked(
     take: Option<usize>,
     skip_invalid: bool,
 ) -> Result<(Vec<EpdRecord>, Vec<EpdError>), EpdError> {
-    let text = super::diagnose::read_text(path).map_err(|source| EpdError::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    let text =
+        crate::input::read_text(path, crate::input::Cap::TEXT).map_err(|source| EpdError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
     let mut skipped = Vec::new();
     let mut out = Vec::new();
     for (number, line) in text.lines().enumerate() {

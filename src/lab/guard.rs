@@ -15,7 +15,7 @@ use std::path::Path;
 
 use super::machine::recorded_run;
 use super::record::Row;
-use super::runner::{RunError, csv_err, io, whole_jobs};
+use super::runner::{RunError, flexible_csv, io, whole_jobs};
 use super::spec::{Job, Plan};
 
 /// The files a run or a merge writes; a directory holding one of them holds results.
@@ -159,10 +159,7 @@ pub fn kept_rows(plan: &Plan, out: &Path, csv_path: &Path) -> Result<Vec<Row>, R
         .iter()
         .map(|j| now.get(&job_identity(j)).copied())
         .collect();
-    let reader = csv::ReaderBuilder::new()
-        .flexible(true)
-        .from_path(csv_path)
-        .map_err(csv_err(csv_path))?;
+    let reader = flexible_csv(csv_path).map_err(io(csv_path))?;
     let mut rows = whole_jobs(reader, csv_path)?;
     // A row is kept when its job is still in the plan and names the same searcher and
     // position (the rows themselves are checked, not only the earlier file).

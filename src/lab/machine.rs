@@ -240,7 +240,7 @@ pub fn write_info(info: &RunInfo, out: &Path) -> Result<(), RunError> {
 /// The run recorded in `out/run.json`, if any.
 #[must_use]
 pub fn recorded_run(out: &Path) -> Option<RunInfo> {
-    let json = std::fs::read_to_string(out.join("run.json")).ok()?;
+    let json = crate::input::read_text(&out.join("run.json"), crate::input::Cap::TEXT).ok()?;
     serde_json::from_str::<RunInfo>(&json).ok()
 }
 

@@ -342,9 +342,13 @@ pub fn write_searchers(path: &Path, rows: &[SearcherRow]) -> Result<(), csv::Err
     std::fs::rename(&tmp, path).map_err(csv::Error::from)
 }
 
-/// Reads searchers.csv at `path`.
+/// Reads searchers.csv at `path` (within [`crate::input::Cap::RESULTS`]).
+///
+/// # Errors
+/// The file cannot be read, is larger than the cap, or a row does not parse.
 pub fn read_searchers(path: &Path) -> Result<Vec<SearcherRow>, csv::Error> {
-    csv::Reader::from_path(path)?.deserialize().collect()
+    let file = crate::input::open(path, crate::input::Cap::RESULTS)?;
+    csv::Reader::from_reader(file).deserialize().collect()
 }
 
 /// Fills in the parallel columns of `rows` (sorted by job, step and depth): each row with a

@@ -28,6 +28,7 @@ use crate::games::chess::{Material, Pst, Shannon};
 use crate::games::connect4::{CentreFirst, pons_score};
 use crate::games::othello::{OthelloEval, othello_discs};
 use crate::games::random_tree::{Oracle, TreeParams, TreeValue};
+use crate::input::{Cap, Capped};
 use crate::search::mcts::{MctsAlgorithm, MctsBudget};
 use crate::search::smp::lazy_smp;
 use crate::search::{Algorithm, Iteration, Limits, SearchConfig, SearchResult, Searcher, Table};
@@ -281,14 +282,13 @@ pub(crate) fn progress_bar(show: bool, len: usize, unit: &str) -> ProgressBar {
 /// The rows of the jobs whose rows are all in `reader`: a job is whole when all the rows
 /// its `iterations` column announces are there; rows of other jobs, and a torn last line, are
 /// dropped, and those jobs run again.
-pub(crate) fn whole_jobs(
-    mut reader: csv::Reader<File>,
+pub(crate) fn whole_jobs<R: std::io::Read>(
+    mut reader: csv::Reader<R>,
     csv_path: &Path,
 ) -> Result<Vec<Row>, RunError> {
     let headers = reader.headers().map_err(csv_err(csv_path))?.clone();
-    let rows: Vec<Row> = reader
-        .records()
-        .filter_map(Result::ok)
+    let rows: Vec<Row> = readable_records(&mut reader, csv_path)?
+        .into_iter()
         .filter(|record| record.len() == headers.len())
         .filter_map(|record| record.deserialize::<Row>(Some(&headers)).ok())
         .collect();
@@ -302,6 +302,26 @@ pub(crate) fn whole_jobs(
         .collect())
 }
 
+/// The records of `reader` that parse (a torn last line does not, and is skipped). An I/O
+/// error ends the reading as a refusal: every later read would repeat it (a file past its
+/// size cap, [`crate::input::Cap::RESULTS`]), so skipping it would never end.
+pub(crate) fn readable_records<R: std::io::Read>(
+    reader: &mut csv::Reader<R>,
+    csv_path: &Path,
+) -> Result<Vec<csv::StringRecord>, RunError> {
+    let mut records = Vec::new();
+    for record in reader.records() {
+        match record {
+            Ok(record) => records.push(record),
+            Err(e) if e.is_io_error() => {
+                return Err(RunError::Resume(format!("{}: {e}", csv_path.display())));
+            }
+            Err(_) => {}
+        }
+    }
+    Ok(records)
+}
+
 /// The CSV of an earlier run in `out`, opened for `--resume` (records of any length, so
 /// that a torn last line can be dropped); `None` when there is none; an error when `out`
 /// holds another experiment's results (run.json's text is not `text`).
@@ -309,16 +329,22 @@ pub(crate) fn resumable_csv(
     out: &Path,
     csv_path: &Path,
     text: &str,
-) -> Result<Option<csv::Reader<File>>, RunError> {
+) -> Result<Option<csv::Reader<Capped<File>>>, RunError> {
     if !csv_path.exists() {
         return Ok(None);
     }
     check_same_experiment(out, text)?;
-    csv::ReaderBuilder::new()
-        .flexible(true)
-        .from_path(csv_path)
-        .map(Some)
-        .map_err(csv_err(csv_path))
+    flexible_csv(csv_path).map(Some).map_err(io(csv_path))
+}
+
+/// A result table of ours opened to be read back, within [`Cap::RESULTS`], its records of
+/// any length (a torn last line is then dropped by the caller, not an error).
+///
+/// # Errors
+/// The file cannot be opened, or is larger than the cap.
+pub(crate) fn flexible_csv(path: &Path) -> std::io::Result<csv::Reader<Capped<File>>> {
+    let file = crate::input::open(path, Cap::RESULTS)?;
+    Ok(csv::ReaderBuilder::new().flexible(true).from_reader(file))
 }
 
 /// Refuses to resume into `out` unless its run.json records the experiment text `text`.

@@ -777,9 +777,9 @@ pub(crate) fn read_file(file: &Path) -> Result<String, SpecError> {
         key: None,
         message,
     };
-    let bytes = super::diagnose::read_bounded(file)
+    let bytes = crate::input::read(file, crate::input::Cap::TEXT)
         .map_err(|e| error(0, 0, format!("cannot read the experiment file: {e}")))?;
-    super::diagnose::utf8(bytes).map_err(|e| error(e.line, e.column, e.to_string()))
+    crate::input::utf8(bytes).map_err(|e| error(e.line, e.column, e.to_string()))
 }
 
 /// The TOML document of `src`, as `T` (syntax, types and unknown keys located).

@@ -93,9 +93,11 @@ fn read_lines(
     skip_invalid: bool,
     entry: impl Fn(&str, &str) -> Result<PositionEntry, String>,
 ) -> Result<Loaded, TestSetError> {
-    let text = super::diagnose::read_text(path).map_err(|source| TestSetError::Io {
-        path: path.to_path_buf(),
-        source,
+    let text = crate::input::read_text(path, crate::input::Cap::TEXT).map_err(|source| {
+        TestSetError::Io {
+            path: path.to_path_buf(),
+            source,
+        }
     })?;
     let set = path
         .file_name()

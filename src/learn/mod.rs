@@ -483,7 +483,7 @@ pub fn is_learning(text: &str) -> bool {
 /// [`LearnError::BadInput`] naming the file, line and key.
 pub fn read_spec(path: &Path) -> Result<(LearnSpec, String), LearnError> {
     let file = path.display().to_string();
-    let text = fs::read_to_string(path)
+    let text = crate::input::read_text(path, crate::input::Cap::TEXT)
         .map_err(|e| LearnError::BadInput(format!("cannot read {file}: {e}")))?;
     let spec: LearnSpec = toml::from_str(&text).map_err(|e| {
         let line = e
@@ -711,7 +711,8 @@ impl<'a, G: LearnGame> Run<'a, G> {
     }
 
     fn load_checkpoint(&self) -> Option<Checkpoint> {
-        let text = fs::read_to_string(self.checkpoint_dir.join("state.json")).ok()?;
+        let state = self.checkpoint_dir.join("state.json");
+        let text = crate::input::read_text(&state, crate::input::Cap::TEXT).ok()?;
         let c: Checkpoint = serde_json::from_str(&text).ok()?;
         (c.spec_hash == fnv1a(self.text)).then_some(c)
     }
@@ -761,7 +762,8 @@ impl<'a, G: LearnGame> Run<'a, G> {
     /// appended to it in batches as they finish (game `i` depends only on the seed and `i`).
     fn texel_games(&self, sp: &SelfPlay) -> Result<Vec<PlayedGame<G>>, LearnError> {
         let path = self.checkpoint_dir.join("games.txt");
-        let stored = fs::read_to_string(&path).unwrap_or_default();
+        // Unreadable (or past the cap), the games are played again and the file rewritten.
+        let stored = crate::input::read_text(&path, crate::input::Cap::RESULTS).unwrap_or_default();
         let header = format!("# {:016x}", fnv1a(self.text));
         let stored = if stored.lines().next() == Some(header.as_str()) {
             stored

@@ -235,7 +235,8 @@ pub fn savings_files(
     }
     let summary = out_dir.join(super::SUMMARY_MD);
     if summary.exists() {
-        let mut text = std::fs::read_to_string(&summary).map_err(|e| PlotError::io(&summary, e))?;
+        let mut text = crate::input::read_text(&summary, crate::input::Cap::TEXT)
+            .map_err(|e| PlotError::io(&summary, e))?;
         text.push_str(&md);
         std::fs::write(&summary, text).map_err(|e| PlotError::io(&summary, e))?;
     }

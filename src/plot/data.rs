@@ -298,6 +298,10 @@ pub(crate) fn read_rows<T>(
 }
 
 fn csv_error(path: &Path, error: &csv::Error) -> PlotError {
+    // A read that failed (a file past its size cap) is not malformed CSV.
+    if let csv::ErrorKind::Io(e) = error.kind() {
+        return PlotError::io(path, std::io::Error::new(e.kind(), e.to_string()));
+    }
     PlotError::Csv {
         path: path.to_path_buf(),
         message: error.to_string(),
@@ -495,7 +499,7 @@ impl RunInfo {
     /// (charts still get drawn, their footer then says so).
     #[must_use]
     pub fn read(path: &Path) -> Self {
-        let parsed = std::fs::read_to_string(path)
+        let parsed = crate::input::read_text(path, crate::input::Cap::TEXT)
             .ok()
             .and_then(|text| serde_json::from_str::<serde_json::Value>(&text).ok())
             .filter(serde_json::Value::is_object);

@@ -144,3 +144,13 @@ pub fn pgn_extract_reads_cleanly(pgn: &std::path::Path) {
         "pgn-extract: {said}"
     );
 }
+
+/// A sparse file `name` in `tmp`, one byte past `cap` (zeros that cost no disk): an input
+/// refused without being read. Its path as text.
+pub fn past_cap(tmp: &TempDir, name: &str, cap: plylab::input::Cap) -> String {
+    let path = tmp.path(name);
+    std::fs::File::create(&path)
+        .and_then(|f| f.set_len(cap.bytes + 1))
+        .expect("sparse file");
+    path.to_str().expect("utf-8").to_owned()
+}

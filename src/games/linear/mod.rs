@@ -192,7 +192,7 @@ fn line_of(text: &str, offset: usize) -> usize {
 /// unknown feature, a value that is not finite or larger than [`MAX_WEIGHT`].
 pub fn read_weights(path: &Path, expected: Option<LinearKind>) -> Result<Weights, WeightsError> {
     let file = path.display();
-    let text = std::fs::read_to_string(path)
+    let text = crate::input::read_text(path, crate::input::Cap::TEXT)
         .map_err(|e| WeightsError(format!("cannot read weights file {file}: {e}")))?;
     parse_weights(&text, &file.to_string(), expected)
 }

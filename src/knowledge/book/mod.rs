@@ -64,7 +64,8 @@ impl BookError {
 /// Reads `path` and parses its bytes with `parse`, whose complaint becomes a
 /// [`BookError::Corrupt`] naming the file.
 fn load_with<T>(path: &Path, parse: fn(&[u8]) -> Result<T, String>) -> Result<T, BookError> {
-    let bytes = std::fs::read(path).map_err(|e| BookError::io(path, e))?;
+    let bytes =
+        crate::input::read(path, crate::input::Cap::BOOK).map_err(|e| BookError::io(path, e))?;
     parse(&bytes).map_err(|reason| BookError::Corrupt {
         path: path.to_path_buf(),
         reason,
@@ -203,13 +204,14 @@ impl PgnGame {
 /// Reads the games of a PGN file (Edwards 1994): tag pairs (`FEN` honoured), then SAN
 /// movetext with move numbers, comments `{...}`, `;` comments, variations `(...)` and NAGs
 /// skipped, ended by the result. Where `path` is missing but `path.gz` exists, that is read
-/// (results/ keeps its PGN files compressed, as its CSV files: [`crate::compressed`]).
+/// (results/ keeps its PGN files compressed, as its CSV files: [`crate::compressed`]),
+/// within [`crate::input::Cap::TEXT`].
 ///
 /// # Errors
 /// When the file cannot be read, or a move is illegal or unreadable (with its line).
 pub fn read_pgn(path: &Path) -> Result<Vec<PgnGame>, BookError> {
     let mut text = String::new();
-    crate::compressed::open(path)
+    crate::compressed::open_within(path, crate::input::Cap::TEXT)
         .and_then(|mut file| std::io::Read::read_to_string(&mut file, &mut text))
         .map_err(|e| BookError::io(path, e))?;
     let mut games = Vec::new();

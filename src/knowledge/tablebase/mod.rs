@@ -276,9 +276,11 @@ impl AnyTable {
     /// # Errors
     /// When the file cannot be read, is not a database, or is truncated or damaged.
     pub fn load(path: &Path) -> Result<Self, TablebaseError> {
-        let bytes = std::fs::read(path).map_err(|source| TablebaseError::Io {
-            path: path.to_path_buf(),
-            source,
+        let bytes = crate::input::read(path, crate::input::Cap::DATABASE).map_err(|source| {
+            TablebaseError::Io {
+                path: path.to_path_buf(),
+                source,
+            }
         })?;
         Self::from_bytes(&bytes).map_err(|reason| TablebaseError::Corrupt {
             path: path.to_path_buf(),
@@ -520,5 +522,19 @@ impl<G: Game> Probe<G> for Tablebases {
             return self.probe_chess(chess);
         }
         self.probe_checkers(any.downcast_ref::<Checkers>()?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_database_fits_the_size_cap() {
+        let chess = Ending::ALL.map(|e| e.entries_per_side() * 2);
+        let checkers = (1..=checkers::MAX_PIECES).map(CheckersTable::slots);
+        let largest = chess.into_iter().chain(checkers).max().unwrap_or(0);
+        let cap = crate::input::Cap::DATABASE.bytes;
+        assert!((HEADER_LEN + largest) as u64 <= cap / 4, "{largest} bytes");
     }
 }

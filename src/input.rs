@@ -1,0 +1,207 @@
+//! Files from outside read with a cap on their size. Every reader of a file a user names
+//! (experiment, test set, PGN, book, endgame database, weights, result table) goes through
+//! here, so that an endless file (`/dev/zero`) or a huge one is refused with the cap instead
+//! of filling the memory. It names nothing else in the crate, so games, knowledge, lab and
+//! plot may all use it.
+
+use std::fmt;
+use std::fs::File;
+use std::io::{self, Read, Take};
+use std::path::Path;
+
+/// The most a kind of input file may hold, and its name in the refusal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Cap {
+    /// The largest size allowed, in bytes.
+    pub bytes: u64,
+    /// The kind of file, as the message names it ("an input file").
+    pub what: &'static str,
+}
+
+impl Cap {
+    /// Text read whole into memory: experiment, test set, EPD, PGN, weights and learning
+    /// files. 256 MiB is what EXPERIMENTS.md promises; the largest committed text input is
+    /// far below a MiB.
+    pub const TEXT: Self = Self {
+        bytes: 256 << 20,
+        what: "an input file",
+    };
+
+    /// Endgame databases. The largest the code builds are CHK4 (8 MiB) and KBNK (5 MiB), and
+    /// no larger ending can be built (4 men at most, `tablebase::board`); 64 MiB leaves
+    /// eight times the room and still refuses `/dev/zero` quickly.
+    pub const DATABASE: Self = Self {
+        bytes: 64 << 20,
+        what: "an endgame database",
+    };
+
+    /// Opening books (Polyglot .bin, search books), held whole in memory as read: the text
+    /// cap, as EXPERIMENTS.md promises for every input file. A Polyglot entry is 16 bytes, so
+    /// that is 16 M positions; the books plylab builds and ships are tens of KiB.
+    pub const BOOK: Self = Self {
+        bytes: 256 << 20,
+        what: "an opening book",
+    };
+
+    /// Result tables read back (searches.csv, searchers.csv, games.csv, plain or the
+    /// decompressed bytes of `.gz`). The largest committed one is 14 MB (54 k rows, about 260
+    /// bytes a row); 1 GiB is 4 M rows, and `plot` holds every row in memory.
+    pub const RESULTS: Self = Self {
+        bytes: 1 << 30,
+        what: "a result table",
+    };
+
+    /// The error of a file larger than this cap.
+    #[must_use]
+    pub fn exceeded(self) -> io::Error {
+        io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!(
+                "larger than the {} MiB allowed for {}",
+                self.bytes >> 20,
+                self.what
+            ),
+        )
+    }
+}
+
+/// A reader that fails with [`Cap::exceeded`] once more than the cap has been read from it.
+#[derive(Debug)]
+pub struct Capped<R> {
+    /// The inner reader, limited to one byte past the cap: reading that byte proves the
+    /// input too large.
+    inner: Take<R>,
+    cap: Cap,
+}
+
+impl<R: Read> Capped<R> {
+    /// `inner` limited to `cap`.
+    pub fn new(inner: R, cap: Cap) -> Self {
+        Self {
+            inner: inner.take(cap.bytes + 1),
+            cap,
+        }
+    }
+}
+
+impl<R: Read> Read for Capped<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        if self.inner.limit() == 0 {
+            return Err(self.cap.exceeded());
+        }
+        Ok(n)
+    }
+}
+
+/// Opens `path` for reading within `cap`; a regular file larger than the cap is refused at
+/// once, before anything is read.
+///
+/// # Errors
+/// The file cannot be opened, or is larger than the cap.
+pub fn open(path: &Path, cap: Cap) -> io::Result<Capped<File>> {
+    let file = File::open(path)?;
+    if file.metadata()?.len() > cap.bytes {
+        return Err(cap.exceeded());
+    }
+    Ok(Capped::new(file, cap))
+}
+
+/// The bytes of the file at `path`, at most `cap`.
+///
+/// # Errors
+/// The file cannot be read, or is larger than the cap.
+pub fn read(path: &Path, cap: Cap) -> io::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    open(path, cap)?.read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
+/// The text of the file at `path`, at most `cap`, naming the line and column of invalid
+/// UTF-8 in the error.
+///
+/// # Errors
+/// The file cannot be read, is larger than the cap, or is not UTF-8.
+pub fn read_text(path: &Path, cap: Cap) -> io::Result<String> {
+    utf8(read(path, cap)?).map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e.to_string()))
+}
+
+/// Where a text stops being UTF-8: its byte offset, line and column (both 1-based).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BadUtf8 {
+    /// Byte offset of the first invalid byte (0-based).
+    pub offset: usize,
+    /// Its line.
+    pub line: usize,
+    /// Its column, in characters.
+    pub column: usize,
+}
+
+impl fmt::Display for BadUtf8 {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "the file is not UTF-8 text: invalid byte at line {}, column {} (byte offset {})",
+            self.line, self.column, self.offset
+        )
+    }
+}
+
+/// `bytes` as text, or where its UTF-8 breaks.
+///
+/// # Errors
+/// The first invalid byte, located.
+pub fn utf8(bytes: Vec<u8>) -> Result<String, BadUtf8> {
+    String::from_utf8(bytes).map_err(|e| {
+        let offset = e.utf8_error().valid_up_to();
+        let good = std::str::from_utf8(&e.as_bytes()[..offset]).unwrap_or_default();
+        let line_start = good.rfind('\n').map_or(0, |i| i + 1);
+        BadUtf8 {
+            offset,
+            line: good.matches('\n').count() + 1,
+            column: good[line_start..].chars().count() + 1,
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SMALL: Cap = Cap {
+        bytes: 4,
+        what: "a test file",
+    };
+
+    #[test]
+    fn a_reader_past_the_cap_fails_and_one_at_it_does_not() {
+        let mut text = String::new();
+        Capped::new(&b"abcd"[..], SMALL)
+            .read_to_string(&mut text)
+            .expect("at the cap");
+        assert_eq!(text, "abcd");
+        let err = Capped::new(&b"abcde"[..], SMALL)
+            .read_to_end(&mut Vec::new())
+            .unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::InvalidData);
+        assert_eq!(
+            err.to_string(),
+            "larger than the 0 MiB allowed for a test file"
+        );
+    }
+
+    #[test]
+    fn an_endless_file_is_refused() {
+        let endless = io::repeat(0);
+        let err = Capped::new(endless, SMALL)
+            .read_to_end(&mut Vec::new())
+            .unwrap_err();
+        assert!(err.to_string().contains("a test file"), "{err}");
+    }
+
+    #[test]
+    fn invalid_utf8_is_located() {
+        let bad = utf8(b"name = \"x\"\nseed = \xff1\n".to_vec()).unwrap_err();
+        assert_eq!((bad.line, bad.column, bad.offset), (2, 8, 18));
+    }
+}
