@@ -217,6 +217,75 @@ fn a_damaged_or_truncated_file_is_refused_with_exit_code_2() {
     assert!(!stderr.contains("panicked"));
 }
 
+/// The checksum covers the header: KQK relabelled KRK (the same size) is refused, as are a
+/// damaged entry count (said as such) and a version 1 file (to be rebuilt).
+#[test]
+fn a_damaged_header_is_refused_for_what_it_is() {
+    let tmp = TempDir::new("tablebase-header");
+    let file = tmp.path("KQK.plytb");
+    let path = file.to_str().expect("utf-8");
+    let (code, _, stderr) = plylab(&["tablebase", "build", "chess", "KQK", "--out", path]);
+    assert_eq!(code, 0, "{stderr}");
+    let bytes = std::fs::read(&file).expect("written");
+    assert_eq!(&bytes[10..13], b"KQK");
+    let fen = "k7/8/1K6/8/8/8/7R/8 w - - 0 1";
+    let damaged = |at: usize, byte: u8| {
+        let mut b = bytes.clone();
+        b[at] = byte;
+        std::fs::write(&file, b).expect("write");
+        let (code, _, stderr) = plylab(&["tablebase", "probe", path, fen]);
+        assert_eq!(code, 2, "{stderr}");
+        assert!(
+            stderr.contains(path) && !stderr.contains("panicked"),
+            "{stderr}"
+        );
+        stderr
+    };
+    assert!(damaged(11, b'R').contains("checksum"));
+    let count = damaged(17, bytes[17] ^ 1);
+    assert!(
+        count.contains("entries per side") && !count.contains("needs"),
+        "{count}"
+    );
+    assert!(damaged(8, 1).contains("rebuild"));
+}
+
+/// A database for the other game is refused at its key: checkers on a chess searcher, chess
+/// on a checkers one.
+#[test]
+fn a_database_for_the_other_game_is_refused_in_an_experiment() {
+    let tmp = TempDir::new("tablebase-game");
+    for (game, ending) in [("chess", "KQK"), ("checkers", "2")] {
+        let out = tmp.path(&format!("{ending}.plytb"));
+        let out = out.to_str().expect("utf-8");
+        let (code, _, stderr) = plylab(&["tablebase", "build", game, ending, "--out", out]);
+        assert_eq!(code, 0, "{stderr}");
+    }
+    for (game, position, db, other) in [
+        ("chess", "startpos", "2.plytb", "checkers"),
+        ("checkers", "start", "KQK.plytb", "chess"),
+    ] {
+        let file = tmp.path("e.toml");
+        let text = format!(
+            "name = \"e\"\n\n[[games]]\ngame = \"{game}\"\npositions = [\"{position}\"]\n\
+             limits = {{ depth = 2 }}\n\n[[searchers]]\nlabel = \"s\"\n\
+             algorithm = \"alphabeta\"\ntablebase = \"{db}\"\n"
+        );
+        std::fs::write(&file, text).expect("write");
+        let e = file.to_str().expect("utf-8");
+        let (code, _, stderr) = plylab(&["experiment", e, "--dry-run"]);
+        assert_eq!(code, 2, "{game}: {stderr}");
+        assert!(
+            stderr.contains("e.toml:11:") && stderr.contains("key `tablebase`"),
+            "{stderr}"
+        );
+        assert!(
+            stderr.contains(&format!("for {other}, not {game}")),
+            "{stderr}"
+        );
+    }
+}
+
 /// A file past the databases' size cap is refused before it is read (`/dev/zero` likewise,
 /// after the cap).
 #[test]

@@ -21,7 +21,7 @@ use crate::games::tictactoe::TicTacToe;
 use crate::lab::elo::Sprt;
 use crate::lab::spec::{
     GameKind, GamePosition, LimitsSpec, SearcherSpec, SearcherVariant, Source, SpecError,
-    check_labels, check_limits, check_name, document, limit_variants, read_file,
+    check_labels, check_limits, check_name, database_mismatch, document, limit_variants, read_file,
     required_algorithm, variants_of,
 };
 use crate::rng::{XorShift, mix};
@@ -713,6 +713,11 @@ fn player_kinds(
             && variants.iter().any(not_probing)
         {
             let why = "endgame databases are consulted by algorithm = \"alphabeta\" only";
+            return Err(src.at(tb, "tablebase", why));
+        }
+        if let Some(tb) = &spec.tablebase
+            && let Some(why) = variants.iter().find_map(|v| database_mismatch(v, game))
+        {
             return Err(src.at(tb, "tablebase", why));
         }
         super::chance::check_players(src, spec, game, &variants)?;

@@ -894,11 +894,13 @@ fn check_knowledge_game(
             continue;
         }
         let why = if !is_chess {
-            "endgame databases are for chess and checkers; this searcher also runs on another game (name the searchers per game)"
+            "endgame databases are for chess and checkers; this searcher also runs on another game (name the searchers per game)".into()
         } else if variant.mcts.is_some()
             || variant.config.algorithm != crate::search::Algorithm::Alphabeta
         {
-            "endgame databases are consulted by algorithm = \"alphabeta\" only (not minimax, lazy SMP or Monte Carlo searches)"
+            "endgame databases are consulted by algorithm = \"alphabeta\" only (not minimax, lazy SMP or Monte Carlo searches)".into()
+        } else if let Some(why) = database_mismatch(variant, *game.game.get_ref()) {
+            why
         } else {
             continue;
         };
@@ -913,6 +915,21 @@ fn check_knowledge_game(
         }
     }
     Ok(())
+}
+
+/// Why a variant's endgame databases answer nothing on `game`, a chess or checkers game:
+/// every one is for the other game (a directory of both kinds serves either).
+pub(crate) fn database_mismatch(v: &SearcherVariant, game: GameKind) -> Option<String> {
+    let (_, tables) = v.knowledge.tablebase.as_ref()?;
+    let (held, other) = match game {
+        GameKind::Chess => (tables.has_chess(), GameKind::Checkers),
+        GameKind::Checkers => (tables.has_checkers(), GameKind::Chess),
+        _ => return None,
+    };
+    (!held).then(|| {
+        let names = tables.names().join(", ");
+        format!("{names}: a database for {other}, not {game}")
+    })
 }
 
 /// The experiment's name must be usable as a directory name.

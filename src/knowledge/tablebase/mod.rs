@@ -11,9 +11,10 @@
 //! plies, as in plylab's win-in-ply scores ([`crate::game::score`]); the fifty-move rule is
 //! ignored, as in every DTM database (the longest win here, KBNK's 65 plies, is within it).
 //!
-//! File layout (little-endian): `PLYLABTB`, format version (u16), the ending's name (6
+//! File layout (little-endian): `PLYLABTB`, format version (u16, 2), the ending's name (6
 //! bytes, zero-padded), entries per side to move (u64), the FNV-1a 64 checksum of the
-//! values (u64), then the values, White to move first.
+//! header's first 24 bytes and the values (u64), then the values, White to move first.
+//! Version 1 files (their checksum covered the values only) are refused: rebuild them.
 
 pub mod board;
 pub mod checkers;
@@ -47,8 +48,12 @@ pub(crate) fn encode(plies: u32) -> u8 {
 }
 
 const MAGIC: &[u8; 8] = b"PLYLABTB";
-const VERSION: u16 = 1;
+/// 2: the checksum covers the header too (version 1's covered the values only).
+const VERSION: u16 = 2;
 const HEADER_LEN: usize = 32;
+/// Where the header's entries per side to move (u64) and checksum (u64) are.
+const ENTRIES_AT: usize = 16;
+const CHECKSUM_AT: usize = 24;
 
 /// A chess ending the databases cover: the strong side's king and pieces against a lone
 /// king (the strong side may be either colour when probing).
@@ -289,51 +294,102 @@ impl AnyTable {
     }
 
     fn from_bytes(bytes: &[u8]) -> Result<Self, String> {
-        if bytes.len() < HEADER_LEN || &bytes[..8] != MAGIC {
-            return Err("not a plylab endgame database (bad header)".into());
-        }
+        let (name, kind) = read_header(bytes)?;
         let word = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"));
-        let version = u16::from_le_bytes([bytes[8], bytes[9]]);
-        if version != VERSION {
-            return Err(format!("format version {version}, expected {VERSION}"));
-        }
-        let name = String::from_utf8_lossy(&bytes[10..16]);
-        let name = name.trim_end_matches('\0');
-        // Chess tables store both sides to move; checkers tables one (see `checkers`).
-        enum Kind {
-            Chess(Ending),
-            Checkers(u32),
-        }
-        let kind = match name.strip_prefix("CHK") {
-            Some(pieces) => Kind::Checkers(
-                pieces
-                    .parse::<u32>()
-                    .ok()
-                    .filter(|p| (1..=checkers::MAX_PIECES).contains(p))
-                    .ok_or_else(|| format!("unknown checkers database `{name}`"))?,
-            ),
-            None => Kind::Chess(name.parse().map_err(|e: TablebaseError| e.to_string())?),
-        };
-        let (entries, sides) = match kind {
-            Kind::Checkers(pieces) => (CheckersTable::slots(pieces), 1),
-            Kind::Chess(ending) => (ending.entries_per_side(), 2),
-        };
-        let expected = entries * sides;
-        if word(16) != entries as u64 || bytes.len() != HEADER_LEN + expected {
+        let entries = kind.entries_per_side();
+        if word(ENTRIES_AT) != entries as u64 {
             return Err(format!(
-                "truncated or padded: {} value bytes, {name} needs {expected}",
-                bytes.len().saturating_sub(HEADER_LEN)
+                "the header gives {} entries per side to move where {name} has {entries}: \
+                 the header is damaged",
+                word(ENTRIES_AT)
             ));
         }
-        let values = bytes[HEADER_LEN..].to_vec();
-        if fnv1a(&values) != word(24) {
+        let expected = entries * kind.sides();
+        let values = &bytes[HEADER_LEN..];
+        if values.len() != expected {
+            return Err(format!(
+                "truncated or padded: {} value bytes, {name} needs {expected}",
+                values.len()
+            ));
+        }
+        if checksum(&bytes[..CHECKSUM_AT], values) != word(CHECKSUM_AT) {
             return Err("checksum mismatch: the file is damaged".into());
         }
+        let values = values.to_vec();
         Ok(match kind {
             Kind::Checkers(pieces) => Self::Checkers(CheckersTable::from_values(pieces, values)),
             Kind::Chess(ending) => Self::Chess(Tablebase { ending, values }),
         })
     }
+}
+
+/// What a database file holds, by the name in its header.
+#[derive(Clone, Copy)]
+enum Kind {
+    Chess(Ending),
+    Checkers(u32),
+}
+
+impl Kind {
+    /// The kind named `name` (`KQK`, `CHK4`).
+    fn named(name: &str) -> Result<Self, String> {
+        let Some(pieces) = name.strip_prefix("CHK") else {
+            return name
+                .parse()
+                .map(Self::Chess)
+                .map_err(|e: TablebaseError| e.to_string());
+        };
+        pieces
+            .parse::<u32>()
+            .ok()
+            .filter(|p| (1..=checkers::MAX_PIECES).contains(p))
+            .map(Self::Checkers)
+            .ok_or_else(|| format!("unknown checkers database `{name}`"))
+    }
+
+    fn entries_per_side(self) -> usize {
+        match self {
+            Self::Checkers(pieces) => CheckersTable::slots(pieces),
+            Self::Chess(ending) => ending.entries_per_side(),
+        }
+    }
+
+    /// Chess tables store both sides to move; checkers tables one (see [`checkers`]).
+    const fn sides(self) -> usize {
+        match self {
+            Self::Checkers(_) => 1,
+            Self::Chess(_) => 2,
+        }
+    }
+}
+
+/// The name and kind in a file's header, after its magic and version are checked.
+fn read_header(bytes: &[u8]) -> Result<(String, Kind), String> {
+    if bytes.len() < HEADER_LEN || &bytes[..8] != MAGIC {
+        return Err("not a plylab endgame database (bad header)".into());
+    }
+    match u16::from_le_bytes([bytes[8], bytes[9]]) {
+        VERSION => {}
+        1 => {
+            return Err(format!(
+                "format version 1, written before the checksum covered the header (version \
+                 {VERSION}): rebuild it with `plylab tablebase build`"
+            ));
+        }
+        version => return Err(format!("format version {version}, expected {VERSION}")),
+    }
+    let name = String::from_utf8_lossy(&bytes[10..16])
+        .trim_end_matches('\0')
+        .to_string();
+    let kind = Kind::named(&name)?;
+    Ok((name, kind))
+}
+
+/// The file's checksum: FNV-1a over the header up to the checksum field (magic, version,
+/// name, entries), then the values. The header is covered because KQK and KRK have the
+/// same size: a name relabelled by one byte would otherwise read as the other ending.
+fn checksum(header: &[u8], values: &[u8]) -> u64 {
+    fnv1a_from(fnv1a(header), values)
 }
 
 /// Writes a database file: the header (`name`, `entries` per side to move, the checksum),
@@ -346,7 +402,8 @@ fn write_file(path: &Path, name: &str, entries: u64, values: &[u8]) -> Result<()
     field[..name.len()].copy_from_slice(name.as_bytes());
     bytes.extend_from_slice(&field);
     bytes.extend_from_slice(&entries.to_le_bytes());
-    bytes.extend_from_slice(&fnv1a(values).to_le_bytes());
+    let sum = checksum(&bytes, values);
+    bytes.extend_from_slice(&sum.to_le_bytes());
     bytes.extend_from_slice(values);
     std::fs::write(path, bytes).map_err(|source| TablebaseError::Io {
         path: path.to_path_buf(),
@@ -397,7 +454,12 @@ const fn piece_of(p: Extra) -> Piece {
 
 /// FNV-1a, 64 bits (Fowler, Noll and Vo; IETF draft-eastlake-fnv): the load-time checksum.
 pub(crate) fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+    fnv1a_from(0xcbf2_9ce4_8422_2325, bytes)
+}
+
+/// FNV-1a continued from the hash `h` of the bytes before `bytes`.
+fn fnv1a_from(h: u64, bytes: &[u8]) -> u64 {
+    bytes.iter().fold(h, |h, &b| {
         (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
     })
 }
@@ -493,6 +555,18 @@ impl Tablebases {
         chess
             .chain(self.checkers.as_ref().map(CheckersTable::name))
             .collect()
+    }
+
+    /// Whether a chess database is held (one for another game answers nothing).
+    #[must_use]
+    pub fn has_chess(&self) -> bool {
+        !self.tables.is_empty()
+    }
+
+    /// Whether a checkers database is held.
+    #[must_use]
+    pub const fn has_checkers(&self) -> bool {
+        self.checkers.is_some()
     }
 
     /// The value of a checkers position, if the checkers database holds it.
