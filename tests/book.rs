@@ -290,6 +290,65 @@ fn a_pgn_kept_compressed_beside_its_name_is_read_as_the_plain_file() {
     assert_eq!(format!("{compressed:?}"), format!("{plain:?}"));
 }
 
+/// A comment or variation never closed is an error at the line it opens (it would swallow
+/// every later game); a game without a result ends at the next tag section; `(` and `;`
+/// inside a `{}` comment are text.
+#[test]
+fn pgn_comments_variations_and_missing_results() {
+    let tmp = TempDir::new("book-pgn");
+    let pgn = tmp.path("g.pgn");
+    let read = |text: &str| {
+        std::fs::write(&pgn, text).expect("write");
+        read_pgn(&pgn)
+    };
+    let later = "\n[Event \"b\"]\n\n1. d4 d5 1-0\n";
+    for (open, what) in [("{ unclosed", "`{` comment"), ("(1. d4", "`(` variation")] {
+        let err = read(&format!("[Event \"a\"]\n\n1. e4 {open}\n1-0\n{later}")).unwrap_err();
+        let message = err.to_string();
+        assert!(message.contains("g.pgn:3:"), "{message}");
+        assert!(
+            message.contains(what) && message.contains("never closed"),
+            "{message}"
+        );
+    }
+    let games = read(&format!("[Event \"a\"]\n\n1. e4 e5 2. Nf3\n{later}")).expect("pgn");
+    let summary: Vec<(usize, &str)> = games
+        .iter()
+        .map(|g| (g.moves.len(), g.result.as_str()))
+        .collect();
+    assert_eq!(summary, [(3, "*"), (2, "1-0")]);
+    let games = read("1. e4 {a ( b; c} e5 ; x {\n2. Nf3 Nc6").expect("pgn");
+    assert_eq!(games.len(), 1);
+    assert_eq!(games[0].moves.len(), 4);
+}
+
+/// No empty book is written: from no games, `--max-ply 0`, `--positions 0` or a finished
+/// start, each refused with exit code 2.
+#[test]
+fn an_empty_book_is_refused() {
+    let tmp = TempDir::new("book-empty");
+    let out = tmp.path("b.bin");
+    let out = out.to_str().expect("utf-8");
+    let empty = tmp.path("empty.pgn");
+    std::fs::write(&empty, "").expect("write");
+    let empty = empty.to_str().expect("utf-8");
+    let cases: [(&[&str], &str); 4] = [
+        (&["chess", "--pgn", empty], "no book entry"),
+        (&["chess", "--pgn", PGN, "--max-ply", "0"], "--max-ply 0"),
+        (&["connect4", "--positions", "0"], "--positions 0"),
+        (&["connect4", "--from", "1212121"], "over"),
+    ];
+    for (args, why) in cases {
+        let mut all = vec!["book", "build"];
+        all.extend_from_slice(args);
+        all.extend_from_slice(&["--out", out]);
+        let (code, _, stderr) = plylab(&all);
+        assert_eq!(code, 2, "{args:?}: {stderr}");
+        assert!(stderr.contains(why), "{args:?}: {stderr}");
+        assert!(!Path::new(out).exists(), "{args:?} wrote a book");
+    }
+}
+
 /// A book or PGN past the size cap is refused, naming the file and the cap.
 #[test]
 fn a_book_or_pgn_past_the_size_cap_is_refused() {

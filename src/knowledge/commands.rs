@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::tablebase::{AnyTable, BuildStats, Ending, TablebaseError, Tablebases, build, checkers};
-use crate::game::Notation;
+use crate::game::{Game, Notation};
 use crate::games::checkers::Checkers;
 use crate::games::chess::Chess;
 use crate::search::probe::Exact;
@@ -208,11 +208,25 @@ impl From<super::book::BookError> for CommandError {
 /// from PGN games as PolyGlot's `make-book` makes it.
 ///
 /// # Errors
-/// An unknown game, an unreadable PGN (bad input), or a file that cannot be written.
+/// An unreadable PGN, `--max-ply 0` or games that give no entry (bad input: no empty book
+/// is written), or a file that cannot be written.
 pub fn build_chess_book(pgn: &Path, out: &Path, max_ply: usize) -> Result<(), CommandError> {
+    if max_ply == 0 {
+        return Err(CommandError::BadInput(
+            "book build: --max-ply 0 puts no move in the book (at least 1)".into(),
+        ));
+    }
     let games = super::book::read_pgn(pgn)?;
-    create_parent(out)?;
     let book = super::book::PolyglotBook::from_games(&games, max_ply);
+    if book.entries().is_empty() {
+        return Err(CommandError::BadInput(format!(
+            "{}: no book entry from its {} games (a move enters with the points its side scored: \
+             2 for a win, 1 for a draw, none for a loss or `*`); no book written",
+            pgn.display(),
+            games.len()
+        )));
+    }
+    create_parent(out)?;
     book.save(out)?;
     println!(
         "{} games -> {}: {} entries",
@@ -228,7 +242,8 @@ pub fn build_chess_book(pgn: &Path, out: &Path, max_ply: usize) -> Result<(), Co
 /// `D` (0: to the end of the game) with the centre-first evaluation.
 ///
 /// # Errors
-/// An unreadable start position (bad input), or a file that cannot be written.
+/// An unreadable or finished start position, or `--positions 0` (bad input: no empty book
+/// is written), or a file that cannot be written.
 pub fn build_connect4_book(
     from: &str,
     out: &Path,
@@ -239,6 +254,16 @@ pub fn build_connect4_book(
     use crate::games::connect4::{CentreFirst, Connect4};
     let root = Connect4::parse_position(from)
         .map_err(|e| CommandError::BadInput(format!("--from `{from}`: {e}")))?;
+    if root.status() != crate::game::Status::Ongoing {
+        return Err(CommandError::BadInput(format!(
+            "--from `{from}`: the game is over there, so no book can grow from it"
+        )));
+    }
+    if positions == 0 {
+        return Err(CommandError::BadInput(
+            "book build: --positions 0 expands nothing (at least 1)".into(),
+        ));
+    }
     let params = connect4_book_params(positions, depth, omega);
     create_parent(out)?;
     let started = std::time::Instant::now();
@@ -247,6 +272,12 @@ pub fn build_connect4_book(
         bar.set_position(n as u64);
     });
     bar.finish_and_clear();
+    // Not expected once the start is ongoing and a position is expanded; never write one.
+    if book.entries().is_empty() {
+        return Err(CommandError::Failed(
+            "book build: the book came out empty; no book written".into(),
+        ));
+    }
     book.save(out)?;
     println!(
         "connect4 book -> {}: {} positions, {} moves (depth {depth}, omega {omega}), {:.1} s",

@@ -203,65 +203,153 @@ impl PgnGame {
 
 /// Reads the games of a PGN file (Edwards 1994): tag pairs (`FEN` honoured), then SAN
 /// movetext with move numbers, comments `{...}`, `;` comments, variations `(...)` and NAGs
-/// skipped, ended by the result. Where `path` is missing but `path.gz` exists, that is read
-/// (results/ keeps its PGN files compressed, as its CSV files: [`crate::compressed`]),
-/// within [`crate::input::Cap::TEXT`].
+/// skipped, ended by the result. A game without a result ends where the next tag section
+/// (or the file) begins, with the result `*`. Where `path` is missing but `path.gz` exists,
+/// that is read (results/ keeps its PGN files compressed, as its CSV files:
+/// [`crate::compressed`]), within [`crate::input::Cap::TEXT`].
 ///
 /// # Errors
-/// When the file cannot be read, or a move is illegal or unreadable (with its line).
+/// When the file cannot be read or is too large, a move is illegal or unreadable, or a
+/// comment or variation is never closed (with its line).
 pub fn read_pgn(path: &Path) -> Result<Vec<PgnGame>, BookError> {
     let mut text = String::new();
     crate::compressed::open_within(path, crate::input::Cap::TEXT)
         .and_then(|mut file| std::io::Read::read_to_string(&mut file, &mut text))
         .map_err(|e| BookError::io(path, e))?;
-    let mut games = Vec::new();
-    let mut game: Option<PgnGame> = None;
-    let mut depth = 0usize; // inside comments or variations
-    let err = |line: usize, reason: String| BookError::Pgn {
-        path: path.to_path_buf(),
-        line: line + 1,
-        reason,
-    };
+    let mut reader = PgnReader::new(path);
     for (n, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if depth == 0 && line.starts_with('[') {
-            if let Some(fen) = line
-                .strip_prefix("[FEN \"")
-                .and_then(|r| r.strip_suffix("\"]"))
-            {
-                let start =
-                    Chess::parse_position(fen).map_err(|e| err(n, format!("FEN tag: {e}")))?;
-                game.get_or_insert_with(new_game).start = start;
-            }
-            continue;
-        }
-        let line = line.split(';').next().unwrap_or_default();
-        for token in tokens(line) {
-            match token {
-                "{" | "(" => depth += 1,
-                "}" | ")" => depth = depth.saturating_sub(1),
-                _ if depth > 0 => {}
-                "1-0" | "0-1" | "1/2-1/2" | "*" => {
-                    let mut done = game.take().unwrap_or_else(new_game);
-                    done.result = token.to_owned();
-                    games.push(done);
-                }
-                t if t.starts_with('$')
-                    || t.trim_end_matches('.').chars().all(|c| c.is_ascii_digit()) => {}
-                t => {
-                    let g = game.get_or_insert_with(new_game);
-                    let mut pos = g.start.clone();
-                    g.moves.iter().for_each(|&m| pos.play(m));
-                    let san = t.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
-                    let mv = pos
-                        .parse_san(san)
-                        .map_err(|e| err(n, format!("move `{san}`: {e}")))?;
-                    g.moves.push(mv);
-                }
-            }
+        reader.line(n, line.trim())?;
+    }
+    reader.finish()
+}
+
+/// The state of [`read_pgn`] between lines.
+struct PgnReader<'a> {
+    path: &'a Path,
+    games: Vec<PgnGame>,
+    game: Option<PgnGame>,
+    /// The line (0-based) where the open `{` comment began.
+    comment: Option<usize>,
+    /// Open variations, and the line where the outermost began.
+    variations: usize,
+    variation_line: usize,
+}
+
+impl<'a> PgnReader<'a> {
+    const fn new(path: &'a Path) -> Self {
+        Self {
+            path,
+            games: Vec::new(),
+            game: None,
+            comment: None,
+            variations: 0,
+            variation_line: 0,
         }
     }
-    Ok(games)
+
+    fn err(&self, line: usize, reason: String) -> BookError {
+        BookError::Pgn {
+            path: self.path.to_path_buf(),
+            line: line + 1,
+            reason,
+        }
+    }
+
+    /// Reads line `n` (0-based), trimmed.
+    fn line(&mut self, n: usize, line: &str) -> Result<(), BookError> {
+        if self.comment.is_none() && self.variations == 0 && line.starts_with('[') {
+            return self.tag(n, line);
+        }
+        for token in tokens(line) {
+            // `;` comments out the rest of the line, except inside a `{...}` comment.
+            let (token, rest_is_comment) = match token.split_once(';') {
+                Some((before, _)) if self.comment.is_none() => (before, true),
+                _ => (token, false),
+            };
+            if !token.is_empty() {
+                self.token(n, token)?;
+            }
+            if rest_is_comment {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// A tag pair: the first of a game's tags ends the game before it, if that one had moves
+    /// and no result (so that it is not merged into this one).
+    fn tag(&mut self, n: usize, line: &str) -> Result<(), BookError> {
+        if self.game.as_ref().is_some_and(|g| !g.moves.is_empty()) {
+            self.games.extend(self.game.take());
+        }
+        let fen = line
+            .strip_prefix("[FEN \"")
+            .and_then(|r| r.strip_suffix("\"]"));
+        if let Some(fen) = fen {
+            let start =
+                Chess::parse_position(fen).map_err(|e| self.err(n, format!("FEN tag: {e}")))?;
+            self.game.get_or_insert_with(new_game).start = start;
+        }
+        Ok(())
+    }
+
+    fn token(&mut self, n: usize, token: &str) -> Result<(), BookError> {
+        if self.comment.is_some() {
+            if token == "}" {
+                self.comment = None;
+            }
+            return Ok(());
+        }
+        match token {
+            "{" => self.comment = Some(n),
+            "(" => {
+                if self.variations == 0 {
+                    self.variation_line = n;
+                }
+                self.variations += 1;
+            }
+            ")" => self.variations = self.variations.saturating_sub(1),
+            _ if self.variations > 0 => {}
+            "1-0" | "0-1" | "1/2-1/2" | "*" => {
+                let mut done = self.game.take().unwrap_or_else(new_game);
+                token.clone_into(&mut done.result);
+                self.games.push(done);
+            }
+            t if t.starts_with('$')
+                || t.trim_end_matches('.').chars().all(|c| c.is_ascii_digit()) => {}
+            t => self.san(n, t)?,
+        }
+        Ok(())
+    }
+
+    /// A move of the current game, in SAN (a move number glued to it is dropped).
+    fn san(&mut self, n: usize, token: &str) -> Result<(), BookError> {
+        let g = self.game.get_or_insert_with(new_game);
+        let mut pos = g.start.clone();
+        g.moves.iter().for_each(|&m| pos.play(m));
+        let san = token.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
+        let mv = pos.parse_san(san);
+        let mv = mv.map_err(|e| self.err(n, format!("move `{san}`: {e}")))?;
+        self.game.get_or_insert_with(new_game).moves.push(mv);
+        Ok(())
+    }
+
+    /// The games read, the last one kept without a result if it has moves; an error if a
+    /// comment or variation is still open (it would swallow every game after it).
+    fn finish(mut self) -> Result<Vec<PgnGame>, BookError> {
+        if let Some(line) = self.comment {
+            let why = "a `{` comment opened here is never closed".to_owned();
+            return Err(self.err(line, why));
+        }
+        if self.variations > 0 {
+            let why = "a `(` variation opened here is never closed".to_owned();
+            return Err(self.err(self.variation_line, why));
+        }
+        if self.game.as_ref().is_some_and(|g| !g.moves.is_empty()) {
+            self.games.extend(self.game.take());
+        }
+        Ok(self.games)
+    }
 }
 
 fn new_game() -> PgnGame {
