@@ -3,6 +3,8 @@
 
 mod common;
 
+use std::path::Path;
+
 use common::{TempDir, plylab};
 use plylab::game::{Game, Notation, Status, score};
 use plylab::games::chess::{Chess, Material};
@@ -217,22 +219,29 @@ fn a_damaged_or_truncated_file_is_refused_with_exit_code_2() {
     assert!(!stderr.contains("panicked"));
 }
 
+/// `plylab tablebase build GAME ENDING` into `tmp`, as `ENDING.plytb`; its path as text.
+fn built_file(tmp: &TempDir, game: &str, ending: &str) -> String {
+    let out = tmp.path(&format!("{ending}.plytb"));
+    let out = out.to_str().expect("utf-8");
+    let (code, _, stderr) = plylab(&["tablebase", "build", game, ending, "--out", out]);
+    assert_eq!(code, 0, "{stderr}");
+    out.to_owned()
+}
+
 /// The checksum covers the header: KQK relabelled KRK (the same size) is refused, as are a
 /// damaged entry count (said as such) and a version 1 file (to be rebuilt).
 #[test]
 fn a_damaged_header_is_refused_for_what_it_is() {
     let tmp = TempDir::new("tablebase-header");
-    let file = tmp.path("KQK.plytb");
-    let path = file.to_str().expect("utf-8");
-    let (code, _, stderr) = plylab(&["tablebase", "build", "chess", "KQK", "--out", path]);
-    assert_eq!(code, 0, "{stderr}");
-    let bytes = std::fs::read(&file).expect("written");
+    let path = built_file(&tmp, "chess", "KQK");
+    let (path, file) = (path.as_str(), Path::new(&path));
+    let bytes = std::fs::read(file).expect("written");
     assert_eq!(&bytes[10..13], b"KQK");
     let fen = "k7/8/1K6/8/8/8/7R/8 w - - 0 1";
     let damaged = |at: usize, byte: u8| {
         let mut b = bytes.clone();
         b[at] = byte;
-        std::fs::write(&file, b).expect("write");
+        std::fs::write(file, b).expect("write");
         let (code, _, stderr) = plylab(&["tablebase", "probe", path, fen]);
         assert_eq!(code, 2, "{stderr}");
         assert!(
@@ -255,12 +264,8 @@ fn a_damaged_header_is_refused_for_what_it_is() {
 #[test]
 fn a_database_for_the_other_game_is_refused_in_an_experiment() {
     let tmp = TempDir::new("tablebase-game");
-    for (game, ending) in [("chess", "KQK"), ("checkers", "2")] {
-        let out = tmp.path(&format!("{ending}.plytb"));
-        let out = out.to_str().expect("utf-8");
-        let (code, _, stderr) = plylab(&["tablebase", "build", game, ending, "--out", out]);
-        assert_eq!(code, 0, "{stderr}");
-    }
+    built_file(&tmp, "chess", "KQK");
+    built_file(&tmp, "checkers", "2");
     for (game, position, db, other) in [
         ("chess", "startpos", "2.plytb", "checkers"),
         ("checkers", "start", "KQK.plytb", "chess"),
