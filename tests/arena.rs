@@ -268,7 +268,7 @@ fn chess_rules_end_games_mate_fifty_moves_and_insufficient_material() {
         concat!(
             "game = \"chess\"\ngames = 2\npairs = false\nconcurrency = 1\n",
             "openings = { positions = [\"6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1\", ",
-            "\"8/8/8/4k3/8/8/8/R3K3 w - - 99 80\", \"8/8/8/4k3/8/8/8/4K1N1 w - - 0 1\"] }"
+            "\"8/8/8/4k3/8/8/8/R3K3 w - - 99 80\", \"k7/1P6/2N5/8/8/8/8/4K3 b - - 0 1\"] }"
         ),
         &[alphabeta("a", "depth = 3"), alphabeta("b", "depth = 3")],
     );
@@ -289,9 +289,11 @@ fn chess_rules_end_games_mate_fifty_moves_and_insufficient_material() {
         ending(1),
         ("1/2-1/2".into(), "fifty moves".into(), "1".into())
     );
+    // An opening already drawn is refused (a finished game): the only legal move, Kxb7,
+    // leaves a king and a knight against a king.
     assert_eq!(
         ending(2),
-        ("1/2-1/2".into(), "insufficient material".into(), "0".into())
+        ("1/2-1/2".into(), "insufficient material".into(), "1".into())
     );
 }
 

@@ -407,6 +407,33 @@ const CASES: &[Case] = &[
         "engine",
         "is for arena files",
     ),
+    // Values beyond their type reach the user at their key, not as an unknown `match`.
+    case("arena_games_out_of_range.toml", 6, "games", "out of range"),
+    case(
+        "arena_engine_timeout_out_of_range.toml",
+        7,
+        "engine_timeout_ms",
+        "out of range",
+    ),
+    case("arena_st_overflow.toml", 7, "st", "out of range"),
+    case(
+        "arena_st_below_a_millisecond.toml",
+        7,
+        "st",
+        "at least 0.001 (1 ms)",
+    ),
+    case(
+        "arena_finished_opening.toml",
+        7,
+        "positions",
+        "`1212121` is a finished game",
+    ),
+    case(
+        "arena_finished_book_opening.toml",
+        7,
+        "file",
+        "opening `1212121` is a finished game",
+    ),
 ];
 
 /// Runs `experiment FILE --dry-run` and `experiment FILE --out DIR` on one case and returns

@@ -145,14 +145,20 @@ fn resign(src: &Source, r: &ResignAdjudicationSpec) -> Result<ResignAdjudication
 /// The longest `st` accepted, in seconds (a day).
 const MAX_ST: f64 = 86_400.0;
 
-/// `st`: seconds per move, positive and at most a day.
+/// The shortest `st` accepted, in seconds: a player's time is whole milliseconds, and a
+/// shorter `st` would become `time_ms = 0`.
+const MIN_ST: f64 = 0.001;
+
+/// `st`: seconds per move, at least a millisecond and at most a day.
 pub(crate) fn fixed_move_time(src: &Source, m: &MatchSpec) -> Result<Option<Duration>, SpecError> {
     let Some(st) = &m.st else {
         return Ok(None);
     };
     let s = *st.get_ref();
-    if !(s.is_finite() && s > 0.0 && s <= MAX_ST) {
-        let why = format!("{s} is not a time per move: seconds, more than 0 and at most {MAX_ST}");
+    if !(s.is_finite() && (MIN_ST..=MAX_ST).contains(&s)) {
+        let why = format!(
+            "{s} is not a time per move: seconds, at least {MIN_ST} (1 ms) and at most {MAX_ST}"
+        );
         return Err(src.at(st, "st", why));
     }
     if m.tc.is_some() {

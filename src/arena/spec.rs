@@ -468,10 +468,13 @@ impl MatchPlan {
     }
 }
 
-/// True if `text` is an arena file: a TOML document with a `match` table.
+/// True if `text` is an arena file: a TOML document with a `match` key at the top.
+/// Values are left unconverted, so that a value out of range (an integer above i64,
+/// `1e400`) is reported by the arena parser at its key rather than making the file look
+/// like an experiment file.
 #[must_use]
 pub fn is_arena(text: &str) -> bool {
-    toml::from_str::<toml::Table>(text).is_ok_and(|t| t.contains_key("match"))
+    toml::de::DeTable::parse(text).is_ok_and(|t| t.get_ref().keys().any(|k| k.get_ref() == "match"))
 }
 
 /// Reads and validates an arena file.
@@ -495,6 +498,7 @@ pub fn parse(file: &Path, text: &str) -> Result<MatchPlan, SpecError> {
     check_match_size(&src, m, players.len())?;
     let base_dir = file.parent().unwrap_or(Path::new("."));
     let (openings, opening_source) = openings(&src, m, game, base_dir, doc.seed)?;
+    check_book_unfinished(&src, m, &openings)?;
     let format = m.format;
     let concurrency = match &m.concurrency {
         Some(c) if !(1..=256).contains(c.get_ref()) => {
@@ -983,6 +987,21 @@ fn book(
     Ok((list, source))
 }
 
+/// No opening from a `file` is a finished game: its games would be scored without a move
+/// played. (Listed positions are checked one by one where they are read, random openings
+/// are drawn again.)
+fn check_book_unfinished(src: &Source, m: &MatchSpec, list: &[Opening]) -> Result<(), SpecError> {
+    let file = m.openings.as_ref().and_then(|o| o.get_ref().file.as_ref());
+    let (Some(file), Some(done)) = (file, list.iter().find(|o| o.position.is_over())) else {
+        return Ok(());
+    };
+    let why = format!(
+        "opening `{}` is a finished game: an opening must leave a move to play",
+        done.label
+    );
+    Err(src.at(file, "file", why))
+}
+
 /// Fisher–Yates with a seeded generator.
 fn shuffle<T>(items: &mut [T], seed: u64) {
     let mut rng = XorShift::new(seed);
@@ -1006,6 +1025,10 @@ fn listed(
         let t = text.get_ref().trim();
         let position = GamePosition::parse(game, t)
             .map_err(|e| src.at(text, "positions", format!("bad {game} position `{t}`: {e}")))?;
+        if position.is_over() {
+            let why = format!("`{t}` is a finished game: an opening must leave a move to play");
+            return Err(src.at(text, "positions", why));
+        }
         out.push(Opening {
             label: t.to_owned(),
             position,

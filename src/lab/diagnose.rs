@@ -95,10 +95,7 @@ pub fn user_words(message: &str, value: &str) -> String {
         out = out.replace("invalid type: map", "invalid type: a table");
     }
     out = out.replace("$__toml_private_datetime", "a date-time");
-    out = out.replace(
-        " as i128",
-        " (too large: TOML integers stop at 9223372036854775807)",
-    );
+    out = out_of_range_words(&out);
     for (rust, words) in TYPE_WORDS {
         out = out.replace(rust, words);
     }
@@ -110,6 +107,21 @@ pub fn user_words(message: &str, value: &str) -> String {
         );
     }
     out + &unknown_word_suggestion(message)
+}
+
+/// An integer beyond what the reader holds (serde writes it `as i128`; a key may hold up
+/// to 18446744073709551615, so "too large for TOML" would be wrong) and a float beyond
+/// f64, in words that say the value is out of range.
+fn out_of_range_words(message: &str) -> String {
+    if let Some(rest) = message.strip_prefix("invalid type: integer ")
+        && let Some((number, tail)) = rest.split_once(" as i128")
+    {
+        return format!("out of range: integer {number}{tail}");
+    }
+    message.replace(
+        "floating-point number overflowed",
+        "out of range: a number beyond 1.8e308 (the largest floating-point number)",
+    )
 }
 
 /// `invalid type: string "x", expected struct OrderingSpec`: a Rust struct is a table in
@@ -495,6 +507,19 @@ mod tests {
             "",
         );
         assert!(m.ends_with("did you mean `alphabeta`?"), "{m}");
+        let m = user_words(
+            "invalid type: integer `99999999999999999999` as i128, expected u32",
+            "99999999999999999999",
+        );
+        assert_eq!(
+            m,
+            "out of range: integer `99999999999999999999`, expected a whole number from 0 to 4294967295"
+        );
+        let m = user_words("floating-point number overflowed", "1e400");
+        assert!(
+            m.starts_with("out of range: a number beyond 1.8e308"),
+            "{m}"
+        );
     }
 
     #[test]

@@ -15,7 +15,7 @@ use super::settings::{
     AlgorithmSetting, ChessEval, EvalChoice, NullMoveSetting, QuiescenceSetting,
 };
 use super::sweep::{Sweep, Variants};
-use crate::game::{Notation, ParseError};
+use crate::game::{Game, Notation, ParseError, Status};
 use crate::games::backgammon::Backgammon;
 use crate::games::chance_tree::{ChanceKind, ChanceTree, ChanceTreeParams};
 use crate::games::checkers::Checkers;
@@ -371,6 +371,22 @@ impl GamePosition {
             GameKind::ChanceTree => Self::ChanceTree(ChanceTree::parse_position(text)?),
             GameKind::Backgammon => Self::Backgammon(Backgammon::parse_position(text)?),
         })
+    }
+
+    /// True if the game is over in this position (no move to play from it).
+    #[must_use]
+    pub fn is_over(&self) -> bool {
+        let status = match self {
+            Self::TicTacToe(p) => p.status(),
+            Self::Connect4(p) => p.status(),
+            Self::RandomTree(p) => p.status(),
+            Self::Chess(p) => p.status(),
+            Self::Checkers(p) => p.status(),
+            Self::Othello(p) => p.status(),
+            Self::ChanceTree(p) => p.status(),
+            Self::Backgammon(p) => p.status(),
+        };
+        status != Status::Ongoing
     }
 }
 
