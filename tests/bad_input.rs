@@ -434,6 +434,12 @@ const CASES: &[Case] = &[
         "file",
         "opening `1212121` is a finished game",
     ),
+    case(
+        "duplicate_sweep_value.toml",
+        10,
+        "tt_mb",
+        "`1` is listed twice",
+    ),
 ];
 
 /// Runs `experiment FILE --dry-run` and `experiment FILE --out DIR` on one case and returns

@@ -25,7 +25,7 @@ impl<T> Sweep<T> {
     }
 }
 
-impl<'de, T: Deserialize<'de>> Deserialize<'de> for Sweep<T> {
+impl<'de, T: Deserialize<'de> + fmt::Display> Deserialize<'de> for Sweep<T> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         deserializer.deserialize_any(SweepVisitor(PhantomData))
     }
@@ -41,7 +41,7 @@ macro_rules! forward_scalar {
     )*};
 }
 
-impl<'de, T: Deserialize<'de>> Visitor<'de> for SweepVisitor<T> {
+impl<'de, T: Deserialize<'de> + fmt::Display> Visitor<'de> for SweepVisitor<T> {
     type Value = Sweep<T>;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -61,12 +61,28 @@ impl<'de, T: Deserialize<'de>> Visitor<'de> for SweepVisitor<T> {
                 "an empty list sweeps nothing: give at least one value",
             ));
         }
+        if let Some(twice) = first_repeated(&values) {
+            return Err(de::Error::custom(format!(
+                "`{twice}` is listed twice: each value of a sweep makes one variant, named by \
+                 the value, and two of one name would be averaged together"
+            )));
+        }
         Ok(Sweep(values))
     }
 
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
         T::deserialize(MapAccessDeserializer::new(map)).map(|one| Sweep(vec![one]))
     }
+}
+
+/// The first value written the same way as an earlier one (variants are named by the
+/// written value, so `1` and `1.0` of a number sweep are one name too).
+fn first_repeated<T: fmt::Display>(values: &[T]) -> Option<String> {
+    let mut seen = std::collections::HashSet::new();
+    values
+        .iter()
+        .map(ToString::to_string)
+        .find(|v| !seen.insert(v.clone()))
 }
 
 /// The cartesian product of sweeps, built one field at a time: each variant carries the
@@ -148,6 +164,13 @@ mod tests {
         assert!(err.message().contains("-3"), "{}", err.message());
         assert!(toml::from_str::<Doc>("a = []").is_err());
         assert!(toml::from_str::<Doc>("a = [1, 'x']").is_err());
+        let err = toml::from_str::<Doc>("a = 1\nb = ['x', 'y', 'x']").unwrap_err();
+        assert!(
+            err.message().contains("`x` is listed twice"),
+            "{}",
+            err.message()
+        );
+        assert_eq!(err.span().map(|s| s.start), Some(10));
     }
 
     #[test]
