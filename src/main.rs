@@ -19,7 +19,8 @@ use plylab::lab::{bench, machine, perft, runner, spec, suite, test_set};
 use plylab::plot::{self, Format};
 use plylab::search::mcts::{MctsAlgorithm, MctsBudget, MctsConfig};
 use plylab::search::{
-    Algorithm, Extensions, Iteration, Limits, Ordering, Quiescence, SearchConfig, search_observed,
+    Algorithm, Extensions, Iteration, Limits, Ordering, Quiescence, SearchConfig, config,
+    search_observed,
 };
 
 /// plylab: what each game-tree search technique buys, measured.
@@ -429,7 +430,7 @@ struct Techniques {
     #[arg(long)]
     parity: bool,
     /// Solve positions with at most N empties (othello) by the game's dedicated solver.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=20))]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=i64::from(config::MAX_ENDGAME_SOLVER)))]
     endgame_solver: Option<u32>,
     /// All of --hint --tt-move --killers --history.
     #[arg(long)]
@@ -461,8 +462,8 @@ struct Techniques {
     /// Also search checking moves in the first quiescence ply.
     #[arg(long)]
     quiescence_checks: bool,
-    /// Delta pruning in quiescence with this margin (evaluator units).
-    #[arg(long, value_name = "N")]
+    /// Delta pruning in quiescence with this margin (evaluator units, ≥ 0).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(i32).range(0..))]
     delta_margin: Option<i32>,
     /// Quiescence nodes look their positions up in the transposition table and store their
     /// values there.
@@ -475,7 +476,7 @@ struct Techniques {
     #[arg(long)]
     null_verify: bool,
     /// Check extension in 1/24 ply (0-23).
-    #[arg(long, value_name = "N", default_value_t = 0, value_parser = clap::value_parser!(i32).range(0..=23))]
+    #[arg(long, value_name = "N", default_value_t = 0, value_parser = clap::value_parser!(i32).range(0..=i64::from(config::MAX_CHECK_EXTENSION)))]
     check_extension: i32,
     /// Principal variation search.
     #[arg(long)]
@@ -484,11 +485,11 @@ struct Techniques {
     #[arg(long)]
     etc: bool,
     /// Search threads for --algorithm lazy_smp or ybw.
-    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=config::MAX_SEARCH_THREADS as i64))]
     threads: u32,
     /// Young Brothers Wait: nodes at least this many plies from the horizon may hand their
     /// younger brothers to idle threads.
-    #[arg(long, value_name = "N", default_value_t = plylab::search::ybw::SPLIT_DEPTH, value_parser = clap::value_parser!(u32).range(1..=64))]
+    #[arg(long, value_name = "N", default_value_t = plylab::search::ybw::SPLIT_DEPTH, value_parser = clap::value_parser!(u32).range(1..=i64::from(config::MAX_SPLIT_PLIES)))]
     split_plies: u32,
     /// Lazy SMP: the depths the helper threads search (EXPERIMENTS.md, `helper_depths`).
     #[arg(long, value_enum, default_value_t = HelperDepthsName::Alternate)]
@@ -531,7 +532,7 @@ struct Techniques {
     #[arg(long)]
     score_window: bool,
     /// Count decisive scores in units of this many plies of the game (2: Pons's stones).
-    #[arg(long, value_name = "PLIES", default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=16))]
+    #[arg(long, value_name = "PLIES", default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=i64::from(config::MAX_SCORE_GRAIN)))]
     score_grain: u8,
     /// Find the root value by null-window searches on the score (Pons, part 8).
     #[arg(long)]

@@ -69,7 +69,7 @@ use crate::search::{Algorithm, Iteration, Limits, RootReport, SearchConfig, Sear
 /// larger than the memory available is refused with `info string` and the old table kept.
 pub const MAX_HASH_MB: usize = 65_536;
 /// The most search threads `setoption name Threads` accepts (lazy SMP).
-const MAX_THREADS: usize = 256;
+const MAX_THREADS: usize = crate::search::config::MAX_SEARCH_THREADS;
 /// The most lines `setoption name MultiPV` accepts (Stockfish's limit too).
 const MAX_MULTIPV: usize = 500;
 /// `info currmove` lines start this long after `go`, so that short searches (and the

@@ -440,6 +440,19 @@ const CASES: &[Case] = &[
         "tt_mb",
         "`1` is listed twice",
     ),
+    // The ranges of the `search` flags.
+    case(
+        "endgame_solver_too_large.toml",
+        10,
+        "endgame_solver",
+        "99999 is not in 1..=20",
+    ),
+    case(
+        "negative_delta_margin.toml",
+        12,
+        "delta_margin",
+        "cannot be negative",
+    ),
 ];
 
 /// Runs `experiment FILE --dry-run` and `experiment FILE --out DIR` on one case and returns
@@ -618,6 +631,17 @@ fn bad_flags_are_refused() {
     refused(
         &["search", "connect4", "start", "--nodes", "0"],
         &["--nodes"],
+    );
+    refused(
+        &[
+            "search",
+            "chess",
+            "start",
+            "--delta-margin=-5",
+            "--depth",
+            "1",
+        ],
+        &["--delta-margin"],
     );
     refused(
         &[

@@ -25,7 +25,7 @@ use crate::games::othello::Othello;
 use crate::games::random_tree::{Model, OracleOrder, RandomTree, TreeParams, mix};
 use crate::games::tictactoe::TicTacToe;
 use crate::search::mcts::{MctsAlgorithm, MctsConfig};
-use crate::search::{Limits, SearchConfig};
+use crate::search::{Limits, SearchConfig, config};
 
 /// The largest transposition table an experiment may ask for, in MiB (64 GiB).
 pub const MAX_TT_MB: usize = 1 << 16;
@@ -214,7 +214,7 @@ pub struct SearcherSpec {
     /// Also search checking moves in the first quiescence ply.
     pub quiescence_checks: Option<Sweep<bool>>,
     /// Delta pruning margin in quiescence, in the evaluator's units (absent: off).
-    pub delta_margin: Option<Sweep<i32>>,
+    pub delta_margin: Option<Spanned<Sweep<i32>>>,
     /// Quiescence nodes use the transposition table (absent: off).
     pub quiescence_tt: Option<Sweep<bool>>,
     /// Null-move pruning: "off" (default), "adaptive" or R.
@@ -1215,11 +1215,15 @@ fn technique_variants(
                 }
             },
         )
-        .across("delta_margin", spec.delta_margin.as_ref(), |v, m| {
-            if let Some(q) = &mut c(v).quiescence {
-                q.delta = Some(m);
-            }
-        })
+        .across(
+            "delta_margin",
+            spec.delta_margin.as_ref().map(Spanned::get_ref),
+            |v, m| {
+                if let Some(q) = &mut c(v).quiescence {
+                    q.delta = Some(m);
+                }
+            },
+        )
         .across("quiescence_tt", spec.quiescence_tt.as_ref(), |v, b| {
             if let Some(q) = &mut c(v).quiescence {
                 q.tt = b;
@@ -1365,33 +1369,12 @@ fn check_variant(
             format!("best_first probability {p} is not in [0, 1]"),
         ));
     }
-    if let Some(ext) = &spec.check_extension
-        && !(0..crate::search::config::ONE_PLY).contains(&variant.config.extensions.check)
-    {
-        let e = variant.config.extensions.check;
-        let why =
-            format!("{e} is not in 0..=23 (1/24 ply, below one ply so that search terminates)");
-        return Err(src.at(ext, "check_extension", why));
-    }
-    if let Some(grain) = &spec.score_grain
-        && !(1..=16).contains(&variant.config.solve.score_grain)
-    {
-        let g = variant.config.solve.score_grain;
-        return Err(src.at(
-            grain,
-            "score_grain",
-            format!("{g} is not in 1..=16 (plies)"),
-        ));
-    }
-    if let Some(asp) = &spec.aspiration
-        && asp.get_ref().values().iter().any(|&w| w < 0)
-    {
-        return Err(src.at(asp, "aspiration", "a window half-width cannot be negative"));
-    }
+    check_technique_ranges(src, spec, variant)?;
     if let Some(threads) = &spec.threads {
         let t = variant.config.threads;
-        if t == 0 || t > 256 {
-            return Err(src.at(threads, "threads", format!("{t} is not in 1..=256")));
+        let most = config::MAX_SEARCH_THREADS;
+        if !(1..=most).contains(&t) {
+            return Err(src.at(threads, "threads", format!("{t} is not in 1..={most}")));
         }
         let parallel = variant.mcts.map_or(
             matches!(
@@ -1429,8 +1412,9 @@ fn check_variant(
             ));
         }
         let n = variant.config.split_plies;
-        if !(1..=64).contains(&n) {
-            return Err(src.at(split, "split_plies", format!("{n} is not in 1..=64")));
+        let most = config::MAX_SPLIT_PLIES;
+        if !(1..=most).contains(&n) {
+            return Err(src.at(split, "split_plies", format!("{n} is not in 1..={most}")));
         }
     }
     let lazy_smp_keys = [
@@ -1461,6 +1445,50 @@ fn check_variant(
     if let Some(tt) = &spec.tt_mb {
         super::diagnose::check_table_mb(variant.config.tt_mb as u64)
             .map_err(|why| src.at(tt, "tt_mb", why))?;
+    }
+    Ok(())
+}
+
+/// The numeric technique keys in the ranges their `search` flags accept (the bounds are
+/// `search::config`'s constants, shared with main.rs), 0 kept as "off" where the file's key
+/// has an off value the flag expresses by its absence.
+fn check_technique_ranges(
+    src: &Source,
+    spec: &SearcherSpec,
+    variant: &SearcherVariant,
+) -> Result<(), SpecError> {
+    let c = &variant.config;
+    if let Some(ext) = &spec.check_extension
+        && !(0..=config::MAX_CHECK_EXTENSION).contains(&c.extensions.check)
+    {
+        let (e, most) = (c.extensions.check, config::MAX_CHECK_EXTENSION);
+        let why =
+            format!("{e} is not in 0..={most} (1/24 ply, below one ply so that search terminates)");
+        return Err(src.at(ext, "check_extension", why));
+    }
+    if let Some(grain) = &spec.score_grain
+        && !(1..=config::MAX_SCORE_GRAIN).contains(&c.solve.score_grain)
+    {
+        let (g, most) = (c.solve.score_grain, config::MAX_SCORE_GRAIN);
+        return Err(src.at(
+            grain,
+            "score_grain",
+            format!("{g} is not in 1..={most} (plies)"),
+        ));
+    }
+    if let (Some(key), Some(n)) = (&spec.endgame_solver, c.endgame_solver)
+        && n > config::MAX_ENDGAME_SOLVER
+    {
+        let most = config::MAX_ENDGAME_SOLVER;
+        let why = format!("{n} is not in 1..={most} (empties; 0: off)");
+        return Err(src.at(key, "endgame_solver", why));
+    }
+    let negative = |s: &Spanned<Sweep<i32>>| s.get_ref().values().iter().any(|&w| w < 0);
+    if let Some(asp) = spec.aspiration.as_ref().filter(|s| negative(s)) {
+        return Err(src.at(asp, "aspiration", "a window half-width cannot be negative"));
+    }
+    if let Some(delta) = spec.delta_margin.as_ref().filter(|s| negative(s)) {
+        return Err(src.at(delta, "delta_margin", "a margin cannot be negative"));
     }
     Ok(())
 }

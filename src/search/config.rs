@@ -14,6 +14,27 @@ use super::Ordering;
 /// than one ply.
 pub const ONE_PLY: i32 = 24;
 
+// The ranges of the numeric settings, one source for the `search`/`suite` flags, the UCI
+// options and experiment files.
+
+/// The most search threads (`threads`, `--threads`, UCI `Threads`).
+pub const MAX_SEARCH_THREADS: usize = 256;
+
+/// The largest `split_plies`: YBW's fewest plies from the horizon at which a node may
+/// split (1 to this).
+pub const MAX_SPLIT_PLIES: u32 = 64;
+
+/// The most empties handed to a game's endgame solver (`endgame_solver`, 1 to this): the
+/// solver does not look at the search's node or time limit, so its reach is kept to what it
+/// solves in a moment.
+pub const MAX_ENDGAME_SOLVER: u32 = 20;
+
+/// The coarsest score grain in plies (`score_grain`, 1 to this).
+pub const MAX_SCORE_GRAIN: u8 = 16;
+
+/// The largest check extension, in 1/24 ply: below one ply, so that search terminates.
+pub const MAX_CHECK_EXTENSION: i32 = ONE_PLY - 1;
+
 /// Which depths lazy SMP's helper threads search ([`super::smp`]).
 #[derive(
     Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Deserialize, serde::Serialize,
