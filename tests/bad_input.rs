@@ -453,6 +453,18 @@ const CASES: &[Case] = &[
         "delta_margin",
         "cannot be negative",
     ),
+    case(
+        "eval_not_of_the_game.toml",
+        12,
+        "eval",
+        "`pubeval`, which is not an evaluation of connect4",
+    ),
+    case(
+        "arena_eval_not_of_the_game.toml",
+        16,
+        "eval",
+        "`material`, which is not an evaluation of checkers",
+    ),
 ];
 
 /// Runs `experiment FILE --dry-run` and `experiment FILE --out DIR` on one case and returns

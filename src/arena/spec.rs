@@ -21,7 +21,8 @@ use crate::games::tictactoe::TicTacToe;
 use crate::lab::elo::Sprt;
 use crate::lab::spec::{
     GameKind, GamePosition, LimitsSpec, SearcherSpec, SearcherVariant, Source, SpecError,
-    check_labels, check_limits, check_name, database_mismatch, document, limit_variants, read_file,
+    check_eval, check_labels, check_limits, check_name, database_mismatch, document,
+    limit_variants, read_file,
     required_algorithm, variants_of,
 };
 use crate::rng::{XorShift, mix};
@@ -705,6 +706,7 @@ fn player_kinds(
         }
         let algorithm = required_algorithm(src, spec)?;
         let variants = variants_of(src, spec, algorithm)?;
+        check_eval(src, spec, game)?;
         if let Some(file) = &spec.book
             && let Some(why) = variants.iter().find_map(|v| book_mismatch(v, game))
         {

@@ -207,8 +207,9 @@ pub struct SearcherSpec {
     /// Random trees only: order moves by the true values (replaces the other switches there).
     pub oracle: Option<Spanned<Sweep<OracleOrder>>>,
     /// Chess: `material`, `shannon` or `pst` (default); backgammon: `pubeval` (default) or
-    /// `race`.
-    pub eval: Option<Sweep<ChessEval>>,
+    /// `race`; either, and connect four, checkers and othello: `linear:<weights file>` of
+    /// the game. Any other is refused ([`check_eval`]).
+    pub eval: Option<Spanned<Sweep<ChessEval>>>,
     /// Quiescence search: "off" (default), "unlimited" or its deepest ply.
     pub quiescence: Option<Sweep<QuiescenceSetting>>,
     /// Also search checking moves in the first quiescence ply.
@@ -846,6 +847,7 @@ pub fn parse(file: &Path, text: &str) -> Result<Plan, SpecError> {
         }
         let chosen = searchers_for(&src, game, &searchers)?;
         check_knowledge_game(&src, &doc, game, &chosen)?;
+        check_game_evals(&src, &doc, game, &chosen)?;
         check_chance_searchers(&src, game, &chosen)?;
         let per_position: Option<usize> = chosen.iter().try_fold(0usize, |sum, (_, limits)| {
             let sweeps = limit_variants([limits, &game.limits, &doc.limits]).len();
@@ -1202,7 +1204,9 @@ fn technique_variants(
         &mut v.config
     }
     variants
-        .across("eval", spec.eval.as_ref(), |v, e| v.eval = e)
+        .across("eval", spec.eval.as_ref().map(Spanned::get_ref), |v, e| {
+            v.eval = e
+        })
         .across("quiescence", spec.quiescence.as_ref(), |v, q| {
             c(v).quiescence = q.config()
         })
@@ -1859,33 +1863,6 @@ fn check_chance_searchers(
     chosen: &[(SearcherVariant, LimitsSpec)],
 ) -> Result<(), SpecError> {
     let kind = *game.game.get_ref();
-    let backgammon_eval = |e: ChessEval| matches!(e, ChessEval::Pubeval | ChessEval::Race);
-    let chess_eval = |e: ChessEval| matches!(e, ChessEval::Material | ChessEval::Shannon);
-    // Linear weights are for one game (crate::games::linear).
-    let wrong_linear = |e: ChessEval| {
-        use crate::games::linear::LinearKind;
-        let want = match kind {
-            GameKind::Chess => Some(LinearKind::Chess),
-            GameKind::Connect4 => Some(LinearKind::Connect4),
-            GameKind::Checkers => Some(LinearKind::Checkers),
-            GameKind::Othello => Some(LinearKind::Othello),
-            GameKind::Backgammon => Some(LinearKind::Backgammon),
-            _ => None,
-        };
-        matches!(e, ChessEval::Linear(id) if Some(id.kind()) != want)
-    };
-    let wrong_eval = chosen.iter().map(|(v, _)| v).find(|v| match kind {
-        GameKind::Backgammon => chess_eval(v.eval) || wrong_linear(v.eval),
-        GameKind::Chess => backgammon_eval(v.eval) || wrong_linear(v.eval),
-        _ => wrong_linear(v.eval),
-    });
-    if let Some(v) = wrong_eval {
-        let why = format!(
-            "searcher `{}` evaluates with `{}`, which is not an evaluation of {kind}",
-            v.label, v.eval
-        );
-        return Err(src.at(&game.game, "game", why));
-    }
     let mismatch = chosen.iter().map(|(v, _)| v).find(|v| {
         // Monte Carlo searches sample chance outcomes by their weights: they play both.
         let searches_chance = v.mcts.is_none() && v.config.algorithm.searches_chance();
@@ -1908,6 +1885,80 @@ fn check_chance_searchers(
         )
     };
     Err(src.at(&game.game, "game", why))
+}
+
+/// Whether `eval` is one of `kind`'s evaluations: chess's three and backgammon's two by
+/// name, and linear weights of the game (`crate::games::linear`); the other games have one
+/// evaluator each and no `eval` to choose.
+fn game_has_eval(kind: GameKind, eval: ChessEval) -> bool {
+    use crate::games::linear::LinearKind;
+    match eval {
+        ChessEval::Material | ChessEval::Shannon | ChessEval::Pst => kind == GameKind::Chess,
+        ChessEval::Pubeval | ChessEval::Race => kind == GameKind::Backgammon,
+        ChessEval::Linear(id) => match kind {
+            GameKind::Chess => id.kind() == LinearKind::Chess,
+            GameKind::Connect4 => id.kind() == LinearKind::Connect4,
+            GameKind::Checkers => id.kind() == LinearKind::Checkers,
+            GameKind::Othello => id.kind() == LinearKind::Othello,
+            GameKind::Backgammon => id.kind() == LinearKind::Backgammon,
+            GameKind::Tictactoe | GameKind::RandomTree | GameKind::ChanceTree => false,
+        },
+    }
+}
+
+/// Every `eval` the searcher writes is one of `kind`'s (an evaluation of another game would
+/// be silently replaced by the game's own, or refused at run time).
+///
+/// # Errors
+/// A [`SpecError`] at the searcher's `eval`.
+pub(crate) fn check_eval(
+    src: &Source,
+    spec: &SearcherSpec,
+    kind: GameKind,
+) -> Result<(), SpecError> {
+    let Some(eval) = &spec.eval else {
+        return Ok(());
+    };
+    let Some(wrong) = eval
+        .get_ref()
+        .values()
+        .iter()
+        .find(|e| !game_has_eval(kind, **e))
+    else {
+        return Ok(());
+    };
+    let has = match kind {
+        GameKind::Chess => "material, shannon, pst or linear chess weights",
+        GameKind::Backgammon => "pubeval, race or linear backgammon weights",
+        GameKind::Connect4 | GameKind::Checkers | GameKind::Othello => {
+            "its own evaluation, with no `eval`, or linear weights of the game"
+        }
+        GameKind::Tictactoe | GameKind::RandomTree | GameKind::ChanceTree => {
+            "its own evaluation only: leave `eval` out"
+        }
+    };
+    let why = format!(
+        "searcher `{}` evaluates with `{wrong}`, which is not an evaluation of {kind} \
+         ({kind} takes {has})",
+        spec.label.get_ref()
+    );
+    Err(src.at(eval, "eval", why))
+}
+
+/// Each searcher of a game evaluates with one of the game's evaluations ([`check_eval`]).
+fn check_game_evals(
+    src: &Source,
+    doc: &ExperimentFile,
+    game: &GameSpec,
+    chosen: &[(SearcherVariant, LimitsSpec)],
+) -> Result<(), SpecError> {
+    let specs = doc.searchers.get_ref();
+    for spec in specs {
+        if chosen.iter().any(|(v, _)| &v.label == spec.label.get_ref()) {
+            check_eval(src, spec, *game.game.get_ref())?;
+        }
+    }
+    Ok(())
 }
 
 /// Reads the test set `file` (relative to the experiment file's directory).
