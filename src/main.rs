@@ -920,9 +920,9 @@ struct SuiteArgs {
     game: GameName,
     /// The test set: `<position> <known score>` per line (Pons's connect-four format).
     file: PathBuf,
-    /// Only the first N positions.
-    #[arg(long, value_name = "N")]
-    take: Option<usize>,
+    /// Only the first N positions (N ≥ 1).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    take: Option<u64>,
     /// Worker threads, 1-256 [default: the number of cores]. With 1, the positions are
     /// searched on the main thread, which also writes their rows, as a single-threaded
     /// solver would.
@@ -1636,7 +1636,9 @@ fn require_limit(position: &GamePosition, limits: &Limits) -> Result<(), Failure
 }
 
 fn run_suite(args: &SuiteArgs) -> Result<(), Failure> {
-    let loaded = test_set::read_checked(args.game.into(), &args.file, args.take, args.skip_invalid)
+    // More than the address space holds is as good as all of them.
+    let take = args.take.map(|t| usize::try_from(t).unwrap_or(usize::MAX));
+    let loaded = test_set::read_checked(args.game.into(), &args.file, take, args.skip_invalid)
         .map_err(Failure::bad_input)?;
     for skipped in &loaded.skipped {
         eprintln!("skipped: {skipped}");

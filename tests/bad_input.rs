@@ -465,6 +465,13 @@ const CASES: &[Case] = &[
         "eval",
         "`material`, which is not an evaluation of checkers",
     ),
+    case(
+        "test_set_impossible_score.toml",
+        6,
+        "file",
+        "impossible_score.txt:3: bad position `4 22`: 22 is not a possible score",
+    ),
+    case("take_zero.toml", 7, "take", "must be at least 1"),
 ];
 
 /// Runs `experiment FILE --dry-run` and `experiment FILE --out DIR` on one case and returns
@@ -620,6 +627,22 @@ fn a_test_set_with_a_bad_line_is_refused_with_its_location() {
     refused(
         &["suite", "connect4", "no/such/test_set"],
         &["no/such/test_set"],
+    );
+    let impossible = bad_dir().join("impossible_score.txt");
+    let impossible = impossible.to_str().expect("UTF-8 path");
+    refused(
+        &["suite", "connect4", impossible],
+        &[&format!("{impossible}:3:"), "22 is not a possible score"],
+    );
+    refused(
+        &[
+            "suite",
+            "connect4",
+            "experiments/data/connect4/Test_L3_R1",
+            "--take",
+            "0",
+        ],
+        &["--take"],
     );
     let obf = bad_dir().join("bad_test_set.obf");
     let obf = obf.to_str().expect("UTF-8 path");

@@ -352,6 +352,28 @@ pub fn pons_score(root: &Connect4, search_score: Score) -> Option<i32> {
     })
 }
 
+/// The scores Pons's convention ([`pons_score`]) can give `root`: a win of the side to move
+/// no sooner than its next stone, a loss no sooner than the opponent's, and neither before
+/// the seventh stone of the game (four of the winner's, three of the loser's between);
+/// from the start, -18..=18. A finished position has its one score.
+#[must_use]
+pub fn pons_score_range(root: &Connect4) -> std::ops::RangeInclusive<i32> {
+    let stones = i32::from(root.plies);
+    match root.status() {
+        Status::Over(Outcome::Draw) => 0..=0,
+        Status::Over(_) => {
+            // The last stone won: it was placed with stones - 1 before it.
+            let lost = -((43 - (stones - 1)) / 2);
+            lost..=lost
+        }
+        Status::Ongoing => {
+            let win = (43 - stones.max(6)) / 2;
+            let loss = (43 - (stones + 1).max(7)) / 2;
+            -loss..=win
+        }
+    }
+}
+
 impl Notation for Connect4 {
     /// `start` (or an empty string) is the empty board; otherwise the columns played, one
     /// digit 1-7 each, first player first, as in Pons's test sets. Refused: other
@@ -845,5 +867,20 @@ mod tests {
             pos("4453").to_ascii(),
             ".......\n.......\n.......\n.......\n...O...\n..OXX..\n1234567\n"
         );
+    }
+
+    #[test]
+    fn pons_scores_lie_in_their_range() {
+        assert_eq!(pons_score_range(&Connect4::new()), -18..=18);
+        // The first player's fourth stone wins: the seventh of the game, 6 before it.
+        let won = pos("1212121");
+        assert_eq!(pons_score_range(&won), -18..=-18);
+        assert_eq!(pons_score(&won, score::loss_in(0)), Some(-18));
+        // The side to move wins at once: its stone comes after the 7 on the board.
+        let threat = pos("445566");
+        assert_eq!(pons_score(&threat, score::win_in(1)), Some(18));
+        assert_eq!(*pons_score_range(&threat).end(), 18);
+        // With 7 stones played: a win on the 8th stone at the soonest, a loss on the 9th.
+        assert_eq!(pons_score_range(&pos("4444443")), -17..=18);
     }
 }

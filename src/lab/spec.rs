@@ -1736,6 +1736,10 @@ fn check_keys_for_game(src: &Source, game: &GameSpec, kind: GameKind) -> Result<
     if let (Some(take), None) = (&game.take, &game.file) {
         return Err(src.at(take, "take", "`take` needs a `file`"));
     }
+    if let Some(take) = game.take.as_ref().filter(|t| *t.get_ref() == 0) {
+        let why = "must be at least 1 (the number of the file's positions searched)";
+        return Err(src.at(take, "take", why));
+    }
     if let Some(play_out) = &game.play_out
         && *play_out.get_ref()
         && (kind != GameKind::Chess || game.file.is_none())

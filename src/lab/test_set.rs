@@ -7,8 +7,9 @@ use std::path::{Path, PathBuf};
 
 use super::answer::Answer;
 use super::spec::{GameKind, GamePosition, PositionEntry};
-use crate::game::ParseError;
+use crate::game::{Game, ParseError, score};
 use crate::games::chess::ChessMove;
+use crate::games::connect4::pons_score_range;
 use crate::games::othello::obf;
 
 /// A test set that cannot be read.
@@ -193,10 +194,84 @@ pub fn parse_line(kind: GameKind, line: &str, set: &str) -> Result<PositionEntry
         }
         None => (line, None),
     };
+    let position = GamePosition::parse(kind, text)?;
+    if let Some(score) = expected {
+        check_known_score(&position, score)?;
+    }
     Ok(PositionEntry {
         label: text.to_owned(),
         set: set.to_owned(),
-        position: GamePosition::parse(kind, text)?,
+        position,
         answer: expected.map(Answer::Score),
     })
+}
+
+/// A known score the position can have in its set's convention: one outside it could only
+/// be missed, every time, and would be counted as the search's failure.
+fn check_known_score(position: &GamePosition, known: i32) -> Result<(), ParseError> {
+    match position {
+        GamePosition::Connect4(p) => {
+            let range = pons_score_range(p);
+            if range.contains(&known) {
+                return Ok(());
+            }
+            Err(ParseError::new(format!(
+                "{known} is not a possible score: Pons's scores, (43 - stones when the winner \
+                 plays) / 2, lie in {}..={} for this position",
+                range.start(),
+                range.end()
+            )))
+        }
+        GamePosition::TicTacToe(p) => {
+            // The set's scores are the search's: a draw, or a win or loss at most the empty
+            // squares away.
+            let left = p
+                .remaining_plies()
+                .map_or(i32::MAX, |n| i32::try_from(n).unwrap_or(i32::MAX));
+            let plies = score::plies_to_end(known);
+            if known == 0 || plies.is_some_and(|d| d <= left) {
+                return Ok(());
+            }
+            Err(ParseError::new(format!(
+                "{known} is not a possible score: tic-tac-toe's are 0 (a draw) or \
+                 ±({} - plies to the end), at most {left} plies from here",
+                score::WIN
+            )))
+        }
+        _ => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(kind: GameKind, text: &str) -> Result<PositionEntry, ParseError> {
+        parse_line(kind, text, "set")
+    }
+
+    #[test]
+    fn impossible_known_scores_are_refused() {
+        assert!(line(GameKind::Connect4, "4 18").is_ok());
+        for bad in ["4 22", "4 100", "4 -19"] {
+            let err = line(GameKind::Connect4, bad).unwrap_err().to_string();
+            assert!(err.contains("not a possible score"), "{bad}: {err}");
+        }
+        assert!(line(GameKind::Tictactoe, "1234 0").is_ok());
+        let win = format!("1234 {}", score::win_in(3));
+        assert!(line(GameKind::Tictactoe, &win).is_ok());
+        for bad in ["1234 5".to_owned(), format!("1234 {}", score::win_in(6))] {
+            let err = line(GameKind::Tictactoe, &bad).unwrap_err().to_string();
+            assert!(err.contains("not a possible score"), "{bad}: {err}");
+        }
+    }
+
+    #[test]
+    fn pons_sets_hold_possible_scores_only() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments/data/connect4");
+        for set in ["Test_L3_R1", "Test_L2_R1", "Test_L2_R2", "Test_L1_R1"] {
+            let entries = read(GameKind::Connect4, &dir.join(set), None).unwrap();
+            assert_eq!(entries.len(), 1000, "{set}");
+        }
+    }
 }
