@@ -611,6 +611,18 @@ fn bad_positions_are_refused() {
     );
     refused(&["search", "random_tree", "b=40,d=40"], &["b^d <= 2^30"]);
     refused(
+        &["search", "random_tree", "b=4,d=8,b=5"],
+        &["`b` is given twice (`b=4` and `b=5`)"],
+    );
+    refused(
+        &["search", "random_tree", "b=2,d=3,path=0..1"],
+        &["step 2 is empty"],
+    );
+    refused(
+        &["search", "chance_tree", "b=2,d=3,chance=2,path=.1"],
+        &["step 1 is empty"],
+    );
+    refused(
         &["perft", "connect4", "x", "3"],
         &["bad connect4 position `x`"],
     );

@@ -14,7 +14,7 @@
 use std::fmt;
 
 use crate::game::{Evaluator, Game, Notation, Outcome, ParseError, Player, Score, Status, Weight};
-use crate::games::random_tree::Child;
+use crate::games::random_tree::{Child, path_steps, tree_fields};
 use crate::rng::mix;
 
 /// The outcomes of the chance nodes.
@@ -275,11 +275,8 @@ impl Notation for ChanceTree {
             hi: 1000,
             seed: 0,
         };
-        let mut path = "";
-        for field in text.split([' ', ',']).filter(|f| !f.is_empty()) {
-            let (key, value) = field
-                .split_once('=')
-                .ok_or_else(|| ParseError::new(format!("`{field}` is not key=value")))?;
+        let mut path = None;
+        for (key, value) in tree_fields(text)? {
             let bad = || ParseError::new(format!("`{value}` is not a valid {key}"));
             match key {
                 "b" => p.b = value.parse().map_err(|_| bad())?,
@@ -289,12 +286,12 @@ impl Notation for ChanceTree {
                 "hi" => p.hi = value.parse().map_err(|_| bad())?,
                 "chance" if value == "dice" => p.chance = ChanceKind::Dice,
                 "chance" => p.chance = ChanceKind::Uniform(value.parse().map_err(|_| bad())?),
-                "path" => path = value,
+                "path" => path = Some(value),
                 _ => return Err(ParseError::new(format!("unknown key `{key}`"))),
             }
         }
         let mut node = Self::new(p)?;
-        for step in path.split('.').filter(|s| !s.is_empty()) {
+        for step in path_steps(path)? {
             let index: u32 = step
                 .parse()
                 .map_err(|_| ParseError::new(format!("`{step}` is not a child index")))?;
@@ -384,6 +381,9 @@ mod tests {
             "b=3 d=4 chance=x",
             "b=2 d=3 chance=2 lo=5 hi=1",
             "b=2 d=2 path=5",
+            "b=2 d=3 chance=2 b=3",
+            "b=2 d=3 chance=2 path=0..1",
+            "b=2 d=3 chance=2 path=.1",
         ] {
             assert!(ChanceTree::parse_position(bad).is_err(), "{bad}");
         }

@@ -243,11 +243,8 @@ impl Notation for RandomTree {
     /// Reads `b=4 d=8 seed=1 model=iid` (spaces or commas; `model` defaults to iid and `seed`
     /// to 0), optionally followed by `path=0.3.1`, the child indices from the root.
     fn parse_position(text: &str) -> Result<Self, ParseError> {
-        let (mut b, mut d, mut seed, mut model, mut path) = (None, None, 0, Model::Iid, "");
-        for field in text.split([' ', ',']).filter(|f| !f.is_empty()) {
-            let (key, value) = field
-                .split_once('=')
-                .ok_or_else(|| ParseError::new(format!("`{field}` is not key=value")))?;
+        let (mut b, mut d, mut seed, mut model, mut path) = (None, None, 0, Model::Iid, None);
+        for (key, value) in tree_fields(text)? {
             let number = || {
                 value
                     .parse::<u64>()
@@ -264,7 +261,7 @@ impl Notation for RandomTree {
                         _ => return Err(ParseError::new(format!("unknown model `{value}`"))),
                     }
                 }
-                "path" => path = value,
+                "path" => path = Some(value),
                 _ => return Err(ParseError::new(format!("unknown key `{key}`"))),
             }
         }
@@ -278,12 +275,47 @@ impl Notation for RandomTree {
             seed,
             model,
         })?;
-        for step in path.split('.').filter(|s| !s.is_empty()) {
+        for step in path_steps(path)? {
             let mv = node.parse_move(step)?;
             node.play(mv);
         }
         Ok(node)
     }
+}
+
+/// The `key=value` fields of a tree's position text (separated by spaces or commas), each
+/// key at most once: a repeated key would silently take its last value.
+pub(crate) fn tree_fields(text: &str) -> Result<Vec<(&str, &str)>, ParseError> {
+    let mut fields: Vec<(&str, &str)> = Vec::new();
+    for field in text.split([' ', ',']).filter(|f| !f.is_empty()) {
+        let (key, value) = field
+            .split_once('=')
+            .ok_or_else(|| ParseError::new(format!("`{field}` is not key=value")))?;
+        if let Some((_, first)) = fields.iter().find(|(k, _)| *k == key) {
+            return Err(ParseError::new(format!(
+                "`{key}` is given twice (`{key}={first}` and `{field}`)"
+            )));
+        }
+        fields.push((key, value));
+    }
+    Ok(fields)
+}
+
+/// The child indices of `path=0.3.1` (none without a `path`), refusing an empty path or an
+/// empty step (`0..1`, `.1`), which would otherwise be skipped and name another node.
+pub(crate) fn path_steps(path: Option<&str>) -> Result<Vec<&str>, ParseError> {
+    let Some(path) = path else {
+        return Ok(Vec::new());
+    };
+    let steps: Vec<&str> = path.split('.').collect();
+    if let Some(i) = steps.iter().position(|s| s.is_empty()) {
+        return Err(ParseError::new(format!(
+            "`path={path}`: step {} is empty (child indices separated by single dots; \
+             the root has no path)",
+            i + 1
+        )));
+    }
+    Ok(steps)
 }
 
 impl fmt::Display for RandomTree {
@@ -584,6 +616,19 @@ mod tests {
         assert!(RandomTree::parse_position("b=64 d=10").is_err());
         assert!(RandomTree::parse_position("b=2 d=2 colour=red").is_err());
         assert!(RandomTree::parse_position("b=x d=2").is_err());
+        let twice = RandomTree::parse_position("b=4,d=8,b=5")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            twice.contains("`b` is given twice (`b=4` and `b=5`)"),
+            "{twice}"
+        );
+        for empty in ["path=0..1", "path=.1", "path=1.", "path="] {
+            let err = RandomTree::parse_position(&format!("b=3 d=4 {empty}"))
+                .unwrap_err()
+                .to_string();
+            assert!(err.contains("is empty"), "{empty}: {err}");
+        }
     }
 
     #[test]
