@@ -472,6 +472,24 @@ const CASES: &[Case] = &[
         "impossible_score.txt:3: bad position `4 22`: 22 is not a possible score",
     ),
     case("take_zero.toml", 7, "take", "must be at least 1"),
+    case(
+        "label_with_bar.toml",
+        8,
+        "label",
+        "'|' is not allowed in a label",
+    ),
+    case(
+        "label_with_newline.toml",
+        8,
+        "label",
+        "'\\n' is not allowed in a label",
+    ),
+    case(
+        "connect4_empty_position.toml",
+        6,
+        "positions",
+        "an empty position: write `start`",
+    ),
 ];
 
 /// Runs `experiment FILE --dry-run` and `experiment FILE --out DIR` on one case and returns
@@ -622,6 +640,7 @@ fn bad_positions_are_refused() {
         &["search", "chance_tree", "b=2,d=3,chance=2,path=.1"],
         &["step 1 is empty"],
     );
+    refused(&["search", "connect4", ""], &["an empty position"]);
     refused(
         &["perft", "connect4", "x", "3"],
         &["bad connect4 position `x`"],

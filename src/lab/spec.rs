@@ -360,8 +360,15 @@ impl GamePosition {
         }
     }
 
-    /// Reads a position of `kind` from text.
+    /// Reads a position of `kind` from text. An empty text is refused for every game
+    /// (some games' own readers take it for the start, and it would label rows with
+    /// nothing): the start is `start`.
     pub fn parse(kind: GameKind, text: &str) -> Result<Self, ParseError> {
+        if text.trim().is_empty() {
+            return Err(ParseError::new(
+                "an empty position: write `start` for the start position",
+            ));
+        }
         Ok(match kind {
             GameKind::Tictactoe => Self::TicTacToe(TicTacToe::parse_position(text)?),
             GameKind::Connect4 => Self::Connect4(Connect4::parse_position(text)?),
@@ -1011,13 +1018,28 @@ fn searcher_variants(
     Ok(out)
 }
 
-/// Every searcher has a non-empty label of its own, and valid limits.
+/// The characters of a searcher's label: those of a results directory's name, and the
+/// `+`, `.`, `=` and brackets that labels of techniques and sweep variants use; nothing
+/// that breaks a Markdown table (`|`, a newline) or a quoted field (`"`).
+fn label_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || "-_+.=[]".contains(c)
+}
+
+/// Every searcher has a non-empty label of its own, made of [`label_char`]s, and valid
+/// limits.
 pub(crate) fn check_labels(src: &Source, specs: &[SearcherSpec]) -> Result<(), SpecError> {
     let mut labels = std::collections::HashSet::new();
     for spec in specs {
         let label = spec.label.get_ref();
         if label.is_empty() {
             return Err(src.at(&spec.label, "label", "a searcher needs a label"));
+        }
+        if let Some(c) = label.chars().find(|&c| !label_char(c)) {
+            let why = format!(
+                "{c:?} is not allowed in a label: use letters, digits and `-_+.=[]` only \
+                 (labels head rows and table cells in the CSVs and summary.md)"
+            );
+            return Err(src.at(&spec.label, "label", why));
         }
         if !labels.insert(label.clone()) {
             return Err(src.at(
