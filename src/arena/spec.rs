@@ -22,8 +22,7 @@ use crate::lab::elo::Sprt;
 use crate::lab::spec::{
     GameKind, GamePosition, LimitsSpec, SearcherSpec, SearcherVariant, Source, SpecError,
     check_eval, check_labels, check_limits, check_name, database_mismatch, document,
-    limit_variants, read_file,
-    required_algorithm, variants_of,
+    limit_variants, read_file, required_algorithm, variants_of,
 };
 use crate::rng::{XorShift, mix};
 use crate::search::Limits;
