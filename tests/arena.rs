@@ -478,6 +478,16 @@ fn plot_writes_a_matchs_standings_and_summary_again_from_its_games() {
     assert_eq!(read("summary.md"), summary);
     assert_eq!(read("standings.csv"), table);
     assert!(out.join("elo.svg").exists());
+    // A row that is no game of the match is left out with a warning, not quietly.
+    let games = read("games.csv");
+    let mut bad = games.lines().nth(1).expect("a game row").to_owned();
+    bad.insert(0, '9');
+    std::fs::write(out.join("games.csv"), format!("{games}{bad}\n")).expect("append");
+    let (code, _, stderr) = plylab(&["plot", dir_arg, "--format", "svg"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.contains("games.csv: 1 rows left out"), "{stderr}");
+    assert_eq!(read("standings.csv"), table);
+    std::fs::write(out.join("games.csv"), &games).expect("restore");
     // Games of another schedule are no games of this match.
     let json = read("run.json");
     std::fs::write(out.join("run.json"), json.replace("seed = 9", "seed = 10")).expect("edit");

@@ -7,7 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::run::read_games;
+use super::run::read_games_counted;
 use super::spec::{self, MatchPlan};
 use super::standings::{standings, write_csv};
 use super::summary;
@@ -33,7 +33,15 @@ pub fn redraw(dir: &Path) -> Result<Vec<PathBuf>, RunError> {
         .ok_or_else(|| RunError::Refused(format!("{}: missing or unreadable", json.display())))?;
     let plan = recorded_plan(&info, &json)?;
     let games = dir.join("games.csv");
-    let mut rows = read_games(&plan, &games)?;
+    let (mut rows, left_out) = read_games_counted(&plan, &games)?;
+    if left_out > 0 && !rows.is_empty() {
+        // Standings from fewer games than the file holds: say so rather than drop them quietly.
+        eprintln!(
+            "warning: {}: {left_out} rows left out (unreadable, or no game of the match {} records)",
+            games.display(),
+            json.display()
+        );
+    }
     if rows.is_empty() {
         return Err(RunError::Refused(format!(
             "{}: no game of the match that {} records",

@@ -389,11 +389,21 @@ pub(crate) fn write_match_files(
 /// # Errors
 /// [`RunError::Io`] when the file cannot be opened.
 pub(crate) fn read_games(plan: &MatchPlan, path: &Path) -> Result<Vec<GameRow>, RunError> {
+    read_games_counted(plan, path).map(|(rows, _)| rows)
+}
+
+/// [`read_games`], and how many records it left out (unreadable, another schedule's, or a
+/// game read twice).
+pub(crate) fn read_games_counted(
+    plan: &MatchPlan,
+    path: &Path,
+) -> Result<(Vec<GameRow>, usize), RunError> {
     let file = crate::compressed::open(path).map_err(io(path))?;
     let mut reader = csv::ReaderBuilder::new().flexible(true).from_reader(file);
     let schedule = plan.schedule();
     let mut seen = std::collections::HashSet::new();
-    Ok(readable_records(&mut reader, path)?
+    let records = readable_records(&mut reader, path)?;
+    let rows: Vec<GameRow> = records
         .iter()
         .filter_map(GameRow::parse)
         .filter(|row| {
@@ -402,7 +412,9 @@ pub(crate) fn read_games(plan: &MatchPlan, path: &Path) -> Result<Vec<GameRow>, 
                 .is_some_and(|slot| row.matches(plan, slot))
                 && seen.insert(row.game)
         })
-        .collect())
+        .collect();
+    let left_out = records.len() - rows.len();
+    Ok((rows, left_out))
 }
 
 /// The rows of an earlier run of the same experiment text that are whole and match the
