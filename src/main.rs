@@ -747,10 +747,7 @@ impl Techniques {
                 flag(id)
             )));
         }
-        let parallel = searcher.mcts.map_or(
-            matches!(self.algorithm, AlgorithmName::LazySmp | AlgorithmName::Ybw),
-            MctsAlgorithm::is_parallel,
-        );
+        let parallel = searcher.searches_in_parallel();
         let scoped = [
             (
                 "threads",

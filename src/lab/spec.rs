@@ -517,6 +517,19 @@ impl SearcherVariant {
         self.swept = all.join(" ");
     }
 
+    /// Whether the algorithm searches on several threads (lazy SMP, ybw, root- and
+    /// tree-parallel Monte Carlo), so that `threads` means something to it.
+    #[must_use]
+    pub fn searches_in_parallel(&self) -> bool {
+        self.mcts.map_or(
+            matches!(
+                self.config.algorithm,
+                crate::search::Algorithm::LazySmp | crate::search::Algorithm::Ybw
+            ),
+            MctsAlgorithm::is_parallel,
+        )
+    }
+
     /// The algorithm's name, for the `algorithm` column.
     #[must_use]
     pub fn algorithm_name(&self) -> String {
@@ -1402,14 +1415,7 @@ fn check_variant(
         if !(1..=most).contains(&t) {
             return Err(src.at(threads, "threads", format!("{t} is not in 1..={most}")));
         }
-        let parallel = variant.mcts.map_or(
-            matches!(
-                variant.config.algorithm,
-                crate::search::Algorithm::LazySmp | crate::search::Algorithm::Ybw
-            ),
-            MctsAlgorithm::is_parallel,
-        );
-        if t > 1 && !parallel {
+        if t > 1 && !variant.searches_in_parallel() {
             return Err(src.at(
                 threads,
                 "threads",
