@@ -13,8 +13,8 @@
 //! Hash|Threads|MultiPV value N`, `Clear Hash`, `Ponder` and `UCI_Chess960`, the knowledge
 //! options `TablebaseFiles`, `BookFile` and `OwnBook` ([`crate::knowledge::uci_options`]:
 //! with a book move, `go` answers it at once with `info string book move ...`; with
-//! databases, `info` lines carry `tbhits`), and `debug` (ignored). Bad input (an unknown command or option, a bad number) is answered with
-//! `info string <reason>`.
+//! databases, `info` lines carry `tbhits`), and `debug` (ignored). Bad input (an unknown command or option, a bad number, a line over
+//! [`MAX_LINE_BYTES`]) is answered with `info string <reason>`.
 //!
 //! Several `Threads` search with lazy SMP over the engine's table, or with Young Brothers
 //! Wait where the `--config` searcher's algorithm is `ybw` (at most 64 threads); an `info
@@ -75,6 +75,48 @@ const MAX_MULTIPV: usize = 500;
 /// `info currmove` lines start this long after `go`, so that short searches (and the
 /// GUI's log) are not flooded with them (Stockfish waits 3 s).
 const CURRMOVE_AFTER: Duration = Duration::from_millis(1000);
+
+/// The longest command line read: far above any real one (`position startpos moves` of
+/// a 1,000-move game is about 5 KB), so that endless input without a newline (a pipe
+/// from `/dev/zero`) is skipped in bounded memory instead of filling it.
+pub const MAX_LINE_BYTES: usize = 1 << 20;
+
+/// What [`read_command`] found.
+#[derive(Debug, PartialEq, Eq)]
+enum Command {
+    /// A whole line, in the buffer.
+    Line,
+    /// A line over [`MAX_LINE_BYTES`], skipped to its end.
+    TooLong,
+    /// The end of the input.
+    End,
+}
+
+/// Reads one line of `input` into `bytes` (cleared first), at most [`MAX_LINE_BYTES`] of
+/// it; the rest of a longer line is read and dropped chunk by chunk.
+fn read_command(input: &mut impl BufRead, bytes: &mut Vec<u8>) -> io::Result<Command> {
+    bytes.clear();
+    let limit = MAX_LINE_BYTES as u64 + 1;
+    if io::Read::take(&mut *input, limit).read_until(b'\n', bytes)? == 0 {
+        return Ok(Command::End);
+    }
+    if bytes.len() <= MAX_LINE_BYTES || bytes.ends_with(b"\n") {
+        return Ok(Command::Line);
+    }
+    bytes.clear();
+    loop {
+        let chunk = input.fill_buf()?;
+        if chunk.is_empty() {
+            return Ok(Command::TooLong);
+        }
+        if let Some(end) = chunk.iter().position(|&b| b == b'\n') {
+            input.consume(end + 1);
+            return Ok(Command::TooLong);
+        }
+        let all = chunk.len();
+        input.consume(all);
+    }
+}
 
 /// Time kept back from every clock budget for the GUI's and the pipe's latency.
 pub const MOVE_OVERHEAD: Duration = Duration::from_millis(30);
@@ -285,13 +327,19 @@ impl Engine {
     pub fn run(mut self, mut input: impl BufRead) -> io::Result<()> {
         let mut bytes = Vec::with_capacity(256);
         loop {
-            bytes.clear();
-            if input.read_until(b'\n', &mut bytes)? == 0 {
-                self.quit();
-                return Ok(());
-            }
-            if self.handle(&String::from_utf8_lossy(&bytes)) == Flow::Quit {
-                return Ok(());
+            match read_command(&mut input, &mut bytes)? {
+                Command::End => {
+                    self.quit();
+                    return Ok(());
+                }
+                Command::TooLong => self
+                    .out
+                    .info_string(&format!("line longer than {MAX_LINE_BYTES} bytes ignored")),
+                Command::Line => {
+                    if self.handle(&String::from_utf8_lossy(&bytes)) == Flow::Quit {
+                        return Ok(());
+                    }
+                }
             }
         }
     }
@@ -1235,6 +1283,30 @@ mod tests {
             assert_eq!(engine.hash_mb, 2);
             assert_eq!(is_compact(&engine), Some(compact), "after Hash");
         }
+    }
+
+    #[test]
+    fn an_endless_line_is_skipped_in_bounded_memory() {
+        let mut text = vec![0u8; 3 * MAX_LINE_BYTES];
+        text.extend_from_slice(b"\nisready\nno newline at the end");
+        let mut input = io::BufReader::with_capacity(4096, &text[..]);
+        let mut bytes = Vec::new();
+        assert_eq!(
+            read_command(&mut input, &mut bytes).unwrap(),
+            Command::TooLong
+        );
+        assert!(bytes.capacity() <= 2 * MAX_LINE_BYTES + 2);
+        assert_eq!(read_command(&mut input, &mut bytes).unwrap(), Command::Line);
+        assert_eq!(bytes, b"isready\n");
+        assert_eq!(read_command(&mut input, &mut bytes).unwrap(), Command::Line);
+        assert_eq!(bytes, b"no newline at the end");
+        assert_eq!(read_command(&mut input, &mut bytes).unwrap(), Command::End);
+        // A line of exactly the limit (newline not counted) is still a command.
+        let mut text = vec![b' '; MAX_LINE_BYTES];
+        text.push(b'\n');
+        let mut input = &text[..];
+        assert_eq!(read_command(&mut input, &mut bytes).unwrap(), Command::Line);
+        assert_eq!(read_command(&mut input, &mut bytes).unwrap(), Command::End);
     }
 
     #[test]
