@@ -103,6 +103,7 @@ fn bad_weights_files_exit_2_with_file_and_line() {
         assert_eq!(code, 2, "{name}: {err}");
         assert!(err.contains(&format!("{w}:")), "{name}: {err}");
         assert!(err.contains(message), "{name}: {err}");
+        assert!(err.contains("learn.toml:1: key `start`"), "{name}: {err}");
         // As an experiment file's evaluation: refused while validating, before anything runs.
         let exp = dir.path("exp.toml");
         fs::write(
@@ -129,6 +130,59 @@ fn bad_weights_files_exit_2_with_file_and_line() {
     let (code, _, err) = plylab(&["experiment", exp.to_str().unwrap(), "--dry-run"]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("not an evaluation of connect4"), "{err}");
+}
+
+#[test]
+fn learning_file_mistakes_are_named_at_their_key() {
+    let dir = TempDir::new("learn-bad-keys");
+    let games = dir.path("games.csv");
+    fs::write(
+        &games,
+        "opening,result,line\nstartpos,1-0,e2e4\nstartpos,*,d2d4\nstartpos,2-0,e2e4\n",
+    )
+    .unwrap();
+    let g = games.display().to_string();
+    let texel = TINY_TEXEL.replace("THREADS", "1");
+    let td = "name = \"tiny\"\ngame = \"connect4\"\nmethod = \"td\"\nseed = 1\n[self_play]\ngames = 4\ndepth = 2\nrandom_plies = 60\nmax_plies = 100\n[td]\nlambda = 0.7\nlearning_rate = 1.0\nk = 0.4\nbatch = 2\n";
+    let cases: [(&str, String, &str); 4] = [
+        (
+            "missing start",
+            format!("start = \"{}\"\n{texel}", dir.path("none.toml").display()),
+            "learn.toml:1: key `start`: ",
+        ),
+        (
+            // The top-level `games` on line 1, not [self_play]'s `games`.
+            "bad result",
+            format!("games = [{g:?}]\n{texel}"),
+            "learn.toml:1: key `games`: ",
+        ),
+        (
+            "random plies",
+            texel.replace("random_plies = 6", "random_plies = 80"),
+            "learn.toml:10: key `self_play.random_plies`: fewer than max_plies",
+        ),
+        (
+            // Connect four ends within 42 plies: every game is random moves only.
+            "games too short",
+            td.to_string(),
+            "learn.toml:8: key `self_play.random_plies`: the self-play games end",
+        ),
+    ];
+    for (name, text, message) in &cases {
+        let file = dir.path("learn.toml");
+        fs::write(&file, text).unwrap();
+        let (code, err) = learn(&file, &dir.path("out"), &dir.path("w"), &[]);
+        assert_eq!(code, 2, "{name}: {err}");
+        assert!(err.contains(message), "{name}: {err}");
+    }
+    fs::write(dir.path("learn.toml"), format!("games = [{g:?}]\n{texel}")).unwrap();
+    let (_, err) = learn(
+        &dir.path("learn.toml"),
+        &dir.path("out"),
+        &dir.path("w"),
+        &[],
+    );
+    assert!(err.contains("row 4: result `2-0`"), "{err}");
 }
 
 #[test]

@@ -458,15 +458,38 @@ pub struct LearnReport {
     pub seconds: f64,
 }
 
-/// The 1-based line where `key = ` first starts in `text` (for messages on values).
+/// The 1-based line where `key = ` starts in `text` (for messages on values): a dotted
+/// key (`self_play.games`) in its `[table]`, a plain one before the first table; failing
+/// that (an inline table), the first line setting the key's last part anywhere; 0 if none.
 fn line_of_key(text: &str, key: &str) -> usize {
-    text.lines()
-        .position(|l| {
-            l.trim_start()
-                .strip_prefix(key)
-                .is_some_and(|r| r.trim_start().starts_with('='))
-        })
+    let (table, leaf) = key.rsplit_once('.').unwrap_or(("", key));
+    let sets_leaf = |l: &str| {
+        l.trim_start()
+            .strip_prefix(leaf)
+            .is_some_and(|r| r.trim_start().starts_with('='))
+    };
+    let mut section = "";
+    let in_table = text.lines().position(|l| {
+        let t = l.trim();
+        if t.starts_with('[') {
+            section = t.trim_matches(|c| c == '[' || c == ']').trim();
+            return false;
+        }
+        section == table && sets_leaf(l)
+    });
+    in_table
+        .or_else(|| text.lines().position(sets_leaf))
         .map_or(0, |i| i + 1)
+}
+
+/// A bad value in the learning file `file` (text `text`): the error names the file, the
+/// key's line and the key.
+fn key_error(file: &Path, text: &str, key: &str, msg: &str) -> LearnError {
+    LearnError::BadInput(format!(
+        "{}:{}: key `{key}`: {msg}",
+        file.display(),
+        line_of_key(text, key)
+    ))
 }
 
 /// Whether `text` is a learning file (a top-level `method`, which experiment and arena files
@@ -491,13 +514,7 @@ pub fn read_spec(path: &Path) -> Result<(LearnSpec, String), LearnError> {
             .map_or(0, |s| text[..s.start].matches('\n').count() + 1);
         LearnError::BadInput(format!("{file}:{line}: {}", e.message()))
     })?;
-    let bad = |key: &str, msg: &str| {
-        let leaf = key.rsplit('.').next().unwrap_or(key);
-        LearnError::BadInput(format!(
-            "{file}:{}: key `{key}`: {msg}",
-            line_of_key(&text, leaf)
-        ))
-    };
+    let bad = |key: &str, msg: &str| key_error(path, &text, key, msg);
     if spec.name.is_empty()
         || !spec
             .name
@@ -529,6 +546,12 @@ pub fn read_spec(path: &Path) -> Result<(LearnSpec, String), LearnError> {
         }
         if sp.max_plies == 0 || sp.max_plies > 2000 {
             return Err(bad("self_play.max_plies", "1 to 2000"));
+        }
+        if sp.random_plies >= sp.max_plies {
+            return Err(bad(
+                "self_play.random_plies",
+                "fewer than max_plies (the games would have no searched move)",
+            ));
         }
     }
     let rate_ok = |r: f64| r.is_finite() && r > 0.0;
@@ -674,9 +697,9 @@ impl<'a, G: LearnGame> Run<'a, G> {
             .clone()
             .unwrap_or_else(|| Path::new("results").join(&spec.name));
         let start = match &spec.start {
-            Some(file) => {
-                linear::read_weights(Path::new(file), Some(G::KIND))
-                    .map_err(|e| LearnError::BadInput(e.0))?
+            Some(weights) => {
+                linear::read_weights(Path::new(weights), Some(G::KIND))
+                    .map_err(|e| key_error(file, text, "start", &e.0))?
                     .values
             }
             None => G::hand_set().to_vec(),
@@ -708,6 +731,11 @@ impl<'a, G: LearnGame> Run<'a, G> {
 
     fn bar(&self, len: usize, unit: &str) -> indicatif::ProgressBar {
         crate::lab::runner::progress_bar(self.options.progress, len, unit)
+    }
+
+    /// A bad value at `key` of the learning file.
+    fn bad_key(&self, key: &str, msg: &str) -> LearnError {
+        key_error(self.file, self.text, key, msg)
     }
 
     fn load_checkpoint(&self) -> Option<Checkpoint> {
@@ -807,7 +835,8 @@ impl<'a, G: LearnGame> Run<'a, G> {
             None => Vec::new(),
         };
         for file in &self.spec.games {
-            games.extend(read_arena_games::<G>(Path::new(file))?);
+            let read = read_arena_games::<G>(Path::new(file));
+            games.extend(read.map_err(|e| self.bad_key("games", &e.to_string()))?);
         }
         let n = self.start.len();
         let (mut train, mut validation) = (Dataset::new(n), Dataset::new(n));
@@ -822,9 +851,10 @@ impl<'a, G: LearnGame> Run<'a, G> {
             label(g, set, &mut x);
         }
         if train.is_empty() {
-            return Err(LearnError::BadInput(
-                "no quiet positions to learn from: play more or longer games".into(),
-            ));
+            return Err(LearnError::BadInput(format!(
+                "{}: no quiet positions to learn from: play more or longer games",
+                self.file.display()
+            )));
         }
         let resumed = self.load_checkpoint();
         let (mut w, mut adam, k, mut curve, done) = match resumed {
@@ -931,6 +961,12 @@ impl<'a, G: LearnGame> Run<'a, G> {
         let mut x = vec![0.0; n];
         for g in &held {
             label(g, &mut held_out, &mut x);
+        }
+        if held_out.is_empty() {
+            return Err(self.bad_key(
+                "self_play.random_plies",
+                "the self-play games end before a quiet searched position: nothing to learn",
+            ));
         }
         let held_loss = |w: &[f64]| texel::loss_and_gradient(&held_out, w, t.k, false).0;
         let start_loss = held_loss(&self.start);

@@ -217,7 +217,13 @@ pub fn read_arena_games<G: LearnGame>(path: &Path) -> Result<Vec<PlayedGame<G>>,
             "1-0" => 1.0,
             "0-1" => 0.0,
             "1/2-1/2" => 0.5,
-            _ => continue,
+            // An unfinished game teaches no result.
+            "*" => continue,
+            other => {
+                return Err(at(format!(
+                    "result `{other}`: expected 1-0, 0-1, 1/2-1/2 or *"
+                )));
+            }
         };
         let text = record.get(opening).unwrap_or("");
         let mut pos = G::parse_position(text).map_err(|e| at(format!("opening `{text}`: {e}")))?;
