@@ -115,6 +115,41 @@ fn empty_required_number_is_unreadable() {
     );
 }
 
+/// A negative count, time or ratio, or a fractional thread count, is a damaged file: it
+/// was drawn without complaint (a negative `nodes` even on a log axis).
+#[test]
+fn impossible_measurements_are_bad_values() {
+    let text = fixture_text();
+    let header: Vec<String> = text
+        .lines()
+        .next()
+        .unwrap()
+        .split(',')
+        .map(String::from)
+        .collect();
+    for (column, value, expected) in [
+        ("nodes", "-5", "a number at least 0"),
+        ("leaf_nodes", "-1", "a number at least 0"),
+        ("ebf", "-2.5", "a number at least 0"),
+        ("elapsed_s", "-0.001", "a number at least 0"),
+        ("threads", "0", "a whole number from 1"),
+        ("threads", "1.5", "a whole number from 1"),
+    ] {
+        let col = header.iter().position(|h| h == column).unwrap();
+        let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+        let mut cells: Vec<&str> = lines[2].split(',').collect();
+        cells[col] = value;
+        lines[2] = cells.join(",");
+        let (err, files) = plot_err("plot_err_negative", &(lines.join("\n") + "\n"));
+        assert!(
+            matches!(&err, PlotError::BadValue { line: 3, column: c, value: v, expected: e, .. }
+                if c == column && v == value && e == expected),
+            "{column} {value}: {err}"
+        );
+        assert_eq!(files, 1, "nothing but the CSV may be written");
+    }
+}
+
 #[test]
 fn ragged_row_is_a_csv_error() {
     let text = fixture_text() + "ordering,random_tree\n";

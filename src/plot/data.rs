@@ -179,7 +179,7 @@ pub struct SearcherInfo {
 fn parse_searcher(cell: &Cell<'_>) -> Result<SearcherInfo, PlotError> {
     Ok(SearcherInfo {
         searcher: cell.text("searcher"),
-        threads: cell.number("threads")? as u32,
+        threads: cell.threads()?.ok_or_else(|| cell.bad("threads"))?,
         baseline: Some(cell.text("baseline")).filter(|b| !b.is_empty()),
         oversubscribed: cell.flag("oversubscribed")?,
     })
@@ -350,26 +350,27 @@ fn parse_search(cell: &Cell<'_>) -> Result<SearchRow, PlotError> {
         seed: cell.text("seed"),
         repetition: cell.text("repetition"),
         depth: cell.depth()?,
-        nodes: cell.number("nodes")?,
-        leaf_nodes: cell.number("leaf_nodes")?,
-        first_move_cutoff_rate: cell.optional("first_move_cutoff_rate")?,
-        ebf: cell.optional("ebf")?,
-        ebf_root: cell.optional("ebf_root")?,
-        branching: cell.optional("branching")?,
-        minimal_leaves: cell.optional("minimal_leaves")?,
-        elapsed_s: cell.optional("elapsed_s")?,
-        nps: cell.optional("nps")?,
+        nodes: cell.count("nodes")?,
+        leaf_nodes: cell.count("leaf_nodes")?,
+        first_move_cutoff_rate: cell.measure("first_move_cutoff_rate")?,
+        ebf: cell.measure("ebf")?,
+        ebf_root: cell.measure("ebf_root")?,
+        branching: cell.measure("branching")?,
+        minimal_leaves: cell.measure("minimal_leaves")?,
+        elapsed_s: cell.measure("elapsed_s")?,
+        nps: cell.measure("nps")?,
         solved: cell.flag("solved")?,
-        threads: cell.optional("threads")?.map_or(1, |t| t as u32),
-        playouts: cell.optional("playouts")?,
-        playouts_per_s: cell.optional("playouts_per_s")?,
-        time_to_depth_s: cell.optional("time_to_depth_s")?,
-        total_nodes: cell.optional("total_nodes")?,
-        speedup: cell.optional("speedup")?,
-        overhead: cell.optional("overhead")?,
-        nps_scaling: cell.optional("nps_scaling")?,
+        // searches.csv files written before the column: one thread.
+        threads: cell.threads()?.unwrap_or(1),
+        playouts: cell.measure("playouts")?,
+        playouts_per_s: cell.measure("playouts_per_s")?,
+        time_to_depth_s: cell.measure("time_to_depth_s")?,
+        total_nodes: cell.measure("total_nodes")?,
+        speedup: cell.measure("speedup")?,
+        overhead: cell.measure("overhead")?,
+        nps_scaling: cell.measure("nps_scaling")?,
         oversubscribed: cell.flag("oversubscribed")?,
-        total_s: cell.optional("total_s")?,
+        total_s: cell.measure("total_s")?,
     })
 }
 
@@ -443,8 +444,29 @@ impl Cell<'_> {
         }
     }
 
-    fn number(&self, column: &str) -> Result<f64, PlotError> {
-        self.optional(column)?.ok_or_else(|| self.bad(column))
+    /// A count, time, rate or ratio: `None` when empty, else a number at least 0 (a
+    /// negative one is a damaged file, not a measurement).
+    fn measure(&self, column: &str) -> Result<Option<f64>, PlotError> {
+        match self.optional(column)? {
+            Some(v) if v < 0.0 => Err(self.bad_value(column, "a number at least 0")),
+            v => Ok(v),
+        }
+    }
+
+    /// A required [`Self::measure`].
+    fn count(&self, column: &str) -> Result<f64, PlotError> {
+        self.measure(column)?.ok_or_else(|| self.bad(column))
+    }
+
+    /// The `threads` column: `None` when empty, else a whole number from 1.
+    fn threads(&self) -> Result<Option<u32>, PlotError> {
+        match self.optional("threads")? {
+            None => Ok(None),
+            Some(t) if t >= 1.0 && t.fract() == 0.0 && t <= f64::from(u32::MAX) => {
+                Ok(Some(t as u32))
+            }
+            Some(_) => Err(self.bad_value("threads", "a whole number from 1")),
+        }
     }
 
     fn depth(&self) -> Result<u32, PlotError> {
