@@ -238,6 +238,20 @@ fn check_known_score(position: &GamePosition, known: i32) -> Result<(), ParseErr
                 score::WIN
             )))
         }
+        GamePosition::Checkers(_) => {
+            // Signed plies to the end: the winner makes the last move, so a win for the side
+            // to move is an odd number of plies away and a loss an even one.
+            let plies = known.unsigned_abs();
+            let possible = known == 0
+                || (plies < score::MAX_PLY.unsigned_abs() && (plies % 2 == 1) == (known > 0));
+            if possible {
+                return Ok(());
+            }
+            Err(ParseError::new(format!(
+                "{known} is not a possible score: checkers sets give signed plies to the end, \
+                 a win (+) an odd number of plies away, a loss (-) an even one, 0 a draw"
+            )))
+        }
         _ => Ok(()),
     }
 }
@@ -262,6 +276,16 @@ mod tests {
         assert!(line(GameKind::Tictactoe, &win).is_ok());
         for bad in ["1234 5".to_owned(), format!("1234 {}", score::win_in(6))] {
             let err = line(GameKind::Tictactoe, &bad).unwrap_err().to_string();
+            assert!(err.contains("not a possible score"), "{bad}: {err}");
+        }
+        let checkers = "W:W31,K19:BK24,K27";
+        for good in [0, 29, -42, 1, -2] {
+            assert!(line(GameKind::Checkers, &format!("{checkers} {good}")).is_ok());
+        }
+        for bad in [28, -41, -1, 10_001] {
+            let err = line(GameKind::Checkers, &format!("{checkers} {bad}"))
+                .unwrap_err()
+                .to_string();
             assert!(err.contains("not a possible score"), "{bad}: {err}");
         }
     }

@@ -36,8 +36,16 @@ impl ObfRecord {
     }
 }
 
+/// Whether `discs` can be a final disc difference with the empty squares given to the
+/// winner: within ±64 and even (the two sides' discs then fill the board).
+#[must_use]
+pub const fn is_disc_difference(discs: i32) -> bool {
+    discs.abs() <= 64 && discs % 2 == 0
+}
+
 /// Reads one record. Refused: a bad board or side, a move that is not legal in the position
-/// or listed twice, a score that is not a signed integer within ±64.
+/// or listed twice, a score that is not an even signed integer within ±64 (final disc
+/// differences with the empty squares given to the winner are always even).
 pub fn parse_line(line: &str) -> Result<ObfRecord, ParseError> {
     let mut fields = line.split(';').map(str::trim);
     let board = fields.next().unwrap_or_default();
@@ -54,9 +62,11 @@ pub fn parse_line(line: &str) -> Result<ObfRecord, ParseError> {
             .trim()
             .parse::<i32>()
             .ok()
-            .filter(|s| s.abs() <= 64)
+            .filter(|&s| is_disc_difference(s))
             .ok_or_else(|| {
-                ParseError::new(format!("`{field}`: the score is not a number within ±64"))
+                ParseError::new(format!(
+                    "`{field}`: the score is not an even number within ±64"
+                ))
             })?;
         if moves.iter().any(|&(m, _)| m == mv) {
             return Err(ParseError::new(format!("`{field}`: {mv} is listed twice")));
