@@ -109,6 +109,24 @@ fn build_probe_and_damaged_books_on_the_command_line() {
         stderr.contains("checksum") && stderr.contains(path),
         "{stderr}"
     );
+    // The header is checksummed too: a relabelled game (byte 10 starts its name) is
+    // damage, not another game's book.
+    let mut relabelled = bytes.clone();
+    relabelled[10] = b'C';
+    std::fs::write(&file, &relabelled).expect("write");
+    let (code, _, stderr) = plylab(&["book", "probe", path, "start"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("checksum"), "{stderr}");
+    // A version-1 book (its checksum covered the entries only) is to be rebuilt.
+    let mut old = bytes.clone();
+    old[8] = 1;
+    std::fs::write(&file, &old).expect("write");
+    let (code, _, stderr) = plylab(&["book", "probe", path, "start"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("format version 1") && stderr.contains("rebuild"),
+        "{stderr}"
+    );
     std::fs::write(&file, &bytes[..bytes.len() - 3]).expect("write");
     let (code, _, stderr) = plylab(&["book", "probe", path, "start"]);
     assert_eq!(code, 2, "{stderr}");

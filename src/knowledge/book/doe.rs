@@ -30,8 +30,8 @@
 //! connect four: the most central column), `weighted` draws one uniformly (seeded).
 //!
 //! File (little-endian): `PLYLABBK`, format version (u16), the game's name (14 bytes,
-//! zero-padded), the number of entries (u64), the FNV-1a 64 checksum of the entries (u64),
-//! then the entries sorted by key, 14 bytes each: key (u64), move code ([`Game::move_code`],
+//! zero-padded), the number of entries (u64), the FNV-1a 64 checksum of the header before
+//! it and of the entries (u64), then the entries sorted by key, 14 bytes each: key (u64), move code ([`Game::move_code`],
 //! u16), and the value of the position for its side to move if that move is played (i32,
 //! plylab's score).
 
@@ -44,7 +44,11 @@ use super::BookError;
 
 /// The file's first bytes.
 pub const MAGIC: &[u8; 8] = b"PLYLABBK";
-const VERSION: u16 = 1;
+/// 2: the checksum covers the header too, so that the game's name cannot be relabelled
+/// unnoticed (version 1's covered the entries only; refused: rebuild the book).
+const VERSION: u16 = 2;
+/// Where the checksum field starts: the header before it is checksummed with the entries.
+const CHECKSUM_AT: usize = 32;
 const HEADER_LEN: usize = 40;
 const ENTRY_LEN: usize = 14;
 const NAME_LEN: usize = 14;
@@ -265,7 +269,7 @@ impl SearchBook {
         name[..len].copy_from_slice(&self.game.as_bytes()[..len]);
         bytes.extend_from_slice(&name);
         bytes.extend_from_slice(&(self.entries.len() as u64).to_le_bytes());
-        bytes.extend_from_slice(&crate::knowledge::tablebase::fnv1a(&body).to_le_bytes());
+        bytes.extend_from_slice(&checksum(&bytes, &body).to_le_bytes());
         bytes.extend_from_slice(&body);
         std::fs::write(path, bytes).map_err(|e| BookError::io(path, e))
     }
@@ -284,6 +288,12 @@ impl SearchBook {
             return Err("not a plylab search book (bad header)".into());
         }
         let version = u16::from_le_bytes([bytes[8], bytes[9]]);
+        if version == 1 {
+            return Err(format!(
+                "format version 1, written before the checksum covered the header (version \
+                 {VERSION}): rebuild it with `plylab book build`"
+            ));
+        }
         if version != VERSION {
             return Err(format!("format version {version}, expected {VERSION}"));
         }
@@ -299,7 +309,7 @@ impl SearchBook {
                 body.len()
             ));
         }
-        if crate::knowledge::tablebase::fnv1a(body) != word(32) {
+        if checksum(&bytes[..CHECKSUM_AT], body) != word(CHECKSUM_AT) {
             return Err("checksum mismatch: the file is damaged".into());
         }
         let entries: Vec<Entry> = body
@@ -315,4 +325,11 @@ impl SearchBook {
         }
         Ok(Self { game, entries })
     }
+}
+
+/// The file's checksum: FNV-1a over the header before the checksum field (magic, version,
+/// game, entry count), then the entries.
+fn checksum(header: &[u8], body: &[u8]) -> u64 {
+    use crate::knowledge::tablebase::{fnv1a, fnv1a_from};
+    fnv1a_from(fnv1a(header), body)
 }

@@ -458,7 +458,7 @@ pub(crate) fn fnv1a(bytes: &[u8]) -> u64 {
 }
 
 /// FNV-1a continued from the hash `h` of the bytes before `bytes`.
-fn fnv1a_from(h: u64, bytes: &[u8]) -> u64 {
+pub(crate) fn fnv1a_from(h: u64, bytes: &[u8]) -> u64 {
     bytes.iter().fold(h, |h, &b| {
         (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
     })
