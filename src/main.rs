@@ -26,7 +26,8 @@ use plylab::search::{
 /// plylab: what each game-tree search technique buys, measured.
 ///
 /// Start with `plylab experiment experiments/ordering.toml`: it runs the experiment file and
-/// writes results/ordering/searches.csv, run.json, charts and summary.md.
+/// writes runs/ordering/searches.csv, run.json, charts and summary.md (beside the committed
+/// results/ordering to compare with).
 #[derive(Parser)]
 #[command(version, about, long_about)]
 struct Cli {
