@@ -31,9 +31,9 @@
 //!
 //! File (little-endian): `PLYLABBK`, format version (u16), the game's name (14 bytes,
 //! zero-padded), the number of entries (u64), the FNV-1a 64 checksum of the header before
-//! it and of the entries (u64), then the entries sorted by key, 14 bytes each: key (u64), move code ([`Game::move_code`],
-//! u16), and the value of the position for its side to move if that move is played (i32,
-//! plylab's score).
+//! it and of the entries (u64), then the entries sorted by key, 14 bytes each: key (u64),
+//! move code ([`Game::move_code`], u16), and the value of the position for its side to
+//! move if that move is played (i32, plylab's score).
 
 use std::path::Path;
 
