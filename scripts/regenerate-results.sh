@@ -1,15 +1,38 @@
 #!/usr/bin/env bash
 # Regenerates the committed results: each experiments/<name>.toml (experiment and arena
 # files alike) is run into results/<name>, replacing what is there (--force), with the flags
-# its committed run used, then its charts and summary.md are drawn, and searches.csv is
-# compressed to the searches.csv.gz that is committed. Learning files
+# its committed run used, then its charts and summary.md are drawn, and searches.csv (a
+# match's games.csv) is compressed to the .gz that is committed. Learning files
 # (learn_*.toml) run first, with `plylab learn --restart`: they write weights/<name>.toml and
 # results/<name>/ under the name inside the file, and the arena_learn_* files play those
 # weights.
 #
-#   scripts/regenerate-results.sh              every experiment (about 30 minutes on 2 cores)
-#   scripts/regenerate-results.sh mate wac     only those
+#   scripts/regenerate-results.sh              every experiment (hours on 2 cores: below)
+#   scripts/regenerate-results.sh mate wac     only those (names of experiments/, so
+#                                              learn_chess, not chess-texel)
 #   scripts/regenerate-results.sh --list       the commands, without running them
+#
+# Time: the files run on the 2-core development machine took about 80 minutes there in all
+# (each run.json's elapsed_s; results/connect4's records only its last, resumed part, about
+# 2 of its minutes). The scaling files (scaling*.toml, and quiescence_tt.toml for
+# results/scaling_qtt) were run on lent 16-core machines with scripts/scaling-run.sh, one at
+# a time: results/scaling_summary.md names each one's command and machine. The default runs
+# them too: here they take hours more (`plylab experiment FILE --dry-run` estimates each) and
+# their jobs with more threads than cores are `oversubscribed`, not what is committed, so on
+# a smaller machine name the other files instead.
+#
+# Two arenas play external programs that must be installed: arena_backgammon Debian's
+# gnubg, arena_othello_gtp grhino's /usr/games/gtp-rhino (without them the run stops there).
+#
+# Not written by this script (results/scaling_summary.md and their own summaries say how
+# they were made): results/scaling_qtt (experiments/quiescence_tt.toml on 16 cores,
+# scripts/scaling-run.sh; run here, that file writes results/quiescence_tt, its 2-core
+# run); results/scaling_main_depths (every/ and alternate/, from a temporary build:
+# experiments/scaling_main_depths.toml writes one experiment there instead, as its
+# summary.md says); results/vs_python_chess (scripts/vs-python-chess.py, against
+# Stockfish); results/connect4/vs-pons.csv (scripts/vs-pons.sh, against Pons's solver,
+# whose build its header gives; --force leaves the file in place); and
+# results/scaling_check/calibrate.csv (scripts/scaling-run.sh's `calibrate`).
 #
 # Run it at a commit with no uncommitted source changes: run.json records the commit the
 # binary was built from, `-dirty` otherwise. The endgame databases that knowledge.toml reads
@@ -97,8 +120,16 @@ for name in "${names[@]}"; do
     $(command_of "$name")
     # What is committed: searches.csv and games.csv compressed (plylab reads either form;
     # see src/compressed.rs), SVG charts; the plain CSVs and the PNGs stay untracked
-    # (results/.gitignore).
-    for csv in "results/$name/searches.csv" "results/$name/games.csv"; do
+    # (results/.gitignore). Not games.csv where its summary.md says it is not committed (to
+    # keep results/ small), and games.pgn (chess arenas) only for arena_nullmove, whose
+    # games knowledge_book's opening book is built from (plain games.pgn is ignored too).
+    for csv in "results/$name/searches.csv" "results/$name/games.csv" "results/$name/games.pgn"; do
+        case "$name/$(basename "$csv")" in
+            arena_backgammon/games.csv | arena_learn_backgammon/games.csv) continue ;;
+            arena_learn_checkers/games.csv | arena_learn_othello/games.csv) continue ;;
+            arena_nullmove/games.pgn) ;;
+            */games.pgn) continue ;;
+        esac
         if [ -f "$csv" ]; then
             compress "$csv"
         fi

@@ -2,22 +2,42 @@
 # Reruns every experiment in experiments/ and redraws every chart in results/.
 #   scripts/regenerate.sh               every experiment, full size, into results/
 #                                       (scripts/regenerate-results.sh, which has the flags)
-#   scripts/regenerate.sh --quick       a reduced run of every experiment (two positions per
-#                                       game, 200,000 nodes per job) into target/quick/, to
-#                                       check the whole pipeline in seconds
-#   scripts/regenerate.sh --plots-only  only redraw the charts of the committed results
+#   scripts/regenerate.sh --quick       a reduced run of every experiment and arena file (two
+#                                       positions per game, 200,000 nodes per job) into
+#                                       target/quick/, to check the whole pipeline; not the
+#                                       learning files
+#   scripts/regenerate.sh --plots-only  only redraw the charts and summary.md of the committed
+#                                       experiments and matches (not the learning runs')
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release
 plylab=./target/release/plylab
 case "${1:-}" in
     --plots-only)
+        # The directories of one experiment or match: not the learning runs' (their charts
+        # are drawn by `plylab learn`), nor results/scaling_main_depths and
+        # results/vs_python_chess, whose summary.md are written by hand.
         for dir in results/*/; do
-            "$plylab" plot "$dir"
+            if [ -e "$dir/searches.csv" ] || [ -e "$dir/searches.csv.gz" ] ||
+                [ -e "$dir/standings.csv" ]; then
+                "$plylab" plot "$dir"
+            fi
         done
         ;;
     --quick)
         for file in experiments/*.toml; do
+            # Learning files are run by `plylab learn`, which has no reduced run.
+            case "$file" in experiments/learn_*) continue ;; esac
+            if [ "$file" = experiments/knowledge.toml ]; then
+                # Its endgame databases, built when missing (scripts/regenerate-results.sh).
+                mkdir -p experiments/data/tablebase
+                for e in KQK KRK KPK KBNK; do
+                    table="experiments/data/tablebase/$e.plytb"
+                    [ -f "$table" ] || "$plylab" tablebase build chess "$e" --out "$table"
+                done
+                table=experiments/data/tablebase/checkers4.plytb
+                [ -f "$table" ] || "$plylab" tablebase build checkers 4 --out "$table"
+            fi
             echo "== $file (quick)"
             "$plylab" experiment "$file" --quick --force
         done
