@@ -452,6 +452,67 @@ fn a_torn_match_resumes_to_the_same_games() {
     assert_eq!(code, 2, "{stderr}");
 }
 
+/// `text` (a games.csv) without its `annotations` column, as plylab wrote games.csv before
+/// that column existed (six committed matches kept such files).
+fn without_annotations(text: &str) -> String {
+    let mut reader = csv::Reader::from_reader(text.as_bytes());
+    let header = reader.headers().expect("header").clone();
+    let at = header
+        .iter()
+        .position(|h| h == "annotations")
+        .expect("annotations");
+    let mut writer = csv::Writer::from_writer(Vec::new());
+    let keep = |r: &csv::StringRecord| -> Vec<String> {
+        r.iter()
+            .enumerate()
+            .filter(|&(i, _)| i != at)
+            .map(|(_, f)| f.to_owned())
+            .collect()
+    };
+    writer.write_record(keep(&header)).expect("write");
+    for record in reader.records() {
+        writer
+            .write_record(keep(&record.expect("row")))
+            .expect("write");
+    }
+    String::from_utf8(writer.into_inner().expect("flush")).expect("UTF-8")
+}
+
+#[test]
+fn games_csv_files_written_before_the_annotations_column_still_read() {
+    let dir = TempDir::new("arena-old-layout");
+    let text = arena(
+        "old",
+        "game = \"connect4\"\ngames = 4\nopenings = { random_plies = 2 }",
+        &[alphabeta("a", "depth = 5"), alphabeta("b", "depth = 3")],
+    );
+    let out = run(&dir, "old", &text, &[]);
+    let read = |name: &str| std::fs::read_to_string(out.join(name)).expect(name);
+    let (games_now, table) = (read("games.csv"), read("standings.csv"));
+    let (header_now, rows_now) = games(&out);
+    std::fs::write(out.join("games.csv"), without_annotations(&games_now)).expect("write");
+    let dir_arg = out.to_str().expect("UTF-8");
+    let (code, _, stderr) = plylab(&["plot", dir_arg, "--format", "svg"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(!stderr.contains("left out"), "{stderr}");
+    assert_eq!(read("standings.csv"), table);
+    // Resumed, every game is kept and the file is written again in today's layout.
+    let file = dir.path("old.toml");
+    let (code, stdout, stderr) = plylab(&[
+        "experiment",
+        file.to_str().expect("UTF-8"),
+        "--out",
+        dir_arg,
+        "--resume",
+        "--no-plot",
+    ]);
+    assert_eq!(code, 0, "{stdout}\n{stderr}");
+    assert!(stdout.contains("(4 kept"), "{stdout}");
+    let (header, rows) = games(&out);
+    assert_eq!(header, header_now);
+    assert_eq!(untimed(&rows, &header), untimed(&rows_now, &header));
+}
+
 #[test]
 fn plot_writes_a_matchs_standings_and_summary_again_from_its_games() {
     let dir = TempDir::new("arena-redraw");

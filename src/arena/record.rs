@@ -111,13 +111,22 @@ impl GameRow {
         out
     }
 
-    /// Reads a row written by [`Self::fields`]; `None` if any field is missing or unreadable.
+    /// Reads a row written by [`Self::fields`] into a file of `layout`; `None` if any field
+    /// is missing or unreadable.
     #[must_use]
-    pub fn parse(record: &csv::StringRecord) -> Option<Self> {
-        if record.len() != COLUMNS.len() {
+    pub fn parse(record: &csv::StringRecord, layout: Layout) -> Option<Self> {
+        if record.len() != layout.columns() {
             return None;
         }
-        let f = |i: usize| record.get(i).unwrap_or_default();
+        // Fields from `annotations` on sit one place earlier in a file without it.
+        let f = |i: usize| {
+            let at = if layout.annotations || i < ANNOTATIONS {
+                i
+            } else {
+                i - 1
+            };
+            record.get(at).unwrap_or_default()
+        };
         let side = |at: usize| -> Option<SideStats> {
             let depth: Option<f64> = match f(at + 3) {
                 "" => None,
@@ -147,7 +156,11 @@ impl GameRow {
             plies: f(9).parse().ok()?,
             sides: [side(10)?, side(15)?],
             line: f(20).to_owned(),
-            annotations: f(21).to_owned(),
+            annotations: if layout.annotations {
+                f(ANNOTATIONS).to_owned()
+            } else {
+                String::new()
+            },
             seed: f(22).parse().ok()?,
         })
     }
@@ -161,6 +174,39 @@ impl GameRow {
             && self.second == plan.players[slot.second].name
             && self.opening == plan.openings[slot.opening].label
             && self.seed == slot.seed
+    }
+}
+
+/// Where `annotations` stands in [`COLUMNS`].
+const ANNOTATIONS: usize = 21;
+
+/// How a games.csv lays its columns out: [`COLUMNS`], or, in files written before the
+/// `annotations` column was added (plylab of 2026-11-23 and earlier), the same without it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Layout {
+    annotations: bool,
+}
+
+impl Layout {
+    /// The layout this version writes.
+    pub const CURRENT: Self = Self { annotations: true };
+
+    /// The layout of a file with this header row.
+    #[must_use]
+    pub fn of(header: &csv::StringRecord) -> Self {
+        Self {
+            annotations: header.iter().any(|h| h == COLUMNS[ANNOTATIONS]),
+        }
+    }
+
+    /// How many fields a row has.
+    #[must_use]
+    pub const fn columns(self) -> usize {
+        if self.annotations {
+            COLUMNS.len()
+        } else {
+            COLUMNS.len() - 1
+        }
     }
 }
 

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use super::external::ExternalEngine;
 // A chess engine of either protocol (UCI or xboard) has `UciEngine`'s methods.
 use super::play::{GameSetup, play_game};
-use super::record::{GameRow, header};
+use super::record::{GameRow, Layout, header};
 use super::spec::{GameSlot, MatchPlan, PlayerKind};
 use super::standings::{Standing, pairing_standing, standings, write_csv};
 use super::xboard::ChessEngine as UciEngine;
@@ -402,10 +402,11 @@ pub(crate) fn read_games_counted(
     let mut reader = csv::ReaderBuilder::new().flexible(true).from_reader(file);
     let schedule = plan.schedule();
     let mut seen = std::collections::HashSet::new();
+    let layout = Layout::of(reader.headers().map_err(csv_err(path))?);
     let records = readable_records(&mut reader, path)?;
     let rows: Vec<GameRow> = records
         .iter()
-        .filter_map(GameRow::parse)
+        .filter_map(|record| GameRow::parse(record, layout))
         .filter(|row| {
             schedule
                 .get(row.game)
@@ -429,8 +430,10 @@ fn resume_rows(
         return Ok(Vec::new());
     };
     let mut rows: Vec<GameRow> = Vec::new();
+    // An older file's rows are kept too: the file is written again in today's layout.
+    let layout = reader.headers().map_or(Layout::CURRENT, Layout::of);
     for record in readable_records(&mut reader, csv_path)? {
-        let Some(row) = GameRow::parse(&record) else {
+        let Some(row) = GameRow::parse(&record, layout) else {
             continue;
         };
         // The schedule is in game order (a shard's: some games of it).
