@@ -887,7 +887,8 @@ impl Techniques {
 
 /// The configuration `plylab uci` plays, a searcher of `--config` or the flags: the
 /// alpha-beta family only, and none of the searches of games with chance nodes (chess has
-/// none), which would otherwise quietly play alpha-beta.
+/// none), which would otherwise quietly play alpha-beta; nor a backgammon `--eval` or an
+/// `--oracle`, which would otherwise quietly play with the chess evaluation.
 fn uci_searcher(args: &UciArgs) -> Result<SearcherVariant, String> {
     let searcher = match (&args.config, &args.searcher) {
         (Some(file), Some(name)) => plylab::uci::searcher_from_file(file, name)?,
@@ -907,6 +908,9 @@ fn uci_searcher(args: &UciArgs) -> Result<SearcherVariant, String> {
     }
     if args.config.is_none() {
         args.techniques.check().map_err(|f| f.message)?;
+        args.techniques
+            .check_game_flags(GameName::Chess)
+            .map_err(|f| f.message)?;
     }
     Ok(searcher)
 }
