@@ -1109,6 +1109,9 @@ fn book(action: &BookAction) -> Result<(), Failure> {
         } if game == "connect4" => {
             commands::build_connect4_book(from, out, *positions, *depth, *omega)
         }
+        BookAction::Build { game, .. } if game == "chess" => Err(CommandError::BadInput(
+            "book build chess: --pgn FILE is needed (the games the book is made from)".into(),
+        )),
         BookAction::Build { game, .. } => Err(CommandError::BadInput(format!(
             "book build: game `{game}` has no book builder here (chess: --pgn FILE; connect4)"
         ))),
