@@ -70,9 +70,10 @@ enum Command {
     /// Write to stdout an sbatch script running an experiment as a Slurm job array of
     /// shards, then their merge.
     Slurm(SlurmArgs),
-    /// A UCI chess engine on stdin/stdout for one configuration: the searcher NAME of an
-    /// experiment file, or the technique flags (their defaults when none are given; the
-    /// --depth/--nodes/--time-ms flags cap every `go`).
+    /// A UCI chess engine on stdin/stdout for one configuration of the alpha-beta family
+    /// (minimax, alphabeta, lazy_smp, ybw): the searcher NAME of an experiment file, or the
+    /// technique flags (their defaults when none are given; the --depth/--nodes/--time-ms
+    /// flags cap every `go`).
     Uci(UciArgs),
     /// Endgame databases by retrograde analysis: build one, or probe one for a position.
     Tablebase {
@@ -95,10 +96,10 @@ struct LearnArgs {
     /// The learning file (see EXPERIMENTS.md, "Learned evaluations").
     file: PathBuf,
     /// Results directory [default: results/<name>].
-    #[arg(long)]
+    #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
     /// Directory of the weights file written.
-    #[arg(long, default_value = "weights")]
+    #[arg(long, value_name = "DIR", default_value = "weights")]
     weights_dir: PathBuf,
     /// Start afresh, discarding a checkpoint of an interrupted run.
     #[arg(long)]
@@ -124,30 +125,34 @@ enum BookAction {
         /// Chess: the PGN games.
         #[arg(long, value_name = "FILE")]
         pgn: Option<PathBuf>,
-        /// Connect four: positions to expand (the book's size).
-        #[arg(long, default_value_t = 200)]
+        /// Connect four: positions to expand (the book's size, at least 1).
+        #[arg(long, value_name = "N", default_value_t = 200)]
         positions: usize,
         /// Connect four: the depth of each leaf's alpha-beta search (0: to the end).
-        #[arg(long, default_value_t = 8)]
+        #[arg(long, value_name = "D", default_value_t = 8)]
         depth: u32,
         /// Connect four: drop-out expansion's cost of a ply, in evaluation units.
-        #[arg(long, default_value_t = 4)]
+        #[arg(long, value_name = "W", default_value_t = 4)]
         omega: i32,
-        /// Connect four: the position the book starts from (default: the empty board).
-        #[arg(long, default_value = "start")]
+        /// Connect four: the position the book starts from, as moves (`start`: the empty
+        /// board).
+        #[arg(long, value_name = "POS", default_value = "start")]
         from: String,
         /// Where to write the book.
         #[arg(long, value_name = "FILE")]
         out: PathBuf,
-        /// Chess: plies of each game that enter the book.
-        #[arg(long, default_value_t = 1024)]
+        /// Chess: plies of each game that enter the book (at least 1).
+        #[arg(long, value_name = "N", default_value_t = 1024)]
         max_ply: usize,
     },
-    /// Print a position's book moves (FEN) and their weights.
+    /// Print a position's book moves with their weights (a Polyglot book) or values (a
+    /// connect-four book).
     Probe {
         /// The book.
         file: PathBuf,
-        /// The position.
+        /// The position: FEN (or `startpos`) for a Polyglot book, moves (`start`, `4453`)
+        /// for a connect-four book.
+        #[arg(value_name = "POSITION")]
         fen: String,
     },
 }
@@ -161,7 +166,7 @@ enum TablebaseAction {
         game: String,
         /// The ending: KQK, KRK, KPK or KBNK for chess, the number of pieces for checkers.
         ending: String,
-        /// Where to write it (default ENDING.plytb, checkersN.plytb).
+        /// Where to write it [default: ENDING.plytb for chess, checkersN.plytb for checkers].
         #[arg(long, value_name = "FILE")]
         out: Option<PathBuf>,
     },
@@ -275,7 +280,8 @@ struct ExperimentArgs {
     #[arg(long)]
     no_plot: bool,
     /// A reduced run to check the file end to end: two positions per game, at most 200,000
-    /// nodes per job, written to target/quick/<name> unless --out is given.
+    /// nodes per job (arena files: one round per pairing, at most 200,000 nodes per
+    /// move), written to target/quick/<name> unless --out is given.
     #[arg(long)]
     quick: bool,
     /// Run only part I of N of the jobs (arena files: of the game pairs), dealt out by
@@ -304,13 +310,13 @@ struct MergeArgs {
 struct SlurmArgs {
     /// The experiment or arena file (TOML), as the tasks will open it.
     file: PathBuf,
-    /// Array tasks, one shard each.
+    /// Array tasks, one shard each (at most the file's jobs, or game pairs).
     #[arg(long, value_name = "N", default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..))]
     tasks: u32,
     /// Partition (sbatch --partition).
     #[arg(long, value_name = "P")]
     partition: Option<String>,
-    /// Time limit per task (sbatch --time: HH:MM:SS, minutes, D-HH:MM:SS).
+    /// Time limit per task (sbatch --time: minutes, MM:SS, HH:MM:SS or D-HH[:MM[:SS]]).
     #[arg(long, value_name = "HH:MM:SS")]
     time: Option<String>,
     /// Account to charge (sbatch --account).
@@ -359,14 +365,20 @@ impl From<GameName> for GameKind {
 
 #[derive(Clone, Copy, ValueEnum)]
 enum AlgorithmName {
+    /// Negamax over every move to the horizon.
     Minimax,
+    /// Fail-soft alpha-beta (the default).
     Alphabeta,
+    /// Alpha-beta on --threads threads sharing the table.
     #[value(name = "lazy_smp")]
     LazySmp,
     /// Young Brothers Wait on --threads threads (at most 64).
     Ybw,
+    /// Expectiminimax without pruning (games with chance nodes).
     Expectiminimax,
+    /// Ballard's Star1 (games with chance nodes).
     Star1,
+    /// Ballard's Star2: Star1 with probing (games with chance nodes).
     Star2,
     /// Monte Carlo tree search with UCB1 (a --nodes playout or --time-ms budget).
     Uct,
@@ -400,7 +412,7 @@ enum OracleName {
     Random,
 }
 
-/// Technique switches and limits shared by `search` and `suite`.
+/// Technique switches and limits shared by `search`, `suite` and `uci`.
 #[derive(Args)]
 struct Techniques {
     /// The node function.
@@ -430,7 +442,8 @@ struct Techniques {
     /// Parity: moves into regions with an odd number of empties first (othello).
     #[arg(long)]
     parity: bool,
-    /// Solve positions with at most N empties (othello) by the game's dedicated solver.
+    /// Solve positions with at most N empties, 1-20, by the game's dedicated solver
+    /// (othello; the other games have none and ignore it).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=i64::from(config::MAX_ENDGAME_SOLVER)))]
     endgame_solver: Option<u32>,
     /// All of --hint --tt-move --killers --history.
@@ -439,8 +452,9 @@ struct Techniques {
     /// Random trees: order by true values (perfect, worst or random).
     #[arg(long, value_enum)]
     oracle: Option<OracleName>,
-    /// Chess evaluation.
-    #[arg(long, value_enum, default_value = "pst")]
+    /// The evaluation: material, shannon or pst for chess [default: pst], pubeval or race
+    /// for backgammon [default: pubeval]; the other games have their own.
+    #[arg(long, value_enum, default_value = "pst", hide_default_value = true)]
     eval: EvalName,
     /// Search only the final depth instead of iterative deepening.
     #[arg(long)]
@@ -449,15 +463,15 @@ struct Techniques {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Deepest iteration in plies [default: to the end of the game].
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     depth: Option<u32>,
-    /// Most nodes.
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    /// Most nodes (Monte Carlo: playouts).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     nodes: Option<u64>,
     /// Most milliseconds.
     #[arg(long, alias = "movetime", value_name = "MS", value_parser = clap::value_parser!(u64).range(1..))]
     time_ms: Option<u64>,
-    /// Quiescence search: off, unlimited, or its deepest ply.
+    /// Quiescence search: off, unlimited, or its deepest ply (0-100).
     #[arg(long, value_name = "off|unlimited|N", default_value = "off")]
     quiescence: QuiescenceSetting,
     /// Also search checking moves in the first quiescence ply.
@@ -485,11 +499,12 @@ struct Techniques {
     /// Enhanced transposition cutoff: children looked up in the table before the search.
     #[arg(long)]
     etc: bool,
-    /// Search threads for --algorithm lazy_smp or ybw.
+    /// Search threads, 1-256 (ybw: at most 64), for --algorithm lazy_smp, ybw,
+    /// root_parallel, tree_parallel or tree_parallel_locked.
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=config::MAX_SEARCH_THREADS as i64))]
     threads: u32,
-    /// Young Brothers Wait: nodes at least this many plies from the horizon may hand their
-    /// younger brothers to idle threads.
+    /// Young Brothers Wait: nodes at least this many plies (1-64) from the horizon may hand
+    /// their younger brothers to idle threads.
     #[arg(long, value_name = "N", default_value_t = plylab::search::ybw::SPLIT_DEPTH, value_parser = clap::value_parser!(u32).range(1..=i64::from(config::MAX_SPLIT_PLIES)))]
     split_plies: u32,
     /// Lazy SMP: the depths the helper threads search (EXPERIMENTS.md, `helper_depths`).
@@ -508,7 +523,8 @@ struct Techniques {
     /// Keep fractional depths (check extensions') in the table to half a ply.
     #[arg(long)]
     tt_fractional: bool,
-    /// Monte Carlo algorithms: the UCB1 exploration constant c [default: the library's].
+    /// Monte Carlo algorithms: the UCB1 exploration constant c, finite and ≥ 0 [default:
+    /// √2].
     #[arg(long, value_name = "C")]
     exploration: Option<f64>,
     /// --algorithm tree_parallel: each thread holds back the statistics of the nodes this
@@ -529,10 +545,12 @@ struct Techniques {
     /// Score a node whose side to move wins at once without expanding it (Pons, part 3).
     #[arg(long)]
     win_check: bool,
-    /// Narrow the window to the scores still possible and by the table's bounds (part 4).
+    /// Narrow the window to the scores still possible and by the table's bounds (Pons,
+    /// part 4).
     #[arg(long)]
     score_window: bool,
-    /// Count decisive scores in units of this many plies of the game (2: Pons's stones).
+    /// Count decisive scores in units of this many plies of the game, 1-16 (2: Pons's
+    /// stones).
     #[arg(long, value_name = "PLIES", default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=i64::from(config::MAX_SCORE_GRAIN)))]
     score_grain: u8,
     /// Find the root value by null-window searches on the score (Pons, part 8).
@@ -869,7 +887,8 @@ impl Techniques {
 
 /// The configuration `plylab uci` plays, a searcher of `--config` or the flags: the
 /// alpha-beta family only, and none of the searches of games with chance nodes (chess has
-/// none), which would otherwise quietly play alpha-beta.
+/// none), which would otherwise quietly play alpha-beta; nor a backgammon `--eval` or an
+/// `--oracle`, which would otherwise quietly play with the chess evaluation.
 fn uci_searcher(args: &UciArgs) -> Result<SearcherVariant, String> {
     let searcher = match (&args.config, &args.searcher) {
         (Some(file), Some(name)) => plylab::uci::searcher_from_file(file, name)?,
@@ -889,6 +908,9 @@ fn uci_searcher(args: &UciArgs) -> Result<SearcherVariant, String> {
     }
     if args.config.is_none() {
         args.techniques.check().map_err(|f| f.message)?;
+        args.techniques
+            .check_game_flags(GameName::Chess)
+            .map_err(|f| f.message)?;
     }
     Ok(searcher)
 }
@@ -916,7 +938,8 @@ struct SuiteArgs {
     /// The game.
     #[arg(value_enum)]
     game: GameName,
-    /// The test set: `<position> <known score>` per line (Pons's connect-four format).
+    /// The test set: EPD for chess (`bm`, `am`, `ce`), .obf for othello, else `<position>
+    /// <known score>` per line (Pons's connect-four format).
     file: PathBuf,
     /// Only the first N positions (N ≥ 1).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
@@ -1086,6 +1109,9 @@ fn book(action: &BookAction) -> Result<(), Failure> {
         } if game == "connect4" => {
             commands::build_connect4_book(from, out, *positions, *depth, *omega)
         }
+        BookAction::Build { game, .. } if game == "chess" => Err(CommandError::BadInput(
+            "book build chess: --pgn FILE is needed (the games the book is made from)".into(),
+        )),
         BookAction::Build { game, .. } => Err(CommandError::BadInput(format!(
             "book build: game `{game}` has no book builder here (chess: --pgn FILE; connect4)"
         ))),

@@ -750,6 +750,14 @@ fn bad_flags_are_refused() {
         ],
         &["--threads 65", "at most 64 threads"],
     );
+    refused(
+        &["book", "build", "chess", "--out", "never-written.bin"],
+        &["book build chess: --pgn FILE is needed"],
+    );
+    refused(
+        &["book", "build", "othello", "--out", "never-written.bin"],
+        &["game `othello` has no book builder"],
+    );
 }
 
 #[test]

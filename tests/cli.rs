@@ -795,6 +795,11 @@ fn flags_the_algorithm_or_game_does_not_read_are_bad_input() {
             &["uci", "--algorithm", "star2", "--depth", "3"],
             "searches games with chance nodes",
         ),
+        (&["uci", "--eval", "race"], "not an evaluation of chess"),
+        (
+            &["uci", "--oracle", "perfect"],
+            "--oracle orders random trees",
+        ),
     ];
     for (args, needle) in refused {
         let (code, _, stderr) = plylab(args);
