@@ -325,7 +325,9 @@ struct SlurmArgs {
     /// Most tasks running at once (the array's %K).
     #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(1..))]
     throttle: Option<u32>,
-    /// Merged results directory [default: results/<name>]; shards go to OUT/shards/I.
+    /// Merged results directory [default: runs/<name>, as `experiment`'s: the merge job
+    /// replaces what it holds, so never the committed results/<name> unless named];
+    /// shards go to OUT/shards/I.
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
     /// The plylab binary the tasks run [default: this one].
@@ -1434,7 +1436,7 @@ fn run_slurm(args: &SlurmArgs) -> Result<(), Failure> {
     let out = args
         .out
         .clone()
-        .unwrap_or_else(|| std::path::Path::new("results").join(&facts.name));
+        .unwrap_or_else(|| runner::default_dir(&facts.name));
     slurm::check_directive_path("out", &out).map_err(Failure::bad_input)?;
     // Slurm opens the tasks' log files but does not create their directory.
     let logs = out.join("logs");

@@ -600,6 +600,23 @@ fn the_slurm_script_has_the_array_the_cores_and_the_merge() {
         "bash -n refuses the script"
     );
 
+    // Without --out the merged results go to runs/<name>, as a one-machine run's: the merge
+    // job replaces what the directory holds, so never the committed results/<name>.
+    let run = std::process::Command::new(env!("CARGO_BIN_EXE_plylab"))
+        .args(["slurm", text(&file)])
+        .current_dir(dir.path(""))
+        .output()
+        .expect("the binary runs");
+    let script = String::from_utf8_lossy(&run.stdout);
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    assert!(script.contains("#SBATCH --output=runs/"), "{script}");
+    assert!(!script.contains("results/"), "{script}");
+    assert!(dir.path("runs").is_dir(), "no runs/<name>/logs");
+
     let f = text(&file);
     let stderr = bad_input(&["slurm", f, "--time", "1 hour"]);
     assert!(stderr.contains("bad --time `1 hour`"), "{stderr}");
