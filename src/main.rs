@@ -527,7 +527,7 @@ struct Techniques {
     tt_fractional: bool,
     /// Monte Carlo algorithms: the UCB1 exploration constant c, finite and ≥ 0 [default:
     /// √2].
-    #[arg(long, value_name = "C")]
+    #[arg(long, value_name = "C", allow_negative_numbers = true)]
     exploration: Option<f64>,
     /// --algorithm tree_parallel: each thread holds back the statistics of the nodes this
     /// many plies below the root (EXPERIMENTS.md, `hold_depth`) [default: 0, none].

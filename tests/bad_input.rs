@@ -709,6 +709,22 @@ fn bad_flags_are_refused() {
         ],
         &["--delta-margin"],
     );
+    // A negative constant is read as the flag's value (not as an unknown flag `-1`) and
+    // refused by the range check.
+    refused(
+        &[
+            "search",
+            "connect4",
+            "start",
+            "--algorithm",
+            "uct",
+            "--nodes",
+            "100",
+            "--exploration",
+            "-1",
+        ],
+        &["--exploration -1: expected a finite constant >= 0"],
+    );
     refused(
         &[
             "suite",
