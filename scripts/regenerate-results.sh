@@ -107,13 +107,7 @@ if ! git diff --quiet HEAD -- src build.rs Cargo.toml Cargo.lock 2>/dev/null; th
 fi
 for name in "${names[@]}"; do
     if [ "$name" = knowledge ]; then
-        mkdir -p experiments/data/tablebase
-        for e in KQK KRK KPK KBNK; do
-            table="experiments/data/tablebase/$e.plytb"
-            [ -f "$table" ] || "$plylab" tablebase build chess "$e" --out "$table"
-        done
-        table=experiments/data/tablebase/checkers4.plytb
-        [ -f "$table" ] || "$plylab" tablebase build checkers 4 --out "$table"
+        scripts/knowledge-tablebases.sh "$plylab"
     fi
     echo "== $name"
     # shellcheck disable=SC2046 # the command's words

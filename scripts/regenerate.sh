@@ -29,14 +29,7 @@ case "${1:-}" in
             # Learning files are run by `plylab learn`, which has no reduced run.
             case "$file" in experiments/learn_*) continue ;; esac
             if [ "$file" = experiments/knowledge.toml ]; then
-                # Its endgame databases, built when missing (scripts/regenerate-results.sh).
-                mkdir -p experiments/data/tablebase
-                for e in KQK KRK KPK KBNK; do
-                    table="experiments/data/tablebase/$e.plytb"
-                    [ -f "$table" ] || "$plylab" tablebase build chess "$e" --out "$table"
-                done
-                table=experiments/data/tablebase/checkers4.plytb
-                [ -f "$table" ] || "$plylab" tablebase build checkers 4 --out "$table"
+                scripts/knowledge-tablebases.sh "$plylab"
             fi
             echo "== $file (quick)"
             "$plylab" experiment "$file" --quick --force
