@@ -12,6 +12,8 @@ use plylab::lab::machine::cores;
 use plylab::lab::record::{Row, SearcherRow, read_searchers};
 use plylab::lab::runner::{self, RunOptions};
 use plylab::lab::spec;
+use plylab::search::SearchConfig;
+use plylab::search::mcts::MctsConfig;
 
 /// A row of searches.csv with the columns its searcher's row of searchers.csv holds once.
 #[derive(Clone, Debug, PartialEq)]
@@ -299,6 +301,70 @@ threads = [1, 2]
     }
 }
 
+/// Sweeps of settings one thread never uses make one one-thread job per position, the twin
+/// of every job with more threads, whatever its setting.
+#[test]
+fn a_sweep_only_threads_use_runs_one_thread_once() {
+    let text = r#"
+name = "thread_only"
+
+[[games]]
+game = "connect4"
+positions = ["start", "4"]
+limits = { depth = 6 }
+
+[[searchers]]
+label = "smp"
+algorithm = "lazy_smp"
+threads = [1, 2]
+main_depths = ["every", "alternate"]
+helper_depths = ["alternate", "same"]
+
+[[searchers]]
+label = "ybw"
+algorithm = "ybw"
+threads = [1, 2]
+split_plies = [2, 4]
+
+[[searchers]]
+label = "tree"
+algorithm = "tree_parallel"
+threads = [1, 2]
+hold_depth = [0, 4]
+hold_playouts = [64, 512]
+limits = { nodes = 1000 }
+"#;
+    let plan = spec::parse(Path::new("thread_only.toml"), text).unwrap();
+    for (label, several) in [("smp", 4), ("ybw", 2), ("tree", 4)] {
+        let jobs: Vec<_> = plan
+            .jobs
+            .iter()
+            .filter(|j| j.searcher.label == label)
+            .collect();
+        let one: Vec<_> = jobs
+            .iter()
+            .filter(|j| j.searcher.config.threads == 1)
+            .collect();
+        assert_eq!(one.len(), 2, "{label}: one one-thread job per position");
+        assert_eq!(jobs.len(), 2 + 2 * several, "{label}");
+        for job in one {
+            assert_eq!(job.searcher.swept, "threads=1", "{label}");
+            let (config, mcts) = (&job.searcher.config, &job.searcher.mcts_config);
+            let (default, mcts_default) = (SearchConfig::default(), MctsConfig::default());
+            assert_eq!(config.main_depths, default.main_depths, "{label}");
+            assert_eq!(config.helper_depths, default.helper_depths, "{label}");
+            assert_eq!(config.split_plies, default.split_plies, "{label}");
+            assert_eq!(mcts.hold_depth, mcts_default.hold_depth, "{label}");
+            assert_eq!(mcts.hold_playouts, mcts_default.hold_playouts, "{label}");
+        }
+        for job in jobs.iter().filter(|j| j.searcher.config.threads == 2) {
+            let twin = &plan.jobs[job.baseline.expect("a twin")];
+            assert_eq!(twin.searcher.config.threads, 1);
+            assert_eq!(twin.position.label, job.position.label);
+        }
+    }
+}
+
 #[test]
 fn both_tree_parallel_searches_run_from_an_experiment_file() {
     let tmp = TempDir::new("tree");
@@ -386,8 +452,9 @@ ordering = { hint = true }
 "#;
     let rows = run(&tmp, "split", text, 1);
     let finals: Vec<&Full> = rows.iter().filter(|r| r.total_nodes.is_some()).collect();
-    // One final row per job: 2 thread counts × 2 split depths, all at the serial value.
-    assert_eq!(finals.len(), 4);
+    // One final row per job: one thread once (the split depth is the helpers'), 2 threads
+    // at each split depth, all at the serial value.
+    assert_eq!(finals.len(), 3);
     for row in &finals {
         assert_eq!(row.score, finals[0].score, "{row:?}");
         // The default depth (4) is not written in the parameters; 2 is.
@@ -398,7 +465,7 @@ ordering = { hint = true }
     let split_2 = finals
         .iter()
         .filter(|r| r.searcher.contains("split_plies=2"));
-    assert_eq!(split_2.count(), 2);
+    assert_eq!(split_2.count(), 1);
 }
 
 /// Lazy SMP on one and four threads on two connect-four positions to `depth`, swept over
@@ -426,11 +493,11 @@ ordering = {{ hint = true, tt_move = true }}
     run(&tmp, name, &text, 1)
 }
 
-/// The final rows of [`lazy_smp_sweep`]: 2 positions × 2 thread counts × 2 settings, each
-/// at its position's serial value.
+/// The final rows of [`lazy_smp_sweep`]: 2 positions × (one thread once, the setting being
+/// the helpers', and 4 threads × 2 settings), each at its position's serial value.
 fn finals_at_the_serial_values(rows: &[Full]) -> Vec<&Full> {
     let finals: Vec<&Full> = rows.iter().filter(|r| r.total_nodes.is_some()).collect();
-    assert_eq!(finals.len(), 8);
+    assert_eq!(finals.len(), 6);
     for row in &finals {
         let serial = finals
             .iter()
@@ -455,7 +522,7 @@ fn a_lazy_smp_main_thread_at_alternate_depths_ends_at_the_limit_with_the_serial_
     }
     // With helpers the main thread's iterations are odd depths up to the limit (1, 3, ...,
     // 11, or fewer when a helper finished 11 first and its final iteration ended the
-    // search); alone it searches every depth whatever the setting.
+    // search); alone it searches every depth (the one-thread job is the default's).
     let depths = |alternate: bool, threads: u32| -> Vec<u32> {
         rows.iter()
             .filter(|r| {
@@ -466,7 +533,8 @@ fn a_lazy_smp_main_thread_at_alternate_depths_ends_at_the_limit_with_the_serial_
             .map(|r| r.depth)
             .collect()
     };
-    assert_eq!(depths(true, 1), (1..=11).collect::<Vec<_>>());
+    assert_eq!(depths(false, 1), (1..=11).collect::<Vec<_>>());
+    assert!(depths(true, 1).is_empty());
     let main = depths(true, 4);
     assert!(main.iter().all(|d| d % 2 == 1), "{main:?}");
     assert!(main.is_sorted() && main.last() == Some(&11), "{main:?}");
@@ -487,6 +555,6 @@ fn lazy_smp_sweeps_its_helper_depths_at_the_serial_value() {
             .iter()
             .filter(|r| r.searcher.contains("helper_depths=same"))
             .count(),
-        4
+        2
     );
 }

@@ -968,12 +968,13 @@ pub fn describe_jobs(plan: &Plan, out: &mut impl Write) -> std::io::Result<()> {
         let l = &job.limits;
         writeln!(
             out,
-            "{:>5}  {:<11} {:<40} {:<20} {} depth={} nodes={} time_ms={} rep={}{}",
+            "{:>5}  {:<11} {:<40} {:<20} {} threads={} depth={} nodes={} time_ms={} rep={}{}",
             job.id,
             job.position.position.kind().to_string(),
             job.position.label,
             job.searcher.label,
             job.searcher.params(),
+            job.searcher.config.threads,
             match (job.searcher.mcts, l.depth) {
                 (Some(_), _) => "-".into(),
                 (None, None) => "end".into(),

@@ -1140,13 +1140,56 @@ pub(crate) fn variants_of(
         );
         return Err(src.at(&spec.label, "label", why));
     }
-    let mut out = Vec::new();
-    for (mut variant, swept) in variants {
+    let mut out: Vec<SearcherVariant> = Vec::new();
+    for (mut variant, mut swept) in variants {
         check_variant(src, spec, &variant)?;
+        if variant.config.threads == 1 {
+            drop_thread_only_sweeps(&mut variant, &mut swept);
+        }
         variant.swept = swept.join(" ");
+        let twice = |v: &SearcherVariant| v.config.threads == 1 && v.swept == variant.swept;
+        if variant.config.threads == 1 && out.iter().any(twice) {
+            continue;
+        }
         out.push(variant);
     }
     Ok(out)
+}
+
+/// Settings that only the threads beside the first use: lazy SMP's `main_depths` and
+/// `helper_depths`, Young Brothers Wait's `split_plies`, the lock-free tree's `hold_depth`
+/// and `hold_playouts`. One thread searches the same whatever their values (src/search/smp.rs,
+/// ybw.rs, mcts/lockfree.rs), so a sweep of them makes one one-thread variant, not one per
+/// value, and every variant with more threads is measured against it.
+const THREAD_ONLY: [&str; 5] = [
+    "main_depths",
+    "helper_depths",
+    "split_plies",
+    "hold_depth",
+    "hold_playouts",
+];
+
+/// Whether a swept assignment (`name=value`) sets one of [`THREAD_ONLY`].
+fn is_thread_only(assignment: &str) -> bool {
+    assignment
+        .split_once('=')
+        .is_some_and(|(name, _)| THREAD_ONLY.contains(&name))
+}
+
+/// Resets the thread-only settings `swept` sweeps on a one-thread `variant` to their
+/// defaults and takes them out of `swept`.
+fn drop_thread_only_sweeps(variant: &mut SearcherVariant, swept: &mut Vec<String>) {
+    let (config, mcts) = (SearchConfig::default(), MctsConfig::default());
+    for assignment in swept.iter().filter(|a| is_thread_only(a)) {
+        match assignment.split_once('=').map_or("", |(name, _)| name) {
+            "main_depths" => variant.config.main_depths = config.main_depths,
+            "helper_depths" => variant.config.helper_depths = config.helper_depths,
+            "split_plies" => variant.config.split_plies = config.split_plies,
+            "hold_depth" => variant.mcts_config.hold_depth = mcts.hold_depth,
+            _ => variant.mcts_config.hold_playouts = mcts.hold_playouts,
+        }
+    }
+    swept.retain(|a| !is_thread_only(a));
 }
 
 /// The knowledge files a searcher names, read and checked (relative to the experiment file).
@@ -2061,14 +2104,15 @@ fn add_jobs(
 }
 
 /// Points each job with several threads at its one-thread twin: the same searcher (label
-/// and swept values but `threads`), position, limits and repetition.
+/// and swept values but `threads` and the [`THREAD_ONLY`] settings), position, limits and
+/// repetition.
 fn link_baselines(jobs: &mut [Job]) {
     let twin_key = |job: &Job| {
         let swept: Vec<&str> = job
             .searcher
             .swept
             .split(' ')
-            .filter(|part| !part.starts_with("threads="))
+            .filter(|part| !part.starts_with("threads=") && !is_thread_only(part))
             .collect();
         (
             job.game_index,
