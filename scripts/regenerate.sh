@@ -15,8 +15,8 @@ plylab=./target/release/plylab
 case "${1:-}" in
     --plots-only)
         # The directories of one experiment or match: not the learning runs' (their charts
-        # are drawn by `plylab learn`), nor results/scaling_main_depths and
-        # results/vs_python_chess, whose summary.md are written by hand.
+        # are drawn by `plylab learn`), nor results/vs_python_chess, whose summary.md is
+        # written by hand.
         for dir in results/*/; do
             if [ -e "$dir/searches.csv" ] || [ -e "$dir/searches.csv.gz" ] ||
                 [ -e "$dir/standings.csv" ]; then

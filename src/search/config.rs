@@ -74,7 +74,8 @@ pub enum MainDepths {
     /// Every other depth, ending at the depth limit (... D − 4, D − 2, D; the odd depths
     /// without a depth limit): the helpers search the depths between, so the main thread
     /// spends nothing on iterations the table already mostly holds. On 16 cores it raised
-    /// the chess time-to-depth speedup from 8.3 to 10.3 (results/scaling_main_depths).
+    /// the chess time-to-depth speedup from 8.3 to 10.3 in one run, by 1-5% in two later
+    /// ones (results/scaling_main_depths).
     Alternate,
 }
 

@@ -22,8 +22,9 @@
 //!   depth ending at the depth limit, leaving the depths between to the helpers: with 16
 //!   threads its earlier iterations were half of its nodes, though the helpers a ply ahead
 //!   had already filled the table for them; skipping every other one raised the chess
-//!   time-to-depth speedup at 16 threads from 8.3 to 10.3 (results/scaling_main_depths).
-//!   Two threads gained nothing, so the default stays every depth.
+//!   time-to-depth speedup at 16 threads from 8.3 to 10.3 in one run, but only by 1-5% in
+//!   two later runs on other machines (results/scaling_main_depths). Two threads gained
+//!   nothing, so the default stays every depth.
 //! - A helper that completes its whole search (the depth limit, or a proven result) before
 //!   the main thread stops the main thread, and its final iteration is appended to the main
 //!   thread's as the result ("first to the depth" rule): its search is as complete as the
