@@ -1153,7 +1153,7 @@ fn experiment(args: &ExperimentArgs) -> Result<(), Failure> {
             .jobs
             .map_or_else(plylab::lab::machine::cores, |j| j as usize);
         let budget = plylab::cluster::shard::budget_seconds(&plan.jobs, threads);
-        let earlier = earlier_run(&plan.name, args.out.as_deref(), "results");
+        let earlier = earlier_run(&plan.name, args.out.as_deref());
         return print_stdout(|out| {
             runner::describe_jobs(&plan, out)?;
             let line = estimate_line(budget, earlier.as_ref(), plan.jobs.len(), threads, "jobs");
@@ -1202,17 +1202,17 @@ fn print_stdout(
     }
 }
 
-/// The run options the flags give, writing to `out`.
-/// The finished run of experiment `name` recorded in `out` (when given) or else in
-/// `results_root/name` (the committed results), for `--dry-run`'s estimate.
+/// The finished run of experiment `name` recorded in `out` (when given), else in its default
+/// directory (runs/<name>, where a run without `--out` writes), else in results/<name> (the
+/// committed results), for `--dry-run`'s estimate.
 fn earlier_run(
     name: &str,
     out: Option<&std::path::Path>,
-    results_root: &str,
 ) -> Option<(PathBuf, plylab::lab::machine::RunInfo)> {
     let dirs = [
         out.map(std::path::Path::to_path_buf),
-        Some(std::path::Path::new(results_root).join(name)),
+        Some(runner::default_dir(name)),
+        Some(std::path::Path::new("results").join(name)),
     ];
     dirs.into_iter().flatten().find_map(|dir| {
         let run = plylab::lab::machine::recorded_run(&dir)?;
@@ -1258,6 +1258,7 @@ fn estimate_line(
     }
 }
 
+/// The run options the flags give, writing to `out`.
 fn run_options(args: &ExperimentArgs, out: Option<PathBuf>) -> RunOptions {
     RunOptions {
         jobs: args.jobs.map(|j| j as usize),
@@ -1331,7 +1332,7 @@ fn arena(args: &ExperimentArgs) -> Result<(), Failure> {
         let concurrency = args.jobs.map_or(plan.concurrency, |j| j as usize);
         let games: Vec<usize> = (0..plan.schedule().len()).collect();
         let budget = plylab::cluster::shard::match_budget_seconds(&plan, &games, concurrency);
-        let earlier = earlier_run(&plan.name, args.out.as_deref(), "results");
+        let earlier = earlier_run(&plan.name, args.out.as_deref());
         return print_stdout(|out| {
             plylab::arena::describe(&plan, out)?;
             let line = estimate_line(budget, earlier.as_ref(), games.len(), concurrency, "games");

@@ -319,6 +319,30 @@ fn dry_run_estimates_from_an_earlier_run() {
     );
 }
 
+#[test]
+fn dry_run_without_out_estimates_from_the_default_directory() {
+    let tmp = TempDir::new("dry-run-default");
+    let file = write_small(&tmp);
+    let run = |extra: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_plylab"))
+            .args(["experiment", text(&file), "--jobs", "2"])
+            .args(extra)
+            .current_dir(tmp.path(""))
+            .output()
+            .expect("the binary runs");
+        assert!(out.status.success(), "{out:?}");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    run(&["--no-plot"]);
+    assert!(tmp.path("runs/cli-small/run.json").exists());
+    let stdout = run(&["--dry-run"]);
+    let estimate = stdout.lines().last().unwrap();
+    assert!(
+        estimate.contains("scaled from the run in runs/cli-small"),
+        "{estimate}"
+    );
+}
+
 /// Runs SMALL to completion into `tmp/complete` and returns the experiment file and that
 /// directory.
 fn complete_run(tmp: &TempDir) -> (PathBuf, PathBuf) {
