@@ -115,36 +115,41 @@ struct LearnArgs {
     stop_after: Option<u32>,
 }
 
+/// `book build`'s flags: chess's `--pgn`, `--max-ply`; connect four's the others.
+#[derive(Args)]
+struct BookBuildArgs {
+    /// The game (`chess` or `connect4`).
+    game: String,
+    /// Chess: the PGN games.
+    #[arg(long, value_name = "FILE")]
+    pgn: Option<PathBuf>,
+    /// Connect four: positions to expand (the book's size, at least 1) [default: 200].
+    #[arg(long, value_name = "N")]
+    positions: Option<usize>,
+    /// Connect four: the depth of each leaf's alpha-beta search (0: to the end)
+    /// [default: 8].
+    #[arg(long, value_name = "D")]
+    depth: Option<u32>,
+    /// Connect four: drop-out expansion's cost of a ply, in evaluation units [default: 4].
+    #[arg(long, value_name = "W")]
+    omega: Option<i32>,
+    /// Connect four: the position the book starts from, as moves (`start`: the empty
+    /// board) [default: start].
+    #[arg(long, value_name = "POS")]
+    from: Option<String>,
+    /// Where to write the book.
+    #[arg(long, value_name = "FILE")]
+    out: PathBuf,
+    /// Chess: plies of each game that enter the book (at least 1) [default: 1024].
+    #[arg(long, value_name = "N")]
+    max_ply: Option<usize>,
+}
+
 #[derive(Subcommand)]
 enum BookAction {
     /// Build a book: `chess --pgn FILE` (Polyglot, weights as PolyGlot's make-book), or
     /// `connect4 --positions N` (by search, drop-out expansion).
-    Build {
-        /// The game (`chess` or `connect4`).
-        game: String,
-        /// Chess: the PGN games.
-        #[arg(long, value_name = "FILE")]
-        pgn: Option<PathBuf>,
-        /// Connect four: positions to expand (the book's size, at least 1).
-        #[arg(long, value_name = "N", default_value_t = 200)]
-        positions: usize,
-        /// Connect four: the depth of each leaf's alpha-beta search (0: to the end).
-        #[arg(long, value_name = "D", default_value_t = 8)]
-        depth: u32,
-        /// Connect four: drop-out expansion's cost of a ply, in evaluation units.
-        #[arg(long, value_name = "W", default_value_t = 4)]
-        omega: i32,
-        /// Connect four: the position the book starts from, as moves (`start`: the empty
-        /// board).
-        #[arg(long, value_name = "POS", default_value = "start")]
-        from: String,
-        /// Where to write the book.
-        #[arg(long, value_name = "FILE")]
-        out: PathBuf,
-        /// Chess: plies of each game that enter the book (at least 1).
-        #[arg(long, value_name = "N", default_value_t = 1024)]
-        max_ply: usize,
-    },
+    Build(BookBuildArgs),
     /// Print a position's book moves with their weights (a Polyglot book) or values (a
     /// connect-four book).
     Probe {
@@ -1091,35 +1096,56 @@ fn tablebase(action: &TablebaseAction) -> Result<(), Failure> {
 }
 
 fn book(action: &BookAction) -> Result<(), Failure> {
-    use plylab::knowledge::commands::{self, CommandError};
     match action {
-        BookAction::Build {
-            game,
-            pgn: Some(pgn),
-            out,
-            max_ply,
-            ..
-        } if game == "chess" => commands::build_chess_book(pgn, out, *max_ply),
-        BookAction::Build {
-            game,
-            out,
-            positions,
-            depth,
-            omega,
-            from,
-            ..
-        } if game == "connect4" => {
-            commands::build_connect4_book(from, out, *positions, *depth, *omega)
-        }
-        BookAction::Build { game, .. } if game == "chess" => Err(CommandError::BadInput(
-            "book build chess: --pgn FILE is needed (the games the book is made from)".into(),
-        )),
-        BookAction::Build { game, .. } => Err(CommandError::BadInput(format!(
-            "book build: game `{game}` has no book builder here (chess: --pgn FILE; connect4)"
-        ))),
-        BookAction::Probe { file, fen } => commands::probe_book(file, fen),
+        BookAction::Build(args) => build_book(args),
+        BookAction::Probe { file, fen } => plylab::knowledge::commands::probe_book(file, fen),
     }
     .map_err(command_failure)
+}
+
+/// `book build`: a chess book from PGN or a connect-four book by search. A flag of the other
+/// game's builder is refused rather than ignored.
+fn build_book(args: &BookBuildArgs) -> Result<(), plylab::knowledge::commands::CommandError> {
+    use plylab::knowledge::commands::{self, CommandError};
+    let game = args.game.as_str();
+    let connect4_flags = [
+        ("--positions", args.positions.is_some()),
+        ("--depth", args.depth.is_some()),
+        ("--omega", args.omega.is_some()),
+        ("--from", args.from.is_some()),
+    ];
+    let chess_flags = [
+        ("--pgn", args.pgn.is_some()),
+        ("--max-ply", args.max_ply.is_some()),
+    ];
+    let (others, whose) = match game {
+        "chess" => (&connect4_flags[..], "connect4"),
+        "connect4" => (&chess_flags[..], "chess"),
+        _ => (&[][..], ""),
+    };
+    if let Some((flag, _)) = others.iter().find(|(_, given)| *given) {
+        return Err(CommandError::BadInput(format!(
+            "book build {game}: {flag} is for `book build {whose}`"
+        )));
+    }
+    match (game, &args.pgn) {
+        ("chess", Some(pgn)) => {
+            commands::build_chess_book(pgn, &args.out, args.max_ply.unwrap_or(1024))
+        }
+        ("chess", None) => Err(CommandError::BadInput(
+            "book build chess: --pgn FILE is needed (the games the book is made from)".into(),
+        )),
+        ("connect4", _) => commands::build_connect4_book(
+            args.from.as_deref().unwrap_or("start"),
+            &args.out,
+            args.positions.unwrap_or(200),
+            args.depth.unwrap_or(8),
+            args.omega.unwrap_or(4),
+        ),
+        _ => Err(CommandError::BadInput(format!(
+            "book build: game `{game}` has no book builder here (chess: --pgn FILE; connect4)"
+        ))),
+    }
 }
 
 fn experiment(args: &ExperimentArgs) -> Result<(), Failure> {

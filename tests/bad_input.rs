@@ -774,6 +774,33 @@ fn bad_flags_are_refused() {
         &["book", "build", "othello", "--out", "never-written.bin"],
         &["game `othello` has no book builder"],
     );
+    // The other game's flags are refused, not ignored.
+    refused(
+        &[
+            "book",
+            "build",
+            "chess",
+            "--pgn",
+            "games.pgn",
+            "--omega",
+            "8",
+            "--out",
+            "never-written.bin",
+        ],
+        &["book build chess: --omega is for `book build connect4`"],
+    );
+    refused(
+        &[
+            "book",
+            "build",
+            "connect4",
+            "--max-ply",
+            "12",
+            "--out",
+            "never-written.bin",
+        ],
+        &["book build connect4: --max-ply is for `book build chess`"],
+    );
 }
 
 #[test]
