@@ -193,6 +193,12 @@ fn connect4_match_is_deterministic_with_colours_swapped_per_pair() {
     assert_eq!(games_played, 4);
     let summary = std::fs::read_to_string(out.join("summary.md")).expect("summary");
     assert!(summary.contains("| deep | shallow | 4 |"), "{summary}");
+    // It names the command that plays the match again into the same directory.
+    let again = format!("--out {} --force --jobs ", out.display());
+    assert!(
+        summary.contains("Regenerate: `plylab experiment ") && summary.contains(&again),
+        "{summary}"
+    );
 }
 
 #[test]

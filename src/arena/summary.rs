@@ -43,6 +43,11 @@ pub fn write(
         let _ = writeln!(md, "\n## Notes\n\n{}", plan.notes.trim());
     }
     machine(&mut md, plan, info);
+    if !info.file.is_empty() {
+        let command =
+            crate::lab::machine::regeneration_command(&info.file, out, info.jobs, info.quick);
+        let _ = writeln!(md, "\nRegenerate: `{command}`");
+    }
     std::fs::write(out.join("summary.md"), md)
 }
 

@@ -499,6 +499,9 @@ pub struct RunInfo {
     pub notes: Option<String>,
     /// Published figures to set beside the measured ones.
     pub references: Vec<Reference>,
+    /// The command that runs the experiment again into the directory of run.json
+    /// ([`crate::lab::machine::regeneration_command`]), if run.json names its file.
+    pub command: Option<String>,
 }
 
 /// A published figure from the experiment file's `[[references]]`.
@@ -547,6 +550,16 @@ impl RunInfo {
                 .get("references")
                 .and_then(|r| serde_json::from_value(r.clone()).ok())
                 .unwrap_or_default(),
+            command: text("file").map(|file| {
+                let jobs = json.get("jobs").and_then(serde_json::Value::as_u64);
+                let quick = json.get("quick").and_then(serde_json::Value::as_bool);
+                crate::lab::machine::regeneration_command(
+                    &file,
+                    path.parent().unwrap_or(Path::new(".")),
+                    usize::try_from(jobs.unwrap_or(1)).unwrap_or(1),
+                    quick.unwrap_or(false),
+                )
+            }),
         }
     }
 

@@ -36,10 +36,16 @@ fn header(data: &Dataset) -> String {
         .source
         .file_name()
         .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    let command = data
+        .run
+        .command
+        .as_ref()
+        .map_or_else(String::new, |c| format!("- Regenerate: `{c}`\n"));
     format!(
         "# Experiment `{}`\n\n\
          - Machine: {}\n\
          - Data: `{file}`, {} rows\n\
+         {command}\
          - Searchers: {}\n\n\
          Figures are means over positions, trees, seeds and repetitions; in brackets the \
          mean's 95% Student t interval over the same, a lower end below 0 shown as 0 (see \
