@@ -314,6 +314,14 @@ fn ctrl_c_says_how_many_jobs_finished_and_how_to_resume() {
         .filter(|n| n == "summary.md" || n.ends_with(".png") || n.ends_with(".svg"))
         .collect();
     assert!(drawn.is_empty(), "{drawn:?}");
+    // run.json says how long the interrupted run ran, not that it finished.
+    let seconds = |key: &str| {
+        let json = std::fs::read_to_string(out.join("run.json")).expect("run.json");
+        let value: serde_json::Value = serde_json::from_str(&json).expect("json");
+        value.get(key).and_then(serde_json::Value::as_f64)
+    };
+    let before = seconds("interrupted_after_s").expect("interrupted_after_s");
+    assert!(before > 0.0 && seconds("elapsed_s").is_none());
 
     // The printed command resumes: only the unfinished jobs run.
     let words: Vec<&str> = command.split_whitespace().collect();
@@ -327,4 +335,8 @@ fn ctrl_c_says_how_many_jobs_finished_and_how_to_resume() {
         )),
         "{stdout}"
     );
+    // The finished run's time counts the interrupted run's.
+    let whole = seconds("elapsed_s").expect("elapsed_s");
+    assert!(whole > before, "{whole} after {before}");
+    assert!(seconds("interrupted_after_s").is_none());
 }

@@ -468,6 +468,7 @@ fn merged_info(shards: &[ShardDir]) -> RunInfo {
             .max()
             .unwrap_or_default(),
         elapsed_s: longest(shards),
+        interrupted_after_s: None,
         job_count: first.job_count,
         quick: first.shard.as_ref().is_some_and(|s| s.quick),
         shard: None,

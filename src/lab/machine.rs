@@ -40,8 +40,13 @@ pub struct RunInfo {
     pub jobs: usize,
     /// When the run started or ended, ISO 8601 UTC.
     pub date: String,
-    /// Wall-clock seconds of the whole run; absent while it is running.
+    /// Wall-clock seconds of the whole run, a resumed run's added to those of the interrupted
+    /// run it continues (the time between them not counted); absent while it is running.
     pub elapsed_s: Option<f64>,
+    /// Seconds an experiment had run when Ctrl-C stopped it, for the run that resumes it to
+    /// add to its own; absent otherwise (a killed run records none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interrupted_after_s: Option<f64>,
     /// Number of jobs in the plan.
     pub job_count: usize,
     /// Whether the run was `--quick` (a reduced plan: see [`Plan::quick`]); `--resume`
@@ -175,13 +180,24 @@ impl<'a> Described<'a> {
     }
 }
 
-/// Writes run.json into `out` (`elapsed_s` is `None` while the run is going on) for the
-/// whole plan, or for one `shard` of it; `quick` if the plan is [`Plan::quick`]'s.
+/// How far an experiment's run has got, as its run.json records it.
+#[derive(Clone, Copy, Debug)]
+pub enum Spent {
+    /// Going on.
+    Running,
+    /// Finished after this many seconds.
+    Finished(f64),
+    /// Stopped by Ctrl-C after this many seconds.
+    Interrupted(f64),
+}
+
+/// Writes run.json into `out` for the whole plan, or for one `shard` of it; `quick` if the
+/// plan is [`Plan::quick`]'s.
 pub fn write_run_json(
     plan: &Plan,
     out: &Path,
     jobs: usize,
-    elapsed_s: Option<f64>,
+    spent: Spent,
     shard: Option<&ShardRecord>,
     quick: bool,
 ) -> Result<(), RunError> {
@@ -189,8 +205,15 @@ pub fn write_run_json(
         shard,
         ..Described::plan(plan)
     };
-    let mut info = run_info(&what, jobs, elapsed_s);
+    let finished = match spent {
+        Spent::Finished(s) => Some(s),
+        _ => None,
+    };
+    let mut info = run_info(&what, jobs, finished);
     info.quick = quick;
+    if let Spent::Interrupted(s) = spent {
+        info.interrupted_after_s = Some(s);
+    }
     write_info(&info, out)
 }
 
@@ -222,6 +245,7 @@ pub fn run_info(what: &Described<'_>, jobs: usize, elapsed_s: Option<f64>) -> Ru
         jobs,
         date: now_iso8601(),
         elapsed_s,
+        interrupted_after_s: None,
         job_count: what.job_count,
         quick: false,
         shard: what.shard.cloned(),

@@ -14,6 +14,7 @@ use rayon::prelude::*;
 
 use super::answer::{Answer, mate_moves};
 use super::guard;
+use super::machine::Spent;
 use super::progress::{Progress, interrupt};
 use super::record::{Row, SearcherRow, derived, link_scaling, mean_branching, nps, round4};
 use super::settings::{ChessEval, EvalChoice};
@@ -188,7 +189,15 @@ pub fn run_jobs(
         .jobs
         .unwrap_or_else(crate::lab::machine::cores)
         .max(1);
-    super::machine::write_run_json(plan, &out, threads, None, shard, options.quick)?;
+    // A resumed run's run.json counts the time of the run it continues (read before this
+    // run overwrites it).
+    let earlier_s = options
+        .resume
+        .then(|| super::machine::recorded_run(&out))
+        .flatten()
+        .and_then(|r| r.elapsed_s.or(r.interrupted_after_s))
+        .unwrap_or(0.0);
+    super::machine::write_run_json(plan, &out, threads, Spent::Running, shard, options.quick)?;
 
     let sink = Mutex::new(CsvSink::open(&csv_path, &kept)?);
     let progress = Progress::new(options.progress, pending.len(), "jobs");
@@ -241,6 +250,8 @@ pub fn run_jobs(
     ran?;
     let finished = finished.into_inner();
     if finished < pending.len() {
+        let spent = Spent::Interrupted(earlier_s + started.elapsed().as_secs_f64());
+        super::machine::write_run_json(plan, &out, threads, spent, shard, options.quick)?;
         return Err(RunError::Interrupted {
             out,
             finished: finished + done.len(),
@@ -253,7 +264,8 @@ pub fn run_jobs(
         .expect("a writer panicked")
         .finish(&plan.jobs)?;
     let elapsed_s = started.elapsed().as_secs_f64();
-    super::machine::write_run_json(plan, &out, threads, Some(elapsed_s), shard, options.quick)?;
+    let spent = Spent::Finished(earlier_s + elapsed_s);
+    super::machine::write_run_json(plan, &out, threads, spent, shard, options.quick)?;
     Ok(RunReport {
         out,
         jobs_run: pending.len(),
