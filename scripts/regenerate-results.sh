@@ -27,9 +27,8 @@
 # Not written by this script (results/scaling_summary.md and their own summaries say how
 # they were made): results/scaling_qtt (experiments/quiescence_tt.toml on 16 cores,
 # scripts/scaling-run.sh; run here, that file writes results/quiescence_tt, its 2-core
-# run); results/scaling_main_depths (experiments/scaling_main_depths.toml on 16 cores,
-# scripts/scaling-run.sh, as results/scaling_summary.md says; its fifth_loan/ from a
-# temporary build); results/vs_python_chess (scripts/vs-python-chess.py, against
+# run); results/scaling_main_depths's repeat/ (the same file on a second 16-core machine)
+# and fifth_loan/ (a temporary build); results/vs_python_chess (scripts/vs-python-chess.py, against
 # Stockfish); results/connect4/vs-pons.csv (scripts/vs-pons.sh, against Pons's solver,
 # whose build its header gives; --force leaves the file in place); and
 # the calibrate.csv of results/scaling_check and scaling_main_depths (scripts/scaling-run.sh's
