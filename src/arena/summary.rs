@@ -45,7 +45,7 @@ pub fn write(
     machine(&mut md, plan, info);
     if !info.file.is_empty() {
         let command =
-            crate::lab::machine::regeneration_command(&info.file, out, info.jobs, info.quick);
+            crate::plot::data::regeneration_command(&info.file, out, info.jobs, info.quick);
         let _ = writeln!(md, "\nRegenerate: `{command}`");
     }
     std::fs::write(out.join("summary.md"), md)

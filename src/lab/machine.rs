@@ -261,22 +261,6 @@ pub fn write_info(info: &RunInfo, out: &Path) -> Result<(), RunError> {
     std::fs::write(&path, json + "\n").map_err(|source| RunError::Io { path, source })
 }
 
-/// The command that runs experiment file `file` again into `out` as it was run (with `jobs`
-/// workers, `--quick` if it was), for the summaries: committed results name the command that
-/// regenerates them.
-#[must_use]
-pub fn regeneration_command(file: &str, out: &Path, jobs: usize, quick: bool) -> String {
-    // Relative to the working directory where it lies below it (the command is run from
-    // the repository root), and components drop a trailing `/` (`plylab plot results/x/`).
-    let cwd = std::env::current_dir().unwrap_or_default();
-    let out: std::path::PathBuf = out.strip_prefix(&cwd).unwrap_or(out).components().collect();
-    format!(
-        "plylab experiment {file} --out {} --force --jobs {jobs}{}",
-        out.display(),
-        if quick { " --quick" } else { "" }
-    )
-}
-
 /// The run recorded in `out/run.json`, if any.
 #[must_use]
 pub fn recorded_run(out: &Path) -> Option<RunInfo> {
@@ -287,18 +271,6 @@ pub fn recorded_run(out: &Path) -> Option<RunInfo> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_regeneration_command_names_the_file_the_directory_and_the_workers() {
-        let command =
-            |out: &str, quick| regeneration_command("experiments/x.toml", Path::new(out), 2, quick);
-        let plain = "plylab experiment experiments/x.toml --out results/x --force --jobs 2";
-        assert_eq!(command("results/x/", false), plain);
-        assert_eq!(command("results/x", true), format!("{plain} --quick"));
-        let cwd = std::env::current_dir().unwrap();
-        let absolute = cwd.join("results/x");
-        assert_eq!(command(&absolute.to_string_lossy(), false), plain);
-    }
 
     #[test]
     fn civil_dates_match_known_days() {

@@ -500,7 +500,7 @@ pub struct RunInfo {
     /// Published figures to set beside the measured ones.
     pub references: Vec<Reference>,
     /// The command that runs the experiment again into the directory of run.json
-    /// ([`crate::lab::machine::regeneration_command`]), if run.json names its file.
+    /// ([`regeneration_command`]), if run.json names its file.
     pub command: Option<String>,
 }
 
@@ -517,6 +517,22 @@ pub struct Reference {
     pub value: f64,
     /// Who published it, and where.
     pub source: String,
+}
+
+/// The command that runs experiment file `file` again into `out` as it was run (with `jobs`
+/// workers, `--quick` if it was), for the summaries: committed results name the command that
+/// regenerates them.
+#[must_use]
+pub fn regeneration_command(file: &str, out: &Path, jobs: usize, quick: bool) -> String {
+    // Relative to the working directory where it lies below it (the command is run from
+    // the repository root), and components drop a trailing `/` (`plylab plot results/x/`).
+    let cwd = std::env::current_dir().unwrap_or_default();
+    let out: std::path::PathBuf = out.strip_prefix(&cwd).unwrap_or(out).components().collect();
+    format!(
+        "plylab experiment {file} --out {} --force --jobs {jobs}{}",
+        out.display(),
+        if quick { " --quick" } else { "" }
+    )
 }
 
 impl RunInfo {
@@ -553,7 +569,7 @@ impl RunInfo {
             command: text("file").map(|file| {
                 let jobs = json.get("jobs").and_then(serde_json::Value::as_u64);
                 let quick = json.get("quick").and_then(serde_json::Value::as_bool);
-                crate::lab::machine::regeneration_command(
+                regeneration_command(
                     &file,
                     path.parent().unwrap_or(Path::new(".")),
                     usize::try_from(jobs.unwrap_or(1)).unwrap_or(1),
@@ -602,6 +618,18 @@ fn file_name(path: &Path) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_regeneration_command_names_the_file_the_directory_and_the_workers() {
+        let command =
+            |out: &str, quick| regeneration_command("experiments/x.toml", Path::new(out), 2, quick);
+        let plain = "plylab experiment experiments/x.toml --out results/x --force --jobs 2";
+        assert_eq!(command("results/x/", false), plain);
+        assert_eq!(command("results/x", true), format!("{plain} --quick"));
+        let cwd = std::env::current_dir().unwrap();
+        let absolute = cwd.join("results/x");
+        assert_eq!(command(&absolute.to_string_lossy(), false), plain);
+    }
 
     /// A scratch directory removed when dropped.
     struct Scratch(PathBuf);
