@@ -527,7 +527,7 @@ pub fn regeneration_command(file: &str, out: &Path, jobs: usize, quick: bool) ->
     // Relative to the working directory where it lies below it (the command is run from
     // the repository root), and components drop a trailing `/` (`plylab plot results/x/`).
     let cwd = std::env::current_dir().unwrap_or_default();
-    let out: std::path::PathBuf = out.strip_prefix(&cwd).unwrap_or(out).components().collect();
+    let out: PathBuf = out.strip_prefix(&cwd).unwrap_or(out).components().collect();
     format!(
         "plylab experiment {file} --out {} --force --jobs {jobs}{}",
         out.display(),
