@@ -238,6 +238,13 @@ pub const COLUMNS: [&str; 23] = [
     "seed",
 ];
 
+/// A side's thinking time as games.csv stores it (to the millisecond, `{:.3}`), so that a
+/// summary drawn from the rows in memory is the one `plylab plot` draws from the file.
+#[must_use]
+pub fn stored_time(time_s: f64) -> f64 {
+    format!("{time_s:.3}").parse().unwrap_or(time_s)
+}
+
 /// The header of games.csv for `game`.
 #[must_use]
 pub fn header(game: GameKind) -> Vec<String> {

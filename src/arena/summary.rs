@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
 
-use super::record::{GameRow, side_names};
+use super::record::{GameRow, side_names, stored_time};
 use super::spec::MatchPlan;
 use super::standings::{Standing, verdict_text};
 use crate::lab::elo::Interval;
@@ -177,7 +177,7 @@ fn spending(md: &mut String, plan: &MatchPlan, rows: &[GameRow]) {
                     let s = &r.sides[i];
                     moves += u64::from(s.moves);
                     nodes += s.nodes;
-                    time += s.time_s;
+                    time += stored_time(s.time_s);
                     depth_sum += s.depth_sum;
                     depth_moves += u64::from(s.depth_moves);
                 }
