@@ -1186,7 +1186,8 @@ fn drop_thread_only_sweeps(variant: &mut SearcherVariant, swept: &mut Vec<String
             "helper_depths" => variant.config.helper_depths = config.helper_depths,
             "split_plies" => variant.config.split_plies = config.split_plies,
             "hold_depth" => variant.mcts_config.hold_depth = mcts.hold_depth,
-            _ => variant.mcts_config.hold_playouts = mcts.hold_playouts,
+            "hold_playouts" => variant.mcts_config.hold_playouts = mcts.hold_playouts,
+            other => unreachable!("`{other}` is in THREAD_ONLY without a default here"),
         }
     }
     swept.retain(|a| !is_thread_only(a));
