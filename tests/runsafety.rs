@@ -1,7 +1,8 @@
 //! Runs that never lose or mix results (issue 19, points 8 to 11): a directory holding
 //! another run's results is refused, Ctrl-C says how many jobs finished and how to resume
-//! and leaves no summary or chart beside the CSV, `--resume` after adding a searcher runs
-//! only its jobs, and progress is printed as plain lines when stderr is not a terminal.
+//! and leaves no summary or chart beside the CSV, a run killed outright still records its
+//! time up to its last finished job, `--resume` after adding a searcher runs only its jobs,
+//! and progress is printed as plain lines when stderr is not a terminal.
 
 mod common;
 
@@ -61,6 +62,48 @@ fn experiment(file: &Path, out: &Path, extra: &[&str]) -> (i32, String, String) 
     let mut args = vec!["experiment", text(file), "--out", text(out), "--jobs", "2"];
     args.extend_from_slice(extra);
     plylab(&args)
+}
+
+/// Starts `experiment FILE --out OUT --jobs 1` plus `extra` and reads its stderr up to the
+/// first progress line (one job has finished, the others have not); returns the running
+/// child, the rest of its stderr, and what was read.
+#[cfg(unix)]
+fn run_until_first_job(
+    file: &Path,
+    out: &Path,
+    extra: &[&str],
+) -> (
+    std::process::Child,
+    BufReader<std::process::ChildStderr>,
+    String,
+) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_plylab"))
+        .args(["experiment", text(file), "--out", text(out), "--jobs", "1"])
+        .args(extra)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let mut stderr = BufReader::new(child.stderr.take().expect("stderr"));
+    let mut seen = String::new();
+    let mut line = String::new();
+    while stderr.read_line(&mut line).expect("stderr reads") > 0 {
+        seen.push_str(&line);
+        if line.starts_with("progress: ") {
+            break;
+        }
+        line.clear();
+    }
+    assert!(seen.contains("progress: 1/"), "{seen}");
+    (child, stderr, seen)
+}
+
+/// The number of seconds `out/run.json` records under `key`, if any.
+fn recorded_seconds(out: &Path, key: &str) -> Option<f64> {
+    let json = std::fs::read_to_string(out.join("run.json")).expect("run.json");
+    let value: serde_json::Value = serde_json::from_str(&json).expect("json");
+    value.get(key).and_then(serde_json::Value::as_f64)
 }
 
 /// The rows of searches.csv as (searcher, position, repetition, depth, nodes, score).
@@ -249,33 +292,7 @@ fn ctrl_c_says_how_many_jobs_finished_and_how_to_resume() {
     let (code, _, stderr) = experiment(&file, &out, &[]);
     assert_eq!(code, 0, "{stderr}");
     assert!(out.join("summary.md").exists());
-    let mut child = Command::new(env!("CARGO_BIN_EXE_plylab"))
-        .args([
-            "experiment",
-            text(&file),
-            "--out",
-            text(&out),
-            "--jobs",
-            "1",
-            "--force",
-        ])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    let mut stderr = BufReader::new(child.stderr.take().expect("stderr"));
-    let mut seen = String::new();
-    let mut line = String::new();
-    // The first progress line: one job has finished, the others have not.
-    while stderr.read_line(&mut line).expect("stderr reads") > 0 {
-        seen.push_str(&line);
-        if line.starts_with("progress: ") {
-            break;
-        }
-        line.clear();
-    }
-    assert!(seen.contains("progress: 1/"), "{seen}");
+    let (mut child, mut stderr, seen) = run_until_first_job(&file, &out, &["--force"]);
     let status = Command::new("kill")
         .args(["-INT", &child.id().to_string()])
         .status()
@@ -315,11 +332,7 @@ fn ctrl_c_says_how_many_jobs_finished_and_how_to_resume() {
         .collect();
     assert!(drawn.is_empty(), "{drawn:?}");
     // run.json says how long the interrupted run ran, not that it finished.
-    let seconds = |key: &str| {
-        let json = std::fs::read_to_string(out.join("run.json")).expect("run.json");
-        let value: serde_json::Value = serde_json::from_str(&json).expect("json");
-        value.get(key).and_then(serde_json::Value::as_f64)
-    };
+    let seconds = |key: &str| recorded_seconds(&out, key);
     let before = seconds("interrupted_after_s").expect("interrupted_after_s");
     assert!(before > 0.0 && seconds("elapsed_s").is_none());
 
@@ -339,4 +352,30 @@ fn ctrl_c_says_how_many_jobs_finished_and_how_to_resume() {
     let whole = seconds("elapsed_s").expect("elapsed_s");
     assert!(whole > before, "{whole} after {before}");
     assert!(seconds("interrupted_after_s").is_none());
+}
+
+#[cfg(unix)]
+#[test]
+fn a_killed_run_records_its_time_up_to_its_last_finished_job() {
+    let tmp = TempDir::new("killed");
+    let file = write(&tmp, TINY);
+    let out = tmp.path("out");
+    let (mut child, _, seen) = run_until_first_job(&file, &out, &["--no-plot"]);
+    // SIGKILL: no handler runs, nothing is written after this.
+    child.kill().expect("kill");
+    child.wait().expect("the run ends");
+    let before = recorded_seconds(&out, "interrupted_after_s")
+        .unwrap_or_else(|| panic!("no time recorded after {seen}"));
+    assert!(before > 0.0 && recorded_seconds(&out, "elapsed_s").is_none());
+    assert!(!out.join("run.json.tmp").exists());
+    // The resumed run counts the killed run's time in its own.
+    let (code, _, stderr) = experiment(&file, &out, &["--resume", "--no-plot"]);
+    assert_eq!(code, 0, "{stderr}");
+    let whole = recorded_seconds(&out, "elapsed_s").expect("elapsed_s");
+    assert!(whole > before, "{whole} after {before}");
+    // And its rows are those of a run never stopped.
+    let straight = tmp.path("straight");
+    let (code, _, stderr) = experiment(&file, &straight, &["--no-plot"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(rows(&out), rows(&straight));
 }

@@ -43,8 +43,10 @@ pub struct RunInfo {
     /// Wall-clock seconds of the whole run, a resumed run's added to those of the interrupted
     /// run it continues (the time between them not counted); absent while it is running.
     pub elapsed_s: Option<f64>,
-    /// Seconds an experiment had run when Ctrl-C stopped it, for the run that resumes it to
-    /// add to its own; absent otherwise (a killed run records none).
+    /// Seconds an experiment had run when it stopped short, for the run that resumes it to
+    /// add to its own: when Ctrl-C stopped it, or, for a run killed outright, when its last
+    /// job finished (recorded as the jobs finish, at most once a second, so it is present
+    /// while a run goes on too); absent once the run has finished.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub interrupted_after_s: Option<f64>,
     /// Number of jobs in the plan.
@@ -187,6 +189,9 @@ pub enum Spent {
     Running,
     /// Finished after this many seconds.
     Finished(f64),
+    /// Going on, a job having just finished after this many seconds: what a run killed now
+    /// would have spent up to its last finished job.
+    SoFar(f64),
     /// Stopped by Ctrl-C after this many seconds.
     Interrupted(f64),
 }
@@ -211,7 +216,7 @@ pub fn write_run_json(
     };
     let mut info = run_info(&what, jobs, finished);
     info.quick = quick;
-    if let Spent::Interrupted(s) = spent {
+    if let Spent::SoFar(s) | Spent::Interrupted(s) = spent {
         info.interrupted_after_s = Some(s);
     }
     write_info(&info, out)
@@ -254,11 +259,15 @@ pub fn run_info(what: &Described<'_>, jobs: usize, elapsed_s: Option<f64>) -> Ru
     }
 }
 
-/// Writes `info` as `out/run.json`.
+/// Writes `info` as `out/run.json`, whole or not at all (through a temporary file renamed
+/// over it: a run killed while writing leaves the earlier run.json).
 pub fn write_info(info: &RunInfo, out: &Path) -> Result<(), RunError> {
     let path = out.join("run.json");
+    let tmp = out.join("run.json.tmp");
     let json = serde_json::to_string_pretty(info).expect("run info serializes");
-    std::fs::write(&path, json + "\n").map_err(|source| RunError::Io { path, source })
+    std::fs::write(&tmp, json + "\n")
+        .and_then(|()| std::fs::rename(&tmp, &path))
+        .map_err(|source| RunError::Io { path, source })
 }
 
 /// The run recorded in `out/run.json`, if any.

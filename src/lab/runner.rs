@@ -7,7 +7,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering as AtomicOrdering};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
@@ -197,7 +197,12 @@ pub fn run_jobs(
         .flatten()
         .and_then(|r| r.elapsed_s.or(r.interrupted_after_s))
         .unwrap_or(0.0);
-    super::machine::write_run_json(plan, &out, threads, Spent::Running, shard, options.quick)?;
+    let at_start = if earlier_s > 0.0 {
+        Spent::SoFar(earlier_s)
+    } else {
+        Spent::Running
+    };
+    super::machine::write_run_json(plan, &out, threads, at_start, shard, options.quick)?;
 
     let sink = Mutex::new(CsvSink::open(&csv_path, &kept)?);
     let progress = Progress::new(options.progress, pending.len(), "jobs");
@@ -223,6 +228,8 @@ pub fn run_jobs(
     super::record::write_searchers(&out.join("searchers.csv"), &searchers)
         .map_err(csv_err(&out.join("searchers.csv")))?;
     let finished = AtomicUsize::new(0);
+    // When run.json last recorded the time so far (none yet).
+    let recorded: Mutex<Option<Instant>> = Mutex::new(None);
     let finish = |job: &Job| -> Result<(), RunError> {
         if interrupt::requested() {
             return Ok(());
@@ -230,6 +237,10 @@ pub fn run_jobs(
         let rows = execute(job, &plan.name);
         sink.lock().expect("a writer panicked").append(&rows)?;
         finished.fetch_add(1, AtomicOrdering::SeqCst);
+        record_time_so_far(&recorded, || {
+            let spent = Spent::SoFar(earlier_s + started.elapsed().as_secs_f64());
+            super::machine::write_run_json(plan, &out, threads, spent, shard, options.quick)
+        })?;
         progress.finished(&format!(
             "{} on {}",
             job.searcher.name(),
@@ -273,6 +284,21 @@ pub fn run_jobs(
         rows,
         elapsed_s,
     })
+}
+
+/// Calls `write` (run.json with the time so far) when a job has finished, unless it wrote
+/// less than a second ago: a run killed outright, which no Ctrl-C handler sees, then still
+/// records how long it ran up to its last finished job, for `--resume` to add to its own.
+fn record_time_so_far(
+    recorded: &Mutex<Option<Instant>>,
+    write: impl FnOnce() -> Result<(), RunError>,
+) -> Result<(), RunError> {
+    let mut last = recorded.lock().expect("a writer panicked");
+    if last.is_some_and(|at| at.elapsed() < Duration::from_secs(1)) {
+        return Ok(());
+    }
+    *last = Some(Instant::now());
+    write()
 }
 
 /// A progress bar over `len` items called `unit` (hidden unless `show`).
