@@ -415,6 +415,7 @@ fn a_torn_match_resumes_to_the_same_games() {
     );
     let out = run(&dir, "resume", &text, &[]);
     let (header, full) = games(&out);
+    let first = recorded(&out);
     let csv = std::fs::read_to_string(out.join("games.csv")).expect("games.csv");
     let lines: Vec<&str> = csv.lines().collect();
     // The header, three games and half of the fourth, as a killed run leaves it.
@@ -442,6 +443,11 @@ fn a_torn_match_resumes_to_the_same_games() {
     assert!(stdout.contains("3 games played (3 kept"), "{stdout}");
     let (_, resumed) = games(&out);
     assert_eq!(untimed(&resumed, &header), untimed(&full, &header));
+    // run.json counts the earlier run's wall-clock and CPU seconds with the resumed run's.
+    let whole = recorded(&out);
+    assert!(whole.0 > first.0, "{whole:?} after {first:?}");
+    // (CPU seconds count in ticks of 10 ms: three short games may add none.)
+    assert!(whole.1 >= first.1, "{whole:?} after {first:?}");
     assert!(
         !out.join("games.csv.gz").exists(),
         "the compressed rows were restored to games.csv, not left to disagree with it"
@@ -456,6 +462,15 @@ fn a_torn_match_resumes_to_the_same_games() {
         "--resume",
     ]);
     assert_eq!(code, 2, "{stderr}");
+}
+
+/// run.json's `elapsed_s` and plylab's own CPU seconds (`cpu_s[0]`) in `out`.
+fn recorded(out: &Path) -> (f64, f64) {
+    let json = std::fs::read_to_string(out.join("run.json")).expect("run.json");
+    let value: serde_json::Value = serde_json::from_str(&json).expect("json");
+    let elapsed = value["elapsed_s"].as_f64().expect("elapsed_s");
+    let cpu = value["cpu_s"][0].as_f64().expect("cpu_s");
+    (elapsed, cpu)
 }
 
 /// `text` (a games.csv) without its `annotations` column, as plylab wrote games.csv before

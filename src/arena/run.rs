@@ -18,10 +18,10 @@ use super::spec::{GameSlot, MatchPlan, PlayerKind};
 use super::standings::{Standing, pairing_standing, standings, write_csv};
 use super::xboard::ChessEngine as UciEngine;
 use crate::cluster::shard::ShardRecord;
-use crate::lab::machine::{Described, cpu_seconds, run_info, write_info, write_run_info};
+use crate::lab::machine::{Described, RunInfo, cpu_seconds, recorded_run, run_info, write_info};
 use crate::lab::runner::{
     RunError, RunOptions, check_same_shard, csv_err, io, progress_bar, readable_records,
-    resumable_csv,
+    record_time_so_far, resumable_csv,
 };
 use crate::lab::spec::GameKind;
 
@@ -120,7 +120,8 @@ pub fn run_games(
         shard,
         ..described(plan, plan.schedule().len())
     };
-    write_run_info(&what, &out, concurrency, None)?;
+    let earlier = Earlier::recorded(&out, options.resume);
+    write_info(&earlier.so_far(&what, concurrency, 0.0), &out)?;
     let engines = EnginePool::start(plan)?;
     let pending: Vec<GameSlot> = schedule
         .iter()
@@ -132,6 +133,8 @@ pub fn run_games(
     let state = Mutex::new(state);
     let progress = progress_bar(options.progress, pending.len(), "games");
     let next = AtomicUsize::new(0);
+    // When run.json last recorded the time so far (none yet).
+    let recorded: Mutex<Option<Instant>> = Mutex::new(None);
     let worker = || -> Result<(), RunError> {
         loop {
             let Some(slot) = pending.get(next.fetch_add(1, Relaxed)) else {
@@ -163,6 +166,10 @@ pub fn run_games(
                     row.winner.result()
                 ));
                 lock(&state).add(plan, row)?;
+                record_time_so_far(&recorded, || {
+                    let so_far = started.elapsed().as_secs_f64();
+                    write_info(&earlier.so_far(&what, concurrency, so_far), &out)
+                })?;
             }
             progress.inc(1);
         }
@@ -184,9 +191,8 @@ pub fn run_games(
     let skipped = pending.len() - (state.rows.len() - kept_count);
     let rows = finish_files(plan, &out, state)?;
     let elapsed_s = started.elapsed().as_secs_f64();
-    let mut info = run_info(&what, concurrency, Some(elapsed_s));
     // After `drop(engines)`: their CPU time is in.
-    info.cpu_s = cpu_seconds();
+    let info = earlier.finished(&what, concurrency, elapsed_s);
     write_info(&info, &out)?;
     let standings = standings(plan, &rows);
     super::summary::write(plan, &out, &rows, &standings, &info)
@@ -199,6 +205,57 @@ pub fn run_games(
         standings,
         elapsed_s,
     })
+}
+
+/// What the runs a resumed match continues have spent, as their run.json records it: a
+/// resumed match's run.json counts their wall-clock and CPU seconds with its own, so that
+/// summary.md's time is the whole match's and its CPU share still a share.
+struct Earlier {
+    /// Wall-clock seconds (finished, interrupted, or up to the last game recorded).
+    seconds: f64,
+    /// CPU seconds of plylab and of the external engines; `None` where a run with time
+    /// recorded none (made before run.json had `cpu_s`): then neither does this one.
+    cpu: Option<(f64, f64)>,
+}
+
+impl Earlier {
+    /// Those of `out`'s run.json when `resume`, nothing otherwise.
+    fn recorded(out: &Path, resume: bool) -> Self {
+        let run = resume.then(|| recorded_run(out)).flatten();
+        let seconds = run
+            .as_ref()
+            .and_then(|r| r.elapsed_s.or(r.interrupted_after_s))
+            .unwrap_or(0.0);
+        let cpu = if seconds > 0.0 {
+            run.and_then(|r| r.cpu_s)
+        } else {
+            Some((0.0, 0.0))
+        };
+        Self { seconds, cpu }
+    }
+
+    /// The CPU seconds so far, theirs and this process's (its external engines' once they
+    /// have quit and been reaped).
+    fn cpu_s(&self) -> Option<(f64, f64)> {
+        let ((a, b), (c, d)) = self.cpu.zip(cpu_seconds())?;
+        Some((a + c, b + d))
+    }
+
+    /// run.json while the match goes on, `seconds` into this run: the time so far as
+    /// `interrupted_after_s`, what a match killed now has spent up to its last finished game.
+    fn so_far(&self, what: &Described<'_>, jobs: usize, seconds: f64) -> RunInfo {
+        let mut info = run_info(what, jobs, None);
+        info.interrupted_after_s = (self.seconds + seconds > 0.0).then_some(self.seconds + seconds);
+        info.cpu_s = self.cpu_s();
+        info
+    }
+
+    /// run.json of the finished match, this run having taken `seconds`.
+    fn finished(&self, what: &Described<'_>, jobs: usize, seconds: f64) -> RunInfo {
+        let mut info = run_info(what, jobs, Some(self.seconds + seconds));
+        info.cpu_s = self.cpu_s();
+        info
+    }
 }
 
 /// A lock that survives a panicked holder (the data are rows, whole or not yet added).

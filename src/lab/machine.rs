@@ -222,16 +222,6 @@ pub fn write_run_json(
     write_info(&info, out)
 }
 
-/// Writes run.json for `what` into `out`; `jobs` is the number of worker threads.
-pub fn write_run_info(
-    what: &Described<'_>,
-    out: &Path,
-    jobs: usize,
-    elapsed_s: Option<f64>,
-) -> Result<(), RunError> {
-    write_info(&run_info(what, jobs, elapsed_s), out)
-}
-
 /// The run.json of `what` run now on this machine with `jobs` worker threads.
 #[must_use]
 pub fn run_info(what: &Described<'_>, jobs: usize, elapsed_s: Option<f64>) -> RunInfo {

@@ -286,10 +286,11 @@ pub fn run_jobs(
     })
 }
 
-/// Calls `write` (run.json with the time so far) when a job has finished, unless it wrote
-/// less than a second ago: a run killed outright, which no Ctrl-C handler sees, then still
-/// records how long it ran up to its last finished job, for `--resume` to add to its own.
-fn record_time_so_far(
+/// Calls `write` (run.json with the time so far) when a job (or a match's game) has
+/// finished, unless it wrote less than a second ago: a run killed outright, which no Ctrl-C
+/// handler sees, then still records how long it ran up to its last finished job, for
+/// `--resume` to add to its own.
+pub(crate) fn record_time_so_far(
     recorded: &Mutex<Option<Instant>>,
     write: impl FnOnce() -> Result<(), RunError>,
 ) -> Result<(), RunError> {
