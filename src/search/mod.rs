@@ -197,6 +197,8 @@ pub struct Searcher<'a, G: Game, E: Evaluator<G>> {
     /// Move buffers for the solver hooks' defaults ([`Game::winning_move`],
     /// [`Game::non_losing_moves`]), reused.
     solve_scratch: [Vec<G::Move>; 2],
+    /// The null-window searches on the score ([`solve`]): the last line that failed high.
+    mtd_line: Vec<G::Move>,
     /// Per ply: whether the node's moves all came from [`Game::non_losing_moves`], so that
     /// its children have no immediate win to look for ([`solve`]'s anticipation).
     anticipated: Vec<bool>,
@@ -244,6 +246,7 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
             iteration_depth: 0,
             root_plies: 0,
             solve_scratch: [Vec::new(), Vec::new()],
+            mtd_line: Vec::new(),
             anticipated: Vec::new(),
             ybw: None,
             lean: false,
@@ -488,6 +491,8 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
         if self.aborted() {
             return None;
         }
+        // The search's time, before the principal variation is copied out for the report.
+        let elapsed = started.elapsed();
         self.previous_score = Some(score);
         let pv = self.pv[0].clone();
         Some(Iteration {
@@ -496,7 +501,7 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
             best_move: pv.first().copied(),
             pv,
             stats: self.stats,
-            elapsed: started.elapsed(),
+            elapsed,
             lines: Vec::new(),
         })
     }
@@ -589,9 +594,14 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
     fn ensure_buffers(&mut self, plies: usize) {
         while self.moves.len() < plies + 1 {
             self.moves.push(Vec::with_capacity(MOVES_RESERVED));
-            self.pv.push(Vec::new());
+            // Reserved too: a fresh searcher would otherwise allocate a line at every ply
+            // the first time it updates one, inside the timed search.
+            self.pv.push(Vec::with_capacity(MOVES_RESERVED));
             self.path.push(0);
             self.anticipated.push(false);
+        }
+        if self.mtd_line.capacity() == 0 {
+            self.mtd_line.reserve(MOVES_RESERVED);
         }
         self.ordering.ensure_plies(plies + 1);
     }

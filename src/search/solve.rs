@@ -280,7 +280,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
     /// principal variation is the last search that failed high; when none did (the value is
     /// the lowest possible), one more search finds a move.
     pub(super) fn mtd_search(&mut self, root: &G, depth: i32) -> Score {
-        let (mut lo, mut hi) = if self.config.solve.weak {
+        let (lo, hi) = if self.config.solve.weak {
             (-1, 1)
         } else {
             let checked = self.config.solve.checks_wins()
@@ -291,7 +291,25 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             grain: self.config.solve.score_grain.max(1) as i32,
             reach: depth / ONE_PLY,
         };
-        let mut line: Vec<G::Move> = Vec::new();
+        // The principal variation of the last search that failed high (the searches after
+        // it overwrite the root's line), in a buffer made before the clock started.
+        let mut line = std::mem::take(&mut self.mtd_line);
+        line.clear();
+        let value = self.mtd_probes(root, depth, (lo, hi), &ladder, &mut line);
+        self.mtd_line = line;
+        value
+    }
+
+    /// [`Self::mtd_search`]'s null-window searches between the bounds `lo` and `hi`, keeping
+    /// the principal variation of the last that failed high in `line`.
+    fn mtd_probes(
+        &mut self,
+        root: &G,
+        depth: i32,
+        (mut lo, mut hi): (Score, Score),
+        ladder: &Ladder,
+        line: &mut Vec<G::Move>,
+    ) -> Score {
         while lo < hi {
             let med = ladder.probe(lo, hi);
             let value = self.alphabeta(root, depth, med, med + 1, 0, false);
@@ -312,7 +330,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             }
             line.clone_from(&self.pv[0]);
         }
-        self.pv[0].clone_from(&line);
+        self.pv[0].clone_from(line);
         lo
     }
 }
