@@ -38,7 +38,8 @@ pub struct RunInfo {
     pub cores: usize,
     /// Worker threads used for jobs.
     pub jobs: usize,
-    /// When the run started or ended, ISO 8601 UTC.
+    /// When the run ended or was stopped (while it runs: when it started, or last recorded its
+    /// time so far), ISO 8601 UTC.
     pub date: String,
     /// Wall-clock seconds of the whole run, a resumed run's added to those of the interrupted
     /// run it continues (the time between them not counted); absent while it is running.
