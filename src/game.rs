@@ -379,6 +379,18 @@ pub trait Evaluator<G: Game>: Send + Sync {
         false
     }
 
+    /// Replaces `out` with the noisy moves of `pos` ([`Self::is_noisy`]'s), in the order
+    /// [`Game::generate_moves`] lists them, and returns the number of all its legal moves.
+    /// This generates every move and keeps the noisy ones; an evaluator whose game can
+    /// generate them directly does so (chess).
+    fn noisy_moves(&self, pos: &G, out: &mut Vec<G::Move>) -> usize {
+        out.clear();
+        pos.generate_moves(out);
+        let legal = out.len();
+        out.retain(|&mv| self.is_noisy(pos, mv));
+        legal
+    }
+
     /// The most material `mv` can win (the captured piece, plus a promotion's gain), for
     /// delta pruning in quiescence; `None` when the game has no such notion.
     fn material_gain(&self, _pos: &G, _mv: G::Move) -> Option<Score> {

@@ -698,6 +698,17 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
         false
     }
 
+    /// [`Self::take_moves`] for a quiescence node below the root, out of check: only the
+    /// noisy moves ([`Evaluator::noisy_moves`]), its legal moves counted all the same.
+    #[inline]
+    fn take_noisy_moves(&mut self, pos: &G, ply: usize) -> Vec<G::Move> {
+        let mut moves = std::mem::take(&mut self.moves[ply]);
+        let legal = self.eval.noisy_moves(pos, &mut moves);
+        self.stats.expanded_nodes += 1;
+        self.stats.generated_moves += legal as u64;
+        moves
+    }
+
     /// Fills the move buffer of `ply` with the legal moves of `pos` (taken out of `self`
     /// while the node searches; [`Self::put_moves`] returns it) and counts the expansion.
     #[inline]

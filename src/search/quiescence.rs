@@ -52,11 +52,16 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         };
         let original_alpha = alpha;
         alpha = alpha.max(stand_pat);
-        let mut moves = self.take_moves(pos, ply);
         let checks_too = q.checks && qply == 0;
-        moves.retain(|&mv| {
-            in_check || self.eval.is_noisy(pos, mv) || checks_too && pos.gives_check(mv)
-        });
+        let mut moves = if in_check || checks_too || ply == 0 {
+            let mut moves = self.take_moves(pos, ply);
+            moves.retain(|&mv| {
+                in_check || self.eval.is_noisy(pos, mv) || checks_too && pos.gives_check(mv)
+            });
+            moves
+        } else {
+            self.take_noisy_moves(pos, ply)
+        };
         if moves.is_empty() {
             self.stats.leaf_nodes += 1;
             self.put_moves(ply, moves);

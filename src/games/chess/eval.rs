@@ -75,6 +75,11 @@ macro_rules! noisy_and_hint {
             is_noisy(pos, mv)
         }
 
+        fn noisy_moves(&self, pos: &Chess, out: &mut Vec<ChessMove>) -> usize {
+            out.clear();
+            pos.generate_noisy_moves(out)
+        }
+
         fn order_hint(&self, pos: &Chess, mv: ChessMove, _depth: u32) -> i32 {
             mvv_lva(pos, mv)
         }

@@ -235,3 +235,44 @@ fn uci_castling_both_ways() {
     assert!(promo.parse_move("a7a8").is_err());
     assert!(promo.parse_move("a7a8k").is_err());
 }
+
+/// At every position `plies` deep from `root`: the noisy moves taken from the generator's
+/// target sets are exactly those of every move filtered by `eval::is_noisy`, in the same
+/// order, and the count returned is the number of legal moves.
+fn check_noisy_moves(root: &Chess, plies: u32) {
+    let mut all = Vec::new();
+    root.generate_moves(&mut all);
+    let mut noisy = Vec::new();
+    let legal = root.generate_noisy_moves(&mut noisy);
+    let expected: Vec<ChessMove> = all
+        .iter()
+        .copied()
+        .filter(|&mv| super::eval::is_noisy(root, mv))
+        .collect();
+    assert_eq!(noisy, expected, "{}", root.to_fen());
+    assert_eq!(legal, all.len(), "{}", root.to_fen());
+    if plies > 0 {
+        for mv in all {
+            let mut child = root.clone();
+            child.play(mv);
+            check_noisy_moves(&child, plies - 1);
+        }
+    }
+}
+
+#[test]
+fn noisy_moves_are_the_noisy_ones_of_all_moves() {
+    // The perft positions of the Chess Programming Wiki: castling, en passant, promotions
+    // with and without capture, checks and pins; and one with en passant on the board.
+    for fen in [
+        START_FEN,
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+        "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+        "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+        "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+    ] {
+        check_noisy_moves(&pos(fen), 3);
+    }
+}
