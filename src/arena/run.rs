@@ -222,10 +222,7 @@ impl Earlier {
     /// Those of `out`'s run.json when `resume`, nothing otherwise.
     fn recorded(out: &Path, resume: bool) -> Self {
         let run = resume.then(|| recorded_run(out)).flatten();
-        let seconds = run
-            .as_ref()
-            .and_then(|r| r.elapsed_s.or(r.interrupted_after_s))
-            .unwrap_or(0.0);
+        let seconds = run.as_ref().and_then(RunInfo::seconds_spent).unwrap_or(0.0);
         let cpu = if seconds > 0.0 {
             run.and_then(|r| r.cpu_s)
         } else {

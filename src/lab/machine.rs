@@ -68,6 +68,15 @@ pub struct RunInfo {
     pub cpu_s: Option<(f64, f64)>,
 }
 
+impl RunInfo {
+    /// The wall-clock seconds the recorded run spent: all of them when it finished, else
+    /// those up to its stop (or its last recorded job); what a run resuming it adds.
+    #[must_use]
+    pub fn seconds_spent(&self) -> Option<f64> {
+        self.elapsed_s.or(self.interrupted_after_s)
+    }
+}
+
 /// CPU seconds this process has used (user + system), and those of its children that have
 /// ended and been waited for (the external engines, which the arena quits before
 /// summary.md is written; getrusage's `RUSAGE_CHILDREN`), from /proc/self/stat (fields

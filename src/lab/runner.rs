@@ -195,7 +195,7 @@ pub fn run_jobs(
         .resume
         .then(|| super::machine::recorded_run(&out))
         .flatten()
-        .and_then(|r| r.elapsed_s.or(r.interrupted_after_s))
+        .and_then(|r| r.seconds_spent())
         .unwrap_or(0.0);
     let at_start = if earlier_s > 0.0 {
         Spent::SoFar(earlier_s)
