@@ -53,15 +53,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         let original_alpha = alpha;
         alpha = alpha.max(stand_pat);
         let checks_too = q.checks && qply == 0;
-        let mut moves = if in_check || checks_too || ply == 0 {
-            let mut moves = self.take_moves(pos, ply);
-            moves.retain(|&mv| {
-                in_check || self.eval.is_noisy(pos, mv) || checks_too && pos.gives_check(mv)
-            });
-            moves
-        } else {
-            self.take_noisy_moves(pos, ply)
-        };
+        let mut moves = self.quiescence_moves(pos, ply, in_check, checks_too);
         if moves.is_empty() {
             self.stats.leaf_nodes += 1;
             self.put_moves(ply, moves);
@@ -107,6 +99,25 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             self.store_table(pos, 0, ply, best, original_alpha, beta, best_move);
         }
         best
+    }
+
+    /// The moves a quiescence node searches: every evasion in check, else the noisy moves
+    /// and, with `checks_too`, the checking ones (the root's go through its move filters).
+    fn quiescence_moves(
+        &mut self,
+        pos: &G,
+        ply: usize,
+        in_check: bool,
+        checks_too: bool,
+    ) -> Vec<G::Move> {
+        if !in_check && !checks_too && ply > 0 {
+            return self.take_noisy_moves(pos, ply);
+        }
+        let mut moves = self.take_moves(pos, ply);
+        moves.retain(|&mv| {
+            in_check || self.eval.is_noisy(pos, mv) || checks_too && pos.gives_check(mv)
+        });
+        moves
     }
 
     /// Enters a quiescence child: counts it, settles finished games, recurses.
