@@ -1,7 +1,9 @@
 //! Chess, on Analog Hors's cozy-chess move generator (<https://docs.rs/cozy-chess/0.3>, MIT).
 //!
 //! [`Chess`] is a cozy-chess [`Board`] (bitboards, an incrementally updated Zobrist hash,
-//! checkers and pins: about 100 bytes, cloned at every node) plus one flag for the draw rules.
+//! checkers and pins: about 100 bytes, cloned at every node), one flag for the draw rules,
+//! and the material and piece-square sums the evaluators read, updated by every move
+//! ([`eval`]'s `EvalSums`).
 //! Positions are read as `startpos` (or `start`) or as FEN, with 4 or 6 fields (Edwards,
 //! "Portable Game Notation Specification and Implementation Guide", 1994, section 16.1).
 //! Moves are written in UCI's long algebraic notation (`e2e4`, `e7e8q`, castling as the king's
@@ -103,8 +105,8 @@ impl fmt::Display for ChessMove {
     }
 }
 
-/// A chess position: the cozy-chess board and whether the draw rules that need no history
-/// (fifty moves, insufficient material) end the game.
+/// A chess position: the cozy-chess board, whether the draw rules that need no history
+/// (fifty moves, insufficient material) end the game, and the evaluators' sums.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Chess {
     /// Pieces, side to move, castling rights, en passant, clocks, hash, checkers and pins.
@@ -112,6 +114,9 @@ pub struct Chess {
     /// Whether [`Game::status`] declares fifty-move and insufficient-material draws (it
     /// always declares checkmate and stalemate). See [`Chess::with_rule_draws`].
     rule_draws: bool,
+    /// Material and PeSTO's sums of `board`, kept up to date by [`Game::play`] for the
+    /// evaluators.
+    sums: eval::EvalSums,
 }
 
 impl Default for Chess {
@@ -124,8 +129,14 @@ impl Chess {
     /// The initial position, White to move.
     #[must_use]
     pub fn startpos() -> Self {
+        Self::from_board(Board::startpos())
+    }
+
+    /// A position of `board`, with the rule draws on.
+    fn from_board(board: Board) -> Self {
         Self {
-            board: Board::startpos(),
+            sums: eval::EvalSums::of(&board),
+            board,
             rule_draws: true,
         }
     }
@@ -341,6 +352,7 @@ impl Game for Chess {
 
     fn play(&mut self, mv: ChessMove) {
         debug_assert!(self.board.is_legal(mv.raw), "illegal move {mv}");
+        self.sums = self.sums.after(self, mv);
         self.board.play_unchecked(mv.raw);
     }
 
@@ -397,6 +409,7 @@ impl Game for Chess {
         Some(Self {
             board: self.board.null_move()?,
             rule_draws: self.rule_draws,
+            sums: self.sums,
         })
     }
 
@@ -425,11 +438,7 @@ impl Notation for Chess {
         if text == "startpos" || text == "start" {
             return Ok(Self::startpos());
         }
-        let board = parse_fen(text, false)?;
-        Ok(Self {
-            board,
-            rule_draws: true,
-        })
+        Ok(Self::from_board(parse_fen(text, false)?))
     }
 }
 
@@ -449,10 +458,7 @@ impl Chess {
         if text == "startpos" || text == "start" {
             return Ok(Self::startpos());
         }
-        Ok(Self {
-            board: parse_fen(text, true)?,
-            rule_draws: true,
-        })
+        Ok(Self::from_board(parse_fen(text, true)?))
     }
 }
 

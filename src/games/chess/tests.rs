@@ -1,6 +1,7 @@
 //! Unit tests of the chess adapter: position parsing, game status, null moves, move codes.
 
 use super::*;
+use crate::game::Evaluator;
 
 fn pos(fen: &str) -> Chess {
     Chess::parse_position(fen).expect(fen)
@@ -236,43 +237,76 @@ fn uci_castling_both_ways() {
     assert!(promo.parse_move("a7a8k").is_err());
 }
 
-/// At every position `plies` deep from `root`: the noisy moves taken from the generator's
-/// target sets are exactly those of every move filtered by `eval::is_noisy`, in the same
-/// order, and the count returned is the number of legal moves.
-fn check_noisy_moves(root: &Chess, plies: u32) {
-    let mut all = Vec::new();
-    root.generate_moves(&mut all);
-    let mut noisy = Vec::new();
-    let legal = root.generate_noisy_moves(&mut noisy);
-    let expected: Vec<ChessMove> = all
-        .iter()
-        .copied()
-        .filter(|&mv| super::eval::is_noisy(root, mv))
-        .collect();
-    assert_eq!(noisy, expected, "{}", root.to_fen());
-    assert_eq!(legal, all.len(), "{}", root.to_fen());
+/// Calls `check` on `root` and on every position up to `plies` plies from it.
+fn every_position(root: &Chess, plies: u32, check: &mut impl FnMut(&Chess)) {
+    check(root);
     if plies > 0 {
-        for mv in all {
+        for mv in root.legal_moves() {
             let mut child = root.clone();
             child.play(mv);
-            check_noisy_moves(&child, plies - 1);
+            every_position(&child, plies - 1, check);
         }
     }
 }
 
+/// The perft positions of the Chess Programming Wiki: castling, en passant, promotions
+/// with and without capture, checks and pins; and one with en passant on the board.
+const PERFT_FENS: [&str; 7] = [
+    START_FEN,
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+    "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+    "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+    "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+];
+
+/// At `pos`: the noisy moves taken from the generator's target sets are exactly those of
+/// every move filtered by `eval::is_noisy`, in the same order, and the count returned is the
+/// number of legal moves.
+fn check_noisy_moves(pos: &Chess) {
+    let all = pos.legal_moves();
+    let mut noisy = Vec::new();
+    let legal = pos.generate_noisy_moves(&mut noisy);
+    let expected: Vec<ChessMove> = all
+        .iter()
+        .copied()
+        .filter(|&mv| super::eval::is_noisy(pos, mv))
+        .collect();
+    assert_eq!(noisy, expected, "{}", pos.to_fen());
+    assert_eq!(legal, all.len(), "{}", pos.to_fen());
+}
+
 #[test]
 fn noisy_moves_are_the_noisy_ones_of_all_moves() {
-    // The perft positions of the Chess Programming Wiki: castling, en passant, promotions
-    // with and without capture, checks and pins; and one with en passant on the board.
-    for fen in [
-        START_FEN,
-        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-        "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
-        "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
-        "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
-        "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
-    ] {
-        check_noisy_moves(&pos(fen), 3);
+    for fen in PERFT_FENS {
+        every_position(&pos(fen), 3, &mut check_noisy_moves);
     }
+}
+
+#[test]
+fn eval_sums_kept_by_play_equal_sums_from_scratch() {
+    let check = &mut |pos: &Chess| {
+        assert_eq!(pos.sums, eval::EvalSums::of(&pos.board), "{}", pos.to_fen());
+        let us = pos.color_to_move();
+        let material = eval::material_of(&pos.board, us) - eval::material_of(&pos.board, !us);
+        assert_eq!(Material.evaluate(pos), material, "{}", pos.to_fen());
+    };
+    for fen in PERFT_FENS {
+        every_position(&pos(fen), 3, check);
+    }
+    // Chess960 castling: the king and the rook land where standard castling would put
+    // them, from other squares (the Chess Programming Wiki's Chess960 perft position 2,
+    // and one with both castlings one move away).
+    for fen in [
+        "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+        "1rk3r1/8/8/8/8/8/8/1RK3R1 w GBgb - 0 1",
+    ] {
+        let root = Chess::parse_chess960(fen).expect(fen);
+        every_position(&root, 3, check);
+    }
+    // Null moves keep the sums (nothing moved).
+    let root = pos(PERFT_FENS[1]);
+    let passed = root.null_move().expect("not in check");
+    assert_eq!(passed.sums, root.sums);
 }
