@@ -265,9 +265,11 @@ pub fn write_info(info: &RunInfo, out: &Path) -> Result<(), RunError> {
     let path = out.join("run.json");
     let tmp = out.join("run.json.tmp");
     let json = serde_json::to_string_pretty(info).expect("run info serializes");
-    std::fs::write(&tmp, json + "\n")
-        .and_then(|()| std::fs::rename(&tmp, &path))
-        .map_err(|source| RunError::Io { path, source })
+    std::fs::write(&tmp, json + "\n").map_err(|source| RunError::Io {
+        path: tmp.clone(),
+        source,
+    })?;
+    std::fs::rename(&tmp, &path).map_err(|source| RunError::Io { path, source })
 }
 
 /// The run recorded in `out/run.json`, if any.
