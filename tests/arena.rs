@@ -464,6 +464,49 @@ fn a_torn_match_resumes_to_the_same_games() {
     assert_eq!(code, 2, "{stderr}");
 }
 
+#[test]
+fn a_match_killed_outright_has_counted_its_running_engines_cpu_seconds() {
+    let dir = TempDir::new("arena-killed");
+    let engine = format!(
+        "[[searchers]]\nlabel = \"uci\"\nengine = {{ cmd = \"{}\", args = [\"uci\", \"--ordered\"], options = {{ Hash = 1 }} }}\nlimits = {{ depth = 6 }}\n",
+        env!("CARGO_BIN_EXE_plylab")
+    );
+    let text = arena(
+        "killed",
+        "game = \"chess\"\ngames = 40\nmax_plies = 16\nopenings = { random_plies = 2 }",
+        &[alphabeta("ab", "depth = 1"), engine],
+    );
+    let file = dir.path("killed.toml");
+    std::fs::write(&file, text).expect("write the arena file");
+    let out = dir.path("killed");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_plylab"))
+        .args(["experiment", file.to_str().expect("UTF-8"), "--out"])
+        .arg(&out)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("the binary runs");
+    // run.json records the time so far once a game has finished; the engine still runs.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    let running = loop {
+        let value = std::fs::read_to_string(out.join("run.json"))
+            .ok()
+            .and_then(|json| serde_json::from_str::<serde_json::Value>(&json).ok());
+        if let Some(value) = value.filter(|v| v["interrupted_after_s"].is_f64()) {
+            break value;
+        }
+        assert!(std::time::Instant::now() < deadline, "no game finished");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    child.kill().expect("SIGKILL");
+    child.wait().expect("reaped");
+    let engines = running["cpu_s"][1].as_f64().expect("cpu_s");
+    assert!(
+        engines > 0.0,
+        "a game's worth of the engine's searches, counted while it runs: {running}"
+    );
+}
+
 /// run.json's `elapsed_s` and plylab's own CPU seconds (`cpu_s[0]`) in `out`.
 fn recorded(out: &Path) -> (f64, f64) {
     let json = std::fs::read_to_string(out.join("run.json")).expect("run.json");

@@ -119,6 +119,15 @@ impl ExternalEngine {
         }
     }
 
+    /// The program's process id.
+    #[must_use]
+    pub fn pid(&self) -> u32 {
+        match self {
+            Self::Gtp(e, _) => e.pid(),
+            Self::Gnubg(e) => e.pid(),
+        }
+    }
+
     /// Prepares a game from `opening`: a GTP engine clears its board, then is set to the
     /// opening unless it is the start; gnubg is told each position with each move.
     ///

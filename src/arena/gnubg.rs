@@ -91,6 +91,12 @@ impl GnubgEngine {
         Ok(engine)
     }
 
+    /// The program's process id.
+    #[must_use]
+    pub fn pid(&self) -> u32 {
+        self.process.pid()
+    }
+
     /// The traffic logged since the last call ([`super::engine::UciEngine::take_log`]).
     #[must_use]
     pub fn take_log(&self) -> Vec<String> {

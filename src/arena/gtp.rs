@@ -88,6 +88,12 @@ impl GtpEngine {
         &self.process.name
     }
 
+    /// The program's process id.
+    #[must_use]
+    pub fn pid(&self) -> u32 {
+        self.process.pid()
+    }
+
     /// The traffic logged since the last call: lines sent, read and written to standard
     /// error, with the seconds since the process started (the arena's per-game engine log).
     #[must_use]

@@ -18,7 +18,9 @@ use super::spec::{GameSlot, MatchPlan, PlayerKind};
 use super::standings::{Standing, pairing_standing, standings, write_csv};
 use super::xboard::ChessEngine as UciEngine;
 use crate::cluster::shard::ShardRecord;
-use crate::lab::machine::{Described, RunInfo, cpu_seconds, recorded_run, run_info, write_info};
+use crate::lab::machine::{
+    Described, RunInfo, child_cpu_seconds, cpu_seconds, recorded_run, run_info, write_info,
+};
 use crate::lab::runner::{
     RunError, RunOptions, check_same_shard, csv_err, io, progress_bar, readable_records,
     record_time_so_far, resumable_csv,
@@ -121,7 +123,7 @@ pub fn run_games(
         ..described(plan, plan.schedule().len())
     };
     let earlier = Earlier::recorded(&out, options.resume);
-    write_info(&earlier.so_far(&what, concurrency, 0.0), &out)?;
+    write_info(&earlier.so_far(&what, concurrency, 0.0, 0.0), &out)?;
     let engines = EnginePool::start(plan)?;
     let pending: Vec<GameSlot> = schedule
         .iter()
@@ -168,7 +170,8 @@ pub fn run_games(
                 lock(&state).add(plan, row)?;
                 record_time_so_far(&recorded, || {
                     let so_far = started.elapsed().as_secs_f64();
-                    write_info(&earlier.so_far(&what, concurrency, so_far), &out)
+                    let running = engines.running_cpu_seconds();
+                    write_info(&earlier.so_far(&what, concurrency, so_far, running), &out)
                 })?;
             }
             progress.inc(1);
@@ -231,26 +234,29 @@ impl Earlier {
         Self { seconds, cpu }
     }
 
-    /// The CPU seconds so far, theirs and this process's (its external engines' once they
-    /// have quit and been reaped).
-    fn cpu_s(&self) -> Option<(f64, f64)> {
+    /// The CPU seconds so far, theirs and this process's, its external engines' with them:
+    /// those that have quit and been reaped (getrusage's children) and `running`, those of
+    /// the engines still running.
+    fn cpu_s(&self, running: f64) -> Option<(f64, f64)> {
         let ((a, b), (c, d)) = self.cpu.zip(cpu_seconds())?;
-        Some((a + c, b + d))
+        Some((a + c, b + d + running))
     }
 
-    /// run.json while the match goes on, `seconds` into this run: the time so far as
-    /// `interrupted_after_s`, what a match killed now has spent up to its last finished game.
-    fn so_far(&self, what: &Described<'_>, jobs: usize, seconds: f64) -> RunInfo {
+    /// run.json while the match goes on, `seconds` into this run, its running engines
+    /// having used `running` CPU seconds: the time so far as `interrupted_after_s`, what a
+    /// match killed now has spent up to its last finished game.
+    fn so_far(&self, what: &Described<'_>, jobs: usize, seconds: f64, running: f64) -> RunInfo {
         let mut info = run_info(what, jobs, None);
         info.interrupted_after_s = (self.seconds + seconds > 0.0).then_some(self.seconds + seconds);
-        info.cpu_s = self.cpu_s();
+        info.cpu_s = self.cpu_s(running);
         info
     }
 
-    /// run.json of the finished match, this run having taken `seconds`.
+    /// run.json of the finished match (its engines have quit), this run having taken
+    /// `seconds`.
     fn finished(&self, what: &Described<'_>, jobs: usize, seconds: f64) -> RunInfo {
         let mut info = run_info(what, jobs, Some(self.seconds + seconds));
-        info.cpu_s = self.cpu_s();
+        info.cpu_s = self.cpu_s(0.0);
         info
     }
 }
@@ -506,6 +512,8 @@ struct EnginePool {
     idle: Mutex<Vec<Vec<UciEngine>>>,
     /// The same for GTP and gnubg players.
     external: Mutex<Vec<Vec<ExternalEngine>>>,
+    /// The process ids of the engines started and not yet known to have ended.
+    pids: Mutex<Vec<u32>>,
     /// How long a start (handshake) may take.
     timeout: Duration,
 }
@@ -517,6 +525,7 @@ impl EnginePool {
         let timeout = plan.rules.engine_timeout;
         let mut idle = Vec::new();
         let mut external = Vec::new();
+        let mut pids = Vec::new();
         for p in &plan.players {
             let mut theirs = Vec::new();
             if let PlayerKind::External(spec) = &p.kind {
@@ -525,6 +534,7 @@ impl EnginePool {
                         player: p.name.clone(),
                         message: e.to_string(),
                     })?;
+                pids.push(engine.pid());
                 theirs.push(engine);
             }
             external.push(theirs);
@@ -534,6 +544,7 @@ impl EnginePool {
                     player: p.name.clone(),
                     message: e.to_string(),
                 })?;
+                pids.push(engine.pid());
                 mine.push(engine);
             }
             idle.push(mine);
@@ -541,8 +552,28 @@ impl EnginePool {
         Ok(Self {
             idle: Mutex::new(idle),
             external: Mutex::new(external),
+            pids: Mutex::new(pids),
             timeout,
         })
+    }
+
+    /// A process started during the match, counted by [`Self::running_cpu_seconds`].
+    fn started<T>(&self, engine: Option<T>, pid: impl Fn(&T) -> u32) -> Option<T> {
+        if let Some(e) = &engine {
+            let mut pids = lock(&self.pids);
+            if !pids.contains(&pid(e)) {
+                pids.push(pid(e));
+            }
+        }
+        engine
+    }
+
+    /// The CPU seconds the engine processes still running have used (those that have quit
+    /// and been reaped count in this process's children: [`cpu_seconds`]).
+    fn running_cpu_seconds(&self) -> f64 {
+        let mut total = 0.0;
+        lock(&self.pids).retain(|&pid| child_cpu_seconds(pid).inspect(|s| total += s).is_some());
+        total
     }
 
     /// An idle process of `player`'s engine, or a new one (`None` for plylab's players, and
@@ -552,7 +583,7 @@ impl EnginePool {
             return None;
         };
         let idle = lock(&self.idle)[player].pop();
-        idle.or_else(|| UciEngine::start(spec, self.timeout).ok())
+        idle.or_else(|| self.started(UciEngine::start(spec, self.timeout).ok(), UciEngine::pid))
     }
 
     /// An idle process of `player`'s GTP or gnubg program, or a new one (`None` for other
@@ -562,7 +593,12 @@ impl EnginePool {
             return None;
         };
         let idle = lock(&self.external)[player].pop();
-        idle.or_else(|| ExternalEngine::start(spec, self.timeout).ok())
+        idle.or_else(|| {
+            self.started(
+                ExternalEngine::start(spec, self.timeout).ok(),
+                ExternalEngine::pid,
+            )
+        })
     }
 
     /// Returns a live GTP or gnubg process for later games.

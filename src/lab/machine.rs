@@ -83,15 +83,61 @@ impl RunInfo {
 /// 14-15 and 16-17, in Linux's USER_HZ of 100 ticks per second); `None` elsewhere.
 #[must_use]
 pub fn cpu_seconds() -> Option<(f64, f64)> {
-    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
-    // The command name (field 2) may hold spaces; fields after it follow its ')'.
-    let rest = &stat[stat.rfind(')')? + 2..];
-    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let fields = proc_stat(std::process::id())?;
     let ticks = |i: usize| fields.get(i)?.parse::<f64>().ok();
     Some((
         (ticks(11)? + ticks(12)?) / 100.0,
         (ticks(13)? + ticks(14)?) / 100.0,
     ))
+}
+
+/// CPU seconds (user + system) used so far by `pid`, a live child of this process, and by
+/// its live descendants, with the children each has reaped, from /proc/PID/stat (fields
+/// 14-17) and /proc/PID/task/TID/children; `None` when `pid` is not a child of this process
+/// (it has ended and been reaped, so its time is in [`cpu_seconds`]'s children, or the
+/// number now names another process) or outside Linux. An external engine's time while it
+/// runs: what a match killed outright would otherwise never count.
+#[must_use]
+pub fn child_cpu_seconds(pid: u32) -> Option<f64> {
+    let fields = proc_stat(pid)?;
+    let parent: u32 = fields.get(1)?.parse().ok()?;
+    (parent == std::process::id()).then(|| tree_cpu_seconds(pid, &fields))
+}
+
+/// The fields of /proc/PID/stat after the command name (field 3 first).
+fn proc_stat(pid: u32) -> Option<Vec<String>> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The command name (field 2) may hold spaces; fields after it follow its ')'.
+    let rest = stat.get(stat.rfind(')')? + 2..)?;
+    Some(rest.split_whitespace().map(str::to_owned).collect())
+}
+
+/// The CPU seconds of the process whose stat `fields` are given (its own and its reaped
+/// children's), plus those of its live descendants.
+fn tree_cpu_seconds(pid: u32, fields: &[String]) -> f64 {
+    let ticks = |i: usize| fields.get(i).and_then(|f| f.parse::<f64>().ok());
+    let own = (11..15).filter_map(ticks).sum::<f64>() / 100.0;
+    let descendants: f64 = children_of(pid)
+        .into_iter()
+        .filter_map(|child| Some(tree_cpu_seconds(child, &proc_stat(child)?)))
+        .sum();
+    own + descendants
+}
+
+/// The live children of `pid`, from each of its threads' /proc children list.
+fn children_of(pid: u32) -> Vec<u32> {
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+        return Vec::new();
+    };
+    tasks
+        .flatten()
+        .filter_map(|task| std::fs::read_to_string(task.path().join("children")).ok())
+        .flat_map(|list| {
+            list.split_whitespace()
+                .filter_map(|p| p.parse().ok())
+                .collect::<Vec<u32>>()
+        })
+        .collect()
 }
 
 /// Logical cores available to this process.
