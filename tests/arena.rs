@@ -375,13 +375,18 @@ fn an_engine_over_its_clock_loses_on_time() {
     }
 }
 
+/// An engine entry running `plylab uci --ordered` to `depth`.
+fn plylab_uci(label: &str, depth: u32) -> String {
+    format!(
+        "[[searchers]]\nlabel = \"{label}\"\nengine = {{ cmd = \"{}\", args = [\"uci\", \"--ordered\"], options = {{ Hash = 1 }} }}\nlimits = {{ depth = {depth} }}\n",
+        env!("CARGO_BIN_EXE_plylab")
+    )
+}
+
 #[test]
 fn plylab_uci_plays_as_an_external_engine() {
     let dir = TempDir::new("arena-uci");
-    let engine = format!(
-        "[[searchers]]\nlabel = \"uci\"\nengine = {{ cmd = \"{}\", args = [\"uci\", \"--ordered\"], options = {{ Hash = 1 }} }}\nlimits = {{ depth = 2 }}\n",
-        env!("CARGO_BIN_EXE_plylab")
-    );
+    let engine = plylab_uci("uci", 2);
     let text = arena(
         "uci",
         "game = \"chess\"\ngames = 2\nmax_plies = 30\nopenings = { random_plies = 2 }",
@@ -467,10 +472,7 @@ fn a_torn_match_resumes_to_the_same_games() {
 #[test]
 fn a_match_killed_outright_has_counted_its_running_engines_cpu_seconds() {
     let dir = TempDir::new("arena-killed");
-    let engine = format!(
-        "[[searchers]]\nlabel = \"uci\"\nengine = {{ cmd = \"{}\", args = [\"uci\", \"--ordered\"], options = {{ Hash = 1 }} }}\nlimits = {{ depth = 6 }}\n",
-        env!("CARGO_BIN_EXE_plylab")
-    );
+    let engine = plylab_uci("uci", 6);
     let text = arena(
         "killed",
         "game = \"chess\"\ngames = 40\nmax_plies = 16\nopenings = { random_plies = 2 }",
