@@ -26,7 +26,7 @@
 //! variation has one. `UCI_Chess960` reads FENs as Chess960's (Shredder-FEN or X-FEN) and
 //! writes and reads castling as king takes rook.
 //! `info` lines carry `hashfull` (with a table), `lowerbound`/`upperbound` lines follow failed
-//! aspiration windows, and `currmove` lines start after [`CURRMOVE_AFTER`]. Repetitions: a
+//! aspiration windows, and `currmove` lines start after `CURRMOVE_AFTER`. Repetitions: a
 //! position repeated inside the search tree is a draw, one played before the root only when
 //! it occurs a third time ([`crate::search::Searcher`]), so a root seen once before is
 //! searched as usual.

@@ -208,7 +208,7 @@ pub struct SearcherSpec {
     pub oracle: Option<Spanned<Sweep<OracleOrder>>>,
     /// Chess: `material`, `shannon` or `pst` (default); backgammon: `pubeval` (default) or
     /// `race`; either, and connect four, checkers and othello: `linear:<weights file>` of
-    /// the game. Any other is refused ([`check_eval`]).
+    /// the game. Any other is refused (`check_eval`).
     pub eval: Option<Spanned<Sweep<ChessEval>>>,
     /// Quiescence search: "off" (default), "unlimited" or its deepest ply.
     pub quiescence: Option<Sweep<QuiescenceSetting>>,

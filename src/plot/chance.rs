@@ -97,7 +97,7 @@ fn parse_row(cell: &Cell<'_>) -> Result<Row, PlotError> {
 /// searchers.csv's) is expectiminimax.
 ///
 /// # Errors
-/// As [`read_rows`] for a file that has the columns but unreadable numbers.
+/// As `read_rows` for a file that has the columns but unreadable numbers.
 pub fn savings(csv: &Path) -> Result<Vec<Saving>, PlotError> {
     let mut rows = match read_rows(csv, &COLUMNS, &OPTIONAL, parse_row) {
         Ok(rows) => rows,
@@ -333,7 +333,7 @@ fn parse_points(cell: &Cell<'_>) -> Result<PointsRow, PlotError> {
 /// interval; returns the files written.
 ///
 /// # Errors
-/// As [`read_rows`] for points.csv, and the drawing errors.
+/// As `read_rows` for points.csv, and the drawing errors.
 pub fn points_charts(dir: &Path, formats: &[Format]) -> Result<Vec<PathBuf>, PlotError> {
     let csv = dir.join("points.csv");
     if !csv.exists() {

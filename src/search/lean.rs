@@ -1,4 +1,4 @@
-//! The exact solver's node function: [`Searcher::alphabeta`] specialised to the
+//! The exact solver's node function: `Searcher::alphabeta` specialised to the
 //! configurations that solve a game to its end with Pons's ladder ([`super::solve`]), as his
 //! `negamax` is written for his solver alone.
 //!

@@ -36,7 +36,7 @@
 //! - A thread that has no moves left at its own split point waits for its helpers, and
 //!   meanwhile helps at split points opened below its own ("helpful master", Stockfish 1.x;
 //!   Hyatt's DTS lets any idle processor join any node). A waiting thread spins for at most
-//!   [`SPIN`], watching its bell, then sleeps on a condition variable: waking a sleeping
+//!   `SPIN`, watching its bell, then sleeps on a condition variable: waking a sleeping
 //!   thread takes tens of microseconds (more on a virtual machine, where an idle core
 //!   halts), as long as a split point near the horizon of a fast game lasts (connect four:
 //!   a node in about 0.15 µs). On a 16-core machine spinning made connect four 1.16 times
@@ -49,7 +49,7 @@
 //! shareable; YBW splits only where the owning thread stands, right after an eldest brother.
 //!
 //! Limits: the caller's stop flag and the time limit are watched by thread 0, at every
-//! [`CHECK_INTERVAL`] nodes and while it waits at a split point; when they fire, every thread
+//! `CHECK_INTERVAL` nodes and while it waits at a split point; when they fire, every thread
 //! stops (a shared flag its own searcher watches). A node limit counts thread 0's nodes and
 //! those of the helpers at each split point once it has closed, so it is approximate. An
 //! endgame database is not consulted (as in lazy SMP).

@@ -16,7 +16,7 @@
 //! them). Both belong to the player on roll.
 //!
 //! Scores: a finished game is worth `POINT` per point to the winner (1, 2 or 3 points,
-//! [`Scoring`]), so every value lies in `±3·POINT` ([`Evaluator::bounds`]).
+//! [`Scoring`]), so every value lies in `±3·POINT` ([`Evaluator::bounds`](crate::game::Evaluator::bounds)).
 //!
 //! Text: positions are GNU Backgammon Position IDs ([`position_id`]), relative to the
 //! player on roll, optionally followed by the roll (`4HPwATDgc/ABMA 31`) and `winloss`;
@@ -42,7 +42,7 @@ pub const POINT: Score = 1_000_000;
 /// Checkers per player.
 pub const CHECKERS: u8 = 15;
 
-/// Index of the bar in a player's row ([`Backgammon::checkers`]); index 0 is borne off.
+/// Index of the bar in a player's row (`Backgammon::checkers`); index 0 is borne off.
 pub const BAR: usize = 25;
 
 /// How a finished game is scored.

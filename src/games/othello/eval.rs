@@ -159,7 +159,7 @@ impl Evaluator<Othello> for OthelloEval {
             .clamp(-64 * DISC, 64 * DISC)
     }
 
-    /// The square's value in [`SQUARE_VALUES`]; a pass (the only move when it is legal) 0.
+    /// The square's value in `SQUARE_VALUES`; a pass (the only move when it is legal) 0.
     fn order_hint(&self, _pos: &Othello, mv: OthelloMove, _depth: u32) -> i32 {
         mv.index()
             .map_or(0, |sq| i32::from(SQUARE_VALUES[usize::from(sq)]))

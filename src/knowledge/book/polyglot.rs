@@ -1,7 +1,7 @@
 //! Polyglot opening books (.bin), the format of Fabien Letouzey's PolyGlot, as documented by
 //! Michel Van den Bergh ("PolyGlot opening book format", 2007): 16-byte entries, big-endian,
 //! sorted by key: the position's Zobrist key (u64, from the format's 781 published random
-//! numbers, [`super::keys`]), the move (u16), its weight (u16) and a learning field (u32).
+//! numbers, `super::keys`), the move (u16), its weight (u16) and a learning field (u32).
 //!
 //! Moves: bits 0-2 destination file, 3-5 destination rank, 6-8 origin file, 9-11 origin
 //! rank, 12-14 promotion (0 none, 1 knight, 2 bishop, 3 rook, 4 queen); castling is written
