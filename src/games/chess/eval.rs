@@ -345,7 +345,6 @@ impl EvalSums {
     #[inline]
     pub(super) fn after(mut self, pos: &Chess, mv: ChessMove) -> Self {
         let us = pos.color_to_move();
-        let piece = pos.moved_piece(mv);
         if mv.is_castle() {
             let rank = mv.from().rank();
             let rook_file = if mv.is_short_castle() {
@@ -367,6 +366,7 @@ impl EvalSums {
             };
             self.remove(!us, victim, at);
         }
+        let piece = pos.moved_piece(mv);
         self.remove(us, piece, mv.from());
         self.add(us, mv.promotion().unwrap_or(piece), mv.to());
         self
