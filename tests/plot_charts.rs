@@ -23,7 +23,8 @@ fn scratch(name: &str) -> PathBuf {
 
 /// The SVG facts the tests look at.
 struct Svg {
-    /// Every `<polyline>`: (point count, stroke width, stroke colour, opacity).
+    /// Every `<polyline>`: (point count, stroke width, stroke colour, opacity: "1" where
+    /// the element leaves it to SVG's default).
     polylines: Vec<(usize, String, String, String)>,
     /// (x attribute, content) of every `<text>`.
     texts: Vec<(String, String)>,
@@ -40,7 +41,10 @@ impl Svg {
                     attr(p, "points").split_whitespace().count(),
                     attr(head, "stroke-width").to_string(),
                     attr(head, "stroke").to_string(),
-                    attr(head, "opacity").to_string(),
+                    Some(attr(head, "opacity"))
+                        .filter(|o| !o.is_empty())
+                        .unwrap_or("1")
+                        .to_string(),
                 )
             })
             .collect();
@@ -90,10 +94,12 @@ impl Svg {
     }
 }
 
+/// The value of attribute `name` in `element`, empty when it has none.
 fn attr<'a>(element: &'a str, name: &str) -> &'a str {
     let key = format!(" {name}=\"");
-    let start = element.find(&key).map(|i| i + key.len()).unwrap_or(0);
-    element[start..].split('"').next().unwrap_or("")
+    element.find(&key).map_or("", |i| {
+        element[i + key.len()..].split('"').next().unwrap_or("")
+    })
 }
 
 fn unescape(s: &str) -> String {

@@ -76,16 +76,29 @@ pub fn write_chart(
             chart,
             footer,
         ),
-        Format::Svg => draw(
-            SVGBackend::new(path, SIZE).into_drawing_area(),
-            chart,
-            footer,
-        ),
+        Format::Svg => {
+            let mut svg = String::new();
+            draw(
+                SVGBackend::with_string(&mut svg, SIZE).into_drawing_area(),
+                chart,
+                footer,
+            )
+            .and_then(|()| std::fs::write(path, compact_svg(&svg)).map_err(fail))
+        }
     };
     result.map_err(|message| PlotError::Draw {
         path: path.to_path_buf(),
         message,
     })
+}
+
+/// `svg` without the attributes plotters writes on every element that say what SVG's
+/// defaults already say (`opacity="1"`; a stroke width where there is no stroke): the same
+/// picture in about a seventh fewer bytes, which counts with hundreds of charts committed
+/// under results/.
+fn compact_svg(svg: &str) -> String {
+    svg.replace(" opacity=\"1\"", "")
+        .replace(" stroke=\"none\" stroke-width=\"1\"", " stroke=\"none\"")
 }
 
 type DrawResult = Result<(), String>;
