@@ -651,7 +651,7 @@ fn every_committed_experiment_file_is_valid() {
         .filter(|path| path.extension().is_some_and(|e| e == "toml"))
         .collect();
     files.sort();
-    build_the_knowledge_databases(&dir.join("data/tablebase"));
+    common::build_the_knowledge_databases(&dir.join("data/tablebase"));
     let (mut experiments, mut learning) = (0, 0);
     for file in &files {
         let path = file.to_str().expect("UTF-8 path");
@@ -673,27 +673,6 @@ fn every_committed_experiment_file_is_valid() {
         experiments >= 20 && learning >= 5,
         "{experiments} and {learning} files"
     );
-}
-
-/// The endgame databases experiments/knowledge.toml names, built as its notes say where they
-/// are not yet (a fresh clone: they are too big to commit; about 7 s in release).
-fn build_the_knowledge_databases(dir: &Path) {
-    let builds = [
-        ("chess", "KQK", "KQK.plytb"),
-        ("chess", "KRK", "KRK.plytb"),
-        ("chess", "KPK", "KPK.plytb"),
-        ("chess", "KBNK", "KBNK.plytb"),
-        ("checkers", "4", "checkers4.plytb"),
-    ];
-    for (game, ending, name) in builds {
-        let file = dir.join(name);
-        if file.exists() {
-            continue;
-        }
-        let out = file.to_str().expect("UTF-8 path");
-        let (code, _, stderr) = plylab(&["tablebase", "build", game, ending, "--out", out]);
-        assert_eq!(code, 0, "building {out}: {stderr}");
-    }
 }
 
 /// Flags the chosen algorithm or game does not read are refused (exit 2, naming the flag),

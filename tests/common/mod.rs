@@ -154,3 +154,26 @@ pub fn past_cap(tmp: &TempDir, name: &str, cap: plylab::input::Cap) -> String {
         .expect("sparse file");
     path.to_str().expect("utf-8").to_owned()
 }
+
+/// The endgame databases experiments/knowledge.toml names, built as its notes say where they
+/// are not yet (a fresh clone: they are too big to commit; about 7 s in release). Test
+/// binaries that run at once may both build one: each writes its own temporary file and
+/// renames it into place.
+pub fn build_the_knowledge_databases(dir: &std::path::Path) {
+    let builds = [
+        ("chess", "KQK", "KQK.plytb"),
+        ("chess", "KRK", "KRK.plytb"),
+        ("chess", "KPK", "KPK.plytb"),
+        ("chess", "KBNK", "KBNK.plytb"),
+        ("checkers", "4", "checkers4.plytb"),
+    ];
+    for (game, ending, name) in builds {
+        let file = dir.join(name);
+        if file.exists() {
+            continue;
+        }
+        let out = file.to_str().expect("UTF-8 path");
+        let (code, _, stderr) = plylab(&["tablebase", "build", game, ending, "--out", out]);
+        assert_eq!(code, 0, "building {out}: {stderr}");
+    }
+}
