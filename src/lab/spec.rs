@@ -655,6 +655,16 @@ pub struct Job {
     pub seed: u64,
 }
 
+impl Job {
+    /// Whether running the job again gives the same rows, timing columns aside: one thread
+    /// and no time limit (a clock, or the interleaving of threads, makes the rest differ
+    /// from run to run; every random choice is seeded).
+    #[must_use]
+    pub fn is_reproducible(&self) -> bool {
+        self.searcher.config.threads == 1 && self.limits.time.is_none()
+    }
+}
+
 /// A validated experiment: everything needed to run it.
 #[derive(Debug)]
 pub struct Plan {

@@ -1,0 +1,220 @@
+//! Every committed result can be regenerated: for each results directory with a committed
+//! `searches.csv.gz`, some of its reproducible jobs ([`Job::is_reproducible`]: one thread,
+//! no time limit, or one far from binding), planned from the experiment text its run.json
+//! recorded, are run again here and must give the committed rows in every column but the
+//! timing ones. A change to what a search visits (nodes, scores, moves) fails here until
+//! the results it alters are regenerated. The jobs are the quick ones (by the committed
+//! times), spread over the file.
+//!
+//! Rows are matched by game, searcher, set, position and repetition rather than by job
+//! number: results run at an older commit (the 16-core loans) numbered their jobs as the
+//! planner of that commit did.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use common::TIMING_COLUMNS;
+use plylab::lab::runner::execute;
+use plylab::lab::spec::{self, Job, Plan};
+
+/// Jobs run again per results directory, at most.
+const JOBS_PER_RESULT: usize = 12;
+
+/// Jobs run again per results directory, at least (where it has reproducible ones).
+const MIN_JOBS_PER_RESULT: usize = 2;
+
+/// The committed seconds of a quick job: the ones run again, so that the whole test takes
+/// seconds.
+const QUICK_JOB_S: f64 = 0.02;
+
+/// The committed seconds of a job run again for want of quick ones, at most.
+const SLOW_JOB_S: f64 = 0.5;
+
+/// A CSV row as column name → value.
+type Record = BTreeMap<String, String>;
+
+/// What identifies a job's rows across plans: game, searcher, set, position, repetition.
+type Key = [String; 5];
+
+/// Columns that are not the search's own result: the timing ones and the job's number.
+fn compared(column: &str) -> bool {
+    column != "job" && !TIMING_COLUMNS.contains(&column)
+}
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The rows of a CSV text, grouped by job ([`Key`]).
+fn rows_by_job(reader: impl std::io::Read) -> BTreeMap<Key, Vec<Record>> {
+    let mut csv = csv::Reader::from_reader(reader);
+    let header: Vec<String> = csv.headers().unwrap().iter().map(String::from).collect();
+    let mut jobs: BTreeMap<Key, Vec<Record>> = BTreeMap::new();
+    for record in csv.records() {
+        let row: Record = header
+            .iter()
+            .cloned()
+            .zip(record.unwrap().iter().map(String::from))
+            .collect();
+        let key = ["game", "searcher", "set", "position", "repetition"].map(|c| row[c].clone());
+        jobs.entry(key).or_default().push(row);
+    }
+    jobs
+}
+
+/// The results directories with a committed searches.csv.gz (one level of subdirectories
+/// below results/ too), sorted.
+fn committed_results() -> Vec<PathBuf> {
+    let mut dirs = Vec::new();
+    for entry in std::fs::read_dir(root().join("results")).unwrap() {
+        let dir = entry.unwrap().path();
+        if !dir.is_dir() {
+            continue;
+        }
+        dirs.push(dir.clone());
+        for sub in std::fs::read_dir(&dir).unwrap() {
+            dirs.push(sub.unwrap().path());
+        }
+    }
+    dirs.retain(|d| d.join("searches.csv.gz").is_file());
+    dirs.sort();
+    dirs
+}
+
+/// The plan of the experiment text run.json in `dir` recorded (file paths in it are read
+/// relative to the file it names).
+fn recorded_plan(dir: &Path) -> Plan {
+    let json = std::fs::read_to_string(dir.join("run.json")).unwrap();
+    let info: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let file = root().join(info["file"].as_str().expect("run.json names its file"));
+    let text = info["text"]
+        .as_str()
+        .expect("run.json records the file's text");
+    spec::parse(&file, text).unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+}
+
+fn key(job: &Job) -> Key {
+    [
+        job.position.position.kind().to_string(),
+        job.searcher.name(),
+        job.position.set.clone(),
+        job.position.label.clone(),
+        job.repetition.to_string(),
+    ]
+}
+
+/// Seconds the committed rows of a job took (its iterations' times).
+fn seconds(rows: &[Record]) -> f64 {
+    rows.iter()
+        .map(|r| r["elapsed_s"].parse::<f64>().unwrap_or(0.0))
+        .sum()
+}
+
+/// Whether `job` gives the same rows when run again: [`Job::is_reproducible`], or one thread
+/// under a time limit that its committed run stayed far inside (under a hundredth of it:
+/// experiments/mate.toml caps its searches at a second, and they take milliseconds).
+fn reproducible(job: &Job, seconds: f64) -> bool {
+    job.is_reproducible()
+        || (job.searcher.config.threads == 1
+            && job
+                .limits
+                .time
+                .is_some_and(|t| seconds <= t.as_secs_f64() / 100.0))
+}
+
+/// Up to [`JOBS_PER_RESULT`] reproducible quick jobs, spread evenly over the file's jobs;
+/// where fewer than [`MIN_JOBS_PER_RESULT`] are quick (the 16-core runs' jobs take longer),
+/// the quickest ones under [`SLOW_JOB_S`].
+fn jobs_to_rerun<'a>(jobs: &'a [Job], committed: &BTreeMap<Key, Vec<Record>>) -> Vec<&'a Job> {
+    let mut candidates: Vec<(&Job, f64)> = jobs
+        .iter()
+        .filter_map(|job| Some((job, seconds(committed.get(&key(job))?))))
+        .filter(|&(job, s)| reproducible(job, s) && s <= SLOW_JOB_S)
+        .collect();
+    let quick: Vec<&Job> = candidates
+        .iter()
+        .filter(|&&(_, s)| s <= QUICK_JOB_S)
+        .map(|&(job, _)| job)
+        .collect();
+    if quick.len() >= MIN_JOBS_PER_RESULT {
+        let stride = quick.len().div_ceil(JOBS_PER_RESULT);
+        return quick.into_iter().step_by(stride).collect();
+    }
+    candidates.sort_by(|a, b| a.1.total_cmp(&b.1));
+    candidates
+        .into_iter()
+        .take(MIN_JOBS_PER_RESULT)
+        .map(|(job, _)| job)
+        .collect()
+}
+
+/// The rows `execute` gives for `job`, as the runner writes them.
+fn rerun(job: &Job, experiment: &str) -> Vec<Record> {
+    let mut csv = csv::Writer::from_writer(Vec::new());
+    for row in execute(job, experiment) {
+        csv.serialize(row).unwrap();
+    }
+    let text = csv.into_inner().unwrap();
+    rows_by_job(text.as_slice())
+        .remove(&key(job))
+        .unwrap_or_default()
+}
+
+/// What differs between the committed rows and the fresh ones, timing columns aside.
+fn differences(committed: &[Record], fresh: &[Record]) -> Vec<String> {
+    if committed.len() != fresh.len() {
+        return vec![format!(
+            "{} rows, committed {}",
+            fresh.len(),
+            committed.len()
+        )];
+    }
+    let mut found = Vec::new();
+    for (i, (old, new)) in committed.iter().zip(fresh).enumerate() {
+        for (column, value) in new.iter().filter(|(c, _)| compared(c)) {
+            let before = old.get(column).map_or("(no column)", String::as_str);
+            if before != value {
+                found.push(format!("row {i}: {column} {before} -> {value}"));
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn committed_searches_are_reproduced_by_their_experiment_files() {
+    let mut checked = 0;
+    let mut failures = Vec::new();
+    common::build_the_knowledge_databases(&root().join("experiments/data/tablebase"));
+    for dir in committed_results() {
+        let plan = recorded_plan(&dir);
+        let committed = rows_by_job(
+            plylab::compressed::open(&dir.join("searches.csv")).expect("searches.csv.gz"),
+        );
+        let jobs = jobs_to_rerun(&plan.jobs, &committed);
+        println!(
+            "{}: {} of {} jobs run again",
+            dir.display(),
+            jobs.len(),
+            plan.jobs.len()
+        );
+        for job in jobs {
+            checked += 1;
+            let found = differences(&committed[&key(job)], &rerun(job, &plan.name));
+            if !found.is_empty() {
+                failures.push(format!(
+                    "{} job {} ({} on {}): {}",
+                    dir.display(),
+                    job.id,
+                    job.searcher.name(),
+                    job.position.label,
+                    found.join("; ")
+                ));
+            }
+        }
+    }
+    assert!(checked >= 50, "only {checked} jobs were run again");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
