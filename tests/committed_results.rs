@@ -9,13 +9,17 @@
 //! Rows are matched by game, searcher, set, position and repetition rather than by job
 //! number: results run at an older commit (the 16-core loans) numbered their jobs as the
 //! planner of that commit did.
+//!
+//! Matches likewise: where every player is a plylab search on one thread at fixed depth or
+//! nodes, a shard of the match plays committed games again, move for move.
 
 mod common;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use common::TIMING_COLUMNS;
+use common::{TIMING_COLUMNS, TempDir, plylab};
+use plylab::arena::spec::{MatchPlan, PlayerKind};
 use plylab::lab::runner::execute;
 use plylab::lab::spec::{self, Job, Plan};
 
@@ -36,19 +40,39 @@ const SLOW_JOB_S: f64 = 0.5;
 type Record = BTreeMap<String, String>;
 
 /// What identifies a job's rows across plans: game, searcher, set, position, repetition.
-type Key = [String; 5];
+const JOB_KEY: [&str; 5] = ["game", "searcher", "set", "position", "repetition"];
 
-/// Columns that are not the search's own result: the timing ones and the job's number.
-fn compared(column: &str) -> bool {
-    column != "job" && !TIMING_COLUMNS.contains(&column)
+/// The values of the key columns of a row.
+type Key = Vec<String>;
+
+/// A searches.csv value as compared: none for the timing columns and the job's number,
+/// which are not the search's own result.
+fn search_value(column: &str, value: &str) -> Option<String> {
+    (column != "job" && !TIMING_COLUMNS.contains(&column)).then(|| value.to_owned())
+}
+
+/// A games.csv value as compared: none for the players' seconds, and the per-move comments
+/// (`+0.35/12/0.101`: score, depth, seconds) without their seconds.
+fn game_value(column: &str, value: &str) -> Option<String> {
+    match column {
+        c if c.ends_with("_time_s") => None,
+        "annotations" => Some(
+            value
+                .split(' ')
+                .map(|a| a.rsplit_once('/').map_or(a, |(kept, _seconds)| kept))
+                .collect::<Vec<_>>()
+                .join(" "),
+        ),
+        _ => Some(value.to_owned()),
+    }
 }
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// The rows of a CSV text, grouped by job ([`Key`]).
-fn rows_by_job(reader: impl std::io::Read) -> BTreeMap<Key, Vec<Record>> {
+/// The rows of a CSV text, grouped by the values of `key` columns.
+fn rows_by(reader: impl std::io::Read, key: &[&str]) -> BTreeMap<Key, Vec<Record>> {
     let mut csv = csv::Reader::from_reader(reader);
     let header: Vec<String> = csv.headers().unwrap().iter().map(String::from).collect();
     let mut jobs: BTreeMap<Key, Vec<Record>> = BTreeMap::new();
@@ -58,15 +82,16 @@ fn rows_by_job(reader: impl std::io::Read) -> BTreeMap<Key, Vec<Record>> {
             .cloned()
             .zip(record.unwrap().iter().map(String::from))
             .collect();
-        let key = ["game", "searcher", "set", "position", "repetition"].map(|c| row[c].clone());
-        jobs.entry(key).or_default().push(row);
+        let values = key.iter().map(|&c| row[c].clone()).collect();
+        jobs.entry(values).or_default().push(row);
     }
     jobs
 }
 
-/// The results directories with a committed searches.csv.gz (one level of subdirectories
-/// below results/ too), sorted.
-fn committed_results() -> Vec<PathBuf> {
+/// The results directories with a committed `table` (compressed, as results/.gitignore
+/// keeps them; one level of subdirectories below results/ too) and the run.json of the
+/// `plylab experiment` that wrote it, sorted.
+fn committed_results(table: &str) -> Vec<PathBuf> {
     let mut dirs = Vec::new();
     for entry in std::fs::read_dir(root().join("results")).unwrap() {
         let dir = entry.unwrap().path();
@@ -78,9 +103,23 @@ fn committed_results() -> Vec<PathBuf> {
             dirs.push(sub.unwrap().path());
         }
     }
-    dirs.retain(|d| d.join("searches.csv.gz").is_file());
+    dirs.retain(|d| d.join(format!("{table}.gz")).is_file());
+    dirs.retain(|d| {
+        let planned = d.join("run.json").is_file();
+        if !planned {
+            println!("{}: skipped, no run.json (a script's output)", d.display());
+        }
+        planned
+    });
     dirs.sort();
     dirs
+}
+
+/// The committed `table` of `dir`, decompressed (not a plain copy a later run left beside
+/// it).
+fn committed(dir: &Path, table: &str) -> impl std::io::Read {
+    let gz = std::fs::File::open(dir.join(format!("{table}.gz"))).unwrap();
+    flate2::read::GzDecoder::new(gz)
 }
 
 /// The plan of the experiment text run.json in `dir` recorded (file paths in it are read
@@ -96,7 +135,7 @@ fn recorded_plan(dir: &Path) -> Plan {
 }
 
 fn key(job: &Job) -> Key {
-    [
+    vec![
         job.position.position.kind().to_string(),
         job.searcher.name(),
         job.position.set.clone(),
@@ -157,13 +196,18 @@ fn rerun(job: &Job, experiment: &str) -> Vec<Record> {
         csv.serialize(row).unwrap();
     }
     let text = csv.into_inner().unwrap();
-    rows_by_job(text.as_slice())
+    rows_by(text.as_slice(), &JOB_KEY)
         .remove(&key(job))
         .unwrap_or_default()
 }
 
-/// What differs between the committed rows and the fresh ones, timing columns aside.
-fn differences(committed: &[Record], fresh: &[Record]) -> Vec<String> {
+/// What differs between the committed rows and the fresh ones in the columns `compared`
+/// keeps (and the committed file has), as `compared` gives them.
+fn differences(
+    committed: &[Record],
+    fresh: &[Record],
+    compared: impl Fn(&str, &str) -> Option<String>,
+) -> Vec<String> {
     if committed.len() != fresh.len() {
         return vec![format!(
             "{} rows, committed {}",
@@ -173,8 +217,14 @@ fn differences(committed: &[Record], fresh: &[Record]) -> Vec<String> {
     }
     let mut found = Vec::new();
     for (i, (old, new)) in committed.iter().zip(fresh).enumerate() {
-        for (column, value) in new.iter().filter(|(c, _)| compared(c)) {
-            let before = old.get(column).map_or("(no column)", String::as_str);
+        for (column, value) in new {
+            // A column added since the committed file was written is not compared.
+            let (Some(value), Some(before)) = (
+                compared(column, value),
+                old.get(column).and_then(|v| compared(column, v)),
+            ) else {
+                continue;
+            };
             if before != value {
                 found.push(format!("row {i}: {column} {before} -> {value}"));
             }
@@ -188,11 +238,9 @@ fn committed_searches_are_reproduced_by_their_experiment_files() {
     let mut checked = 0;
     let mut failures = Vec::new();
     common::build_the_knowledge_databases(&root().join("experiments/data/tablebase"));
-    for dir in committed_results() {
+    for dir in committed_results("searches.csv") {
         let plan = recorded_plan(&dir);
-        let committed = rows_by_job(
-            plylab::compressed::open(&dir.join("searches.csv")).expect("searches.csv.gz"),
-        );
+        let committed = rows_by(committed(&dir, "searches.csv"), &JOB_KEY);
         let jobs = jobs_to_rerun(&plan.jobs, &committed);
         println!(
             "{}: {} of {} jobs run again",
@@ -202,7 +250,7 @@ fn committed_searches_are_reproduced_by_their_experiment_files() {
         );
         for job in jobs {
             checked += 1;
-            let found = differences(&committed[&key(job)], &rerun(job, &plan.name));
+            let found = differences(&committed[&key(job)], &rerun(job, &plan.name), search_value);
             if !found.is_empty() {
                 failures.push(format!(
                     "{} job {} ({} on {}): {}",
@@ -216,5 +264,88 @@ fn committed_searches_are_reproduced_by_their_experiment_files() {
         }
     }
     assert!(checked >= 50, "only {checked} jobs were run again");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Whether every game of `plan` can be played again move for move: plylab's own searchers
+/// on one thread with depth or node limits, no clock, no SPRT (which stops on the order
+/// games finish in).
+fn replayable(plan: &MatchPlan) -> bool {
+    plan.sprt.is_none()
+        && plan.players.iter().all(|p| {
+            matches!(p.kind, PlayerKind::Search(_))
+                && p.threads() == 1
+                && p.limits.time.is_none()
+                && p.tc.is_none()
+        })
+}
+
+/// The text run.json in `dir` recorded and the file it names.
+fn recorded_text(dir: &Path) -> (PathBuf, String) {
+    let json = std::fs::read_to_string(dir.join("run.json")).unwrap();
+    let info: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let file = info["file"].as_str().expect("run.json names its file");
+    let text = info["text"].as_str().expect("run.json records the text");
+    (root().join(file), text.to_owned())
+}
+
+/// Matches at fixed depth or nodes are reproducible to the move: one shard in 40 of each
+/// committed one (`experiment --shard 1/40`) plays the committed games again, the same
+/// moves, results, nodes and depths (seconds aside).
+#[test]
+fn committed_matches_at_fixed_depth_or_nodes_are_played_again_move_for_move() {
+    let tmp = TempDir::new("committed-matches");
+    let mut games = 0;
+    let mut failures = Vec::new();
+    for dir in committed_results("games.csv") {
+        let (file, text) = recorded_text(&dir);
+        if std::fs::read_to_string(&file).ok().as_ref() != Some(&text) {
+            println!(
+                "{}: skipped, {} changed since",
+                dir.display(),
+                file.display()
+            );
+            continue;
+        }
+        let plan = plylab::arena::spec::load(&file).unwrap();
+        if !replayable(&plan) {
+            println!(
+                "{}: skipped, players on the clock or external",
+                dir.display()
+            );
+            continue;
+        }
+        let out = tmp.path(&plan.name);
+        let (code, _, stderr) = plylab(&[
+            "experiment",
+            file.to_str().unwrap(),
+            "--shard",
+            "1/40",
+            "--no-plot",
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(code, 0, "{}: {stderr}", dir.display());
+        let committed = rows_by(committed(&dir, "games.csv"), &["game"]);
+        let fresh = rows_by(
+            std::fs::File::open(out.join("games.csv")).unwrap(),
+            &["game"],
+        );
+        println!("{}: {} games played again", dir.display(), fresh.len());
+        for (game, rows) in &fresh {
+            games += 1;
+            let old = committed.get(game).map_or(&[][..], Vec::as_slice);
+            let found = differences(old, rows, game_value);
+            if !found.is_empty() {
+                failures.push(format!(
+                    "{} game {}: {}",
+                    dir.display(),
+                    game[0],
+                    found.join("; ")
+                ));
+            }
+        }
+    }
+    assert!(games >= 20, "only {games} games were played again");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
