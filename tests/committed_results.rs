@@ -125,13 +125,17 @@ fn committed(dir: &Path, table: &str) -> impl std::io::Read {
 /// The plan of the experiment text run.json in `dir` recorded (file paths in it are read
 /// relative to the file it names).
 fn recorded_plan(dir: &Path) -> Plan {
+    let (file, text) = recorded_text(dir);
+    spec::parse(&file, &text).unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+}
+
+/// The text run.json in `dir` recorded and the file it names.
+fn recorded_text(dir: &Path) -> (PathBuf, String) {
     let json = std::fs::read_to_string(dir.join("run.json")).unwrap();
     let info: serde_json::Value = serde_json::from_str(&json).unwrap();
-    let file = root().join(info["file"].as_str().expect("run.json names its file"));
-    let text = info["text"]
-        .as_str()
-        .expect("run.json records the file's text");
-    spec::parse(&file, text).unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+    let file = info["file"].as_str().expect("run.json names its file");
+    let text = info["text"].as_str().expect("run.json records the text");
+    (root().join(file), text.to_owned())
 }
 
 fn key(job: &Job) -> Key {
@@ -278,15 +282,6 @@ fn replayable(plan: &MatchPlan) -> bool {
                 && p.limits.time.is_none()
                 && p.tc.is_none()
         })
-}
-
-/// The text run.json in `dir` recorded and the file it names.
-fn recorded_text(dir: &Path) -> (PathBuf, String) {
-    let json = std::fs::read_to_string(dir.join("run.json")).unwrap();
-    let info: serde_json::Value = serde_json::from_str(&json).unwrap();
-    let file = info["file"].as_str().expect("run.json names its file");
-    let text = info["text"].as_str().expect("run.json records the text");
-    (root().join(file), text.to_owned())
 }
 
 /// Matches at fixed depth or nodes are reproducible to the move: one shard in 40 of each
