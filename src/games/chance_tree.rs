@@ -200,6 +200,8 @@ impl ChanceTree {
 impl Game for ChanceTree {
     type Move = Child;
     const NAME: &'static str = "chance_tree";
+    /// A tree: every move goes one level down, so no node is reached twice on a path.
+    const POSITIONS_REPEAT: bool = false;
 
     fn side_to_move(&self) -> Player {
         // Player level 2j is First's for even j; a chance node belongs to the next level.

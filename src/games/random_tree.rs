@@ -188,6 +188,8 @@ impl RandomTree {
 impl Game for RandomTree {
     type Move = Child;
     const NAME: &'static str = "random_tree";
+    /// A tree: every move goes one level down, so no node is reached twice on a path.
+    const POSITIONS_REPEAT: bool = false;
 
     fn side_to_move(&self) -> Player {
         if self.level.is_multiple_of(2) {
