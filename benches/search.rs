@@ -8,8 +8,8 @@
 //!
 //! - `connect4`: ordered alpha-beta with the table (hint + tt_move + killers + history,
 //!   16 MiB), solving the first ten Test_L3_R1 positions, and the start position to depth 12;
-//!   Pons's step 12 with enhanced transposition cutoff on the same positions, with the exact
-//!   solver's node function and (`_general`) without it;
+//!   Pons's step 12 with enhanced transposition cutoff on the same positions, with the lean
+//!   node function and (`_general`) without it;
 //! - `random_tree`: alpha-beta in natural order with `TreeValue` on i.i.d. trees b=8 d=9 and
 //!   b=4 d=12;
 //! - `tictactoe`: minimax over the full tree from the start (549 946 nodes);
@@ -202,8 +202,8 @@ fn connect4(c: &mut Criterion) {
 }
 
 /// `config` solving `roots` with the general node function at every node
-/// ([`Searcher::with_general_nodes`]): beside the same searches with the exact solver's own
-/// node function, what that one saves (the nodes are the same).
+/// ([`Searcher::with_general_nodes`]): beside the same searches with the lean node
+/// function, what that one saves (the nodes are the same).
 fn bench_general_nodes(
     g: &mut BenchmarkGroup<'_, WallTime>,
     name: &str,

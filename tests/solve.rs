@@ -296,37 +296,39 @@ fn switches_equal_minimax_on_tictactoe() {
     }
 }
 
-/// The exact solver's node function (src/search/lean.rs) against the general one: the same
-/// iterations (scores, principal variations, every counter) for every variant, strong and
-/// weak, solved and depth-limited, with and without iterative deepening and PVS, on connect
-/// four and tic-tac-toe.
+/// Whether the lean node function (src/search/lean.rs) applies to `config` and, either way,
+/// gives the general function's iterations (scores, principal variations, every counter).
+fn lean_matches_general<G: Game, E: plylab::game::Evaluator<G>>(
+    pos: &G,
+    eval: &E,
+    config: &SearchConfig,
+    limits: &Limits,
+    what: &str,
+) -> bool {
+    let lean = Searcher::new(eval, config);
+    let applies = lean.lean_nodes();
+    let general = Searcher::new(eval, config).with_general_nodes();
+    assert!(!general.lean_nodes(), "{what}");
+    let strip = |r: plylab::search::SearchResult<G::Move>| {
+        r.iterations
+            .into_iter()
+            .map(|i| (i.depth, i.score, i.best_move, i.pv, i.stats))
+            .collect::<Vec<_>>()
+    };
+    let (mut lean, mut general) = (lean, general);
+    assert_eq!(
+        strip(lean.run(pos, limits)),
+        strip(general.run(pos, limits)),
+        "{what}"
+    );
+    applies
+}
+
+/// The lean node function against the general one on Pons's ladder: the same iterations
+/// for every variant, strong and weak, solved and depth-limited, with and without iterative
+/// deepening and PVS, on connect four and tic-tac-toe; every variant searches lean.
 #[test]
-fn the_solver_node_function_searches_as_the_general_one() {
-    fn same_iterations<G: Game, E: plylab::game::Evaluator<G>>(
-        pos: &G,
-        eval: &E,
-        config: &SearchConfig,
-        limits: &Limits,
-        what: &str,
-    ) -> bool {
-        let lean = Searcher::new(eval, config);
-        let applies = lean.solves_lean();
-        let general = Searcher::new(eval, config).with_general_nodes();
-        assert!(!general.solves_lean(), "{what}");
-        let strip = |r: plylab::search::SearchResult<G::Move>| {
-            r.iterations
-                .into_iter()
-                .map(|i| (i.depth, i.score, i.best_move, i.pv, i.stats))
-                .collect::<Vec<_>>()
-        };
-        let (mut lean, mut general) = (lean, general);
-        assert_eq!(
-            strip(lean.run(pos, limits)),
-            strip(general.run(pos, limits)),
-            "{what}"
-        );
-        applies
-    }
+fn the_lean_node_function_solves_as_the_general_one() {
     let mut positions = pons_set("Test_L3_R1", 20);
     positions.extend(pons_set("Test_L2_R1", 4));
     let mut applied = 0;
@@ -346,7 +348,7 @@ fn the_solver_node_function_searches_as_the_general_one() {
                             "{name} weak {weak} iterative {iterative} depth {depth:?} on {}",
                             pos.to_ascii()
                         );
-                        applied += usize::from(same_iterations(
+                        applied += usize::from(lean_matches_general(
                             pos,
                             &CentreFirst,
                             &config,
@@ -357,13 +359,111 @@ fn the_solver_node_function_searches_as_the_general_one() {
                     for text in ["start", "5", "159"] {
                         let pos = TicTacToe::parse_position(text).unwrap();
                         let what = format!("{name} weak {weak} on tic-tac-toe {text}");
-                        applied +=
-                            usize::from(same_iterations(&pos, &Neutral, &config, &limits, &what));
+                        applied += usize::from(lean_matches_general(
+                            &pos, &Neutral, &config, &limits, &what,
+                        ));
                     }
                 }
             }
         }
     }
-    // The variants with anticipation and the score window: step 9, 11, 12 and 12 + etc.
-    assert_eq!(applied, 4 * 2 * 2 * 2 * (24 + 3));
+    assert_eq!(applied, variants().len() * 2 * 2 * 2 * (24 + 3));
+}
+
+/// The lean node function against the general one beyond the solver: plain and ordered
+/// alpha-beta, with and without the table, PVS, aspiration windows and enhanced
+/// transposition cutoff, on random trees (both value models), chess (whose positions
+/// repeat) without quiescence, othello (passes) and checkers; with quiescence the general
+/// function searches every node.
+#[test]
+fn the_lean_node_function_searches_as_the_general_one_on_every_game() {
+    use plylab::games::checkers::{Checkers, CheckersEval};
+    use plylab::games::chess::{Chess, Pst};
+    use plylab::games::othello::{Othello, OthelloEval};
+    use plylab::games::random_tree::{RandomTree, TreeValue};
+    let ordered = Ordering {
+        hint: true,
+        tt_move: true,
+        killers: true,
+        history: true,
+        ..Ordering::default()
+    };
+    let configs = [
+        ("plain", Ordering::default(), 0, false, None, false),
+        ("ordered", ordered, 1, false, None, false),
+        ("ordered pvs etc", ordered, 1, true, None, true),
+        ("ordered pvs aspiration", ordered, 1, true, Some(50), false),
+    ];
+    let mut checked = 0;
+    for (name, ordering, tt_mb, pvs, aspiration, etc) in configs {
+        let config = SearchConfig {
+            ordering,
+            tt_mb,
+            pvs,
+            aspiration,
+            etc,
+            ..SearchConfig::default()
+        };
+        let at = |depth| Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        };
+        for tree in ["b=5,d=7,seed=3", "b=4,d=8,seed=9,model=incremental"] {
+            let pos = RandomTree::parse_position(tree).unwrap();
+            let what = format!("{name} on {tree}");
+            assert!(
+                lean_matches_general(&pos, &TreeValue, &config, &at(7), &what),
+                "{what}"
+            );
+            checked += 1;
+        }
+        for fen in [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/8/8/3k4/8/8/3K4/3R4 w - - 0 1",
+        ] {
+            let pos = Chess::parse_position(fen).unwrap();
+            let what = format!("{name} on {fen}");
+            assert!(
+                lean_matches_general(&pos, &Pst, &config, &at(4), &what),
+                "{what}"
+            );
+            checked += 1;
+        }
+        let othello = Othello::parse_position("start").unwrap();
+        let what = format!("{name} on othello");
+        assert!(lean_matches_general(
+            &othello,
+            &OthelloEval::STANDARD,
+            &config,
+            &at(5),
+            &what
+        ));
+        let checkers = Checkers::parse_position("start").unwrap();
+        let what = format!("{name} on checkers");
+        assert!(lean_matches_general(
+            &checkers,
+            &CheckersEval::default(),
+            &config,
+            &at(7),
+            &what
+        ));
+        checked += 2;
+    }
+    assert_eq!(checked, 4 * 6);
+    let with_quiescence = SearchConfig {
+        quiescence: Some(plylab::search::Quiescence::default()),
+        ..SearchConfig::default()
+    };
+    let pos = Chess::parse_position("start").unwrap();
+    assert!(!Searcher::new(&Pst, &with_quiescence).lean_nodes());
+    assert!(!lean_matches_general(
+        &pos,
+        &Pst,
+        &with_quiescence,
+        &Limits {
+            depth: Some(3),
+            ..Limits::default()
+        },
+        "quiescence"
+    ));
 }

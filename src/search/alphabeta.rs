@@ -67,15 +67,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         ply: usize,
         after_null: bool,
     ) -> Score {
-        if self.enter(pos, ply) {
-            return 0;
-        }
-        if let Some(value) = self.game_over_or_repeated(pos, ply) {
-            return value;
-        }
-        if ply > 0
-            && let Some(value) = self.probe_knowledge(pos, ply)
-        {
+        if let Some(value) = self.settled(pos, ply) {
             return value;
         }
         if depth <= 0 {
@@ -234,6 +226,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
     /// The value of the `index`-th move's position for the side to move at the parent. With
     /// principal variation search, moves after the first are first searched with a null
     /// window around alpha and again with the full window only if they land inside it.
+    #[inline(always)]
     pub(super) fn search_move(
         &mut self,
         child: &G,
@@ -250,6 +243,32 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             }
         }
         -self.search_child(child, depth, -beta, -alpha, ply + 1)
+    }
+
+    /// The first steps of every node: count it (0 once a limit stops the search), then the
+    /// score of a finished game, a repetition, or (below the root) the endgame databases'.
+    #[inline(always)]
+    pub(super) fn settled(&mut self, pos: &G, ply: usize) -> Option<Score> {
+        if self.enter(pos, ply) {
+            return Some(0);
+        }
+        if let Some(value) = self.game_over_or_repeated(pos, ply) {
+            return Some(value);
+        }
+        if ply > 0 {
+            return self.probe_knowledge(pos, ply);
+        }
+        None
+    }
+
+    /// [`Self::alphabeta`] at a node at the horizon (`depth <= 0`), in a function of its
+    /// own: most nodes of a search are there, and here they take the node function's few
+    /// steps for them without paying for the frame of the whole node function.
+    pub(super) fn horizon_node(&mut self, pos: &G, alpha: Score, beta: Score, ply: usize) -> Score {
+        match self.settled(pos, ply) {
+            Some(value) => value,
+            None => self.horizon(pos, alpha, beta, ply),
+        }
     }
 
     /// The score at the horizon: quiescence search if it is on, else the static evaluation.

@@ -1,17 +1,16 @@
-//! The exact solver's node function: `Searcher::alphabeta` specialised to the
-//! configurations that solve a game to its end with Pons's ladder ([`super::solve`]), as his
-//! `negamax` is written for his solver alone.
+//! The lean node function: `Searcher::alphabeta` specialised to the searches that leave
+//! its heavier switches off, as Pons's `negamax` is written for his solver alone.
 //!
-//! The general node function tests, at every node, switches that such a search never turns
-//! on (quiescence, null move, extensions, endgame databases and solvers, the threads' busy
-//! table, Young Brothers Wait's split points, the deferred second pass). When a search
-//! leaves them all off and turns on anticipation and the score window
-//! ([`Searcher::solves_lean`]), each node at least two plies from the horizon (where every
-//! solver switch acts) is searched here instead: the same steps in the same order through
-//! the same helpers, so that values, principal variations and every counter are those of
-//! the general function (tests/solve.rs compares the two), without the tests of the
-//! switches that are off. Nodes nearer the horizon, and the root, stay with the general
-//! function.
+//! The general node function tests, at every node, switches that many searches never turn
+//! on (quiescence, null move, check extensions, endgame databases and solvers, the threads'
+//! busy table, Young Brothers Wait's split points, the deferred second pass). When a search
+//! leaves them all off ([`Searcher::lean_nodes`]: plain and ordered alpha-beta, Pons's
+//! ladder, lazy SMP's threads), each node below the root is searched here instead, and each
+//! node at the horizon by `Searcher::horizon_node`: the same steps in the same order
+//! through the same helpers, so that values, principal variations and every counter are
+//! those of the general function (tests/solve.rs compares the two on every game), without
+//! the tests of the switches that are off and in smaller frames. The root stays with the
+//! general function (aspiration, MTD, MultiPV and the reports act there).
 
 use crate::game::{Evaluator, Game, Score, score};
 
@@ -20,16 +19,12 @@ use super::alphabeta::Probe;
 use super::config::ONE_PLY;
 
 impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
-    /// Whether this search uses the exact solver's node function below the root: one
-    /// thread, anticipation and the score window on, every switch that node function leaves
-    /// out off, a game whose positions never repeat and whose mover cannot lose by its own
-    /// move, and not [`Self::with_general_nodes`].
+    /// Whether this search uses the lean node function below the root: every switch that
+    /// node function leaves out is off, and not [`Self::with_general_nodes`].
     #[must_use]
-    pub fn solves_lean(&self) -> bool {
+    pub fn lean_nodes(&self) -> bool {
         let c = self.config;
         !self.general_nodes
-            && c.solve.anticipate
-            && c.solve.score_window
             && c.quiescence.is_none()
             && c.null_move.is_none()
             && c.extensions.check == 0
@@ -37,12 +32,11 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             && self.knowledge.is_none()
             && self.busy.is_none()
             && self.ybw.is_none()
-            && !G::POSITIONS_REPEAT
-            && !G::MOVER_CAN_LOSE
     }
 
     /// The value of `child`, a move's position searched `depth` deep with window
-    /// `(alpha, beta)` at `ply` (the child's ply): by [`Self::solver_node`] where it applies.
+    /// `(alpha, beta)` at `ply` (the child's ply): at the horizon by [`Self::horizon_node`],
+    /// above it by [`Self::lean_node`] where that applies.
     #[inline(always)]
     pub(super) fn search_child(
         &mut self,
@@ -52,16 +46,18 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         beta: Score,
         ply: usize,
     ) -> Score {
-        if self.lean && depth >= 2 * ONE_PLY {
-            self.solver_node(child, depth, alpha, beta, ply)
+        if depth <= 0 && !self.general_nodes {
+            self.horizon_node(child, alpha, beta, ply)
+        } else if self.lean {
+            self.lean_node(child, depth, alpha, beta, ply)
         } else {
             self.alphabeta(child, depth, alpha, beta, ply, false)
         }
     }
 
-    /// [`Self::alphabeta`] at a node below the root, at least two plies deep, of a search
-    /// that [`Self::solves_lean`].
-    fn solver_node(
+    /// [`Self::alphabeta`] at a node below the root and above the horizon, in a search that
+    /// has [`Self::lean_nodes`].
+    fn lean_node(
         &mut self,
         pos: &G,
         depth: i32,
@@ -78,18 +74,25 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         if let Some(value) = self.immediate_win(pos, depth, ply, false) {
             return value;
         }
-        if let Err(value) = self.anticipate(pos, depth, ply) {
+        let anticipated = match self.anticipate(pos, depth, ply) {
+            Ok(done) => done,
+            Err(value) => return value,
+        };
+        if let Some(value) = self.narrow_window(pos, ply, depth, anticipated, &mut alpha, &mut beta)
+        {
             return value;
         }
-        if let Some(value) = self.narrow_window(pos, ply, depth, true, &mut alpha, &mut beta) {
-            return value;
-        }
-        let tt_move = match self.probe_window(pos, depth, &mut alpha, &mut beta, ply, true) {
+        let narrow = self.config.solve.score_window;
+        let tt_move = match self.probe_window(pos, depth, &mut alpha, &mut beta, ply, narrow) {
             Probe::Cutoff(value) => return value,
             Probe::Search(mv) => mv,
         };
         let original_alpha = alpha;
-        let mut moves = std::mem::take(&mut self.moves[ply]);
+        let mut moves = if anticipated {
+            std::mem::take(&mut self.moves[ply])
+        } else {
+            self.take_moves(pos, ply)
+        };
         let plies_left = (depth / ONE_PLY) as u32;
         self.ordering
             .order(self.eval, pos, &mut moves, tt_move, ply, plies_left);

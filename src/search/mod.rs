@@ -205,10 +205,10 @@ pub struct Searcher<'a, G: Game, E: Evaluator<G>> {
     /// Young Brothers Wait: this searcher's thread in a parallel search ([`ybw`]); None
     /// for every other search.
     ybw: Option<ybw::Seat<'a, G>>,
-    /// Whether nodes below the root go to the solver's node function ([`lean`]); decided
-    /// at the start of each iteration.
+    /// Whether nodes below the root go to the lean node function ([`lean`]); decided at
+    /// the start of each iteration.
     lean: bool,
-    /// Never use the solver's node function ([`Self::with_general_nodes`]).
+    /// Never use the lean node function ([`Self::with_general_nodes`]).
     general_nodes: bool,
 }
 
@@ -303,9 +303,10 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
         self.history.extend_from_slice(hashes);
     }
 
-    /// Searches every node with the general alpha-beta node function, also where the exact
-    /// solver's specialised one ([`lean`]) would apply: the same values, principal
-    /// variations and counters, in more time (for tests and benchmarks of the two).
+    /// Searches every node with the general alpha-beta node function, also where the lean
+    /// one ([`lean`]) or the horizon's (`horizon_node`) would apply: the same
+    /// values, principal variations and counters, in more time (for tests and benchmarks of
+    /// the two).
     #[must_use]
     pub fn with_general_nodes(mut self) -> Self {
         self.general_nodes = true;
@@ -477,7 +478,7 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
         self.iteration_depth = depth;
         self.stats = Stats::default();
         self.ensure_buffers(depth as usize + 1);
-        self.lean = self.solves_lean();
+        self.lean = self.lean_nodes();
         let units = depth as i32 * ONE_PLY;
         let score = match self.config.algorithm {
             Algorithm::Minimax => self.minimax(root, units, 0),
