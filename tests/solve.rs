@@ -450,20 +450,41 @@ fn the_lean_node_function_searches_as_the_general_one_on_every_game() {
         checked += 2;
     }
     assert_eq!(checked, 4 * 6);
-    let with_quiescence = SearchConfig {
+    // Quiescence acts at the horizon only (horizon_node): the lean function serves it too;
+    // null move does not.
+    let kiwipete = Chess::parse_position(
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    )
+    .unwrap();
+    let quiescence = SearchConfig {
+        ordering: ordered,
+        tt_mb: 1,
         quiescence: Some(plylab::search::Quiescence::default()),
         ..SearchConfig::default()
     };
-    let pos = Chess::parse_position("start").unwrap();
-    assert!(!Searcher::new(&Pst, &with_quiescence).lean_nodes());
-    assert!(!lean_matches_general(
-        &pos,
+    let limits = Limits {
+        depth: Some(4),
+        ..Limits::default()
+    };
+    assert!(lean_matches_general(
+        &kiwipete,
         &Pst,
-        &with_quiescence,
-        &Limits {
-            depth: Some(3),
-            ..Limits::default()
-        },
+        &quiescence,
+        &limits,
         "quiescence"
+    ));
+    let null_move = SearchConfig {
+        null_move: Some(plylab::search::NullMove {
+            reduction: plylab::search::Reduction::Adaptive,
+            verify: false,
+        }),
+        ..quiescence
+    };
+    assert!(!lean_matches_general(
+        &kiwipete,
+        &Pst,
+        &null_move,
+        &limits,
+        "null move"
     ));
 }

@@ -2,11 +2,12 @@
 //! its heavier switches off, as Pons's `negamax` is written for his solver alone.
 //!
 //! The general node function tests, at every node, switches that many searches never turn
-//! on (quiescence, null move, check extensions, endgame databases and solvers, the threads'
-//! busy table, Young Brothers Wait's split points, the deferred second pass). When a search
+//! on (null move, check extensions, endgame databases and solvers, the threads' busy table,
+//! Young Brothers Wait's split points, the deferred second pass). When a search
 //! leaves them all off ([`Searcher::lean_nodes`]: plain and ordered alpha-beta, Pons's
-//! ladder, lazy SMP's threads), each node below the root is searched here instead, and each
-//! node at the horizon by `Searcher::horizon_node`: the same steps in the same order
+//! ladder, lazy SMP's threads; quiescence is the horizon's business), each node below the
+//! root is searched here instead, and each node at the horizon of every search by
+//! `Searcher::horizon_node`: the same steps in the same order
 //! through the same helpers, so that values, principal variations and every counter are
 //! those of the general function (tests/solve.rs compares the two on every game), without
 //! the tests of the switches that are off and in smaller frames. The root stays with the
@@ -25,7 +26,6 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
     pub fn lean_nodes(&self) -> bool {
         let c = self.config;
         !self.general_nodes
-            && c.quiescence.is_none()
             && c.null_move.is_none()
             && c.extensions.check == 0
             && c.endgame_solver.is_none()
