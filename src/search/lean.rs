@@ -3,15 +3,15 @@
 //!
 //! The general node function tests, at every node, switches that many searches never turn
 //! on (null move, check extensions, endgame databases and solvers, the threads' busy table,
-//! Young Brothers Wait's split points, the deferred second pass). When a search
-//! leaves them all off ([`Searcher::lean_nodes`]: plain and ordered alpha-beta, Pons's
-//! ladder, lazy SMP's threads; quiescence is the horizon's business), each node below the
-//! root is searched here instead, and each node at the horizon of every search by
-//! `Searcher::horizon_node`: the same steps in the same order
-//! through the same helpers, so that values, principal variations and every counter are
-//! those of the general function (tests/solve.rs compares the two on every game), without
-//! the tests of the switches that are off and in smaller frames. The root stays with the
-//! general function (aspiration, MTD, MultiPV and the reports act there).
+//! Young Brothers Wait's split points, the deferred second pass). When a search leaves them
+//! all off ([`Searcher::lean_nodes`]: plain and ordered alpha-beta, Pons's ladder, lazy
+//! SMP's threads; quiescence is the horizon's business), each node below the root and above
+//! the horizon is searched here instead, and each node at the horizon of every search by
+//! `Searcher::horizon_node`: the same steps in the same order through the same helpers, so
+//! that values, principal variations and every counter are those of the general function
+//! (tests/solve.rs compares the two on every game), without the tests of the switches that
+//! are off and in smaller frames. The root stays with the general function (aspiration,
+//! MTD, MultiPV and the reports act there).
 
 use crate::game::{Evaluator, Game, Score, score};
 
@@ -65,10 +65,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         mut beta: Score,
         ply: usize,
     ) -> Score {
-        if self.enter(pos, ply) {
-            return 0;
-        }
-        if let Some(value) = self.game_over_or_repeated(pos, ply) {
+        if let Some(value) = self.settled(pos, ply) {
             return value;
         }
         if let Some(value) = self.immediate_win(pos, depth, ply, false) {
