@@ -712,20 +712,29 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
 
     /// Fills the move buffer of `ply` with the legal moves of `pos` (taken out of `self`
     /// while the node searches; [`Self::put_moves`] returns it) and counts the expansion.
-    #[inline]
+    #[inline(always)]
     fn take_moves(&mut self, pos: &G, ply: usize) -> Vec<G::Move> {
         let mut moves = std::mem::take(&mut self.moves[ply]);
         moves.clear();
         pos.generate_moves(&mut moves);
-        if ply == 0 && !self.root_moves.is_empty() {
-            moves.retain(|&m| self.root_moves.contains(&G::move_code(m)));
-        }
-        if ply == 0 && !self.excluded_root.is_empty() {
-            moves.retain(|&m| !self.excluded_root.contains(&G::move_code(m)));
+        if ply == 0 {
+            self.filter_root_moves(&mut moves);
         }
         self.stats.expanded_nodes += 1;
         self.stats.generated_moves += moves.len() as u64;
         moves
+    }
+
+    /// Keeps the root moves the caller asked for (`searchmoves`), less those MultiPV has
+    /// already searched.
+    #[cold]
+    fn filter_root_moves(&mut self, moves: &mut Vec<G::Move>) {
+        if !self.root_moves.is_empty() {
+            moves.retain(|&m| self.root_moves.contains(&G::move_code(m)));
+        }
+        if !self.excluded_root.is_empty() {
+            moves.retain(|&m| !self.excluded_root.contains(&G::move_code(m)));
+        }
     }
 
     /// Returns the buffer of `ply`, keeping its capacity for the next node.

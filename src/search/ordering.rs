@@ -143,6 +143,7 @@ impl<G: Game> OrderingState<G> {
     }
 
     /// Sorts `moves` (the legal moves of `pos` at `ply`) best first.
+    #[inline(always)]
     pub(crate) fn order<E: Evaluator<G>>(
         &mut self,
         eval: &E,
@@ -152,9 +153,22 @@ impl<G: Game> OrderingState<G> {
         ply: usize,
         depth: u32,
     ) {
-        if !self.switches.any() || moves.len() < 2 {
-            return;
+        // Inline: a search without ordering pays a test per node, not a call.
+        if self.switches.any() && moves.len() >= 2 {
+            self.sort(eval, pos, moves, tt_move, ply, depth);
         }
+    }
+
+    /// [`Self::order`] where some ordering switch is on and there are moves to order.
+    fn sort<E: Evaluator<G>>(
+        &mut self,
+        eval: &E,
+        pos: &G,
+        moves: &mut [G::Move],
+        tt_move: Option<u16>,
+        ply: usize,
+        depth: u32,
+    ) {
         if self.switches.shuffle {
             self.shuffle(moves);
         }
