@@ -19,8 +19,8 @@ use plylab::lab::{bench, machine, perft, runner, spec, suite, test_set};
 use plylab::plot::{self, Format};
 use plylab::search::mcts::{MctsAlgorithm, MctsBudget, MctsConfig};
 use plylab::search::{
-    Algorithm, Extensions, Iteration, Limits, Ordering, Quiescence, SearchConfig, config,
-    search_observed,
+    Algorithm, Extensions, Iteration, Limits, MAX_DEPTH, Ordering, Quiescence, SearchConfig,
+    config, search_observed,
 };
 
 /// plylab: what each game-tree search technique buys, measured.
@@ -128,7 +128,7 @@ struct BookBuildArgs {
     positions: Option<usize>,
     /// Connect four: the depth of each leaf's alpha-beta search (0: to the end)
     /// [default: 8].
-    #[arg(long, value_name = "D")]
+    #[arg(long, value_name = "D", value_parser = clap::value_parser!(u32).range(0..=i64::from(MAX_DEPTH)))]
     depth: Option<u32>,
     /// Connect four: drop-out expansion's cost of a ply, in evaluation units [default: 4].
     #[arg(long, value_name = "W")]
@@ -469,8 +469,8 @@ struct Techniques {
     /// Seed of the search's random choices.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Deepest iteration in plies [default: to the end of the game].
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    /// Deepest iteration in plies, at most 5000 [default: to the end of the game].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_DEPTH)))]
     depth: Option<u32>,
     /// Most nodes (Monte Carlo: playouts).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
@@ -987,7 +987,8 @@ struct PerftArgs {
     /// The position (as for `search`).
     #[arg(allow_hyphen_values = true)]
     position: String,
-    /// Plies.
+    /// Plies (at most 5000).
+    #[arg(value_parser = clap::value_parser!(u32).range(0..=i64::from(MAX_DEPTH)))]
     depth: u32,
 }
 
@@ -1170,6 +1171,7 @@ fn experiment(args: &ExperimentArgs) -> Result<(), Failure> {
     let shard = args
         .shard
         .map(|s| ShardRecord::of_plan(&plan, s, args.quick));
+    refuse_empty_shard(shard.as_ref(), &args.file)?;
     if args.dry_run {
         // A shard's jobs only, with their ids in the whole plan.
         if let Some(shard) = &shard {
@@ -1354,9 +1356,16 @@ fn arena(args: &ExperimentArgs) -> Result<(), Failure> {
         plan = plan.quick();
         out = out.or_else(|| Some(std::path::Path::new("target/quick").join(&plan.name)));
     }
+    let shard = args
+        .shard
+        .map(|s| ShardRecord::of_match(&plan, s, args.quick));
+    refuse_empty_shard(shard.as_ref(), &args.file)?;
     if args.dry_run {
         let concurrency = args.jobs.map_or(plan.concurrency, |j| j as usize);
-        let games: Vec<usize> = (0..plan.schedule().len()).collect();
+        // A shard's games only, as for an experiment's jobs.
+        let games: Vec<usize> = shard
+            .as_ref()
+            .map_or_else(|| (0..plan.schedule().len()).collect(), |s| s.jobs.clone());
         let budget = plylab::cluster::shard::match_budget_seconds(&plan, &games, concurrency);
         let earlier = earlier_run(&plan.name, args.out.as_deref());
         return print_stdout(|out| {
@@ -1366,9 +1375,6 @@ fn arena(args: &ExperimentArgs) -> Result<(), Failure> {
         });
     }
     let options = run_options(args, out);
-    let shard = args
-        .shard
-        .map(|s| ShardRecord::of_match(&plan, s, args.quick));
     eprintln!(
         "{}: {} games{}, {} at once -> {}",
         plan.name,
@@ -1439,6 +1445,21 @@ fn run_merge(args: &MergeArgs) -> Result<(), Failure> {
         );
     }
     Ok(())
+}
+
+/// A shard with nothing to run is a mistake in `--shard` (more shards than jobs, or than a
+/// match's pairs of games, as `slurm --tasks` refuses), not an empty result.
+fn refuse_empty_shard(shard: Option<&ShardRecord>, file: &std::path::Path) -> Result<(), Failure> {
+    match shard {
+        Some(s) if s.jobs.is_empty() => Err(Failure::bad_input(format!(
+            "--shard {}: {} has too few jobs (or pairs of games) for {} shards, and this one \
+             would hold none: give fewer shards",
+            s.shard(),
+            file.display(),
+            s.count,
+        ))),
+        _ => Ok(()),
+    }
 }
 
 fn run_slurm(args: &SlurmArgs) -> Result<(), Failure> {

@@ -81,6 +81,12 @@ const CASES: &[Case] = &[
     ),
     case("negative_depth.toml", 5, "depth", "-3"),
     case("depth_zero.toml", 10, "depth", "must be at least 1"),
+    case(
+        "depth_too_deep.toml",
+        12,
+        "depth",
+        "must be at most 5000 plies",
+    ),
     case("nodes_zero.toml", 8, "nodes", "must be at least 1"),
     case("unknown_game.toml", 5, "game", "unknown variant `go`"),
     case(
@@ -375,7 +381,18 @@ const CASES: &[Case] = &[
         "openings",
         "exactly one of file, random_plies or positions",
     ),
-    case("arena_sprt_bounds.toml", 8, "sprt", "needs elo0 < elo1"),
+    case(
+        "arena_sprt_bounds.toml",
+        8,
+        "sprt",
+        "needs finite elo0 < elo1",
+    ),
+    case(
+        "arena_sprt_infinite.toml",
+        8,
+        "sprt",
+        "needs finite elo0 < elo1",
+    ),
     case(
         "arena_mcts_without_budget.toml",
         15,
@@ -751,6 +768,23 @@ fn bad_flags_are_refused() {
         &["mtdf"],
     );
     refused(&["perft", "connect4", "start", "three"], &["three"]);
+    // Deeper than a search can score (score::MAX_PLY / 2): refused before any buffer is
+    // sized by the depth (perft and search once allocated one per ply, then aborted).
+    refused(
+        &["perft", "tictactoe", "start", "4294967295"],
+        &["4294967295 is not in 0..=5000"],
+    );
+    refused(
+        &[
+            "search",
+            "tictactoe",
+            "start",
+            "--depth",
+            "5001",
+            "--no-iterative",
+        ],
+        &["5001 is not in 1..=5000"],
+    );
     refused(&["frobnicate"], &["frobnicate"]);
     refused(
         &[

@@ -86,3 +86,25 @@ fn a_time_limit_stops_a_search_that_would_take_far_longer() {
     assert!(result.stopped);
     assert!(result.last().is_some_and(|it| it.depth < 42));
 }
+
+#[test]
+fn a_depth_beyond_max_depth_searches_to_max_depth() {
+    // The library takes any depth; it searches no deeper than MAX_DEPTH (whose buffers it
+    // sizes), and a node limit still stops a single deep iteration.
+    let config = SearchConfig {
+        iterative: false,
+        ..ordered()
+    };
+    let limits = Limits {
+        depth: Some(u32::MAX),
+        nodes: Some(10_000),
+        time: None,
+    };
+    let stopped = search(&start(), &CentreFirst, &config, &limits);
+    assert!(stopped.stopped && stopped.iterations.is_empty());
+    assert_eq!(stopped.total.nodes, 10_000);
+    let chess = plylab::games::chess::Chess::parse_position("start").unwrap();
+    let eval = plylab::games::chess::Pst;
+    let deep = search(&chess, &eval, &config, &limits);
+    assert!(deep.stopped && deep.total.max_ply < plylab::search::MAX_DEPTH);
+}

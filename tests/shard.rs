@@ -222,6 +222,43 @@ fn bad_shards_are_bad_input() {
 }
 
 #[test]
+fn a_shard_with_nothing_to_run_is_bad_input() {
+    let dir = TempDir::new("shard-empty");
+    let file = dir.path("three.toml");
+    std::fs::write(
+        &file,
+        "name = \"three\"\n[[games]]\ngame = \"connect4\"\npositions = [\"4444\", \"4453\", \"1234\"]\n\
+         [[searchers]]\nlabel = \"ab\"\nalgorithm = \"alphabeta\"\nlimits = { depth = 3 }\n",
+    )
+    .expect("write");
+    let out = dir.path("out");
+    let file = file.to_str().expect("utf-8");
+    let out = out.to_str().expect("utf-8");
+    for dry_run in [true, false] {
+        let mut args = vec!["experiment", file, "--shard", "5/5", "--out", out];
+        args.extend(dry_run.then_some("--dry-run"));
+        let stderr = bad_input(&args);
+        assert!(
+            stderr.contains("too few jobs") && stderr.contains("5 shards"),
+            "{stderr}"
+        );
+    }
+    assert!(
+        !Path::new(out).exists(),
+        "nothing is written for an empty shard"
+    );
+    let arena = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/experiments/arena_connect4.toml"
+    );
+    let stderr = bad_input(&["experiment", arena, "--shard", "9999/9999", "--dry-run"]);
+    assert!(
+        stderr.contains("too few jobs (or pairs of games)"),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn three_shards_merge_into_the_one_machine_run() {
     let dir = TempDir::new("shard-merge");
     let file = write_experiment(&dir, ORDERING_SMALL);

@@ -874,7 +874,7 @@ fn sprt(src: &Source, s: &Spanned<SprtSpec>) -> Result<Sprt, SpecError> {
             s,
             "sprt",
             format!(
-                "elo0 = {}, elo1 = {}, alpha = {}, beta = {}: needs elo0 < elo1, 0 < alpha, beta < 1 and alpha + beta < 1",
+                "elo0 = {}, elo1 = {}, alpha = {}, beta = {}: needs finite elo0 < elo1, 0 < alpha, beta < 1 and alpha + beta < 1",
                 v.elo0, v.elo1, v.alpha, v.beta
             ),
         )

@@ -371,10 +371,12 @@ const REGULARIZE: f64 = 1e-3;
 const NELO_SCALE: f64 = 800.0 / LN_10;
 
 impl Sprt {
-    /// A test, if `elo0 < elo1`, 0 < α, β < 1 and α + β < 1 (fastchess's checks); else `None`.
+    /// A test, if `elo0 < elo1`, 0 < α, β < 1 and α + β < 1 (fastchess's checks), both Elo
+    /// finite (an infinite one makes every LLR NaN); else `None`.
     pub fn new(elo0: f64, elo1: f64, alpha: f64, beta: f64) -> Option<Self> {
         let unit = |x: f64| x > 0.0 && x < 1.0;
-        (elo0 < elo1 && unit(alpha) && unit(beta) && alpha + beta < 1.0).then_some(Self {
+        let finite = elo0.is_finite() && elo1.is_finite();
+        (finite && elo0 < elo1 && unit(alpha) && unit(beta) && alpha + beta < 1.0).then_some(Self {
             elo0,
             elo1,
             alpha,

@@ -25,7 +25,7 @@ use crate::games::othello::Othello;
 use crate::games::random_tree::{Model, OracleOrder, RandomTree, TreeParams, mix};
 use crate::games::tictactoe::TicTacToe;
 use crate::search::mcts::{MctsAlgorithm, MctsConfig};
-use crate::search::{Limits, SearchConfig, config};
+use crate::search::{Limits, MAX_DEPTH, SearchConfig, config};
 
 /// The largest transposition table an experiment may ask for, in MiB (64 GiB).
 pub const MAX_TT_MB: usize = 1 << 16;
@@ -998,16 +998,20 @@ pub(crate) fn check_name(src: &Source, name: &Spanned<String>) -> Result<(), Spe
     }
 }
 
-/// Every limit is at least 1.
+/// Every limit is at least 1; a depth at most [`MAX_DEPTH`].
 pub(crate) fn check_limits(src: &Source, limits: &LimitsSpec) -> Result<(), SpecError> {
     let zero = |s: &Option<Spanned<Sweep<u64>>>, key| match s {
         Some(s) if s.get_ref().values().contains(&0) => Err(src.at(s, key, "must be at least 1")),
         _ => Ok(()),
     };
-    if let Some(depth) = &limits.depth
-        && depth.get_ref().values().contains(&0)
-    {
-        return Err(src.at(depth, "depth", "must be at least 1"));
+    if let Some(depth) = &limits.depth {
+        let depths = depth.get_ref().values();
+        if depths.contains(&0) {
+            return Err(src.at(depth, "depth", "must be at least 1"));
+        }
+        if depths.iter().any(|&d| d > MAX_DEPTH) {
+            return Err(src.at(depth, "depth", format!("must be at most {MAX_DEPTH} plies")));
+        }
     }
     zero(&limits.nodes, "nodes")?;
     zero(&limits.time_ms, "time_ms")

@@ -242,12 +242,20 @@ pub struct Secondary {
     pub margin: Score,
 }
 
+/// The deepest depth limit a search (or perft) takes, in plies: half of
+/// [`score::MAX_PLY`](crate::game::score::MAX_PLY), the depth of a search without one in a
+/// game of unbounded length, so that a line with extensions and quiescence stays within
+/// `MAX_PLY` and its mate scores decisive. The command line and experiment files refuse
+/// deeper limits; [`Searcher::run`](super::Searcher::run) searches no deeper.
+pub const MAX_DEPTH: u32 = (crate::game::score::MAX_PLY / 2) as u32;
+
 /// When a search stops. A search interrupted by `nodes`, `time` or a stop request returns
 /// the last iteration it completed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Limits {
-    /// Deepest iteration, in plies. `None`: until the end of the game where the game bounds
-    /// its length ([`crate::game::Game::remaining_plies`]), otherwise until another limit stops it.
+    /// Deepest iteration, in plies (at most [`MAX_DEPTH`]). `None`: until the end of the game
+    /// where the game bounds its length ([`crate::game::Game::remaining_plies`]), otherwise
+    /// until another limit stops it.
     pub depth: Option<u32>,
     /// Most nodes over all iterations.
     pub nodes: Option<u64>,

@@ -32,8 +32,8 @@ use std::time::{Duration, Instant};
 use crate::game::{Evaluator, Game, Score, score};
 use config::ONE_PLY;
 pub use config::{
-    Algorithm, Extensions, HelperDepths, Limits, MainDepths, NullMove, Quiescence, Reduction,
-    SearchConfig, Secondary,
+    Algorithm, Extensions, HelperDepths, Limits, MAX_DEPTH, MainDepths, NullMove, Quiescence,
+    Reduction, SearchConfig, Secondary,
 };
 pub use ordering::Ordering;
 pub use solve::SolveSwitches;
@@ -397,8 +397,8 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
         let max_depth = limits
             .depth
             .or_else(|| root.remaining_plies())
-            .unwrap_or(score::MAX_PLY as u32 / 2)
-            .max(1);
+            .unwrap_or(MAX_DEPTH)
+            .clamp(1, MAX_DEPTH);
         // The per-ply buffers for the plies the search can be expected to reach are made
         // before the clock starts: setting up is not searching (deeper plies, rare, still
         // grow them as they are reached).
