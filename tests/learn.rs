@@ -175,6 +175,22 @@ fn learning_file_mistakes_are_named_at_their_key() {
         assert_eq!(code, 2, "{name}: {err}");
         assert!(err.contains(message), "{name}: {err}");
     }
+    // A scale K so large that every squashed value saturates: the weights go NaN, and
+    // none are written (a NaN weights file could not be read back).
+    let diverging = td
+        .replace("random_plies = 60", "random_plies = 2")
+        .replace("max_plies = 100", "max_plies = 42")
+        .replace("k = 0.4", "k = 1e308");
+    fs::write(dir.path("learn.toml"), diverging).unwrap();
+    let (code, err) = learn(
+        &dir.path("learn.toml"),
+        &dir.path("out"),
+        &dir.path("w"),
+        &[],
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("the learning diverged"), "{err}");
+    assert!(!dir.path("w").join("tiny.toml").exists(), "{err}");
     fs::write(dir.path("learn.toml"), format!("games = [{g:?}]\n{texel}")).unwrap();
     let (_, err) = learn(
         &dir.path("learn.toml"),

@@ -1039,6 +1039,21 @@ impl<'a, G: LearnGame> Run<'a, G> {
             }
             _ => return Err(LearnError::BadInput("method settings missing".into())),
         };
+        if let Some(i) = w.iter().position(|x| !x.is_finite()) {
+            // Written, they could not be read back (TOML has no NaN weights here).
+            let table = if self.spec.method == Method::Texel {
+                "texel"
+            } else {
+                "td"
+            };
+            return Err(LearnError::BadInput(format!(
+                "{}: the learning diverged (weight `{}` is {}): lower {table}.learning_rate \
+                 or {table}.k; no weights written",
+                self.file.display(),
+                G::KIND.names().get(i).copied().unwrap_or("?"),
+                w[i],
+            )));
+        }
         let seconds = self.started.elapsed().as_secs_f64();
         let weights = Weights {
             kind: G::KIND,
