@@ -258,6 +258,12 @@ const CASES: &[Case] = &[
     ),
     case("missing_test_set_file.toml", 6, "file", "no_such_test_set"),
     case(
+        "reference_value_zero.toml",
+        17,
+        "value",
+        "0: expected a positive number",
+    ),
+    case(
         "test_set_bad_line.toml",
         6,
         "file",

@@ -305,6 +305,16 @@ pub(crate) fn check_references(
                 ),
             ));
         }
+        if !(r.value.is_finite() && r.value > 0.0) {
+            // A count of nodes; summary.md divides by it.
+            return Err(refuse(
+                "value",
+                format!(
+                    "{}: expected a positive number (a published mean of nodes)",
+                    r.value
+                ),
+            ));
+        }
     }
     Ok(())
 }
