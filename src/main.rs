@@ -962,7 +962,8 @@ struct SuiteArgs {
     #[arg(long, value_name = "FILE")]
     csv: Option<PathBuf>,
     /// Keep the rows already in the --csv file (an interrupted run) and search only the
-    /// positions they lack, appending theirs.
+    /// positions they lack, appending theirs. Rows another search wrote (another set,
+    /// limit, seed, algorithm, thread count or technique) are refused.
     #[arg(long, requires = "csv")]
     resume: bool,
     /// Skip malformed records of the test set (each is named on stderr and counted)
@@ -1724,8 +1725,12 @@ fn run_suite(args: &SuiteArgs) -> Result<(), Failure> {
         require_limit(&first.position, &args.techniques.limits())?;
     }
     let threads = args.jobs.map_or_else(machine::cores, |j| j as usize);
+    // Named by its limits as a sweep variant is (`cli[depth=5]`): every row then says what
+    // searched it, and a resumed file must have been written by the same search.
+    let mut searcher = args.techniques.searcher();
+    searcher.add_swept(&limit_assignments(&args.techniques.limits()));
     let (done, mut csv) = match &args.csv {
-        Some(path) => suite_csv(path, args.resume, &positions)?,
+        Some(path) => suite_csv(path, args.resume, &positions, &searcher)?,
         None if args.resume => {
             return Err(Failure::bad_input(
                 "--resume needs --csv FILE: the rows to resume from",
@@ -1736,7 +1741,6 @@ fn run_suite(args: &SuiteArgs) -> Result<(), Failure> {
     let total = positions.len();
     // Each CSV row carries the searcher's columns (searchers.csv's), with the machine's real
     // cores and whether the positions ran alone.
-    let searcher = args.techniques.searcher();
     let searcher_row = plylab::lab::record::SearcherRow::of_variant(&searcher, None).with_machine(
         machine::cores(),
         threads.min(total.max(1)),
@@ -1783,13 +1787,22 @@ fn run_suite(args: &SuiteArgs) -> Result<(), Failure> {
     Ok(())
 }
 
+/// The limits of a suite as sweep assignments (`depth=5`, `nodes=1000`, `time_ms=50`).
+fn limit_assignments(limits: &Limits) -> Vec<String> {
+    let depth = limits.depth.map(|d| format!("depth={d}"));
+    let nodes = limits.nodes.map(|n| format!("nodes={n}"));
+    let time = limits.time.map(|t| format!("time_ms={}", t.as_millis()));
+    [depth, nodes, time].into_iter().flatten().collect()
+}
+
 /// The suite's CSV: with `resume`, the rows already in `path` (refused if they are not of
-/// this set) and a writer appending to it; else a fresh file, refused if one is there.
+/// this set and `searcher`) and a writer appending to it; else a fresh file.
 #[allow(clippy::type_complexity)]
 fn suite_csv(
     path: &std::path::Path,
     resume: bool,
     positions: &[plylab::lab::spec::PositionEntry],
+    searcher: &plylab::lab::spec::SearcherVariant,
 ) -> Result<
     (
         Vec<suite::Outcome>,
@@ -1802,12 +1815,19 @@ fn suite_csv(
     let done = if resume && exists {
         let file = plylab::input::open(path, plylab::input::Cap::RESULTS)
             .map_err(|e| Failure::bad_input(format!("{}: {e}", path.display())))?;
-        let rows = csv::Reader::from_reader(file)
-            .deserialize::<plylab::lab::record::Row>()
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(|e| Failure::bad_input(format!("{}: {e}", path.display())))?;
-        suite::resumed(rows, positions)
-            .map_err(|e| Failure::bad_input(format!("{}: {e}", path.display())))?
+        let bad =
+            |e: &dyn std::fmt::Display| Failure::bad_input(format!("{}: {e}", path.display()));
+        let mut reader = csv::Reader::from_reader(file);
+        let headers = reader.headers().map_err(|e| bad(&e))?.clone();
+        let mut rows = Vec::new();
+        for record in reader.records() {
+            let record = record.map_err(|e| bad(&e))?;
+            let row: plylab::lab::record::Row =
+                record.deserialize(Some(&headers)).map_err(|e| bad(&e))?;
+            same_suite_search(&headers, &record, searcher, positions).map_err(|e| bad(&e))?;
+            rows.push(row);
+        }
+        suite::resumed(rows, positions).map_err(|e| bad(&e))?
     } else {
         Vec::new()
     };
@@ -1823,6 +1843,40 @@ fn suite_csv(
         .has_headers(!has_header)
         .from_writer(file);
     Ok((done, Some((path.to_path_buf(), writer))))
+}
+
+/// Refuses a row of an earlier suite run that another search wrote: another test set,
+/// searcher (limits included), seed, algorithm, thread count or techniques.
+fn same_suite_search(
+    headers: &csv::StringRecord,
+    record: &csv::StringRecord,
+    searcher: &plylab::lab::spec::SearcherVariant,
+    positions: &[plylab::lab::spec::PositionEntry],
+) -> Result<(), String> {
+    let set = positions.first().map_or("", |p| p.set.as_str());
+    let expected = [
+        ("set", set.to_owned()),
+        ("searcher", searcher.name()),
+        ("seed", searcher.config.seed.to_string()),
+        ("algorithm", searcher.algorithm_name()),
+        ("threads", searcher.config.threads.to_string()),
+        ("params", searcher.params()),
+    ];
+    for (column, want) in expected {
+        let found = headers
+            .iter()
+            .position(|h| h == column)
+            .and_then(|i| record.get(i));
+        if found != Some(want.as_str()) {
+            return Err(format!(
+                "line {}: `{column}` is `{}` but this run's is `{want}`: rows of another search \
+                 cannot be resumed (give the same set, flags and limits, or another --csv)",
+                record.position().map_or(0, csv::Position::line),
+                found.unwrap_or("(missing)"),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Progress of a suite: a bar on a terminal, else a line per finished position.

@@ -166,6 +166,25 @@ fn rows_stream_as_positions_finish_and_a_run_resumes() {
     let mut jobs: Vec<usize> = rows(&csv).iter().map(|r| r.job).collect();
     jobs.sort_unstable();
     assert_eq!(jobs, (0..8).collect::<Vec<_>>());
+    // Rows of another search are not resumed: a limit or a technique changed.
+    std::fs::write(&csv, kept.join("\n") + "\n").unwrap();
+    for (extra, column) in [
+        (&["--resume", "--depth", "3"][..], "`searcher` is `cli`"),
+        (&["--resume", "--tt-mb", "1"][..], "`params`"),
+        (&["--resume", "--algorithm", "minimax"][..], "`algorithm`"),
+    ] {
+        let a = args(extra);
+        let (code, _, stderr) = plylab(&a.iter().map(String::as_str).collect::<Vec<_>>());
+        assert_eq!(code, 2, "{extra:?}: {stderr}");
+        assert!(
+            stderr.contains(column) && stderr.contains("cannot be resumed"),
+            "{extra:?}: {stderr}"
+        );
+    }
+    assert_eq!(
+        std::fs::read_to_string(&csv).unwrap(),
+        kept.join("\n") + "\n"
+    );
 }
 
 #[test]
