@@ -894,8 +894,9 @@ impl Techniques {
 
 /// The configuration `plylab uci` plays, a searcher of `--config` or the flags: the
 /// alpha-beta family only, and none of the searches of games with chance nodes (chess has
-/// none), which would otherwise quietly play alpha-beta; nor a backgammon `--eval` or an
-/// `--oracle`, which would otherwise quietly play with the chess evaluation.
+/// none), which would otherwise quietly play alpha-beta; nor another game's evaluation (a
+/// backgammon `--eval`, another game's linear weights in `--config`) or an `--oracle`,
+/// which would otherwise quietly play with the default chess evaluation.
 fn uci_searcher(args: &UciArgs) -> Result<SearcherVariant, String> {
     let searcher = match (&args.config, &args.searcher) {
         (Some(file), Some(name)) => plylab::uci::searcher_from_file(file, name)?,
@@ -911,6 +912,17 @@ fn uci_searcher(args: &UciArgs) -> Result<SearcherVariant, String> {
         return Err(format!(
             "algorithm {} searches games with chance nodes, and chess has none",
             searcher.config.algorithm
+        ));
+    }
+    let chess_eval = match searcher.eval {
+        ChessEval::Material | ChessEval::Shannon | ChessEval::Pst => true,
+        ChessEval::Linear(id) => id.kind() == plylab::games::linear::LinearKind::Chess,
+        ChessEval::Pubeval | ChessEval::Race => false,
+    };
+    if !chess_eval {
+        return Err(format!(
+            "`{}`'s evaluation `{}` is not a chess evaluation, and uci plays chess",
+            searcher.label, searcher.eval
         ));
     }
     if args.config.is_none() {

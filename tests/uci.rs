@@ -644,6 +644,17 @@ eval = "shannon"
     );
     let (code, _, stderr) = plylab(&["uci", "--config", path]);
     assert_eq!(code, 2, "{stderr}");
+    // Another game's evaluation is refused, not replaced by the default chess one.
+    let learned = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/experiments/arena_learn_connect4.toml"
+    );
+    let (code, _, stderr) = plylab(&["uci", "--config", learned, "--searcher", "learned"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("connect4-tdleaf.toml` is not a chess evaluation"),
+        "{stderr}"
+    );
 }
 
 #[test]
