@@ -1529,6 +1529,21 @@ fn run_plot(args: &PlotArgs) -> Result<(), Failure> {
         args.format.iter().map(|&f| f.into()).collect()
     };
     let start = std::time::Instant::now();
+    let dir = if args.path.is_dir() {
+        args.path.as_path()
+    } else {
+        args.path.parent().unwrap_or(std::path::Path::new("."))
+    };
+    // Without run.json the summary says it knows no machine or command; with a damaged one
+    // it would say the same of a run that recorded them: refused, as a match's is.
+    let json = dir.join("run.json");
+    if json.exists() && !plot::data::RunInfo::read(&json).found {
+        return Err(Failure::bad_input(format!(
+            "{}: not the JSON object `plylab experiment` writes (damaged?): restore it, or \
+             remove it to plot without the run's machine and command",
+            json.display()
+        )));
+    }
     // A match's summary and standings come from its games, not from a chart's CSV.
     let redrawn = if args.path.is_dir() && plylab::arena::redraw::is_match_dir(&args.path) {
         plylab::arena::redraw::redraw(&args.path).map_err(run_failure)?
@@ -1542,16 +1557,11 @@ fn run_plot(args: &PlotArgs) -> Result<(), Failure> {
         plot::plot_csv(&args.path, dir, &formats)
     }
     .map_err(Failure::bad_input)?;
-    let written = if args.path.is_dir() {
-        args.path.as_path()
-    } else {
-        args.path.parent().unwrap_or(std::path::Path::new("."))
-    };
     println!(
         "{} files written in {:.2} s -> {}",
         redrawn.len() + report.files.len(),
         start.elapsed().as_secs_f64(),
-        written.display()
+        dir.display()
     );
     Ok(())
 }

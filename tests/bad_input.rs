@@ -858,3 +858,23 @@ fn an_impossible_table_size_is_bad_input() {
         &["--tt-mb"],
     );
 }
+
+#[test]
+fn plot_refuses_a_damaged_run_json() {
+    let dir = TempDir::new("plot-damaged-run-json");
+    let csv = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/plot/searches.csv");
+    std::fs::copy(&csv, dir.path("searches.csv")).expect("copy");
+    let out = dir.path("searches.csv");
+    let out = out.to_str().expect("UTF-8");
+    for damaged in ["{", "[1, 2]", ""] {
+        std::fs::write(dir.path("run.json"), damaged).expect("write");
+        refused(
+            &["plot", out, "--format", "svg"],
+            &["run.json: not the JSON object"],
+        );
+    }
+    // Without one, the charts are drawn (their footer says the run is unknown).
+    std::fs::remove_file(dir.path("run.json")).expect("remove");
+    let (code, _, stderr) = plylab(&["plot", out, "--format", "svg"]);
+    assert_eq!(code, 0, "{stderr}");
+}
