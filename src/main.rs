@@ -1652,6 +1652,13 @@ fn search(args: &SearchArgs) -> Result<(), Failure> {
     args.techniques.check_game_flags(args.game)?;
     let searcher = args.techniques.searcher();
     if let Some(algorithm) = searcher.mcts {
+        if position.is_chance() {
+            return Err(Failure::bad_input(format!(
+                "`{}`: {}",
+                args.position,
+                plylab::lab::spec::MCTS_AT_CHANCE_ROOT
+            )));
+        }
         let task = MonteCarloLine {
             algorithm,
             config: searcher.mcts_config,

@@ -258,6 +258,12 @@ const CASES: &[Case] = &[
     ),
     case("missing_test_set_file.toml", 6, "file", "no_such_test_set"),
     case(
+        "mcts_at_chance_root.toml",
+        6,
+        "game",
+        "position `start` for `mc`: a Monte Carlo search chooses a player's move",
+    ),
+    case(
         "reference_value_zero.toml",
         17,
         "value",
@@ -774,6 +780,18 @@ fn bad_flags_are_refused() {
         &["mtdf"],
     );
     refused(&["perft", "connect4", "start", "three"], &["three"]);
+    refused(
+        &[
+            "search",
+            "backgammon",
+            "start",
+            "--algorithm",
+            "uct",
+            "--nodes",
+            "100",
+        ],
+        &["chance moves next here", "`start 31`"],
+    );
     // Deeper than a search can score (score::MAX_PLY / 2): refused before any buffer is
     // sized by the depth (perft and search once allocated one per ply, then aborted).
     refused(

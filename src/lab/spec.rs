@@ -396,7 +396,26 @@ impl GamePosition {
         };
         status != Status::Ongoing
     }
+
+    /// True if chance moves next here (a roll still to be drawn), not a player.
+    #[must_use]
+    pub fn is_chance(&self) -> bool {
+        match self {
+            Self::TicTacToe(p) => p.is_chance(),
+            Self::Connect4(p) => p.is_chance(),
+            Self::RandomTree(p) => p.is_chance(),
+            Self::Chess(p) => p.is_chance(),
+            Self::Checkers(p) => p.is_chance(),
+            Self::Othello(p) => p.is_chance(),
+            Self::ChanceTree(p) => p.is_chance(),
+            Self::Backgammon(p) => p.is_chance(),
+        }
+    }
 }
+
+/// Why a Monte Carlo search cannot start from a chance node.
+pub const MCTS_AT_CHANCE_ROOT: &str = "a Monte Carlo search chooses a player's move, and chance moves next here: \
+     give a position where a player moves (backgammon: with its roll, as `start 31`)";
 
 /// A position with its label, the set it came from and its known value, if any.
 #[derive(Clone, Debug)]
@@ -909,6 +928,16 @@ pub fn parse(file: &Path, text: &str) -> Result<Plan, SpecError> {
             let why = format!(
                 "the Monte Carlo searcher `{}` needs a nodes (playouts) or time_ms limit: it has no depth",
                 job.searcher.label
+            );
+            return Err(src.at(&game.game, "game", why));
+        }
+        if let Some(job) = jobs[first_new..]
+            .iter()
+            .find(|j| j.searcher.mcts.is_some() && j.position.position.is_chance())
+        {
+            let why = format!(
+                "position `{}` for `{}`: {MCTS_AT_CHANCE_ROOT}",
+                job.position.label, job.searcher.label
             );
             return Err(src.at(&game.game, "game", why));
         }
