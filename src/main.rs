@@ -914,6 +914,12 @@ fn uci_searcher(args: &UciArgs) -> Result<SearcherVariant, String> {
             searcher.config.algorithm
         ));
     }
+    if args.config.is_none() {
+        args.techniques.check().map_err(|f| f.message)?;
+        args.techniques
+            .check_game_flags(GameName::Chess)
+            .map_err(|f| f.message)?;
+    }
     let chess_eval = match searcher.eval {
         ChessEval::Material | ChessEval::Shannon | ChessEval::Pst => true,
         ChessEval::Linear(id) => id.kind() == plylab::games::linear::LinearKind::Chess,
@@ -924,12 +930,6 @@ fn uci_searcher(args: &UciArgs) -> Result<SearcherVariant, String> {
             "`{}`'s evaluation `{}` is not a chess evaluation, and uci plays chess",
             searcher.label, searcher.eval
         ));
-    }
-    if args.config.is_none() {
-        args.techniques.check().map_err(|f| f.message)?;
-        args.techniques
-            .check_game_flags(GameName::Chess)
-            .map_err(|f| f.message)?;
     }
     Ok(searcher)
 }
@@ -1840,6 +1840,12 @@ fn suite_csv(
     Failure,
 > {
     let fail = |e: &dyn std::fmt::Display| Failure::failed(format!("{}: {e}", path.display()));
+    if path.is_dir() {
+        return Err(Failure::bad_input(format!(
+            "--csv {}: a directory; give a file to write the rows to",
+            path.display()
+        )));
+    }
     let exists = path.exists();
     let done = if resume && exists {
         let file = plylab::input::open(path, plylab::input::Cap::RESULTS)

@@ -782,6 +782,18 @@ fn bad_flags_are_refused() {
     refused(&["perft", "connect4", "start", "three"], &["three"]);
     refused(
         &[
+            "suite",
+            "connect4",
+            "experiments/data/connect4/Test_L3_R1",
+            "--take",
+            "1",
+            "--csv",
+            "experiments",
+        ],
+        &["--csv experiments: a directory"],
+    );
+    refused(
+        &[
             "search",
             "backgammon",
             "start",
