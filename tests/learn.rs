@@ -144,7 +144,7 @@ fn learning_file_mistakes_are_named_at_their_key() {
     let g = games.display().to_string();
     let texel = TINY_TEXEL.replace("THREADS", "1");
     let td = "name = \"tiny\"\ngame = \"connect4\"\nmethod = \"td\"\nseed = 1\n[self_play]\ngames = 4\ndepth = 2\nrandom_plies = 60\nmax_plies = 100\n[td]\nlambda = 0.7\nlearning_rate = 1.0\nk = 0.4\nbatch = 2\n";
-    let cases: [(&str, String, &str); 4] = [
+    let cases: [(&str, String, &str); 7] = [
         (
             "missing start",
             format!("start = \"{}\"\n{texel}", dir.path("none.toml").display()),
@@ -160,6 +160,22 @@ fn learning_file_mistakes_are_named_at_their_key() {
             "random plies",
             texel.replace("random_plies = 6", "random_plies = 80"),
             "learn.toml:10: key `self_play.random_plies`: fewer than max_plies",
+        ),
+        (
+            // The parser's own errors name the line, column and key too.
+            "unknown method",
+            texel.replace("method = \"texel\"", "method = \"sgd\""),
+            "learn.toml:4:10: key `method`: unknown variant `sgd`",
+        ),
+        (
+            "wrong type in a table",
+            texel.replace("epochs = 30", "epochs = \"30\""),
+            "learn.toml:13:10: key `texel.epochs`: invalid type",
+        ),
+        (
+            "missing field of a table",
+            texel.replace("learning_rate = 2.0\n", ""),
+            "key `texel`: missing field `learning_rate`",
         ),
         (
             // Connect four ends within 42 plies: every game is random moves only.

@@ -492,6 +492,38 @@ fn key_error(file: &Path, text: &str, key: &str, msg: &str) -> LearnError {
     ))
 }
 
+/// The key whose line holds byte `offset` of `text`, as `table.key` inside a table (the
+/// table's own name on its header line): what a parse error points at. `None` elsewhere.
+fn key_at(text: &str, offset: usize) -> Option<String> {
+    let start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
+    let line = text[start..].lines().next().unwrap_or("").trim();
+    let table = |l: &str| {
+        let name = l
+            .strip_prefix('[')?
+            .split(']')
+            .next()?
+            .trim_matches(['[', ' ']);
+        (!name.is_empty()).then(|| name.to_owned())
+    };
+    if line.starts_with('[') {
+        return table(line);
+    }
+    let key = line
+        .split('=')
+        .next()
+        .filter(|_| line.contains('='))?
+        .trim();
+    let key = key.trim_matches('"');
+    if key.is_empty() {
+        return None;
+    }
+    let inside = text[..start].lines().rev().find_map(|l| {
+        let l = l.trim();
+        l.starts_with('[').then(|| table(l)).flatten()
+    });
+    Some(inside.map_or_else(|| key.to_owned(), |t| format!("{t}.{key}")))
+}
+
 /// Whether `text` is a learning file (a top-level `method`, which experiment and arena files
 /// do not have), so that `plylab experiment` can point at `plylab learn` instead of failing
 /// on the first key it does not know.
@@ -509,10 +541,12 @@ pub fn read_spec(path: &Path) -> Result<(LearnSpec, String), LearnError> {
     let text = crate::input::read_text(path, crate::input::Cap::TEXT)
         .map_err(|e| LearnError::BadInput(format!("cannot read {file}: {e}")))?;
     let spec: LearnSpec = toml::from_str(&text).map_err(|e| {
-        let line = e
-            .span()
-            .map_or(0, |s| text[..s.start].matches('\n').count() + 1);
-        LearnError::BadInput(format!("{file}:{line}: {}", e.message()))
+        let start = e.span().map_or(0, |s| s.start.min(text.len()));
+        let before = &text[..start];
+        let line = before.matches('\n').count() + 1;
+        let column = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
+        let key = key_at(&text, start).map_or(String::new(), |k| format!(" key `{k}`:"));
+        LearnError::BadInput(format!("{file}:{line}:{column}:{key} {}", e.message()))
     })?;
     let bad = |key: &str, msg: &str| key_error(path, &text, key, msg);
     if spec.name.is_empty()
