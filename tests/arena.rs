@@ -612,7 +612,11 @@ fn plot_writes_a_matchs_standings_and_summary_again_from_its_games() {
     std::fs::write(out.join("games.csv"), format!("{games}{bad}\n")).expect("append");
     let (code, _, stderr) = plylab(&["plot", dir_arg, "--format", "svg"]);
     assert_eq!(code, 0, "{stderr}");
-    assert!(stderr.contains("games.csv: 1 rows left out"), "{stderr}");
+    let line = games.lines().count() + 1;
+    assert!(
+        stderr.contains(&format!("games.csv: 1 rows left out, line {line} ")),
+        "{stderr}"
+    );
     assert_eq!(read("standings.csv"), table);
     std::fs::write(out.join("games.csv"), &games).expect("restore");
     // Games of another schedule are no games of this match.

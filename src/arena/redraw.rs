@@ -34,11 +34,15 @@ pub fn redraw(dir: &Path) -> Result<Vec<PathBuf>, RunError> {
     let plan = recorded_plan(&info, &json)?;
     let games = dir.join("games.csv");
     let (mut rows, left_out) = read_games_counted(&plan, &games)?;
-    if left_out > 0 && !rows.is_empty() {
+    if !left_out.is_empty() && !rows.is_empty() {
         // Standings from fewer games than the file holds: say so rather than drop them quietly.
+        let shown: Vec<String> = left_out.iter().take(5).map(u64::to_string).collect();
+        let more = if left_out.len() > 5 { ", ..." } else { "" };
         eprintln!(
-            "warning: {}: {left_out} rows left out (unreadable, or no game of the match {} records)",
+            "warning: {}: {} rows left out, line {}{more} (unreadable, a game read twice, or no game of the match {} records)",
             games.display(),
+            left_out.len(),
+            shown.join(", "),
             json.display()
         );
     }

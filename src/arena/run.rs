@@ -452,29 +452,32 @@ pub(crate) fn read_games(plan: &MatchPlan, path: &Path) -> Result<Vec<GameRow>, 
     read_games_counted(plan, path).map(|(rows, _)| rows)
 }
 
-/// [`read_games`], and how many records it left out (unreadable, another schedule's, or a
-/// game read twice).
+/// [`read_games`], and the lines of the records it left out (unreadable, another
+/// schedule's, or a game read twice).
 pub(crate) fn read_games_counted(
     plan: &MatchPlan,
     path: &Path,
-) -> Result<(Vec<GameRow>, usize), RunError> {
+) -> Result<(Vec<GameRow>, Vec<u64>), RunError> {
     let file = crate::compressed::open(path).map_err(io(path))?;
     let mut reader = csv::ReaderBuilder::new().flexible(true).from_reader(file);
     let schedule = plan.schedule();
     let mut seen = std::collections::HashSet::new();
     let layout = Layout::of(reader.headers().map_err(csv_err(path))?);
     let records = readable_records(&mut reader, path)?;
-    let rows: Vec<GameRow> = records
-        .iter()
-        .filter_map(|record| GameRow::parse(record, layout))
-        .filter(|row| {
+    let mut rows = Vec::new();
+    let mut left_out = Vec::new();
+    for record in &records {
+        let row = GameRow::parse(record, layout).filter(|row| {
             schedule
                 .get(row.game)
                 .is_some_and(|slot| row.matches(plan, slot))
                 && seen.insert(row.game)
-        })
-        .collect();
-    let left_out = records.len() - rows.len();
+        });
+        match row {
+            Some(row) => rows.push(row),
+            None => left_out.push(record.position().map_or(0, csv::Position::line)),
+        }
+    }
     Ok((rows, left_out))
 }
 
