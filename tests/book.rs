@@ -254,7 +254,7 @@ fn a_missing_book_or_a_pgn_that_is_not_text_is_bad_input() {
     assert_eq!(code, 2, "{stderr}");
     assert!(stderr.contains("no_such_book.bin"), "{stderr}");
     let binary = tmp.path("games.pgn");
-    std::fs::write(&binary, [0x80, 0xff, 0x00, 0xfe]).expect("write");
+    std::fs::write(&binary, b"[Event \"x\"]\n\n1. e4 \xff e5 1-0\n").expect("write");
     let out = tmp.path("b.bin");
     let (code, _, stderr) = plylab(&[
         "book",
@@ -269,6 +269,10 @@ fn a_missing_book_or_a_pgn_that_is_not_text_is_bad_input() {
     assert!(
         stderr.contains("games.pgn") && stderr.contains("UTF-8"),
         "{stderr}"
+    );
+    assert!(
+        stderr.contains("line 3, column 7"),
+        "where it breaks: {stderr}"
     );
 }
 

@@ -212,10 +212,17 @@ impl PgnGame {
 /// When the file cannot be read or is too large, a move is illegal or unreadable, or a
 /// comment or variation is never closed (with its line).
 pub fn read_pgn(path: &Path) -> Result<Vec<PgnGame>, BookError> {
-    let mut text = String::new();
+    let mut bytes = Vec::new();
     crate::compressed::open_within(path, crate::input::Cap::TEXT)
-        .and_then(|mut file| std::io::Read::read_to_string(&mut file, &mut text))
+        .and_then(|mut file| std::io::Read::read_to_end(&mut file, &mut bytes))
         .map_err(|e| BookError::io(path, e))?;
+    // Where the text breaks, by line and column (PGN is 7-bit ASCII by its standard).
+    let text = crate::input::utf8(bytes).map_err(|e| {
+        BookError::io(
+            path,
+            std::io::Error::new(std::io::ErrorKind::InvalidData, e.to_string()),
+        )
+    })?;
     let mut reader = PgnReader::new(path);
     for (n, line) in text.lines().enumerate() {
         reader.line(n, line.trim())?;
