@@ -238,8 +238,21 @@ impl Output {
         let _ = writeln!(w, "{text}").and_then(|()| w.flush());
     }
 
+    /// An `info string` line. Control characters (a NUL or an escape from the GUI's input,
+    /// echoed in an error) are written escaped: raw, they would hide in the message or
+    /// break the line.
     fn info_string(&self, text: &str) {
-        self.line(&format!("info string {text}"));
+        let shown: String = text
+            .chars()
+            .map(|c| {
+                if c.is_control() {
+                    c.escape_default().to_string()
+                } else {
+                    c.to_string()
+                }
+            })
+            .collect();
+        self.line(&format!("info string {shown}"));
     }
 }
 

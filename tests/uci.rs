@@ -336,12 +336,17 @@ fn bad_input_is_reported_and_survived() {
         "position startpos moves e2e5",
         "position startpos moves e2e4 zz",
         "position startpos moves e2e4 e7e5 ☃☃",
+        "position startpos moves e2\u{0}e4",
         "position sideways",
         "position",
     ] {
         engine.send(bad);
         let lines = engine.read_until(TIMEOUT, |l| l.starts_with("info string"));
         assert!(lines[0].contains("position refused"), "`{bad}`: {lines:?}");
+        assert!(
+            !lines[0].chars().any(char::is_control),
+            "control characters are echoed escaped: {lines:?}"
+        );
         engine.send("go depth 3");
         let (best, lines) = engine.best_move(TIMEOUT);
         assert_eq!(best, "(none)", "after `{bad}`: {lines:?}");
