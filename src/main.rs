@@ -1757,7 +1757,7 @@ fn run_suite(args: &SuiteArgs) -> Result<(), Failure> {
     // Named by its limits as a sweep variant is (`cli[depth=5]`): every row then says what
     // searched it, and a resumed file must have been written by the same search.
     let mut searcher = args.techniques.searcher();
-    searcher.add_swept(&limit_assignments(&args.techniques.limits()));
+    searcher.add_swept(&args.techniques.limits().assignments());
     let (done, mut csv) = match &args.csv {
         Some(path) => suite_csv(path, args.resume, &positions, &searcher)?,
         None if args.resume => {
@@ -1814,14 +1814,6 @@ fn run_suite(args: &SuiteArgs) -> Result<(), Failure> {
         );
     }
     Ok(())
-}
-
-/// The limits of a suite as sweep assignments (`depth=5`, `nodes=1000`, `time_ms=50`).
-fn limit_assignments(limits: &Limits) -> Vec<String> {
-    let depth = limits.depth.map(|d| format!("depth={d}"));
-    let nodes = limits.nodes.map(|n| format!("nodes={n}"));
-    let time = limits.time.map(|t| format!("time_ms={}", t.as_millis()));
-    [depth, nodes, time].into_iter().flatten().collect()
 }
 
 /// The suite's CSV: with `resume`, the rows already in `path` (refused if they are not of

@@ -269,17 +269,7 @@ impl Player {
             PlayerKind::Engine(e) => format!("engine `{}` {}", e.cmd, e.args.join(" ")),
             PlayerKind::External(e) => e.describe(),
         };
-        let l = &self.limits;
-        let mut limits = Vec::new();
-        if let Some(d) = l.depth {
-            limits.push(format!("depth={d}"));
-        }
-        if let Some(n) = l.nodes {
-            limits.push(format!("nodes={n}"));
-        }
-        if let Some(t) = l.time {
-            limits.push(format!("time_ms={}", t.as_millis()));
-        }
+        let mut limits = self.limits.assignments();
         if let Some(tc) = self.tc {
             limits.push(format!("tc={tc}"));
         }

@@ -263,6 +263,18 @@ pub struct Limits {
     pub time: Option<Duration>,
 }
 
+impl Limits {
+    /// The limits that are set, as experiment-file assignments: `depth=5`, `nodes=1000`,
+    /// `time_ms=50` (how summaries and variant names show them).
+    #[must_use]
+    pub fn assignments(&self) -> Vec<String> {
+        let depth = self.depth.map(|d| format!("depth={d}"));
+        let nodes = self.nodes.map(|n| format!("nodes={n}"));
+        let time = self.time.map(|t| format!("time_ms={}", t.as_millis()));
+        [depth, nodes, time].into_iter().flatten().collect()
+    }
+}
+
 /// Quiescence search (seed 001; Shannon 1950's "quiescent positions", Turing's capture-only
 /// continuation): at the horizon, the side to move may stand pat on the static evaluation or
 /// play a noisy move ([`crate::game::Evaluator::is_noisy`]: captures and promotions in chess),
