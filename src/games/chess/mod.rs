@@ -550,7 +550,18 @@ fn check_placement(placement: &str) -> Result<(), ParseError> {
     let (mut white_kings, mut black_kings) = (0, 0);
     for (i, rank) in ranks.iter().enumerate() {
         let mut squares = 0;
+        let mut after_digit = false;
         for c in rank.chars() {
+            // Two digits in a row (`44`) count the same squares twice over: FEN writes a
+            // run of empty squares as one digit (python-chess refuses them too).
+            if after_digit && c.is_ascii_digit() {
+                return Err(ParseError::new(format!(
+                    "rank {} (`{rank}`) has two digits in a row: a run of empty squares is \
+                     one digit",
+                    8 - i
+                )));
+            }
+            after_digit = c.is_ascii_digit();
             match c {
                 '1'..='8' => squares += c as u32 - '0' as u32,
                 'K' => (white_kings, squares) = (white_kings + 1, squares + 1),

@@ -56,6 +56,9 @@ fn malformed_fens_are_refused_with_reasons() {
     assert!(err("4k3/8/8/8/8/8/8/4K3 w - - x 1").contains("halfmove"));
     assert!(err("").contains("4 or 6 fields"));
     assert!(err("🙂/8/8/8/8/8/8/8 w - -").contains("not a piece letter"));
+    // Two digits in a row, even when they add up to 8 (python-chess refuses them too).
+    assert!(err("4k3/44/8/8/8/8/8/4K3 w - -").contains("two digits in a row"));
+    assert!(err("4k3/8/8/8/8/8/8/4K12 w - -").contains("two digits in a row"));
     // Tolerated: large clocks (read as 100); refused: fullmove 0.
     assert_eq!(
         pos("4k3/8/8/8/8/8/8/4K3 w - - 150 1").to_fen(),
