@@ -333,6 +333,13 @@ fn read_ce(record: &mut EpdRecord, op: &EpdOperation) -> Result<(), ParseError> 
         let n = n
             .parse()
             .map_err(|_| ParseError::new(format!("ce `{value}` is not a mate count")))?;
+        if n == 0 {
+            // The side to move mates in one move at the fewest: a mate already on the
+            // board is the mover's loss, not a mate in 0 for it.
+            return Err(ParseError::new(format!(
+                "ce `{value}`: a mate count starts at 1 (mate in one move)"
+            )));
+        }
         record.mate_in = Some(n);
     } else {
         record.centipawns =
@@ -416,6 +423,7 @@ mod tests {
         );
         assert!(why("4k3/8/8/8/8/8/8/4K3 w - - id \"open;").contains("not closed"));
         assert!(why("4k3/8/8/8/8/8/8/4K3 w - - ce +Mx;").contains("mate count"));
+        assert!(why("4k3/8/8/8/8/8/8/4K3 w - - ce +M0;").contains("starts at 1"));
         assert!(why("4k3/8/8/8/8/8/8/4K3 w - - pv Kd2 Kd2;").contains("pv: `Kd2`"));
         assert!(why("4k3/8/8/8/8/8/8/4K3 w - - 7x bm Kd2;").contains("opcode"));
     }
