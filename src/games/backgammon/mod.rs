@@ -594,8 +594,13 @@ mod notation {
         }
     }
 
-    /// The steps a move's text names, in order (hit marks are ignored: the position says).
-    fn steps(text: &str) -> Result<Vec<(u8, u8)>, ParseError> {
+    /// A step a move's text names: from and to points, and whether the text marks a hit on
+    /// the point reached (`13/8*`).
+    type NamedStep = (u8, u8, bool);
+
+    /// The steps a move's text names, in order. A repeat (`8/4*(2)`) marks its hit on the
+    /// first step only: the second checker lands on the point the first took.
+    fn steps(text: &str) -> Result<Vec<NamedStep>, ParseError> {
         let mut out = Vec::new();
         for token in text.split_whitespace() {
             let (body, times) = match token.split_once('(') {
@@ -609,19 +614,58 @@ mod notation {
                 }
                 None => (token, 1),
             };
-            let points: Vec<&str> = body.split('/').map(|p| p.trim_end_matches('*')).collect();
+            let points: Vec<&str> = body.split('/').collect();
             if points.len() < 2 {
                 return Err(ParseError::new(format!("`{token}` is not from/to")));
             }
+            if points[0].ends_with('*') {
+                return Err(ParseError::new(format!(
+                    "`{token}` marks a hit on the point a checker leaves: the mark `*` \
+                     follows the point where the blot is hit"
+                )));
+            }
             let mut chain = Vec::new();
             for pair in points.windows(2) {
-                chain.push((point(pair[0], "bar", BAR as u8)?, point(pair[1], "off", 0)?));
+                let to = pair[1].strip_suffix('*');
+                chain.push((
+                    point(pair[0].trim_end_matches('*'), "bar", BAR as u8)?,
+                    point(to.unwrap_or(pair[1]), "off", 0)?,
+                    to.is_some(),
+                ));
             }
-            for _ in 0..times {
-                out.extend_from_slice(&chain);
+            for repeat in 0..times {
+                out.extend(
+                    chain
+                        .iter()
+                        .map(|&(from, to, hit)| (from, to, hit && repeat == 0)),
+                );
             }
         }
         Ok(out)
+    }
+
+    /// Refuses a hit mark (`13/8*`) on a point where the opponent has no blot before the
+    /// move: the position decides what is hit, and a mark it contradicts is a misread
+    /// position or move, not something to ignore.
+    fn check_hit_marks(
+        pos: &Backgammon,
+        text: &str,
+        named: &[NamedStep],
+    ) -> Result<(), ParseError> {
+        let opponent = &pos.checkers[1 - super::index(pos.turn)];
+        for &(_, to, marked) in named {
+            if marked && (to == 0 || opponent[25 - usize::from(to)] != 1) {
+                let point = if to == 0 {
+                    "off".to_owned()
+                } else {
+                    to.to_string()
+                };
+                return Err(ParseError::new(format!(
+                    "`{text}` marks a hit on {point}, where the opponent has no blot"
+                )));
+            }
+        }
+        Ok(())
     }
 
     /// The legal move of `pos` that `text` names: the one whose resulting position equals
@@ -642,9 +686,10 @@ mod notation {
         } else {
             steps(text)?
         };
+        check_hit_marks(pos, text, &named)?;
         let me = super::index(pos.turn);
         let mut target = pos.checkers;
-        for &(from, to) in &named {
+        for &(from, to, _) in &named {
             let (f, t) = (usize::from(from), usize::from(to));
             if from <= to || target[me][f] == 0 {
                 return Err(ParseError::new(format!(

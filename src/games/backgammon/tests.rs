@@ -144,6 +144,32 @@ fn bad_positions_and_moves_are_refused() {
     ] {
         assert!(p.parse_move(bad).is_err(), "{bad}");
     }
+    // A hit mark the position contradicts: no blot on 5 at the start, none `off`, and a
+    // mark on the point a checker leaves.
+    for (bad, why) in [
+        ("8/5* 6/5", "marks a hit on 5"),
+        ("8/5 6/5*", "marks a hit on 5"),
+        ("8*/5 6/5", "the point a checker leaves"),
+    ] {
+        let err = p.parse_move(bad).unwrap_err().to_string();
+        assert!(err.contains(why), "{bad}: {err}");
+    }
+}
+
+#[test]
+fn hit_marks_are_optional_where_a_blot_is_hit() {
+    // Entering from the bar hits the blot on the 22 (as in the test above): with the mark,
+    // without it, and in a repeat that marks the first of two checkers only.
+    let mut rows = [[0u8; 26]; 2];
+    rows[0][25] = 2;
+    rows[0][6] = 13;
+    rows[1][3] = 1;
+    rows[1][6] = 14;
+    let p = Backgammon::from_rows(rows, Player::First, Some((3, 3)), Scoring::Gammons).unwrap();
+    let marked = p.parse_move("bar/22*(2) 6/3(2)").unwrap();
+    assert_eq!(p.parse_move("bar/22(2) 6/3(2)"), Ok(marked));
+    assert_eq!(marked.to_string(), "bar/22* bar/22 6/3 6/3");
+    assert_eq!(p.parse_move(&marked.to_string()), Ok(marked));
 }
 
 #[test]
