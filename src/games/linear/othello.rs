@@ -192,18 +192,20 @@ mod tests {
             pos.play(moves[rng.below(moves.len() as u64) as usize]);
         }
         assert_eq!(features(&Othello::new()), ([0; FEATURES], 60));
-        // Black (to move) holds a1, b1, c1 and a2; White holds e1 and h8.
+        // Black (to move) holds a1, b1, c1 and a2; White holds e1 and h8; the centre is the
+        // start's.
         let mut board = vec!['-'; 64];
-        for sq in [0, 1, 2, 8] {
+        for sq in [0, 1, 2, 8, 28, 35] {
             board[sq] = 'X';
         }
-        board[4] = 'O';
-        board[63] = 'O';
+        for sq in [4, 63, 27, 36] {
+            board[sq] = 'O';
+        }
         let text: String = board.into_iter().collect();
         let pos = Othello::parse_position(&format!("{text} X")).unwrap();
         let (f, phase) = features(&pos);
         let at = |name: &str| f[FEATURE_NAMES.iter().position(|&n| n == name).unwrap()];
-        assert_eq!(phase, 58);
+        assert_eq!(phase, 54);
         // Black's a1, b1, c1, a2 are edge-stable; White's h8 is (a corner).
         assert_eq!(at("stable"), 4 - 1);
         // Edges without corners: b1, c1, a2 against e1.

@@ -177,9 +177,20 @@ mod tests {
         let f = Features::of(&start);
         assert_eq!(f, Features::default());
         assert_eq!(OthelloEval::STANDARD.evaluate(&start), 0);
-        // Black holds a1 and b2 is white's beside the (now taken) corner; h1 is empty and
-        // white holds g2 beside it: black to move.
-        let board = format!("X{}", "-".repeat(13)) + "O" + &"-".repeat(49);
+        // Beside the start's four centre discs, black holds a1; h1 is empty and white holds
+        // g2 beside it: black to move.
+        let mut board = ['-'; 64];
+        for (square, disc) in [
+            (0, 'X'),
+            (14, 'O'),
+            (27, 'O'),
+            (28, 'X'),
+            (35, 'X'),
+            (36, 'O'),
+        ] {
+            board[square] = disc;
+        }
+        let board: String = board.iter().collect();
         let pos = Othello::parse_position(&format!("{board} X")).unwrap();
         let f = Features::of(&pos);
         assert_eq!(

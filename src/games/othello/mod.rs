@@ -357,6 +357,20 @@ impl Game for Othello {
     }
 }
 
+/// Refuses a board with an empty centre square: the game starts with d4, e4, d5 and e5
+/// taken and a disc, once placed, is only ever turned over, so no game reaches such a board.
+fn check_centre(occupied: u64) -> Result<(), ParseError> {
+    for (square, name) in [(27, "d4"), (28, "e4"), (35, "d5"), (36, "e5")] {
+        if occupied & 1 << square == 0 {
+            return Err(ParseError::new(format!(
+                "centre square {name} is empty: the four centre squares hold discs from the \
+                 start and discs are never removed"
+            )));
+        }
+    }
+    Ok(())
+}
+
 impl Notation for Othello {
     /// `start`, or the 64-character board (`X`/`x`/`*`/`B`/`b` black, `O`/`o`/`W`/`w` white,
     /// `-`/`.` empty), whitespace, and the side to move (`X` or `O`, or `B`/`W`); the side
@@ -408,6 +422,7 @@ impl Notation for Othello {
                 )));
             }
         };
+        check_centre(black | white)?;
         let discs = (black | white).count_ones();
         Ok(Self::from_discs(
             black,

@@ -314,11 +314,29 @@ fn a_board_with_multi_byte_characters_is_refused_not_split_inside_one() {
     let text = format!("{}€X", "-".repeat(63));
     assert!(Othello::parse_position(&text).is_err());
     // The glued side still reads as the separate one.
-    let board = "-".repeat(60) + "XOOX";
+    let board = "-".repeat(27) + "OX" + &"-".repeat(6) + "XO" + &"-".repeat(27);
     let glued = Othello::parse_position(&format!("{board}X"));
     assert!(glued.is_ok(), "{glued:?}");
     assert_eq!(
         glued.ok(),
         Othello::parse_position(&format!("{board} X")).ok()
     );
+}
+
+#[test]
+fn a_board_with_an_empty_centre_square_is_refused() {
+    let start = "-".repeat(27) + "OX" + &"-".repeat(6) + "XO" + &"-".repeat(27);
+    assert!(Othello::parse_position(&format!("{start} X")).is_ok());
+    for (square, name) in [(27, "d4"), (28, "e4"), (35, "d5"), (36, "e5")] {
+        let mut board: Vec<char> = start.chars().collect();
+        board[square] = '-';
+        let text: String = board.into_iter().collect();
+        let err = Othello::parse_position(&format!("{text} X"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains(&format!("centre square {name} is empty")),
+            "{err}"
+        );
+    }
 }
