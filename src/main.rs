@@ -810,7 +810,8 @@ impl Techniques {
 
     /// Refuses `--eval` and `--oracle` on a game that has no such choice (chess's
     /// evaluations are chess's, pubeval and the race evaluation backgammon's; the oracle
-    /// orders random trees), rather than quietly searching with the game's own.
+    /// orders random trees), rather than quietly searching with the game's own, and a
+    /// technique the game gives nothing to work on (`GameKind::idle_technique`).
     fn check_game_flags(&self, game: GameName) -> Result<(), Failure> {
         let kind = GameKind::from(game);
         let eval_fits = match self.eval {
@@ -829,6 +830,12 @@ impl Techniques {
         if self.given("oracle") && kind != GameKind::RandomTree {
             return Err(Failure::bad_input(format!(
                 "--oracle orders random trees by their true values; {kind} has none"
+            )));
+        }
+        if let Some((key, why)) = kind.idle_technique(&self.searcher().config) {
+            return Err(Failure::bad_input(format!(
+                "{} does nothing here: {why}",
+                flag(key)
             )));
         }
         Ok(())

@@ -495,6 +495,18 @@ const CASES: &[Case] = &[
         "`material`, which is not an evaluation of checkers",
     ),
     case(
+        "technique_idle_in_game.toml",
+        6,
+        "game",
+        "searcher `null` turns on `null_move`, and connect4 has no null move",
+    ),
+    case(
+        "arena_technique_idle_in_game.toml",
+        14,
+        "quiescence_checks",
+        "searcher `b` turns it on, and checkers has no checks",
+    ),
+    case(
         "test_set_impossible_score.toml",
         6,
         "file",

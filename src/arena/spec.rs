@@ -696,6 +696,17 @@ fn player_kinds(
         let algorithm = required_algorithm(src, spec)?;
         let variants = variants_of(src, spec, algorithm)?;
         check_eval(src, spec, game)?;
+        if let Some((key, why)) = variants
+            .iter()
+            .filter(|v| v.mcts.is_none())
+            .find_map(|v| game.idle_technique(&v.config))
+        {
+            let why = format!(
+                "searcher `{}` turns it on, and {why}: leave it off for this game",
+                spec.label.get_ref()
+            );
+            return Err(src.at(&spec.label, key, why));
+        }
         if let Some(file) = &spec.book
             && let Some(why) = variants.iter().find_map(|v| book_mismatch(v, game))
         {

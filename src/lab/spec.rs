@@ -107,6 +107,55 @@ impl GameKind {
     }
 }
 
+impl GameKind {
+    /// The technique of `config` that this game gives nothing to work on, as its experiment
+    /// key and the reason: quiescence search resolves captures (chess and checkers have
+    /// them); null-move pruning needs a null move, and check extensions and quiescence
+    /// checks a check (chess alone has both here). Such a technique would run and change
+    /// nothing but the labels, so it is refused rather than reported as measured.
+    #[must_use]
+    pub fn idle_technique(self, config: &SearchConfig) -> Option<(&'static str, String)> {
+        let captures = matches!(self, Self::Chess | Self::Checkers);
+        let checks = self == Self::Chess;
+        let q = config.quiescence.as_ref();
+        let idle = [
+            (
+                "quiescence",
+                q.is_some() && !captures,
+                "no captures to resolve",
+            ),
+            (
+                "delta_margin",
+                q.is_some_and(|q| q.delta.is_some()) && !captures,
+                "no captures to resolve",
+            ),
+            (
+                "quiescence_tt",
+                q.is_some_and(|q| q.tt) && !captures,
+                "no captures to resolve",
+            ),
+            (
+                "quiescence_checks",
+                q.is_some_and(|q| q.checks) && !checks,
+                "no checks",
+            ),
+            (
+                "null_move",
+                config.null_move.is_some() && !checks,
+                "no null move",
+            ),
+            (
+                "check_extension",
+                config.extensions.check > 0 && !checks,
+                "no checks",
+            ),
+        ];
+        idle.into_iter()
+            .find(|(_, idle, _)| *idle)
+            .map(|(key, _, why)| (key, format!("{self} has {why}")))
+    }
+}
+
 impl fmt::Display for GameKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
@@ -898,6 +947,7 @@ pub fn parse(file: &Path, text: &str) -> Result<Plan, SpecError> {
         check_knowledge_game(&src, &doc, game, &chosen)?;
         check_game_evals(&src, &doc, game, &chosen)?;
         check_chance_searchers(&src, game, &chosen)?;
+        check_idle_techniques(&src, game, &chosen)?;
         let per_position: Option<usize> = chosen.iter().try_fold(0usize, |sum, (_, limits)| {
             let sweeps = limit_variants([limits, &game.limits, &doc.limits]).len();
             // A product past MAX_VARIANTS was cut short: its true size is unknown.
@@ -2004,6 +2054,26 @@ fn check_chance_searchers(
         )
     };
     Err(src.at(&game.game, "game", why))
+}
+
+/// No searcher of a game turns on a technique the game gives nothing to work on
+/// ([`GameKind::idle_technique`]).
+fn check_idle_techniques(
+    src: &Source,
+    game: &GameSpec,
+    chosen: &[(SearcherVariant, LimitsSpec)],
+) -> Result<(), SpecError> {
+    let kind = *game.game.get_ref();
+    for (v, _) in chosen.iter().filter(|(v, _)| v.mcts.is_none()) {
+        if let Some((key, why)) = kind.idle_technique(&v.config) {
+            let why = format!(
+                "searcher `{}` turns on `{key}`, and {why}: leave it off for this game",
+                v.label
+            );
+            return Err(src.at(&game.game, "game", why));
+        }
+    }
+    Ok(())
 }
 
 /// Whether `eval` is one of `kind`'s evaluations: chess's three and backgammon's two by
