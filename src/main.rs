@@ -1838,7 +1838,6 @@ fn suite_csv(
     ),
     Failure,
 > {
-    let fail = |e: &dyn std::fmt::Display| Failure::failed(format!("{}: {e}", path.display()));
     if path.is_dir() {
         return Err(Failure::bad_input(format!(
             "--csv {}: a directory; give a file to write the rows to",
@@ -1871,7 +1870,13 @@ fn suite_csv(
         .write(true)
         .truncate(!resume)
         .open(path)
-        .map_err(|e| fail(&e))?;
+        .map_err(|e| {
+            // The --csv given cannot be opened, before anything is searched: a bad flag.
+            Failure::bad_input(format!(
+                "cannot write the --csv file {}: {e}",
+                path.display()
+            ))
+        })?;
     let has_header = resume && exists && file.metadata().is_ok_and(|m| m.len() > 0);
     let writer = csv::WriterBuilder::new()
         .has_headers(!has_header)

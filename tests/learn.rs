@@ -217,6 +217,26 @@ fn learning_file_mistakes_are_named_at_their_key() {
     assert!(err.contains("row 4: result `2-0`"), "{err}");
 }
 
+/// A results or weights directory that cannot be made (here: under a file) is refused with
+/// exit 2 before any game is played, not found out when the weights are written.
+#[test]
+fn an_output_directory_that_cannot_be_made_is_refused_first() {
+    let dir = TempDir::new("learn-out");
+    let learn_file = dir.path("tiny.toml");
+    fs::write(&learn_file, TINY_TEXEL.replace("THREADS", "1")).unwrap();
+    let under_file = learn_file.join("sub");
+    for (out, weights, flag) in [
+        (under_file.clone(), dir.path("w"), "--out"),
+        (dir.path("out"), under_file.clone(), "--weights-dir"),
+    ] {
+        let (code, text) = learn(&learn_file, &out, &weights, &[]);
+        assert_eq!(code, 2, "{text}");
+        assert!(text.contains("cannot create the directory"), "{text}");
+        assert!(text.contains(&format!("choose another {flag}")), "{text}");
+        assert!(!dir.path("out").join("curve.csv").exists(), "it learned");
+    }
+}
+
 #[test]
 fn tiny_runs_are_reproducible_and_learned_weights_search() {
     let dir = TempDir::new("learn-repro");

@@ -330,6 +330,13 @@ fn a_missing_or_duplicated_shard_is_refused() {
     std::fs::write(&file, "").expect("write");
     let stderr = bad_input(&merge_args(&shards, &file, &["--no-plot", "--force"]));
     assert!(stderr.contains("is a file"), "{stderr}");
+    // Nor a directory that cannot be made (under that file).
+    let under = file.join("merged");
+    let stderr = bad_input(&merge_args(&shards, &under, &["--no-plot"]));
+    assert!(
+        stderr.contains("cannot create the output directory"),
+        "{stderr}"
+    );
 }
 
 #[test]

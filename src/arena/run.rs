@@ -102,7 +102,7 @@ pub fn run_games(
     let started = Instant::now();
     let out = output_dir(plan, options);
     crate::lab::guard::check_out(&out, options.resume, options.force)?;
-    fs::create_dir_all(&out).map_err(io(&out))?;
+    crate::lab::guard::create(&out)?;
     let schedule: Vec<GameSlot> = plan
         .schedule()
         .into_iter()

@@ -79,13 +79,14 @@ struct ShardDir {
 ///
 /// # Errors
 /// [`MergeError::Refused`] naming the directories and jobs when they do not make one whole
-/// run, or `out` when it is a shard, a file or holds results without `force`;
+/// run, or `out` when it is a shard, a file, holds results without `force` or cannot be
+/// created;
 /// [`MergeError::Run`] when a file cannot be read or written.
 pub fn merge(dirs: &[PathBuf], out: &Path, force: bool) -> Result<MergeReport, MergeError> {
     check_out(dirs, out, force)?;
     let shards = read_shards(dirs)?;
     check_same_run(&shards)?;
-    fs::create_dir_all(out).map_err(io(out))?;
+    crate::lab::guard::create(out).map_err(|e| MergeError::Refused(e.to_string()))?;
     let first = &shards[0].info;
     let info = merged_info(&shards);
     let jobs = if crate::arena::spec::is_arena(&first.text) {

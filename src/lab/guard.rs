@@ -186,10 +186,16 @@ pub fn kept_rows(plan: &Plan, out: &Path, csv_path: &Path) -> Result<Vec<Row>, R
     Ok(rows)
 }
 
-/// Creates `out` (and its parents).
+/// Creates the output directory `out` (and its parents) before anything runs.
 ///
 /// # Errors
-/// [`RunError::Io`] when it cannot be created.
+/// [`RunError::Refused`] (bad input: the `--out` given, or the place it defaults to, cannot
+/// hold results) when it cannot be created.
 pub fn create(out: &Path) -> Result<(), RunError> {
-    fs::create_dir_all(out).map_err(io(out))
+    fs::create_dir_all(out).map_err(|e| {
+        RunError::Refused(format!(
+            "cannot create the output directory {}: {e} (choose another --out)",
+            out.display()
+        ))
+    })
 }

@@ -748,7 +748,19 @@ impl<'a, G: LearnGame> Run<'a, G> {
         if options.restart && checkpoint_dir.exists() {
             fs::remove_dir_all(&checkpoint_dir).map_err(io_err(&checkpoint_dir))?;
         }
-        fs::create_dir_all(&checkpoint_dir).map_err(io_err(&checkpoint_dir))?;
+        // Both directories made before any game is played: one that cannot be made is a bad
+        // --out or --weights-dir, to be told now rather than after hours of learning.
+        for (dir, flag) in [
+            (&checkpoint_dir, "--out"),
+            (&options.weights_dir, "--weights-dir"),
+        ] {
+            fs::create_dir_all(dir).map_err(|e| {
+                LearnError::BadInput(format!(
+                    "cannot create the directory {}: {e} (choose another {flag})",
+                    dir.display()
+                ))
+            })?;
+        }
         Ok(Self {
             spec,
             text,
