@@ -336,10 +336,14 @@ fn an_empty_book_is_refused() {
     let empty = tmp.path("empty.pgn");
     std::fs::write(&empty, "").expect("write");
     let empty = empty.to_str().expect("utf-8");
-    let cases: [(&[&str], &str); 4] = [
+    let cases: [(&[&str], &str); 5] = [
         (&["chess", "--pgn", empty], "no book entry"),
         (&["chess", "--pgn", PGN, "--max-ply", "0"], "--max-ply 0"),
         (&["connect4", "--positions", "0"], "--positions 0"),
+        (
+            &["connect4", "--positions", "10000001"],
+            "--positions 10000001 is more than 10000000",
+        ),
         (&["connect4", "--from", "1212121"], "over"),
     ];
     for (args, why) in cases {

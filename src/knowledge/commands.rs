@@ -237,13 +237,18 @@ pub fn build_chess_book(pgn: &Path, out: &Path, max_ply: usize) -> Result<(), Co
     Ok(())
 }
 
+/// The most positions `plylab book build connect4` expands: each is a search (about a
+/// millisecond to depth 8), and the book is built and read in memory whole.
+pub const MAX_BOOK_POSITIONS: usize = 10_000_000;
+
 /// `plylab book build connect4 --positions N [--depth D] [--omega W] [--from POS]`: a book
 /// built by drop-out expansion, each leaf valued by an ordered alpha-beta search to depth
 /// `D` (0: to the end of the game) with the centre-first evaluation.
 ///
 /// # Errors
-/// An unreadable or finished start position, or `--positions 0` (bad input: no empty book
-/// is written), or a file that cannot be written.
+/// An unreadable or finished start position, or `--positions` 0 or above
+/// [`MAX_BOOK_POSITIONS`] (bad input: no empty book is written), or a file that cannot be
+/// written.
 pub fn build_connect4_book(
     from: &str,
     out: &Path,
@@ -263,6 +268,12 @@ pub fn build_connect4_book(
         return Err(CommandError::BadInput(
             "book build: --positions 0 expands nothing (at least 1)".into(),
         ));
+    }
+    if positions > MAX_BOOK_POSITIONS {
+        return Err(CommandError::BadInput(format!(
+            "book build: --positions {positions} is more than {MAX_BOOK_POSITIONS}, a search \
+             each: days of work for a book held in memory whole"
+        )));
     }
     let params = connect4_book_params(positions, depth, omega);
     create_parent(out)?;
