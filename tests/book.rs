@@ -326,8 +326,45 @@ fn pgn_comments_variations_and_missing_results() {
     assert_eq!(games[0].moves.len(), 4);
 }
 
+/// Tag pairs are read by the standard's grammar (a `FEN` tag spaced otherwise is still the
+/// game's start; escaped quotes stay inside the value), and a malformed one, or a `)` that
+/// closes no variation, is an error at its line rather than skipped.
+#[test]
+fn pgn_tags_are_read_whole_and_malformed_ones_refused() {
+    let tmp = TempDir::new("book-tags");
+    let pgn = tmp.path("t.pgn");
+    let read = |text: &str| {
+        std::fs::write(&pgn, text).expect("write");
+        read_pgn(&pgn)
+    };
+    let fen = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1";
+    let games = read(&format!(
+        "[Event \"say \\\"hi\\\"\"] [Site \"C:\\games\"]\n[FEN  \"{fen}\" ]\n\n1. e4 Kd7 *\n"
+    ))
+    .expect("pgn");
+    assert_eq!(games.len(), 1);
+    assert_eq!(games[0].start.to_fen(), fen, "the FEN tag was not honoured");
+    assert_eq!(games[0].moves.len(), 2);
+    for (text, why) in [
+        (
+            "[Event \"a\"]\n[Site \"b\"\n\n1. e4 *\n",
+            "t.pgn:2: malformed tag pair",
+        ),
+        ("[Event \"a\"]\n[Site \"b]\n\n1. e4 *\n", "never closed"),
+        ("[Event a]\n\n1. e4 *\n", "no quoted value"),
+        (
+            "[Event \"a\"]\n\n1. e4 e5 )\n2. Nf3 *\n",
+            "t.pgn:3: a `)` closes no variation",
+        ),
+    ] {
+        let message = read(text).unwrap_err().to_string();
+        assert!(message.contains(why), "{text:?}: {message}");
+    }
+}
+
 /// No empty book is written: from no games, `--max-ply 0`, `--positions 0` or a finished
-/// start, each refused with exit code 2.
+/// start, each refused with exit code 2; nor is a book of more positions than the cap begun
+/// (each position a search: it would run for days).
 #[test]
 fn an_empty_book_is_refused() {
     let tmp = TempDir::new("book-empty");

@@ -209,8 +209,9 @@ impl PgnGame {
 /// [`crate::compressed`]), within [`crate::input::Cap::TEXT`].
 ///
 /// # Errors
-/// When the file cannot be read or is too large, a move is illegal or unreadable, or a
-/// comment or variation is never closed (with its line).
+/// When the file cannot be read or is too large, a move is illegal or unreadable, a tag
+/// pair is malformed, a comment or variation is never closed, or a `)` closes none (with
+/// its line).
 pub fn read_pgn(path: &Path) -> Result<Vec<PgnGame>, BookError> {
     let mut bytes = Vec::new();
     crate::compressed::open_within(path, crate::input::Cap::TEXT)
@@ -283,19 +284,21 @@ impl<'a> PgnReader<'a> {
         Ok(())
     }
 
-    /// A tag pair: the first of a game's tags ends the game before it, if that one had moves
-    /// and no result (so that it is not merged into this one).
+    /// A line of tag pairs: the first of a game's tags ends the game before it, if that one
+    /// had moves and no result (so that it is not merged into this one).
     fn tag(&mut self, n: usize, line: &str) -> Result<(), BookError> {
         if self.game.as_ref().is_some_and(|g| !g.moves.is_empty()) {
             self.games.extend(self.game.take());
         }
-        let fen = line
-            .strip_prefix("[FEN \"")
-            .and_then(|r| r.strip_suffix("\"]"));
-        if let Some(fen) = fen {
-            let start =
-                Chess::parse_position(fen).map_err(|e| self.err(n, format!("FEN tag: {e}")))?;
-            self.game.get_or_insert_with(new_game).start = start;
+        let mut rest = line;
+        while !rest.is_empty() {
+            let (name, value, after) = tag_pair(rest).map_err(|why| self.err(n, why))?;
+            if name == "FEN" {
+                let start = Chess::parse_position(&value)
+                    .map_err(|e| self.err(n, format!("FEN tag: {e}")))?;
+                self.game.get_or_insert_with(new_game).start = start;
+            }
+            rest = after.trim_start();
         }
         Ok(())
     }
@@ -315,7 +318,10 @@ impl<'a> PgnReader<'a> {
                 }
                 self.variations += 1;
             }
-            ")" => self.variations = self.variations.saturating_sub(1),
+            ")" if self.variations == 0 => {
+                return Err(self.err(n, "a `)` closes no variation".to_owned()));
+            }
+            ")" => self.variations -= 1,
             _ if self.variations > 0 => {}
             "1-0" | "0-1" | "1/2-1/2" | "*" => {
                 let mut done = self.game.take().unwrap_or_else(new_game);
@@ -357,6 +363,57 @@ impl<'a> PgnReader<'a> {
         }
         Ok(self.games)
     }
+}
+
+/// The first tag pair of `text` (`[Name "value"]`, PGN standard section 8.1: a name of
+/// letters, digits and `_` (and python-chess's `+#=:-`), a string with `\"` and `\\`
+/// escapes), and the text after it.
+/// Anything else is refused: a tag misread would silently drop a `FEN` (the game would be
+/// read from the start position) or swallow the movetext after it.
+fn tag_pair(text: &str) -> Result<(&str, String, &str), String> {
+    let malformed = |why: &str| {
+        let shown: String = text.chars().take(40).collect();
+        format!("malformed tag pair `{shown}`: {why} (PGN writes `[Name \"value\"]`)")
+    };
+    let body = text
+        .strip_prefix('[')
+        .ok_or_else(|| malformed("no `[`"))?
+        .trim_start();
+    let name_len = body
+        .find(|c: char| !(c.is_ascii_alphanumeric() || "_+#=:-".contains(c)))
+        .unwrap_or(body.len());
+    let (name, after_name) = body.split_at(name_len);
+    if name.is_empty() {
+        return Err(malformed("no tag name"));
+    }
+    let quoted = after_name
+        .trim_start()
+        .strip_prefix('"')
+        .ok_or_else(|| malformed("no quoted value after the name"))?;
+    let mut value = String::new();
+    let mut chars = quoted.chars();
+    loop {
+        match chars.next() {
+            // `\"` and `\\` are escapes; any other `\` is kept as written (a Windows path
+            // in a Site tag), as python-chess reads it.
+            Some('\\') => match chars.clone().next() {
+                Some(c @ ('"' | '\\')) => {
+                    chars.next();
+                    value.push(c);
+                }
+                _ => value.push('\\'),
+            },
+            Some('"') => break,
+            Some(c) => value.push(c),
+            None => return Err(malformed("the value's `\"` is never closed")),
+        }
+    }
+    let after = chars
+        .as_str()
+        .trim_start()
+        .strip_prefix(']')
+        .ok_or_else(|| malformed("not closed by `]`"))?;
+    Ok((name, value, after))
 }
 
 fn new_game() -> PgnGame {
