@@ -177,34 +177,32 @@ fn a_directory_with_results_is_refused_unless_resume_or_force() {
     // A directory that cannot be made (under a file) is bad input too, for an experiment,
     // a match and a suite's --csv, before anything runs.
     let under_file = file.join("out");
-    let (code, _, stderr) = experiment(&file, &under_file, &["--no-plot"]);
-    assert_eq!(code, 2, "{stderr}");
-    assert!(
-        stderr.contains("cannot create the output directory"),
-        "{stderr}"
-    );
-    let (code, _, stderr) = plylab(&[
-        "experiment",
-        "experiments/arena_connect4.toml",
-        "--out",
-        text(&under_file),
-    ]);
-    assert_eq!(code, 2, "{stderr}");
-    assert!(
-        stderr.contains("cannot create the output directory"),
-        "{stderr}"
-    );
-    let (code, _, stderr) = plylab(&[
-        "suite",
-        "connect4",
-        "experiments/data/connect4/Test_L3_R1",
-        "--take",
-        "1",
-        "--csv",
-        text(&under_file.join("rows.csv")),
-    ]);
-    assert_eq!(code, 2, "{stderr}");
-    assert!(stderr.contains("cannot write the --csv file"), "{stderr}");
+    let csv = under_file.join("rows.csv");
+    let set = "experiments/data/connect4/Test_L3_R1";
+    let cases: [(&[&str], &str); 3] = [
+        (
+            &["experiment", text(&file), "--out", text(&under_file)],
+            "cannot create the output directory",
+        ),
+        (
+            &[
+                "experiment",
+                "experiments/arena_connect4.toml",
+                "--out",
+                text(&under_file),
+            ],
+            "cannot create the output directory",
+        ),
+        (
+            &["suite", "connect4", set, "--take", "1", "--csv", text(&csv)],
+            "cannot write the --csv file",
+        ),
+    ];
+    for (args, needle) in cases {
+        let (code, _, stderr) = plylab(args);
+        assert_eq!(code, 2, "{args:?}: {stderr}");
+        assert!(stderr.contains(needle), "{args:?}: {stderr}");
+    }
 }
 
 #[test]
