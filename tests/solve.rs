@@ -269,7 +269,19 @@ fn switches_keep_depth_limited_values_on_connect_four() {
 
 #[test]
 fn switches_equal_minimax_on_tictactoe() {
-    let roots = ["start", "5", "15", "159", "1234", "5137", "1245"];
+    // The last two are finished: the side to move has lost, and a full board's draw (MTD
+    // once scored the loss two plies away, from the bounds of a position with a move).
+    let roots = [
+        "start",
+        "5",
+        "15",
+        "159",
+        "1234",
+        "5137",
+        "1245",
+        "14253",
+        "123457698",
+    ];
     for text in roots {
         let pos = TicTacToe::parse_position(text).unwrap();
         for (name, solve, ordering, etc) in variants() {
@@ -292,7 +304,8 @@ fn switches_equal_minimax_on_tictactoe() {
                     &Limits::default(),
                 );
                 assert_eq!(got.score(), expected, "{name} (tt {tt_mb}) on {text}");
-                assert!(got.best_move().is_some(), "{name} on {text}: no move");
+                let ongoing = pos.status() == plylab::game::Status::Ongoing;
+                assert_eq!(got.best_move().is_some(), ongoing, "{name} on {text}");
             }
         }
     }

@@ -554,7 +554,9 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
     /// previous iteration's score, widened fourfold on each failure (all re-searches count).
     fn aspiration_search(&mut self, root: &G, depth: i32) -> Score {
         let inf = score::INFINITY;
-        if self.config.solve.mtd {
+        // A finished root has its value already; the scores still possible that MTD starts
+        // from assume a move to come (a loss one ply away at the nearest).
+        if self.config.solve.mtd && root.status() == crate::game::Status::Ongoing {
             return self.mtd_search(root, depth);
         }
         if self.config.solve.weak {
