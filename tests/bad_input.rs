@@ -495,6 +495,18 @@ const CASES: &[Case] = &[
         "`material`, which is not an evaluation of checkers",
     ),
     case(
+        "chance_tree_too_many_trees.toml",
+        10,
+        "trees",
+        "999999999 jobs (chance × b × d × trees chance trees, before searchers)",
+    ),
+    case(
+        "chance_tree_too_many_outcomes.toml",
+        8,
+        "chance",
+        "4294967295 outcomes: at most 4096",
+    ),
+    case(
         "technique_idle_in_game.toml",
         6,
         "game",

@@ -14,7 +14,7 @@
 use std::fmt;
 
 use crate::game::{Evaluator, Game, Notation, Outcome, ParseError, Player, Score, Status, Weight};
-use crate::games::random_tree::{Child, path_steps, tree_fields};
+use crate::games::random_tree::{Child, MAX_BRANCHING, path_steps, tree_fields};
 use crate::rng::mix;
 
 /// The outcomes of the chance nodes.
@@ -123,13 +123,21 @@ pub struct ChanceTreeParams {
 }
 
 impl ChanceTreeParams {
-    /// Checks the parameters: `b >= 1`, `k >= 1`, `1 <= d <= 40`, `lo <= hi` within
-    /// ±10^9, and every level's node count within 2^62.
+    /// Checks the parameters: `1 <= b, k <=` [`MAX_BRANCHING`], `1 <= d <= 40`,
+    /// `lo <= hi` within ±10^9, and every level's node count within 2^62.
     pub fn validate(&self) -> Result<(), ParseError> {
         if self.b == 0 || self.d == 0 || self.chance.outcomes() == 0 {
             return Err(ParseError::new(
                 "b, d and the chance outcomes must be at least 1",
             ));
+        }
+        // Every node lists its children (a chance node with their weights): a node of 2^32
+        // outcomes asked for 32 GiB at once.
+        if self.b.max(self.chance.outcomes()) > MAX_BRANCHING {
+            return Err(ParseError::new(format!(
+                "b and the chance outcomes must be at most {MAX_BRANCHING} (every node lists \
+                 its children)"
+            )));
         }
         if self.d > 40 {
             return Err(ParseError::new("d must be at most 40"));
@@ -386,8 +394,12 @@ mod tests {
             "b=2 d=3 chance=2 b=3",
             "b=2 d=3 chance=2 path=0..1",
             "b=2 d=3 chance=2 path=.1",
+            "b=1 d=2 chance=4097",
+            "b=4097 d=2 chance=2",
+            "b=1 d=2 chance=4294967295",
         ] {
             assert!(ChanceTree::parse_position(bad).is_err(), "{bad}");
         }
+        assert!(ChanceTree::parse_position("b=1 d=2 chance=4096").is_ok());
     }
 }

@@ -1994,6 +1994,29 @@ fn chance_trees(src: &Source, game: &GameSpec, seed: u64) -> Result<Vec<Position
     if let Some(t) = game.trees.as_ref().filter(|_| trees == 0) {
         return Err(src.at(t, "trees", "must be at least 1"));
     }
+    if let Some(kind) = chance
+        .get_ref()
+        .values()
+        .iter()
+        .find(|k| k.outcomes() > crate::games::random_tree::MAX_BRANCHING)
+    {
+        let why = format!(
+            "{kind} outcomes: at most {} (every chance node lists them)",
+            crate::games::random_tree::MAX_BRANCHING
+        );
+        return Err(src.at(chance, "chance", why));
+    }
+    // Counted before any tree is built, as random trees are (a billion trees took minutes
+    // and gigabytes before the plan's count refused them).
+    let count = [b.get_ref().values().len(), d.get_ref().values().len()]
+        .into_iter()
+        .try_fold(
+            chance.get_ref().values().len() * trees as usize,
+            usize::checked_mul,
+        );
+    let span = game.trees.as_ref().map_or(game.game.span(), Spanned::span);
+    let what = "chance × b × d × trees chance trees, before searchers";
+    super::diagnose::check_job_count(src, span, "trees", count, 0, what)?;
     let mut out = Vec::new();
     for &kind in chance.get_ref().values() {
         for &bv in b.get_ref().values() {
