@@ -256,6 +256,15 @@ fn a_shard_with_nothing_to_run_is_bad_input() {
         stderr.contains("too few jobs (or pairs of games)"),
         "{stderr}"
     );
+    // A vast count is dealt without making its bins (it aborted on a 1.6 TB allocation).
+    let vast = "99999999999/99999999999";
+    for args in [
+        vec!["experiment", file, "--shard", vast, "--dry-run"],
+        vec!["experiment", arena, "--shard", vast, "--dry-run"],
+    ] {
+        let stderr = bad_input(&args);
+        assert!(stderr.contains("too few jobs"), "{stderr}");
+    }
 }
 
 #[test]

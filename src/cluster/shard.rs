@@ -141,7 +141,9 @@ impl ShardRecord {
 /// into the bin with the least total so far (ties: lower bin).
 #[must_use]
 pub fn partition(costs: &[u64], count: usize) -> Vec<usize> {
-    let count = count.max(1);
+    // Bins past the number of items are never chosen (an unused lower bin always has the
+    // least load), so they are not made: `--shard 1/99999999999` asked for 1.6 TB of bins.
+    let count = count.clamp(1, costs.len().max(1));
     let mut order: Vec<usize> = (0..costs.len()).collect();
     order.sort_by_key(|&i| (Reverse(costs[i]), i));
     // The least-loaded bin (lowest index among equals) on top: O(log N) per item.
@@ -470,5 +472,11 @@ mod tests {
     fn more_bins_than_items_leaves_bins_empty() {
         assert_eq!(partition(&[5, 1], 4), [0, 1]);
         assert!(partition(&[], 3).is_empty());
+        // Bins past the items are not made: a vast count deals as the item count does.
+        assert_eq!(
+            partition(&[0, 3, 0, 2], usize::MAX),
+            partition(&[0, 3, 0, 2], 4)
+        );
+        assert_eq!(partition(&[0, 0], 1 << 40), [0, 0]);
     }
 }
