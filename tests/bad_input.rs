@@ -507,6 +507,12 @@ const CASES: &[Case] = &[
         "4294967295 outcomes: at most 4096",
     ),
     case(
+        "secondary_too_deep.toml",
+        12,
+        "secondary",
+        "at most 5000 plies",
+    ),
+    case(
         "technique_idle_in_game.toml",
         6,
         "game",

@@ -1682,6 +1682,12 @@ fn check_secondary(
         }
     }
     if let Some(k) = &spec.secondary
+        && k.get_ref().values().iter().any(|&plies| plies > MAX_DEPTH)
+    {
+        let why = format!("at most {MAX_DEPTH} plies (search::MAX_DEPTH)");
+        return Err(src.at(k, "secondary", why));
+    }
+    if let Some(k) = &spec.secondary
         && variant.config.secondary.is_some()
         && variant.config.algorithm != crate::search::Algorithm::Alphabeta
     {

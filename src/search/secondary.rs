@@ -12,7 +12,7 @@
 
 use crate::game::{Evaluator, Game, Score, score};
 
-use super::config::{ONE_PLY, Secondary};
+use super::config::{MAX_DEPTH, ONE_PLY, Secondary};
 use super::{Iteration, Searcher};
 
 impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
@@ -66,7 +66,9 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         ranked.sort_by_key(|&(mv, value)| (-value, mv != first_best));
         let mut fallback: Option<(G::Move, Score)> = None;
         for (mv, shallow) in ranked {
-            let deep = self.child_value(root, mv, depth - 1 + secondary.plies)?;
+            // Never past the deepest search (a vast `plies` wrapped to a shallow one).
+            let deeper = depth.saturating_sub(1).saturating_add(secondary.plies);
+            let deep = self.child_value(root, mv, deeper.min(MAX_DEPTH))?;
             if deep >= shallow.saturating_sub(secondary.margin) {
                 return Some((mv, deep, mv != first_best));
             }
