@@ -530,7 +530,7 @@ struct Techniques {
     /// Keep fractional depths (check extensions') in the table to half a ply.
     #[arg(long)]
     tt_fractional: bool,
-    /// Monte Carlo algorithms: the UCB1 exploration constant c, finite and ≥ 0 [default:
+    /// Monte Carlo algorithms: the UCB1 exploration constant c, from 0 to 1e6 [default:
     /// √2].
     #[arg(long, value_name = "C", allow_negative_numbers = true)]
     exploration: Option<f64>,
@@ -864,9 +864,15 @@ impl Techniques {
                     "--exploration is for --algorithm uct, flat, root_parallel, tree_parallel or tree_parallel_locked",
                 ));
             }
-            if !(c.is_finite() && c >= 0.0) {
+            if !(0.0..=plylab::search::mcts::MAX_EXPLORATION).contains(&c) {
+                // A vast constant in exponent form, not its 309 digits.
+                let shown = if c.abs() < 1e7 {
+                    c.to_string()
+                } else {
+                    format!("{c:e}")
+                };
                 return Err(Failure::bad_input(format!(
-                    "--exploration {c}: expected a finite constant >= 0"
+                    "--exploration {shown}: expected a constant from 0 to 1e6"
                 )));
             }
         }

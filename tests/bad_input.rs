@@ -205,7 +205,7 @@ const CASES: &[Case] = &[
         "negative_exploration.toml",
         10,
         "exploration",
-        "-0.5 is not a finite number >= 0",
+        "-0.5 is not a number from 0 to 1e6",
     ),
     case(
         "hold_depth_on_root_parallel.toml",
@@ -782,7 +782,22 @@ fn bad_flags_are_refused() {
             "--exploration",
             "-1",
         ],
-        &["--exploration -1: expected a finite constant >= 0"],
+        &["--exploration -1: expected a constant from 0 to 1e6"],
+    );
+    // A vast one overflowed every child's bound to infinity (one child took the playouts).
+    refused(
+        &[
+            "search",
+            "connect4",
+            "start",
+            "--algorithm",
+            "uct",
+            "--nodes",
+            "100",
+            "--exploration",
+            "1e308",
+        ],
+        &["--exploration 1e308: expected a constant from 0 to 1e6"],
     );
     refused(
         &[

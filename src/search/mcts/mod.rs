@@ -92,6 +92,11 @@ impl std::fmt::Display for MctsAlgorithm {
     }
 }
 
+/// The largest exploration constant accepted: with rewards in `[0, 1]` a constant this
+/// large already makes the search all but uniform, and a larger one can overflow the bound
+/// (at 10^308 every child's bound was infinite and one child took nearly every playout).
+pub const MAX_EXPLORATION: f64 = 1e6;
+
 /// Settings of a Monte Carlo search.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct MctsConfig {
