@@ -117,6 +117,17 @@ pub fn read(path: &Path, cap: Cap) -> io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
+/// Whether `output` names the file `input` (both existing, by their canonical paths): a
+/// command refuses to write its result over the input it reads (`suite --csv` over its
+/// test set, `book build --out` over its PGN).
+#[must_use]
+pub fn same_file(output: &Path, input: &Path) -> bool {
+    match (output.canonicalize(), input.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
+}
+
 /// The text of the file at `path`, at most `cap`, naming the line and column of invalid
 /// UTF-8 in the error.
 ///

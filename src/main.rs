@@ -1155,6 +1155,16 @@ fn build_book(args: &BookBuildArgs) -> Result<(), plylab::knowledge::commands::C
             "book build {game}: {flag} is for `book build {whose}`"
         )));
     }
+    if let Some(pgn) = args
+        .pgn
+        .as_deref()
+        .filter(|p| plylab::input::same_file(&args.out, p))
+    {
+        return Err(CommandError::BadInput(format!(
+            "book build: --out {} is the PGN being read; give another file for the book",
+            pgn.display()
+        )));
+    }
     match (game, &args.pgn) {
         ("chess", Some(pgn)) => {
             commands::build_chess_book(pgn, &args.out, args.max_ply.unwrap_or(1024))
@@ -1771,6 +1781,16 @@ fn run_suite(args: &SuiteArgs) -> Result<(), Failure> {
     // searched it, and a resumed file must have been written by the same search.
     let mut searcher = args.techniques.searcher();
     searcher.add_swept(&args.techniques.limits().assignments());
+    if let Some(csv) = args
+        .csv
+        .as_deref()
+        .filter(|c| plylab::input::same_file(c, &args.file))
+    {
+        return Err(Failure::bad_input(format!(
+            "--csv {}: the test set being read; give another file for the rows",
+            csv.display()
+        )));
+    }
     let (done, mut csv) = match &args.csv {
         Some(path) => suite_csv(path, args.resume, &positions, &searcher)?,
         None if args.resume => {

@@ -953,3 +953,36 @@ fn plot_refuses_a_damaged_run_json() {
     let (code, _, stderr) = plylab(&["plot", out, "--format", "svg"]);
     assert_eq!(code, 0, "{stderr}");
 }
+
+/// An output that is the input being read is refused before it is touched: a suite's
+/// `--csv` over its test set, a book over its PGN (both were overwritten).
+#[test]
+fn an_output_over_its_own_input_is_refused() {
+    let dir = TempDir::new("output-over-input");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let set = dir.path("set.txt");
+    std::fs::copy(root.join("experiments/data/connect4/Test_L3_R1"), &set).expect("copy");
+    let pgn = dir.path("games.pgn");
+    std::fs::copy(root.join("tests/data/book/openings.pgn"), &pgn).expect("copy");
+    let before = (
+        std::fs::read(&set).expect("set"),
+        std::fs::read(&pgn).expect("pgn"),
+    );
+    let (set, pgn) = (set.to_str().expect("UTF-8"), pgn.to_str().expect("UTF-8"));
+    // The same file under another spelling is found too.
+    let pgn_again = dir.path(".").join("games.pgn");
+    let pgn_again = pgn_again.to_str().expect("UTF-8");
+    refused(
+        &["suite", "connect4", set, "--take", "1", "--csv", set],
+        &["the test set being read"],
+    );
+    refused(
+        &["book", "build", "chess", "--pgn", pgn, "--out", pgn_again],
+        &["is the PGN being read"],
+    );
+    let after = (
+        std::fs::read(set).expect("set"),
+        std::fs::read(pgn).expect("pgn"),
+    );
+    assert!(after == before, "an input was written over");
+}
