@@ -227,6 +227,16 @@ fn a_damaged_book_is_refused_with_exit_code_2() {
     let (code, _, stderr) = plylab(&["book", "probe", path, "startpos"]);
     assert_eq!(code, 2, "{stderr}");
     assert!(stderr.contains("out of key order"), "{stderr}");
+    // Empty (a wrong path or a failed copy), and an entry whose move field names no move
+    // (promotion piece 7): both refused, not probed as "out of book".
+    let mut no_move = bytes.clone();
+    no_move[8] |= 0x70;
+    for (damaged, why) in [(Vec::new(), "empty"), (no_move, "entry 1 holds no move")] {
+        std::fs::write(&book, &damaged).expect("write");
+        let (code, _, stderr) = plylab(&["book", "probe", path, "startpos"]);
+        assert_eq!(code, 2, "{stderr}");
+        assert!(stderr.contains(why), "{stderr}");
+    }
     let pgn = tmp.path("bad.pgn");
     std::fs::write(&pgn, "[Event \"x\"]\n\n1. e4 e5 2. Ke3 1-0\n").expect("write");
     let (code, _, stderr) = plylab(&[

@@ -182,8 +182,8 @@ impl PolyglotBook {
     /// Reads a .bin book.
     ///
     /// # Errors
-    /// When the file cannot be read, its length is not a whole number of entries, or its
-    /// keys are out of order.
+    /// When the file cannot be read, is empty, its length is not a whole number of entries,
+    /// its keys are out of order, or an entry's move names no move.
     pub fn load(path: &Path) -> Result<Self, BookError> {
         super::load_with(path, Self::from_bytes)
     }
@@ -204,10 +204,24 @@ impl PolyglotBook {
                 learn: u32::from_be_bytes(c[12..].try_into().expect("4 bytes")),
             })
             .collect();
+        if entries.is_empty() {
+            // `book build` never writes one: an empty file is a wrong path or a failed copy.
+            return Err("empty: a Polyglot book holds at least one 16-byte entry".to_owned());
+        }
         if let Some(i) = entries.windows(2).position(|w| w[0].key > w[1].key) {
             return Err(format!(
                 "entry {} is out of key order: not a Polyglot book, or damaged",
                 i + 1
+            ));
+        }
+        // A move names two different squares and a promotion piece 0-4 (none, knight,
+        // bishop, rook, queen): text or other data read as entries seldom does.
+        let bad_move = |e: &Entry| e.mv >> 12 & 7 > 4 || e.mv & 0x3f == e.mv >> 6 & 0x3f;
+        if let Some(i) = entries.iter().position(bad_move) {
+            return Err(format!(
+                "entry {} holds no move (move field {:#06x}): not a Polyglot book, or damaged",
+                i + 1,
+                entries[i].mv
             ));
         }
         Ok(Self { entries })
