@@ -346,6 +346,12 @@ fn a_missing_or_duplicated_shard_is_refused() {
         stderr.contains("cannot create the output directory"),
         "{stderr}"
     );
+    // A shard whose searchers.csv cannot be read is the shard's fault, as its searches.csv
+    // is (it failed with exit 1).
+    let searchers = shards[1].join("searchers.csv");
+    std::fs::write(&searchers, "a,b\n1\n").expect("damage");
+    let stderr = bad_input(&merge_args(&shards, &dir.path("m2"), &["--no-plot"]));
+    assert!(stderr.contains("searchers.csv"), "{stderr}");
 }
 
 #[test]

@@ -304,7 +304,8 @@ fn merge_searches(shards: &[ShardDir], out: &Path) -> Result<usize, MergeError> 
         let path = shard.dir.join("searches.csv");
         let reader = flexible_csv(&path)
             .map_err(|e| MergeError::Refused(format!("{}: {e}", path.display())))?;
-        let mine = whole_jobs(reader, &path)?;
+        // A shard's rows that cannot be read are the shard's fault: bad input, as above.
+        let mine = whole_jobs(reader, &path).map_err(|e| MergeError::Refused(e.to_string()))?;
         let mut ids: Vec<usize> = mine.iter().map(|r| r.job).collect();
         ids.dedup();
         check_held(shard, &ids, "searches.csv", "job")?;
@@ -337,7 +338,8 @@ fn merge_searchers(shards: &[ShardDir], out: &Path) -> Result<(), MergeError> {
         if !path.exists() {
             continue;
         }
-        for row in read_searchers(&path).map_err(csv_err(&path))? {
+        let read = read_searchers(&path).map_err(csv_err(&path));
+        for row in read.map_err(|e| MergeError::Refused(e.to_string()))? {
             match merged.iter_mut().find(|m| m.searcher == row.searcher) {
                 Some(m) => {
                     m.alone &= row.alone;
