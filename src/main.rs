@@ -1781,6 +1781,12 @@ fn run_suite(args: &SuiteArgs) -> Result<(), Failure> {
     // searched it, and a resumed file must have been written by the same search.
     let mut searcher = args.techniques.searcher();
     searcher.add_swept(&args.techniques.limits().assignments());
+    // Each worker searches with a table of its own.
+    let workers = threads.min(positions.len()).max(1);
+    if searcher.mcts.is_none() {
+        let mb = searcher.config.tt_mb as u64 * workers as u64;
+        runner::tables_fit(mb, workers).map_err(Failure::bad_input)?;
+    }
     if let Some(csv) = args
         .csv
         .as_deref()

@@ -986,3 +986,51 @@ fn an_output_over_its_own_input_is_refused() {
     );
     assert!(after == before, "an input was written over");
 }
+
+/// Tables that fit one at a time but not as many at once as searches run at once are
+/// refused before anything is allocated, in a suite and in an experiment (two 15 GB tables
+/// on `--jobs 2` woke the out-of-memory killer). Sized from this machine's MemAvailable.
+#[test]
+fn tables_that_do_not_fit_side_by_side_are_refused() {
+    let Some(available) = plylab::lab::diagnose::memory_available_mb() else {
+        println!("skipped: no /proc/meminfo to size the tables from");
+        return;
+    };
+    let mb = available * 6 / 10;
+    if mb > 65_536 || mb == 0 {
+        println!("skipped: {available} MiB available: 60% of it is no table size (1-65536)");
+        return;
+    }
+    let mb = mb.to_string();
+    let set = "experiments/data/connect4/Test_L3_R1";
+    refused(
+        &[
+            "suite", "connect4", set, "--take", "2", "--tt-mb", &mb, "--jobs", "2",
+        ],
+        &["the transposition tables of the 2 searches run at once need"],
+    );
+    let dir = TempDir::new("tables-side-by-side");
+    let file = dir.path("tables.toml");
+    std::fs::write(
+        &file,
+        format!(
+            "name = \"tables\"\n[[games]]\ngame = \"connect4\"\npositions = [\"4444\", \"4453\"]\n\
+             [[searchers]]\nlabel = \"ab\"\nalgorithm = \"alphabeta\"\ntt_mb = {mb}\n\
+             limits = {{ depth = 2 }}\n"
+        ),
+    )
+    .expect("write");
+    let out = dir.path("out");
+    refused(
+        &[
+            "experiment",
+            file.to_str().expect("UTF-8"),
+            "--jobs",
+            "2",
+            "--out",
+            out.to_str().expect("UTF-8"),
+        ],
+        &["need", "lower --jobs"],
+    );
+    assert!(!out.exists(), "a refused run made its directory");
+}

@@ -109,6 +109,41 @@ pub struct RunReport {
     pub elapsed_s: f64,
 }
 
+/// Refuses a run whose jobs' transposition tables, as many at once as jobs run at once,
+/// need more memory than is available: the spec checks each table alone, and a suite of
+/// two 15 GB tables on `--jobs 2` woke the out-of-memory killer. Exclusive jobs run alone;
+/// Monte Carlo jobs have no table.
+///
+/// # Errors
+/// [`RunError::Refused`] naming the total, the workers and the memory available.
+pub fn check_tables_fit(pending: &[&Job], threads: usize) -> Result<(), RunError> {
+    let table = |j: &&Job| (j.searcher.mcts.is_none()).then_some(j.searcher.config.tt_mb as u64);
+    let (exclusive, shared): (Vec<&Job>, Vec<&Job>) =
+        pending.iter().partition(|j| j.searcher.exclusive);
+    let mut shared_mb: Vec<u64> = shared.iter().filter_map(table).collect();
+    shared_mb.sort_unstable_by(|a, b| b.cmp(a));
+    let workers = threads.min(shared_mb.len());
+    let at_once: u64 = shared_mb.iter().take(workers).sum();
+    let alone = exclusive.iter().filter_map(table).max().unwrap_or(0);
+    tables_fit(at_once.max(alone), workers).map_err(RunError::Refused)
+}
+
+/// Refuses `mb` MiB of tables held at once by `workers` searches when more than the memory
+/// available (`MemAvailable`; no check where it is unknown).
+///
+/// # Errors
+/// A sentence naming the total and the memory available.
+pub fn tables_fit(mb: u64, workers: usize) -> Result<(), String> {
+    match super::diagnose::memory_available_mb() {
+        Some(available) if mb > available => Err(format!(
+            "the transposition tables of the {workers} searches run at once need {mb} MiB, \
+             more than the memory available ({available} MiB, MemAvailable in \
+             /proc/meminfo): lower --jobs or the table size"
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// Wraps an I/O error on `path`.
 pub(crate) fn io(path: &Path) -> impl FnOnce(std::io::Error) -> RunError + '_ {
     move |source| RunError::Io {
@@ -177,8 +212,6 @@ pub fn run_jobs(
     let searchers =
         super::record::searcher_rows(plan.jobs.iter().filter(|j| selected(j.id)), &plan.jobs)
             .map_err(RunError::Refused)?;
-    guard::create(&out)?;
-    guard::clear_outputs(&out, options.force && !options.resume)?;
     let done: std::collections::HashSet<usize> = kept.iter().map(|r| r.job).collect();
     let pending: Vec<&Job> = plan
         .jobs
@@ -189,6 +222,9 @@ pub fn run_jobs(
         .jobs
         .unwrap_or_else(crate::lab::machine::cores)
         .max(1);
+    check_tables_fit(&pending, threads)?;
+    guard::create(&out)?;
+    guard::clear_outputs(&out, options.force && !options.resume)?;
     // A resumed run's run.json counts the time of the run it continues (read before this
     // run overwrites it).
     let earlier_s = options
