@@ -618,6 +618,30 @@ fn plot_writes_a_matchs_standings_and_summary_again_from_its_games() {
         "{stderr}"
     );
     assert_eq!(read("standings.csv"), table);
+    // So is a row whose seconds are not a finite number (NaN went into summary.md).
+    let header: Vec<&str> = games.lines().next().expect("header").split(',').collect();
+    let at = header
+        .iter()
+        .position(|&h| h == "first_time_s")
+        .expect("first_time_s");
+    let mut fields: Vec<&str> = games
+        .lines()
+        .nth(1)
+        .expect("a game row")
+        .split(',')
+        .collect();
+    fields[at] = "NaN";
+    let nan_row = fields.join(",");
+    let rest: Vec<&str> = games.lines().skip(2).collect();
+    let edited = format!("{}\n{nan_row}\n{}\n", header.join(","), rest.join("\n"));
+    std::fs::write(out.join("games.csv"), edited).expect("write");
+    let (code, _, stderr) = plylab(&["plot", dir_arg, "--format", "svg"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stderr.contains("games.csv: 1 rows left out, line 2 "),
+        "{stderr}"
+    );
+    assert!(!read("summary.md").contains("NaN"), "NaN in summary.md");
     std::fs::write(out.join("games.csv"), &games).expect("restore");
     // Games of another schedule are no games of this match.
     let json = read("run.json");

@@ -127,16 +127,23 @@ impl GameRow {
             };
             record.get(at).unwrap_or_default()
         };
+        // Seconds and depths are finite and not negative: NaN or inf read as numbers went
+        // into summary.md as `NaN` and halved a mean depth.
+        let measure = |text: &str| {
+            text.parse::<f64>()
+                .ok()
+                .filter(|x| x.is_finite() && *x >= 0.0)
+        };
         let side = |at: usize| -> Option<SideStats> {
             let depth: Option<f64> = match f(at + 3) {
                 "" => None,
-                d => Some(d.parse().ok()?),
+                d => Some(measure(d)?),
             };
             let moves: u32 = f(at).parse().ok()?;
             Some(SideStats {
                 moves,
                 nodes: f(at + 1).parse().ok()?,
-                time_s: f(at + 2).parse().ok()?,
+                time_s: measure(f(at + 2))?,
                 // The mean is what is kept; as a sum over all moves it reads back the same.
                 depth_sum: depth.map_or(0, |d| (d * f64::from(moves)).round() as u64),
                 depth_moves: if depth.is_some() { moves } else { 0 },
