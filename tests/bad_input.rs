@@ -769,36 +769,26 @@ fn bad_flags_are_refused() {
         &["--delta-margin"],
     );
     // A negative constant is read as the flag's value (not as an unknown flag `-1`) and
-    // refused by the range check.
-    refused(
-        &[
-            "search",
-            "connect4",
-            "start",
-            "--algorithm",
-            "uct",
-            "--nodes",
-            "100",
-            "--exploration",
-            "-1",
-        ],
-        &["--exploration -1: expected a constant from 0 to 1e6"],
-    );
-    // A vast one overflowed every child's bound to infinity (one child took the playouts).
-    refused(
-        &[
-            "search",
-            "connect4",
-            "start",
-            "--algorithm",
-            "uct",
-            "--nodes",
-            "100",
-            "--exploration",
-            "1e308",
-        ],
-        &["--exploration 1e308: expected a constant from 0 to 1e6"],
-    );
+    // refused by the range check; a vast one overflowed every child's bound to infinity (one
+    // child took the playouts).
+    for c in ["-1", "1e308"] {
+        refused(
+            &[
+                "search",
+                "connect4",
+                "start",
+                "--algorithm",
+                "uct",
+                "--nodes",
+                "100",
+                "--exploration",
+                c,
+            ],
+            &[&format!(
+                "--exploration {c}: expected a constant from 0 to 1e6"
+            )],
+        );
+    }
     refused(
         &[
             "suite",
