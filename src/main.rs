@@ -864,17 +864,8 @@ impl Techniques {
                     "--exploration is for --algorithm uct, flat, root_parallel, tree_parallel or tree_parallel_locked",
                 ));
             }
-            if !(0.0..=plylab::search::mcts::MAX_EXPLORATION).contains(&c) {
-                // A vast constant in exponent form, not its 309 digits.
-                let shown = if c.abs() < 1e7 {
-                    c.to_string()
-                } else {
-                    format!("{c:e}")
-                };
-                return Err(Failure::bad_input(format!(
-                    "--exploration {shown}: expected a constant from 0 to 1e6"
-                )));
-            }
+            plylab::search::mcts::check_exploration(c)
+                .map_err(|why| Failure::bad_input(format!("--exploration {why}")))?;
         }
         if (self.hold_depth.is_some() || self.hold_playouts.is_some())
             && !matches!(self.algorithm, AlgorithmName::TreeParallel)

@@ -785,7 +785,7 @@ fn bad_flags_are_refused() {
                 c,
             ],
             &[&format!(
-                "--exploration {c}: expected a constant from 0 to 1e6"
+                "--exploration {c} is not a number from 0 to 1e6"
             )],
         );
     }

@@ -272,8 +272,8 @@ pub fn build_connect4_book(
     }
     if positions > MAX_BOOK_POSITIONS {
         return Err(CommandError::BadInput(format!(
-            "book build: --positions {positions} is more than {MAX_BOOK_POSITIONS}, a search \
-             each: days of work for a book held in memory whole"
+            "book build: --positions {positions} is more than {MAX_BOOK_POSITIONS} (each \
+             position is a search, and the book is held in memory whole)"
         )));
     }
     let params = connect4_book_params(positions, depth, omega);

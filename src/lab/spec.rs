@@ -1729,16 +1729,9 @@ fn check_family_keys(
         }
         return Ok(());
     }
-    let c = variant.mcts_config.exploration;
     if let Some(e) = &spec.exploration
-        && !(0.0..=crate::search::mcts::MAX_EXPLORATION).contains(&c)
+        && let Err(why) = crate::search::mcts::check_exploration(variant.mcts_config.exploration)
     {
-        let shown = if c.abs() < 1e7 {
-            c.to_string()
-        } else {
-            format!("{c:e}")
-        };
-        let why = format!("{shown} is not a number from 0 to 1e6");
         return Err(src.at(e, "exploration", why));
     }
     let hold_keys = mcts_keys.iter().filter(|(key, _)| key.starts_with("hold_"));

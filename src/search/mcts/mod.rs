@@ -97,6 +97,23 @@ impl std::fmt::Display for MctsAlgorithm {
 /// (at 10^308 every child's bound was infinite and one child took nearly every playout).
 pub const MAX_EXPLORATION: f64 = 1e6;
 
+/// Refuses an exploration constant outside `0..=`[`MAX_EXPLORATION`] (NaN and the
+/// infinities too), writing a vast one in exponent form rather than in its 309 digits.
+///
+/// # Errors
+/// `"<c> is not a number from 0 to 1e6"`.
+pub fn check_exploration(c: f64) -> Result<(), String> {
+    if (0.0..=MAX_EXPLORATION).contains(&c) {
+        return Ok(());
+    }
+    let shown = if c.abs() < 1e7 {
+        c.to_string()
+    } else {
+        format!("{c:e}")
+    };
+    Err(format!("{shown} is not a number from 0 to 1e6"))
+}
+
 /// Settings of a Monte Carlo search.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct MctsConfig {
