@@ -784,9 +784,7 @@ fn bad_flags_are_refused() {
                 "--exploration",
                 c,
             ],
-            &[&format!(
-                "--exploration {c} is not a number from 0 to 1e6"
-            )],
+            &[&format!("--exploration {c} is not a number from 0 to 1e6")],
         );
     }
     refused(
