@@ -338,8 +338,9 @@ fn merge_searchers(shards: &[ShardDir], out: &Path) -> Result<(), MergeError> {
         if !path.exists() {
             continue;
         }
-        let read = read_searchers(&path).map_err(csv_err(&path));
-        for row in read.map_err(|e| MergeError::Refused(e.to_string()))? {
+        let rows = read_searchers(&path)
+            .map_err(|e| MergeError::Refused(format!("{}: {e}", path.display())))?;
+        for row in rows {
             match merged.iter_mut().find(|m| m.searcher == row.searcher) {
                 Some(m) => {
                     m.alone &= row.alone;

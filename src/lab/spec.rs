@@ -105,9 +105,7 @@ impl GameKind {
     pub fn has_chance(self) -> bool {
         matches!(self, Self::ChanceTree | Self::Backgammon)
     }
-}
 
-impl GameKind {
     /// The technique of `config` that this game gives nothing to work on, as its experiment
     /// key and the reason: quiescence search resolves captures (chess and checkers have
     /// them); null-move pruning needs a null move, and check extensions and quiescence
