@@ -41,22 +41,28 @@ pub fn open(path: &Path) -> io::Result<Box<dyn Read>> {
 }
 
 /// [`open`] within `cap`: the plain file, or the decompressed bytes of the compressed one
-/// (a small `.gz` can hold an endless stream of zeros).
+/// (a small `.gz` can hold an endless stream of zeros). A `path` that itself ends in `.gz`
+/// is decompressed as it is read, so that `games.csv.gz` may be named directly.
 ///
 /// # Errors
 /// As [`open`].
 pub fn open_within(path: &Path, cap: Cap) -> io::Result<Box<dyn Read>> {
+    if path.extension().is_some_and(|e| e == "gz") {
+        return Ok(decompressed(File::open(path)?, cap));
+    }
     match crate::input::open(path, cap) {
         Ok(file) => Ok(Box::new(BufReader::new(file))),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => {
-            let Ok(gz) = File::open(gz_path(path)) else {
-                return Err(e);
-            };
-            let text = GzDecoder::new(BufReader::new(gz));
-            Ok(Box::new(Capped::new(text, cap)))
-        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => match File::open(gz_path(path)) {
+            Ok(gz) => Ok(decompressed(gz, cap)),
+            Err(_) => Err(e),
+        },
         Err(e) => Err(e),
     }
+}
+
+/// The decompressed bytes of the gzip file `gz`, within `cap`.
+fn decompressed(gz: File, cap: Cap) -> Box<dyn Read> {
+    Box::new(Capped::new(GzDecoder::new(BufReader::new(gz)), cap))
 }
 
 /// Where only the compressed form of `path` exists, writes the plain file from it and
@@ -117,6 +123,8 @@ mod tests {
         assert_eq!(read_all(&csv), "a,b\n1,2\n");
         std::fs::write(&csv, "a,b\n3,4\n").unwrap();
         assert_eq!(read_all(&csv), "a,b\n3,4\n");
+        // The compressed file named itself reads decompressed.
+        assert_eq!(read_all(&gz_path(&csv)), "a,b\n1,2\n");
         std::fs::remove_dir_all(dir).unwrap();
     }
 

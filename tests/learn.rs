@@ -69,7 +69,13 @@ checkpoint_every = 10
 #[test]
 fn bad_weights_files_exit_2_with_file_and_line() {
     let dir = TempDir::new("learn-bad-weights");
-    let cases: [(&str, String, &str); 4] = [
+    let cases: [(&str, String, &str); 5] = [
+        (
+            // Written as read, not as 309 digits.
+            "huge.toml",
+            chess_weights(|l| replace(l, "rook_mg", "rook_mg = 1e308")),
+            "`rook_mg` = 1e308: weights must be finite numbers of magnitude at most 100000",
+        ),
         (
             "missing.toml",
             chess_weights(|l| l.retain(|x| !x.starts_with("king_shield_mg"))),
@@ -144,7 +150,23 @@ fn learning_file_mistakes_are_named_at_their_key() {
     let g = games.display().to_string();
     let texel = TINY_TEXEL.replace("THREADS", "1");
     let td = "name = \"tiny\"\ngame = \"connect4\"\nmethod = \"td\"\nseed = 1\n[self_play]\ngames = 4\ndepth = 2\nrandom_plies = 60\nmax_plies = 100\n[td]\nlambda = 0.7\nlearning_rate = 1.0\nk = 0.4\nbatch = 2\n";
-    let cases: [(&str, String, &str); 7] = [
+    let cases: [(&str, String, &str); 10] = [
+        (
+            // Each method's table belongs to it alone: the other's would be ignored.
+            "td table in a texel file",
+            format!("{texel}[td]\nlambda = 0.7\nlearning_rate = 1.0\nk = 0.4\nbatch = 2\n"),
+            "learn.toml:16: key `td`: [td] is for methods td and tdleaf",
+        ),
+        (
+            "texel table in a td file",
+            format!("{td}[texel]\nepochs = 3\nlearning_rate = 1.0\n"),
+            "learn.toml:15: key `texel`: [texel] is for method texel",
+        ),
+        (
+            "arena games in a td file",
+            format!("games = [{g:?}]\n{td}"),
+            "learn.toml:1: key `games`: td and tdleaf learn from their own [self_play] games",
+        ),
         (
             "missing start",
             format!("start = \"{}\"\n{texel}", dir.path("none.toml").display()),

@@ -460,7 +460,8 @@ pub struct LearnReport {
 
 /// The 1-based line where `key = ` starts in `text` (for messages on values): a dotted
 /// key (`self_play.games`) in its `[table]`, a plain one before the first table; failing
-/// that (an inline table), the first line setting the key's last part anywhere; 0 if none.
+/// that (an inline table), the first line setting the key's last part anywhere, then the
+/// header of a table named `key`; 0 if none.
 fn line_of_key(text: &str, key: &str) -> usize {
     let (table, leaf) = key.rsplit_once('.').unwrap_or(("", key));
     let sets_leaf = |l: &str| {
@@ -477,8 +478,13 @@ fn line_of_key(text: &str, key: &str) -> usize {
         }
         section == table && sets_leaf(l)
     });
+    let header = || {
+        text.lines()
+            .position(|l| l.trim().trim_matches(['[', ']']).trim() == key)
+    };
     in_table
         .or_else(|| text.lines().position(sets_leaf))
+        .or_else(header)
         .map_or(0, |i| i + 1)
 }
 
@@ -615,6 +621,9 @@ pub fn read_spec(path: &Path) -> Result<(LearnSpec, String), LearnError> {
             if t.checkpoint_every == 0 {
                 return Err(bad("texel.checkpoint_every", "at least 1"));
             }
+            if spec.td.is_some() {
+                return Err(bad("td", "[td] is for methods td and tdleaf, not texel"));
+            }
         }
         Method::Td | Method::Tdleaf => {
             let Some(t) = &spec.td else {
@@ -634,6 +643,18 @@ pub fn read_spec(path: &Path) -> Result<(LearnSpec, String), LearnError> {
             }
             if t.batch == 0 {
                 return Err(bad("td.batch", "at least 1"));
+            }
+            if spec.texel.is_some() {
+                return Err(bad(
+                    "texel",
+                    "[texel] is for method texel, not td or tdleaf",
+                ));
+            }
+            if !spec.games.is_empty() {
+                return Err(bad(
+                    "games",
+                    "td and tdleaf learn from their own [self_play] games, not arena games",
+                ));
             }
         }
     }

@@ -273,7 +273,7 @@ pub fn parse_weights(
             return Err(at(
                 v.span(),
                 format!(
-                    "[weights]: `{name}` = {x}: weights must be finite numbers of magnitude at most {MAX_WEIGHT}"
+                    "[weights]: `{name}` = {x:?}: weights must be finite numbers of magnitude at most {MAX_WEIGHT}"
                 ),
             ));
         }
