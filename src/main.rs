@@ -1387,6 +1387,7 @@ fn arena(args: &ExperimentArgs) -> Result<(), Failure> {
         .shard
         .map(|s| ShardRecord::of_match(&plan, s, args.quick));
     refuse_empty_shard(shard.as_ref(), &args.file)?;
+    plan.check_programs().map_err(Failure::bad_input)?;
     if args.dry_run {
         let concurrency = args.jobs.map_or(plan.concurrency, |j| j as usize);
         // A shard's games only, as for an experiment's jobs.

@@ -1022,3 +1022,40 @@ fn tables_that_do_not_fit_side_by_side_are_refused() {
     );
     assert!(!out.exists(), "a refused run made its directory");
 }
+
+/// An external player whose program cannot be found is refused before the match, and by
+/// `--dry-run`: played, its every game would be a crash (exit 1 at the end). Both ways of
+/// naming a program: a path, and a name looked up on the PATH.
+#[test]
+fn an_engine_that_is_not_installed_is_refused() {
+    let dir = TempDir::new("engine-not-installed");
+    for (cmd, why) in [
+        ("/nonexistent/plylab-engine", "no such file"),
+        ("plylab-no-such-engine", "in no directory on the PATH"),
+    ] {
+        let file = dir.path("missing.toml");
+        std::fs::write(
+            &file,
+            format!(
+                "name = \"missing\"\n[match]\ngame = \"chess\"\ngames = 2\n\
+                 [[searchers]]\nlabel = \"a\"\nalgorithm = \"alphabeta\"\nlimits = {{ depth = 1 }}\n\
+                 [[searchers]]\nlabel = \"b\"\nengine = {{ cmd = \"{cmd}\" }}\nlimits = {{ depth = 1 }}\n"
+            ),
+        )
+        .expect("write");
+        let file = file.to_str().expect("UTF-8");
+        let out = dir.path("out");
+        let out = out.to_str().expect("UTF-8");
+        for extra in [&["--dry-run"][..], &[]] {
+            let args = [&["experiment", file, "--out", out][..], extra].concat();
+            refused(
+                &args,
+                &[
+                    "missing.toml: player `b`: program",
+                    &format!("`{cmd}` not found ({why})"),
+                ],
+            );
+        }
+        assert!(!Path::new(out).exists(), "{cmd}: the match started");
+    }
+}

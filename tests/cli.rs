@@ -663,6 +663,9 @@ fn every_committed_experiment_file_is_valid() {
             assert!(read.is_ok(), "{path}: {:?}", read.err());
             assert_eq!(code, 2, "{path}: {stderr}");
             assert!(stderr.contains("plylab learn"), "{path}: {stderr}");
+        } else if code == 2 && stderr.contains(": program `") && stderr.contains("` not found") {
+            // An external player this machine lacks (.ci/run installs them where it can).
+            println!("skipped: {}", stderr.trim());
         } else {
             experiments += 1;
             assert_eq!(code, 0, "{path}: {stderr}");

@@ -87,6 +87,15 @@ impl ExternalSpec {
             Self::Gnubg(s) => format!("GNU Backgammon `{}` at {} plies", s.cmd, s.plies),
         }
     }
+
+    /// The program it runs.
+    #[must_use]
+    pub fn program(&self) -> &str {
+        match self {
+            Self::Gtp(s) => &s.cmd,
+            Self::Gnubg(s) => &s.cmd,
+        }
+    }
 }
 
 /// A running external player.

@@ -12,6 +12,7 @@
 use std::collections::VecDeque;
 use std::fmt;
 use std::io::{self, BufRead, BufReader, Read, Write};
+use std::path::Path;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -74,6 +75,17 @@ pub(crate) struct EngineProcess {
     dead: Option<String>,
     /// Its traffic since the last [`Self::take_log`].
     log: Log,
+}
+
+/// Whether `cmd` names a program [`EngineProcess::spawn`] can find: a file where it
+/// holds a `/` (a path, relative to the working directory), else a file of that name in
+/// a directory on the `PATH`, as `execvp` looks.
+pub(crate) fn program_exists(cmd: &str) -> bool {
+    if cmd.contains('/') {
+        return Path::new(cmd).is_file();
+    }
+    std::env::var_os("PATH")
+        .is_some_and(|path| std::env::split_paths(&path).any(|dir| dir.join(cmd).is_file()))
 }
 
 impl EngineProcess {

@@ -247,6 +247,18 @@ pub enum PlayerKind {
     External(super::external::ExternalSpec),
 }
 
+impl PlayerKind {
+    /// The external program it runs; `None` for a plylab search.
+    #[must_use]
+    pub fn program(&self) -> Option<&str> {
+        match self {
+            Self::Search(_) => None,
+            Self::Engine(e) => Some(&e.cmd),
+            Self::External(e) => Some(e.program()),
+        }
+    }
+}
+
 /// A player of the match.
 #[derive(Clone, Debug)]
 pub struct Player {
@@ -442,6 +454,32 @@ impl MatchPlan {
             }
         }
         out
+    }
+
+    /// Refuses a match whose external player names a program that is neither a file (a
+    /// path) nor on the `PATH`: its every game would be recorded as a crash. `plylab
+    /// experiment` calls it before a match and before `--dry-run`'s plan; [`load`] does not,
+    /// so that its checks of everything else do not depend on what this machine has
+    /// installed.
+    ///
+    /// # Errors
+    /// The file, the player and the program.
+    pub fn check_programs(&self) -> Result<(), String> {
+        let missing = self.players.iter().find_map(|p| {
+            let program = p.kind.program()?;
+            (!super::process::program_exists(program)).then_some((&p.name, program))
+        });
+        missing.map_or(Ok(()), |(name, program)| {
+            Err(format!(
+                "{}: player `{name}`: program `{program}` not found ({})",
+                self.file.display(),
+                if program.contains('/') {
+                    "no such file"
+                } else {
+                    "in no directory on the PATH"
+                }
+            ))
+        })
     }
 
     /// A reduced match to check a file end to end: one round per pairing (a game pair), at
