@@ -747,7 +747,29 @@ impl Techniques {
     fn check(&self) -> Result<(), Failure> {
         self.check_monte_carlo()?;
         self.check_algorithm_flags()?;
+        self.check_tuning_flags()?;
         self.check_ybw_threads()
+    }
+
+    /// Refuses a flag that tunes a technique left off (`--null-verify` without
+    /// `--null-move`), as an experiment file refuses its key: it would change nothing.
+    fn check_tuning_flags(&self) -> Result<(), Failure> {
+        let config = self.searcher().config;
+        let quiescence_off = config.quiescence.is_none();
+        let tuning = [
+            ("quiescence_checks", "quiescence", quiescence_off),
+            ("delta_margin", "quiescence", quiescence_off),
+            ("quiescence_tt", "quiescence", quiescence_off),
+            ("null_verify", "null_move", config.null_move.is_none()),
+        ];
+        match tuning.iter().find(|(id, _, off)| *off && self.given(id)) {
+            Some((id, technique, _)) => Err(Failure::bad_input(format!(
+                "{} tunes {}, which is off",
+                flag(id),
+                flag(technique)
+            ))),
+            None => Ok(()),
+        }
     }
 
     /// Whether the flag of this id was given on the command line.

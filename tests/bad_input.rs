@@ -519,6 +519,18 @@ const CASES: &[Case] = &[
         "searcher `null` turns on `null_move`, and connect4 has no null move",
     ),
     case(
+        "null_verify_without_null_move.toml",
+        11,
+        "null_verify",
+        "`null_verify` tunes `null_move`, which searcher `verified` does not turn on",
+    ),
+    case(
+        "delta_margin_without_quiescence.toml",
+        12,
+        "delta_margin",
+        "`delta_margin` tunes `quiescence`, which searcher `delta` does not turn on",
+    ),
+    case(
         "arena_technique_idle_in_game.toml",
         14,
         "quiescence_checks",
@@ -1058,4 +1070,26 @@ fn an_engine_that_is_not_installed_is_refused() {
         }
         assert!(!Path::new(out).exists(), "{cmd}: the match started");
     }
+}
+
+/// A tuning key beside a swept technique is accepted: the variants that turn the technique
+/// on use it, the others leave it unused (the refusal above is for a technique never on).
+#[test]
+fn a_tuning_key_beside_a_swept_technique_is_accepted() {
+    let text = "name = \"tuned\"\n[[games]]\ngame = \"chess\"\npositions = [\"startpos\"]\n\
+                limits = { depth = 2 }\n[[searchers]]\nlabel = \"q\"\nalgorithm = \"alphabeta\"\n\
+                quiescence = [\"off\", 4]\ndelta_margin = 200\nnull_move = [\"off\", 2]\n\
+                null_verify = true\n";
+    let plan = plylab::lab::spec::parse(Path::new("tuned.toml"), text).expect("accepted");
+    let configs: Vec<_> = plan.jobs.iter().map(|j| &j.searcher.config).collect();
+    assert_eq!(configs.len(), 4);
+    let tuned = configs
+        .iter()
+        .filter(|c| c.quiescence.as_ref().is_some_and(|q| q.delta == Some(200)))
+        .count();
+    let verified = configs
+        .iter()
+        .filter(|c| c.null_move.as_ref().is_some_and(|n| n.verify))
+        .count();
+    assert_eq!((tuned, verified), (2, 2));
 }

@@ -831,6 +831,28 @@ fn flags_the_algorithm_or_game_does_not_read_are_bad_input() {
             "--check-extension does nothing here: checkers has no checks",
         ),
         (
+            &[
+                "search",
+                "chess",
+                "startpos",
+                "--null-verify",
+                "--depth",
+                "2",
+            ],
+            "--null-verify tunes --null-move, which is off",
+        ),
+        (
+            &[
+                "suite",
+                "chess",
+                "experiments/data/chess/mate_in_1.epd",
+                "--quiescence-tt",
+                "--depth",
+                "2",
+            ],
+            "--quiescence-tt tunes --quiescence, which is off",
+        ),
+        (
             &["uci", "--algorithm", "expectiminimax"],
             "searches games with chance nodes",
         ),

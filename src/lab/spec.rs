@@ -1544,6 +1544,7 @@ fn check_variant(
         ));
     }
     check_technique_ranges(src, spec, variant)?;
+    check_tuning_keys(src, spec, variant)?;
     if let Some(threads) = &spec.threads {
         let t = variant.config.threads;
         let most = config::MAX_SEARCH_THREADS;
@@ -1614,6 +1615,68 @@ fn check_variant(
             .map_err(|why| src.at(tt, "tt_mb", why))?;
     }
     Ok(())
+}
+
+/// Refuses a key that tunes a technique the searcher never turns on (`null_verify`
+/// without `null_move`, `delta_margin` without `quiescence`, `secondary_margin` without
+/// `secondary`): it would change nothing but the label. Where the technique is swept, the
+/// variants that turn it off just leave the key unused.
+fn check_tuning_keys(
+    src: &Source,
+    spec: &SearcherSpec,
+    variant: &SearcherVariant,
+) -> Result<(), SpecError> {
+    let config = &variant.config;
+    let fixed = |swept: Option<bool>| swept != Some(true);
+    let quiescence_off =
+        config.quiescence.is_none() && fixed(spec.quiescence.as_ref().map(Sweep::is_sweep));
+    let null_move_off =
+        config.null_move.is_none() && fixed(spec.null_move.as_ref().map(Sweep::is_sweep));
+    let secondary_off = config.secondary.is_none()
+        && fixed(spec.secondary.as_ref().map(|s| s.get_ref().is_sweep()));
+    let unused = [
+        (
+            "quiescence_checks",
+            spec.quiescence_checks.is_some(),
+            "quiescence",
+            quiescence_off,
+        ),
+        (
+            "delta_margin",
+            spec.delta_margin.is_some(),
+            "quiescence",
+            quiescence_off,
+        ),
+        (
+            "quiescence_tt",
+            spec.quiescence_tt.is_some(),
+            "quiescence",
+            quiescence_off,
+        ),
+        (
+            "null_verify",
+            spec.null_verify.is_some(),
+            "null_move",
+            null_move_off,
+        ),
+        (
+            "secondary_margin",
+            spec.secondary_margin.is_some(),
+            "secondary",
+            secondary_off,
+        ),
+    ];
+    match unused.iter().find(|(_, set, _, off)| *set && *off) {
+        Some((key, _, technique, _)) => Err(src.at(
+            &spec.label,
+            key,
+            format!(
+                "`{key}` tunes `{technique}`, which searcher `{}` does not turn on",
+                spec.label.get_ref()
+            ),
+        )),
+        None => Ok(()),
+    }
 }
 
 /// The numeric technique keys in the ranges their `search` flags accept (the bounds are
