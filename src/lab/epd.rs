@@ -1,8 +1,9 @@
 //! EPD files (Edwards, "Portable Game Notation Specification and Implementation Guide",
 //! 1994, section 16.2): per line, the first four FEN fields, then operations
 //! `opcode operand ...;`. Read here: `bm` (best moves) and `am` (moves to avoid), several
-//! moves separated by spaces; `id` (quoted or not); `ce` as `+M<n>` (a mate in n) or
-//! centipawns; `pv` (a line of moves, played in turn). Moves are SAN, or the hyphenated long
+//! moves separated by spaces, no move both; `id` (quoted or not); `ce` as `+M<n>` (a mate
+//! in n) or centipawns; `dm` (direct mate: a mate in n, agreeing with `ce` where both are
+//! given); `pv` (a line of moves, played in turn). Moves are SAN, or the hyphenated long
 //! algebraic notation of the mate suites (`Bh8-f6+`), tried when SAN does not read. Every
 //! operation is also kept as read.
 //!
@@ -41,7 +42,7 @@ pub struct EpdRecord {
     pub best: Vec<ChessMove>,
     /// The `am` moves: each of them fails.
     pub avoid: Vec<ChessMove>,
-    /// `n` for `ce +Mn`: the side to move mates in n moves.
+    /// `n` for `ce +Mn` or `dm n`: the side to move mates in n moves.
     pub mate_in: Option<u32>,
     /// `ce` in centipawns, when it is a number.
     pub centipawns: Option<i32>,
@@ -157,6 +158,12 @@ pub fn parse_line(text: &str, line: usize) -> Result<EpdRecord, ParseError> {
     for op in operations {
         apply(&mut record, &op)?;
         record.operations.push(op);
+    }
+    if let Some(both) = record.best.iter().find(|m| record.avoid.contains(m)) {
+        return Err(ParseError::new(format!(
+            "`{}` is both a best move (bm) and a move to avoid (am)",
+            record.position.san(*both)
+        )));
     }
     Ok(record)
 }
@@ -291,6 +298,10 @@ fn apply(record: &mut EpdRecord, op: &EpdOperation) -> Result<(), ParseError> {
         }
         "id" => record.id = Some(op.operands.join(" ")),
         "ce" => read_ce(record, op)?,
+        "dm" => {
+            let count = op.operands.first().map_or("", String::as_str);
+            set_mate_in(record, mate_count(count, "dm", count)?)?;
+        }
         "pv" => {
             let mut pos = record.position.clone();
             for m in &op.operands {
@@ -330,17 +341,7 @@ fn read_ce(record: &mut EpdRecord, op: &EpdOperation) -> Result<(), ParseError> 
     let value = op.operands.first().map_or("", String::as_str);
     let mate = value.strip_prefix('+').unwrap_or(value);
     if let Some(n) = mate.strip_prefix('M').or_else(|| mate.strip_prefix('#')) {
-        let n = n
-            .parse()
-            .map_err(|_| ParseError::new(format!("ce `{value}` is not a mate count")))?;
-        if n == 0 {
-            // The side to move mates in one move at the fewest: a mate already on the
-            // board is the mover's loss, not a mate in 0 for it.
-            return Err(ParseError::new(format!(
-                "ce `{value}`: a mate count starts at 1 (mate in one move)"
-            )));
-        }
-        record.mate_in = Some(n);
+        set_mate_in(record, mate_count(n, "ce", value)?)?;
     } else {
         record.centipawns =
             Some(value.parse().map_err(|_| {
@@ -348,6 +349,45 @@ fn read_ce(record: &mut EpdRecord, op: &EpdOperation) -> Result<(), ParseError> 
             })?);
     }
     Ok(())
+}
+
+/// The most moves of a mate count: a mate in n takes 2n − 1 plies, and no search here goes
+/// deeper than [`crate::search::MAX_DEPTH`].
+pub const MAX_MATE_MOVES: u32 = crate::search::MAX_DEPTH.div_ceil(2);
+
+/// The mate count `n` of operation `opcode` (whose operand reads `value`): 1 to
+/// [`MAX_MATE_MOVES`].
+fn mate_count(n: &str, opcode: &str, value: &str) -> Result<u32, ParseError> {
+    let n: u32 = n
+        .parse()
+        .map_err(|_| ParseError::new(format!("{opcode} `{value}` is not a mate count")))?;
+    if n == 0 {
+        // The side to move mates in one move at the fewest: a mate already on the board is
+        // the mover's loss, not a mate in 0 for it.
+        return Err(ParseError::new(format!(
+            "{opcode} `{value}`: a mate count starts at 1 (mate in one move)"
+        )));
+    }
+    if n > MAX_MATE_MOVES {
+        return Err(ParseError::new(format!(
+            "{opcode} `{value}`: a mate in more than {MAX_MATE_MOVES} moves is deeper than any search here"
+        )));
+    }
+    Ok(n)
+}
+
+/// Records a mate in `n`, refusing one that disagrees with a count already read (`ce +M2;
+/// dm 3;`).
+fn set_mate_in(record: &mut EpdRecord, n: u32) -> Result<(), ParseError> {
+    match record.mate_in {
+        Some(m) if m != n => Err(ParseError::new(format!(
+            "a mate in {n} and a mate in {m}: ce and dm disagree"
+        ))),
+        _ => {
+            record.mate_in = Some(n);
+            Ok(())
+        }
+    }
 }
 
 #[cfg(test)]
@@ -406,6 +446,11 @@ mod tests {
         assert_eq!(r.best[0].to_string(), "h2f4");
         assert_eq!(r.mate_in, Some(2));
         assert_eq!(r.pv.len(), 3);
+        // `dm` gives the count alone, or agrees with `ce`.
+        let dm = "1k6/8/1K6/8/8/8/8/7R w - - bm Rh8#; dm 1;";
+        assert_eq!(parse_line(dm, 1).unwrap().mate_in, Some(1));
+        let both = "1k6/8/1K6/8/8/8/8/7R w - - bm Rh8#; ce +M1; dm 1;";
+        assert_eq!(parse_line(both, 1).unwrap().mate_in, Some(1));
     }
 
     #[test]
@@ -424,6 +469,14 @@ mod tests {
         assert!(why("4k3/8/8/8/8/8/8/4K3 w - - id \"open;").contains("not closed"));
         assert!(why("4k3/8/8/8/8/8/8/4K3 w - - ce +Mx;").contains("mate count"));
         assert!(why("4k3/8/8/8/8/8/8/4K3 w - - ce +M0;").contains("starts at 1"));
+        assert!(why("4k3/8/8/8/8/8/8/4K3 w - - ce +M4294967295;").contains("deeper than any"));
+        assert!(why("4k3/8/8/8/8/8/8/4K3 w - - dm 0;").contains("dm `0`: a mate count starts"));
+        assert!(why("4k3/8/8/8/8/8/8/4K3 w - - ce +M2; dm 3;").contains("ce and dm disagree"));
+        let both = why("4k3/8/8/8/8/8/8/4K3 w - - bm Kd2 Kd1; am Kd1;");
+        assert!(
+            both.contains("`Kd1` is both a best move (bm) and a move to avoid"),
+            "{both}"
+        );
         assert!(why("4k3/8/8/8/8/8/8/4K3 w - - pv Kd2 Kd2;").contains("pv: `Kd2`"));
         assert!(why("4k3/8/8/8/8/8/8/4K3 w - - 7x bm Kd2;").contains("opcode"));
     }
