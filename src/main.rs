@@ -111,7 +111,7 @@ struct LearnArgs {
     #[arg(long)]
     no_plot: bool,
     /// Stop after N epochs or batches, leaving the checkpoint (tests resumption).
-    #[arg(long, hide = true, value_name = "N")]
+    #[arg(long, allow_negative_numbers = true, hide = true, value_name = "N")]
     stop_after: Option<u32>,
 }
 
@@ -124,14 +124,15 @@ struct BookBuildArgs {
     #[arg(long, value_name = "FILE")]
     pgn: Option<PathBuf>,
     /// Connect four: positions to expand (the book's size, 1 to 10,000,000) [default: 200].
-    #[arg(long, value_name = "N")]
+    #[arg(long, allow_negative_numbers = true, value_name = "N")]
     positions: Option<usize>,
     /// Connect four: the depth of each leaf's alpha-beta search (0: to the end)
     /// [default: 8].
-    #[arg(long, value_name = "D", value_parser = clap::value_parser!(u32).range(0..=i64::from(MAX_DEPTH)))]
+    #[arg(long, allow_negative_numbers = true, value_name = "D", value_parser = clap::value_parser!(u32).range(0..=i64::from(MAX_DEPTH)))]
     depth: Option<u32>,
-    /// Connect four: drop-out expansion's cost of a ply, in evaluation units [default: 4].
-    #[arg(long, value_name = "W")]
+    /// Connect four: drop-out expansion's cost of a ply, in evaluation units, at least 0
+    /// [default: 4].
+    #[arg(long, value_name = "W", allow_negative_numbers = true, value_parser = clap::value_parser!(i32).range(0..))]
     omega: Option<i32>,
     /// Connect four: the position the book starts from, as moves (`start`: the empty
     /// board) [default: start].
@@ -141,7 +142,7 @@ struct BookBuildArgs {
     #[arg(long, value_name = "FILE")]
     out: PathBuf,
     /// Chess: plies of each game that enter the book (at least 1) [default: 1024].
-    #[arg(long, value_name = "N")]
+    #[arg(long, allow_negative_numbers = true, value_name = "N")]
     max_ply: Option<usize>,
 }
 
@@ -264,7 +265,7 @@ struct ExperimentArgs {
     file: PathBuf,
     /// Worker threads for jobs, 1-256 (arena files: games at once, overriding
     /// `concurrency`) [default: the number of cores].
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=256))]
+    #[arg(long, allow_negative_numbers = true, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=256))]
     jobs: Option<u32>,
     /// Write results here instead of runs/<name> (a directory git ignores: a run never
     /// overwrites the committed results/<name> unless sent there with --force).
@@ -316,7 +317,7 @@ struct SlurmArgs {
     /// The experiment or arena file (TOML), as the tasks will open it.
     file: PathBuf,
     /// Array tasks, one shard each (at most the file's jobs, or game pairs).
-    #[arg(long, value_name = "N", default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, allow_negative_numbers = true, value_name = "N", default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..))]
     tasks: u32,
     /// Partition (sbatch --partition).
     #[arg(long, value_name = "P")]
@@ -328,7 +329,7 @@ struct SlurmArgs {
     #[arg(long, value_name = "A")]
     account: Option<String>,
     /// Most tasks running at once (the array's %K).
-    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, allow_negative_numbers = true, value_name = "K", value_parser = clap::value_parser!(u32).range(1..))]
     throttle: Option<u32>,
     /// Merged results directory [default: runs/<name>, as `experiment`'s: the merge job
     /// replaces what it holds, so never the committed results/<name> unless named];
@@ -426,7 +427,7 @@ struct Techniques {
     #[arg(long, value_enum, default_value = "alphabeta")]
     algorithm: AlgorithmName,
     /// Transposition table size in MiB (0: none; at most 65536 and the memory available).
-    #[arg(long, value_name = "MB", default_value_t = 16, value_parser = plylab::lab::diagnose::table_mb_flag)]
+    #[arg(long, allow_negative_numbers = true, value_name = "MB", default_value_t = 16, value_parser = plylab::lab::diagnose::table_mb_flag)]
     tt_mb: u32,
     /// Order moves by the evaluator's hint (centre first in connect four).
     #[arg(long)]
@@ -451,7 +452,7 @@ struct Techniques {
     parity: bool,
     /// Solve positions with at most N empties, 1-20, by the game's dedicated solver
     /// (othello; the other games have none and ignore it).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=i64::from(config::MAX_ENDGAME_SOLVER)))]
+    #[arg(long, allow_negative_numbers = true, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=i64::from(config::MAX_ENDGAME_SOLVER)))]
     endgame_solver: Option<u32>,
     /// All of --hint --tt-move --killers --history.
     #[arg(long)]
@@ -467,16 +468,16 @@ struct Techniques {
     #[arg(long)]
     no_iterative: bool,
     /// Seed of the search's random choices.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 1)]
     seed: u64,
     /// Deepest iteration in plies, at most 5000 [default: to the end of the game].
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_DEPTH)))]
+    #[arg(long, allow_negative_numbers = true, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_DEPTH)))]
     depth: Option<u32>,
     /// Most nodes (Monte Carlo: playouts).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, allow_negative_numbers = true, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     nodes: Option<u64>,
     /// Most milliseconds.
-    #[arg(long, alias = "movetime", value_name = "MS", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, allow_negative_numbers = true, alias = "movetime", value_name = "MS", value_parser = clap::value_parser!(u64).range(1..))]
     time_ms: Option<u64>,
     /// Quiescence search: off, unlimited, or its deepest ply (0-100).
     #[arg(long, value_name = "off|unlimited|N", default_value = "off")]
@@ -485,7 +486,7 @@ struct Techniques {
     #[arg(long)]
     quiescence_checks: bool,
     /// Delta pruning in quiescence with this margin (evaluator units, ≥ 0).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(i32).range(0..))]
+    #[arg(long, allow_negative_numbers = true, value_name = "N", value_parser = clap::value_parser!(i32).range(0..))]
     delta_margin: Option<i32>,
     /// Quiescence nodes look their positions up in the transposition table and store their
     /// values there.
@@ -498,7 +499,7 @@ struct Techniques {
     #[arg(long)]
     null_verify: bool,
     /// Check extension in 1/24 ply (0-23).
-    #[arg(long, value_name = "N", default_value_t = 0, value_parser = clap::value_parser!(i32).range(0..=i64::from(config::MAX_CHECK_EXTENSION)))]
+    #[arg(long, allow_negative_numbers = true, value_name = "N", default_value_t = 0, value_parser = clap::value_parser!(i32).range(0..=i64::from(config::MAX_CHECK_EXTENSION)))]
     check_extension: i32,
     /// Principal variation search.
     #[arg(long)]
@@ -508,11 +509,11 @@ struct Techniques {
     etc: bool,
     /// Search threads, 1-256 (ybw: at most 64), for --algorithm lazy_smp, ybw,
     /// root_parallel, tree_parallel or tree_parallel_locked.
-    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=config::MAX_SEARCH_THREADS as i64))]
+    #[arg(long, allow_negative_numbers = true, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=config::MAX_SEARCH_THREADS as i64))]
     threads: u32,
     /// Young Brothers Wait: nodes at least this many plies (1-64) from the horizon may hand
     /// their younger brothers to idle threads.
-    #[arg(long, value_name = "N", default_value_t = plylab::search::ybw::SPLIT_DEPTH, value_parser = clap::value_parser!(u32).range(1..=i64::from(config::MAX_SPLIT_PLIES)))]
+    #[arg(long, allow_negative_numbers = true, value_name = "N", default_value_t = plylab::search::ybw::SPLIT_DEPTH, value_parser = clap::value_parser!(u32).range(1..=i64::from(config::MAX_SPLIT_PLIES)))]
     split_plies: u32,
     /// Lazy SMP: the depths the helper threads search (EXPERIMENTS.md, `helper_depths`).
     #[arg(long, value_enum, default_value_t = HelperDepthsName::Alternate)]
@@ -522,7 +523,7 @@ struct Techniques {
     #[arg(long, value_enum, default_value_t = MainDepthsName::Every)]
     main_depths: MainDepthsName,
     /// Aspiration windows with this half-width (evaluator units).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(i32).range(1..))]
+    #[arg(long, allow_negative_numbers = true, value_name = "N", value_parser = clap::value_parser!(i32).range(1..))]
     aspiration: Option<i32>,
     /// Store table scores without re-basing mate distances by ply (to see why it is needed).
     #[arg(long)]
@@ -536,15 +537,15 @@ struct Techniques {
     exploration: Option<f64>,
     /// --algorithm tree_parallel: each thread holds back the statistics of the nodes this
     /// many plies below the root (EXPERIMENTS.md, `hold_depth`) [default: 0, none].
-    #[arg(long, value_name = "N")]
+    #[arg(long, allow_negative_numbers = true, value_name = "N")]
     hold_depth: Option<u32>,
     /// --algorithm tree_parallel: playouts between two publications of the held-back
     /// statistics [default: 512].
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, allow_negative_numbers = true, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     hold_playouts: Option<u32>,
     /// Monte Carlo tree searches: playouts through a node before it expands (EXPERIMENTS.md,
     /// `expand_visits`) [default: 1, UCT's rule].
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, allow_negative_numbers = true, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     expand_visits: Option<u32>,
     /// Threats: moves creating the most winning cells first (Pons, part 10).
     #[arg(long)]
@@ -987,12 +988,12 @@ struct SuiteArgs {
     /// <known score>` per line (Pons's connect-four format).
     file: PathBuf,
     /// Only the first N positions (N ≥ 1).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, allow_negative_numbers = true, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     take: Option<u64>,
     /// Worker threads, 1-256 [default: the number of cores]. With 1, the positions are
     /// searched on the main thread, which also writes their rows, as a single-threaded
     /// solver would.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=256))]
+    #[arg(long, allow_negative_numbers = true, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=256))]
     jobs: Option<u32>,
     /// Also write one CSV row per position here, as each finishes: its final iteration,
     /// with `solved`, the total work and the depth, nodes and time at which the final

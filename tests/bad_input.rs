@@ -889,6 +889,24 @@ fn bad_flags_are_refused() {
         &["book", "build", "othello", "--out", "never-written.bin"],
         &["game `othello` has no book builder"],
     );
+    // A negative cost of a ply is read as a number (not as a flag) and refused.
+    refused(
+        &[
+            "book",
+            "build",
+            "connect4",
+            "--omega",
+            "-5",
+            "--out",
+            "never-written.bin",
+        ],
+        &["-5 is not in 0.."],
+    );
+    // So is any negative number given to a numeric flag.
+    refused(
+        &["search", "chess", "startpos", "--depth", "-1"],
+        &["invalid value '-1' for '--depth <N>'"],
+    );
     // The other game's flags are refused, not ignored.
     refused(
         &[
