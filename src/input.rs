@@ -158,12 +158,13 @@ impl fmt::Display for BadUtf8 {
     }
 }
 
-/// `bytes` as text, or where its UTF-8 breaks.
+/// `bytes` as text, or where its UTF-8 breaks. A leading byte-order mark (which Windows
+/// editors write) is dropped: it would otherwise be read as part of the first word.
 ///
 /// # Errors
 /// The first invalid byte, located.
 pub fn utf8(bytes: Vec<u8>) -> Result<String, BadUtf8> {
-    String::from_utf8(bytes).map_err(|e| {
+    let mut text = String::from_utf8(bytes).map_err(|e| {
         let offset = e.utf8_error().valid_up_to();
         let good = std::str::from_utf8(&e.as_bytes()[..offset]).unwrap_or_default();
         let line_start = good.rfind('\n').map_or(0, |i| i + 1);
@@ -172,7 +173,11 @@ pub fn utf8(bytes: Vec<u8>) -> Result<String, BadUtf8> {
             line: good.matches('\n').count() + 1,
             column: good[line_start..].chars().count() + 1,
         }
-    })
+    })?;
+    if text.starts_with('\u{feff}') {
+        text.drain(..'\u{feff}'.len_utf8());
+    }
+    Ok(text)
 }
 
 #[cfg(test)]
@@ -183,6 +188,15 @@ mod tests {
         bytes: 4,
         what: "a test file",
     };
+
+    #[test]
+    fn a_byte_order_mark_is_dropped() {
+        assert_eq!(
+            utf8(b"\xef\xbb\xbfname = 1\n".to_vec()).unwrap(),
+            "name = 1\n"
+        );
+        assert_eq!(utf8(b"x\xef\xbb\xbf".to_vec()).unwrap(), "x\u{feff}");
+    }
 
     #[test]
     fn a_reader_past_the_cap_fails_and_one_at_it_does_not() {
