@@ -96,6 +96,14 @@ fn build_probe_and_damaged_books_on_the_command_line() {
     let (code, stdout, _) = plylab(&["book", "probe", path, "start"]);
     assert_eq!(code, 0);
     assert_eq!(stdout.lines().count(), 7, "{stdout}");
+    // An empty position is a mistake (the start is written `start`), not the start.
+    let (code, _, stderr) = plylab(&["book", "probe", path, " "]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("an empty position"), "{stderr}");
+    let empty_from = ["book", "build", "connect4", "--from", "", "--out", path];
+    let (code, _, stderr) = plylab(&empty_from);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("--from ``: an empty position"), "{stderr}");
     let read = SearchBook::load(&file).expect("reads back");
     assert!(matches!(Book::load(&file), Ok(Book::Search(ref b)) if *b == read));
 

@@ -6,9 +6,10 @@ use std::path::{Path, PathBuf};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::tablebase::{AnyTable, BuildStats, Ending, TablebaseError, Tablebases, build, checkers};
-use crate::game::{Game, Notation};
+use crate::game::{Game, Notation, ParseError};
 use crate::games::checkers::Checkers;
 use crate::games::chess::Chess;
+use crate::games::connect4::Connect4;
 use crate::search::probe::Exact;
 
 /// Why a command failed, split as the exit codes are: bad input (2) or a failure (1).
@@ -171,7 +172,7 @@ pub fn describe(ending: Ending, s: &BuildStats, path: &Path) -> String {
 /// # Errors
 /// A damaged file or an unreadable position (bad input), or a file that cannot be read.
 pub fn probe_tablebase(file: &Path, fen: &str) -> Result<(), CommandError> {
-    let bad = |e: crate::game::ParseError| CommandError::BadInput(format!("position `{fen}`: {e}"));
+    let bad = |e: ParseError| CommandError::BadInput(format!("position `{fen}`: {e}"));
     let table = AnyTable::load(file)?;
     let chess = matches!(table, AnyTable::Chess(_));
     let value = match table {
@@ -242,6 +243,18 @@ pub fn build_chess_book(pgn: &Path, out: &Path, max_ply: usize) -> Result<(), Co
 /// and read in memory whole.
 pub const MAX_BOOK_POSITIONS: usize = 10_000_000;
 
+/// A connect-four position as moves, refusing an empty one (which the game's own reader
+/// takes for the start): a position left out by mistake (`--from ""`, an unset shell
+/// variable) is more likely than one meant to be the start, which is written `start`.
+fn connect4_position(text: &str) -> Result<Connect4, ParseError> {
+    if text.trim().is_empty() {
+        return Err(ParseError::new(
+            "an empty position: write `start` for the start position",
+        ));
+    }
+    Connect4::parse_position(text)
+}
+
 /// `plylab book build connect4 --positions N [--depth D] [--omega W] [--from POS]`: a book
 /// built by drop-out expansion, each leaf valued by an ordered alpha-beta search to depth
 /// `D` (0: to the end of the game) with the centre-first evaluation.
@@ -257,8 +270,8 @@ pub fn build_connect4_book(
     depth: u32,
     omega: i32,
 ) -> Result<(), CommandError> {
-    use crate::games::connect4::{CentreFirst, Connect4};
-    let root = Connect4::parse_position(from)
+    use crate::games::connect4::CentreFirst;
+    let root = connect4_position(from)
         .map_err(|e| CommandError::BadInput(format!("--from `{from}`: {e}")))?;
     if root.status() != crate::game::Status::Ongoing {
         return Err(CommandError::BadInput(format!(
@@ -331,11 +344,10 @@ pub fn connect4_book_params(
 /// # Errors
 /// A damaged book or an unreadable position (bad input), or a file that cannot be read.
 pub fn probe_book(file: &Path, fen: &str) -> Result<(), CommandError> {
-    let bad = |e: crate::game::ParseError| CommandError::BadInput(format!("position `{fen}`: {e}"));
+    let bad = |e: ParseError| CommandError::BadInput(format!("position `{fen}`: {e}"));
     let book = match super::book::Book::load(file)? {
         super::book::Book::Polyglot(book) => book,
         super::book::Book::Search(book) => {
-            use crate::games::connect4::Connect4;
             if book.game() != "connect4" {
                 let game = book.game();
                 return Err(CommandError::BadInput(format!(
@@ -343,7 +355,7 @@ pub fn probe_book(file: &Path, fen: &str) -> Result<(), CommandError> {
                     file.display()
                 )));
             }
-            let moves = book.scored_moves(&Connect4::parse_position(fen).map_err(bad)?);
+            let moves = book.scored_moves(&connect4_position(fen).map_err(bad)?);
             if moves.is_empty() {
                 println!("out of book");
             }
