@@ -52,6 +52,9 @@ pub enum NotationError {
         /// The legal moves.
         legal: String,
     },
+    /// `moves` with no move after it (a line cut short).
+    #[error("`moves` with no move after it")]
+    NoMoves,
     /// A move after `moves` could not be played.
     #[error("move {index} after `moves`: {source}")]
     Line {
@@ -244,6 +247,9 @@ pub fn parse_position(text: &str) -> Result<Checkers, NotationError> {
         None => (text, None),
     };
     let mut pos = parse_fen(position)?;
+    if line.is_some_and(|l| l.trim().is_empty()) {
+        return Err(NotationError::NoMoves);
+    }
     for (i, mv) in line.unwrap_or("").split_whitespace().enumerate() {
         let parsed = parse_move(&pos, mv).map_err(|e| NotationError::Line {
             index: i + 1,

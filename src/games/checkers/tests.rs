@@ -147,7 +147,9 @@ fn fen_round_trips_and_bad_positions_are_refused_with_a_reason() {
         assert_eq!(to_fen(&pos(fen)), fen);
     }
     assert_eq!(to_fen(&pos(" W : B1 , K3 : W22,21 . ")), "W:W21,22:B1,K3");
-    let cases: [(&str, &str); 9] = [
+    let cases: [(&str, &str); 11] = [
+        ("start moves", "`moves` with no move after it"),
+        ("W:W21:B1 moves  ", "`moves` with no move after it"),
         ("X:W21:B1", "side to move"),
         ("B:W21", "expected"),
         ("B:W21:W22", "each of `W` and `B`"),
