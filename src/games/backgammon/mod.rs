@@ -528,7 +528,18 @@ impl Backgammon {
             let [mover, other] = position_id::decode(first)?;
             Self::from_rows([mover, other], Player::First, None, Scoring::Gammons)?
         };
+        // Each setting once: a second roll or scoring is a mistake, not an override.
+        let (mut scoring, mut roll) = (None, None);
         for word in words {
+            let (seen, what) = match word {
+                "winloss" | "gammons" => (&mut scoring, "scoring"),
+                _ => (&mut roll, "roll"),
+            };
+            if let Some(first) = seen.replace(word) {
+                return Err(ParseError::new(format!(
+                    "a second {what} `{word}` after `{first}`"
+                )));
+            }
             match word {
                 "winloss" => pos.scoring = Scoring::WinLoss,
                 "gammons" => pos.scoring = Scoring::Gammons,

@@ -138,6 +138,20 @@ fn bad_positions_and_moves_are_refused() {
     ] {
         assert!(Backgammon::parse_position(bad).is_err(), "{bad}");
     }
+    // Each setting once; no padding bits in the ID (`B` for the start's last `A`).
+    for (bad, why) in [
+        ("4HPwATDgc/ABMB", "its last character sets padding bits"),
+        ("start 31 52", "a second roll `52` after `31`"),
+        ("start 31 31", "a second roll `31` after `31`"),
+        (
+            "start winloss 31 gammons",
+            "a second scoring `gammons` after `winloss`",
+        ),
+    ] {
+        let err = Backgammon::parse_position(bad).unwrap_err().to_string();
+        assert!(err.contains(why), "{bad}: {err}");
+    }
+    assert_eq!(pos("start winloss 31"), pos("start 31 winloss"));
     let p = pos("start 31");
     for bad in [
         "24/16", "8/5", "25/22", "bar/22", "6/off", "x/y", "13/10(9)",
