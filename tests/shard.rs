@@ -346,6 +346,34 @@ fn a_missing_or_duplicated_shard_is_refused() {
         stderr.contains("cannot create the output directory"),
         "{stderr}"
     );
+    // A finished shard's damaged rows are named, not left to read as "not finished": a
+    // row repeated, and a number that does not read.
+    let rows_path = shards[0].join("searches.csv");
+    let rows = std::fs::read_to_string(&rows_path).expect("rows");
+    let first = rows.lines().nth(1).expect("a row");
+    let job = first.split(',').next().expect("a job");
+    std::fs::write(&rows_path, format!("{rows}{first}\n")).expect("repeat a row");
+    let stderr = bad_input(&merge_args(&shards, &dir.path("m1"), &["--no-plot"]));
+    let repeated = format!("rows left out as damaged: job {job}: ");
+    assert!(stderr.contains(&repeated), "{stderr}");
+    let header: Vec<&str> = rows.lines().next().expect("header").split(',').collect();
+    let column = |name: &str| header.iter().position(|&c| c == name).expect(name);
+    let mut fields: Vec<&str> = first.split(',').collect();
+    let iterations: u32 = fields[column("iterations")].parse().expect("iterations");
+    let count = format!(
+        "searches.csv {} rows for its {iterations} iterations",
+        iterations + 1
+    );
+    assert!(stderr.contains(&count), "{stderr}");
+    fields[column("nodes")] = "NaN";
+    let damaged = rows.replacen(first, &fields.join(","), 1);
+    std::fs::write(&rows_path, damaged).expect("damage a number");
+    let stderr = bad_input(&merge_args(&shards, &dir.path("m1"), &["--no-plot"]));
+    assert!(
+        stderr.contains("searches.csv line 2, column `nodes`: invalid digit"),
+        "{stderr}"
+    );
+    std::fs::write(&rows_path, rows).expect("mend");
     // A shard whose searchers.csv cannot be read is the shard's fault, as its searches.csv
     // is (it failed with exit 1).
     let searchers = shards[1].join("searchers.csv");

@@ -21,7 +21,7 @@ use crate::arena::spec::MatchPlan;
 use crate::arena::standings::{pairing_standing, standings};
 use crate::lab::machine::{RunInfo, recorded_run, write_info};
 use crate::lab::record::{Row, SearcherRow, link_twins, read_searchers, write_searchers};
-use crate::lab::runner::{RunError, csv_err, flexible_csv, io, whole_jobs};
+use crate::lab::runner::{RunError, csv_err, flexible_csv, io, whole_jobs_explained};
 
 /// Why a merge could not be made.
 #[derive(Debug, thiserror::Error)]
@@ -202,12 +202,14 @@ fn record(s: &ShardDir) -> &crate::cluster::shard::ShardRecord {
 }
 
 /// Checks that each id in `0..total` is held whole by exactly one shard: `held[k]` are the
-/// ids whose rows shard `k` holds whole.
+/// ids whose rows shard `k` holds whole; `damaged` says why a shard's rows of an id were
+/// left out, where they were.
 fn check_coverage(
     shards: &[ShardDir],
     held: &[Vec<usize>],
     total: usize,
     unit: &str,
+    damaged: &BTreeMap<usize, String>,
 ) -> Result<(), MergeError> {
     let mut holders: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
     for (k, ids) in held.iter().enumerate() {
@@ -236,6 +238,20 @@ fn check_coverage(
             missing.len(),
             ranges(&missing)
         ));
+        let why: Vec<String> = missing
+            .iter()
+            .filter_map(|id| Some(format!("{unit} {id}: {}", damaged.get(id)?)))
+            .collect();
+        if !why.is_empty() {
+            let more = match why.len() {
+                n if n > 3 => format!(" and {} more", n - 3),
+                _ => String::new(),
+            };
+            problems.push(format!(
+                "rows left out as damaged: {}{more}",
+                why[..why.len().min(3)].join("; ")
+            ));
+        }
     }
     if !doubled.is_empty() {
         let ids: Vec<usize> = doubled.iter().map(|(i, _)| *i).collect();
@@ -300,12 +316,17 @@ fn check_held(shard: &ShardDir, ids: &[usize], file: &str, unit: &str) -> Result
 fn merge_searches(shards: &[ShardDir], out: &Path) -> Result<usize, MergeError> {
     let mut rows: Vec<Row> = Vec::new();
     let mut held = Vec::new();
+    let mut damaged = BTreeMap::new();
     for shard in shards {
         let path = shard.dir.join("searches.csv");
         let reader = flexible_csv(&path)
             .map_err(|e| MergeError::Refused(format!("{}: {e}", path.display())))?;
         // A shard's rows that cannot be read are the shard's fault: bad input, as above.
-        let mine = whole_jobs(reader, &path).map_err(|e| MergeError::Refused(e.to_string()))?;
+        let (mine, why) =
+            whole_jobs_explained(reader, &path).map_err(|e| MergeError::Refused(e.to_string()))?;
+        for (job, why) in why {
+            damaged.insert(job, format!("{} {why}", path.display()));
+        }
         let mut ids: Vec<usize> = mine.iter().map(|r| r.job).collect();
         ids.dedup();
         check_held(shard, &ids, "searches.csv", "job")?;
@@ -313,7 +334,7 @@ fn merge_searches(shards: &[ShardDir], out: &Path) -> Result<usize, MergeError> 
         rows.extend(mine);
     }
     let total = shards[0].info.job_count;
-    check_coverage(shards, &held, total, "job")?;
+    check_coverage(shards, &held, total, "job", &damaged)?;
     let twins: BTreeMap<usize, usize> = shards
         .iter()
         .flat_map(|s| record(s).baselines.iter().map(|&[job, base]| (job, base)))
@@ -405,7 +426,8 @@ fn merge_match(shards: &[ShardDir], out: &Path, info: &RunInfo) -> Result<usize,
         held.push(ids);
         rows.extend(mine);
     }
-    check_coverage(shards, &held, schedule.len(), "game")?;
+    // Damaged games.csv rows are warned of, with their lines, as they are read.
+    check_coverage(shards, &held, schedule.len(), "game", &BTreeMap::new())?;
     rows.sort_by_key(|r| r.game);
     let rows = crate::arena::run::write_match_files(&plan, out, sprt_in_order(&plan, rows))?;
     let table = standings(&plan, &rows);

@@ -2,6 +2,7 @@
 //! finishes, run.json describing the run, and at the end the CSV sorted by job so that the
 //! same file and seed give the same bytes (timing columns aside) whatever `--jobs` is.
 
+use std::collections::BTreeMap;
 use std::fs::{self, File};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -358,23 +359,65 @@ pub(crate) fn progress_bar(show: bool, len: usize, unit: &str) -> ProgressBar {
 /// its `iterations` column announces are there; rows of other jobs, and a torn last line, are
 /// dropped, and those jobs run again.
 pub(crate) fn whole_jobs<R: std::io::Read>(
-    mut reader: csv::Reader<R>,
+    reader: csv::Reader<R>,
     csv_path: &Path,
 ) -> Result<Vec<Row>, RunError> {
+    whole_jobs_explained(reader, csv_path).map(|(rows, _)| rows)
+}
+
+/// [`whole_jobs`], and why each job it left out was left out, by job id: the first of its
+/// rows that does not read (line, column and cause), or its rows' count against its
+/// iterations. `merge` names these: a finished shard's damaged rows are not "unfinished".
+pub(crate) fn whole_jobs_explained<R: std::io::Read>(
+    mut reader: csv::Reader<R>,
+    csv_path: &Path,
+) -> Result<(Vec<Row>, BTreeMap<usize, String>), RunError> {
     let headers = reader.headers().map_err(csv_err(csv_path))?.clone();
-    let rows: Vec<Row> = readable_records(&mut reader, csv_path)?
-        .into_iter()
-        .filter(|record| record.len() == headers.len())
-        .filter_map(|record| record.deserialize::<Row>(Some(&headers)).ok())
-        .collect();
-    let mut present = std::collections::HashMap::<usize, u32>::new();
+    let mut why: BTreeMap<usize, String> = BTreeMap::new();
+    let mut rows: Vec<Row> = Vec::new();
+    for record in readable_records(&mut reader, csv_path)? {
+        let line = record.position().map_or(0, csv::Position::line);
+        let unreadable = if record.len() == headers.len() {
+            match record.deserialize::<Row>(Some(&headers)) {
+                Ok(row) => {
+                    rows.push(row);
+                    continue;
+                }
+                Err(e) => match e.kind() {
+                    csv::ErrorKind::Deserialize { err, .. } => {
+                        let column = err
+                            .field()
+                            .and_then(|f| headers.get(usize::try_from(f).ok()?))
+                            .unwrap_or("?");
+                        format!("line {line}, column `{column}`: {}", err.kind())
+                    }
+                    _ => format!("line {line}: {e}"),
+                },
+            }
+        } else {
+            let (n, m) = (record.len(), headers.len());
+            format!("line {line} has {n} fields, not {m}")
+        };
+        if let Some(job) = record.get(0).and_then(|j| j.parse().ok()) {
+            why.entry(job).or_insert(unreadable);
+        }
+    }
+    let mut present = BTreeMap::<usize, u32>::new();
     for row in &rows {
         *present.entry(row.job).or_default() += 1;
     }
-    Ok(rows
+    for row in &rows {
+        if present[&row.job] != row.iterations {
+            let (n, of) = (present[&row.job], row.iterations);
+            why.entry(row.job)
+                .or_insert_with(|| format!("{n} rows for its {of} iterations"));
+        }
+    }
+    let rows = rows
         .into_iter()
-        .filter(|row| present[&row.job] == row.iterations)
-        .collect())
+        .filter(|row| !why.contains_key(&row.job))
+        .collect();
+    Ok((rows, why))
 }
 
 /// The records of `reader` that parse (a torn last line does not, and is skipped). An I/O
