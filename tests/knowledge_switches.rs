@@ -108,6 +108,14 @@ fn knowledge_keys_are_validated_with_their_location() {
             "needs `secondary`",
         ),
         (
+            // Off in its one variant: as good as absent.
+            "secondary = 0\nsecondary_margin = 5",
+            "chess",
+            "startpos",
+            "secondary_margin",
+            "needs `secondary`",
+        ),
+        (
             "secondary = 2\nsecondary_margin = -1",
             "chess",
             "startpos",

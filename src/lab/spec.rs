@@ -1618,9 +1618,9 @@ fn check_variant(
 }
 
 /// Refuses a key that tunes a technique the searcher never turns on (`null_verify`
-/// without `null_move`, `delta_margin` without `quiescence`, `secondary_margin` without
-/// `secondary`): it would change nothing but the label. Where the technique is swept, the
-/// variants that turn it off just leave the key unused.
+/// without `null_move`, `delta_margin` without `quiescence`; `secondary_margin` is
+/// [`check_secondary`]'s): it would change nothing but the label. Where the technique is
+/// swept, the variants that turn it off just leave the key unused.
 fn check_tuning_keys(
     src: &Source,
     spec: &SearcherSpec,
@@ -1632,8 +1632,6 @@ fn check_tuning_keys(
         config.quiescence.is_none() && fixed(spec.quiescence.as_ref().map(Sweep::is_sweep));
     let null_move_off =
         config.null_move.is_none() && fixed(spec.null_move.as_ref().map(Sweep::is_sweep));
-    let secondary_off = config.secondary.is_none()
-        && fixed(spec.secondary.as_ref().map(|s| s.get_ref().is_sweep()));
     let unused = [
         (
             "quiescence_checks",
@@ -1658,12 +1656,6 @@ fn check_tuning_keys(
             spec.null_verify.is_some(),
             "null_move",
             null_move_off,
-        ),
-        (
-            "secondary_margin",
-            spec.secondary_margin.is_some(),
-            "secondary",
-            secondary_off,
         ),
     ];
     match unused.iter().find(|(_, set, _, off)| *set && *off) {
@@ -1731,7 +1723,13 @@ fn check_secondary(
     variant: &SearcherVariant,
 ) -> Result<(), SpecError> {
     if let Some(m) = &spec.secondary_margin {
-        if spec.secondary.is_none() {
+        // Absent, or off in every variant (a sweep with 0 among its values is fine).
+        let never_on = spec
+            .secondary
+            .as_ref()
+            .is_none_or(|k| !k.get_ref().is_sweep())
+            && variant.config.secondary.is_none();
+        if never_on {
             return Err(src.at(
                 m,
                 "secondary_margin",

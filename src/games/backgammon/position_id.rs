@@ -49,13 +49,6 @@ pub fn decode(id: &str) -> Result<[[u8; 26]; 2], ParseError> {
         // 6i..6i+6 of the byte stream, most significant first.
         bits |= (v as u128) << (122 - 6 * i);
     }
-    // 84 bits carry 80: the last character's low 4 bits are padding, zero in every ID
-    // GNU Backgammon writes. Set, they are most likely a mistyped last character.
-    if bits >> 44 & 0xF != 0 {
-        return Err(ParseError::new(format!(
-            "`{id}` is not a Position ID: its last character sets padding bits (an ID ends in A, Q, g or w)"
-        )));
-    }
     let key: Vec<u8> = (0..10).map(|b| (bits >> (120 - 8 * b)) as u8).collect();
     let mut rows = [[0u8; 26]; 2];
     let mut bit = 0usize;
@@ -90,6 +83,13 @@ pub fn decode(id: &str) -> Result<[[u8; 26]; 2], ParseError> {
     if bit > 80 || key_has_trailing_ones(&key, bit) {
         return Err(ParseError::new(format!(
             "`{id}` is not a Position ID: bits set after the last player's bar"
+        )));
+    }
+    // 84 bits carry 80: the last character's low 4 bits are padding, zero in every ID
+    // GNU Backgammon writes. Set, they are most likely a mistyped last character.
+    if bits >> 44 & 0xF != 0 {
+        return Err(ParseError::new(format!(
+            "`{id}` is not a Position ID: its last character sets padding bits (an ID ends in A, Q, g or w)"
         )));
     }
     Ok(rows)
