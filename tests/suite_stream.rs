@@ -295,3 +295,32 @@ fn monte_carlo_algorithms_run_from_the_command_line() {
         assert_eq!(code, 2, "{bad:?}: {stderr}");
     }
 }
+
+/// A Monte Carlo move is judged by solving the position after it, within a node budget: an
+/// early connect-four position (two stones: hours to solve) ends in seconds, its move
+/// counted unsolved and reported as not judged, and the CSV's `solved` is left empty
+/// rather than guessed.
+#[test]
+fn a_monte_carlo_move_too_far_from_the_end_to_judge_is_not_judged() {
+    let tmp = TempDir::new("suite-unjudged");
+    let set = tmp.path("early.txt");
+    std::fs::write(&set, "44 0\n").expect("write");
+    let csv = tmp.path("rows.csv");
+    let (stdout, _) = run(&[
+        "suite",
+        "connect4",
+        set.to_str().expect("UTF-8"),
+        "--algorithm",
+        "uct",
+        "--nodes",
+        "10",
+        "--csv",
+        csv.to_str().expect("UTF-8"),
+    ]);
+    assert!(stdout.contains("exact 0/1"), "{stdout}");
+    let unjudged = "1 Monte Carlo moves not judged: the position after the move was not solved";
+    assert!(stdout.contains(unjudged), "{stdout}");
+    let rows = rows(&csv);
+    assert_eq!(rows.len(), 1);
+    assert_eq!(rows[0].solved, None);
+}

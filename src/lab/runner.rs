@@ -909,11 +909,17 @@ fn run_mcts<G: Game, E: Evaluator<G>>(
     }
 }
 
+/// The most nodes [`keeps_known_value`] spends solving the position after a Monte Carlo
+/// move: a few seconds. An early connect-four position, or any checkers position far from
+/// its end, would otherwise take hours, whatever budget the Monte Carlo search had.
+pub const JUDGE_NODES: u64 = 20_000_000;
+
 /// Whether `mv`, a Monte Carlo search's choice at `root`, is right by the test set's
 /// `answer`: for best and avoided moves, as for alpha-beta; for a known score, whether the
 /// move keeps the position's game-theoretic outcome (win, draw or loss), found by solving
-/// the position after it to the end with ordered alpha-beta and a table. `None` when the
-/// answer names no move (only a mate distance, which Monte Carlo does not announce).
+/// the position after it with ordered alpha-beta and a table, within [`JUDGE_NODES`].
+/// `None` when the answer names no move (only a mate distance, which Monte Carlo does not
+/// announce), or when the solve proves nothing within its budget.
 fn keeps_known_value<G: Game, E: Evaluator<G>>(
     root: &G,
     eval: &E,
@@ -940,8 +946,15 @@ fn keeps_known_value<G: Game, E: Evaluator<G>>(
             let child_score = match child.status() {
                 Status::Over(outcome) => score::of_outcome(outcome, 0),
                 Status::Ongoing => {
-                    let solved = Searcher::new(eval, &config).run(&child, &Limits::default());
-                    solved.score().unwrap_or(0)
+                    let budget = Limits {
+                        nodes: Some(JUDGE_NODES),
+                        ..Limits::default()
+                    };
+                    let solved = Searcher::new(eval, &config).run(&child, &budget);
+                    let last = solved
+                        .last()
+                        .filter(|it| super::answer::proven(&child, it))?;
+                    last.score
                 }
             };
             let after = -child_score;

@@ -77,6 +77,9 @@ pub struct SuiteReport {
     pub total: usize,
     /// Positions whose search completed no iteration.
     pub no_iteration: usize,
+    /// Monte Carlo moves with a known answer that could not be judged: solving the
+    /// position after the move proved nothing within [`super::runner::JUDGE_NODES`].
+    pub unjudged: usize,
     /// Every position's outcome, in the set's order.
     pub outcomes: Vec<Outcome>,
     /// Positions not solved exactly, with their known answers.
@@ -114,6 +117,13 @@ impl SuiteReport {
             lines.push(format!(
                 "{} positions completed no iteration (counted unsolved)",
                 self.no_iteration
+            ));
+        }
+        if self.unjudged > 0 {
+            lines.push(format!(
+                "{} Monte Carlo moves not judged: the position after the move was not solved within {} nodes (counted unsolved)",
+                self.unjudged,
+                super::runner::JUDGE_NODES
             ));
         }
         let column = |f: fn(&Outcome) -> f64| self.outcomes.iter().map(f).collect::<Vec<_>>();
@@ -284,6 +294,7 @@ fn summarise(jobs: &[Job], outcomes: Vec<Outcome>) -> SuiteReport {
         exact: 0,
         total: 0,
         no_iteration: 0,
+        unjudged: 0,
         outcomes: Vec::new(),
         misses: Vec::new(),
     };
@@ -295,6 +306,9 @@ fn summarise(jobs: &[Job], outcomes: Vec<Outcome>) -> SuiteReport {
         }
         if job.position.answer.is_some() {
             report.total += 1;
+            if outcome.row.playouts.is_some() && outcome.row.solved.is_none() {
+                report.unjudged += 1;
+            }
             if outcome.row.solved == Some(true) {
                 report.exact += 1;
             } else {
