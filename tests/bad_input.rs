@@ -519,6 +519,12 @@ const CASES: &[Case] = &[
         "searcher `null` turns on `null_move`, and connect4 has no null move",
     ),
     case(
+        "position_listed_twice.toml",
+        6,
+        "game",
+        "position `44` is searched twice by `ab` with the same limits and seed (jobs 0 and 2)",
+    ),
+    case(
         "null_verify_without_null_move.toml",
         11,
         "null_verify",

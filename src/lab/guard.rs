@@ -93,35 +93,8 @@ pub fn clear_outputs(out: &Path, force: bool) -> Result<(), RunError> {
     Ok(())
 }
 
-/// What identifies a job across edits of its experiment file: its whole resolved
-/// configuration, not its number or the file's text.
-#[must_use]
-pub fn job_identity(job: &Job) -> String {
-    let s = &job.searcher;
-    format!(
-        "{}|{}|{}|{:?}|{}|{}|{}|{:?}|{:?}|{:?}|{:?}|{:?}|{}|{:?}|{}|{}|{}",
-        job.position.position.kind(),
-        job.position.set,
-        job.position.label,
-        job.position.answer.as_ref().map(ToString::to_string),
-        s.name(),
-        s.algorithm_name(),
-        s.params(),
-        s.config,
-        s.oracle,
-        s.eval,
-        s.mcts,
-        s.mcts_config,
-        s.exclusive,
-        job.limits,
-        job.repetition,
-        job.play_out,
-        job.seed,
-    )
-}
-
 /// The rows of an earlier run in `out` (read from `csv_path`) to keep for `plan`: those of
-/// every whole job whose [`job_identity`] is still a job of `plan`, renumbered as that job.
+/// every whole job whose [`Job::identity`] is still a job of `plan`, renumbered as that job.
 /// The earlier plan is rebuilt from the experiment text its run.json records.
 ///
 /// # Errors
@@ -153,11 +126,11 @@ pub fn kept_rows(plan: &Plan, out: &Path, csv_path: &Path) -> Result<Vec<Row>, R
                 "the earlier run's experiment text no longer validates: {e}"
             ))
         })?;
-    let now: HashMap<String, &Job> = plan.jobs.iter().map(|j| (job_identity(j), j)).collect();
+    let now: HashMap<String, &Job> = plan.jobs.iter().map(|j| (j.identity(), j)).collect();
     let then: Vec<Option<&Job>> = earlier
         .jobs
         .iter()
-        .map(|j| now.get(&job_identity(j)).copied())
+        .map(|j| now.get(&j.identity()).copied())
         .collect();
     let reader = flexible_csv(csv_path).map_err(io(csv_path))?;
     let mut rows = whole_jobs(reader, csv_path)?;

@@ -722,6 +722,33 @@ pub struct Job {
 }
 
 impl Job {
+    /// What identifies a job across edits of its experiment file: its whole resolved
+    /// configuration, not its number or the file's text.
+    #[must_use]
+    pub fn identity(&self) -> String {
+        let s = &self.searcher;
+        format!(
+            "{}|{}|{}|{:?}|{}|{}|{}|{:?}|{:?}|{:?}|{:?}|{:?}|{}|{:?}|{}|{}|{}",
+            self.position.position.kind(),
+            self.position.set,
+            self.position.label,
+            self.position.answer.as_ref().map(ToString::to_string),
+            s.name(),
+            s.algorithm_name(),
+            s.params(),
+            s.config,
+            s.oracle,
+            s.eval,
+            s.mcts,
+            s.mcts_config,
+            s.exclusive,
+            self.limits,
+            self.repetition,
+            self.play_out,
+            self.seed,
+        )
+    }
+
     /// Whether running the job again gives the same rows, timing columns aside: one thread
     /// and no time limit (a clock, or the interleaving of threads, makes the rest differ
     /// from run to run; every random choice is seeded).
@@ -990,6 +1017,7 @@ pub fn parse(file: &Path, text: &str) -> Result<Plan, SpecError> {
             return Err(src.at(&game.game, "game", why));
         }
     }
+    check_repeated_jobs(&src, &doc, &jobs)?;
     link_baselines(&mut jobs);
     super::diagnose::check_variant_names(&src, doc.searchers.get_ref(), &jobs)?;
     super::diagnose::check_references(&src, &doc.references, &jobs)?;
@@ -2299,6 +2327,26 @@ fn add_jobs(
             }
         }
     }
+}
+
+/// Refuses two jobs that are the same search ([`Job::identity`]): a position listed twice,
+/// or a `[[games]]` table repeated. The second would add nothing but weight in every mean,
+/// and `--resume` could not tell the two apart.
+fn check_repeated_jobs(src: &Source, doc: &ExperimentFile, jobs: &[Job]) -> Result<(), SpecError> {
+    let mut seen = std::collections::HashMap::new();
+    for job in jobs {
+        if let Some(first) = seen.insert(job.identity(), job.id) {
+            let game = &doc.games.get_ref()[job.game_index];
+            let why = format!(
+                "position `{}` is searched twice by `{}` with the same limits and seed (jobs {first} and {}): a position or a [[games]] table listed twice",
+                job.position.label,
+                job.searcher.name(),
+                job.id
+            );
+            return Err(src.at(&game.game, "game", why));
+        }
+    }
+    Ok(())
 }
 
 /// Points each job with several threads at its one-thread twin: the same searcher (label
