@@ -1117,3 +1117,30 @@ fn a_tuning_key_beside_a_swept_technique_is_accepted() {
         .count();
     assert_eq!((tuned, verified), (2, 2));
 }
+
+/// A database is written beside its file and renamed over it: an `--out` that is not a
+/// regular file (a directory here; a device or a pipe alike) is refused before the build
+/// rather than replaced, and a symbolic link is written through, not replaced.
+#[test]
+fn a_database_out_that_is_not_a_regular_file_is_refused() {
+    let dir = TempDir::new("tablebase-out");
+    let folder = dir.path("folder");
+    std::fs::create_dir(&folder).expect("mkdir");
+    let folder = folder.to_str().expect("UTF-8");
+    refused(
+        &["tablebase", "build", "chess", "KQK", "--out", folder],
+        &["folder: not a regular file"],
+    );
+    let target = dir.path("target.plytb");
+    std::fs::write(&target, "").expect("write");
+    let link = dir.path("link.plytb");
+    std::os::unix::fs::symlink(&target, &link).expect("symlink");
+    let link_text = link.to_str().expect("UTF-8");
+    let (code, _, stderr) = plylab(&["tablebase", "build", "chess", "KQK", "--out", link_text]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(link.is_symlink(), "the link was replaced");
+    assert!(
+        std::fs::metadata(&target).expect("target").len() > 0,
+        "not written through"
+    );
+}

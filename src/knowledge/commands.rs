@@ -45,6 +45,20 @@ fn create_parent(out: &Path) -> Result<(), CommandError> {
     }
 }
 
+/// Refuses a database `--out` that is there and is not a regular file (a directory, a
+/// device such as /dev/null, a pipe): a database is written beside its file and renamed
+/// over it, which would replace such a file rather than write to it. Checked before the
+/// build, which can take minutes.
+fn check_database_out(out: &Path) -> Result<(), CommandError> {
+    match std::fs::metadata(out) {
+        Ok(meta) if !meta.is_file() => Err(CommandError::BadInput(format!(
+            "{}: not a regular file (a database is written beside its file and renamed over it): choose another --out",
+            out.display()
+        ))),
+        _ => Ok(()),
+    }
+}
+
 /// Whether an I/O error is the fault of a path the user gave (a file or folder that is not
 /// there, or a file that is not text where text was asked for): bad input, exit code 2, like
 /// a malformed file; other I/O errors are failures.
@@ -75,6 +89,7 @@ pub fn build_tablebase(game: &str, ending: &str, out: Option<&Path>) -> Result<(
         || PathBuf::from(format!("{ending}.plytb")),
         Path::to_path_buf,
     );
+    check_database_out(&path)?;
     create_parent(&path)?;
     let bar = spinner();
     let (table, stats) = build(ending, &mut |plies| {
@@ -104,6 +119,7 @@ fn build_checkers_tablebase(pieces: &str, out: Option<&Path>) -> Result<(), Comm
         || PathBuf::from(format!("checkers{n}.plytb")),
         Path::to_path_buf,
     );
+    check_database_out(&path)?;
     create_parent(&path)?;
     let bar = spinner();
     let (table, stats) = checkers::build_checkers(n, &mut |k, plies| {

@@ -407,7 +407,13 @@ fn write_file(path: &Path, name: &str, entries: u64, values: &[u8]) -> Result<()
     bytes.extend_from_slice(values);
     // Written beside the file and renamed into place, so that `path` holds a whole
     // database or none: an interrupted build, or two builds of one file at once (each with
-    // its own temporary name), never leave half of one there.
+    // its own temporary name), never leave half of one there. A symbolic link is written
+    // through, not replaced: the rename goes to the file it names.
+    let resolved = path
+        .is_symlink()
+        .then(|| std::fs::canonicalize(path).ok())
+        .flatten();
+    let path = resolved.as_deref().unwrap_or(path);
     let mut tmp = path.as_os_str().to_owned();
     tmp.push(format!(".{}.tmp", std::process::id()));
     let tmp = PathBuf::from(tmp);
