@@ -1144,3 +1144,23 @@ fn a_database_out_that_is_not_a_regular_file_is_refused() {
         "not written through"
     );
 }
+
+/// A table that fits the machine but not the process's address-space limit (`ulimit -v`)
+/// is refused (exit 2) rather than aborting the process when its allocation fails.
+#[test]
+fn a_table_past_the_address_space_limit_is_refused() {
+    let script = format!(
+        "ulimit -v 4000000 && exec {} search connect4 start --depth 2 --tt-mb 6000",
+        env!("CARGO_BIN_EXE_plylab")
+    );
+    let out = std::process::Command::new("sh")
+        .args(["-c", &script])
+        .output()
+        .expect("sh runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("a 6000 MiB table is more than the memory available"),
+        "{stderr}"
+    );
+}

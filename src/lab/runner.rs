@@ -130,7 +130,7 @@ pub fn check_tables_fit(pending: &[&Job], threads: usize) -> Result<(), RunError
 }
 
 /// Refuses `mb` MiB of tables held at once by `workers` searches when more than the memory
-/// available (`MemAvailable`; no check where it is unknown).
+/// available ([`super::diagnose::memory_available_mb`]; no check where it is unknown).
 ///
 /// # Errors
 /// A sentence naming the total and the memory available.
@@ -138,8 +138,9 @@ pub fn tables_fit(mb: u64, workers: usize) -> Result<(), String> {
     match super::diagnose::memory_available_mb() {
         Some(available) if mb > available => Err(format!(
             "the transposition tables of the {workers} searches run at once need {mb} MiB, \
-             more than the memory available ({available} MiB, MemAvailable in \
-             /proc/meminfo): lower --jobs or the table size"
+             more than the memory available ({available} MiB: {}): lower --jobs or the \
+             table size",
+            super::diagnose::AVAILABLE_FROM
         )),
         _ => Ok(()),
     }
