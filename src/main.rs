@@ -626,6 +626,21 @@ const ALPHA_BETA_FLAGS: &[&str] = &[
     "pons",
 ];
 
+/// The experiment-file key a technique flag of [`ALPHA_BETA_FLAGS`] sets: the ordering
+/// switches set `ordering`, `--pons` the solver's grain (among others), the `no_` and
+/// `_only` flags the key they turn off.
+fn technique_key(id: &str) -> &str {
+    match id {
+        "hint" | "tt_move" | "killers" | "history" | "shuffle" | "fastest_first" | "parity"
+        | "threats" | "ordered" => "ordering",
+        "pons" => "score_grain",
+        "no_iterative" => "iterative",
+        "no_tt_mate_adjust" => "tt_mate_adjust",
+        "tt_upper_only" => "tt_lower_bounds",
+        other => other,
+    }
+}
+
 /// The ids of the flags of `matches` given on the command line rather than left at their
 /// defaults.
 fn given_flags(matches: &ArgMatches) -> Vec<String> {
@@ -793,6 +808,18 @@ impl Techniques {
         {
             return Err(Failure::bad_input(format!(
                 "{} is for the alpha-beta family; a Monte Carlo search (--algorithm {algorithm}) does not use it",
+                flag(id)
+            )));
+        }
+        let unread = plylab::lab::spec::unread_keys(searcher.config.algorithm);
+        if searcher.mcts.is_none()
+            && let Some(id) = ALPHA_BETA_FLAGS
+                .iter()
+                .filter(|&&id| id != "tt_mb" || self.tt_mb > 0)
+                .find(|id| self.given(id) && unread.contains(&technique_key(id)))
+        {
+            return Err(Failure::bad_input(format!(
+                "{} does nothing in --algorithm {algorithm}",
                 flag(id)
             )));
         }

@@ -519,6 +519,12 @@ const CASES: &[Case] = &[
         "searcher `null` turns on `null_move`, and connect4 has no null move",
     ),
     case(
+        "minimax_with_null_move.toml",
+        11,
+        "null_move",
+        "`null_move` does nothing in algorithm = \"minimax\"",
+    ),
+    case(
         "position_listed_twice.toml",
         6,
         "game",

@@ -1784,68 +1784,10 @@ fn check_secondary(
     Ok(())
 }
 
-/// Keys of one family of algorithms set on a searcher of the other: a Monte Carlo search
-/// has no table, ordering or pruning, and alpha-beta no exploration constant.
-fn check_family_keys(
-    src: &Source,
-    spec: &SearcherSpec,
-    variant: &SearcherVariant,
-) -> Result<(), SpecError> {
-    let mcts_keys = [
-        ("exploration", spec.exploration.as_ref().map(Spanned::span)),
-        (
-            "playout_cutoff",
-            spec.playout_cutoff.as_ref().map(Spanned::span),
-        ),
-        ("hold_depth", spec.hold_depth.as_ref().map(Spanned::span)),
-        (
-            "hold_playouts",
-            spec.hold_playouts.as_ref().map(Spanned::span),
-        ),
-        (
-            "expand_visits",
-            spec.expand_visits.as_ref().map(Spanned::span),
-        ),
-    ];
-    if variant.mcts.is_none() {
-        if let Some((key, Some(span))) = mcts_keys.iter().find(|(_, s)| s.is_some()) {
-            let why = format!(
-                "`{key}` is for Monte Carlo searches (uct, flat_monte_carlo, root_parallel, tree_parallel, tree_parallel_locked)"
-            );
-            return Err(src.error(span.clone(), Some(key), why));
-        }
-        return Ok(());
-    }
-    if let Some(e) = &spec.exploration
-        && let Err(why) = crate::search::mcts::check_exploration(variant.mcts_config.exploration)
-    {
-        return Err(src.at(e, "exploration", why));
-    }
-    let hold_keys = mcts_keys.iter().filter(|(key, _)| key.starts_with("hold_"));
-    for (key, span) in hold_keys {
-        if let Some(span) = span
-            && variant.mcts != Some(MctsAlgorithm::TreeParallel)
-        {
-            let why = format!("`{key}` is for algorithm = \"tree_parallel\"");
-            return Err(src.error(span.clone(), Some(key), why));
-        }
-    }
-    if let Some(n) = &spec.hold_playouts
-        && variant.mcts_config.hold_playouts == 0
-    {
-        return Err(src.at(n, "hold_playouts", "expected at least 1 playout"));
-    }
-    if let Some(n) = &spec.expand_visits {
-        if variant.mcts == Some(MctsAlgorithm::FlatMonteCarlo) {
-            let why = "`flat_monte_carlo` grows no tree to expand";
-            return Err(src.at(n, "expand_visits", why));
-        }
-        if variant.mcts_config.expand_visits == 0 {
-            return Err(src.at(n, "expand_visits", "expected at least 1 playout"));
-        }
-    }
+/// The keys of the alpha-beta family, each with whether `spec` sets it.
+fn alpha_beta_keys(spec: &SearcherSpec) -> [(&'static str, bool); 23] {
     let o = &spec.ordering;
-    let alphabeta_only = [
+    [
         ("tt_mb", spec.tt_mb.is_some()),
         (
             "ordering",
@@ -1879,7 +1821,134 @@ fn check_family_keys(
         ("weak", spec.weak.is_some()),
         ("tt_lower_bounds", spec.tt_lower_bounds.is_some()),
         ("tt_compact", spec.tt_compact.is_some()),
+    ]
+}
+
+/// The alpha-beta keys an algorithm of the family never reads: minimax is the unpruned
+/// reference (no table, ordering, pruning or extensions: `iterative` alone), and the chance
+/// searches (expectiminimax, Star1, Star2) have a table and move ordering but no null
+/// windows, aspiration or solver switches. Such a key would run unchanged under a label
+/// that says otherwise.
+#[must_use]
+pub fn unread_keys(algorithm: crate::search::Algorithm) -> &'static [&'static str] {
+    use crate::search::Algorithm;
+    match algorithm {
+        Algorithm::Minimax => &[
+            "tt_mb",
+            "ordering",
+            "oracle",
+            "quiescence",
+            "null_move",
+            "pvs",
+            "etc",
+            "endgame_solver",
+            "aspiration",
+            "check_extension",
+            "tt_mate_adjust",
+            "tt_fractional",
+            "secondary",
+            "tablebase",
+            "win_check",
+            "score_window",
+            "score_grain",
+            "mtd",
+            "anticipate",
+            "weak",
+            "tt_lower_bounds",
+            "tt_compact",
+        ],
+        Algorithm::Expectiminimax | Algorithm::Star1 | Algorithm::Star2 => &[
+            "pvs",
+            "etc",
+            "endgame_solver",
+            "aspiration",
+            "win_check",
+            "score_window",
+            "score_grain",
+            "mtd",
+            "anticipate",
+            "weak",
+        ],
+        Algorithm::Alphabeta | Algorithm::LazySmp | Algorithm::Ybw => &[],
+    }
+}
+
+/// Keys of one family of algorithms set on a searcher of the other: a Monte Carlo search
+/// has no table, ordering or pruning, and alpha-beta no exploration constant.
+fn check_family_keys(
+    src: &Source,
+    spec: &SearcherSpec,
+    variant: &SearcherVariant,
+) -> Result<(), SpecError> {
+    let mcts_keys = [
+        ("exploration", spec.exploration.as_ref().map(Spanned::span)),
+        (
+            "playout_cutoff",
+            spec.playout_cutoff.as_ref().map(Spanned::span),
+        ),
+        ("hold_depth", spec.hold_depth.as_ref().map(Spanned::span)),
+        (
+            "hold_playouts",
+            spec.hold_playouts.as_ref().map(Spanned::span),
+        ),
+        (
+            "expand_visits",
+            spec.expand_visits.as_ref().map(Spanned::span),
+        ),
     ];
+    if variant.mcts.is_none() {
+        if let Some((key, Some(span))) = mcts_keys.iter().find(|(_, s)| s.is_some()) {
+            let why = format!(
+                "`{key}` is for Monte Carlo searches (uct, flat_monte_carlo, root_parallel, tree_parallel, tree_parallel_locked)"
+            );
+            return Err(src.error(span.clone(), Some(key), why));
+        }
+        let unread = unread_keys(variant.config.algorithm);
+        let set = alpha_beta_keys(spec);
+        // `tt_mb = 0` says "no table", which is true of any algorithm.
+        let no_table = variant.config.tt_mb == 0;
+        let idle = |key: &&str| unread.contains(key) && !(*key == "tt_mb" && no_table);
+        return match set.iter().find(|(key, set)| *set && idle(key)) {
+            Some((key, _)) => Err(src.at(
+                &spec.label,
+                key,
+                format!(
+                    "`{key}` does nothing in algorithm = \"{}\"",
+                    variant.algorithm_name()
+                ),
+            )),
+            None => Ok(()),
+        };
+    }
+    if let Some(e) = &spec.exploration
+        && let Err(why) = crate::search::mcts::check_exploration(variant.mcts_config.exploration)
+    {
+        return Err(src.at(e, "exploration", why));
+    }
+    let hold_keys = mcts_keys.iter().filter(|(key, _)| key.starts_with("hold_"));
+    for (key, span) in hold_keys {
+        if let Some(span) = span
+            && variant.mcts != Some(MctsAlgorithm::TreeParallel)
+        {
+            let why = format!("`{key}` is for algorithm = \"tree_parallel\"");
+            return Err(src.error(span.clone(), Some(key), why));
+        }
+    }
+    if let Some(n) = &spec.hold_playouts
+        && variant.mcts_config.hold_playouts == 0
+    {
+        return Err(src.at(n, "hold_playouts", "expected at least 1 playout"));
+    }
+    if let Some(n) = &spec.expand_visits {
+        if variant.mcts == Some(MctsAlgorithm::FlatMonteCarlo) {
+            let why = "`flat_monte_carlo` grows no tree to expand";
+            return Err(src.at(n, "expand_visits", why));
+        }
+        if variant.mcts_config.expand_visits == 0 {
+            return Err(src.at(n, "expand_visits", "expected at least 1 playout"));
+        }
+    }
+    let alphabeta_only = alpha_beta_keys(spec);
     if let Some((key, _)) = alphabeta_only.iter().find(|(_, set)| *set) {
         let why = format!(
             "`{key}` is for the alpha-beta family; a Monte Carlo search ({}) does not use it",
