@@ -334,6 +334,23 @@ fn pgn_comments_variations_and_missing_results() {
     let games = read("1. e4 {a ( b; c} e5 ; x {\n2. Nf3 Nc6").expect("pgn");
     assert_eq!(games.len(), 1);
     assert_eq!(games[0].moves.len(), 4);
+    // Escape lines (`%` in the first column) are skipped, and castling may be written with
+    // zeros; a Result tag that agrees with the movetext is fine.
+    let games = read(
+        "% from another program\n[Result \"1-0\"]\n\n1. e4 e5 2. Nf3 Nf6 3. Bc4 Bc5 4. 0-0 0-0 5.0-0-0 1-0\n",
+    );
+    let message = games.unwrap_err().to_string();
+    assert!(
+        message.contains("move `O-O-O`"),
+        "white has castled already: {message}"
+    );
+    let games = read(
+        "% from another program\n[Result \"1-0\"]\n\n1. e4 e5 2. Nf3 Nf6 3. Bc4 Bc5 4. 0-0 0-0 1-0\n",
+    )
+    .expect("pgn");
+    assert_eq!(games.len(), 1);
+    assert_eq!(games[0].moves.len(), 8);
+    assert_eq!(games[0].result, "1-0");
 }
 
 /// Tag pairs are read by the standard's grammar (a `FEN` tag spaced otherwise is still the
@@ -366,6 +383,16 @@ fn pgn_tags_are_read_whole_and_malformed_ones_refused() {
             "[Event \"a\"]\n\n1. e4 e5 )\n2. Nf3 *\n",
             "t.pgn:3: a `)` closes no variation",
         ),
+        (
+            "[Result \"0-1\"]\n\n1. e4 e5 1-0\n",
+            "t.pgn:3: the movetext ends `1-0`, its Result tag says `0-1`",
+        ),
+        (
+            "[Variant \"Chess960\"]\n\n1. e4 *\n",
+            "t.pgn:1: a `Chess960` game: only standard chess is read",
+        ),
+        // Not a result: named whole, not as the `-0` left after a move number.
+        ("[Event \"a\"]\n\n1. e4 e5 2-0\n", "move `2-0`"),
     ] {
         let message = read(text).unwrap_err().to_string();
         assert!(message.contains(why), "{text:?}: {message}");

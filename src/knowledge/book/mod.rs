@@ -241,6 +241,8 @@ struct PgnReader<'a> {
     /// Open variations, and the line where the outermost began.
     variations: usize,
     variation_line: usize,
+    /// The current game's `Result` tag, checked against its movetext's result.
+    result_tag: Option<String>,
 }
 
 impl<'a> PgnReader<'a> {
@@ -252,6 +254,7 @@ impl<'a> PgnReader<'a> {
             comment: None,
             variations: 0,
             variation_line: 0,
+            result_tag: None,
         }
     }
 
@@ -265,6 +268,10 @@ impl<'a> PgnReader<'a> {
 
     /// Reads line `n` (0-based), trimmed.
     fn line(&mut self, n: usize, line: &str) -> Result<(), BookError> {
+        if self.comment.is_none() && line.starts_with('%') {
+            // An escape line (the standard's section 6): data for other programs, ignored.
+            return Ok(());
+        }
         if self.comment.is_none() && self.variations == 0 && line.starts_with('[') {
             return self.tag(n, line);
         }
@@ -289,14 +296,24 @@ impl<'a> PgnReader<'a> {
     fn tag(&mut self, n: usize, line: &str) -> Result<(), BookError> {
         if self.game.as_ref().is_some_and(|g| !g.moves.is_empty()) {
             self.games.extend(self.game.take());
+            self.result_tag = None;
         }
         let mut rest = line;
         while !rest.is_empty() {
             let (name, value, after) = tag_pair(rest).map_err(|why| self.err(n, why))?;
-            if name == "FEN" {
-                let start = Chess::parse_position(&value)
-                    .map_err(|e| self.err(n, format!("FEN tag: {e}")))?;
-                self.game.get_or_insert_with(new_game).start = start;
+            match name {
+                "FEN" => {
+                    let start = Chess::parse_position(&value)
+                        .map_err(|e| self.err(n, format!("FEN tag: {e}")))?;
+                    self.game.get_or_insert_with(new_game).start = start;
+                }
+                // Chess960 and the other variants have rules of their own (castling, more).
+                "Variant" if !["standard", "chess"].contains(&value.to_lowercase().as_str()) => {
+                    let why = format!("a `{value}` game: only standard chess is read");
+                    return Err(self.err(n, why));
+                }
+                "Result" => self.result_tag = Some(value),
+                _ => {}
             }
             rest = after.trim_start();
         }
@@ -324,6 +341,10 @@ impl<'a> PgnReader<'a> {
             ")" => self.variations -= 1,
             _ if self.variations > 0 => {}
             "1-0" | "0-1" | "1/2-1/2" | "*" => {
+                if let Some(tag) = self.result_tag.take().filter(|tag| tag != token) {
+                    let why = format!("the movetext ends `{token}`, its Result tag says `{tag}`");
+                    return Err(self.err(n, why));
+                }
                 let mut done = self.game.take().unwrap_or_else(new_game);
                 token.clone_into(&mut done.result);
                 self.games.push(done);
@@ -335,12 +356,20 @@ impl<'a> PgnReader<'a> {
         Ok(())
     }
 
-    /// A move of the current game, in SAN (a move number glued to it is dropped).
+    /// A move of the current game, in SAN (a move number glued to it is dropped; castling
+    /// written with zeros, `0-0`, is read as `O-O`, as most PGN readers do).
     fn san(&mut self, n: usize, token: &str) -> Result<(), BookError> {
         let g = self.game.get_or_insert_with(new_game);
         let mut pos = g.start.clone();
         g.moves.iter().for_each(|&m| pos.play(m));
-        let san = token.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
+        let body = token.rsplit_once('.').map_or(token, |(_, after)| after);
+        let unnumbered = body.trim_start_matches(|c: char| c.is_ascii_digit());
+        let zeros = body.starts_with("0-0").then(|| body.replace('0', "O"));
+        let san = match &zeros {
+            Some(castling) => castling.as_str(),
+            None if unnumbered.starts_with(|c: char| c.is_ascii_alphabetic()) => unnumbered,
+            None => body,
+        };
         let mv = pos.parse_san(san);
         let mv = mv.map_err(|e| self.err(n, format!("move `{san}`: {e}")))?;
         self.game.get_or_insert_with(new_game).moves.push(mv);
