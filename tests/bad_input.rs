@@ -518,6 +518,7 @@ const CASES: &[Case] = &[
         "game",
         "searcher `null` turns on `null_move`, and connect4 has no null move",
     ),
+    case("name_too_long.toml", 2, "name", "at most 100 characters"),
     case(
         "minimax_with_null_move.toml",
         11,

@@ -150,7 +150,15 @@ fn learning_file_mistakes_are_named_at_their_key() {
     let g = games.display().to_string();
     let texel = TINY_TEXEL.replace("THREADS", "1");
     let td = "name = \"tiny\"\ngame = \"connect4\"\nmethod = \"td\"\nseed = 1\n[self_play]\ngames = 4\ndepth = 2\nrandom_plies = 60\nmax_plies = 100\n[td]\nlambda = 0.7\nlearning_rate = 1.0\nk = 0.4\nbatch = 2\n";
-    let cases: [(&str, String, &str); 10] = [
+    let cases: [(&str, String, &str); 11] = [
+        (
+            "long name",
+            texel.replace(
+                "name = \"tiny\"",
+                &format!("name = \"{}\"", "n".repeat(101)),
+            ),
+            "learn.toml:2: key `name`: at most 100 characters",
+        ),
         (
             // Each method's table belongs to it alone: the other's would be ignored.
             "td table in a texel file",

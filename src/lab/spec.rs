@@ -1087,6 +1087,10 @@ pub(crate) fn database_mismatch(v: &SearcherVariant, game: GameKind) -> Option<S
 
 /// The experiment's name must be usable as a directory name.
 pub(crate) fn check_name(src: &Source, name: &Spanned<String>) -> Result<(), SpecError> {
+    if name.get_ref().len() > MAX_NAME_LEN {
+        let why = format!("at most {MAX_NAME_LEN} characters (it names the results directory)");
+        return Err(src.at(name, "name", why));
+    }
     let ok = !name.get_ref().is_empty()
         && name
             .get_ref()
@@ -1102,6 +1106,10 @@ pub(crate) fn check_name(src: &Source, name: &Spanned<String>) -> Result<(), Spe
         ))
     }
 }
+
+/// The longest name of an experiment, match or learning run: it names a directory (and a
+/// weights file), and file systems refuse names past 255 bytes.
+pub const MAX_NAME_LEN: usize = 100;
 
 /// Every limit is at least 1; a depth at most [`MAX_DEPTH`].
 pub(crate) fn check_limits(src: &Source, limits: &LimitsSpec) -> Result<(), SpecError> {

@@ -555,6 +555,10 @@ pub fn read_spec(path: &Path) -> Result<(LearnSpec, String), LearnError> {
         LearnError::BadInput(format!("{file}:{line}:{column}:{key} {}", e.message()))
     })?;
     let bad = |key: &str, msg: &str| key_error(path, &text, key, msg);
+    if spec.name.len() > crate::lab::spec::MAX_NAME_LEN {
+        let most = crate::lab::spec::MAX_NAME_LEN;
+        return Err(bad("name", &format!("at most {most} characters")));
+    }
     if spec.name.is_empty()
         || !spec
             .name
