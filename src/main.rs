@@ -1248,7 +1248,8 @@ fn experiment(args: &ExperimentArgs) -> Result<(), Failure> {
     let shard = args
         .shard
         .map(|s| ShardRecord::of_plan(&plan, s, args.quick));
-    refuse_empty_shard(shard.as_ref(), &args.file)?;
+    let last = |s| ShardRecord::of_plan(&plan, s, args.quick);
+    refuse_empty_shard(shard.as_ref(), last, &args.file)?;
     if args.dry_run {
         // A shard's jobs only, with their ids in the whole plan.
         if let Some(shard) = &shard {
@@ -1436,7 +1437,8 @@ fn arena(args: &ExperimentArgs) -> Result<(), Failure> {
     let shard = args
         .shard
         .map(|s| ShardRecord::of_match(&plan, s, args.quick));
-    refuse_empty_shard(shard.as_ref(), &args.file)?;
+    let last = |s| ShardRecord::of_match(&plan, s, args.quick);
+    refuse_empty_shard(shard.as_ref(), last, &args.file)?;
     plan.check_programs().map_err(Failure::bad_input)?;
     if args.dry_run {
         let concurrency = args.jobs.map_or(plan.concurrency, |j| j as usize);
@@ -1527,17 +1529,30 @@ fn run_merge(args: &MergeArgs) -> Result<(), Failure> {
 
 /// A shard with nothing to run is a mistake in `--shard` (more shards than jobs, or than a
 /// match's pairs of games, as `slurm --tasks` refuses), not an empty result.
-fn refuse_empty_shard(shard: Option<&ShardRecord>, file: &std::path::Path) -> Result<(), Failure> {
-    match shard {
-        Some(s) if s.jobs.is_empty() => Err(Failure::bad_input(format!(
-            "--shard {}: {} has too few jobs (or pairs of games) for {} shards, and this one \
-             would hold none: give fewer shards",
+fn refuse_empty_shard(
+    shard: Option<&ShardRecord>,
+    last: impl FnOnce(Shard) -> ShardRecord,
+    file: &std::path::Path,
+) -> Result<(), Failure> {
+    // Shards are dealt in order: if any holds nothing, the last does. Every shard is
+    // refused then, not only the empty ones, so that no run starts that could never merge.
+    let Some(s) = shard else {
+        return Ok(());
+    };
+    let last_shard = Shard {
+        index: s.count,
+        count: s.count,
+    };
+    if s.jobs.is_empty() || last(last_shard).jobs.is_empty() {
+        return Err(Failure::bad_input(format!(
+            "--shard {}: {} has too few jobs (or pairs of games) for {} shards, some of \
+             which would hold none: give fewer shards",
             s.shard(),
             file.display(),
             s.count,
-        ))),
-        _ => Ok(()),
+        )));
     }
+    Ok(())
 }
 
 fn run_slurm(args: &SlurmArgs) -> Result<(), Failure> {
