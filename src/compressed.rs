@@ -48,21 +48,39 @@ pub fn open(path: &Path) -> io::Result<Box<dyn Read>> {
 /// As [`open`].
 pub fn open_within(path: &Path, cap: Cap) -> io::Result<Box<dyn Read>> {
     if path.extension().is_some_and(|e| e == "gz") {
-        return Ok(decompressed(File::open(path)?, cap));
+        return Ok(decompressed(File::open(path)?, path, cap));
     }
     match crate::input::open(path, cap) {
         Ok(file) => Ok(Box::new(BufReader::new(file))),
         Err(e) if e.kind() == io::ErrorKind::NotFound => match File::open(gz_path(path)) {
-            Ok(gz) => Ok(decompressed(gz, cap)),
+            Ok(gz) => Ok(decompressed(gz, &gz_path(path), cap)),
             Err(_) => Err(e),
         },
         Err(e) => Err(e),
     }
 }
 
-/// The decompressed bytes of the gzip file `gz`, within `cap`.
-fn decompressed(gz: File, cap: Cap) -> Box<dyn Read> {
-    Box::new(Capped::new(GzDecoder::new(BufReader::new(gz)), cap))
+/// The decompressed bytes of the gzip file `gz` (at `path`), within `cap`.
+fn decompressed(gz: File, path: &Path, cap: Cap) -> Box<dyn Read> {
+    let stream = GzDecoder::new(BufReader::new(gz));
+    Box::new(Capped::new(Damage(stream, path.display().to_string()), cap))
+}
+
+/// A gzip stream whose errors are the file's damage (a bad header, a truncated or corrupt
+/// stream): [`io::ErrorKind::InvalidData`] naming the file (the plain name may have been
+/// asked for), which readers report as bad input, not as a failure of the machine.
+struct Damage<R>(R, String);
+
+impl<R: Read> Read for Damage<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.0.read(buf).map_err(|e| match e.kind() {
+            io::ErrorKind::Interrupted | io::ErrorKind::InvalidData => e,
+            _ => io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!("{} is not a whole gzip file: {e}", self.1),
+            ),
+        })
+    }
 }
 
 /// Where only the compressed form of `path` exists, writes the plain file from it and
@@ -123,8 +141,17 @@ mod tests {
         assert_eq!(read_all(&csv), "a,b\n1,2\n");
         std::fs::write(&csv, "a,b\n3,4\n").unwrap();
         assert_eq!(read_all(&csv), "a,b\n3,4\n");
-        // The compressed file named itself reads decompressed.
+        // The compressed file named itself reads decompressed; a damaged one is bad data.
         assert_eq!(read_all(&gz_path(&csv)), "a,b\n1,2\n");
+        let damaged = dir.join("damaged.csv.gz");
+        std::fs::write(&damaged, b"a,b\n1,2\n").unwrap();
+        let err = open(&damaged)
+            .unwrap()
+            .read_to_end(&mut Vec::new())
+            .unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::InvalidData, "{err}");
+        let named = "damaged.csv.gz is not a whole gzip file";
+        assert!(err.to_string().contains(named), "{err}");
         std::fs::remove_dir_all(dir).unwrap();
     }
 

@@ -284,6 +284,23 @@ fn a_missing_book_or_a_pgn_that_is_not_text_is_bad_input() {
         stderr.contains("line 3, column 7"),
         "where it breaks: {stderr}"
     );
+    // A file named `.gz` that is not gzip (or is cut short) is damaged input too.
+    let fake = tmp.path("games.pgn.gz");
+    std::fs::write(&fake, "[Event \"x\"]\n\n1. e4 e5 1-0\n").expect("write");
+    let (code, _, stderr) = plylab(&[
+        "book",
+        "build",
+        "chess",
+        "--pgn",
+        fake.to_str().expect("utf-8"),
+        "--out",
+        out.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("games.pgn.gz is not a whole gzip file"),
+        "{stderr}"
+    );
 }
 
 #[test]
