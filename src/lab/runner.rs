@@ -910,9 +910,10 @@ fn run_mcts<G: Game, E: Evaluator<G>>(
     }
 }
 
-/// The most nodes [`keeps_known_value`] spends solving the position after a Monte Carlo
-/// move: a few seconds. An early connect-four position, or any checkers position far from
-/// its end, would otherwise take hours, whatever budget the Monte Carlo search had.
+/// The most nodes spent judging a Monte Carlo move against a known score, by solving the
+/// position after the move: a few seconds. An early connect-four position, or any checkers
+/// position far from its end, would otherwise take hours, whatever budget the Monte Carlo
+/// search had.
 pub const JUDGE_NODES: u64 = 20_000_000;
 
 /// Whether `mv`, a Monte Carlo search's choice at `root`, is right by the test set's
