@@ -938,10 +938,17 @@ fn keeps_known_value<G: Game, E: Evaluator<G>>(
         Answer::Score(expected) => {
             let mut child = root.clone();
             child.play(mv);
+            // Only the outcome's sign is asked: the weak solver's window, narrowed further to
+            // the scores still possible (both value-preserving for the sign, tests/solve.rs).
             let config = SearchConfig {
                 algorithm: Algorithm::Alphabeta,
                 ordering: crate::search::Ordering::HEURISTICS,
                 tt_mb: 16,
+                solve: crate::search::SolveSwitches {
+                    weak: true,
+                    score_window: true,
+                    ..crate::search::SolveSwitches::default()
+                },
                 ..SearchConfig::default()
             };
             // Scores are for the side to move after the move, the root's opponent.
