@@ -171,7 +171,7 @@ fn rows_stream_as_positions_finish_and_a_run_resumes() {
     for (extra, column) in [
         (&["--resume", "--depth", "3"][..], "`searcher` is `cli`"),
         (&["--resume", "--tt-mb", "1"][..], "`params`"),
-        (&["--resume", "--algorithm", "minimax"][..], "`algorithm`"),
+        (&["--resume", "--algorithm", "ybw"][..], "`algorithm`"),
     ] {
         let a = args(extra);
         let (code, _, stderr) = plylab(&a.iter().map(String::as_str).collect::<Vec<_>>());

@@ -1017,9 +1017,11 @@ pub fn parse(file: &Path, text: &str) -> Result<Plan, SpecError> {
             return Err(src.at(&game.game, "game", why));
         }
     }
-    check_repeated_jobs(&src, &doc, &jobs)?;
     link_baselines(&mut jobs);
+    // Names first: a label that repeats another searcher's variant name is the likelier
+    // mistake behind two identical jobs, and its message says so.
     super::diagnose::check_variant_names(&src, doc.searchers.get_ref(), &jobs)?;
+    check_repeated_jobs(&src, &doc, &jobs)?;
     super::diagnose::check_references(&src, &doc.references, &jobs)?;
     Ok(Plan {
         name: doc.name.into_inner(),
@@ -1833,7 +1835,8 @@ fn alpha_beta_keys(spec: &SearcherSpec) -> [(&'static str, bool); 23] {
 }
 
 /// The alpha-beta keys an algorithm of the family never reads: minimax is the unpruned
-/// reference (no table, ordering, pruning or extensions: `iterative` alone), and the chance
+/// reference (no table, ordering, pruning or extensions: `iterative` alone; `secondary`
+/// and `tablebase` are refused by their own checks, alpha-beta only), and the chance
 /// searches (expectiminimax, Star1, Star2) have a table and move ordering but no null
 /// windows, aspiration or solver switches. Such a key would run unchanged under a label
 /// that says otherwise.
@@ -1854,8 +1857,6 @@ pub fn unread_keys(algorithm: crate::search::Algorithm) -> &'static [&'static st
             "check_extension",
             "tt_mate_adjust",
             "tt_fractional",
-            "secondary",
-            "tablebase",
             "win_check",
             "score_window",
             "score_grain",
