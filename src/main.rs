@@ -811,12 +811,12 @@ impl Techniques {
                 flag(id)
             )));
         }
-        let unread = plylab::lab::spec::unread_keys(searcher.config.algorithm);
+        let reads = |id: &str| plylab::lab::spec::reads_key(searcher.config.algorithm, id);
         if searcher.mcts.is_none()
             && let Some(id) = ALPHA_BETA_FLAGS
                 .iter()
                 .filter(|&&id| id != "tt_mb" || self.tt_mb > 0)
-                .find(|id| self.given(id) && unread.contains(&technique_key(id)))
+                .find(|id| self.given(id) && !reads(technique_key(id)))
         {
             return Err(Failure::bad_input(format!(
                 "{} does nothing in --algorithm {algorithm}",

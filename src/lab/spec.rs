@@ -1834,51 +1834,34 @@ fn alpha_beta_keys(spec: &SearcherSpec) -> [(&'static str, bool); 23] {
     ]
 }
 
-/// The alpha-beta keys an algorithm of the family never reads: minimax is the unpruned
-/// reference (no table, ordering, pruning or extensions: `iterative` alone; `secondary`
-/// and `tablebase` are refused by their own checks, alpha-beta only), and the chance
-/// searches (expectiminimax, Star1, Star2) have a table and move ordering but no null
-/// windows, aspiration or solver switches. Such a key would run unchanged under a label
-/// that says otherwise.
+/// Whether an algorithm of the alpha-beta family reads the alpha-beta key `key`: minimax
+/// is the unpruned reference (no table, ordering, pruning or extensions: `iterative` alone;
+/// `secondary` and `tablebase` are refused by their own checks, alpha-beta only), and the
+/// chance searches (expectiminimax, Star1, Star2) have a table and move ordering but no
+/// null windows, aspiration, endgame solver or solver switches. A key it does not read
+/// would run unchanged under a label that says otherwise.
 #[must_use]
-pub fn unread_keys(algorithm: crate::search::Algorithm) -> &'static [&'static str] {
+pub fn reads_key(algorithm: crate::search::Algorithm, key: &str) -> bool {
     use crate::search::Algorithm;
+    const CHANCE_UNREAD: [&str; 10] = [
+        "pvs",
+        "etc",
+        "endgame_solver",
+        "aspiration",
+        "win_check",
+        "score_window",
+        "score_grain",
+        "mtd",
+        "anticipate",
+        "weak",
+    ];
     match algorithm {
-        Algorithm::Minimax => &[
-            "tt_mb",
-            "ordering",
-            "oracle",
-            "quiescence",
-            "null_move",
-            "pvs",
-            "etc",
-            "endgame_solver",
-            "aspiration",
-            "check_extension",
-            "tt_mate_adjust",
-            "tt_fractional",
-            "win_check",
-            "score_window",
-            "score_grain",
-            "mtd",
-            "anticipate",
-            "weak",
-            "tt_lower_bounds",
-            "tt_compact",
-        ],
-        Algorithm::Expectiminimax | Algorithm::Star1 | Algorithm::Star2 => &[
-            "pvs",
-            "etc",
-            "endgame_solver",
-            "aspiration",
-            "win_check",
-            "score_window",
-            "score_grain",
-            "mtd",
-            "anticipate",
-            "weak",
-        ],
-        Algorithm::Alphabeta | Algorithm::LazySmp | Algorithm::Ybw => &[],
+        // `depth`: the command line's depth flag is one of the family's flags too.
+        Algorithm::Minimax => matches!(key, "iterative" | "depth" | "secondary" | "tablebase"),
+        Algorithm::Expectiminimax | Algorithm::Star1 | Algorithm::Star2 => {
+            !CHANCE_UNREAD.contains(&key)
+        }
+        Algorithm::Alphabeta | Algorithm::LazySmp | Algorithm::Ybw => true,
     }
 }
 
@@ -1912,11 +1895,12 @@ fn check_family_keys(
             );
             return Err(src.error(span.clone(), Some(key), why));
         }
-        let unread = unread_keys(variant.config.algorithm);
         let set = alpha_beta_keys(spec);
         // `tt_mb = 0` says "no table", which is true of any algorithm.
         let no_table = variant.config.tt_mb == 0;
-        let idle = |key: &&str| unread.contains(key) && !(*key == "tt_mb" && no_table);
+        let idle = |key: &&str| {
+            !reads_key(variant.config.algorithm, key) && !(*key == "tt_mb" && no_table)
+        };
         return match set.iter().find(|(key, set)| *set && idle(key)) {
             Some((key, _)) => Err(src.at(
                 &spec.label,
