@@ -1899,7 +1899,8 @@ fn check_family_keys(
         // `tt_mb = 0` says "no table", which is true of any algorithm.
         let no_table = variant.config.tt_mb == 0;
         let idle = |key: &&str| {
-            !reads_key(variant.config.algorithm, key) && !(*key == "tt_mb" && no_table)
+            let says_none = *key == "tt_mb" && no_table;
+            !(reads_key(variant.config.algorithm, key) || says_none)
         };
         return match set.iter().find(|(key, set)| *set && idle(key)) {
             Some((key, _)) => Err(src.at(
