@@ -771,15 +771,16 @@ impl Techniques {
     /// `--null-move`), as an experiment file refuses its key: it would change nothing.
     fn check_tuning_flags(&self) -> Result<(), Failure> {
         let config = self.searcher().config;
-        let quiescence_off = config.quiescence.is_none();
-        let tuning = [
-            ("quiescence_checks", "quiescence", quiescence_off),
-            ("delta_margin", "quiescence", quiescence_off),
-            ("quiescence_tt", "quiescence", quiescence_off),
-            ("null_verify", "null_move", config.null_move.is_none()),
-        ];
-        match tuning.iter().find(|(id, _, off)| *off && self.given(id)) {
-            Some((id, technique, _)) => Err(Failure::bad_input(format!(
+        let off = |technique: &str| match technique {
+            "quiescence" => config.quiescence.is_none(),
+            _ => config.null_move.is_none(),
+        };
+        let tuning = plylab::lab::spec::TUNING_KEYS;
+        match tuning
+            .iter()
+            .find(|(id, technique)| self.given(id) && off(technique))
+        {
+            Some((id, technique)) => Err(Failure::bad_input(format!(
                 "{} tunes {}, which is off",
                 flag(id),
                 flag(technique)

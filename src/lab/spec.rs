@@ -1655,6 +1655,15 @@ fn check_variant(
     Ok(())
 }
 
+/// The keys (and flags) that tune a technique, each with the technique's key: set while
+/// the technique is off, they change nothing.
+pub const TUNING_KEYS: [(&str, &str); 4] = [
+    ("quiescence_checks", "quiescence"),
+    ("delta_margin", "quiescence"),
+    ("quiescence_tt", "quiescence"),
+    ("null_verify", "null_move"),
+];
+
 /// Refuses a key that tunes a technique the searcher never turns on (`null_verify`
 /// without `null_move`, `delta_margin` without `quiescence`; `secondary_margin` is
 /// [`check_secondary`]'s): it would change nothing but the label. Where the technique is
@@ -1670,34 +1679,21 @@ fn check_tuning_keys(
         config.quiescence.is_none() && fixed(spec.quiescence.as_ref().map(Sweep::is_sweep));
     let null_move_off =
         config.null_move.is_none() && fixed(spec.null_move.as_ref().map(Sweep::is_sweep));
-    let unused = [
-        (
-            "quiescence_checks",
-            spec.quiescence_checks.is_some(),
-            "quiescence",
-            quiescence_off,
-        ),
-        (
-            "delta_margin",
-            spec.delta_margin.is_some(),
-            "quiescence",
-            quiescence_off,
-        ),
-        (
-            "quiescence_tt",
-            spec.quiescence_tt.is_some(),
-            "quiescence",
-            quiescence_off,
-        ),
-        (
-            "null_verify",
-            spec.null_verify.is_some(),
-            "null_move",
-            null_move_off,
-        ),
-    ];
-    match unused.iter().find(|(_, set, _, off)| *set && *off) {
-        Some((key, _, technique, _)) => Err(src.at(
+    let set = |key: &str| match key {
+        "quiescence_checks" => spec.quiescence_checks.is_some(),
+        "delta_margin" => spec.delta_margin.is_some(),
+        "quiescence_tt" => spec.quiescence_tt.is_some(),
+        _ => spec.null_verify.is_some(),
+    };
+    let off = |technique: &str| match technique {
+        "quiescence" => quiescence_off,
+        _ => null_move_off,
+    };
+    match TUNING_KEYS
+        .iter()
+        .find(|(key, technique)| set(key) && off(technique))
+    {
+        Some((key, technique)) => Err(src.at(
             &spec.label,
             key,
             format!(
