@@ -190,8 +190,8 @@ struct UciArgs {
     /// Play with the searcher of this label in --config (its first variant if swept).
     #[arg(long, value_name = "NAME", requires = "config")]
     searcher: Option<String>,
-    /// The experiment or arena file (TOML) holding --searcher; technique flags other than
-    /// --depth/--nodes/--time-ms are then ignored.
+    /// The experiment or arena file (TOML) holding --searcher, which must search chess there;
+    /// technique flags other than --depth/--nodes/--time-ms are then refused.
     #[arg(long, value_name = "FILE", requires = "searcher")]
     config: Option<PathBuf>,
     #[command(flatten)]
@@ -451,7 +451,7 @@ struct Techniques {
     #[arg(long)]
     parity: bool,
     /// Solve positions with at most N empties, 1-20, by the game's dedicated solver
-    /// (othello; the other games have none and ignore it).
+    /// (othello; the other games have none and refuse it).
     #[arg(long, allow_negative_numbers = true, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=i64::from(config::MAX_ENDGAME_SOLVER)))]
     endgame_solver: Option<u32>,
     /// All of --hint --tt-move --killers --history.
@@ -547,7 +547,8 @@ struct Techniques {
     /// `expand_visits`) [default: 1, UCT's rule].
     #[arg(long, allow_negative_numbers = true, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     expand_visits: Option<u32>,
-    /// Threats: moves creating the most winning cells first (Pons, part 10).
+    /// Threats: moves creating the most winning cells first (Pons, part 10; connect four
+    /// and tic-tac-toe).
     #[arg(long)]
     threats: bool,
     /// Score a node whose side to move wins at once without expanding it (Pons, part 3).
@@ -641,11 +642,14 @@ fn technique_key(id: &str) -> &str {
     }
 }
 
-/// The ids of the flags of `matches` given on the command line rather than left at their
-/// defaults.
-fn given_flags(matches: &ArgMatches) -> Vec<String> {
+/// The ids of the arguments of `command` that `matches` had given on the command line
+/// rather than left at their defaults (not the ids of argument groups, such as the
+/// flattened `Techniques`, which `matches` lists too).
+fn given_flags(command: &clap::Command, matches: &ArgMatches) -> Vec<String> {
+    let is_argument = |id: &clap::Id| command.get_arguments().any(|a| a.get_id() == id);
     matches
         .ids()
+        .filter(|id| is_argument(id))
         .filter(|id| matches.value_source(id.as_str()) == Some(ValueSource::CommandLine))
         .map(ToString::to_string)
         .collect()
@@ -764,6 +768,7 @@ impl Techniques {
         self.check_monte_carlo()?;
         self.check_algorithm_flags()?;
         self.check_tuning_flags()?;
+        self.check_table_flags()?;
         self.check_ybw_threads()
     }
 
@@ -784,6 +789,31 @@ impl Techniques {
                 "{} tunes {}, which is off",
                 flag(id),
                 flag(technique)
+            ))),
+            None => Ok(()),
+        }
+    }
+
+    /// Refuses a flag that changes only how the table is used (`--tt-move`, `--etc`,
+    /// `--tt-compact`, ...) with `--tt-mb 0`, as an experiment file refuses its key.
+    fn check_table_flags(&self) -> Result<(), Failure> {
+        let config = self.searcher().config;
+        if self.searcher().mcts.is_some() || !plylab::lab::spec::has_no_table(&config) {
+            return Ok(());
+        }
+        // `--tt-move` is an ordering flag, but it is the ordering's one table key.
+        let table_key = |id: &&String| {
+            let key = if id.as_str() == "tt_move" {
+                "tt_move"
+            } else {
+                technique_key(id)
+            };
+            plylab::lab::spec::TABLE_KEYS.contains(&key)
+        };
+        match self.given.iter().find(table_key) {
+            Some(id) => Err(Failure::bad_input(format!(
+                "{} changes how the transposition table is used, and --tt-mb 0 turns it off",
+                flag(id)
             ))),
             None => Ok(()),
         }
@@ -884,8 +914,14 @@ impl Techniques {
             )));
         }
         if let Some((key, why)) = kind.idle_technique(&self.searcher().config) {
+            // `--pons` turns on the threats ordering among its switches.
+            let by = if self.given(key) {
+                ""
+            } else {
+                " (set by --pons)"
+            };
             return Err(Failure::bad_input(format!(
-                "{} does nothing here: {why}",
+                "{}{by} does nothing here: {why}",
                 flag(key)
             )));
         }
@@ -949,12 +985,15 @@ impl Techniques {
 
 /// The configuration `plylab uci` plays, a searcher of `--config` or the flags: the
 /// alpha-beta family only, and none of the searches of games with chance nodes (chess has
-/// none), which would otherwise quietly play alpha-beta; nor another game's evaluation (a
-/// backgammon `--eval`, another game's linear weights in `--config`) or an `--oracle`,
-/// which would otherwise quietly play with the default chess evaluation.
+/// none), which would otherwise quietly play alpha-beta; nor a `--config` searcher of
+/// another game, another game's evaluation (a backgammon `--eval`) or an `--oracle`, which
+/// would otherwise quietly play with the default chess evaluation.
 fn uci_searcher(args: &UciArgs) -> Result<SearcherVariant, String> {
     let searcher = match (&args.config, &args.searcher) {
-        (Some(file), Some(name)) => plylab::uci::searcher_from_file(file, name)?,
+        (Some(file), Some(name)) => {
+            check_flags_beside_config(&args.techniques, file, name)?;
+            plylab::uci::searcher_from_file(file, name)?
+        }
         _ => args.techniques.searcher(),
     };
     if searcher.mcts.is_some() {
@@ -987,6 +1026,29 @@ fn uci_searcher(args: &UciArgs) -> Result<SearcherVariant, String> {
         ));
     }
     Ok(searcher)
+}
+
+/// Refuses a technique flag beside `uci --config`, whose searcher the file configures: it
+/// would be dropped, and the engine would play otherwise than the command line says. The
+/// limits (`--depth`, `--nodes`, `--time-ms`) are the engine's own and stay.
+fn check_flags_beside_config(
+    techniques: &Techniques,
+    file: &std::path::Path,
+    name: &str,
+) -> Result<(), String> {
+    let own = ["searcher", "config", "depth", "nodes", "time_ms"];
+    match techniques
+        .given
+        .iter()
+        .find(|id| !own.contains(&id.as_str()))
+    {
+        Some(id) => Err(format!(
+            "{} is a technique flag, and --config {} configures searcher `{name}`: set it in the file",
+            flag(id),
+            file.display()
+        )),
+        None => Ok(()),
+    }
 }
 
 #[derive(Args)]
@@ -1083,9 +1145,13 @@ impl Failure {
 }
 
 fn main() -> ExitCode {
-    let matches = Cli::command().get_matches();
+    let command = Cli::command();
+    let matches = command.clone().get_matches();
     let mut cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
-    let given = matches.subcommand().map(|(_, sub)| given_flags(sub));
+    let given = matches.subcommand().and_then(|(name, sub)| {
+        let subcommand = command.find_subcommand(name)?;
+        Some(given_flags(subcommand, sub))
+    });
     if let (Some(techniques), Some(given)) = (cli.command.techniques(), given) {
         techniques.given = given;
     }

@@ -60,7 +60,7 @@ use crate::games::chess::{Chess, ChessMove, Color, Material, Pst, Shannon};
 use crate::knowledge::tablebase::Tablebases;
 use crate::knowledge::uci_options::{UciKnowledge, as_probe};
 use crate::lab::settings::ChessEval;
-use crate::lab::spec::{self, SearcherVariant};
+use crate::lab::spec::{self, GameKind, SearcherVariant};
 use crate::search::smp::{Shared, lazy_smp_observed};
 use crate::search::ybw::ybw_observed;
 use crate::search::{Algorithm, Iteration, Limits, RootReport, SearchConfig, Searcher, Table};
@@ -127,16 +127,21 @@ pub const MOVE_OVERHEAD: Duration = Duration::from_millis(30);
 /// them.
 ///
 /// # Errors
-/// The file does not load, or no job (no plylab player) of it uses a searcher with that
-/// label.
+/// The file does not load, no job (no plylab player) of it uses a searcher with that
+/// label, or that searcher searches another game than chess there.
 pub fn searcher_from_file(file: &Path, label: &str) -> Result<SearcherVariant, String> {
     let text = crate::input::read_text(file, crate::input::Cap::TEXT);
     if text.is_ok_and(|text| crate::arena::spec::is_arena(&text)) {
         return player_from_arena(file, label);
     }
     let plan = spec::load(file).map_err(|e| e.to_string())?;
-    if let Some(job) = plan.jobs.iter().find(|j| j.searcher.label == label) {
+    let labelled = || plan.jobs.iter().filter(|j| j.searcher.label == label);
+    let chess = |j: &&spec::Job| j.position.position.kind() == GameKind::Chess;
+    if let Some(job) = labelled().find(chess) {
         return Ok(job.searcher.clone());
+    }
+    if let Some(job) = labelled().next() {
+        return Err(not_chess(file, label, job.position.position.kind()));
     }
     let mut labels: Vec<&str> = plan
         .jobs
@@ -164,6 +169,9 @@ fn player_from_arena(file: &Path, label: &str) -> Result<SearcherVariant, String
         })
     };
     if let Some(v) = searchers().find(|v| v.label == label) {
+        if plan.game != GameKind::Chess {
+            return Err(not_chess(file, label, plan.game));
+        }
         return Ok(v.clone());
     }
     let mut labels: Vec<&str> = searchers().map(|v| v.label.as_str()).collect();
@@ -174,6 +182,15 @@ fn player_from_arena(file: &Path, label: &str) -> Result<SearcherVariant, String
         file.display(),
         labels.join(", ")
     ))
+}
+
+/// Why the searcher `label` of `file`, which searches `game` only, cannot play chess: it was
+/// configured (and validated) for that game's evaluation and techniques.
+fn not_chess(file: &Path, label: &str, game: GameKind) -> String {
+    format!(
+        "{}: searcher `{label}` searches {game} there, not chess, and uci plays chess",
+        file.display()
+    )
 }
 
 /// Runs the engine on standard input and output until `quit` or the end of the input.

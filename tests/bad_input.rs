@@ -544,6 +544,18 @@ const CASES: &[Case] = &[
         "`delta_margin` tunes `quiescence`, which searcher `delta` does not turn on",
     ),
     case(
+        "table_key_without_table.toml",
+        11,
+        "tt_move",
+        "`tt_move` changes how the transposition table is used, and searcher `tt` has none (tt_mb = 0)",
+    ),
+    case(
+        "threats_idle_in_game.toml",
+        5,
+        "game",
+        "searcher `threats` turns on `threats`, and chess has no winning spots to count",
+    ),
+    case(
         "arena_technique_idle_in_game.toml",
         14,
         "quiescence_checks",

@@ -880,6 +880,32 @@ fn flags_the_algorithm_or_game_does_not_read_are_bad_input() {
             "--quiescence-tt tunes --quiescence, which is off",
         ),
         (
+            &[
+                "search", "connect4", "start", "--tt-mb", "0", "--etc", "--depth", "4",
+            ],
+            "--etc changes how the transposition table is used, and --tt-mb 0 turns it off",
+        ),
+        (
+            &["search", "chess", "startpos", "--parity", "--depth", "2"],
+            "--parity does nothing here: chess has no regions of empty squares",
+        ),
+        (
+            &["search", "checkers", "start", "--pons", "--depth", "2"],
+            "--threats (set by --pons) does nothing here: checkers has no winning spots",
+        ),
+        (
+            &[
+                "search",
+                "connect4",
+                "start",
+                "--endgame-solver",
+                "8",
+                "--depth",
+                "2",
+            ],
+            "--endgame-solver does nothing here: connect4 has no dedicated endgame solver",
+        ),
+        (
             &["uci", "--algorithm", "expectiminimax"],
             "searches games with chance nodes",
         ),
@@ -888,6 +914,28 @@ fn flags_the_algorithm_or_game_does_not_read_are_bad_input() {
             "searches games with chance nodes",
         ),
         (&["uci", "--eval", "race"], "not an evaluation of chess"),
+        (
+            &[
+                "uci",
+                "--config",
+                "experiments/connect4.toml",
+                "--searcher",
+                "best",
+            ],
+            "searcher `best` searches connect4 there, not chess",
+        ),
+        (
+            &[
+                "uci",
+                "--config",
+                "experiments/wac.toml",
+                "--searcher",
+                "strongest",
+                "--tt-mb",
+                "4",
+            ],
+            "--tt-mb is a technique flag, and --config experiments/wac.toml configures searcher `strongest`",
+        ),
         (
             &["uci", "--oracle", "perfect"],
             "--oracle orders random trees",

@@ -649,7 +649,7 @@ eval = "shannon"
     );
     let (code, _, stderr) = plylab(&["uci", "--config", path]);
     assert_eq!(code, 2, "{stderr}");
-    // Another game's evaluation is refused, not replaced by the default chess one.
+    // Another game's searcher is refused, not played with the default chess evaluation.
     let learned = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/experiments/arena_learn_connect4.toml"
@@ -657,7 +657,7 @@ eval = "shannon"
     let (code, _, stderr) = plylab(&["uci", "--config", learned, "--searcher", "learned"]);
     assert_eq!(code, 2, "{stderr}");
     assert!(
-        stderr.contains("connect4-tdleaf.toml` is not a chess evaluation"),
+        stderr.contains("searcher `learned` searches connect4 there, not chess"),
         "{stderr}"
     );
 }

@@ -109,8 +109,12 @@ impl GameKind {
     /// The technique of `config` that this game gives nothing to work on, as its experiment
     /// key and the reason: quiescence search resolves captures (chess and checkers have
     /// them); null-move pruning needs a null move, and check extensions and quiescence
-    /// checks a check (chess alone has both here). Such a technique would run and change
-    /// nothing but the labels, so it is refused rather than reported as measured.
+    /// checks a check (chess alone has both here); the `parity` ordering and the endgame
+    /// solver work on othello's empty regions ([`Game::region_parity`],
+    /// [`Game::solve_endgame`]), and the `threats` ordering counts the winning spots of
+    /// connect four and tic-tac-toe ([`Game::winning_spots_after`]). Such a technique would
+    /// run and change nothing but the labels, so it is refused rather than reported as
+    /// measured.
     #[must_use]
     pub fn idle_technique(self, config: &SearchConfig) -> Option<(&'static str, String)> {
         let captures = matches!(self, Self::Chess | Self::Checkers);
@@ -146,6 +150,21 @@ impl GameKind {
                 "check_extension",
                 config.extensions.check > 0 && !checks,
                 "no checks",
+            ),
+            (
+                "parity",
+                config.ordering.parity && self != Self::Othello,
+                "no regions of empty squares to order by parity",
+            ),
+            (
+                "endgame_solver",
+                config.endgame_solver.is_some() && self != Self::Othello,
+                "no dedicated endgame solver",
+            ),
+            (
+                "threats",
+                config.ordering.threats && !matches!(self, Self::Connect4 | Self::Tictactoe),
+                "no winning spots to count",
             ),
         ];
         idle.into_iter()
@@ -1637,6 +1656,7 @@ fn check_variant(
         return Err(src.error(span.clone(), Some(key), why));
     }
     check_family_keys(src, spec, variant)?;
+    check_table_keys(src, spec, variant)?;
     check_secondary(src, spec, variant)?;
     if let Some(tt) = &spec.tt_mb
         && variant.config.tt_mb > MAX_TT_MB
@@ -1653,6 +1673,62 @@ fn check_variant(
             .map_err(|why| src.at(tt, "tt_mb", why))?;
     }
     Ok(())
+}
+
+/// The keys (and, by the same names, flags) that change only how the transposition table is
+/// used: with no table (`tt_mb = 0`) they change nothing but the label. Lazy SMP always
+/// shares a table (of at least 1 MiB), so they stay meaningful there.
+pub const TABLE_KEYS: [&str; 7] = [
+    "tt_move",
+    "etc",
+    "quiescence_tt",
+    "tt_mate_adjust",
+    "tt_fractional",
+    "tt_lower_bounds",
+    "tt_compact",
+];
+
+/// Whether a search of `config` has no transposition table: `tt_mb = 0` but in lazy SMP.
+#[must_use]
+pub fn has_no_table(config: &crate::search::SearchConfig) -> bool {
+    config.tt_mb == 0 && config.algorithm != crate::search::Algorithm::LazySmp
+}
+
+/// Refuses a key of [`TABLE_KEYS`] on a searcher without a table (`ordering = { tt_move =
+/// true }` and no `tt_mb`). Where `tt_mb` is swept, the variants without a table just leave
+/// the key unused.
+fn check_table_keys(
+    src: &Source,
+    spec: &SearcherSpec,
+    variant: &SearcherVariant,
+) -> Result<(), SpecError> {
+    let swept = spec
+        .tt_mb
+        .as_ref()
+        .is_some_and(|mb| mb.get_ref().is_sweep());
+    if variant.mcts.is_some() || swept || !has_no_table(&variant.config) {
+        return Ok(());
+    }
+    let set = |key: &str| match key {
+        "tt_move" => spec.ordering.tt_move.is_some(),
+        "etc" => spec.etc.is_some(),
+        "quiescence_tt" => spec.quiescence_tt.is_some(),
+        "tt_mate_adjust" => spec.tt_mate_adjust.is_some(),
+        "tt_fractional" => spec.tt_fractional.is_some(),
+        "tt_lower_bounds" => spec.tt_lower_bounds.is_some(),
+        _ => spec.tt_compact.is_some(),
+    };
+    match TABLE_KEYS.iter().find(|key| set(key)) {
+        Some(key) => Err(src.at(
+            &spec.label,
+            key,
+            format!(
+                "`{key}` changes how the transposition table is used, and searcher `{}` has none (tt_mb = 0)",
+                spec.label.get_ref()
+            ),
+        )),
+        None => Ok(()),
+    }
 }
 
 /// The keys (and flags) that tune a technique, each with the technique's key: set while
