@@ -1102,7 +1102,7 @@ struct SuiteArgs {
     /// Wipe the whole transposition table between positions, outside the timed search, as
     /// Pons's solver does (his `reset()`); it leaves the table in the cache for the search
     /// that follows. Default: wipe only what the last position wrote, which costs less wall
-    /// time on sets of small searches.
+    /// time on sets of small searches. Refused without a table (--tt-mb 0, Monte Carlo).
     #[arg(long)]
     wipe_table: bool,
     #[command(flatten)]
@@ -1905,6 +1905,11 @@ fn run_suite(args: &SuiteArgs) -> Result<(), Failure> {
     // searched it, and a resumed file must have been written by the same search.
     let mut searcher = args.techniques.searcher();
     searcher.add_swept(&args.techniques.limits().assignments());
+    if args.wipe_table && (searcher.mcts.is_some() || searcher.config.tt_mb == 0) {
+        return Err(Failure::bad_input(
+            "--wipe-table wipes the workers' transposition tables between positions, and this search has none (--tt-mb 0, or a Monte Carlo algorithm)",
+        ));
+    }
     // Each worker searches with a table of its own.
     let workers = threads.min(positions.len()).max(1);
     if searcher.mcts.is_none() {

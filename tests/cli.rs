@@ -881,6 +881,19 @@ fn flags_the_algorithm_or_game_does_not_read_are_bad_input() {
         ),
         (
             &[
+                "suite",
+                "connect4",
+                "experiments/data/connect4/Test_L3_R1",
+                "--wipe-table",
+                "--tt-mb",
+                "0",
+                "--depth",
+                "2",
+            ],
+            "--wipe-table wipes the workers' transposition tables between positions, and this search has none",
+        ),
+        (
+            &[
                 "search", "connect4", "start", "--tt-mb", "0", "--etc", "--depth", "4",
             ],
             "--etc changes how the transposition table is used, and --tt-mb 0 turns it off",
