@@ -925,6 +925,15 @@ impl Go {
                 format!("`go {key} {text}`: `{text}` is not a valid number here; left out")
             })
         }
+        // A clock may run below zero (an overstepped move), an increment cannot.
+        fn increment(key: &str, ms: i64) -> Result<i64, String> {
+            if ms < 0 {
+                return Err(format!(
+                    "`go {key} {ms}`: an increment is not negative; left out"
+                ));
+            }
+            Ok(ms)
+        }
         match key {
             "depth" => self.depth = self.nonzero(number(key, value)?),
             "nodes" => self.nodes = self.nonzero(number(key, value)?),
@@ -932,8 +941,8 @@ impl Go {
             "movetime" => self.movetime = self.nonzero(number(key, value)?),
             "wtime" => self.wtime = Some(number(key, value)?),
             "btime" => self.btime = Some(number(key, value)?),
-            "winc" => self.winc = Some(number(key, value)?),
-            "binc" => self.binc = Some(number(key, value)?),
+            "winc" => self.winc = Some(increment(key, number(key, value)?)?),
+            "binc" => self.binc = Some(increment(key, number(key, value)?)?),
             "movestogo" => self.movestogo = Some(number(key, value)?),
             "infinite" => self.infinite = true,
             "ponder" => self.ponder = true,
@@ -1378,6 +1387,7 @@ mod tests {
             &["depth"],
             &["sideways"],
             &["depth", "-1"],
+            &["winc", "-5000"],
         ] {
             // Nothing else limits the search: it answers at once rather than forever.
             let (go, notes) = Go::parse(bad);
