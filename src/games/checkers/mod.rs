@@ -108,6 +108,9 @@ pub enum PlacementError {
         /// How many.
         count: u32,
     },
+    /// No piece at all: no game is played on an empty board.
+    #[error("the board is empty: a position needs at least one piece")]
+    Empty,
 }
 
 impl Default for Checkers {
@@ -139,6 +142,9 @@ impl Checkers {
         to_move: Player,
     ) -> Result<Self, PlacementError> {
         let first = |set: Squares| set.trailing_zeros() as u8 + 1;
+        if black | white == 0 {
+            return Err(PlacementError::Empty);
+        }
         if black & white != 0 {
             return Err(PlacementError::BothColours(first(black & white)));
         }

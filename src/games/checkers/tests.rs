@@ -147,7 +147,7 @@ fn fen_round_trips_and_bad_positions_are_refused_with_a_reason() {
         assert_eq!(to_fen(&pos(fen)), fen);
     }
     assert_eq!(to_fen(&pos(" W : B1 , K3 : W22,21 . ")), "W:W21,22:B1,K3");
-    let cases: [(&str, &str); 11] = [
+    let cases: [(&str, &str); 12] = [
         ("start moves", "`moves` with no move after it"),
         ("W:W21:B1 moves  ", "`moves` with no move after it"),
         ("X:W21:B1", "side to move"),
@@ -159,6 +159,7 @@ fn fen_round_trips_and_bad_positions_are_refused_with_a_reason() {
         ("B:W2:B1", "would have been crowned"),
         ("B:W21:B5-3", "`5-3`"),
         ("B:W1-32:B", "at most 12"),
+        ("B:W:B", "the board is empty"),
     ];
     for (bad, why) in cases {
         let err = Checkers::parse_position(bad).unwrap_err();
