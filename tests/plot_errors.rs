@@ -115,8 +115,9 @@ fn empty_required_number_is_unreadable() {
     );
 }
 
-/// A negative count, time or ratio, or a fractional thread count, is a damaged file: it
-/// was drawn without complaint (a negative `nodes` even on a log axis).
+/// A negative count, time or ratio, a fractional count or thread count, a rate above 1, a
+/// depth no search reaches, a seed that is not one, an unknown game or an empty searcher is
+/// a damaged file: it was drawn without complaint (a negative `nodes` even on a log axis).
 #[test]
 fn impossible_measurements_are_bad_values() {
     let text = fixture_text();
@@ -134,6 +135,14 @@ fn impossible_measurements_are_bad_values() {
         ("elapsed_s", "-0.001", "a number at least 0"),
         ("threads", "0", "a whole number from 1"),
         ("threads", "1.5", "a whole number from 1"),
+        ("depth", "4294967295", "a depth of 0 to 5000 plies"),
+        ("nodes", "564.5", "a whole number at least 0"),
+        ("nodes", "1e23", "a whole number at least 0"),
+        ("first_move_cutoff_rate", "2.5", "a rate from 0 to 1"),
+        ("seed", "notaseed", "a whole number at least 0"),
+        ("repetition", "-1", "a whole number at least 0"),
+        ("searcher", "", "a searcher's label"),
+        ("game", "chezz", &plylab::games::NAMES.join(", ")),
     ] {
         let col = header.iter().position(|h| h == column).unwrap();
         let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
@@ -148,6 +157,21 @@ fn impossible_measurements_are_bad_values() {
         );
         assert_eq!(files, 1, "nothing but the CSV may be written");
     }
+}
+
+/// Where searchers.csv describes the run's searchers, a row of another searcher is from
+/// another run: its parallel ratios and thread count would quietly be left out.
+#[test]
+fn a_searcher_missing_from_searchers_csv_is_named() {
+    let dir = dir_with("plot_err_searchers", &fixture_text());
+    std::fs::write(dir.join("searchers.csv"), "searcher,threads\nnobody,1\n").unwrap();
+    let err = plot_dir(&dir, &Format::ALL).unwrap_err();
+    assert!(matches!(err, PlotError::Inconsistent { .. }), "{err}");
+    let msg = err.to_string();
+    assert!(
+        msg.contains("is not in") && msg.contains("searchers.csv beside it"),
+        "{msg}"
+    );
 }
 
 #[test]

@@ -375,6 +375,16 @@ fn a_missing_or_duplicated_shard_is_refused() {
         stderr.contains("searches.csv line 2, column `nodes`: invalid digit"),
         "{stderr}"
     );
+    // A measurement that reads as a number but is none (NaN would make every mean NaN).
+    let mut fields: Vec<&str> = first.split(',').collect();
+    fields[column("elapsed_s")] = "NaN";
+    let damaged = rows.replacen(first, &fields.join(","), 1);
+    std::fs::write(&rows_path, damaged).expect("damage a measurement");
+    let stderr = bad_input(&merge_args(&shards, &dir.path("m1"), &["--no-plot"]));
+    assert!(
+        stderr.contains("searches.csv line 2, column `elapsed_s`: not a measurement"),
+        "{stderr}"
+    );
     std::fs::write(&rows_path, rows).expect("mend");
     // A shard whose searchers.csv cannot be read is the shard's fault, as its searches.csv
     // is (it failed with exit 1).

@@ -9,3 +9,17 @@ pub mod linear;
 pub mod othello;
 pub mod random_tree;
 pub mod tictactoe;
+
+use crate::game::Game;
+
+/// Every game's [`Game::NAME`], as results files write it in their `game` column.
+pub const NAMES: [&str; 8] = [
+    tictactoe::TicTacToe::NAME,
+    connect4::Connect4::NAME,
+    random_tree::RandomTree::NAME,
+    chess::Chess::NAME,
+    checkers::Checkers::NAME,
+    othello::Othello::NAME,
+    chance_tree::ChanceTree::NAME,
+    backgammon::Backgammon::NAME,
+];

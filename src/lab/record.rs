@@ -122,6 +122,33 @@ pub struct Row {
 }
 
 impl Row {
+    /// The first column that should hold a measurement and holds NaN, an infinity or a
+    /// negative number: a damaged file (a run writes none), which would turn every mean
+    /// computed from it into NaN.
+    #[must_use]
+    pub fn unmeasured_column(&self) -> Option<&'static str> {
+        let measures = [
+            ("first_move_cutoff_rate", self.first_move_cutoff_rate),
+            ("ebf", self.ebf),
+            ("ebf_root", self.ebf_root),
+            ("branching", self.branching),
+            ("elapsed_s", Some(self.elapsed_s)),
+            ("nps", self.nps),
+            ("answer_s", self.answer_s),
+            ("playouts_per_s", self.playouts_per_s),
+            ("time_to_depth_s", self.time_to_depth_s),
+            ("speedup", self.speedup),
+            ("overhead", self.overhead),
+            ("nps_scaling", self.nps_scaling),
+            ("total_s", self.total_s),
+        ];
+        let measured = |v: f64| v.is_finite() && v >= 0.0;
+        measures
+            .into_iter()
+            .find(|(_, v)| v.is_some_and(|v| !measured(v)))
+            .map(|(column, _)| column)
+    }
+
     /// A row naming `job` with every counter empty, for the runner to fill in. The
     /// searcher's configuration is not repeated here: it is in searchers.csv
     /// ([`SearcherRow`]).

@@ -380,10 +380,13 @@ pub(crate) fn whole_jobs_explained<R: std::io::Read>(
         let line = record.position().map_or(0, csv::Position::line);
         let unreadable = if record.len() == headers.len() {
             match record.deserialize::<Row>(Some(&headers)) {
-                Ok(row) => {
-                    rows.push(row);
-                    continue;
-                }
+                Ok(row) => match row.unmeasured_column() {
+                    Some(column) => format!("line {line}, column `{column}`: not a measurement"),
+                    None => {
+                        rows.push(row);
+                        continue;
+                    }
+                },
                 Err(e) => match e.kind() {
                     csv::ErrorKind::Deserialize { err, .. } => {
                         let column = err

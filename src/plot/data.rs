@@ -142,6 +142,19 @@ pub fn read_searches(path: &Path) -> Result<Vec<SearchRow>, PlotError> {
             .map(csv::Reader::from_reader)
             .and_then(|mut r| r.headers().ok().map(|h| h.iter().any(|c| c == "threads")))
             .unwrap_or(false);
+        if let Some(row) = rows
+            .iter()
+            .find(|r| !variants.iter().any(|v| v.searcher == r.searcher))
+        {
+            return Err(PlotError::Inconsistent {
+                path: path.to_path_buf(),
+                message: format!(
+                    "searcher `{}` is not in {} beside it, which describes every searcher of a run",
+                    row.searcher,
+                    searchers.display()
+                ),
+            });
+        }
         complete_rows(&mut rows, &variants, has_threads);
     }
     if rows.iter().any(|r| r.experiment.is_empty()) {
@@ -343,29 +356,29 @@ impl Columns {
 fn parse_search(cell: &Cell<'_>) -> Result<SearchRow, PlotError> {
     Ok(SearchRow {
         experiment: cell.text("experiment"),
-        game: cell.text("game"),
+        game: cell.game()?,
         position: cell.text("position"),
         set: cell.text("set"),
-        searcher: cell.text("searcher"),
-        seed: cell.text("seed"),
-        repetition: cell.text("repetition"),
+        searcher: cell.searcher()?,
+        seed: cell.whole_text::<u64>("seed")?,
+        repetition: cell.whole_text::<u32>("repetition")?,
         depth: cell.depth()?,
         nodes: cell.count("nodes")?,
         leaf_nodes: cell.count("leaf_nodes")?,
-        first_move_cutoff_rate: cell.measure("first_move_cutoff_rate")?,
+        first_move_cutoff_rate: cell.rate("first_move_cutoff_rate")?,
         ebf: cell.measure("ebf")?,
         ebf_root: cell.measure("ebf_root")?,
         branching: cell.measure("branching")?,
-        minimal_leaves: cell.measure("minimal_leaves")?,
+        minimal_leaves: cell.whole("minimal_leaves")?,
         elapsed_s: cell.measure("elapsed_s")?,
         nps: cell.measure("nps")?,
         solved: cell.flag("solved")?,
         // searches.csv files written before the column: one thread.
         threads: cell.threads()?.unwrap_or(1),
-        playouts: cell.measure("playouts")?,
+        playouts: cell.whole("playouts")?,
         playouts_per_s: cell.measure("playouts_per_s")?,
         time_to_depth_s: cell.measure("time_to_depth_s")?,
-        total_nodes: cell.measure("total_nodes")?,
+        total_nodes: cell.whole("total_nodes")?,
         speedup: cell.measure("speedup")?,
         overhead: cell.measure("overhead")?,
         nps_scaling: cell.measure("nps_scaling")?,
@@ -453,9 +466,58 @@ impl Cell<'_> {
         }
     }
 
-    /// A required [`Self::measure`].
+    /// A count: `None` when empty, else a whole number from 0 that a `u64` holds (nodes,
+    /// leaves and playouts are counted one by one).
+    fn whole(&self, column: &str) -> Result<Option<f64>, PlotError> {
+        match self.measure(column)? {
+            #[allow(clippy::cast_precision_loss)] // u64::MAX rounds up: the bound is inclusive
+            Some(v) if v.fract() != 0.0 || v > u64::MAX as f64 => {
+                Err(self.bad_value(column, "a whole number at least 0"))
+            }
+            v => Ok(v),
+        }
+    }
+
+    /// A required [`Self::whole`].
     fn count(&self, column: &str) -> Result<f64, PlotError> {
-        self.measure(column)?.ok_or_else(|| self.bad(column))
+        self.whole(column)?.ok_or_else(|| self.bad(column))
+    }
+
+    /// A fraction of events (first-move cutoffs among cutoffs): `None` when empty, else from
+    /// 0 to 1.
+    fn rate(&self, column: &str) -> Result<Option<f64>, PlotError> {
+        match self.measure(column)? {
+            Some(v) if v > 1.0 => Err(self.bad_value(column, "a rate from 0 to 1")),
+            v => Ok(v),
+        }
+    }
+
+    /// A column that holds a whole number of type `T` (a seed, a repetition), kept as its
+    /// text: it names a search rather than measuring it.
+    fn whole_text<T: std::str::FromStr>(&self, column: &str) -> Result<String, PlotError> {
+        let text = self.raw(column);
+        match text.parse::<T>() {
+            Ok(_) => Ok(text.to_owned()),
+            Err(_) => Err(self.bad_value(column, "a whole number at least 0")),
+        }
+    }
+
+    /// The `game` column: one of plylab's games ([`crate::games::NAMES`]).
+    fn game(&self) -> Result<String, PlotError> {
+        let game = self.raw("game");
+        if crate::games::NAMES.contains(&game) {
+            Ok(game.to_owned())
+        } else {
+            Err(self.bad_value("game", &crate::games::NAMES.join(", ")))
+        }
+    }
+
+    /// The `searcher` column: a label, never empty.
+    fn searcher(&self) -> Result<String, PlotError> {
+        match self.raw("searcher") {
+            "" => Err(self.bad_value("searcher", "a searcher's label")),
+            label => Ok(label.to_owned()),
+        }
     }
 
     /// The `threads` column: `None` when empty, else a whole number from 1.
@@ -469,8 +531,14 @@ impl Cell<'_> {
         }
     }
 
+    /// The `depth` column: plies, at most [`crate::search::MAX_DEPTH`] as every search is.
     fn depth(&self) -> Result<u32, PlotError> {
-        self.raw("depth").parse().map_err(|_| self.bad("depth"))
+        let depth: u32 = self.raw("depth").parse().map_err(|_| self.bad("depth"))?;
+        if depth > crate::search::MAX_DEPTH {
+            let most = crate::search::MAX_DEPTH;
+            return Err(self.bad_value("depth", &format!("a depth of 0 to {most} plies")));
+        }
+        Ok(depth)
     }
 }
 

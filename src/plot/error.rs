@@ -66,6 +66,14 @@ pub enum PlotError {
         /// What the CSV reader reported.
         message: String,
     },
+    /// Files of one run that contradict each other.
+    #[error("{path}: {message}")]
+    Inconsistent {
+        /// The file read first.
+        path: PathBuf,
+        /// How it disagrees with the other.
+        message: String,
+    },
     /// The embedded font could not be loaded (a build problem, not an input problem).
     #[error("cannot load the embedded chart font")]
     Font,
