@@ -737,6 +737,11 @@ fn bad_positions_are_refused() {
         &["step 1 is empty"],
     );
     refused(&["search", "connect4", ""], &["an empty position"]);
+    // A tree has no `start`: the message names the tree instead.
+    refused(
+        &["perft", "random_tree", "", "2"],
+        &["an empty position: name the tree (`b=4,d=8,seed=1`)"],
+    );
     refused(
         &["perft", "connect4", "x", "3"],
         &["bad connect4 position `x`"],

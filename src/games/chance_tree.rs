@@ -286,7 +286,9 @@ impl Notation for ChanceTree {
             seed: 0,
         };
         let mut path = None;
+        let mut given = Vec::new();
         for (key, value) in tree_fields(text)? {
+            given.push(key);
             let bad = || ParseError::new(format!("`{value}` is not a valid {key}"));
             match key {
                 "b" => p.b = value.parse().map_err(|_| bad())?,
@@ -299,6 +301,12 @@ impl Notation for ChanceTree {
                 "path" => path = Some(value),
                 _ => return Err(ParseError::new(format!("unknown key `{key}`"))),
             }
+        }
+        // Without them the tree is not named: b and d have no default, nor has `chance`.
+        if let Some(key) = ["b", "d", "chance"].iter().find(|k| !given.contains(k)) {
+            return Err(ParseError::new(format!(
+                "`{key}=` is missing (a chance tree is `b=3,d=5,chance=dice` or `chance=K`)"
+            )));
         }
         let mut node = Self::new(p)?;
         for step in path_steps(path)? {
@@ -401,5 +409,8 @@ mod tests {
             assert!(ChanceTree::parse_position(bad).is_err(), "{bad}");
         }
         assert!(ChanceTree::parse_position("b=1 d=2 chance=4096").is_ok());
+        // A missing key is named, not reported as a zero.
+        let missing = ChanceTree::parse_position("b=3 d=5").unwrap_err();
+        assert!(missing.0.contains("`chance=` is missing"), "{missing}");
     }
 }

@@ -431,9 +431,11 @@ impl GamePosition {
     /// nothing): the start is `start`.
     pub fn parse(kind: GameKind, text: &str) -> Result<Self, ParseError> {
         if text.trim().is_empty() {
-            return Err(ParseError::new(
-                "an empty position: write `start` for the start position",
-            ));
+            return Err(ParseError::new(match kind {
+                GameKind::RandomTree => "an empty position: name the tree (`b=4,d=8,seed=1`)",
+                GameKind::ChanceTree => "an empty position: name the tree (`b=3,d=5,chance=dice`)",
+                _ => "an empty position: write `start` for the start position",
+            }));
         }
         Ok(match kind {
             GameKind::Tictactoe => Self::TicTacToe(TicTacToe::parse_position(text)?),
