@@ -322,7 +322,8 @@ fn a_pgn_kept_compressed_beside_its_name_is_read_as_the_plain_file() {
 }
 
 /// A comment or variation never closed is an error at the line it opens (it would swallow
-/// every later game); a game without a result ends at the next tag section; `(` and `;`
+/// every later game); a game without a result ends at the next tag section, with its
+/// Result tag's result; `(` and `;`
 /// inside a `{}` comment are text.
 #[test]
 fn pgn_comments_variations_and_missing_results() {
@@ -348,6 +349,14 @@ fn pgn_comments_variations_and_missing_results() {
         .map(|g| (g.moves.len(), g.result.as_str()))
         .collect();
     assert_eq!(summary, [(3, "*"), (2, "1-0")]);
+    // Such a game takes its Result tag's result: a won game weighs as won, not unfinished.
+    let tagged = format!("[Result \"0-1\"]\n\n1. e4 e5 2. Nf3\n{later}[Result \"1-0\"]\n\n1. c4");
+    let results: Vec<String> = read(&tagged)
+        .expect("pgn")
+        .into_iter()
+        .map(|g| g.result)
+        .collect();
+    assert_eq!(results, ["0-1", "1-0", "1-0"]);
     let games = read("1. e4 {a ( b; c} e5 ; x {\n2. Nf3 Nc6").expect("pgn");
     assert_eq!(games.len(), 1);
     assert_eq!(games[0].moves.len(), 4);
@@ -407,6 +416,10 @@ fn pgn_tags_are_read_whole_and_malformed_ones_refused() {
         (
             "[Variant \"Chess960\"]\n\n1. e4 *\n",
             "t.pgn:1: a `Chess960` game: only standard chess is read",
+        ),
+        (
+            "[Result \"?\"]\n\n1. e4 *\n",
+            "t.pgn:1: Result tag `?`: not 1-0",
         ),
         // Not a result: named whole, not as the `-0` left after a move number.
         ("[Event \"a\"]\n\n1. e4 e5 2-0\n", "move `2-0`"),

@@ -294,10 +294,7 @@ impl<'a> PgnReader<'a> {
     /// A line of tag pairs: the first of a game's tags ends the game before it, if that one
     /// had moves and no result (so that it is not merged into this one).
     fn tag(&mut self, n: usize, line: &str) -> Result<(), BookError> {
-        if self.game.as_ref().is_some_and(|g| !g.moves.is_empty()) {
-            self.games.extend(self.game.take());
-            self.result_tag = None;
-        }
+        self.close_unterminated();
         let mut rest = line;
         while !rest.is_empty() {
             let (name, value, after) = tag_pair(rest).map_err(|why| self.err(n, why))?;
@@ -310,6 +307,10 @@ impl<'a> PgnReader<'a> {
                 // Chess960 and the other variants have rules of their own (castling, more).
                 "Variant" if !["standard", "chess"].contains(&value.to_lowercase().as_str()) => {
                     let why = format!("a `{value}` game: only standard chess is read");
+                    return Err(self.err(n, why));
+                }
+                "Result" if !is_result(&value) => {
+                    let why = format!("Result tag `{value}`: not 1-0, 0-1, 1/2-1/2 or *");
                     return Err(self.err(n, why));
                 }
                 "Result" => self.result_tag = Some(value),
@@ -340,7 +341,7 @@ impl<'a> PgnReader<'a> {
             }
             ")" => self.variations -= 1,
             _ if self.variations > 0 => {}
-            "1-0" | "0-1" | "1/2-1/2" | "*" => {
+            t if is_result(t) => {
                 if let Some(tag) = self.result_tag.take().filter(|tag| tag != token) {
                     let why = format!("the movetext ends `{token}`, its Result tag says `{tag}`");
                     return Err(self.err(n, why));
@@ -387,10 +388,20 @@ impl<'a> PgnReader<'a> {
             let why = "a `(` variation opened here is never closed".to_owned();
             return Err(self.err(self.variation_line, why));
         }
-        if self.game.as_ref().is_some_and(|g| !g.moves.is_empty()) {
-            self.games.extend(self.game.take());
-        }
+        self.close_unterminated();
         Ok(self.games)
+    }
+
+    /// Keeps the game being read if it has moves but its movetext no termination marker
+    /// (section 8.2.6 asks for one; many files lack it), with its `Result` tag's result: the
+    /// tag is required (section 8.1.1), and without it a won game would weigh as unfinished.
+    fn close_unterminated(&mut self) {
+        if let Some(mut game) = self.game.take_if(|g| !g.moves.is_empty()) {
+            if let Some(tag) = self.result_tag.take() {
+                game.result = tag;
+            }
+            self.games.push(game);
+        }
     }
 }
 
@@ -443,6 +454,12 @@ fn tag_pair(text: &str) -> Result<(&str, String, &str), String> {
         .strip_prefix(']')
         .ok_or_else(|| malformed("not closed by `]`"))?;
     Ok((name, value, after))
+}
+
+/// One of the four game termination markers (PGN standard section 8.2.6), which are also
+/// the values of the `Result` tag.
+fn is_result(text: &str) -> bool {
+    matches!(text, "1-0" | "0-1" | "1/2-1/2" | "*")
 }
 
 fn new_game() -> PgnGame {
