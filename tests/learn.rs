@@ -150,7 +150,7 @@ fn learning_file_mistakes_are_named_at_their_key() {
     let g = games.display().to_string();
     let texel = TINY_TEXEL.replace("THREADS", "1");
     let td = "name = \"tiny\"\ngame = \"connect4\"\nmethod = \"td\"\nseed = 1\n[self_play]\ngames = 4\ndepth = 2\nrandom_plies = 60\nmax_plies = 100\n[td]\nlambda = 0.7\nlearning_rate = 1.0\nk = 0.4\nbatch = 2\n";
-    let cases: [(&str, String, &str); 11] = [
+    let cases: [(&str, String, &str); 12] = [
         (
             "long name",
             texel.replace(
@@ -185,6 +185,12 @@ fn learning_file_mistakes_are_named_at_their_key() {
             "bad result",
             format!("games = [{g:?}]\n{texel}"),
             "learn.toml:1: key `games`: ",
+        ),
+        (
+            // Listed twice, its games would count twice.
+            "games twice",
+            format!("games = [{g:?}, {g:?}]\n{texel}"),
+            "is listed twice (`",
         ),
         (
             "random plies",
@@ -368,6 +374,24 @@ batch = 8
     assert_eq!(code, 1, "{err}");
     assert!(out_b.join("checkpoint/state.json").exists(), "{err}");
     assert!(!dir.path("wb/c4.toml").exists());
+    // A damaged checkpoint is refused, naming --restart, not trusted or quietly dropped.
+    let state = out_b.join("checkpoint/state.json");
+    let kept = fs::read_to_string(&state).unwrap();
+    for (from, to, why) in [
+        (
+            "\"done\":3,",
+            "\"done\":999999,",
+            "999999 done of the file's 8",
+        ),
+        ("{", "", "a damaged checkpoint"),
+    ] {
+        assert!(kept.contains(from), "{kept}");
+        fs::write(&state, kept.replacen(from, to, 1)).unwrap();
+        let (code, err) = learn(&file, &out_b, &dir.path("wb"), &[]);
+        assert_eq!(code, 2, "{err}");
+        assert!(err.contains(why) && err.contains("--restart"), "{err}");
+    }
+    fs::write(&state, kept).unwrap();
     let resumed = run("b");
     assert_eq!(whole, resumed);
     assert_eq!(

@@ -712,6 +712,45 @@ struct Checkpoint {
     decisive: usize,
 }
 
+impl Checkpoint {
+    /// What a run of `n` weights and `total` epochs or batches could not have written.
+    fn check(&self, n: usize, total: u32) -> Result<(), String> {
+        let lengths = [
+            ("weights", self.weights.len()),
+            ("adam_m", self.adam_m.len()),
+            ("adam_v", self.adam_v.len()),
+        ];
+        if let Some((name, len)) = lengths.iter().find(|(_, len)| *len != n) {
+            return Err(format!(
+                "{len} values in `{name}`; the evaluation has {n} weights"
+            ));
+        }
+        if self.done > total {
+            let done = self.done;
+            return Err(format!("{done} done of the file's {total}"));
+        }
+        let finite = |v: &[u64]| floats(v).iter().all(|x| x.is_finite());
+        if !(finite(&self.weights) && finite(&self.adam_m) && finite(&self.adam_v)) {
+            return Err("a value that is not a finite number".to_owned());
+        }
+        // Adam's second moments are means of squares.
+        if floats(&self.adam_v).iter().any(|&v| v < 0.0) {
+            return Err("a negative second moment in `adam_v`".to_owned());
+        }
+        let k = f64::from_bits(self.k);
+        if !(k.is_finite() && k > 0.0) {
+            return Err(format!("K = {k}, not a positive number"));
+        }
+        let point_finite = |p: &CurvePoint| {
+            p.x.is_finite() && p.train.is_finite() && p.validation.is_none_or(f64::is_finite)
+        };
+        if !self.curve.iter().all(point_finite) {
+            return Err("a curve point that is not a finite number".to_owned());
+        }
+        Ok(())
+    }
+}
+
 fn fnv1a(text: &str) -> u64 {
     text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
         (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
@@ -809,11 +848,34 @@ impl<'a, G: LearnGame> Run<'a, G> {
         key_error(self.file, self.text, key, msg)
     }
 
-    fn load_checkpoint(&self) -> Option<Checkpoint> {
+    /// The checkpoint of an interrupted run of this file with `total` epochs or batches, if
+    /// there is one. One of another version of the file is set aside with a note (the run
+    /// starts afresh and replaces it); a damaged one is refused, naming `--restart`, rather
+    /// than trusted (a weight too few, a NaN) or quietly thrown away with its finished work.
+    fn load_checkpoint(&self, total: u32) -> Result<Option<Checkpoint>, LearnError> {
         let state = self.checkpoint_dir.join("state.json");
-        let text = crate::input::read_text(&state, crate::input::Cap::TEXT).ok()?;
-        let c: Checkpoint = serde_json::from_str(&text).ok()?;
-        (c.spec_hash == fnv1a(self.text)).then_some(c)
+        if !state.exists() {
+            return Ok(None);
+        }
+        let damaged = |why: String| {
+            LearnError::BadInput(format!(
+                "{}: a damaged checkpoint ({why}); run with --restart to begin afresh",
+                state.display()
+            ))
+        };
+        let text = crate::input::read_text(&state, crate::input::Cap::TEXT)
+            .map_err(|e| damaged(e.to_string()))?;
+        let c: Checkpoint = serde_json::from_str(&text).map_err(|e| damaged(e.to_string()))?;
+        if c.spec_hash != fnv1a(self.text) {
+            eprintln!(
+                "{}: the checkpoint of another version of {}: starting afresh",
+                state.display(),
+                self.file.display()
+            );
+            return Ok(None);
+        }
+        c.check(self.start.len(), total).map_err(damaged)?;
+        Ok(Some(c))
     }
 
     /// The state after `done` epochs or batches, as a checkpoint of this file.
@@ -900,7 +962,24 @@ impl<'a, G: LearnGame> Run<'a, G> {
         Ok(games)
     }
 
+    /// Refuses a games file listed twice (by the same or another name): its games would
+    /// count twice.
+    fn check_games_listed_once(&self) -> Result<(), LearnError> {
+        let games = &self.spec.games;
+        for (i, file) in games.iter().enumerate() {
+            let same =
+                |f: &&String| *f == file || crate::input::same_file(Path::new(f), Path::new(file));
+            if let Some(first) = games[..i].iter().find(same) {
+                let why =
+                    format!("`{file}` is listed twice (`{first}`): its games would count twice");
+                return Err(self.bad_key("games", &why));
+            }
+        }
+        Ok(())
+    }
+
     fn texel(&self, t: &TexelSettings) -> Result<(Vec<f64>, Vec<CurvePoint>, String), LearnError> {
+        self.check_games_listed_once()?;
         let mut games = match &self.spec.self_play {
             Some(sp) => self.texel_games(sp)?,
             None => Vec::new(),
@@ -927,7 +1006,7 @@ impl<'a, G: LearnGame> Run<'a, G> {
                 self.file.display()
             )));
         }
-        let resumed = self.load_checkpoint();
+        let resumed = self.load_checkpoint(t.epochs)?;
         let (mut w, mut adam, k, mut curve, done) = match resumed {
             Some(c) => (
                 floats(&c.weights),
@@ -998,7 +1077,8 @@ impl<'a, G: LearnGame> Run<'a, G> {
         let n = self.start.len();
         let leaf = self.spec.method == Method::Tdleaf;
         let batches = sp.games.div_ceil(t.batch);
-        let (mut w, mut adam, mut curve, done, mut decisive) = match self.load_checkpoint() {
+        let total = u32::try_from(batches).unwrap_or(u32::MAX);
+        let (mut w, mut adam, mut curve, done, mut decisive) = match self.load_checkpoint(total)? {
             Some(c) => (
                 floats(&c.weights),
                 Adam {
@@ -1193,10 +1273,16 @@ fn label<G: LearnGame>(game: &PlayedGame<G>, set: &mut Dataset, x: &mut [f64]) {
 const HELD_OUT_BASE: usize = 1 << 40;
 
 /// A stored self-play game (`result move move …`) replayed from the start position; its
-/// positions are those after the `random` opening plies, as when it was played.
+/// positions are those after the `random` opening plies, as when it was played. `None` for
+/// a line no self-play game could have written (a result other than 0, ½ or 1, one the
+/// final position contradicts, a move that does not parse or follows the end): the games
+/// from there on are played again.
 fn replay<G: LearnGame>(line: &str, random: usize) -> Option<PlayedGame<G>> {
     let mut words = line.split_whitespace();
     let result: f64 = words.next()?.parse().ok()?;
+    if ![0.0, 0.5, 1.0].contains(&result) {
+        return None;
+    }
     let mut pos = G::start();
     let mut game = PlayedGame {
         positions: Vec::new(),
@@ -1205,6 +1291,9 @@ fn replay<G: LearnGame>(line: &str, random: usize) -> Option<PlayedGame<G>> {
         moves: Vec::new(),
     };
     for (ply, w) in words.enumerate() {
+        if pos.status() != Status::Ongoing {
+            return None;
+        }
         let mv = pos.parse_move(w).ok()?;
         let before = pos.clone();
         game.moves.push(w.to_string());
@@ -1216,6 +1305,11 @@ fn replay<G: LearnGame>(line: &str, random: usize) -> Option<PlayedGame<G>> {
             game.positions.push(state.clone());
             game.leaves.push(state);
         }
+    }
+    if let Status::Over(outcome) = pos.status()
+        && selfplay::first_player_result::<G>(outcome, pos.side_to_move()) != result
+    {
+        return None;
     }
     Some(game)
 }

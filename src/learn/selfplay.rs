@@ -195,7 +195,8 @@ fn adjudicate(
 ///
 /// # Errors
 /// [`LearnError::BadInput`] naming the file and row for an unreadable file, a missing
-/// column, a position or move that does not parse.
+/// column, a position or move that does not parse, a move after the end of the game, or a
+/// result that the line's final position contradicts (`1-0` for a game the line draws).
 pub fn read_arena_games<G: LearnGame>(path: &Path) -> Result<Vec<PlayedGame<G>>, LearnError> {
     let file = path.display();
     let bad = |msg: String| LearnError::BadInput(format!("{file}: {msg}"));
@@ -208,12 +209,12 @@ pub fn read_arena_games<G: LearnGame>(path: &Path) -> Result<Vec<PlayedGame<G>>,
             .position(|h| h == name)
             .ok_or_else(|| bad(format!("no `{name}` column (is this an arena games.csv?)")))
     };
-    let (opening, result, line) = (col("opening")?, col("result")?, col("line")?);
+    let (opening, result_column, line) = (col("opening")?, col("result")?, col("line")?);
     let mut games = Vec::new();
     for (row, record) in reader.records().enumerate() {
         let record = record.map_err(|e| bad(e.to_string()))?;
         let at = |msg: String| bad(format!("row {}: {msg}", row + 2));
-        let result = match record.get(result).unwrap_or("") {
+        let result = match record.get(result_column).unwrap_or("") {
             "1-0" => 1.0,
             "0-1" => 0.0,
             "1/2-1/2" => 0.5,
@@ -235,7 +236,7 @@ pub fn read_arena_games<G: LearnGame>(path: &Path) -> Result<Vec<PlayedGame<G>>,
         };
         for word in record.get(line).unwrap_or("").split_whitespace() {
             if pos.status() != Status::Ongoing {
-                break;
+                return Err(at(format!("move `{word}` after the end of the game")));
             }
             let mv = pos
                 .parse_move(word)
@@ -244,6 +245,14 @@ pub fn read_arena_games<G: LearnGame>(path: &Path) -> Result<Vec<PlayedGame<G>>,
             game.leaves.push(pos.clone());
             game.moves.push(word.to_string());
             pos.play(mv);
+        }
+        if let Status::Over(outcome) = pos.status()
+            && first_player_result::<G>(outcome, pos.side_to_move()) != result
+        {
+            let written = record.get(result_column).unwrap_or("");
+            return Err(at(format!(
+                "result `{written}`, but the line ends the game otherwise"
+            )));
         }
         games.push(game);
     }
@@ -276,5 +285,32 @@ mod tests {
             let shape: Vec<_> = games.iter().map(|g| (g.moves.len(), g.result)).collect();
             assert_eq!(shape, [(3, 1.0), (1, 0.5)]);
         }
+    }
+
+    /// A move after the end of the game, or a result the line's end contradicts, is a
+    /// damaged row: it was read (the extra moves dropped, the wrong result learned from).
+    #[test]
+    fn rows_past_the_end_or_against_it_are_refused() {
+        let dir = std::env::temp_dir().join(format!("plylab-arena-ends-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("games.csv");
+        // 4 5 4 5 4 5 4: the first player wins with a vertical four in column 4.
+        for (row, why) in [
+            (
+                "start,1-0,4 5 4 5 4 5 4 3",
+                "row 2: move `3` after the end of the game",
+            ),
+            (
+                "start,0-1,4 5 4 5 4 5 4",
+                "row 2: result `0-1`, but the line ends",
+            ),
+        ] {
+            std::fs::write(&path, format!("opening,result,line\n{row}\n")).unwrap();
+            let err = read_arena_games::<Connect4>(&path).unwrap_err().to_string();
+            assert!(err.contains(why), "{row}: {err}");
+        }
+        std::fs::write(&path, "opening,result,line\nstart,1-0,4 5 4 5 4 5 4\n").unwrap();
+        assert_eq!(read_arena_games::<Connect4>(&path).unwrap().len(), 1);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
