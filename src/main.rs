@@ -333,7 +333,8 @@ struct SlurmArgs {
     throttle: Option<u32>,
     /// Merged results directory [default: runs/<name>, as `experiment`'s: the merge job
     /// replaces what it holds, so never the committed results/<name> unless named];
-    /// shards go to OUT/shards/I.
+    /// shards go to OUT/shards/I. OUT/logs is made now, for the tasks' logs (Slurm opens
+    /// them but does not make their directory).
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
     /// The plylab binary the tasks run [default: this one].
@@ -1646,7 +1647,15 @@ fn run_slurm(args: &SlurmArgs) -> Result<(), Failure> {
         .clone()
         .unwrap_or_else(|| runner::default_dir(&facts.name));
     slurm::check_directive_path("out", &out).map_err(Failure::bad_input)?;
-    // Slurm opens the tasks' log files but does not create their directory.
+    // Slurm opens the tasks' log files but does not create their directory. A file in the
+    // way is the command line's mistake; a directory that cannot be made, the machine's.
+    if let Some(file) = out.ancestors().find(|a| a.is_file()) {
+        return Err(Failure::bad_input(format!(
+            "--out {}: {} is a file, not a directory",
+            out.display(),
+            file.display()
+        )));
+    }
     let logs = out.join("logs");
     std::fs::create_dir_all(&logs)
         .map_err(|e| Failure::failed(format!("{}: {e}", logs.display())))?;
