@@ -313,8 +313,32 @@ fn a_missing_or_duplicated_shard_is_refused() {
 
     let twice = [shards.clone(), vec![shards[1].clone()]].concat();
     let stderr = bad_input(&merge_args(&twice, &out, &["--no-plot"]));
-    assert!(stderr.contains("in more than one shard"), "{stderr}");
+    assert!(stderr.contains("are both shard 2/3"), "{stderr}");
     assert!(stderr.contains("shard-2"), "{stderr}");
+
+    // A shard record no --shard I/N run writes: refused before its rows are read.
+    let run_json = shards[0].join("run.json");
+    let kept = std::fs::read_to_string(&run_json).expect("run.json");
+    type Edit = fn(&mut serde_json::Value);
+    let edits: [(&str, Edit); 3] = [
+        ("names shard 0 of 3", |run| run["shard"]["index"] = 0.into()),
+        ("lists its jobs out of order", |run| {
+            let jobs = run["shard"]["jobs"].as_array_mut().expect("jobs");
+            jobs.reverse();
+        }),
+        ("holds job 99999, and the run has", |run| {
+            let jobs = run["shard"]["jobs"].as_array_mut().expect("jobs");
+            jobs.push(99_999.into());
+        }),
+    ];
+    for (why, edit) in edits {
+        let mut run: serde_json::Value = serde_json::from_str(&kept).expect("JSON");
+        edit(&mut run);
+        std::fs::write(&run_json, run.to_string()).expect("damage run.json");
+        let stderr = bad_input(&merge_args(&shards, &out, &["--no-plot"]));
+        assert!(stderr.contains(why), "{why}: {stderr}");
+    }
+    std::fs::write(&run_json, kept).expect("mend");
 
     let whole = [shards.clone(), vec![dir.path("one")]].concat();
     let stderr = bad_input(&merge_args(&whole, &out, &["--no-plot"]));
@@ -730,6 +754,9 @@ fn the_slurm_script_has_the_array_the_cores_and_the_merge() {
     let stderr = bad_input(&["slurm", f, "--out", text(&spaced)]);
     assert!(stderr.contains("bad --out"), "{stderr}");
     assert!(!spaced.exists(), "a refused script made its directory");
+    // A file where the directory should be is the command line's mistake, not the machine's.
+    let stderr = bad_input(&["slurm", f, "--out", f]);
+    assert!(stderr.contains("is a file, not a directory"), "{stderr}");
 }
 
 #[test]

@@ -19,6 +19,7 @@ use serde::{Deserialize, Serialize};
 use crate::arena::record::GameRow;
 use crate::arena::spec::MatchPlan;
 use crate::arena::standings::{pairing_standing, standings};
+use crate::cluster::shard::ShardRecord;
 use crate::lab::machine::{RunInfo, recorded_run, write_info};
 use crate::lab::record::{Row, SearcherRow, link_twins, read_searchers, write_searchers};
 use crate::lab::runner::{RunError, csv_err, flexible_csv, io, whole_jobs_explained};
@@ -146,9 +147,15 @@ fn read_shards(dirs: &[PathBuf]) -> Result<Vec<ShardDir>, MergeError> {
                     dir.display()
                 ))
             })?;
-            if info.shard.is_none() {
+            let Some(record) = &info.shard else {
                 return Err(MergeError::Refused(format!(
                     "{}: run.json records no shard (a whole run, not one made with --shard I/N)",
+                    dir.display()
+                )));
+            };
+            if let Err(why) = check_record(record, info.job_count) {
+                return Err(MergeError::Refused(format!(
+                    "{}: run.json's shard record {why}: no --shard I/N run writes that",
                     dir.display()
                 )));
             }
@@ -158,6 +165,24 @@ fn read_shards(dirs: &[PathBuf]) -> Result<Vec<ShardDir>, MergeError> {
             })
         })
         .collect()
+}
+
+/// What a `--shard I/N` run of `total` jobs (or game pairs) could not have recorded: an
+/// index outside 1..=N, ids out of order (they are searched by bisection) or beyond the
+/// run's.
+fn check_record(record: &ShardRecord, total: usize) -> Result<(), String> {
+    let (index, count) = (record.index, record.count);
+    if !(1..=count).contains(&index) {
+        return Err(format!("names shard {index} of {count}"));
+    }
+    if !record.jobs.is_sorted_by(|a, b| a < b) {
+        return Err("lists its jobs out of order".to_owned());
+    }
+    let ids = record.jobs.iter().chain(record.baselines.iter().flatten());
+    if let Some(id) = ids.copied().find(|&id| id >= total) {
+        return Err(format!("holds job {id}, and the run has {total}"));
+    }
+    Ok(())
 }
 
 /// A fact of a run that every shard must share.
@@ -184,6 +209,17 @@ fn check_same_run(shards: &[ShardDir]) -> Result<(), MergeError> {
                     other.dir.display()
                 )));
             }
+        }
+        if let Some(twin) = shards
+            .iter()
+            .find(|s| !std::ptr::eq(*s, other) && record(s).index == record(other).index)
+        {
+            return Err(MergeError::Refused(format!(
+                "{} and {} are both shard {}",
+                twin.dir.display(),
+                other.dir.display(),
+                record(other).shard()
+            )));
         }
         if split(first) != split(other) {
             return Err(MergeError::Refused(format!(
