@@ -134,6 +134,20 @@ fn an_unknown_kind_is_refused() {
     );
 }
 
+/// An interval that does not hold its estimate is a damaged file: it was drawn as an error
+/// bar beside its point.
+#[test]
+fn an_interval_that_misses_its_elo_is_refused() {
+    let rows = STANDINGS.replacen("34.9,-20.1,90.2", "34.9,50.1,90.2", 1);
+    let (err, _) = plot_err("plot_arena_interval", &rows);
+    let msg = err.to_string();
+    assert!(
+        msg.contains("standings.csv line 2 column `elo_lower`")
+            && msg.contains("at most `elo`, 34.9"),
+        "{msg}"
+    );
+}
+
 #[test]
 fn a_missing_column_is_named() {
     let dir = scratch("plot_arena_column");

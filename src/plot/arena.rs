@@ -88,7 +88,8 @@ impl Standing {
 /// # Errors
 /// [`PlotError::Io`], [`PlotError::Csv`], [`PlotError::MissingColumn`] or
 /// [`PlotError::NoRows`] for the file; [`PlotError::BadNumber`] or [`PlotError::BadValue`]
-/// (a `kind` other than `pairing` or `player`) with the line of the bad cell.
+/// (a `kind` other than `pairing` or `player`, an interval that does not hold its Elo)
+/// with the line of the bad cell.
 pub fn read_standings(path: &Path) -> Result<Vec<Standing>, PlotError> {
     read_rows(path, &STANDINGS_COLUMNS, &PENTA_COLUMNS, parse_standing)
 }
@@ -118,6 +119,17 @@ fn estimate(
         cell.optional(lower)?,
         cell.optional(upper)?,
     );
+    // An interval holds its estimate: one that does not is a damaged file.
+    if let (Some(elo), Some(lo)) = (elo, lo)
+        && lo > elo
+    {
+        return Err(cell.bad_value(lower, &format!("at most `{value}`, {elo}")));
+    }
+    if let (Some(elo), Some(hi)) = (elo, hi)
+        && hi < elo
+    {
+        return Err(cell.bad_value(upper, &format!("at least `{value}`, {elo}")));
+    }
     Ok(elo.map(|elo| Estimate {
         elo,
         interval: lo.zip(hi),
