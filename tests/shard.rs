@@ -824,7 +824,16 @@ fn merging_what_is_not_a_shard_is_bad_input() {
     let missing = dir.path("no_such_shard");
     let stderr = bad_input(&["merge", text(&missing), "--out", text(&dir.path("m"))]);
     assert!(
-        stderr.contains("no_such_shard: no readable run.json"),
+        stderr.contains("no_such_shard: no run.json (not a results directory)"),
+        "{stderr}"
+    );
+    // A run.json that does not read is named with the reader's cause, not as missing.
+    let damaged = dir.path("damaged");
+    std::fs::create_dir_all(&damaged).expect("mkdir");
+    std::fs::write(damaged.join("run.json"), "{\"experiment\": 5}").expect("write");
+    let stderr = bad_input(&["merge", text(&damaged), "--out", text(&dir.path("m"))]);
+    assert!(
+        stderr.contains("run.json: unreadable (invalid type: integer `5`"),
         "{stderr}"
     );
 }

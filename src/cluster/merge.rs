@@ -141,12 +141,7 @@ fn read_shards(dirs: &[PathBuf]) -> Result<Vec<ShardDir>, MergeError> {
     }
     dirs.iter()
         .map(|dir| {
-            let info = recorded_run(dir).ok_or_else(|| {
-                MergeError::Refused(format!(
-                    "{}: no readable run.json (not a results directory)",
-                    dir.display()
-                ))
-            })?;
+            let info = recorded_run(dir).ok_or_else(|| MergeError::Refused(unreadable_run(dir)))?;
             let Some(record) = &info.shard else {
                 return Err(MergeError::Refused(format!(
                     "{}: run.json records no shard (a whole run, not one made with --shard I/N)",
@@ -165,6 +160,23 @@ fn read_shards(dirs: &[PathBuf]) -> Result<Vec<ShardDir>, MergeError> {
             })
         })
         .collect()
+}
+
+/// Why `dir` has no run.json that [`recorded_run`] reads: none (not a results directory),
+/// or one that does not read, with the reader's line, column and cause.
+fn unreadable_run(dir: &Path) -> String {
+    let path = dir.join("run.json");
+    let why = match crate::input::read_text(&path, crate::input::Cap::TEXT) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return format!("{}: no run.json (not a results directory)", dir.display());
+        }
+        Err(e) => e.to_string(),
+        Ok(text) => match serde_json::from_str::<RunInfo>(&text) {
+            Err(e) => e.to_string(),
+            Ok(_) => "it changed while it was read".to_owned(),
+        },
+    };
+    format!("{}: unreadable ({why})", path.display())
 }
 
 /// What a `--shard I/N` run of `total` jobs (or game pairs) could not have recorded: an
