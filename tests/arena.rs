@@ -614,7 +614,9 @@ fn plot_writes_a_matchs_standings_and_summary_again_from_its_games() {
     assert_eq!(code, 0, "{stderr}");
     let line = games.lines().count() + 1;
     assert!(
-        stderr.contains(&format!("games.csv: 1 rows left out, line {line} ")),
+        stderr.contains(&format!(
+            "games.csv: 1 rows left out, line {line} (no game of the match)"
+        )),
         "{stderr}"
     );
     assert_eq!(read("standings.csv"), table);
@@ -638,7 +640,7 @@ fn plot_writes_a_matchs_standings_and_summary_again_from_its_games() {
     let (code, _, stderr) = plylab(&["plot", dir_arg, "--format", "svg"]);
     assert_eq!(code, 0, "{stderr}");
     assert!(
-        stderr.contains("games.csv: 1 rows left out, line 2 "),
+        stderr.contains("games.csv: 1 rows left out, line 2 (unreadable)"),
         "{stderr}"
     );
     assert!(!read("summary.md").contains("NaN"), "NaN in summary.md");

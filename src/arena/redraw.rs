@@ -36,10 +36,14 @@ pub fn redraw(dir: &Path) -> Result<Vec<PathBuf>, RunError> {
     let (mut rows, left_out) = read_games_counted(&plan, &games)?;
     if !left_out.is_empty() && !rows.is_empty() {
         // Standings from fewer games than the file holds: say so rather than drop them quietly.
-        let shown: Vec<String> = left_out.iter().take(5).map(u64::to_string).collect();
+        let shown: Vec<String> = left_out
+            .iter()
+            .take(5)
+            .map(|(line, why)| format!("line {line} ({why})"))
+            .collect();
         let more = if left_out.len() > 5 { ", ..." } else { "" };
         eprintln!(
-            "warning: {}: {} rows left out, line {}{more} (unreadable, a game read twice, or no game of the match {} records)",
+            "warning: {}: {} rows left out, {}{more}; the match is the one {} records",
             games.display(),
             left_out.len(),
             shown.join(", "),

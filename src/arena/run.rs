@@ -452,12 +452,15 @@ pub(crate) fn read_games(plan: &MatchPlan, path: &Path) -> Result<Vec<GameRow>, 
     read_games_counted(plan, path).map(|(rows, _)| rows)
 }
 
-/// [`read_games`], and the lines of the records it left out (unreadable, another
-/// schedule's, or a game read twice).
+/// A record of games.csv left out: its line, and why.
+pub(crate) type LeftOut = (u64, &'static str);
+
+/// [`read_games`], and the lines of the records it left out, each with why: `unreadable`,
+/// `no game of the match` (another schedule's) or `a game read twice`.
 pub(crate) fn read_games_counted(
     plan: &MatchPlan,
     path: &Path,
-) -> Result<(Vec<GameRow>, Vec<u64>), RunError> {
+) -> Result<(Vec<GameRow>, Vec<LeftOut>), RunError> {
     let file = crate::compressed::open(path).map_err(io(path))?;
     let mut reader = csv::ReaderBuilder::new().flexible(true).from_reader(file);
     let schedule = plan.schedule();
@@ -467,15 +470,20 @@ pub(crate) fn read_games_counted(
     let mut rows = Vec::new();
     let mut left_out = Vec::new();
     for record in &records {
-        let row = GameRow::parse(record, layout).filter(|row| {
-            schedule
-                .get(row.game)
-                .is_some_and(|slot| row.matches(plan, slot))
-                && seen.insert(row.game)
-        });
-        match row {
-            Some(row) => rows.push(row),
-            None => left_out.push(record.position().map_or(0, csv::Position::line)),
+        let line = record.position().map_or(0, csv::Position::line);
+        let Some(row) = GameRow::parse(record, layout) else {
+            left_out.push((line, "unreadable"));
+            continue;
+        };
+        if !schedule
+            .get(row.game)
+            .is_some_and(|slot| row.matches(plan, slot))
+        {
+            left_out.push((line, "no game of the match"));
+        } else if !seen.insert(row.game) {
+            left_out.push((line, "a game read twice"));
+        } else {
+            rows.push(row);
         }
     }
     Ok((rows, left_out))
