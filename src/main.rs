@@ -1700,6 +1700,20 @@ fn run_plot(args: &PlotArgs) -> Result<(), Failure> {
             json.display()
         )));
     }
+    // A match's files are read with its run.json, from its directory.
+    let name = args
+        .path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned());
+    if args.path.is_file()
+        && let Some(name) = name.filter(|n| n.starts_with("games.csv") || n == "standings.csv")
+    {
+        return Err(Failure::bad_input(format!(
+            "{}: a match's {name} is drawn from its directory, with its run.json: plylab plot {}",
+            args.path.display(),
+            dir.display()
+        )));
+    }
     // A match's summary and standings come from its games, not from a chart's CSV.
     let redrawn = if args.path.is_dir() && plylab::arena::redraw::is_match_dir(&args.path) {
         plylab::arena::redraw::redraw(&args.path).map_err(run_failure)?
