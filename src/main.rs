@@ -798,8 +798,8 @@ impl Techniques {
     /// Refuses a flag that changes only how the table is used (`--tt-move`, `--etc`,
     /// `--tt-compact`, ...) with `--tt-mb 0`, as an experiment file refuses its key.
     fn check_table_flags(&self) -> Result<(), Failure> {
-        let config = self.searcher().config;
-        if self.searcher().mcts.is_some() || !plylab::lab::spec::has_no_table(&config) {
+        let searcher = self.searcher();
+        if searcher.mcts.is_some() || !plylab::lab::spec::has_no_table(&searcher.config) {
             return Ok(());
         }
         // `--tt-move` is an ordering flag, but it is the ordering's one table key.
