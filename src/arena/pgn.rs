@@ -31,8 +31,8 @@ use std::io::{self, Write};
 use crate::game::Game;
 use crate::games::chess::{Chess, ChessMove, Color, START_FEN};
 
-/// The four game termination markers (section 8.2.6).
-pub const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
+/// The four game termination markers (section 8.2.6), as the PGN reader knows them.
+pub use crate::knowledge::book::RESULTS;
 
 /// Export lines have fewer than 80 characters (section 8.2.1).
 pub const MAX_LINE: usize = 79;

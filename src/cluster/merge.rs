@@ -20,7 +20,7 @@ use crate::arena::record::GameRow;
 use crate::arena::spec::MatchPlan;
 use crate::arena::standings::{pairing_standing, standings};
 use crate::cluster::shard::ShardRecord;
-use crate::lab::machine::{RunInfo, recorded_run, write_info};
+use crate::lab::machine::{RunInfo, read_recorded_run, write_info};
 use crate::lab::record::{Row, SearcherRow, link_twins, read_searchers, write_searchers};
 use crate::lab::runner::{RunError, csv_err, flexible_csv, io, whole_jobs_explained};
 
@@ -141,7 +141,18 @@ fn read_shards(dirs: &[PathBuf]) -> Result<Vec<ShardDir>, MergeError> {
     }
     dirs.iter()
         .map(|dir| {
-            let info = recorded_run(dir).ok_or_else(|| MergeError::Refused(unreadable_run(dir)))?;
+            let info = match read_recorded_run(dir) {
+                Ok(Some(info)) => info,
+                Ok(None) => {
+                    let why = format!("{}: no run.json (not a results directory)", dir.display());
+                    return Err(MergeError::Refused(why));
+                }
+                Err(why) => {
+                    let path = dir.join("run.json");
+                    let why = format!("{}: unreadable ({why})", path.display());
+                    return Err(MergeError::Refused(why));
+                }
+            };
             let Some(record) = &info.shard else {
                 return Err(MergeError::Refused(format!(
                     "{}: run.json records no shard (a whole run, not one made with --shard I/N)",
@@ -160,23 +171,6 @@ fn read_shards(dirs: &[PathBuf]) -> Result<Vec<ShardDir>, MergeError> {
             })
         })
         .collect()
-}
-
-/// Why `dir` has no run.json that [`recorded_run`] reads: none (not a results directory),
-/// or one that does not read, with the reader's line, column and cause.
-fn unreadable_run(dir: &Path) -> String {
-    let path = dir.join("run.json");
-    let why = match crate::input::read_text(&path, crate::input::Cap::TEXT) {
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return format!("{}: no run.json (not a results directory)", dir.display());
-        }
-        Err(e) => e.to_string(),
-        Ok(text) => match serde_json::from_str::<RunInfo>(&text) {
-            Err(e) => e.to_string(),
-            Ok(_) => "it changed while it was read".to_owned(),
-        },
-    };
-    format!("{}: unreadable ({why})", path.display())
 }
 
 /// What a `--shard I/N` run of `total` jobs (or game pairs) could not have recorded: an

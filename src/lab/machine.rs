@@ -321,8 +321,23 @@ pub fn write_info(info: &RunInfo, out: &Path) -> Result<(), RunError> {
 /// The run recorded in `out/run.json`, if any.
 #[must_use]
 pub fn recorded_run(out: &Path) -> Option<RunInfo> {
-    let json = crate::input::read_text(&out.join("run.json"), crate::input::Cap::TEXT).ok()?;
-    serde_json::from_str::<RunInfo>(&json).ok()
+    read_recorded_run(out).ok().flatten()
+}
+
+/// [`recorded_run`], telling a missing run.json (`Ok(None)`) from one that does not read
+/// (the reader's cause: line, column and what).
+///
+/// # Errors
+/// run.json exists and cannot be read, or is not a run's record.
+pub fn read_recorded_run(out: &Path) -> Result<Option<RunInfo>, String> {
+    let json = match crate::input::read_text(&out.join("run.json"), crate::input::Cap::TEXT) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e.to_string()),
+        Ok(json) => json,
+    };
+    serde_json::from_str::<RunInfo>(&json)
+        .map(Some)
+        .map_err(|e| e.to_string())
 }
 
 #[cfg(test)]

@@ -456,10 +456,13 @@ fn tag_pair(text: &str) -> Result<(&str, String, &str), String> {
     Ok((name, value, after))
 }
 
-/// One of the four game termination markers (PGN standard section 8.2.6), which are also
-/// the values of the `Result` tag.
+/// The four game termination markers (PGN standard section 8.2.6), which are also the
+/// values of the `Result` tag; `arena::pgn` writes them.
+pub const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
+
+/// Whether `text` is one of [`RESULTS`].
 fn is_result(text: &str) -> bool {
-    matches!(text, "1-0" | "0-1" | "1/2-1/2" | "*")
+    RESULTS.contains(&text)
 }
 
 fn new_game() -> PgnGame {
