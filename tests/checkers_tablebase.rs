@@ -172,6 +172,10 @@ fn build_probe_and_damaged_files_on_the_command_line() {
     let (code, stdout, _) = plylab(&["tablebase", "probe", path, "B:W:BK1"]);
     assert_eq!(code, 0);
     assert_eq!(stdout.trim(), "win in 1 plies");
+    // Three pieces are not in a table of up to two: refused, naming what it holds.
+    let (code, _, stderr) = plylab(&["tablebase", "probe", path, "B:W5,6:BK1"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("1 to 2 pieces"), "{stderr}");
 
     let bytes = std::fs::read(&file).expect("written");
     let mut flipped = bytes.clone();

@@ -197,6 +197,13 @@ fn a_damaged_or_truncated_file_is_refused_with_exit_code_2() {
     let (code, stdout, _) = plylab(&["tablebase", "probe", path, fen]);
     assert_eq!(code, 0);
     assert!(stdout.starts_with("win"), "{stdout}");
+    // Other material (a rook, not a queen) is not in KQK: refused, naming what it holds.
+    let (code, _, stderr) = plylab(&["tablebase", "probe", path, "k7/8/1K6/8/8/8/7R/8 w - - 0 1"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("not in") && stderr.contains("KQK with either side strong"),
+        "{stderr}"
+    );
 
     let bytes = std::fs::read(&file).expect("written");
     let mut flipped = bytes.clone();

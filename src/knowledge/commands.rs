@@ -186,20 +186,34 @@ pub fn describe(ending: Ending, s: &BuildStats, path: &Path) -> String {
 /// `plylab tablebase probe FILE FEN`: the value of one position.
 ///
 /// # Errors
-/// A damaged file or an unreadable position (bad input), or a file that cannot be read.
+/// A damaged file, an unreadable position or one the database does not hold (bad input),
+/// or a file that cannot be read.
 pub fn probe_tablebase(file: &Path, fen: &str) -> Result<(), CommandError> {
     let bad = |e: ParseError| CommandError::BadInput(format!("position `{fen}`: {e}"));
     let table = AnyTable::load(file)?;
-    let chess = matches!(table, AnyTable::Chess(_));
-    let value = match table {
+    let (value, holds) = match table {
         AnyTable::Chess(table) => {
             let pos = Chess::parse_position(fen).map_err(bad)?;
-            Tablebases::new(vec![table]).probe_chess(&pos)
+            let holds = format!(
+                "{} with either side strong and no castling rights",
+                table.ending()
+            );
+            (Tablebases::new(vec![table]).probe_chess(&pos), holds)
         }
-        AnyTable::Checkers(table) => table.probe(&Checkers::parse_position(fen).map_err(bad)?),
+        AnyTable::Checkers(table) => {
+            let pos = Checkers::parse_position(fen).map_err(bad)?;
+            let holds = format!("checkers positions of 1 to {} pieces", table.max_pieces());
+            (table.probe(&pos), holds)
+        }
     };
+    let chess = holds.contains("castling");
     let text = match value {
-        None => "not in this database".to_string(),
+        None => {
+            return Err(CommandError::BadInput(format!(
+                "position `{fen}` is not in {}: it holds {holds}",
+                file.display()
+            )));
+        }
         Some(Exact::Draw) => "draw".to_string(),
         Some(Exact::Win(d)) if chess => format!("win, mate in {d} plies ({} moves)", d.div_ceil(2)),
         Some(Exact::Win(d)) => format!("win in {d} plies"),
