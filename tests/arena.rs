@@ -644,14 +644,24 @@ fn plot_writes_a_matchs_standings_and_summary_again_from_its_games() {
         "{stderr}"
     );
     assert!(!read("summary.md").contains("NaN"), "NaN in summary.md");
+    // A column added by hand leaves every row unreadable: the header is named instead.
+    let widened: String = games.lines().map(|l| format!("{l},extra\n")).collect();
+    std::fs::write(out.join("games.csv"), widened).expect("write");
+    let (code, _, stderr) = plylab(&["plot", dir_arg]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("its header has 24 columns; games.csv has 23"),
+        "{stderr}"
+    );
     std::fs::write(out.join("games.csv"), &games).expect("restore");
-    // Games of another schedule are no games of this match.
+    // Games of another schedule are no games of this match, and each row says so.
     let json = read("run.json");
     std::fs::write(out.join("run.json"), json.replace("seed = 9", "seed = 10")).expect("edit");
     let (code, _, stderr) = plylab(&["plot", dir_arg]);
     assert_eq!(code, 2, "{stderr}");
     assert!(
-        stderr.contains("games.csv: no game of the match"),
+        stderr.contains("games.csv: no game of the match")
+            && stderr.contains("line 2 (no game of the match)"),
         "{stderr}"
     );
     // A match that no longer parses, and no run.json at all, are refused with the file named.

@@ -7,7 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::run::read_games_counted;
+use super::run::{LeftOut, read_games_counted};
 use super::spec::{self, MatchPlan};
 use super::standings::{standings, write_csv};
 use super::summary;
@@ -34,28 +34,21 @@ pub fn redraw(dir: &Path) -> Result<Vec<PathBuf>, RunError> {
     let plan = recorded_plan(&info, &json)?;
     let games = dir.join("games.csv");
     let (mut rows, left_out) = read_games_counted(&plan, &games)?;
-    if !left_out.is_empty() && !rows.is_empty() {
-        // Standings from fewer games than the file holds: say so rather than drop them quietly.
-        let shown: Vec<String> = left_out
-            .iter()
-            .take(5)
-            .map(|(line, why)| format!("line {line} ({why})"))
-            .collect();
-        let more = if left_out.len() > 5 { ", ..." } else { "" };
-        eprintln!(
-            "warning: {}: {} rows left out, {}{more}; the match is the one {} records",
-            games.display(),
-            left_out.len(),
-            shown.join(", "),
-            json.display()
-        );
-    }
     if rows.is_empty() {
         return Err(RunError::Refused(format!(
-            "{}: no game of the match that {} records",
+            "{}: no game of the match that {} records{}",
+            games.display(),
+            json.display(),
+            describe(&left_out).map_or_else(String::new, |rows| format!(" ({rows})")),
+        )));
+    }
+    if let Some(rows) = describe(&left_out) {
+        // Standings from fewer games than the file holds: say so rather than drop them quietly.
+        eprintln!(
+            "warning: {}: {rows}; the match is the one {} records",
             games.display(),
             json.display()
-        )));
+        );
     }
     rows.sort_by_key(|r| r.game);
     let table = standings(&plan, &rows);
@@ -64,6 +57,25 @@ pub fn redraw(dir: &Path) -> Result<Vec<PathBuf>, RunError> {
     let summary_md = dir.join("summary.md");
     summary::write(&plan, dir, &rows, &table, &info).map_err(io(&summary_md))?;
     Ok(vec![standings_csv, summary_md])
+}
+
+/// The rows left out of games.csv, the first five named with their lines and reasons;
+/// `None` when none was.
+fn describe(left_out: &[LeftOut]) -> Option<String> {
+    if left_out.is_empty() {
+        return None;
+    }
+    let shown: Vec<String> = left_out
+        .iter()
+        .take(5)
+        .map(|(line, why)| format!("line {line} ({why})"))
+        .collect();
+    let more = if left_out.len() > 5 { ", ..." } else { "" };
+    Some(format!(
+        "{} rows left out, {}{more}",
+        left_out.len(),
+        shown.join(", ")
+    ))
 }
 
 /// The match `info` records, parsed again from its text (files it names are found from the

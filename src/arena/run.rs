@@ -465,7 +465,19 @@ pub(crate) fn read_games_counted(
     let mut reader = csv::ReaderBuilder::new().flexible(true).from_reader(file);
     let schedule = plan.schedule();
     let mut seen = std::collections::HashSet::new();
-    let layout = Layout::of(reader.headers().map_err(csv_err(path))?);
+    let header = reader.headers().map_err(csv_err(path))?;
+    let layout = Layout::of(header);
+    if header.len() != layout.columns() {
+        // Every row would be left out as unreadable: name the cause once instead.
+        return Err(RunError::Refused(format!(
+            "{}: its header has {} columns; games.csv has {} ({} in files written before \
+             `annotations`)",
+            path.display(),
+            header.len(),
+            Layout::CURRENT.columns(),
+            Layout::CURRENT.columns() - 1
+        )));
+    }
     let records = readable_records(&mut reader, path)?;
     let mut rows = Vec::new();
     let mut left_out = Vec::new();
