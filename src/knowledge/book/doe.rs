@@ -38,7 +38,7 @@
 use std::path::Path;
 
 use crate::game::{Evaluator, Game, Score, Status, score};
-use crate::search::{Limits, SearchConfig, search};
+use crate::search::{Algorithm, Limits, SearchConfig, Searcher, Table, search};
 
 use super::BookError;
 
@@ -87,10 +87,14 @@ pub struct DoeParams {
 /// A node of the book tree under construction.
 struct Node<G: Game> {
     pos: G,
+    /// The node above (`None` for the root).
+    parent: Option<usize>,
     children: Vec<(G::Move, usize)>,
     /// Negamax value for the side to move (a leaf: its search's).
     value: Score,
-    finished: bool,
+    /// The leaf to expand next within this subtree: its priority less this node's, and its
+    /// index (the lowest pair); `None` when every leaf below is finished.
+    next: Option<(i64, usize)>,
 }
 
 /// The value of a child (its side to move) seen from its parent: negated, and a win or
@@ -99,78 +103,88 @@ const fn backed(child: Score) -> Score {
     -score::from_table(child, 1)
 }
 
+/// Values book leaves by `params`' search. Alpha-beta's table is made once and cleared
+/// before each leaf (only the lines a search wrote): a fresh 16 MiB table per leaf cost more
+/// than a shallow search, and glibc did not reuse the freed tables (each pinned by a small
+/// allocation made in it), so memory grew by gigabytes. A cleared table gives the same
+/// values as a fresh one.
+struct LeafSearch<'a, E> {
+    eval: &'a E,
+    params: &'a DoeParams,
+    table: Option<Table>,
+}
+
+impl<'a, E> LeafSearch<'a, E> {
+    fn new(eval: &'a E, params: &'a DoeParams) -> Self {
+        let config = &params.config;
+        let table = (config.tt_mb > 0 && config.algorithm == Algorithm::Alphabeta)
+            .then(|| Table::with_layout(config.tt_mb, config.solve.tt_compact).tracked());
+        Self {
+            eval,
+            params,
+            table,
+        }
+    }
+
+    /// The value of `pos` for its side to move, and whether the game is over there.
+    fn value<G: Game>(&self, pos: &G) -> (Score, bool)
+    where
+        E: Evaluator<G>,
+    {
+        if let Status::Over(outcome) = pos.status() {
+            return (score::of_outcome(outcome, 0), true);
+        }
+        let (config, limits) = (&self.params.config, &self.params.limits);
+        let found = match &self.table {
+            Some(table) => {
+                table.clear();
+                Searcher::new(self.eval, config)
+                    .with_table(table)
+                    .run(pos, limits)
+            }
+            None => search(pos, self.eval, config, limits),
+        };
+        (found.score().unwrap_or(0), false)
+    }
+}
+
 /// Builds a book from `root` by drop-out expansion; `progress` is told the positions
 /// expanded so far.
+///
+/// Each node keeps the best leaf of its subtree ([`Node::next`]), so an expansion updates
+/// only the path from the expanded leaf to the root: a book of n positions costs n times
+/// its depth, not n times its size.
 pub fn build_doe<G: Game, E: Evaluator<G>>(
     root: &G,
     eval: &E,
     params: &DoeParams,
     progress: &mut dyn FnMut(usize),
 ) -> SearchBook {
-    let value_of = |pos: &G| -> (Score, bool) {
-        match pos.status() {
-            Status::Over(outcome) => (score::of_outcome(outcome, 0), true),
-            Status::Ongoing => {
-                let found = search(pos, eval, &params.config, &params.limits).score();
-                (found.unwrap_or(0), false)
-            }
-        }
-    };
-    let (value, finished) = value_of(root);
-    let mut nodes = vec![Node {
-        pos: root.clone(),
-        children: Vec::new(),
-        value,
-        finished,
-    }];
-    let mut priority: Vec<i64> = Vec::new();
+    let leaf_search = LeafSearch::new(eval, params);
+    let mut nodes = vec![leaf(root.clone(), None, 0, &leaf_search)];
     let mut moves = Vec::new();
     let mut expanded = 0;
     while expanded < params.positions {
-        // Priorities top-down (a parent is always made before its children).
-        priority.clear();
-        priority.resize(nodes.len(), i64::MAX);
-        priority[0] = 0;
-        for i in 0..nodes.len() {
-            let best = i64::from(nodes[i].value);
-            for &(_, c) in &nodes[i].children {
-                let drop = best - i64::from(backed(nodes[c].value));
-                priority[c] = priority[i] + i64::from(params.omega) + drop;
-            }
-        }
-        let leaf = (0..nodes.len())
-            .filter(|&i| nodes[i].children.is_empty() && !nodes[i].finished)
-            .min_by_key(|&i| (priority[i], i));
-        let Some(leaf) = leaf else { break };
+        let Some((_, leaf_index)) = nodes[0].next else {
+            break;
+        };
         moves.clear();
-        nodes[leaf].pos.generate_moves(&mut moves);
+        nodes[leaf_index].pos.generate_moves(&mut moves);
         // The evaluator's move-ordering hint first (stable): the order in which equally
         // valued book moves are listed, so `best` plays the one the evaluator prefers.
-        let pos = nodes[leaf].pos.clone();
+        let pos = nodes[leaf_index].pos.clone();
         moves.sort_by_key(|&mv| std::cmp::Reverse(eval.order_hint(&pos, mv, 0)));
         for &mv in &moves {
-            let mut child = nodes[leaf].pos.clone();
+            let mut child = pos.clone();
             child.play(mv);
-            let (value, finished) = value_of(&child);
-            nodes.push(Node {
-                pos: child,
-                children: Vec::new(),
-                value,
-                finished,
-            });
-            let index = nodes.len() - 1;
-            nodes[leaf].children.push((mv, index));
+            let index = nodes.len();
+            nodes.push(leaf(child, Some(leaf_index), index, &leaf_search));
+            nodes[leaf_index].children.push((mv, index));
         }
-        // Values bottom-up.
-        for i in (0..nodes.len()).rev() {
-            if let Some(v) = nodes[i]
-                .children
-                .iter()
-                .map(|&(_, c)| backed(nodes[c].value))
-                .max()
-            {
-                nodes[i].value = v;
-            }
+        let mut on_path = Some(leaf_index);
+        while let Some(i) = on_path {
+            update(&mut nodes, i, params.omega);
+            on_path = nodes[i].parent;
         }
         expanded += 1;
         progress(expanded);
@@ -195,6 +209,49 @@ pub fn build_doe<G: Game, E: Evaluator<G>>(
         game: G::NAME.to_owned(),
         entries,
     }
+}
+
+/// A new leaf `index` of the book tree below `parent`, valued by `leaf_search`.
+fn leaf<G: Game, E: Evaluator<G>>(
+    pos: G,
+    parent: Option<usize>,
+    index: usize,
+    leaf_search: &LeafSearch<'_, E>,
+) -> Node<G> {
+    let (value, finished) = leaf_search.value(&pos);
+    Node {
+        pos,
+        parent,
+        children: Vec::new(),
+        value,
+        next: (!finished).then_some((0, index)),
+    }
+}
+
+/// Recomputes interior node `i`'s value (the negamax of its children's) and its best leaf:
+/// a leaf's priority is the sum over the moves on its path of `omega` plus the move's drop
+/// (the best move's value less its own), ties going to the leaf made first (Lincke 2001).
+fn update<G: Game>(nodes: &mut [Node<G>], i: usize, omega: Score) {
+    let node = &nodes[i];
+    let Some(value) = node
+        .children
+        .iter()
+        .map(|&(_, c)| backed(nodes[c].value))
+        .max()
+    else {
+        return;
+    };
+    let next = node
+        .children
+        .iter()
+        .filter_map(|&(_, c)| {
+            let (below, leaf) = nodes[c].next?;
+            let drop = i64::from(value) - i64::from(backed(nodes[c].value));
+            Some((i64::from(omega) + drop + below, leaf))
+        })
+        .min();
+    nodes[i].value = value;
+    nodes[i].next = next;
 }
 
 impl SearchBook {
@@ -332,4 +389,130 @@ impl SearchBook {
 fn checksum(header: &[u8], body: &[u8]) -> u64 {
     use crate::knowledge::tablebase::{fnv1a, fnv1a_from};
     fnv1a_from(fnv1a(header), body)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::connect4::{CentreFirst, Connect4};
+    use crate::games::tictactoe::TicTacToe;
+
+    /// A node of [`expand_by_definition`]: position, children, value, finished.
+    type PlainNode<G> = (G, Vec<(<G as Game>::Move, usize)>, Score, bool);
+
+    /// Drop-out expansion as Lincke states it, recomputing every value and priority before
+    /// each expansion: the oracle for [`build_doe`]'s incremental updates. The book's entries
+    /// in expansion order (the tree's nodes with children, first occurrences).
+    fn expand_by_definition<G: Game, E: Evaluator<G>>(
+        root: &G,
+        eval: &E,
+        params: &DoeParams,
+    ) -> Vec<Entry> {
+        let value_of = |pos: &G| match pos.status() {
+            Status::Over(outcome) => (score::of_outcome(outcome, 0), true),
+            Status::Ongoing => {
+                let found = search(pos, eval, &params.config, &params.limits).score();
+                (found.unwrap_or(0), false)
+            }
+        };
+        let mut nodes: Vec<PlainNode<G>> = Vec::new();
+        let (value, finished) = value_of(root);
+        nodes.push((root.clone(), Vec::new(), value, finished));
+        for _ in 0..params.positions {
+            let mut priority = vec![i64::MAX; nodes.len()];
+            priority[0] = 0;
+            for i in 0..nodes.len() {
+                for &(_, c) in &nodes[i].1 {
+                    let drop = i64::from(nodes[i].2) - i64::from(backed(nodes[c].2));
+                    priority[c] = priority[i] + i64::from(params.omega) + drop;
+                }
+            }
+            let Some(leaf) = (0..nodes.len())
+                .filter(|&i| nodes[i].1.is_empty() && !nodes[i].3)
+                .min_by_key(|&i| (priority[i], i))
+            else {
+                break;
+            };
+            let mut moves = Vec::new();
+            let pos = nodes[leaf].0.clone();
+            pos.generate_moves(&mut moves);
+            moves.sort_by_key(|&mv| std::cmp::Reverse(eval.order_hint(&pos, mv, 0)));
+            for mv in moves {
+                let mut child = pos.clone();
+                child.play(mv);
+                let (value, finished) = value_of(&child);
+                nodes.push((child, Vec::new(), value, finished));
+                let index = nodes.len() - 1;
+                nodes[leaf].1.push((mv, index));
+            }
+            for i in (0..nodes.len()).rev() {
+                if let Some(v) = nodes[i].1.iter().map(|&(_, c)| backed(nodes[c].2)).max() {
+                    nodes[i].2 = v;
+                }
+            }
+        }
+        let mut seen = std::collections::HashSet::new();
+        let mut entries = Vec::new();
+        for (pos, children, _, _) in &nodes {
+            if children.is_empty() || !seen.insert(pos.hash()) {
+                continue;
+            }
+            entries.extend(children.iter().map(|&(mv, c)| Entry {
+                key: pos.hash(),
+                code: G::move_code(mv),
+                value: backed(nodes[c].2),
+            }));
+        }
+        entries.sort_by_key(|e| e.key);
+        entries
+    }
+
+    fn params(positions: usize, depth: u32, omega: Score, tt_mb: usize) -> DoeParams {
+        DoeParams {
+            positions,
+            omega,
+            config: SearchConfig {
+                tt_mb,
+                ordering: crate::search::Ordering::HEURISTICS,
+                ..SearchConfig::default()
+            },
+            limits: Limits {
+                depth: Some(depth),
+                ..Limits::default()
+            },
+        }
+    }
+
+    /// The incremental build (one cleared table, path updates) makes the book that the
+    /// definition makes: the same positions, moves and values, for broad and deep `omega`,
+    /// with and without a table, on a game that ends inside the book (tic-tac-toe).
+    #[test]
+    fn incremental_build_matches_the_definition() {
+        for (positions, depth, omega, tt_mb) in [(300, 2, 1, 1), (200, 3, 4, 0), (150, 4, 30, 1)] {
+            let p = params(positions, depth, omega, tt_mb);
+            let root = Connect4::default();
+            let book = build_doe(&root, &CentreFirst, &p, &mut |_| {});
+            let expected = expand_by_definition(&root, &CentreFirst, &p);
+            assert_eq!(
+                book.entries(),
+                expected,
+                "connect4 {positions} {depth} {omega}"
+            );
+        }
+        // Three plies in, tic-tac-toe ends inside the book: the expansion stops when every
+        // leaf is a finished game, before its budget.
+        let mut root = TicTacToe::new();
+        for _ in 0..3 {
+            let mut moves = Vec::new();
+            root.generate_moves(&mut moves);
+            root.play(moves[moves.len() / 2]);
+        }
+        let p = params(100_000, 1, 2, 1);
+        let book = build_doe(&root, &crate::game::Neutral, &p, &mut |_| {});
+        assert_eq!(
+            book.entries(),
+            expand_by_definition(&root, &crate::game::Neutral, &p)
+        );
+        assert!(book.positions() > 100, "{}", book.positions());
+    }
 }
