@@ -14,14 +14,18 @@
 //! Checked on seeded random trees (both value models, evaluators `TreeValue` and `Oracle` in
 //! each order), on random connect-four positions (fixed depths 1-6, solved to the end from
 //! 30 stones), on random othello positions (depth 4, solved to the end from 8 empties, with
-//! the endgame switches too), on random checkers positions (depths 1-4) and on tic-tac-toe. Each case runs a fixed, rotating sample of the 128
+//! the endgame switches too), on random checkers and chess positions (depths 1-4: from depth
+//! 5 a position can recur at another ply, and the table answers the later occurrence with
+//! the earlier, deeper search, which fixed-depth minimax does not see; checked to happen in
+//! [`table_grafts_a_deeper_value_in_chess`]) and on tic-tac-toe. Each case runs a fixed,
+//! rotating sample of the 128
 //! alpha-beta configurations (32 ordering combinations x table on/off x iterative on/off), so
 //! that every configuration is exercised many times while the file stays fast in release mode.
 
 use std::collections::HashMap;
 use std::fmt::Display;
 
-use plylab::game::{Evaluator, Game, Neutral, Score, Status, score};
+use plylab::game::{Evaluator, Game, Neutral, Notation, Score, Status, score};
 use plylab::games::checkers::{Checkers, CheckersEval, notation::to_fen};
 use plylab::games::connect4::{CentreFirst, Connect4};
 use plylab::games::othello::{Othello, OthelloEval};
@@ -469,4 +473,67 @@ fn check_checkers(count: usize, per_position: usize) {
 fn checkers_every_configuration_matches_minimax() {
     // 512 positions x 64 configurations: each configuration is checked on 256 positions.
     check_checkers(512, 64);
+}
+
+// --- chess ------------------------------------------------------------------------------
+
+/// Checks `per_position` sampled configurations on each of `count` random chess positions
+/// (playouts of 0-80 plies from the start, so endings with few pieces occur too) to depth
+/// 4, with the piece-square evaluation (PeSTO's tables: values differ square by square, so
+/// a changed value shows).
+///
+/// Depth 4 is as deep as the table is exact in chess: a position can recur two plies
+/// further down (a king's triangle), and from depth 5 the entry of its first, deeper search
+/// answers the later, shallower one (see [`table_grafts_a_deeper_value_in_chess`]).
+fn check_chess(count: usize, per_position: usize) {
+    use plylab::games::chess::{Chess, Pst};
+    let mut rng = Rng(0xC4E5);
+    for case in 0..count {
+        let plies = rng.below(81);
+        let root = std::iter::repeat_with(|| random_playout::<Chess>(&mut rng, plies))
+            .find_map(|p| p)
+            .expect("some playout survives")
+            .0;
+        let name = format!("chess {}", root.to_fen());
+        let depth = Some(4);
+        let mut reference = Reference::new(name, &root, &Pst, depth);
+        for index in sample(case, per_position, ALPHABETA_CONFIGS) {
+            let fixed = Some(1 + (index + case) as u32 % 4);
+            check_config(&mut reference, &Pst, "pst", index, depth, fixed);
+        }
+    }
+}
+
+#[test]
+fn chess_every_configuration_matches_minimax_to_depth_4() {
+    // 48 positions x 32 configurations: each configuration is checked on 12 positions.
+    check_chess(48, 32);
+}
+
+/// Where a position recurs at another ply, the table is not value-preserving against
+/// fixed-depth minimax, and EXPERIMENTS.md (`tt_mb`) says so: here Black's king triangles
+/// (Kf8-f7-e7 against Kf8-e7), the position after two plies comes back after four, and from
+/// depth 5 the deeper search stored at ply 2 (here by the iteration before) answers ply 4
+/// ("grafting"). Without the table
+/// alpha-beta keeps minimax's value. If this ever fails, the table stopped grafting: update
+/// the `tt_mb` row and let [`check_chess`] go deeper.
+#[test]
+fn table_grafts_a_deeper_value_in_chess() {
+    use plylab::games::chess::{Chess, Pst};
+    let root = Chess::parse_position("5k2/8/7Q/8/8/8/2K5/8 b - - 2 2").expect("valid");
+    let value =
+        |config: &SearchConfig| run(&root, &Pst, config, Some(5)).last().expect("depth 5").1;
+    let minimax = value(&minimax_config(false));
+    let plain = value(&alphabeta_config(0, 1));
+    // With the table and iterative deepening: depth 4's entries answer depth 5's nodes.
+    let table = value(&alphabeta_config(1 << 5 | 1 << 6, 1));
+    assert_eq!(plain, minimax);
+    assert_ne!(table, minimax, "the table's value at depth 5");
+    // The graft is a deeper search's information: the table's value lies between minimax's
+    // at depth 5 and at depth 6 (Black's loss looks worse the deeper White's attack is seen).
+    let deeper = run(&root, &Pst, &minimax_config(false), Some(6))[0].1;
+    assert!(
+        deeper < table && table < minimax,
+        "{deeper} < {table} < {minimax}"
+    );
 }
