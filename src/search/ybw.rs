@@ -308,6 +308,9 @@ struct SplitState<G: Game> {
     pv: Vec<G::Move>,
     /// The hashes of the positions from the root to the node (repetitions).
     path: Vec<u64>,
+    /// Whether the node's moves were anticipated (part 9): its children then skip the
+    /// immediate-win check, so a helper must not read its own stale flag for this ply.
+    anticipated: bool,
     /// The helpers' counters, added to the owner's when the split point closes.
     stats: Stats,
     owner: usize,
@@ -342,6 +345,7 @@ impl<G: Game> Pool<G> {
                     best_move: None,
                     pv: Vec::new(),
                     path: Vec::new(),
+                    anticipated: false,
                     stats: Stats::default(),
                     owner: 0,
                 }),
@@ -564,6 +568,7 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
                 state.pv.extend_from_slice(&self.pv[ply]);
                 state.path.clear();
                 state.path.extend_from_slice(&self.path[..=ply]);
+                state.anticipated = self.anticipated[ply];
                 state.stats = Stats::default();
                 state.owner = me;
             }
@@ -735,6 +740,7 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
             let state = sp.state.lock();
             self.ensure_buffers(state.ply + 1);
             self.path[..=state.ply].copy_from_slice(&state.path);
+            self.anticipated[state.ply] = state.anticipated;
         }
         self.seat().stand_at(id);
         self.search_split(id);
