@@ -569,6 +569,12 @@ const CASES: &[Case] = &[
     ),
     case("take_zero.toml", 7, "take", "must be at least 1"),
     case(
+        "backgammon_test_set.toml",
+        6,
+        "file",
+        "backgammon has no test-set format",
+    ),
+    case(
         "label_with_bar.toml",
         8,
         "label",

@@ -38,6 +38,12 @@ pub enum TestSetError {
     /// No positions at all.
     #[error("`{0}` holds no positions")]
     Empty(PathBuf),
+    /// A game without a test-set format.
+    #[error(
+        "`{0}`: backgammon has no test-set format (a position's plays hold spaces, and no \
+         known score is exact); list the positions in `positions` instead"
+    )]
+    NoFormat(PathBuf),
     /// An EPD file that cannot be read.
     #[error("{0}")]
     Epd(#[from] super::epd::EpdError),
@@ -79,6 +85,9 @@ pub fn read_checked(
     }
     if kind == GameKind::Othello {
         return read_lines(path, take, skip_invalid, obf_entry);
+    }
+    if kind == GameKind::Backgammon {
+        return Err(TestSetError::NoFormat(path.to_path_buf()));
     }
     read_lines(path, take, skip_invalid, |line, set| {
         parse_line(kind, line, set).map_err(|e| e.to_string())
