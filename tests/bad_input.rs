@@ -425,6 +425,12 @@ const CASES: &[Case] = &[
         "needs a limit per move",
     ),
     case(
+        "arena_xboard_node_limit.toml",
+        15,
+        "limits",
+        "speaks xboard, which has no node limit",
+    ),
+    case(
         "arena_adjudicate_zero_plies.toml",
         7,
         "plies",

@@ -840,6 +840,14 @@ fn player(
             tc: None,
         });
     }
+    if let PlayerKind::Engine(e) = &kind
+        && e.protocol == super::engine::Protocol::Xboard
+        && limits.nodes.is_some()
+    {
+        let why =
+            format!("`{label}` speaks xboard, which has no node limit: use depth, time_ms or tc");
+        return Err(at_label(why));
+    }
     if !timed
         && limits == Limits::default()
         && !matches!(kind, PlayerKind::Search(ref v) if v.mcts.is_none())
