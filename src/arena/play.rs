@@ -31,6 +31,7 @@ use crate::lab::settings::EvalChoice;
 use crate::rng::mix;
 use crate::search::mcts::{MctsAlgorithm, MctsBudget, MctsConfig};
 use crate::search::smp::{Shared, lazy_smp_observed};
+use crate::search::tt::with_kept_tables;
 use crate::search::ybw::ybw_observed;
 use crate::search::{Algorithm, Limits, SearchConfig, SearchResult, Searcher, Table};
 
@@ -209,56 +210,82 @@ impl PairTask for PlayTask<'_> {
             seed,
             dice,
         } = self.0;
-        let mut dice = Dice::new(dice);
-        let fen = chess_fen(&opening.position);
         let configs = [0, 1].map(|i| search_config(players[i], mix(seed ^ i as u64)));
-        let mut first = Mover::new(players[0], a, &configs[0], engine_a, fen.clone());
-        let mut second = Mover::new(players[1], b, &configs[1], engine_b, fen);
-        first.set_external(external_a);
-        second.set_external(external_b);
-        let mut game = GameState::new(root.clone(), players, rules);
-        if let Err(fault) = first.new_game(rules, root) {
-            return game.forfeit(0, &fault);
+        // Each game starts from an empty table: a kept one, cleared, rather than a fresh
+        // 16 MiB one per player and game (which cost more than a shallow game's searches).
+        let layouts = [0, 1].map(|i| table_layout(players[i], &configs[i]));
+        let fen = chess_fen(&opening.position);
+        with_kept_tables(layouts, |[table_a, table_b]| {
+            let mut first = Mover::new(players[0], a, &configs[0], table_a, engine_a, fen.clone());
+            let mut second = Mover::new(players[1], b, &configs[1], table_b, engine_b, fen);
+            first.set_external(external_a);
+            second.set_external(external_b);
+            play(first, second, root, players, rules, seed, Dice::new(dice))
+        })
+    }
+}
+
+/// The table a player's search makes, `(megabytes, compact)`: alpha-beta's own (lazy SMP
+/// and YBW make theirs per game, Monte Carlo and engines have none).
+fn table_layout(player: &Player, config: &SearchConfig) -> Option<(usize, bool)> {
+    let searches = matches!(&player.kind, PlayerKind::Search(v) if v.mcts.is_none());
+    (searches && config.algorithm == Algorithm::Alphabeta && config.tt_mb > 0)
+        .then_some((config.tt_mb, config.solve.tt_compact))
+}
+
+/// Plays one game of `players` from `root` (the opening's position), `first` moving for
+/// the first of them.
+fn play<G: Game, A: Evaluator<G>, B: Evaluator<G>>(
+    mut first: Mover<'_, G, A>,
+    mut second: Mover<'_, G, B>,
+    root: &G,
+    players: [&Player; 2],
+    rules: &Rules,
+    seed: u64,
+    mut dice: Dice,
+) -> GameRecord {
+    let mut game = GameState::new(root.clone(), players, rules);
+    if let Err(fault) = first.new_game(rules, root) {
+        return game.forfeit(0, &fault);
+    }
+    if let Err(fault) = second.new_game(rules, root) {
+        return game.forfeit(1, &fault);
+    }
+    loop {
+        if let Some(end) = game.ending() {
+            return game.finish(end);
         }
-        if let Err(fault) = second.new_game(rules, root) {
-            return game.forfeit(1, &fault);
+        if game.pos.is_chance() {
+            // The dice, not a player, make chance moves (super::chance).
+            let roll = dice.roll(&game.pos);
+            game.roll(roll);
+            continue;
         }
-        loop {
-            if let Some(end) = game.ending() {
-                return game.finish(end);
-            }
-            if game.pos.is_chance() {
-                // The dice, not a player, make chance moves (super::chance).
-                let roll = dice.roll(&game.pos);
-                game.roll(roll);
-                continue;
-            }
-            let side = game.side();
-            let view = game.view(side);
-            let started = Instant::now();
-            let booked = book_move(players[side], &game.pos, seed, view.ply);
-            let reply = match booked {
-                Some(mv) => Ok(Reply {
-                    mv,
-                    score: None,
-                    depth: None,
-                    nodes: 0,
-                }),
-                None if side == 0 => first.choose(&game.pos, &view),
-                None => second.choose(&game.pos, &view),
-            };
-            let elapsed = started.elapsed();
-            game.sides[side].book_moves += u32::from(booked.is_some());
-            match reply {
-                Ok(reply) => {
-                    let note = annotation(booked.is_some(), reply.score, reply.depth, elapsed);
-                    game.annotations.push(note);
-                    if let Some(end) = game.apply(side, reply, elapsed) {
-                        return game.finish(end);
-                    }
+        let side = game.side();
+        let view = game.view(side);
+        let started = Instant::now();
+        let booked = book_move(players[side], &game.pos, seed, view.ply);
+        let reply = match booked {
+            Some(mv) => Ok(Reply {
+                mv,
+                score: None,
+                depth: None,
+                nodes: 0,
+            }),
+            None if side == 0 => first.choose(&game.pos, &view),
+            None => second.choose(&game.pos, &view),
+        };
+        let elapsed = started.elapsed();
+        game.sides[side].book_moves += u32::from(booked.is_some());
+        match reply {
+            Ok(reply) => {
+                let note = annotation(booked.is_some(), reply.score, reply.depth, elapsed);
+                game.annotations.push(note);
+                if let Some(end) = game.apply(side, reply, elapsed) {
+                    return game.finish(end);
                 }
-                Err(fault) => return game.forfeit(side, &fault),
             }
+            Err(fault) => return game.forfeit(side, &fault),
         }
     }
 }
@@ -398,6 +425,7 @@ impl<'a, G: Game, E: Evaluator<G>> Mover<'a, G, E> {
         player: &'a Player,
         eval: &'a E,
         config: &'a SearchConfig,
+        table: Option<&'a Table>,
         engine: Option<&'a mut UciEngine>,
         fen: Option<String>,
     ) -> Self {
@@ -432,10 +460,15 @@ impl<'a, G: Game, E: Evaluator<G>> Mover<'a, G, E> {
                         limits,
                     }
                 }
-                None => Self::Search(
-                    Box::new(Searcher::new(eval, config).with_knowledge(v.knowledge.probe_for())),
-                    limits,
-                ),
+                None => {
+                    let searcher =
+                        Searcher::new(eval, config).with_knowledge(v.knowledge.probe_for());
+                    let searcher = match table {
+                        Some(table) => searcher.with_table(table),
+                        None => searcher,
+                    };
+                    Self::Search(Box::new(searcher), limits)
+                }
             },
         }
     }

@@ -38,6 +38,7 @@
 //! [`crate::game::score::to_table`]), so a win found at one ply keeps its exact distance when
 //! read back at another.
 
+use std::cell::RefCell;
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
 
 use crate::game::{Game, Score, score};
@@ -137,6 +138,59 @@ pub struct Table {
     /// [`Self::clear`] rewrites only those (a suite of short searches reuses one table, and
     /// zeroing all of it between positions would cost more than the searches). Empty: off.
     touched: Vec<AtomicU64>,
+}
+
+/// Tables up to this size are kept by a thread between searches ([`with_kept_tables`]);
+/// larger ones cost little to make beside the long searches they serve, and would sit idle
+/// between them.
+pub const KEPT_TABLE_MB: usize = 64;
+
+thread_local! {
+    /// This thread's kept tables, by the caller's slot.
+    static KEPT: RefCell<Vec<Option<Table>>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Runs `f` with a table for each layout `(megabytes, compact)` given, kept by this thread
+/// between calls and cleared before each (only the lines the last search wrote): a caller
+/// running many short, independent searches (a test set's positions as jobs, a match's
+/// games) would otherwise allocate and zero a table for each. A cleared table holds what a
+/// fresh one holds, so results do not change. `None` for a slot without a layout, one above
+/// [`KEPT_TABLE_MB`], or when this thread is already inside `with_kept_tables` (a search
+/// that waits on a thread pool may run another caller's work here): the caller then makes
+/// its own.
+pub fn with_kept_tables<const N: usize, R>(
+    layouts: [Option<(usize, bool)>; N],
+    f: impl FnOnce([Option<&Table>; N]) -> R,
+) -> R {
+    let kept_layouts = layouts.map(|l| l.filter(|&(mb, _)| (1..=KEPT_TABLE_MB).contains(&mb)));
+    if kept_layouts.iter().all(Option::is_none) {
+        return f([None; N]);
+    }
+    KEPT.with(|cell| {
+        let Ok(mut kept) = cell.try_borrow_mut() else {
+            return f([None; N]);
+        };
+        if kept.len() < N {
+            kept.resize_with(N, || None);
+        }
+        for (slot, layout) in kept.iter_mut().zip(kept_layouts) {
+            let Some((mb, compact)) = layout else {
+                continue;
+            };
+            match slot {
+                Some(table) if table.is_layout(mb, compact) => table.clear(),
+                _ => {
+                    // The old table goes before the new one is made.
+                    *slot = None;
+                    *slot = Some(Table::with_layout(mb, compact).tracked());
+                }
+            }
+        }
+        let kept = &*kept;
+        f(std::array::from_fn(|i| {
+            kept_layouts[i].and(kept[i].as_ref())
+        }))
+    })
 }
 
 /// The two layouts.
@@ -578,6 +632,36 @@ mod compact {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A kept table is the same table from call to call, emptied before each; a second slot
+    /// has its own; a table above the cap, no layout, or a call from inside a call get none.
+    #[test]
+    fn kept_tables_are_reused_empty() {
+        let key = 0x1234_5678_9ABC_DEF1;
+        let first = with_kept_tables([Some((1, false)), Some((1, true))], |[a, b]| {
+            let (a, b) = (a.expect("kept"), b.expect("kept"));
+            assert!(a.is_layout(1, false) && b.is_layout(1, true));
+            a.store(key, 0, entry(7, 3));
+            assert!(a.probe(key, 0).is_some());
+            // Nested: this thread's tables are lent out.
+            with_kept_tables([Some((1, false))], |[inner]| assert!(inner.is_none()));
+            std::ptr::from_ref(a) as usize
+        });
+        let second = with_kept_tables([Some((1, false)), None], |[a, b]| {
+            let a = a.expect("kept");
+            assert!(a.probe(key, 0).is_none(), "cleared");
+            assert!(b.is_none());
+            std::ptr::from_ref(a) as usize
+        });
+        assert_eq!(first, second, "the same table");
+        with_kept_tables([Some((KEPT_TABLE_MB + 1, false))], |[big]| {
+            assert!(big.is_none())
+        });
+        // Another layout replaces the kept one.
+        with_kept_tables([Some((2, false))], |[a]| {
+            assert!(a.expect("kept").is_layout(2, false))
+        });
+    }
 
     /// An exact entry `plies` deep.
     fn entry(score: Score, plies: i32) -> Entry {
