@@ -1897,9 +1897,10 @@ fn require_chance_search(position: &GamePosition, config: &SearchConfig) -> Resu
     }
 }
 
-/// Chess has no bound on its length: a search there needs a depth, node or time limit.
+/// Chess, checkers and backgammon have no bound on their length: a search there needs a
+/// depth, node or time limit.
 fn require_limit(position: &GamePosition, limits: &Limits) -> Result<(), Failure> {
-    let unbounded = matches!(position, GamePosition::Chess(_));
+    let unbounded = !position.kind().has_bounded_length();
     if unbounded && limits.depth.is_none() && limits.nodes.is_none() && limits.time.is_none() {
         return Err(Failure::bad_input(format!(
             "a {} search needs a limit: --depth, --nodes or --time-ms (--movetime)",

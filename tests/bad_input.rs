@@ -133,6 +133,12 @@ const CASES: &[Case] = &[
         "game",
         "chess has no bound on its length",
     ),
+    case(
+        "backgammon_without_limits.toml",
+        5,
+        "game",
+        "backgammon has no bound on its length",
+    ),
     case("chess_bad_fen.toml", 6, "positions", "bad chess position"),
     case(
         "threads_without_lazy_smp.toml",

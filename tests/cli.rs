@@ -556,6 +556,36 @@ fn minimax_finds_that_tictactoe_is_a_draw() {
     );
 }
 
+/// Games without a bound on their length (chess, checkers, backgammon) are not searched
+/// without a limit, which would not end; othello's board bounds it, and the search solves.
+#[test]
+fn a_search_of_an_unbounded_game_needs_a_limit() {
+    for (game, position, algorithm) in [
+        ("chess", "startpos", "alphabeta"),
+        ("checkers", "start", "alphabeta"),
+        ("backgammon", "start 31", "expectiminimax"),
+    ] {
+        let (code, _, stderr) = plylab(&["search", game, position, "--algorithm", algorithm]);
+        assert_eq!(code, 2, "{game}: {stderr}");
+        assert!(
+            stderr.contains(&format!("a {game} search needs a limit")),
+            "{stderr}"
+        );
+        let (code, _, stderr) = plylab(&[
+            "search",
+            game,
+            position,
+            "--algorithm",
+            algorithm,
+            "--depth",
+            "1",
+        ]);
+        assert_eq!(code, 0, "{game}: {stderr}");
+    }
+    let near_end = "XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXOOOOO--- X";
+    ok(&["search", "othello", near_end]);
+}
+
 /// The count printed by `perft GAME POSITION DEPTH`.
 fn perft(game: &str, position: &str, depth: u32) -> u64 {
     let stdout = ok(&["perft", game, position, &depth.to_string()]);

@@ -99,6 +99,14 @@ pub enum GameKind {
 }
 
 impl GameKind {
+    /// Whether the game's length is bounded (by its board, or a tree's height), so that a
+    /// search without a limit ends: to the end of the game. Chess, checkers and backgammon
+    /// can go on without end, and their searches need a limit.
+    #[must_use]
+    pub fn has_bounded_length(self) -> bool {
+        !matches!(self, Self::Chess | Self::Checkers | Self::Backgammon)
+    }
+
     /// Whether the game has chance nodes: only the searches over chance
     /// (`expectiminimax`, `star1`, `star2`) search it, and only it.
     #[must_use]
@@ -1008,7 +1016,7 @@ pub fn parse(file: &Path, text: &str) -> Result<Plan, SpecError> {
         let first_new = jobs.len();
         add_jobs(&mut jobs, &doc, game_index, game, &positions, &chosen);
         let kind = *game.game.get_ref();
-        if matches!(kind, GameKind::Chess | GameKind::Checkers)
+        if !kind.has_bounded_length()
             && jobs[first_new..]
                 .iter()
                 .any(|j| j.limits == Limits::default())
