@@ -191,6 +191,7 @@ pub fn describe(ending: Ending, s: &BuildStats, path: &Path) -> String {
 pub fn probe_tablebase(file: &Path, fen: &str) -> Result<(), CommandError> {
     let bad = |e: ParseError| CommandError::BadInput(format!("position `{fen}`: {e}"));
     let table = AnyTable::load(file)?;
+    let chess = matches!(table, AnyTable::Chess(_));
     let (value, holds) = match table {
         AnyTable::Chess(table) => {
             let pos = Chess::parse_position(fen).map_err(bad)?;
@@ -206,7 +207,6 @@ pub fn probe_tablebase(file: &Path, fen: &str) -> Result<(), CommandError> {
             (table.probe(&pos), holds)
         }
     };
-    let chess = holds.contains("castling");
     let text = match value {
         None => {
             return Err(CommandError::BadInput(format!(

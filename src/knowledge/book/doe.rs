@@ -38,7 +38,8 @@
 use std::path::Path;
 
 use crate::game::{Evaluator, Game, Score, Status, score};
-use crate::search::{Algorithm, Limits, SearchConfig, Searcher, Table, search};
+use crate::search::tt::with_kept_tables;
+use crate::search::{Algorithm, Limits, SearchConfig, Searcher, search};
 
 use super::BookError;
 
@@ -103,49 +104,25 @@ const fn backed(child: Score) -> Score {
     -score::from_table(child, 1)
 }
 
-/// Values book leaves by `params`' search. Alpha-beta's table is made once and cleared
-/// before each leaf (only the lines a search wrote): a fresh 16 MiB table per leaf cost more
-/// than a shallow search, and glibc did not reuse the freed tables (each pinned by a small
-/// allocation made in it), so memory grew by gigabytes. A cleared table gives the same
-/// values as a fresh one.
-struct LeafSearch<'a, E> {
-    eval: &'a E,
-    params: &'a DoeParams,
-    table: Option<Table>,
-}
-
-impl<'a, E> LeafSearch<'a, E> {
-    fn new(eval: &'a E, params: &'a DoeParams) -> Self {
-        let config = &params.config;
-        let table = (config.tt_mb > 0 && config.algorithm == Algorithm::Alphabeta)
-            .then(|| Table::with_layout(config.tt_mb, config.solve.tt_compact).tracked());
-        Self {
-            eval,
-            params,
-            table,
-        }
+/// The value of `pos` for its side to move by `params`' search, and whether the game is
+/// over there. Alpha-beta searches with this thread's kept table, cleared before each leaf
+/// ([`with_kept_tables`]): a fresh 16 MiB table per leaf cost more than a shallow search,
+/// and glibc did not reuse the freed tables (each pinned by a small allocation made in it),
+/// so memory grew by gigabytes. A cleared table gives the same values as a fresh one.
+fn leaf_value<G: Game, E: Evaluator<G>>(pos: &G, eval: &E, params: &DoeParams) -> (Score, bool) {
+    if let Status::Over(outcome) = pos.status() {
+        return (score::of_outcome(outcome, 0), true);
     }
-
-    /// The value of `pos` for its side to move, and whether the game is over there.
-    fn value<G: Game>(&self, pos: &G) -> (Score, bool)
-    where
-        E: Evaluator<G>,
-    {
-        if let Status::Over(outcome) = pos.status() {
-            return (score::of_outcome(outcome, 0), true);
-        }
-        let (config, limits) = (&self.params.config, &self.params.limits);
-        let found = match &self.table {
-            Some(table) => {
-                table.clear();
-                Searcher::new(self.eval, config)
-                    .with_table(table)
-                    .run(pos, limits)
-            }
-            None => search(pos, self.eval, config, limits),
-        };
-        (found.score().unwrap_or(0), false)
-    }
+    let (config, limits) = (&params.config, &params.limits);
+    let layout = (config.tt_mb > 0 && config.algorithm == Algorithm::Alphabeta)
+        .then_some((config.tt_mb, config.solve.tt_compact));
+    let found = with_kept_tables([layout], |[table]| match table {
+        Some(table) => Searcher::new(eval, config)
+            .with_table(table)
+            .run(pos, limits),
+        None => search(pos, eval, config, limits),
+    });
+    (found.score().unwrap_or(0), false)
 }
 
 /// Builds a book from `root` by drop-out expansion; `progress` is told the positions
@@ -160,8 +137,7 @@ pub fn build_doe<G: Game, E: Evaluator<G>>(
     params: &DoeParams,
     progress: &mut dyn FnMut(usize),
 ) -> SearchBook {
-    let leaf_search = LeafSearch::new(eval, params);
-    let mut nodes = vec![leaf(root.clone(), None, 0, &leaf_search)];
+    let mut nodes = vec![leaf(root.clone(), None, 0, eval, params)];
     let mut moves = Vec::new();
     let mut expanded = 0;
     while expanded < params.positions {
@@ -178,7 +154,7 @@ pub fn build_doe<G: Game, E: Evaluator<G>>(
             let mut child = pos.clone();
             child.play(mv);
             let index = nodes.len();
-            nodes.push(leaf(child, Some(leaf_index), index, &leaf_search));
+            nodes.push(leaf(child, Some(leaf_index), index, eval, params));
             nodes[leaf_index].children.push((mv, index));
         }
         let mut on_path = Some(leaf_index);
@@ -211,14 +187,15 @@ pub fn build_doe<G: Game, E: Evaluator<G>>(
     }
 }
 
-/// A new leaf `index` of the book tree below `parent`, valued by `leaf_search`.
+/// A new leaf `index` of the book tree below `parent`, valued by `params`' search.
 fn leaf<G: Game, E: Evaluator<G>>(
     pos: G,
     parent: Option<usize>,
     index: usize,
-    leaf_search: &LeafSearch<'_, E>,
+    eval: &E,
+    params: &DoeParams,
 ) -> Node<G> {
-    let (value, finished) = leaf_search.value(&pos);
+    let (value, finished) = leaf_value(&pos, eval, params);
     Node {
         pos,
         parent,
