@@ -451,20 +451,33 @@ fn othello_every_configuration_on_every_position() {
 /// positions (playouts of 0-40 plies from the start, so captures, kings and forced
 /// sequences all occur) to depth 4, with the named-feature evaluation.
 fn check_checkers(count: usize, per_position: usize) {
-    let mut rng = Rng(0xC8EC);
-    let eval = CheckersEval::default();
+    let name = |pos: &Checkers| format!("checkers {}", to_fen(pos));
+    let eval = (CheckersEval::default(), "checkers_eval");
+    check_playouts(Rng(0xC8EC), 40, &eval, name, count, per_position);
+}
+
+/// Checks `per_position` sampled configurations, to depth 4, on each of `count` positions
+/// reached by seeded random playouts of 0 to `max_plies` plies from the start, with the
+/// evaluator `eval` (and its name in messages); `name` writes a position.
+fn check_playouts<G: Game + Default, E: Evaluator<G>>(
+    mut rng: Rng,
+    max_plies: u64,
+    (eval, eval_name): &(E, &str),
+    name: impl Fn(&G) -> String,
+    count: usize,
+    per_position: usize,
+) {
     for case in 0..count {
-        let plies = rng.below(41);
-        let root = std::iter::repeat_with(|| random_playout::<Checkers>(&mut rng, plies))
+        let plies = rng.below(max_plies + 1);
+        let root = std::iter::repeat_with(|| random_playout::<G>(&mut rng, plies))
             .find_map(|p| p)
             .expect("some playout survives")
             .0;
-        let name = format!("checkers {}", to_fen(&root));
         let depth = Some(4);
-        let mut reference = Reference::new(name, &root, &eval, depth);
+        let mut reference = Reference::new(name(&root), &root, eval, depth);
         for index in sample(case, per_position, ALPHABETA_CONFIGS) {
             let fixed = Some(1 + (index + case) as u32 % 4);
-            check_config(&mut reference, &eval, "checkers_eval", index, depth, fixed);
+            check_config(&mut reference, eval, eval_name, index, depth, fixed);
         }
     }
 }
@@ -487,21 +500,8 @@ fn checkers_every_configuration_matches_minimax() {
 /// answers the later, shallower one (see [`table_grafts_a_deeper_value_in_chess`]).
 fn check_chess(count: usize, per_position: usize) {
     use plylab::games::chess::{Chess, Pst};
-    let mut rng = Rng(0xC4E5);
-    for case in 0..count {
-        let plies = rng.below(81);
-        let root = std::iter::repeat_with(|| random_playout::<Chess>(&mut rng, plies))
-            .find_map(|p| p)
-            .expect("some playout survives")
-            .0;
-        let name = format!("chess {}", root.to_fen());
-        let depth = Some(4);
-        let mut reference = Reference::new(name, &root, &Pst, depth);
-        for index in sample(case, per_position, ALPHABETA_CONFIGS) {
-            let fixed = Some(1 + (index + case) as u32 % 4);
-            check_config(&mut reference, &Pst, "pst", index, depth, fixed);
-        }
-    }
+    let name = |pos: &Chess| format!("chess {}", pos.to_fen());
+    check_playouts(Rng(0xC4E5), 80, &(Pst, "pst"), name, count, per_position);
 }
 
 #[test]
