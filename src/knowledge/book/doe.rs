@@ -128,7 +128,7 @@ fn leaf_value<G: Game, E: Evaluator<G>>(pos: &G, eval: &E, params: &DoeParams) -
 /// Builds a book from `root` by drop-out expansion; `progress` is told the positions
 /// expanded so far.
 ///
-/// Each node keeps the best leaf of its subtree ([`Node::next`]), so an expansion updates
+/// Each node keeps the best leaf of its subtree (its `next`), so an expansion updates
 /// only the path from the expanded leaf to the root: a book of n positions costs n times
 /// its depth, not n times its size.
 pub fn build_doe<G: Game, E: Evaluator<G>>(
