@@ -1211,12 +1211,14 @@ fn run_learn(args: &LearnArgs) -> Result<(), Failure> {
     Ok(())
 }
 
-/// A knowledge command's error with its exit code: 2 for bad input, 1 otherwise.
+/// A knowledge command's error with its exit code: 2 for bad input, 130 for Ctrl-C, 1
+/// otherwise.
 fn command_failure(e: plylab::knowledge::commands::CommandError) -> Failure {
     use plylab::knowledge::commands::CommandError;
     match e {
         CommandError::BadInput(m) => Failure::bad_input(m),
         CommandError::Failed(m) => Failure::failed(m),
+        CommandError::Interrupted(message) => Failure { code: 130, message },
     }
 }
 

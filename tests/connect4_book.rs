@@ -35,7 +35,7 @@ fn book_move_values_are_the_solvers() {
         &root,
         &CentreFirst,
         &connect4_book_params(12, 0, 4),
-        &mut |_| {},
+        &mut |_| true,
     );
     assert!(book.positions() >= 10, "{}", book.positions());
     let mut frontier = vec![root];
@@ -141,4 +141,39 @@ fn build_probe_and_damaged_books_on_the_command_line() {
     assert!(stderr.contains("truncated"), "{stderr}");
     let (code, _, stderr) = plylab(&["book", "build", "connect4", "--from", "48", "--out", path]);
     assert_eq!(code, 2, "{stderr}");
+}
+
+/// Ctrl-C ends a long build after the position being expanded: the book of the positions
+/// expanded so far is written and reads back, and the exit code is 130.
+#[cfg(unix)]
+#[test]
+fn an_interrupted_build_writes_the_book_so_far() {
+    use std::process::{Command, Stdio};
+    let tmp = TempDir::new("connect4-book-interrupted");
+    let file = tmp.path("c4.book");
+    let path = file.to_str().expect("utf-8");
+    let child = Command::new(env!("CARGO_BIN_EXE_plylab"))
+        .args(["book", "build", "connect4", "--positions", "1000000"])
+        .args(["--depth", "12", "--out", path])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    // Long enough for the handler to be in place and the first positions expanded.
+    std::thread::sleep(std::time::Duration::from_secs(3));
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(status.success());
+    let output = child.wait_with_output().expect("the build ends");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(130), "{stderr}");
+    assert!(
+        stderr.contains("interrupted: the book of the") && stderr.contains(path),
+        "{stderr}"
+    );
+    let (code, stdout, stderr) = plylab(&["book", "probe", path, "start"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(stdout.lines().count(), 7, "{stdout}");
 }

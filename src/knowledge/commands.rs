@@ -10,6 +10,7 @@ use crate::game::{Game, Notation, ParseError};
 use crate::games::checkers::Checkers;
 use crate::games::chess::Chess;
 use crate::games::connect4::Connect4;
+use crate::lab::progress::interrupt;
 use crate::search::probe::Exact;
 
 /// Why a command failed, split as the exit codes are: bad input (2) or a failure (1).
@@ -21,6 +22,9 @@ pub enum CommandError {
     /// Something failed while working (exit code 1).
     #[error("{0}")]
     Failed(String),
+    /// Ctrl-C stopped the work; what was finished is written (exit code 130).
+    #[error("{0}")]
+    Interrupted(String),
 }
 
 impl From<TablebaseError> for CommandError {
@@ -323,9 +327,16 @@ pub fn build_connect4_book(
     create_parent(out)?;
     let started = std::time::Instant::now();
     let bar = ProgressBar::new(positions as u64);
+    // Ctrl-C ends the build after the position being expanded, and the book of those
+    // expanded is written: a long build loses nothing finished.
+    let mut expanded = 0;
+    interrupt::install();
     let book = super::book::doe::build_doe(&root, &CentreFirst, &params, &mut |n| {
         bar.set_position(n as u64);
+        expanded = n;
+        !interrupt::requested()
     });
+    interrupt::uninstall();
     bar.finish_and_clear();
     // Not expected once the start is ongoing and a position is expanded; never write one.
     if book.entries().is_empty() {
@@ -341,6 +352,13 @@ pub fn build_connect4_book(
         book.entries().len(),
         started.elapsed().as_secs_f64()
     );
+    if expanded < positions && interrupt::requested() {
+        return Err(CommandError::Interrupted(format!(
+            "interrupted: the book of the {expanded} positions expanded (of {positions}) is \
+             written to {}",
+            out.display()
+        )));
+    }
     Ok(())
 }
 

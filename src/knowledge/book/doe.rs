@@ -126,7 +126,8 @@ fn leaf_value<G: Game, E: Evaluator<G>>(pos: &G, eval: &E, params: &DoeParams) -
 }
 
 /// Builds a book from `root` by drop-out expansion; `progress` is told the positions
-/// expanded so far.
+/// expanded so far, and answers whether to go on (a build stopped early is the book of the
+/// positions expanded until then).
 ///
 /// Each node keeps the best leaf of its subtree (its `next`), so an expansion updates
 /// only the path from the expanded leaf to the root: a book of n positions costs n times
@@ -135,7 +136,7 @@ pub fn build_doe<G: Game, E: Evaluator<G>>(
     root: &G,
     eval: &E,
     params: &DoeParams,
-    progress: &mut dyn FnMut(usize),
+    progress: &mut dyn FnMut(usize) -> bool,
 ) -> SearchBook {
     let mut nodes = vec![leaf(root.clone(), None, 0, eval, params)];
     let mut moves = Vec::new();
@@ -163,7 +164,9 @@ pub fn build_doe<G: Game, E: Evaluator<G>>(
             on_path = nodes[i].parent;
         }
         expanded += 1;
-        progress(expanded);
+        if !progress(expanded) {
+            break;
+        }
     }
     let mut entries = Vec::new();
     let mut seen = std::collections::HashSet::new();
@@ -468,7 +471,7 @@ mod tests {
         for (positions, depth, omega, tt_mb) in [(300, 2, 1, 1), (200, 3, 4, 0), (150, 4, 30, 1)] {
             let p = params(positions, depth, omega, tt_mb);
             let root = Connect4::default();
-            let book = build_doe(&root, &CentreFirst, &p, &mut |_| {});
+            let book = build_doe(&root, &CentreFirst, &p, &mut |_| true);
             let expected = expand_by_definition(&root, &CentreFirst, &p);
             assert_eq!(
                 book.entries(),
@@ -485,7 +488,7 @@ mod tests {
             root.play(moves[moves.len() / 2]);
         }
         let p = params(100_000, 1, 2, 1);
-        let book = build_doe(&root, &crate::game::Neutral, &p, &mut |_| {});
+        let book = build_doe(&root, &crate::game::Neutral, &p, &mut |_| true);
         assert_eq!(
             book.entries(),
             expand_by_definition(&root, &crate::game::Neutral, &p)
