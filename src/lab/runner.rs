@@ -752,9 +752,10 @@ pub fn execute_reusing_table(job: &Job) -> Vec<Row> {
     crate::search::tt::with_kept_tables([layout], |[table]| execute_with_table(job, table))
 }
 
-/// [`execute`], searching with `table` (cleared first) instead of a table of its own when
-/// the job's searcher uses one of the same size: a caller running many short jobs in a row
-/// (`suite`) reuses one table per thread instead of allocating one per position.
+/// [`execute`], searching with `table` (which the caller has emptied) instead of a table of
+/// its own when the job's searcher uses one of the same size: a caller running many short
+/// jobs in a row (`suite`, [`execute_reusing_table`]) reuses one table per thread instead
+/// of allocating one per position.
 #[must_use]
 pub fn execute_with_table(job: &Job, table: Option<&Table>) -> Vec<Row> {
     let config = job.searcher.config_for(&job.position.position);
@@ -813,7 +814,6 @@ fn run_search<G: Game, E: Evaluator<G>>(
     let mut searcher =
         Searcher::new(eval, config).with_knowledge(job.searcher.knowledge.probe_for());
     if let Some(table) = table {
-        table.clear();
         searcher = searcher.with_table(table);
     }
     let first = match config.algorithm {

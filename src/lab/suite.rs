@@ -238,6 +238,9 @@ pub fn run(
                 if wipe_table { table } else { table.tracked() }
             })
         });
+        if let Some(table) = table {
+            table.clear();
+        }
         final_row(execute_with_table(job, table))
     };
     let todo: Vec<&Job> = jobs.iter().filter(|j| !skip.contains(&j.id)).collect();
