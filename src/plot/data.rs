@@ -33,8 +33,10 @@ pub const REQUIRED_COLUMNS: [&str; 15] = [
 /// `threads` and `oversubscribed` are no longer written on every row (the experiment's name is
 /// in run.json, a searcher's threads and machine use in searchers.csv): when absent they are
 /// taken from those files ([`read_searches`]).
-pub const OPTIONAL_COLUMNS: [&str; 13] = [
+pub const OPTIONAL_COLUMNS: [&str; 15] = [
     "experiment",
+    "job",
+    "step",
     "set",
     "solved",
     "threads",
@@ -121,13 +123,18 @@ impl SearchRow {
     }
 }
 
-/// Reads `searches.csv`, checking the header and every number.
+/// Reads `searches.csv`, checking the header, every number, and that no row is there twice.
 ///
 /// # Errors
 /// [`PlotError::Io`] if the file cannot be opened, [`PlotError::MissingColumn`],
-/// [`PlotError::NoRows`], [`PlotError::BadNumber`] or [`PlotError::Csv`] for bad content.
+/// [`PlotError::NoRows`], [`PlotError::BadNumber`] or [`PlotError::Csv`] for bad content,
+/// [`PlotError::Inconsistent`] for a repeated row.
 pub fn read_searches(path: &Path) -> Result<Vec<SearchRow>, PlotError> {
-    let mut rows = read_rows(path, &REQUIRED_COLUMNS, &OPTIONAL_COLUMNS, parse_search)?;
+    let keyed = read_rows(path, &REQUIRED_COLUMNS, &OPTIONAL_COLUMNS, |cell| {
+        Ok((parse_search(cell)?, row_identity(cell)))
+    })?;
+    let (mut rows, identities): (Vec<_>, Vec<_>) = keyed.into_iter().unzip();
+    refuse_repeated_rows(path, &identities)?;
     let dir = path.parent().unwrap_or_else(|| Path::new("."));
     let searchers = dir.join(SEARCHERS_CSV);
     if searchers.exists() {
@@ -165,6 +172,49 @@ pub fn read_searches(path: &Path) -> Result<Vec<SearchRow>, PlotError> {
         }
     }
     Ok(rows)
+}
+
+/// The cells that name one iteration of one job: the runner writes each row once, so a row
+/// whose identity is already in the file (two files pasted together, a shard merged twice)
+/// would count its job twice in every mean.
+fn row_identity(cell: &Cell<'_>) -> Vec<String> {
+    [
+        "experiment",
+        "job",
+        "searcher",
+        "game",
+        "set",
+        "position",
+        "seed",
+        "repetition",
+        "step",
+        "depth",
+    ]
+    .iter()
+    .map(|column| cell.text(column))
+    .collect()
+}
+
+/// Refuses a file in which two rows have the same [`row_identity`], naming both lines.
+fn refuse_repeated_rows(path: &Path, identities: &[Vec<String>]) -> Result<(), PlotError> {
+    let mut first_line = HashMap::with_capacity(identities.len());
+    for (index, identity) in identities.iter().enumerate() {
+        // Line 1 is the header (as in read_rows).
+        let line = index + 2;
+        if let Some(&first) = first_line.get(identity) {
+            return Err(PlotError::Inconsistent {
+                path: path.to_path_buf(),
+                message: format!(
+                    "line {line} repeats line {first}: the same job, step and depth \
+                     (searcher `{}`, position `{}`, depth {}); each iteration is written once, \
+                     so the file holds a run twice (were two files or shards pasted together?)",
+                    identity[2], identity[5], identity[9]
+                ),
+            });
+        }
+        first_line.insert(identity, line);
+    }
+    Ok(())
 }
 
 /// The file beside searches.csv that holds each searcher variant's configuration once.
@@ -744,5 +794,27 @@ mod tests {
         assert_eq!(read[1].speedup, Some(1.6));
         assert_eq!(read[1].overhead, Some(1.5));
         assert_eq!(read[1].nps_scaling, Some(2.4));
+    }
+
+    #[test]
+    fn a_row_written_twice_is_refused_with_both_lines_but_a_position_searched_twice_is_not() {
+        let dir = std::env::temp_dir().join(format!("plylab-repeat-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let _scratch = Scratch(dir.clone());
+        let head = "job,step,game,set,position,searcher,seed,repetition,depth,nodes,leaf_nodes,\
+                    first_move_cutoff_rate,ebf,ebf_root,branching,minimal_leaves,elapsed_s,nps";
+        let row = |job: u32, step: u32, depth: u32| {
+            format!("{job},{step},connect4,s,4453,ab,1,0,{depth},10,5,,,,,,0.1,100")
+        };
+        let csv = dir.join("searches.csv");
+        let write = |rows: &[String]| {
+            std::fs::write(&csv, format!("{head}\n{}\n", rows.join("\n"))).unwrap();
+        };
+        // The same position twice in a set (jobs 0 and 1), and a played-out step.
+        write(&[row(0, 0, 1), row(0, 0, 2), row(1, 0, 1), row(0, 1, 1)]);
+        assert_eq!(read_searches(&csv).unwrap().len(), 4);
+        write(&[row(0, 0, 1), row(0, 0, 2), row(1, 0, 1), row(0, 0, 2)]);
+        let error = read_searches(&csv).unwrap_err().to_string();
+        assert!(error.contains("line 5 repeats line 3"), "{error}");
     }
 }
