@@ -252,6 +252,37 @@ fn a_damaged_book_is_refused_with_exit_code_2() {
     assert!(stderr.contains(":3:") && stderr.contains("Ke3"), "{stderr}");
 }
 
+/// An entry whose move is not legal in its position (a key collision, or a book made wrongly)
+/// is skipped, as PolyGlot skips it, and `book probe` says so on stderr.
+#[test]
+fn a_probe_names_the_entries_it_skips() {
+    let tmp = TempDir::new("book-skipped");
+    let path = tmp.path("collision.bin");
+    let start = Chess::startpos();
+    let e2e4 = polyglot::encode_move(start.parse_move("e2e4").expect("legal"));
+    // a1a8: the rook cannot move through its own pawn.
+    let a1a8 = 56;
+    let entry = |mv, weight| polyglot::Entry {
+        key: polyglot::key(&start),
+        mv,
+        weight,
+        learn: 0,
+    };
+    PolyglotBook::new(vec![entry(e2e4, 3), entry(a1a8, 9)])
+        .save(&path)
+        .expect("save");
+    let (code, stdout, stderr) =
+        plylab(&["book", "probe", path.to_str().expect("utf-8"), "startpos"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(stdout.trim(), "e2e4 3");
+    assert!(stderr.contains("note: 1 of the book's entries"), "{stderr}");
+    let after_e4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
+    let (code, stdout, stderr) =
+        plylab(&["book", "probe", path.to_str().expect("utf-8"), after_e4]);
+    assert_eq!((code, stdout.trim()), (0, "out of book"), "{stderr}");
+    assert!(!stderr.contains("note"), "{stderr}");
+}
+
 #[test]
 fn a_missing_book_or_a_pgn_that_is_not_text_is_bad_input() {
     let tmp = TempDir::new("book-missing");

@@ -418,6 +418,15 @@ pub fn probe_book(file: &Path, fen: &str) -> Result<(), CommandError> {
     if moves.is_empty() {
         println!("out of book");
     }
+    // Play skips an entry whose move is not legal (as PolyGlot does: a key collision);
+    // a probe says so, for such entries also mean a book made wrongly.
+    let skipped = book.entries_for(super::book::polyglot::key(&pos)).len() - moves.len();
+    if skipped > 0 {
+        eprintln!(
+            "note: {skipped} of the book's entries for this position's key name a move that \
+             is not legal here (a key collision, or a damaged book); play skips them"
+        );
+    }
     for (mv, weight) in moves {
         println!("{mv} {weight}");
     }
