@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use super::answer::Answer;
 use super::spec::{GameKind, GamePosition, PositionEntry};
-use crate::game::{Game, ParseError, score};
+use crate::game::{Game, ParseError, Status, score};
 use crate::games::chess::ChessMove;
 use crate::games::connect4::pons_score_range;
 use crate::games::othello::obf;
@@ -89,8 +89,21 @@ pub fn read_checked(
     if kind == GameKind::Backgammon {
         return Err(TestSetError::NoFormat(path.to_path_buf()));
     }
+    // Whether the set's lines carry a known score, as its first position's does: a line that
+    // lost its score would be searched and left out of the count of answers, unseen.
+    let mut scored = None;
     read_lines(path, take, skip_invalid, |line, set| {
-        parse_line(kind, line, set).map_err(|e| e.to_string())
+        let entry = parse_line(kind, line, set).map_err(|e| e.to_string())?;
+        let has_score = entry.answer.is_some();
+        match *scored.get_or_insert(has_score) {
+            true if !has_score => Err("no known score, while the set's first position has one: \
+                 every line of a set gives its score, or none does"
+                .to_owned()),
+            false if has_score => Err("a known score, while the set's first position has none: \
+                 every line of a set gives its score, or none does"
+                .to_owned()),
+            _ => Ok(entry),
+        }
     })
 }
 
@@ -101,7 +114,7 @@ fn read_lines(
     path: &Path,
     take: Option<usize>,
     skip_invalid: bool,
-    entry: impl Fn(&str, &str) -> Result<PositionEntry, String>,
+    mut entry: impl FnMut(&str, &str) -> Result<PositionEntry, String>,
 ) -> Result<Loaded, TestSetError> {
     let text = crate::input::read_text(path, crate::input::Cap::TEXT).map_err(|source| {
         TestSetError::Io {
@@ -232,27 +245,34 @@ fn check_known_score(position: &GamePosition, known: i32) -> Result<(), ParseErr
             )))
         }
         GamePosition::TicTacToe(p) => {
+            if let Status::Over(outcome) = p.status() {
+                return finished_score(known, score::of_outcome(outcome, 0));
+            }
             // The set's scores are the search's: a draw, or a win or loss at most the empty
-            // squares away.
+            // squares away, the winner making the last move.
             let left = p
                 .remaining_plies()
                 .map_or(i32::MAX, |n| i32::try_from(n).unwrap_or(i32::MAX));
             let plies = score::plies_to_end(known);
-            if known == 0 || plies.is_some_and(|d| d <= left) {
+            if known == 0 || plies.is_some_and(|d| d <= left && winner_moves_last(known, d)) {
                 return Ok(());
             }
             Err(ParseError::new(format!(
                 "{known} is not a possible score: tic-tac-toe's are 0 (a draw) or \
-                 ±({} - plies to the end), at most {left} plies from here",
+                 ±({} - plies to the end), at most {left} plies from here, a win (+) an odd \
+                 number of plies away and a loss (-) an even one",
                 score::WIN
             )))
         }
-        GamePosition::Checkers(_) => {
-            // Signed plies to the end: the winner makes the last move, so a win for the side
-            // to move is an odd number of plies away and a loss an even one.
+        GamePosition::Checkers(p) => {
+            if p.status() != Status::Ongoing {
+                // Over: no move for the side to move, a loss 0 plies away.
+                return finished_score(known, 0);
+            }
             let plies = known.unsigned_abs();
             let possible = known == 0
-                || (plies < score::MAX_PLY.unsigned_abs() && (plies % 2 == 1) == (known > 0));
+                || (plies < score::MAX_PLY.unsigned_abs()
+                    && winner_moves_last(known, plies.cast_signed()));
             if possible {
                 return Ok(());
             }
@@ -263,6 +283,22 @@ fn check_known_score(position: &GamePosition, known: i32) -> Result<(), ParseErr
         }
         _ => Ok(()),
     }
+}
+
+/// In these games the winner makes the last move: a win for the side to move (`known` > 0)
+/// is an odd number of plies away, a loss an even one.
+fn winner_moves_last(known: i32, plies: i32) -> bool {
+    (plies % 2 == 1) == (known > 0)
+}
+
+/// A finished position has one score: `exact`, in the set's convention.
+fn finished_score(known: i32, exact: i32) -> Result<(), ParseError> {
+    if known == exact {
+        return Ok(());
+    }
+    Err(ParseError::new(format!(
+        "{known} is not a possible score: the game is over here, and its score is {exact}"
+    )))
 }
 
 #[cfg(test)]
@@ -287,6 +323,30 @@ mod tests {
             let err = line(GameKind::Tictactoe, &bad).unwrap_err().to_string();
             assert!(err.contains("not a possible score"), "{bad}: {err}");
         }
+        // Finished: X has completed 3-5-7, so O to move has lost, 0 plies away; a full
+        // board without a line is a draw.
+        let lost = format!("1234567 {}", score::loss_in(0));
+        assert!(line(GameKind::Tictactoe, &lost).is_ok());
+        assert!(line(GameKind::Tictactoe, "519328467 0").is_ok());
+        for bad in ["1234567 0", "1234567 1900000000", "519328467 -1899999998"] {
+            let err = line(GameKind::Tictactoe, bad).unwrap_err().to_string();
+            assert!(err.contains("the game is over here"), "{bad}: {err}");
+        }
+        // Not finished: a win is an odd number of plies away, a loss an even one (and a win
+        // 0 plies away is no score at all).
+        for bad in [score::win_in(0), score::win_in(2), score::loss_in(3)] {
+            let err = line(GameKind::Tictactoe, &format!("1 {bad}"))
+                .unwrap_err()
+                .to_string();
+            assert!(err.contains("not a possible score"), "{bad}: {err}");
+        }
+        assert!(line(GameKind::Tictactoe, &format!("1 {}", score::loss_in(2))).is_ok());
+        // Black to move without a piece has lost: 0 in the set's signed plies.
+        assert!(line(GameKind::Checkers, "B:W5:B 0").is_ok());
+        let err = line(GameKind::Checkers, "B:W5:B 5")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("the game is over here"), "{err}");
         let checkers = "W:W31,K19:BK24,K27";
         for good in [0, 29, -42, 1, -2] {
             assert!(line(GameKind::Checkers, &format!("{checkers} {good}")).is_ok());
@@ -297,6 +357,29 @@ mod tests {
                 .to_string();
             assert!(err.contains("not a possible score"), "{bad}: {err}");
         }
+    }
+
+    #[test]
+    fn a_line_without_the_score_its_set_gives_is_refused() {
+        let dir = std::env::temp_dir().join(format!("plylab-set-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let read_text = |name: &str, text: &str| {
+            let path = dir.join(name);
+            std::fs::write(&path, text).unwrap();
+            read_checked(GameKind::Connect4, &path, None, false).map(|l| l.entries.len())
+        };
+        assert_eq!(read_text("all", "4453 1\n44 0\n").unwrap(), 2);
+        assert_eq!(read_text("none", "4453\n44\n").unwrap(), 2);
+        for (name, text, line, why) in [
+            ("lost", "4453 1\n# a comment\n4453\n", 3, "no known score"),
+            ("space", "4453 1\n 1\n", 2, "no known score"),
+            ("gained", "4453\n44 0\n", 2, "a known score"),
+        ] {
+            let err = read_text(name, text).unwrap_err().to_string();
+            assert!(err.contains(&format!("{name}:{line}:")), "{err}");
+            assert!(err.contains(why), "{err}");
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
