@@ -60,7 +60,7 @@ run_pons() {
 
 # plylab's best configuration on set $1 ($2 positions): "<seconds> <nodes>".
 run_plylab() {
-    "$plylab" suite connect4 "$1" --pons --etc --tt-mb 2 --no-iterative --wipe-table --jobs 1 \
+    "$plylab" suite connect4 "$1" --pons --etc --tt-mb 2 --no-iterative --wipe-table --jobs 1 --force \
         --csv "$tmp/plylab.csv" > "$tmp/plylab.out" 2> "$tmp/plylab.err" \
         || { cat "$tmp/plylab.err" >&2; exit 2; }
     grep -q "exact $2/$2" "$tmp/plylab.out" \

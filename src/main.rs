@@ -1094,8 +1094,12 @@ struct SuiteArgs {
     /// Keep the rows already in the --csv file (an interrupted run) and search only the
     /// positions they lack, appending theirs. Rows another search wrote (another set,
     /// limit, seed, algorithm, thread count or technique) are refused.
-    #[arg(long, requires = "csv")]
+    #[arg(long, requires = "csv", conflicts_with = "force")]
     resume: bool,
+    /// Replace a --csv file that already holds something (without it, or --resume, such a
+    /// file is refused).
+    #[arg(long, requires = "csv")]
+    force: bool,
     /// Skip malformed records of the test set (each is named on stderr and counted)
     /// instead of refusing the file.
     #[arg(long)]
@@ -1953,7 +1957,7 @@ fn run_suite(args: &SuiteArgs) -> Result<(), Failure> {
         )));
     }
     let (done, mut csv) = match &args.csv {
-        Some(path) => suite_csv(path, args.resume, &positions, &searcher)?,
+        Some(path) => suite_csv(path, args.resume, args.force, &positions, &searcher)?,
         None if args.resume => {
             return Err(Failure::bad_input(
                 "--resume needs --csv FILE: the rows to resume from",
@@ -2010,12 +2014,14 @@ fn run_suite(args: &SuiteArgs) -> Result<(), Failure> {
     Ok(())
 }
 
-/// The suite's CSV: with `resume`, the rows already in `path` (refused if they are not of
-/// this set and `searcher`) and a writer appending to it; else a fresh file.
+/// The suite's CSV: with `resume`, the rows already in `path` (see [`resumed_suite_rows`])
+/// and a writer appending to it; else a fresh file (one that holds something only with
+/// `force`).
 #[allow(clippy::type_complexity)]
 fn suite_csv(
     path: &std::path::Path,
     resume: bool,
+    force: bool,
     positions: &[plylab::lab::spec::PositionEntry],
     searcher: &plylab::lab::spec::SearcherVariant,
 ) -> Result<
@@ -2031,25 +2037,18 @@ fn suite_csv(
             path.display()
         )));
     }
-    let exists = path.exists();
-    let done = if resume && exists {
-        let file = plylab::input::open(path, plylab::input::Cap::RESULTS)
-            .map_err(|e| Failure::bad_input(format!("{}: {e}", path.display())))?;
-        let bad =
-            |e: &dyn std::fmt::Display| Failure::bad_input(format!("{}: {e}", path.display()));
-        let mut reader = csv::Reader::from_reader(file);
-        let headers = reader.headers().map_err(|e| bad(&e))?.clone();
-        let mut rows = Vec::new();
-        for record in reader.records() {
-            let record = record.map_err(|e| bad(&e))?;
-            let row: plylab::lab::record::Row =
-                record.deserialize(Some(&headers)).map_err(|e| bad(&e))?;
-            same_suite_search(&headers, &record, searcher, positions).map_err(|e| bad(&e))?;
-            rows.push(row);
-        }
-        suite::resumed(rows, positions).map_err(|e| bad(&e))?
+    let holds_something = std::fs::metadata(path).is_ok_and(|m| m.len() > 0);
+    if holds_something && !resume && !force {
+        return Err(Failure::bad_input(format!(
+            "--csv {}: the file exists; --resume to continue the run it holds, --force to \
+             replace it",
+            path.display()
+        )));
+    }
+    let (done, kept_bytes) = if resume && holds_something {
+        resumed_suite_rows(path, searcher, positions)?
     } else {
-        Vec::new()
+        (Vec::new(), 0)
     };
     let file = std::fs::OpenOptions::new()
         .create(true)
@@ -2057,6 +2056,13 @@ fn suite_csv(
         .write(true)
         .truncate(!resume)
         .open(path)
+        .and_then(|file| {
+            // A line torn by a run killed while writing it is cut off before appending.
+            if resume {
+                file.set_len(kept_bytes)?;
+            }
+            Ok(file)
+        })
         .map_err(|e| {
             // The --csv given cannot be opened, before anything is searched: a bad flag.
             Failure::bad_input(format!(
@@ -2064,11 +2070,51 @@ fn suite_csv(
                 path.display()
             ))
         })?;
-    let has_header = resume && exists && file.metadata().is_ok_and(|m| m.len() > 0);
     let writer = csv::WriterBuilder::new()
-        .has_headers(!has_header)
+        .has_headers(kept_bytes == 0)
         .from_writer(file);
     Ok((done, Some((path.to_path_buf(), writer))))
+}
+
+/// The rows an interrupted `suite --csv` left in `path`, and the length of the file that
+/// holds them: a last line without its line end was torn by a run killed while writing it,
+/// and is dropped (its position searched again). Refused: a first line that is not the
+/// header the suite writes, a row that does not read, or one that another search wrote
+/// ([`same_suite_search`]).
+fn resumed_suite_rows(
+    path: &std::path::Path,
+    searcher: &plylab::lab::spec::SearcherVariant,
+    positions: &[plylab::lab::spec::PositionEntry],
+) -> Result<(Vec<suite::Outcome>, u64), Failure> {
+    let bad = |e: &dyn std::fmt::Display| Failure::bad_input(format!("{}: {e}", path.display()));
+    let bytes = plylab::input::read(path, plylab::input::Cap::RESULTS).map_err(|e| bad(&e))?;
+    let whole_lines = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    if whole_lines == 0 {
+        // Not even the header was finished: nothing to keep.
+        return Ok((Vec::new(), 0));
+    }
+    let mut reader = csv::Reader::from_reader(&bytes[..whole_lines]);
+    let headers = reader.headers().map_err(|e| bad(&e))?.clone();
+    let columns = plylab::lab::record::suite_columns();
+    if !headers.iter().eq(columns.iter().copied()) {
+        return Err(bad(&format!(
+            "line 1 is not the header `plylab suite --csv` writes ({} columns, from `{}`), so \
+             its rows cannot be resumed: give the file an interrupted suite wrote, or --force \
+             to replace it",
+            columns.len(),
+            columns[..3].join(",")
+        )));
+    }
+    let mut rows = Vec::new();
+    for record in reader.records() {
+        let record = record.map_err(|e| bad(&e))?;
+        let row: plylab::lab::record::Row =
+            record.deserialize(Some(&headers)).map_err(|e| bad(&e))?;
+        same_suite_search(&headers, &record, searcher, positions).map_err(|e| bad(&e))?;
+        rows.push(row);
+    }
+    let done = suite::resumed(rows, positions).map_err(|e| bad(&e))?;
+    Ok((done, whole_lines as u64))
 }
 
 /// Refuses a row of an earlier suite run that another search wrote: another test set,

@@ -187,6 +187,56 @@ fn rows_stream_as_positions_finish_and_a_run_resumes() {
     );
 }
 
+/// The --csv file is the run's record: one that holds something is replaced only with
+/// --force; --resume reads only what a suite wrote (its header, exactly), and drops a last
+/// line that a killed run left without its line end, searching that position again.
+#[test]
+fn a_csv_file_is_kept_unless_forced_and_resumed_only_from_a_suites_rows() {
+    let tmp = TempDir::new("suite-csv-file");
+    let csv = tmp.path("rows.csv");
+    let suite = |extra: &[&str]| {
+        let mut args = vec!["suite", "connect4", SET, "--take", "4", "--jobs", "1"];
+        args.extend(["--csv", text(&csv)]);
+        args.extend(extra);
+        plylab(&args)
+    };
+    let (code, _, stderr) = suite(&[]);
+    assert_eq!(code, 0, "{stderr}");
+    let whole = std::fs::read_to_string(&csv).unwrap();
+    let header: Vec<&str> = whole.lines().next().unwrap().split(',').collect();
+    assert_eq!(header, plylab::lab::record::suite_columns());
+    let (code, _, stderr) = suite(&[]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("the file exists"), "{stderr}");
+    assert_eq!(
+        std::fs::read_to_string(&csv).unwrap(),
+        whole,
+        "left as it was"
+    );
+    let (code, _, stderr) = suite(&["--force"]);
+    assert_eq!(code, 0, "{stderr}");
+    let before = rows(&csv);
+    let whole = std::fs::read_to_string(&csv).unwrap();
+    // Killed while writing the third row: resumed, it is written again, whole.
+    let third = whole.lines().take(3).map(str::len).sum::<usize>() + 3;
+    std::fs::write(&csv, &whole[..third + 40]).unwrap();
+    let (code, _, stderr) = suite(&["--resume"]);
+    assert_eq!(code, 0, "{stderr}");
+    let after = rows(&csv);
+    let work = |rows: &[Row]| -> Vec<(usize, u64, Option<bool>)> {
+        rows.iter().map(|r| (r.job, r.nodes, r.solved)).collect()
+    };
+    assert_eq!(work(&after), work(&before));
+    // Another file's header (or a file that is no CSV of ours) is not appended to.
+    for foreign in ["a,b,c\n", "notes\n"] {
+        std::fs::write(&csv, foreign).unwrap();
+        let (code, _, stderr) = suite(&["--resume"]);
+        assert_eq!(code, 2, "{stderr}");
+        assert!(stderr.contains("is not the header"), "{stderr}");
+        assert_eq!(std::fs::read_to_string(&csv).unwrap(), foreign);
+    }
+}
+
 #[test]
 fn malformed_records_are_refused_unless_skipped_and_counted() {
     let tmp = TempDir::new("suite-skip");

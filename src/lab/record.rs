@@ -205,6 +205,49 @@ impl Row {
     }
 }
 
+/// The header of `plylab suite --csv`'s table: a [`Row`]'s columns, then its
+/// [`SearcherColumns`] (searchers.csv's without the name), in the order they are written.
+#[must_use]
+pub fn suite_columns() -> Vec<&'static str> {
+    let searcher = field_names::<SearcherRow>();
+    let mut columns = field_names::<Row>().to_vec();
+    columns.extend(searcher.iter().filter(|&&c| c != "searcher"));
+    columns
+}
+
+/// The field names of a struct that derives `Deserialize`, in declaration order (the order
+/// `Serialize` writes them): serde hands them to `deserialize_struct`, which is all this
+/// deserializer answers.
+fn field_names<T: for<'de> Deserialize<'de>>() -> &'static [&'static str] {
+    struct Fields(&'static [&'static str]);
+    impl<'de> serde::Deserializer<'de> for &mut Fields {
+        type Error = serde::de::value::Error;
+        fn deserialize_struct<V: serde::de::Visitor<'de>>(
+            self,
+            _name: &'static str,
+            fields: &'static [&'static str],
+            _visitor: V,
+        ) -> Result<V::Value, Self::Error> {
+            self.0 = fields;
+            Err(serde::de::Error::custom("fields read"))
+        }
+        fn deserialize_any<V: serde::de::Visitor<'de>>(
+            self,
+            _visitor: V,
+        ) -> Result<V::Value, Self::Error> {
+            Err(serde::de::Error::custom("not a struct"))
+        }
+        serde::forward_to_deserialize_any! {
+            bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes
+            byte_buf option unit unit_struct newtype_struct seq tuple tuple_struct map enum
+            identifier ignored_any
+        }
+    }
+    let mut fields = Fields(&[]);
+    let _ = T::deserialize(&mut fields);
+    fields.0
+}
+
 /// One row of searchers.csv: what every row of searches.csv with this `searcher` shares,
 /// stored once per searcher variant instead of on every row (issue 19, point 13). Join it
 /// to searches.csv on `searcher`.
