@@ -78,6 +78,29 @@ impl Winner {
     fn of(side: usize) -> Self {
         if side == 0 { Self::First } else { Self::Second }
     }
+
+    /// Who won a game that the rules ended with `outcome` for the side to move, `mover`
+    /// (0 first, 1 second).
+    #[must_use]
+    pub fn by_rule(outcome: Outcome, mover: usize) -> Self {
+        match outcome {
+            Outcome::Win => Self::of(mover),
+            Outcome::Loss => Self::of(1 - mover),
+            Outcome::Draw => Self::Draw,
+            Outcome::Points(p) if p > 0 => Self::of(mover),
+            Outcome::Points(p) if p < 0 => Self::of(1 - mover),
+            Outcome::Points(_) => Self::Draw,
+        }
+    }
+
+    /// The side to move in `pos`: 0 first, 1 second.
+    #[must_use]
+    pub fn mover<G: Game>(pos: &G) -> usize {
+        match pos.side_to_move() {
+            Side::First => 0,
+            Side::Second => 1,
+        }
+    }
 }
 
 /// What one side spent over a game.
@@ -753,10 +776,7 @@ impl<'a, G: Game> GameState<'a, G> {
 
     /// 0 when the first player (White) is to move, else 1.
     fn side(&self) -> usize {
-        match self.pos.side_to_move() {
-            Side::First => 0,
-            Side::Second => 1,
-        }
+        Winner::mover(&self.pos)
     }
 
     fn view(&self, side: usize) -> View<'_> {
@@ -777,15 +797,7 @@ impl<'a, G: Game> GameState<'a, G> {
     /// The end of the game before the next move, if it has come.
     fn ending(&self) -> Option<End> {
         if let Status::Over(outcome) = self.pos.status() {
-            let mover = self.side();
-            let winner = match outcome {
-                Outcome::Win => Winner::of(mover),
-                Outcome::Loss => Winner::of(1 - mover),
-                Outcome::Draw => Winner::Draw,
-                Outcome::Points(p) if p > 0 => Winner::of(mover),
-                Outcome::Points(p) if p < 0 => Winner::of(1 - mover),
-                Outcome::Points(_) => Winner::Draw,
-            };
+            let winner = Winner::by_rule(outcome, self.side());
             return Some((winner, rule_reason(&self.pos, outcome)));
         }
         let current = self.hashes[self.hashes.len() - 1];

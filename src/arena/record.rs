@@ -3,7 +3,8 @@
 
 use super::play::{GameRecord, SideStats, Winner};
 use super::spec::{GameSlot, MatchPlan};
-use crate::lab::spec::GameKind;
+use crate::game::{Game, Status};
+use crate::lab::spec::{GameKind, GamePosition};
 
 /// One row of games.csv.
 #[derive(Clone, Debug, PartialEq)]
@@ -182,6 +183,50 @@ impl GameRow {
             && self.opening == plan.openings[slot.opening].label
             && self.seed == slot.seed
     }
+
+    /// Why this row cannot be the game that its line plays from its opening `start`: a move
+    /// that is not legal or follows the end, a `plies` that is not the line's length, or a
+    /// result that the line's final position contradicts (a game that ended otherwise, by
+    /// adjudication, a forfeit or repetition, may have any result). `None` when it can be.
+    /// Games of chance are not replayed (a backgammon play holds spaces).
+    #[must_use]
+    pub fn line_fault(&self, start: &GamePosition) -> Option<&'static str> {
+        match start {
+            GamePosition::TicTacToe(p) => self.replay_fault(p),
+            GamePosition::Connect4(p) => self.replay_fault(p),
+            GamePosition::RandomTree(p) => self.replay_fault(p),
+            GamePosition::Chess(p) => self.replay_fault(p),
+            GamePosition::Checkers(p) => self.replay_fault(p),
+            GamePosition::Othello(p) => self.replay_fault(p),
+            GamePosition::ChanceTree(_) | GamePosition::Backgammon(_) => None,
+        }
+    }
+
+    fn replay_fault<G: Game>(&self, start: &G) -> Option<&'static str> {
+        let mut pos = start.clone();
+        let mut plies = 0;
+        for word in self.line.split_whitespace() {
+            if pos.status() != Status::Ongoing {
+                return Some("a move after the end of the game");
+            }
+            let Ok(mv) = pos.parse_move(word) else {
+                return Some("a move that is not legal");
+            };
+            pos.play(mv);
+            plies += 1;
+        }
+        if plies != self.plies {
+            return Some("`plies` is not its line's length");
+        }
+        match pos.status() {
+            Status::Over(outcome)
+                if Winner::by_rule(outcome, Winner::mover(&pos)) != self.winner =>
+            {
+                Some("a result its line contradicts")
+            }
+            _ => None,
+        }
+    }
 }
 
 /// Where `annotations` stands in [`COLUMNS`].
@@ -270,5 +315,53 @@ pub fn side_names(game: GameKind) -> (&'static str, &'static str) {
         GameKind::Chess => ("white", "black"),
         GameKind::Checkers => ("black", "white"),
         _ => ("first", "second"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::tictactoe::TicTacToe;
+
+    /// A tic-tac-toe game of `line` from the empty board, with `result` and `plies`.
+    fn row(line: &str, result: &str, plies: u32) -> GameRow {
+        GameRow {
+            game: 0,
+            pairing: 0,
+            round: 0,
+            leg: 0,
+            opening: "start".into(),
+            first: "x".into(),
+            second: "o".into(),
+            winner: Winner::parse(result).unwrap(),
+            reason: String::new(),
+            plies,
+            sides: [SideStats::default(); 2],
+            line: line.into(),
+            annotations: String::new(),
+            seed: 0,
+        }
+    }
+
+    #[test]
+    fn a_row_whose_line_cannot_be_its_game_is_named() {
+        let start = GamePosition::TicTacToe(TicTacToe::new());
+        // 1 2 3 4 5 6 7: the first player completes 3-5-7.
+        let fault = |line, result, plies| row(line, result, plies).line_fault(&start);
+        assert_eq!(fault("1 2 3 4 5 6 7", "1-0", 7), None);
+        let contradicted = Some("a result its line contradicts");
+        assert_eq!(fault("1 2 3 4 5 6 7", "0-1", 7), contradicted);
+        assert_eq!(fault("1 2 3 4 5 6 7", "1/2-1/2", 7), contradicted);
+        assert_eq!(
+            fault("1 2 3 4 5 6 7 8", "1-0", 8),
+            Some("a move after the end of the game")
+        );
+        assert_eq!(fault("5 5", "1-0", 2), Some("a move that is not legal"));
+        assert_eq!(
+            fault("1 2 3", "1-0", 4),
+            Some("`plies` is not its line's length")
+        );
+        // Ended before the rules ended it (adjudication, a forfeit): any result.
+        assert_eq!(fault("1 2 3", "0-1", 3), None);
     }
 }

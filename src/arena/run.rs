@@ -456,7 +456,8 @@ pub(crate) fn read_games(plan: &MatchPlan, path: &Path) -> Result<Vec<GameRow>, 
 pub(crate) type LeftOut = (u64, &'static str);
 
 /// [`read_games`], and the lines of the records it left out, each with why: `unreadable`,
-/// `no game of the match` (another schedule's) or `a game read twice`.
+/// `no game of the match` (another schedule's), a line that cannot be the game
+/// ([`GameRow::line_fault`]) or `a game read twice`.
 pub(crate) fn read_games_counted(
     plan: &MatchPlan,
     path: &Path,
@@ -487,11 +488,15 @@ pub(crate) fn read_games_counted(
             left_out.push((line, "unreadable"));
             continue;
         };
-        if !schedule
+        let Some(slot) = schedule
             .get(row.game)
-            .is_some_and(|slot| row.matches(plan, slot))
-        {
+            .filter(|slot| row.matches(plan, slot))
+        else {
             left_out.push((line, "no game of the match"));
+            continue;
+        };
+        if let Some(fault) = row.line_fault(&plan.openings[slot.opening].position) {
+            left_out.push((line, fault));
         } else if !seen.insert(row.game) {
             left_out.push((line, "a game read twice"));
         } else {
@@ -519,10 +524,17 @@ fn resume_rows(
         let Some(row) = GameRow::parse(&record, layout) else {
             continue;
         };
-        // The schedule is in game order (a shard's: some games of it).
+        // The schedule is in game order (a shard's: some games of it). A row whose line
+        // cannot be its game is played again.
         let fits = schedule
             .binary_search_by_key(&row.game, |s| s.index)
-            .is_ok_and(|i| row.matches(plan, &schedule[i]));
+            .is_ok_and(|i| {
+                let slot = &schedule[i];
+                row.matches(plan, slot)
+                    && row
+                        .line_fault(&plan.openings[slot.opening].position)
+                        .is_none()
+            });
         if fits && !rows.iter().any(|r| r.game == row.game) {
             rows.push(row);
         }
