@@ -97,7 +97,8 @@ pub fn restore(path: &Path) -> io::Result<bool> {
     let mut text = Vec::new();
     let plain = GzDecoder::new(BufReader::new(File::open(&gz)?));
     Capped::new(plain, Cap::RESULTS).read_to_end(&mut text)?;
-    std::fs::write(path, text)?;
+    // The compressed file goes only once the plain one is whole.
+    crate::output::replace_bytes(path, &text)?;
     std::fs::remove_file(gz)?;
     Ok(true)
 }

@@ -15,6 +15,7 @@
 //! - [`learn`]: linear evaluations learned from self-play (Texel regression, TD(λ), TDLeaf(λ));
 //! - [`compressed`]: result tables read plain or gzip-compressed;
 //! - [`input`]: files from outside read within a size cap;
+//! - [`output`]: files written whole or not at all;
 //! - [`plot`]: charts and summary.md, drawn from the CSV alone;
 //! - [`rng`]: seeded randomness;
 //! - [`uci`]: the UCI engine front for chess configurations.
@@ -32,6 +33,7 @@ pub mod input;
 pub mod knowledge;
 pub mod lab;
 pub mod learn;
+pub mod output;
 pub mod plot;
 pub mod rng;
 pub mod search;

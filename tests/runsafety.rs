@@ -285,6 +285,41 @@ fn resume_after_adding_a_searcher_runs_only_its_jobs() {
     );
 }
 
+/// A last row cut short (its file has no line end: a run stopped while writing it) is not
+/// kept even where all its columns are there, nor is a damaged row: each job is named on
+/// stderr and run again, and the resumed file equals the whole run's.
+#[test]
+fn a_torn_or_damaged_row_is_named_and_its_job_run_again() {
+    let tmp = TempDir::new("resume-torn");
+    let file = write(&tmp, TINY);
+    let out = tmp.path("out");
+    let (code, _, stderr) = experiment(&file, &out, &["--no-plot"]);
+    assert_eq!(code, 0, "{stderr}");
+    let whole = rows(&out);
+    let csv = out.join("searches.csv");
+    let text = std::fs::read_to_string(&csv).expect("searches.csv");
+    // The last row loses the final digits of its last column (nodes_to_depth), and the
+    // second row's `nodes` is no number.
+    let torn = text
+        .trim_end()
+        .strip_suffix(|c: char| c.is_ascii_digit())
+        .expect("a digit");
+    let header: Vec<&str> = text.lines().next().expect("header").split(',').collect();
+    let nodes = header.iter().position(|&c| c == "nodes").expect("nodes");
+    let mut lines: Vec<String> = torn.lines().map(str::to_owned).collect();
+    let mut second: Vec<&str> = lines[2].split(',').collect();
+    second[nodes] = "many";
+    lines[2] = second.join(",");
+    std::fs::write(&csv, lines.join("\n")).expect("write");
+    let (code, stdout, stderr) = experiment(&file, &out, &["--no-plot", "--resume"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.contains("2 jobs' rows are not kept"), "{stderr}");
+    assert!(stderr.contains("column `nodes`"), "{stderr}");
+    assert!(stderr.contains("has no line end: torn"), "{stderr}");
+    assert!(stdout.contains("2 jobs run"), "{stdout}");
+    assert_eq!(rows(&out), whole);
+}
+
 #[test]
 fn progress_is_printed_as_lines_without_a_terminal() {
     let tmp = TempDir::new("progress");

@@ -365,16 +365,15 @@ struct MatchState {
 }
 
 impl MatchState {
-    /// Starts games.csv afresh with the `kept` rows.
+    /// Starts games.csv afresh with the `kept` rows (written whole or not at all, so that a
+    /// match stopped while it writes them leaves the earlier file), open to append.
     fn new(plan: &MatchPlan, path: &Path, kept: Vec<GameRow>) -> Result<Self, RunError> {
-        let mut writer = csv::Writer::from_path(path).map_err(csv_err(path))?;
-        writer
-            .write_record(header(plan.game))
-            .map_err(csv_err(path))?;
-        for row in &kept {
-            writer.write_record(row.fields()).map_err(csv_err(path))?;
-        }
-        writer.flush().map_err(io(path))?;
+        crate::output::replace(path, |file| write_games(file, plan, &kept)).map_err(io(path))?;
+        let file = fs::OpenOptions::new()
+            .append(true)
+            .open(path)
+            .map_err(io(path))?;
+        let writer = csv::Writer::from_writer(file);
         let stopped = (0..plan.pairings.len())
             .map(|i| decided(&pairing_standing(plan, i, &kept)))
             .collect();
@@ -416,7 +415,21 @@ fn finish_files(plan: &MatchPlan, out: &Path, state: MatchState) -> Result<Vec<G
     write_match_files(plan, out, rows)
 }
 
-/// Writes games.csv (`rows` sorted by game, through a temporary file), games.pgn for chess
+/// games.csv's header and `rows` into `out`.
+fn write_games(
+    out: impl std::io::Write,
+    plan: &MatchPlan,
+    rows: &[GameRow],
+) -> std::io::Result<()> {
+    let mut writer = csv::Writer::from_writer(out);
+    writer.write_record(header(plan.game))?;
+    for row in rows {
+        writer.write_record(row.fields())?;
+    }
+    writer.flush()
+}
+
+/// Writes games.csv (`rows` sorted by game, whole or not at all), games.pgn for chess
 /// and standings.csv into `out`; returns the sorted rows.
 pub(crate) fn write_match_files(
     plan: &MatchPlan,
@@ -425,15 +438,7 @@ pub(crate) fn write_match_files(
 ) -> Result<Vec<GameRow>, RunError> {
     let path = out.join("games.csv");
     rows.sort_by_key(|r| r.game);
-    let tmp = path.with_extension("csv.tmp");
-    let mut w = csv::Writer::from_path(&tmp).map_err(csv_err(&tmp))?;
-    w.write_record(header(plan.game)).map_err(csv_err(&tmp))?;
-    for row in &rows {
-        w.write_record(row.fields()).map_err(csv_err(&tmp))?;
-    }
-    w.flush().map_err(io(&tmp))?;
-    drop(w);
-    fs::rename(&tmp, &path).map_err(io(&path))?;
+    crate::output::replace(&path, |file| write_games(file, plan, &rows)).map_err(io(&path))?;
     if plan.game == GameKind::Chess {
         let pgn = out.join("games.pgn");
         super::export::write_pgn(plan, &rows, &pgn).map_err(io(&pgn))?;

@@ -22,7 +22,7 @@ use crate::arena::standings::{pairing_standing, standings};
 use crate::cluster::shard::ShardRecord;
 use crate::lab::machine::{RunInfo, read_recorded_run, write_info};
 use crate::lab::record::{Row, SearcherRow, link_twins, read_searchers, write_searchers};
-use crate::lab::runner::{RunError, csv_err, flexible_csv, io, whole_jobs_explained};
+use crate::lab::runner::{RunError, csv_err, flexible_csv, io, whole_jobs};
 
 /// Why a merge could not be made.
 #[derive(Debug, thiserror::Error)]
@@ -365,7 +365,7 @@ fn merge_searches(shards: &[ShardDir], out: &Path) -> Result<usize, MergeError> 
             .map_err(|e| MergeError::Refused(format!("{}: {e}", path.display())))?;
         // A shard's rows that cannot be read are the shard's fault: bad input, as above.
         let (mine, why) =
-            whole_jobs_explained(reader, &path).map_err(|e| MergeError::Refused(e.to_string()))?;
+            whole_jobs(reader, &path).map_err(|e| MergeError::Refused(e.to_string()))?;
         for (job, why) in why {
             damaged.insert(job, format!("{} {why}", path.display()));
         }

@@ -133,7 +133,11 @@ pub fn kept_rows(plan: &Plan, out: &Path, csv_path: &Path) -> Result<Vec<Row>, R
         .map(|j| now.get(&j.identity()).copied())
         .collect();
     let reader = flexible_csv(csv_path).map_err(io(csv_path))?;
-    let mut rows = whole_jobs(reader, csv_path)?;
+    let (mut rows, damaged) = whole_jobs(reader, csv_path)?;
+    if let Some(note) = damaged_note(&damaged) {
+        // Run again rather than kept: say so, for a damaged file is not an interrupted one.
+        eprintln!("note: {}: {note}", csv_path.display());
+    }
     // A row is kept when its job is still in the plan and names the same searcher and
     // position (the rows themselves are checked, not only the earlier file).
     let mut keep: HashMap<usize, Option<usize>> = HashMap::new();
@@ -157,6 +161,25 @@ pub fn kept_rows(plan: &Plan, out: &Path, csv_path: &Path) -> Result<Vec<Row>, R
         None => false,
     });
     Ok(rows)
+}
+
+/// The jobs whose rows a resumed run does not keep, as [`whole_jobs`] gives them,
+/// the first three with why; `None` when every job's rows read.
+fn damaged_note(damaged: &std::collections::BTreeMap<usize, String>) -> Option<String> {
+    if damaged.is_empty() {
+        return None;
+    }
+    let shown: Vec<String> = damaged
+        .iter()
+        .take(3)
+        .map(|(job, why)| format!("job {job}: {why}"))
+        .collect();
+    let more = if damaged.len() > 3 { "; ..." } else { "" };
+    Some(format!(
+        "{} jobs' rows are not kept, and those jobs run again ({}{more})",
+        damaged.len(),
+        shown.join("; ")
+    ))
 }
 
 /// Creates the output directory `out` (and its parents) before anything runs.

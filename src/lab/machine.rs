@@ -309,13 +309,9 @@ pub fn run_info(what: &Described<'_>, jobs: usize, elapsed_s: Option<f64>) -> Ru
 /// over it: a run killed while writing leaves the earlier run.json).
 pub fn write_info(info: &RunInfo, out: &Path) -> Result<(), RunError> {
     let path = out.join("run.json");
-    let tmp = out.join("run.json.tmp");
     let json = serde_json::to_string_pretty(info).expect("run info serializes");
-    std::fs::write(&tmp, json + "\n").map_err(|source| RunError::Io {
-        path: tmp.clone(),
-        source,
-    })?;
-    std::fs::rename(&tmp, &path).map_err(|source| RunError::Io { path, source })
+    crate::output::replace_bytes(&path, (json + "\n").as_bytes())
+        .map_err(|source| RunError::Io { path, source })
 }
 
 /// The run recorded in `out/run.json`, if any.

@@ -400,16 +400,21 @@ pub fn searcher_rows<'a>(
     Ok(rows)
 }
 
-/// Writes searchers.csv at `path` (through a temporary file).
+/// Writes searchers.csv at `path` (whole or not at all: [`crate::output::replace`]).
 pub fn write_searchers(path: &Path, rows: &[SearcherRow]) -> Result<(), csv::Error> {
-    let tmp = path.with_extension("csv.tmp");
-    let mut writer = csv::Writer::from_path(&tmp)?;
+    crate::output::replace(path, |file| write_csv_rows(file, rows)).map_err(csv::Error::from)
+}
+
+/// Writes `rows` under their header into `out`.
+///
+/// # Errors
+/// What writing to `out` reports.
+pub fn write_csv_rows<T: Serialize>(out: impl std::io::Write, rows: &[T]) -> std::io::Result<()> {
+    let mut writer = csv::Writer::from_writer(out);
     for row in rows {
         writer.serialize(row)?;
     }
-    writer.flush()?;
-    drop(writer);
-    std::fs::rename(&tmp, path).map_err(csv::Error::from)
+    writer.flush()
 }
 
 /// Reads searchers.csv at `path` (within [`crate::input::Cap::RESULTS`]).

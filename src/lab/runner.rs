@@ -356,29 +356,26 @@ pub(crate) fn progress_bar(show: bool, len: usize, unit: &str) -> ProgressBar {
     bar
 }
 
-/// The rows of the jobs whose rows are all in `reader`: a job is whole when all the rows
-/// its `iterations` column announces are there; rows of other jobs, and a torn last line, are
-/// dropped, and those jobs run again.
+/// The rows of the jobs whose rows are all in `reader` (the file at `csv_path`), and why
+/// each job it left out was left out, by job id: the first of its rows that does not read
+/// (line, column and cause), a last line that lacks its line end (torn by a run stopped
+/// while writing it, however many of its columns are there), or its rows' count against its
+/// `iterations`. The jobs left out run again; `merge` names them (a finished shard's
+/// damaged rows are not "unfinished").
 pub(crate) fn whole_jobs<R: std::io::Read>(
-    reader: csv::Reader<R>,
-    csv_path: &Path,
-) -> Result<Vec<Row>, RunError> {
-    whole_jobs_explained(reader, csv_path).map(|(rows, _)| rows)
-}
-
-/// [`whole_jobs`], and why each job it left out was left out, by job id: the first of its
-/// rows that does not read (line, column and cause), or its rows' count against its
-/// iterations. `merge` names these: a finished shard's damaged rows are not "unfinished".
-pub(crate) fn whole_jobs_explained<R: std::io::Read>(
     mut reader: csv::Reader<R>,
     csv_path: &Path,
 ) -> Result<(Vec<Row>, BTreeMap<usize, String>), RunError> {
     let headers = reader.headers().map_err(csv_err(csv_path))?.clone();
     let mut why: BTreeMap<usize, String> = BTreeMap::new();
     let mut rows: Vec<Row> = Vec::new();
-    for record in readable_records(&mut reader, csv_path)? {
+    let records = readable_records(&mut reader, csv_path)?;
+    let torn = !ends_with_line_end(csv_path);
+    for (index, record) in records.iter().enumerate() {
         let line = record.position().map_or(0, csv::Position::line);
-        let unreadable = if record.len() == headers.len() {
+        let unreadable = if torn && index + 1 == records.len() {
+            format!("line {line} has no line end: torn while being written")
+        } else if record.len() == headers.len() {
             match record.deserialize::<Row>(Some(&headers)) {
                 Ok(row) => match row.unmeasured_column() {
                     Some(column) => format!("line {line}, column `{column}`: not a measurement"),
@@ -422,6 +419,24 @@ pub(crate) fn whole_jobs_explained<R: std::io::Read>(
         .filter(|row| !why.contains_key(&row.job))
         .collect();
     Ok((rows, why))
+}
+
+/// Whether the file at `path` is empty or ends with a line end, as every file the runner
+/// writes does once its last row is whole (true when it cannot be read: the reader reports
+/// that).
+fn ends_with_line_end(path: &Path) -> bool {
+    use std::io::{Read, Seek, SeekFrom};
+    let last_byte = || -> std::io::Result<Option<u8>> {
+        let mut file = File::open(path)?;
+        if file.metadata()?.len() == 0 {
+            return Ok(None);
+        }
+        file.seek(SeekFrom::End(-1))?;
+        let mut byte = [0];
+        file.read_exact(&mut byte)?;
+        Ok(Some(byte[0]))
+    };
+    last_byte().map_or(true, |b| b.is_none_or(|b| b == b'\n'))
 }
 
 /// The records of `reader` that parse (a torn last line does not, and is skipped). An I/O
@@ -514,15 +529,28 @@ struct CsvSink {
 }
 
 impl CsvSink {
-    /// Starts searches.csv afresh with the `kept` rows.
+    /// Starts searches.csv afresh with the `kept` rows (written whole or not at all, so
+    /// that a run stopped while it writes them leaves the earlier file), open to append.
     fn open(path: &Path, kept: &[Row]) -> Result<Self, RunError> {
-        let mut sink = Self {
-            path: path.to_path_buf(),
-            writer: csv::Writer::from_path(path).map_err(csv_err(path))?,
-            rows: Vec::new(),
+        let writer = if kept.is_empty() {
+            // The header goes with the first row.
+            csv::Writer::from_path(path).map_err(csv_err(path))?
+        } else {
+            crate::output::replace(path, |file| super::record::write_csv_rows(file, kept))
+                .map_err(io(path))?;
+            let file = fs::OpenOptions::new()
+                .append(true)
+                .open(path)
+                .map_err(io(path))?;
+            csv::WriterBuilder::new()
+                .has_headers(false)
+                .from_writer(file)
         };
-        sink.append(kept)?;
-        Ok(sink)
+        Ok(Self {
+            path: path.to_path_buf(),
+            writer,
+            rows: kept.to_vec(),
+        })
     }
 
     /// Appends one finished job's rows and flushes them.
@@ -535,19 +563,16 @@ impl CsvSink {
         Ok(())
     }
 
-    /// Rewrites the file sorted by job and depth (through a temporary file, so an
-    /// interruption here leaves the unsorted but complete file).
+    /// Rewrites the file sorted by job and depth (whole or not at all, so an interruption
+    /// here leaves the unsorted but complete file).
     fn finish(mut self, jobs: &[Job]) -> Result<usize, RunError> {
         self.rows.sort_by_key(|r| (r.job, r.step, r.depth));
         link_scaling(&mut self.rows, jobs);
-        let tmp = self.path.with_extension("csv.tmp");
-        let mut writer = csv::Writer::from_path(&tmp).map_err(csv_err(&tmp))?;
-        for row in &self.rows {
-            writer.serialize(row).map_err(csv_err(&tmp))?;
-        }
-        writer.flush().map_err(io(&tmp))?;
-        drop(writer);
-        fs::rename(&tmp, &self.path).map_err(io(&self.path))?;
+        drop(self.writer);
+        crate::output::replace(&self.path, |file| {
+            super::record::write_csv_rows(file, &self.rows)
+        })
+        .map_err(io(&self.path))?;
         Ok(self.rows.len())
     }
 }

@@ -906,10 +906,8 @@ impl<'a, G: LearnGame> Run<'a, G> {
     fn save_checkpoint(&self, c: &Checkpoint, stop: bool) -> Result<(), LearnError> {
         let done = c.done;
         let path = self.checkpoint_dir.join("state.json");
-        let tmp = self.checkpoint_dir.join("state.json.tmp");
         let json = serde_json::to_string(c).map_err(|e| LearnError::Failed(e.to_string()))?;
-        fs::write(&tmp, json).map_err(io_err(&tmp))?;
-        fs::rename(&tmp, &path).map_err(io_err(&path))?;
+        crate::output::replace_bytes(&path, json.as_bytes()).map_err(io_err(&path))?;
         if stop {
             return Err(LearnError::Failed(format!(
                 "stopped after {done} as asked; the checkpoint is in {}",
@@ -954,7 +952,8 @@ impl<'a, G: LearnGame> Run<'a, G> {
             for g in &batch {
                 let _ = writeln!(file_text, "{} {}", g.result, g.moves.join(" "));
             }
-            fs::write(&path, &file_text).map_err(io_err(&path))?;
+            // Whole: a game cut short by a kill while writing would replay as a shorter one.
+            crate::output::replace_bytes(&path, file_text.as_bytes()).map_err(io_err(&path))?;
             games.extend(batch);
             bar.set_position(games.len() as u64);
         }

@@ -308,7 +308,7 @@ impl SearchBook {
         bytes.extend_from_slice(&(self.entries.len() as u64).to_le_bytes());
         bytes.extend_from_slice(&checksum(&bytes, &body).to_le_bytes());
         bytes.extend_from_slice(&body);
-        std::fs::write(path, bytes).map_err(|e| BookError::io(path, e))
+        crate::output::replace_bytes(path, &bytes).map_err(|e| BookError::io(path, e))
     }
 
     /// Reads a book written by [`Self::save`], checking its header, length, checksum and

@@ -239,6 +239,6 @@ impl PolyglotBook {
             bytes.extend_from_slice(&e.weight.to_be_bytes());
             bytes.extend_from_slice(&e.learn.to_be_bytes());
         }
-        std::fs::write(path, bytes).map_err(|e| BookError::io(path, e))
+        crate::output::replace_bytes(path, &bytes).map_err(|e| BookError::io(path, e))
     }
 }

@@ -405,27 +405,12 @@ fn write_file(path: &Path, name: &str, entries: u64, values: &[u8]) -> Result<()
     let sum = checksum(&bytes, values);
     bytes.extend_from_slice(&sum.to_le_bytes());
     bytes.extend_from_slice(values);
-    // Written beside the file and renamed into place, so that `path` holds a whole
-    // database or none: an interrupted build, or two builds of one file at once (each with
-    // its own temporary name), never leave half of one there. A symbolic link is written
-    // through, not replaced: the rename goes to the file it names.
-    let resolved = path
-        .is_symlink()
-        .then(|| std::fs::canonicalize(path).ok())
-        .flatten();
-    let path = resolved.as_deref().unwrap_or(path);
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(format!(".{}.tmp", std::process::id()));
-    let tmp = PathBuf::from(tmp);
-    std::fs::write(&tmp, bytes)
-        .and_then(|()| std::fs::rename(&tmp, path))
-        .map_err(|source| {
-            let _ = std::fs::remove_file(&tmp);
-            TablebaseError::Io {
-                path: path.to_path_buf(),
-                source,
-            }
-        })
+    // Whole or not at all: an interrupted build, or two builds of one file at once, never
+    // leave half of a database there.
+    crate::output::replace_bytes(path, &bytes).map_err(|source| TablebaseError::Io {
+        path: path.to_path_buf(),
+        source,
+    })
 }
 
 impl CheckersTable {
