@@ -117,6 +117,28 @@ pub fn read(path: &Path, cap: Cap) -> io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
+/// A fingerprint of the contents of the file at `path`: 64-bit FNV-1a, in hex. A run records
+/// those of the files its searchers read (weights, endgame databases, books), so that a run
+/// resuming it can tell a file that changed since (its path alone would not).
+///
+/// # Errors
+/// The file cannot be read.
+pub fn fingerprint(path: &Path) -> io::Result<String> {
+    let mut file = io::BufReader::new(File::open(path)?);
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut chunk = [0u8; 1 << 16];
+    loop {
+        let n = file.read(&mut chunk)?;
+        if n == 0 {
+            break;
+        }
+        for &byte in &chunk[..n] {
+            hash = (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    Ok(format!("{hash:016x}"))
+}
+
 /// Whether `output` names the file `input` (both existing, by their canonical paths): a
 /// command refuses to write its result over the input it reads (`suite --csv` over its
 /// test set, `book build --out` over its PGN).

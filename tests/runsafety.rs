@@ -320,6 +320,42 @@ fn a_torn_or_damaged_row_is_named_and_its_job_run_again() {
     assert_eq!(rows(&out), whole);
 }
 
+/// A searcher's weights file edited between a run and its resume: its jobs run again with
+/// the new weights (the path alone reads the same), the other searcher's are kept.
+#[test]
+fn resume_runs_again_the_jobs_of_a_weights_file_changed_since() {
+    let tmp = TempDir::new("resume-weights");
+    let weights = tmp.path("c4.toml");
+    let original = std::fs::read_to_string("weights/connect4-tdleaf.toml").expect("weights");
+    std::fs::write(&weights, &original).expect("write");
+    let body = format!(
+        "name = \"w\"\n[limits]\ndepth = 4\n[[games]]\ngame = \"connect4\"\n\
+         positions = [\"start\", \"4\"]\n[[searchers]]\nlabel = \"plain\"\n\
+         algorithm = \"alphabeta\"\n[[searchers]]\nlabel = \"learned\"\n\
+         algorithm = \"alphabeta\"\neval = \"linear:{}\"\n",
+        text(&weights)
+    );
+    let file = write(&tmp, &body);
+    let out = tmp.path("out");
+    let (code, _, stderr) = experiment(&file, &out, &["--no-plot"]);
+    assert_eq!(code, 0, "{stderr}");
+    let edited = original.replace("tempo = 3.99", "tempo = -9.99");
+    assert_ne!(edited, original);
+    std::fs::write(&weights, &edited).expect("write");
+    let (code, stdout, stderr) = experiment(&file, &out, &["--no-plot", "--resume"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.contains("c4.toml has changed since"), "{stderr}");
+    assert!(stdout.contains("2 jobs run (2 kept"), "{stdout}");
+    let fresh = tmp.path("fresh");
+    let (code, _, stderr) = experiment(&file, &fresh, &["--no-plot"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(rows(&out), rows(&fresh));
+    // Unchanged since: everything kept.
+    let (code, stdout, stderr) = experiment(&file, &out, &["--no-plot", "--resume"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("0 jobs run (4 kept"), "{stdout}");
+}
+
 #[test]
 fn progress_is_printed_as_lines_without_a_terminal() {
     let tmp = TempDir::new("progress");

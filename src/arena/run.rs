@@ -18,6 +18,7 @@ use super::spec::{GameSlot, MatchPlan, PlayerKind};
 use super::standings::{Standing, pairing_standing, standings, write_csv};
 use super::xboard::ChessEngine as UciEngine;
 use crate::cluster::shard::ShardRecord;
+use crate::lab::guard::{changed_inputs, reads_any};
 use crate::lab::machine::{
     Described, RunInfo, child_cpu_seconds, cpu_seconds, recorded_run, run_info, write_info,
 };
@@ -82,6 +83,7 @@ fn described(plan: &MatchPlan, games: usize) -> Described<'_> {
         seed: plan.seed,
         job_count: games,
         shard: None,
+        inputs: Some(&plan.inputs),
     }
 }
 
@@ -523,6 +525,14 @@ fn resume_rows(
         return Ok(Vec::new());
     };
     let mut rows: Vec<GameRow> = Vec::new();
+    // A game of a player that reads a file changed since (its weights, say) is played again.
+    let recorded = crate::lab::machine::recorded_run(out).map(|r| r.inputs);
+    let changed = changed_inputs(&recorded.unwrap_or_default(), &plan.inputs);
+    let stale = |name: &str| {
+        plan.players.iter().any(|p| {
+            p.name == name && matches!(&p.kind, PlayerKind::Search(v) if reads_any(v, &changed))
+        })
+    };
     // An older file's rows are kept too: the file is written again in today's layout.
     let layout = reader.headers().map_or(Layout::CURRENT, Layout::of);
     for record in readable_records(&mut reader, csv_path)? {
@@ -540,7 +550,8 @@ fn resume_rows(
                         .line_fault(&plan.openings[slot.opening].position)
                         .is_none()
             });
-        if fits && !rows.iter().any(|r| r.game == row.game) {
+        let fresh = !stale(&row.first) && !stale(&row.second);
+        if fits && fresh && !rows.iter().any(|r| r.game == row.game) {
             rows.push(row);
         }
     }

@@ -397,6 +397,9 @@ pub struct MatchPlan {
     pub concurrency: usize,
     /// The early-stop test, if any.
     pub sprt: Option<Sprt>,
+    /// The files its players read, with their fingerprints
+    /// ([`crate::lab::spec::input_fingerprints`]).
+    pub inputs: std::collections::BTreeMap<String, String>,
 }
 
 /// One game of the schedule.
@@ -544,7 +547,6 @@ pub fn parse(file: &Path, text: &str) -> Result<MatchPlan, SpecError> {
         notes: doc.notes.clone(),
         description: doc.description.clone(),
         game,
-        players,
         format,
         games_per_pairing: *m.games.get_ref(),
         pairs,
@@ -553,6 +555,13 @@ pub fn parse(file: &Path, text: &str) -> Result<MatchPlan, SpecError> {
         rules: rules(&src, m)?,
         concurrency,
         sprt: m.sprt.as_ref().map(|s| sprt(&src, s)).transpose()?,
+        inputs: crate::lab::spec::input_fingerprints(players.iter().filter_map(
+            |p| match &p.kind {
+                PlayerKind::Search(v) => Some(v),
+                _ => None,
+            },
+        )),
+        players,
     })
 }
 

@@ -194,17 +194,21 @@ fn check_record(record: &ShardRecord, total: usize) -> Result<(), String> {
 /// A fact of a run that every shard must share.
 type Fact = fn(&RunInfo) -> String;
 
-/// Refuses shards of different experiments, seeds, versions, commits or splits.
+/// Refuses shards of different experiments, seeds, versions, splits, or contents of the
+/// files their searchers read.
 fn check_same_run(shards: &[ShardDir]) -> Result<(), MergeError> {
     let first = &shards[0];
     let split = |s: &ShardDir| s.info.shard.as_ref().map(|r| (r.count, r.quick));
     // Not the git commit: it is the working tree's when the shard ran, which need not be the
     // binary's (merged run.json lists every commit seen).
-    let facts: [(&str, Fact); 4] = [
+    let facts: [(&str, Fact); 5] = [
         ("experiment text", |i| i.text.clone()),
         ("seed", |i| i.seed.to_string()),
         ("plylab version", |i| i.crate_version.clone()),
         ("job count", |i| i.job_count.to_string()),
+        ("files read (weights, databases, books)", |i| {
+            format!("{:?}", i.inputs)
+        }),
     ];
     for other in &shards[1..] {
         for (what, fact) in &facts {
@@ -539,6 +543,7 @@ fn merged_info(shards: &[ShardDir]) -> RunInfo {
         interrupted_after_s: None,
         job_count: first.job_count,
         quick: first.shard.as_ref().is_some_and(|s| s.quick),
+        inputs: first.inputs.clone(),
         shard: None,
         merged_from: sorted
             .iter()

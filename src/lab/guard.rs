@@ -9,14 +9,14 @@
 //! - A run starts by removing the summary and charts that `plot` draws from the CSV, so
 //!   that none can disagree with it if the run is interrupted.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fs;
 use std::path::Path;
 
 use super::machine::recorded_run;
 use super::record::Row;
 use super::runner::{RunError, flexible_csv, io, whole_jobs};
-use super::spec::{Job, Plan};
+use super::spec::{Job, Plan, SearcherVariant};
 
 /// The files a run or a merge writes; a directory holding one of them holds results.
 pub const RESULT_FILES: [&str; 8] = [
@@ -127,10 +127,14 @@ pub fn kept_rows(plan: &Plan, out: &Path, csv_path: &Path) -> Result<Vec<Row>, R
             ))
         })?;
     let now: HashMap<String, &Job> = plan.jobs.iter().map(|j| (j.identity(), j)).collect();
+    // A job whose searcher reads a file changed since is another job, though its
+    // configuration reads the same.
+    let changed = changed_inputs(&recorded.inputs, &plan.inputs);
     let then: Vec<Option<&Job>> = earlier
         .jobs
         .iter()
         .map(|j| now.get(&j.identity()).copied())
+        .map(|j| j.filter(|j| !reads_any(&j.searcher, &changed)))
         .collect();
     let reader = flexible_csv(csv_path).map_err(io(csv_path))?;
     let (mut rows, damaged) = whole_jobs(reader, csv_path)?;
@@ -161,6 +165,33 @@ pub fn kept_rows(plan: &Plan, out: &Path, csv_path: &Path) -> Result<Vec<Row>, R
         None => false,
     });
     Ok(rows)
+}
+
+/// The files whose fingerprint `now` differs from the one an earlier run `recorded`
+/// ([`crate::lab::machine::RunInfo::inputs`]; a run.json from before it records none), each
+/// named on stderr: what was searched with their earlier contents is run again.
+#[must_use]
+pub fn changed_inputs(
+    recorded: &BTreeMap<String, String>,
+    now: &BTreeMap<String, String>,
+) -> Vec<String> {
+    let changed: Vec<String> = recorded
+        .iter()
+        .filter(|&(file, print)| now.get(file) != Some(print))
+        .map(|(file, _)| file.clone())
+        .collect();
+    for file in &changed {
+        eprintln!(
+            "note: {file} has changed since the earlier run: what its searchers did is done again"
+        );
+    }
+    changed
+}
+
+/// Whether `searcher` reads one of `files`.
+#[must_use]
+pub fn reads_any(searcher: &SearcherVariant, files: &[String]) -> bool {
+    !files.is_empty() && searcher.input_files().iter().any(|f| files.contains(f))
 }
 
 /// The jobs whose rows a resumed run does not keep, as [`whole_jobs`] gives them,

@@ -1,6 +1,7 @@
 //! run.json: what ran, where and when — the experiment text, seed, git commit, crate
 //! version, CPU model, cores and date — so that every figure can be traced and reproduced.
 
+use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -66,6 +67,12 @@ pub struct RunInfo {
     /// summary.md reports them (so that `plylab plot` can write that sentence again).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cpu_s: Option<(f64, f64)>,
+    /// The files the searchers read (weights, endgame databases, books), by their names in
+    /// the experiment file, with a fingerprint of their contents
+    /// ([`crate::input::fingerprint`]): `--resume` runs again the jobs of a file changed
+    /// since.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub inputs: BTreeMap<String, String>,
 }
 
 impl RunInfo {
@@ -218,6 +225,8 @@ pub struct Described<'a> {
     pub job_count: usize,
     /// The shard run, if only a part of the plan runs.
     pub shard: Option<&'a ShardRecord>,
+    /// The files its searchers read, with their fingerprints ([`RunInfo::inputs`]).
+    pub inputs: Option<&'a BTreeMap<String, String>>,
 }
 
 impl<'a> Described<'a> {
@@ -234,6 +243,7 @@ impl<'a> Described<'a> {
             seed: plan.seed,
             job_count: plan.jobs.len(),
             shard: None,
+            inputs: Some(&plan.inputs),
         }
     }
 }
@@ -302,6 +312,7 @@ pub fn run_info(what: &Described<'_>, jobs: usize, elapsed_s: Option<f64>) -> Ru
         shard: what.shard.cloned(),
         merged_from: Vec::new(),
         cpu_s: None,
+        inputs: what.inputs.cloned().unwrap_or_default(),
     }
 }
 

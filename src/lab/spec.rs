@@ -4,6 +4,7 @@
 //! values, unreadable positions and missing files are all [`SpecError`]s that name the file,
 //! the line and column, and the key. EXPERIMENTS.md documents every key.
 
+use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -590,6 +591,27 @@ impl SearcherVariant {
         s
     }
 
+    /// The files this searcher reads besides the experiment file, as they are named there:
+    /// linear weights, endgame databases, an opening book.
+    #[must_use]
+    pub fn input_files(&self) -> Vec<String> {
+        let mut files = Vec::new();
+        if let ChessEval::Linear(id) = self.eval {
+            files.push(id.get().path.clone());
+        }
+        let knowledge = [
+            self.knowledge.tablebase.as_ref().map(|(path, _)| path),
+            self.knowledge.book.as_ref().map(|(path, _)| path),
+        ];
+        files.extend(
+            knowledge
+                .into_iter()
+                .flatten()
+                .map(|path| path.display().to_string()),
+        );
+        files
+    }
+
     /// The name of this variant in the output: the label, followed by the swept values in
     /// brackets when the searcher sweeps (`nullmove[null_move=R2]`), so that charts and
     /// summaries keep variants apart.
@@ -806,6 +828,27 @@ pub struct Plan {
     pub references: Vec<ReferenceSpec>,
     /// The jobs, in order.
     pub jobs: Vec<Job>,
+    /// The files its searchers read, with their fingerprints ([`input_fingerprints`]).
+    pub inputs: BTreeMap<String, String>,
+}
+
+/// The files that `variants` read ([`SearcherVariant::input_files`]), each with its
+/// [`crate::input::fingerprint`]; a file that cannot be read now is left out (reading the
+/// plan would have refused it).
+#[must_use]
+pub fn input_fingerprints<'a>(
+    variants: impl IntoIterator<Item = &'a SearcherVariant>,
+) -> BTreeMap<String, String> {
+    let mut files: Vec<String> = variants
+        .into_iter()
+        .flat_map(SearcherVariant::input_files)
+        .collect();
+    files.sort_unstable();
+    files.dedup();
+    files
+        .into_iter()
+        .filter_map(|f| Some((f.clone(), crate::input::fingerprint(Path::new(&f)).ok()?)))
+        .collect()
 }
 
 /// Positions kept per game by [`Plan::quick`].
@@ -1060,6 +1103,7 @@ pub fn parse(file: &Path, text: &str) -> Result<Plan, SpecError> {
         notes: doc.notes,
         description: doc.description,
         references: doc.references,
+        inputs: input_fingerprints(jobs.iter().map(|j| &j.searcher)),
         jobs,
     })
 }
