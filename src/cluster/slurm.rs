@@ -144,20 +144,27 @@ pub fn check_directive_path(flag: &'static str, path: &Path) -> Result<(), Slurm
     }
 }
 
-/// Checks a partition or account name: letters, digits, `_`, `-`, `.` (and `,` between
-/// partitions).
+/// Checks a partition or account name (`flag` is `partition` or `account`): letters, digits,
+/// `_`, `-`, `.`, and `,` between partitions.
 pub fn check_name(flag: &'static str, value: &str) -> Result<(), SlurmError> {
+    let partitions = flag == "partition";
+    let allowed = if partitions { "_-.," } else { "_-." };
     let ok = !value.is_empty()
         && value
             .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "_-.,".contains(c));
+            .all(|c| c.is_ascii_alphanumeric() || allowed.contains(c));
     if ok {
         Ok(())
     } else {
+        let comma = if partitions {
+            " (`,` between partitions)"
+        } else {
+            ""
+        };
         Err(SlurmError {
             flag,
             value: value.to_owned(),
-            why: "use letters, digits, `_`, `-`, `.` (`,` between partitions)".into(),
+            why: format!("use letters, digits, `_`, `-`, `.`{comma}"),
         })
     }
 }

@@ -268,11 +268,21 @@ fn parse_operation(text: &str) -> Result<EpdOperation, ParseError> {
     })
 }
 
-/// Reads a move in SAN, or failing that in hyphenated long algebraic notation.
+/// Reads a move in SAN, or failing that in hyphenated long algebraic notation. A move in
+/// UCI notation is refused with its SAN: EPD's operands are SAN (Edwards's standard), and
+/// "not a legal move" would hide that the move is.
 fn resolve(position: &Chess, text: &str) -> Result<ChessMove, ParseError> {
-    position
-        .parse_san(text)
-        .or_else(|san_error| position.parse_long_algebraic(text).map_err(|_| san_error))
+    position.parse_san(text).or_else(|san_error| {
+        position
+            .parse_long_algebraic(text)
+            .map_err(|_| match position.parse_uci(text) {
+                Ok(mv) => ParseError::new(format!(
+                    "`{text}` is UCI notation: EPD writes moves in SAN, here `{}`",
+                    position.san(mv)
+                )),
+                Err(_) => san_error,
+            })
+    })
 }
 
 /// Records what an operation says.
@@ -284,6 +294,17 @@ fn apply(record: &mut EpdRecord, op: &EpdOperation) -> Result<(), ParseError> {
                 return Err(ParseError::new(format!("{} without a move", op.opcode)));
             }
             detached_signs(op)?;
+            let given = if op.opcode == "bm" {
+                &record.best
+            } else {
+                &record.avoid
+            };
+            if !given.is_empty() {
+                return Err(ParseError::new(format!(
+                    "a second `{}` operation: list every move in one",
+                    op.opcode
+                )));
+            }
             let moves = op
                 .operands
                 .iter()
@@ -479,5 +500,12 @@ mod tests {
         );
         assert!(why("4k3/8/8/8/8/8/8/4K3 w - - pv Kd2 Kd2;").contains("pv: `Kd2`"));
         assert!(why("4k3/8/8/8/8/8/8/4K3 w - - 7x bm Kd2;").contains("opcode"));
+        let uci = why("4k3/8/8/8/8/8/8/4K3 w - - bm e1d2;");
+        assert!(
+            uci.contains("`e1d2` is UCI notation: EPD writes moves in SAN, here `Kd2`"),
+            "{uci}"
+        );
+        let twice = why("4k3/8/8/8/8/8/8/4K3 w - - bm Kd2; bm Kd1;");
+        assert!(twice.contains("a second `bm` operation"), "{twice}");
     }
 }
