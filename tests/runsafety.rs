@@ -356,6 +356,37 @@ fn resume_runs_again_the_jobs_of_a_weights_file_changed_since() {
     assert!(stdout.contains("0 jobs run (4 kept"), "{stdout}");
 }
 
+/// Results kept from a run of another build: said on stderr, and run.json records both
+/// commits, the earlier first (as a merge of shards run by several builds does).
+#[test]
+fn resume_by_another_build_records_both_commits() {
+    let tmp = TempDir::new("resume-build");
+    let file = write(&tmp, TINY);
+    let out = tmp.path("out");
+    let (code, _, stderr) = experiment(&file, &out, &["--no-plot"]);
+    assert_eq!(code, 0, "{stderr}");
+    let json = out.join("run.json");
+    let commit = |json: &Path| -> String {
+        let text = std::fs::read_to_string(json).expect("run.json");
+        let value: serde_json::Value = serde_json::from_str(&text).expect("json");
+        value["git_commit"].as_str().expect("git_commit").to_owned()
+    };
+    let now = commit(&json);
+    let text = std::fs::read_to_string(&json).expect("run.json");
+    std::fs::write(&json, text.replace(&now, "0123abc")).expect("write");
+    let (code, _, stderr) = experiment(&file, &out, &["--no-plot", "--resume"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stderr.contains("written by plylab commit 0123abc"),
+        "{stderr}"
+    );
+    assert_eq!(commit(&json), format!("0123abc + {now}"));
+    let (code, _, stderr) = experiment(&file, &out, &["--no-plot", "--resume"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(!stderr.contains("written by plylab commit"), "{stderr}");
+    assert_eq!(commit(&json), format!("0123abc + {now}"));
+}
+
 #[test]
 fn progress_is_printed_as_lines_without_a_terminal() {
     let tmp = TempDir::new("progress");

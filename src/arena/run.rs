@@ -20,7 +20,8 @@ use super::xboard::ChessEngine as UciEngine;
 use crate::cluster::shard::ShardRecord;
 use crate::lab::guard::{changed_inputs, reads_any};
 use crate::lab::machine::{
-    Described, RunInfo, child_cpu_seconds, cpu_seconds, recorded_run, run_info, write_info,
+    Described, RunInfo, child_cpu_seconds, commits_continuing, cpu_seconds, recorded_run, run_info,
+    write_info,
 };
 use crate::lab::runner::{
     RunError, RunOptions, check_same_shard, csv_err, io, progress_bar, readable_records,
@@ -221,6 +222,8 @@ struct Earlier {
     /// CPU seconds of plylab and of the external engines; `None` where a run with time
     /// recorded none (made before run.json had `cpu_s`): then neither does this one.
     cpu: Option<(f64, f64)>,
+    /// The `git_commit` to record ([`commits_continuing`]).
+    commits: String,
 }
 
 impl Earlier {
@@ -228,12 +231,17 @@ impl Earlier {
     fn recorded(out: &Path, resume: bool) -> Self {
         let run = resume.then(|| recorded_run(out)).flatten();
         let seconds = run.as_ref().and_then(RunInfo::seconds_spent).unwrap_or(0.0);
+        let commits = commits_continuing(run.as_ref());
         let cpu = if seconds > 0.0 {
             run.and_then(|r| r.cpu_s)
         } else {
             Some((0.0, 0.0))
         };
-        Self { seconds, cpu }
+        Self {
+            seconds,
+            cpu,
+            commits,
+        }
     }
 
     /// The CPU seconds so far, theirs and this process's, its external engines' with them:
@@ -249,6 +257,7 @@ impl Earlier {
     /// match killed now has spent up to its last finished game.
     fn so_far(&self, what: &Described<'_>, jobs: usize, seconds: f64, running: f64) -> RunInfo {
         let mut info = run_info(what, jobs, None);
+        info.git_commit.clone_from(&self.commits);
         info.interrupted_after_s = (self.seconds + seconds > 0.0).then_some(self.seconds + seconds);
         info.cpu_s = self.cpu_s(running);
         info
@@ -258,6 +267,7 @@ impl Earlier {
     /// `seconds`.
     fn finished(&self, what: &Described<'_>, jobs: usize, seconds: f64) -> RunInfo {
         let mut info = run_info(what, jobs, Some(self.seconds + seconds));
+        info.git_commit.clone_from(&self.commits);
         info.cpu_s = self.cpu_s(0.0);
         info
     }

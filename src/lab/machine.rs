@@ -175,6 +175,27 @@ pub fn git_commit() -> String {
     env!("PLYLAB_GIT_COMMIT").to_owned()
 }
 
+/// The `git_commit` of a run that continues `earlier` (with `--resume`): this build's, after
+/// those of the earlier run where they differ, joined by ` + ` as `merge` lists its shards'.
+/// A difference is said on stderr: rows of two builds are kept together, and their node
+/// counts agree only where the builds' `bench` signatures do.
+#[must_use]
+pub fn commits_continuing(earlier: Option<&RunInfo>) -> String {
+    let now = git_commit();
+    let Some(earlier) = earlier.filter(|e| !e.git_commit.is_empty()) else {
+        return now;
+    };
+    if earlier.git_commit.split(" + ").any(|c| c == now) {
+        return earlier.git_commit.clone();
+    }
+    eprintln!(
+        "note: the results kept were written by plylab commit {}, and this is {now}: run.json \
+         records both (`plylab bench` on each tells whether their node counts agree)",
+        earlier.git_commit
+    );
+    format!("{} + {now}", earlier.git_commit)
+}
+
 /// Now, as `YYYY-MM-DDTHH:MM:SSZ`.
 #[must_use]
 pub fn now_iso8601() -> String {
@@ -263,7 +284,7 @@ pub enum Spent {
 }
 
 /// Writes run.json into `out` for the whole plan, or for one `shard` of it; `quick` if the
-/// plan is [`Plan::quick`]'s.
+/// plan is [`Plan::quick`]'s; `commits` as [`commits_continuing`] gives them.
 pub fn write_run_json(
     plan: &Plan,
     out: &Path,
@@ -271,6 +292,7 @@ pub fn write_run_json(
     spent: Spent,
     shard: Option<&ShardRecord>,
     quick: bool,
+    commits: &str,
 ) -> Result<(), RunError> {
     let what = Described {
         shard,
@@ -282,6 +304,7 @@ pub fn write_run_json(
     };
     let mut info = run_info(&what, jobs, finished);
     info.quick = quick;
+    commits.clone_into(&mut info.git_commit);
     if let Spent::SoFar(s) | Spent::Interrupted(s) = spent {
         info.interrupted_after_s = Some(s);
     }

@@ -229,18 +229,29 @@ pub fn run_jobs(
     guard::clear_outputs(&out, options.force && !options.resume)?;
     // A resumed run's run.json counts the time of the run it continues (read before this
     // run overwrites it).
-    let earlier_s = options
+    let earlier = options
         .resume
         .then(|| super::machine::recorded_run(&out))
-        .flatten()
-        .and_then(|r| r.seconds_spent())
+        .flatten();
+    let earlier_s = earlier
+        .as_ref()
+        .and_then(super::machine::RunInfo::seconds_spent)
         .unwrap_or(0.0);
+    let commits = super::machine::commits_continuing(earlier.as_ref());
     let at_start = if earlier_s > 0.0 {
         Spent::SoFar(earlier_s)
     } else {
         Spent::Running
     };
-    super::machine::write_run_json(plan, &out, threads, at_start, shard, options.quick)?;
+    super::machine::write_run_json(
+        plan,
+        &out,
+        threads,
+        at_start,
+        shard,
+        options.quick,
+        &commits,
+    )?;
 
     let sink = Mutex::new(CsvSink::open(&csv_path, &kept)?);
     let progress = Progress::new(options.progress, pending.len(), "jobs");
@@ -277,7 +288,15 @@ pub fn run_jobs(
         finished.fetch_add(1, AtomicOrdering::SeqCst);
         record_time_so_far(&recorded, || {
             let spent = Spent::SoFar(earlier_s + started.elapsed().as_secs_f64());
-            super::machine::write_run_json(plan, &out, threads, spent, shard, options.quick)
+            super::machine::write_run_json(
+                plan,
+                &out,
+                threads,
+                spent,
+                shard,
+                options.quick,
+                &commits,
+            )
         })?;
         progress.finished(&format!(
             "{} on {}",
@@ -300,7 +319,7 @@ pub fn run_jobs(
     let finished = finished.into_inner();
     if finished < pending.len() {
         let spent = Spent::Interrupted(earlier_s + started.elapsed().as_secs_f64());
-        super::machine::write_run_json(plan, &out, threads, spent, shard, options.quick)?;
+        super::machine::write_run_json(plan, &out, threads, spent, shard, options.quick, &commits)?;
         return Err(RunError::Interrupted {
             out,
             finished: finished + done.len(),
@@ -314,7 +333,7 @@ pub fn run_jobs(
         .finish(&plan.jobs)?;
     let elapsed_s = started.elapsed().as_secs_f64();
     let spent = Spent::Finished(earlier_s + elapsed_s);
-    super::machine::write_run_json(plan, &out, threads, spent, shard, options.quick)?;
+    super::machine::write_run_json(plan, &out, threads, spent, shard, options.quick, &commits)?;
     Ok(RunReport {
         out,
         jobs_run: pending.len(),
