@@ -398,4 +398,24 @@ batch = 8
         fs::read_to_string(dir.path("a/curve.csv")).unwrap(),
         fs::read_to_string(dir.path("b/curve.csv")).unwrap()
     );
+    // A checkpoint made from other starting weights (the file named by `start`, edited
+    // since) is not continued: the run starts afresh, as from another learning file.
+    let start = dir.path("start.toml");
+    let weights = fs::read_to_string("weights/connect4-tdleaf.toml").unwrap();
+    fs::write(&start, &weights).unwrap();
+    let line = format!("threads = 2\nstart = \"{}\"\n", start.display());
+    fs::write(&file, spec.replace("threads = 2\n", &line)).unwrap();
+    let out_c = dir.path("c");
+    let (code, err) = learn(&file, &out_c, &dir.path("wc"), &["--stop-after", "3"]);
+    assert_eq!(code, 1, "{err}");
+    let (code, err) = learn(&file, &out_c, &dir.path("wc"), &["--stop-after", "4"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(!err.contains("starting afresh"), "the same file: {err}");
+    fs::write(&start, weights.replace("tempo = 3.99", "tempo = 1.00")).unwrap();
+    let (code, err) = learn(&file, &out_c, &dir.path("wc"), &[]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("or of a file it reads: starting afresh"),
+        "{err}"
+    );
 }

@@ -697,7 +697,8 @@ struct CurvePoint {
 /// The state a checkpoint holds, with floats as their bit patterns (exact round trip).
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 struct Checkpoint {
-    /// FNV-1a of the learning file's text: a checkpoint of another file is ignored.
+    /// FNV-1a of the learning file's text and the contents of the files it reads
+    /// ([`Run::spec_hash`]): a checkpoint of another file is ignored.
     spec_hash: u64,
     /// Epochs (Texel) or batches (TD) done.
     done: u32,
@@ -866,9 +867,10 @@ impl<'a, G: LearnGame> Run<'a, G> {
         let text = crate::input::read_text(&state, crate::input::Cap::TEXT)
             .map_err(|e| damaged(e.to_string()))?;
         let c: Checkpoint = serde_json::from_str(&text).map_err(|e| damaged(e.to_string()))?;
-        if c.spec_hash != fnv1a(self.text) {
+        if c.spec_hash != self.spec_hash() {
             eprintln!(
-                "{}: the checkpoint of another version of {}: starting afresh",
+                "{}: the checkpoint of another version of {} or of a file it reads: starting \
+                 afresh",
                 state.display(),
                 self.file.display()
             );
@@ -876,6 +878,21 @@ impl<'a, G: LearnGame> Run<'a, G> {
         }
         c.check(self.start.len(), total).map_err(damaged)?;
         Ok(Some(c))
+    }
+
+    /// The checkpoint's [`Checkpoint::spec_hash`]: the learning file's text with the
+    /// contents of the files it names (`start`, `games`), so that a checkpoint made from
+    /// other starting weights or other games is not continued.
+    fn spec_hash(&self) -> u64 {
+        let mut text = self.text.to_owned();
+        for file in self.spec.start.iter().chain(&self.spec.games) {
+            // An arena's games.csv may be kept compressed beside its name.
+            let print = crate::input::fingerprint(Path::new(file))
+                .or_else(|_| crate::input::fingerprint(Path::new(&format!("{file}.gz"))))
+                .unwrap_or_default();
+            text.push_str(&format!("\n{file} {print}"));
+        }
+        fnv1a(&text)
     }
 
     /// The state after `done` epochs or batches, as a checkpoint of this file.
@@ -889,7 +906,7 @@ impl<'a, G: LearnGame> Run<'a, G> {
         decisive: usize,
     ) -> Checkpoint {
         Checkpoint {
-            spec_hash: fnv1a(self.text),
+            spec_hash: self.spec_hash(),
             done,
             weights: bits(w),
             adam_m: bits(&adam.m),
