@@ -1459,12 +1459,14 @@ fn run_failure(e: runner::RunError) -> Failure {
             out,
             finished,
             total,
+            unit,
+            file,
         } => Failure {
             code: 130,
             message: format!(
-                "interrupted: {finished} of {total} jobs finished, their rows in {}; \
+                "interrupted: {finished} of {total} {unit} finished, their rows in {}; \
                  no summary or charts were drawn. Resume with:\n  {}",
-                out.join("searches.csv").display(),
+                out.join(file).display(),
                 resume_command(&out)
             ),
         },
@@ -1541,9 +1543,7 @@ fn arena(args: &ExperimentArgs) -> Result<(), Failure> {
         arena_run::output_dir(&plan, &options).display()
     );
     let report = arena_run::run_games(&plan, &options, shard.as_ref()).map_err(|e| match e {
-        ArenaError::Run(runner::RunError::Resume(m) | runner::RunError::Refused(m)) => {
-            Failure::bad_input(m)
-        }
+        ArenaError::Run(e) => run_failure(e),
         other => Failure::failed(other),
     })?;
     println!(

@@ -414,6 +414,70 @@ fn progress_is_printed_as_lines_without_a_terminal() {
     );
 }
 
+/// A match stopped by Ctrl-C: the games being played finish, those not begun are not,
+/// the exit code is 130 with the count and the command that resumes, and the resumed match
+/// has the games of one that ran straight through.
+#[cfg(unix)]
+#[test]
+fn ctrl_c_stops_a_match_between_games_and_it_resumes() {
+    let tmp = TempDir::new("ctrl-c-match");
+    let file = tmp.path("match.toml");
+    std::fs::write(
+        &file,
+        "name = \"m\"\nseed = 1\n[match]\ngame = \"connect4\"\nformat = \"round_robin\"\n\
+         games = 20\nopenings = { random_plies = 2 }\nconcurrency = 1\n[[searchers]]\n\
+         label = \"x\"\nalgorithm = \"alphabeta\"\nlimits = { depth = 8 }\n\
+         [[searchers]]\nlabel = \"y\"\nalgorithm = \"alphabeta\"\nlimits = { depth = 8 }\n",
+    )
+    .expect("write the match");
+    let out = tmp.path("out");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_plylab"))
+        .args(["experiment", text(&file), "--out", text(&out)])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    // Stopped once two games are in games.csv (its header, then a line per game).
+    let games = out.join("games.csv");
+    let lines = || std::fs::read_to_string(&games).map_or(0, |t| t.lines().count());
+    let begun = std::time::Instant::now();
+    while lines() < 3 && begun.elapsed().as_secs() < 60 {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(status.success());
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().expect("stderr"), &mut stderr)
+        .expect("stderr reads");
+    assert_eq!(
+        child.wait().expect("the run ends").code(),
+        Some(130),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains(" of 20 games finished, their rows in "),
+        "{stderr}"
+    );
+    assert!(stderr.contains("--resume"), "{stderr}");
+    let (code, stdout, stderr) = experiment(&file, &out, &["--no-plot", "--resume"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("kept from an earlier run"), "{stdout}");
+    let whole = tmp.path("whole");
+    let (code, _, stderr) = experiment(&file, &whole, &["--no-plot"]);
+    assert_eq!(code, 0, "{stderr}");
+    let moves = |dir: &Path| -> Vec<(String, String)> {
+        common::games_csv(dir)
+            .into_iter()
+            .map(|g| (g["game"].clone(), g["line"].clone()))
+            .collect()
+    };
+    assert_eq!(moves(&out), moves(&whole));
+}
+
 #[cfg(unix)]
 #[test]
 fn ctrl_c_says_how_many_jobs_finished_and_how_to_resume() {

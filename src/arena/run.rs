@@ -23,6 +23,7 @@ use crate::lab::machine::{
     Described, RunInfo, child_cpu_seconds, commits_continuing, cpu_seconds, recorded_run, run_info,
     write_info,
 };
+use crate::lab::progress::interrupt;
 use crate::lab::runner::{
     RunError, RunOptions, check_same_shard, csv_err, io, progress_bar, readable_records,
     record_time_so_far, resumable_csv,
@@ -142,6 +143,10 @@ pub fn run_games(
     let recorded: Mutex<Option<Instant>> = Mutex::new(None);
     let worker = || -> Result<(), RunError> {
         loop {
+            // After Ctrl-C no game starts; those being played finish and are written.
+            if interrupt::requested() {
+                return Ok(());
+            }
             let Some(slot) = pending.get(next.fetch_add(1, Relaxed)) else {
                 return Ok(());
             };
@@ -184,7 +189,14 @@ pub fn run_games(
         .num_threads(concurrency)
         .build()
         .map_err(|_| RunError::Pool(concurrency))?;
+    if options.progress {
+        interrupt::install();
+    }
     let results: Vec<Result<(), RunError>> = pool.broadcast(|_| worker());
+    let interrupted = options.progress && interrupt::requested();
+    if options.progress {
+        interrupt::uninstall();
+    }
     progress.finish_and_clear();
     // The engines quit and are reaped here, so that their CPU time counts in summary.md's
     // (getrusage's children).
@@ -194,7 +206,24 @@ pub fn run_games(
         .into_inner()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
     let kept_count = state.kept;
-    let skipped = pending.len() - (state.rows.len() - kept_count);
+    let played = state.rows.len() - kept_count;
+    let unplayed = pending.len() - played;
+    if interrupted && next.load(Relaxed) < pending.len() {
+        // Nothing is summed up: the finished games are in games.csv for --resume.
+        let so_far = started.elapsed().as_secs_f64();
+        let finished = state.rows.len();
+        write_info(&earlier.so_far(&what, concurrency, so_far, 0.0), &out)?;
+        finish_files(plan, &out, state)?;
+        return Err(RunError::Interrupted {
+            out,
+            finished,
+            total: finished + unplayed,
+            unit: "games",
+            file: "games.csv",
+        }
+        .into());
+    }
+    let skipped = unplayed;
     let rows = finish_files(plan, &out, state)?;
     let elapsed_s = started.elapsed().as_secs_f64();
     // After `drop(engines)`: their CPU time is in.

@@ -135,7 +135,7 @@ pub mod interrupt {
         extern "C" fn on_sigint(_: libc::c_int) {
             REQUESTED.store(true, Ordering::SeqCst);
             const NOTE: &[u8] =
-                b"\ninterrupted: finishing the running jobs (Ctrl-C again to stop at once)\n";
+                b"\ninterrupted: finishing the jobs or games running (Ctrl-C again to stop at once)\n";
             // SAFETY: write(2) and signal(2) are async-signal-safe (POSIX.1-2017, 2.4.3); the
             // buffer is a static of the given length.
             unsafe {

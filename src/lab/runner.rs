@@ -79,16 +79,20 @@ pub enum RunError {
     /// or the plan cannot be written as asked (bad input).
     #[error("{0}")]
     Refused(String),
-    /// Ctrl-C stopped the run after the jobs then running had finished; their rows are in
-    /// searches.csv, and `--resume` runs the rest.
-    #[error("interrupted: {finished} of {total} jobs finished")]
+    /// Ctrl-C stopped the run after the jobs (or a match's games) then running had
+    /// finished; their rows are in searches.csv (games.csv), and `--resume` runs the rest.
+    #[error("interrupted: {finished} of {total} {unit} finished")]
     Interrupted {
         /// The output directory.
         out: PathBuf,
-        /// Jobs whose rows are in searches.csv (kept ones included).
+        /// Jobs (games) whose rows are in the file (kept ones included).
         finished: usize,
-        /// Jobs of the run.
+        /// Jobs (games) of the run.
         total: usize,
+        /// `jobs` or `games`.
+        unit: &'static str,
+        /// The file in `out` that holds their rows.
+        file: &'static str,
     },
     /// The thread pool could not start.
     #[error("cannot start {0} worker threads")]
@@ -324,6 +328,8 @@ pub fn run_jobs(
             out,
             finished: finished + done.len(),
             total: pending.len() + done.len(),
+            unit: "jobs",
+            file: "searches.csv",
         });
     }
 
