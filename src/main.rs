@@ -10,7 +10,7 @@ use clap::parser::ValueSource;
 use clap::{ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
 use plylab::cluster::shard::{Shard, ShardRecord};
-use plylab::game::{Evaluator, Game, Score, score};
+use plylab::game::{Evaluator, Game, Score, Status, score};
 use plylab::games::random_tree::OracleOrder;
 use plylab::lab::runner::{GameTask, RunOptions, with_game};
 use plylab::lab::settings::{ChessEval, EvalChoice, NullMoveSetting, QuiescenceSetting};
@@ -1766,7 +1766,15 @@ impl GameTask for InfoLines {
         let result = search_observed(root, eval, &self.config, &self.limits, print);
         match result.last() {
             Some(last) => {
-                let best = last.best_move.map_or("(none)".into(), |m| m.to_string());
+                let best = match (last.best_move, root.status()) {
+                    (Some(m), _) => m.to_string(),
+                    // A finished position (a draw by the rules, too) has no move to search.
+                    (None, Status::Over(outcome)) => format!(
+                        "(none: the game is over, {})",
+                        plylab::arena::play::rule_reason(root, outcome)
+                    ),
+                    (None, Status::Ongoing) => "(none)".into(),
+                };
                 // Only a search that saw the end of the game has an exact game result.
                 let exact = score::is_decisive(last.score)
                     || root.remaining_plies().is_some_and(|r| last.depth >= r);

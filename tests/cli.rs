@@ -494,6 +494,19 @@ fn search_prints_an_info_line_per_depth_and_a_best_move() {
     }
     let last = stdout.lines().last().expect("output");
     assert!(last.starts_with("bestmove "), "{stdout}");
+    // A finished position has no best move, and the line says why.
+    for (game, position, why) in [
+        (
+            "chess",
+            "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
+            "insufficient material",
+        ),
+        ("connect4", "4455667", "four in a row"),
+    ] {
+        let stdout = ok(&["search", game, position, "--depth", "2"]);
+        let expected = format!("bestmove (none: the game is over, {why}) score ");
+        assert!(stdout.contains(&expected), "{stdout}");
+    }
 }
 
 #[test]

@@ -912,7 +912,8 @@ fn next_streak(
 }
 
 /// The name of a rule ending: chess's by what the board shows, the others' by the game.
-fn rule_reason<G: Game>(pos: &G, outcome: Outcome) -> &'static str {
+#[must_use]
+pub fn rule_reason<G: Game>(pos: &G, outcome: Outcome) -> &'static str {
     if let Some(chess) = (pos as &dyn Any).downcast_ref::<Chess>() {
         return chess_reason(chess);
     }
