@@ -1762,6 +1762,21 @@ impl GameTask for InfoLines {
         eval: &E,
         to_set_score: &dyn Fn(Score) -> i32,
     ) {
+        let l = &self.limits;
+        if l.depth.is_none()
+            && l.nodes.is_none()
+            && l.time.is_none()
+            && root.status() == Status::Ongoing
+        {
+            // Deepening to the end of an othello or connect-four game from its start can
+            // take longer than anyone waits: say what is going on.
+            let plies = root
+                .remaining_plies()
+                .map_or(String::new(), |n| format!(", at most {n} plies from here"));
+            eprintln!(
+                "note: no --depth, --nodes or --time-ms: the search deepens to the end of the game{plies} (Ctrl-C stops it)"
+            );
+        }
         let print = |it: &Iteration<G::Move>| println!("{}", info_line(it));
         let result = search_observed(root, eval, &self.config, &self.limits, print);
         match result.last() {

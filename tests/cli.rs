@@ -507,6 +507,14 @@ fn search_prints_an_info_line_per_depth_and_a_best_move() {
         let expected = format!("bestmove (none: the game is over, {why}) score ");
         assert!(stdout.contains(&expected), "{stdout}");
     }
+    // Without a limit the search goes to the end of the game, and says so.
+    let (code, stdout, stderr) = plylab(&["search", "tictactoe", "5"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("bestmove "), "{stdout}");
+    assert!(
+        stderr.contains("deepens to the end of the game, at most 8 plies from here"),
+        "{stderr}"
+    );
 }
 
 #[test]
