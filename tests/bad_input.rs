@@ -394,6 +394,12 @@ const CASES: &[Case] = &[
         "unknown field `command`",
     ),
     case(
+        "arena_opening_listed_twice.toml",
+        7,
+        "positions",
+        "`4453` is listed twice",
+    ),
+    case(
         "arena_two_opening_sources.toml",
         7,
         "openings",

@@ -1086,6 +1086,13 @@ fn listed(
             let why = format!("`{t}` is a finished game: an opening must leave a move to play");
             return Err(src.at(text, "positions", why));
         }
+        if out.iter().any(|o: &Opening| o.label == t) {
+            let why = format!(
+                "`{t}` is listed twice: the rounds cycle through the openings, so `games` \
+                 already plays each more than once"
+            );
+            return Err(src.at(text, "positions", why));
+        }
         out.push(Opening {
             label: t.to_owned(),
             position,
