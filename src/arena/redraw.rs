@@ -65,16 +65,14 @@ fn describe(left_out: &[LeftOut]) -> Option<String> {
     if left_out.is_empty() {
         return None;
     }
-    let shown: Vec<String> = left_out
+    let rows: Vec<String> = left_out
         .iter()
-        .take(5)
         .map(|(line, why)| format!("line {line} ({why})"))
         .collect();
-    let more = if left_out.len() > 5 { ", ..." } else { "" };
     Some(format!(
-        "{} rows left out, {}{more}",
+        "{} rows left out, {}",
         left_out.len(),
-        shown.join(", ")
+        crate::lab::diagnose::first_few(&rows, 5, ", ")
     ))
 }
 

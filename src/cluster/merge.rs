@@ -289,13 +289,9 @@ fn check_coverage(
             .filter_map(|id| Some(format!("{unit} {id}: {}", damaged.get(id)?)))
             .collect();
         if !why.is_empty() {
-            let more = match why.len() {
-                n if n > 3 => format!(" and {} more", n - 3),
-                _ => String::new(),
-            };
             problems.push(format!(
-                "rows left out as damaged: {}{more}",
-                why[..why.len().min(3)].join("; ")
+                "rows left out as damaged: {}",
+                crate::lab::diagnose::first_few(&why, 3, "; ")
             ));
         }
     }

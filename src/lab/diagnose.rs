@@ -25,6 +25,18 @@ pub fn did_you_mean<'a>(
         .map(|(_, c)| c)
 }
 
+/// The first `shown` of `items` joined by `separator`, then how many more there are
+/// (`a; b; c; and 4 more`): a message names a few of many rows without flooding the
+/// terminal.
+#[must_use]
+pub fn first_few(items: &[String], shown: usize, separator: &str) -> String {
+    let mut text = items[..items.len().min(shown)].join(separator);
+    if items.len() > shown {
+        text.push_str(&format!("{separator}and {} more", items.len() - shown));
+    }
+    text
+}
+
 /// `"; did you mean `x`?"` for [`did_you_mean`]'s answer, or nothing.
 #[must_use]
 pub fn suggestion<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> String {
@@ -477,6 +489,14 @@ fn entry_value(text: &str, table: &str, index: usize, key: &str) -> std::ops::Ra
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn first_few_names_some_and_counts_the_rest() {
+        let items: Vec<String> = ["a", "b", "c", "d"].map(String::from).to_vec();
+        assert_eq!(first_few(&items, 5, ", "), "a, b, c, d");
+        assert_eq!(first_few(&items, 4, ", "), "a, b, c, d");
+        assert_eq!(first_few(&items, 2, "; "), "a; b; and 2 more");
+    }
 
     #[test]
     fn suggestions_are_for_typos_only() {

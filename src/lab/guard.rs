@@ -200,16 +200,14 @@ fn damaged_note(damaged: &std::collections::BTreeMap<usize, String>) -> Option<S
     if damaged.is_empty() {
         return None;
     }
-    let shown: Vec<String> = damaged
+    let jobs: Vec<String> = damaged
         .iter()
-        .take(3)
         .map(|(job, why)| format!("job {job}: {why}"))
         .collect();
-    let more = if damaged.len() > 3 { "; ..." } else { "" };
     Some(format!(
-        "{} jobs' rows are not kept, and those jobs run again ({}{more})",
+        "{} jobs' rows are not kept, and those jobs run again ({})",
         damaged.len(),
-        shown.join("; ")
+        super::diagnose::first_few(&jobs, 3, "; ")
     ))
 }
 
