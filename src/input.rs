@@ -124,7 +124,7 @@ pub fn read(path: &Path, cap: Cap) -> io::Result<Vec<u8>> {
 /// # Errors
 /// The file cannot be read.
 pub fn fingerprint(path: &Path) -> io::Result<String> {
-    let mut file = io::BufReader::new(File::open(path)?);
+    let mut file = File::open(path)?;
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
     let mut chunk = [0u8; 1 << 16];
     loop {

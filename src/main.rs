@@ -1748,6 +1748,22 @@ fn parse_position(game: GameName, text: &str) -> Result<GamePosition, Failure> {
         .map_err(|e| Failure::bad_input(format!("bad {kind} position `{text}`: {e}")))
 }
 
+/// Says on stderr that a search of `root` without a limit deepens to the end of the game,
+/// and how far that is: from the start of an othello or connect-four game it takes longer
+/// than anyone waits, and would look hung.
+fn note_unlimited<G: Game>(root: &G, limits: &Limits) {
+    let unlimited = limits.depth.is_none() && limits.nodes.is_none() && limits.time.is_none();
+    if unlimited && root.status() == Status::Ongoing {
+        let plies = root
+            .remaining_plies()
+            .map_or(String::new(), |n| format!(", at most {n} plies from here"));
+        eprintln!(
+            "note: no --depth, --nodes or --time-ms: the search deepens to the end of the \
+             game{plies} (Ctrl-C stops it)"
+        );
+    }
+}
+
 /// Prints engine-style info lines as iterations complete.
 struct InfoLines {
     config: SearchConfig,
@@ -1762,21 +1778,7 @@ impl GameTask for InfoLines {
         eval: &E,
         to_set_score: &dyn Fn(Score) -> i32,
     ) {
-        let l = &self.limits;
-        if l.depth.is_none()
-            && l.nodes.is_none()
-            && l.time.is_none()
-            && root.status() == Status::Ongoing
-        {
-            // Deepening to the end of an othello or connect-four game from its start can
-            // take longer than anyone waits: say what is going on.
-            let plies = root
-                .remaining_plies()
-                .map_or(String::new(), |n| format!(", at most {n} plies from here"));
-            eprintln!(
-                "note: no --depth, --nodes or --time-ms: the search deepens to the end of the game{plies} (Ctrl-C stops it)"
-            );
-        }
+        note_unlimited(root, &self.limits);
         let print = |it: &Iteration<G::Move>| println!("{}", info_line(it));
         let result = search_observed(root, eval, &self.config, &self.limits, print);
         match result.last() {

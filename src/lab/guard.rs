@@ -196,7 +196,7 @@ pub fn reads_any(searcher: &SearcherVariant, files: &[String]) -> bool {
 
 /// The jobs whose rows a resumed run does not keep, as [`whole_jobs`] gives them,
 /// the first three with why; `None` when every job's rows read.
-fn damaged_note(damaged: &std::collections::BTreeMap<usize, String>) -> Option<String> {
+fn damaged_note(damaged: &BTreeMap<usize, String>) -> Option<String> {
     if damaged.is_empty() {
         return None;
     }

@@ -95,15 +95,18 @@ pub fn read_checked(
     read_lines(path, take, skip_invalid, |line, set| {
         let entry = parse_line(kind, line, set).map_err(|e| e.to_string())?;
         let has_score = entry.answer.is_some();
-        match *scored.get_or_insert(has_score) {
-            true if !has_score => Err("no known score, while the set's first position has one: \
-                 every line of a set gives its score, or none does"
-                .to_owned()),
-            false if has_score => Err("a known score, while the set's first position has none: \
-                 every line of a set gives its score, or none does"
-                .to_owned()),
-            _ => Ok(entry),
+        if *scored.get_or_insert(has_score) == has_score {
+            return Ok(entry);
         }
+        let (this, first) = if has_score {
+            ("a known score", "none")
+        } else {
+            ("no known score", "one")
+        };
+        Err(format!(
+            "{this}, while the set's first position has {first}: every line of a set gives \
+             its score, or none does"
+        ))
     })
 }
 
