@@ -408,6 +408,13 @@ fn pgn_comments_variations_and_missing_results() {
     assert_eq!(games.len(), 1);
     assert_eq!(games[0].moves.len(), 8);
     assert_eq!(games[0].result, "1-0");
+    // A second result after a game's ends no game (it was read as an empty one), while
+    // games one after the other, with or without tags, are read.
+    let message = read("1. e4 e5 1-0 0-1\n").unwrap_err().to_string();
+    assert!(message.contains("`0-1` ends no game"), "{message}");
+    let games = read("1. e4 e5 1-0\n1. d4 d5 0-1\n[Event \"x\"]\n\n*\n").expect("pgn");
+    let results: Vec<String> = games.into_iter().map(|g| g.result).collect();
+    assert_eq!(results, ["1-0", "0-1", "*"]);
 }
 
 /// Tag pairs are read by the standard's grammar (a `FEN` tag spaced otherwise is still the

@@ -243,6 +243,9 @@ struct PgnReader<'a> {
     variation_line: usize,
     /// The current game's `Result` tag, checked against its movetext's result.
     result_tag: Option<String>,
+    /// Whether a result has ended a game and nothing (no tag, no move) has come since: a
+    /// second result there ends no game.
+    after_result: bool,
 }
 
 impl<'a> PgnReader<'a> {
@@ -255,6 +258,7 @@ impl<'a> PgnReader<'a> {
             variations: 0,
             variation_line: 0,
             result_tag: None,
+            after_result: false,
         }
     }
 
@@ -295,6 +299,7 @@ impl<'a> PgnReader<'a> {
     /// had moves and no result (so that it is not merged into this one).
     fn tag(&mut self, n: usize, line: &str) -> Result<(), BookError> {
         self.close_unterminated();
+        self.after_result = false;
         let mut rest = line;
         while !rest.is_empty() {
             let (name, value, after) = tag_pair(rest).map_err(|why| self.err(n, why))?;
@@ -342,6 +347,13 @@ impl<'a> PgnReader<'a> {
             ")" => self.variations -= 1,
             _ if self.variations > 0 => {}
             t if is_result(t) => {
+                if self.after_result && self.game.is_none() {
+                    let why = format!(
+                        "`{token}` ends no game: a second result after the last game's (each \
+                         game's movetext ends with one)"
+                    );
+                    return Err(self.err(n, why));
+                }
                 if let Some(tag) = self.result_tag.take().filter(|tag| tag != token) {
                     let why = format!("the movetext ends `{token}`, its Result tag says `{tag}`");
                     return Err(self.err(n, why));
@@ -349,6 +361,7 @@ impl<'a> PgnReader<'a> {
                 let mut done = self.game.take().unwrap_or_else(new_game);
                 token.clone_into(&mut done.result);
                 self.games.push(done);
+                self.after_result = true;
             }
             t if t.starts_with('$')
                 || t.trim_end_matches('.').chars().all(|c| c.is_ascii_digit()) => {}
