@@ -99,11 +99,16 @@ fn run_until_first_job(
     (child, stderr, seen)
 }
 
-/// The number of seconds `out/run.json` records under `key`, if any.
-fn recorded_seconds(out: &Path, key: &str) -> Option<f64> {
+/// What `out/run.json` records under `key` (null if nothing).
+fn recorded(out: &Path, key: &str) -> serde_json::Value {
     let json = std::fs::read_to_string(out.join("run.json")).expect("run.json");
     let value: serde_json::Value = serde_json::from_str(&json).expect("json");
-    value.get(key).and_then(serde_json::Value::as_f64)
+    value.get(key).cloned().unwrap_or_default()
+}
+
+/// The number of seconds `out/run.json` records under `key`, if any.
+fn recorded_seconds(out: &Path, key: &str) -> Option<f64> {
+    recorded(out, key).as_f64()
 }
 
 /// The rows of searches.csv as (searcher, position, repetition, depth, nodes, score).
@@ -366,12 +371,13 @@ fn resume_by_another_build_records_both_commits() {
     let (code, _, stderr) = experiment(&file, &out, &["--no-plot"]);
     assert_eq!(code, 0, "{stderr}");
     let json = out.join("run.json");
-    let commit = |json: &Path| -> String {
-        let text = std::fs::read_to_string(json).expect("run.json");
-        let value: serde_json::Value = serde_json::from_str(&text).expect("json");
-        value["git_commit"].as_str().expect("git_commit").to_owned()
+    let commit = |out: &Path| -> String {
+        recorded(out, "git_commit")
+            .as_str()
+            .expect("git_commit")
+            .to_owned()
     };
-    let now = commit(&json);
+    let now = commit(&out);
     let text = std::fs::read_to_string(&json).expect("run.json");
     std::fs::write(&json, text.replace(&now, "0123abc")).expect("write");
     let (code, _, stderr) = experiment(&file, &out, &["--no-plot", "--resume"]);
@@ -380,11 +386,11 @@ fn resume_by_another_build_records_both_commits() {
         stderr.contains("written by plylab commit 0123abc"),
         "{stderr}"
     );
-    assert_eq!(commit(&json), format!("0123abc + {now}"));
+    assert_eq!(commit(&out), format!("0123abc + {now}"));
     let (code, _, stderr) = experiment(&file, &out, &["--no-plot", "--resume"]);
     assert_eq!(code, 0, "{stderr}");
     assert!(!stderr.contains("written by plylab commit"), "{stderr}");
-    assert_eq!(commit(&json), format!("0123abc + {now}"));
+    assert_eq!(commit(&out), format!("0123abc + {now}"));
 }
 
 #[test]

@@ -184,6 +184,17 @@ impl GameRow {
             && self.seed == slot.seed
     }
 
+    /// Why this row cannot be the game `slot` of `plan`: another game of the schedule (`no
+    /// game of the match`), or a line that cannot be it ([`Self::line_fault`]); `None` when
+    /// it is that game.
+    #[must_use]
+    pub fn fault_as(&self, plan: &MatchPlan, slot: &GameSlot) -> Option<&'static str> {
+        if !self.matches(plan, slot) {
+            return Some("no game of the match");
+        }
+        self.line_fault(&plan.openings[slot.opening].position)
+    }
+
     /// Why this row cannot be the game that its line plays from its opening `start`: a move
     /// that is not legal or follows the end, a `plies` that is not the line's length, or a
     /// result that the line's final position contradicts (a game that ended otherwise, by

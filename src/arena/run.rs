@@ -534,14 +534,12 @@ pub(crate) fn read_games_counted(
             left_out.push((line, "unreadable"));
             continue;
         };
-        let Some(slot) = schedule
+        let fault = schedule
             .get(row.game)
-            .filter(|slot| row.matches(plan, slot))
-        else {
-            left_out.push((line, "no game of the match"));
-            continue;
-        };
-        if let Some(fault) = row.line_fault(&plan.openings[slot.opening].position) {
+            .map_or(Some("no game of the match"), |slot| {
+                row.fault_as(plan, slot)
+            });
+        if let Some(fault) = fault {
             left_out.push((line, fault));
         } else if !seen.insert(row.game) {
             left_out.push((line, "a game read twice"));
@@ -582,13 +580,7 @@ fn resume_rows(
         // cannot be its game is played again.
         let fits = schedule
             .binary_search_by_key(&row.game, |s| s.index)
-            .is_ok_and(|i| {
-                let slot = &schedule[i];
-                row.matches(plan, slot)
-                    && row
-                        .line_fault(&plan.openings[slot.opening].position)
-                        .is_none()
-            });
+            .is_ok_and(|i| row.fault_as(plan, &schedule[i]).is_none());
         let fresh = !stale(&row.first) && !stale(&row.second);
         if fits && fresh && !rows.iter().any(|r| r.game == row.game) {
             rows.push(row);
