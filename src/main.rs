@@ -1203,6 +1203,15 @@ fn run_learn(args: &LearnArgs) -> Result<(), Failure> {
     let report = run(&args.file, &options).map_err(|e| match e {
         LearnError::BadInput(m) => Failure::bad_input(m),
         LearnError::Failed(m) => Failure::failed(m),
+        LearnError::Interrupted(m) => {
+            // The same command resumes from the checkpoint; --restart would throw it away.
+            let mut again: Vec<String> = std::env::args().collect();
+            again.retain(|a| a != "--restart");
+            Failure {
+                code: 130,
+                message: format!("{m}. Resume with:\n  {}", shell_words(&again)),
+            }
+        }
     })?;
     println!(
         "wrote {} and {}: loss {:.6} -> {:.6} in {:.1} s",
@@ -1486,6 +1495,11 @@ fn resume_command(out: &std::path::Path) -> String {
     if !args.iter().any(|a| a == "--resume") {
         args.push("--resume".into());
     }
+    shell_words(&args)
+}
+
+/// `args` as one command line, each quoted for a POSIX shell where it needs to be.
+fn shell_words(args: &[String]) -> String {
     args.iter()
         .map(|a| {
             let plain = !a.is_empty()

@@ -419,3 +419,63 @@ batch = 8
         "{err}"
     );
 }
+
+/// Ctrl-C in a learning run: the running batch finishes, the checkpoint is written, the
+/// exit code is 130 with the command that resumes, and that command ends with the weights
+/// of a run that went straight through.
+#[cfg(unix)]
+#[test]
+fn ctrl_c_writes_the_checkpoint_and_the_run_resumes() {
+    use std::process::{Command, Stdio};
+    let dir = TempDir::new("learn-ctrl-c");
+    let spec = "name = \"c4\"\ngame = \"connect4\"\nmethod = \"tdleaf\"\nseed = 3\nthreads = 2\n\
+                [self_play]\ngames = 20000\ndepth = 3\nrandom_plies = 4\nmax_plies = 42\n\
+                [td]\nlambda = 0.7\nlearning_rate = 0.05\nk = 20.0\nbatch = 8\n";
+    let file = dir.path("c4.toml");
+    fs::write(&file, spec).unwrap();
+    let out = dir.path("out");
+    let weights = dir.path("w");
+    // Not --quiet: Ctrl-C is caught in an interactive run, as in experiments.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_plylab"))
+        .args(["learn", file.to_str().unwrap(), "--no-plot", "--out"])
+        .arg(&out)
+        .arg("--weights-dir")
+        .arg(&weights)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let state = out.join("checkpoint/state.json");
+    let begun = std::time::Instant::now();
+    while !state.exists() && begun.elapsed().as_secs() < 60 {
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(status.success());
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().expect("stderr"), &mut stderr)
+        .expect("stderr reads");
+    assert_eq!(
+        child.wait().expect("the run ends").code(),
+        Some(130),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains(" of 2500 batches done, the checkpoint in "),
+        "{stderr}"
+    );
+    assert!(stderr.contains("Resume with:"), "{stderr}");
+    assert!(state.exists(), "{stderr}");
+    assert!(!weights.join("c4.toml").exists(), "{stderr}");
+    let (code, err) = learn(&file, &out, &weights, &[]);
+    assert_eq!(code, 0, "{err}");
+    let (code, err) = learn(&file, &dir.path("whole"), &dir.path("w2"), &[]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        fs::read(weights.join("c4.toml")).unwrap(),
+        fs::read(dir.path("w2/c4.toml")).unwrap()
+    );
+}

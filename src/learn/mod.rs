@@ -11,6 +11,9 @@
 //! file gives the same weights byte for byte on any number of threads. A run interrupted
 //! leaves `results/<name>/checkpoint/`; the next run of the same file resumes from it
 //! (self-play games already played, the epoch or batch reached) and removes it when done.
+//! Ctrl-C (with the progress bar shown) lets the running batch of games or the running
+//! epoch finish, writes the checkpoint, and ends with exit code 130 and the command that
+//! resumes.
 
 pub mod selfplay;
 pub mod td;
@@ -30,6 +33,7 @@ use crate::games::chess::Chess;
 use crate::games::connect4::Connect4;
 use crate::games::linear::{self, LinearKind, Weights};
 use crate::games::othello::Othello;
+use crate::lab::progress::interrupt;
 use crate::rng::mix;
 use crate::search::{Ordering, Quiescence, SearchConfig};
 use selfplay::{PlayedGame, SelfPlay, play_game, read_arena_games};
@@ -44,6 +48,9 @@ pub enum LearnError {
     /// Writing results failed.
     #[error("{0}")]
     Failed(String),
+    /// Stopped by Ctrl-C (exit code 130) after writing the checkpoint.
+    #[error("{0}")]
+    Interrupted(String),
 }
 
 /// A game whose linear evaluation can be learned: the features as the gradient of the
@@ -669,20 +676,38 @@ pub fn read_spec(path: &Path) -> Result<(LearnSpec, String), LearnError> {
 ///
 /// # Errors
 /// [`LearnError::BadInput`] for a bad learning, weights or games file;
-/// [`LearnError::Failed`] when results cannot be written.
+/// [`LearnError::Failed`] when results cannot be written;
+/// [`LearnError::Interrupted`] after Ctrl-C, the checkpoint written.
 pub fn run(path: &Path, options: &LearnOptions) -> Result<LearnReport, LearnError> {
     let (spec, text) = read_spec(path)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(spec.threads)
         .build()
         .map_err(|e| LearnError::Failed(e.to_string()))?;
-    pool.install(|| match spec.game.as_str() {
+    // As in experiments, Ctrl-C is caught only in an interactive run (the progress bar).
+    if options.progress {
+        interrupt::install();
+    }
+    let ran = pool.install(|| match spec.game.as_str() {
         "chess" => Run::<Chess>::new(&spec, &text, path, options)?.go(),
         "checkers" => Run::<Checkers>::new(&spec, &text, path, options)?.go(),
         "othello" => Run::<Othello>::new(&spec, &text, path, options)?.go(),
         "backgammon" => Run::<Backgammon>::new(&spec, &text, path, options)?.go(),
         _ => Run::<Connect4>::new(&spec, &text, path, options)?.go(),
-    })
+    });
+    if options.progress {
+        interrupt::uninstall();
+    }
+    ran
+}
+
+/// Why a run ends before its last epoch or batch, its checkpoint written.
+#[derive(Clone, Copy, Debug)]
+enum Stop {
+    /// `--stop-after` (for testing resumption): exit code 1.
+    AsAsked,
+    /// Ctrl-C: exit code 130.
+    Interrupted,
 }
 
 /// One curve point: x (epoch or games) and one or two losses (Texel: training and
@@ -918,20 +943,41 @@ impl<'a, G: LearnGame> Run<'a, G> {
         }
     }
 
+    /// Whether the run stops after `done` of `total` epochs or batches: `--stop-after`, or
+    /// Ctrl-C (not after the last: the run is then as good as finished).
+    fn stop_at(&self, done: u32, total: u32) -> Option<Stop> {
+        if self.options.stop_after == Some(done) {
+            Some(Stop::AsAsked)
+        } else if done < total && interrupt::requested() {
+            Some(Stop::Interrupted)
+        } else {
+            None
+        }
+    }
+
     /// Writes checkpoint `c` (atomically: a temporary file renamed); with `stop`, then ends
-    /// the run as an interruption would.
-    fn save_checkpoint(&self, c: &Checkpoint, stop: bool) -> Result<(), LearnError> {
+    /// the run, saying how far it got of `total` `unit` (epochs or batches).
+    fn save_checkpoint(
+        &self,
+        c: &Checkpoint,
+        stop: Option<Stop>,
+        total: u32,
+        unit: &str,
+    ) -> Result<(), LearnError> {
         let done = c.done;
         let path = self.checkpoint_dir.join("state.json");
         let json = serde_json::to_string(c).map_err(|e| LearnError::Failed(e.to_string()))?;
         crate::output::replace_bytes(&path, json.as_bytes()).map_err(io_err(&path))?;
-        if stop {
-            return Err(LearnError::Failed(format!(
-                "stopped after {done} as asked; the checkpoint is in {}",
-                self.checkpoint_dir.display()
-            )));
+        let dir = self.checkpoint_dir.display();
+        match stop {
+            None => Ok(()),
+            Some(Stop::AsAsked) => Err(LearnError::Failed(format!(
+                "stopped after {done} as asked; the checkpoint is in {dir}"
+            ))),
+            Some(Stop::Interrupted) => Err(LearnError::Interrupted(format!(
+                "interrupted: {done} of {total} {unit} done, the checkpoint in {dir}"
+            ))),
         }
-        Ok(())
     }
 
     /// The self-play games for Texel: those already in the checkpoint, then the rest,
@@ -973,6 +1019,14 @@ impl<'a, G: LearnGame> Run<'a, G> {
             crate::output::replace_bytes(&path, file_text.as_bytes()).map_err(io_err(&path))?;
             games.extend(batch);
             bar.set_position(games.len() as u64);
+            if games.len() < sp.games && interrupt::requested() {
+                return Err(LearnError::Interrupted(format!(
+                    "interrupted: {} of {} self-play games played, kept in {}",
+                    games.len(),
+                    sp.games,
+                    path.display()
+                )));
+            }
         }
         bar.finish_and_clear();
         Ok(games)
@@ -1067,10 +1121,10 @@ impl<'a, G: LearnGame> Run<'a, G> {
             adam.step(&mut w, &g, &self.frozen);
             measure(&w, &mut curve, epoch);
             bar.set_position(u64::from(epoch));
-            let stop = self.options.stop_after == Some(epoch);
-            if (epoch % t.checkpoint_every == 0 && epoch < t.epochs) || stop {
+            let stop = self.stop_at(epoch, t.epochs);
+            if (epoch % t.checkpoint_every == 0 && epoch < t.epochs) || stop.is_some() {
                 let c = self.checkpoint(epoch, &w, &adam, k, &curve, 0);
-                self.save_checkpoint(&c, stop)?;
+                self.save_checkpoint(&c, stop, t.epochs, "epochs")?;
             }
         }
         bar.finish_and_clear();
@@ -1168,10 +1222,10 @@ impl<'a, G: LearnGame> Run<'a, G> {
             });
             bar.set_position(((b + 1) * t.batch).min(sp.games) as u64);
             let done = (b + 1) as u32;
-            let stop = self.options.stop_after == Some(done);
-            if b + 1 < batches || stop {
+            let stop = self.stop_at(done, total);
+            if b + 1 < batches || stop.is_some() {
                 let c = self.checkpoint(done, &w, &adam, t.k, &curve, decisive);
-                self.save_checkpoint(&c, stop)?;
+                self.save_checkpoint(&c, stop, total, "batches")?;
             }
         }
         bar.finish_and_clear();
