@@ -134,6 +134,44 @@ fn outcomes(csv_text: &str) -> Vec<String> {
         .collect()
 }
 
+/// A backgammon player without `eval` plays with pubeval, as in experiments (it was once
+/// refused, blamed on an evaluation `pst` the file never named); one naming a chess
+/// evaluation is refused at its `eval`.
+#[test]
+fn a_backgammon_player_evaluates_with_pubeval_by_default() {
+    let dir = TempDir::new("arena-chance-default-eval");
+    let lines = |name: &str, pubeval: &str| {
+        let (code, log, out) = run(
+            &dir,
+            name,
+            &backgammon(name, 4, &format!("{pubeval}{RACE}")),
+            &[],
+        );
+        assert_eq!(code, 0, "{log}");
+        games(&out)
+            .into_iter()
+            .map(|g| g["line"].clone())
+            .collect::<Vec<_>>()
+    };
+    let named = lines("named", PUBEVAL);
+    assert_eq!(named.len(), 4);
+    assert_eq!(
+        lines("default", &PUBEVAL.replace("eval = \"pubeval\"\n", "")),
+        named
+    );
+    let pst = backgammon(
+        "pst",
+        2,
+        &format!(
+            "{}{RACE}",
+            PUBEVAL.replace("pubeval\"\nlimits", "pst\"\nlimits")
+        ),
+    );
+    let (code, log, _) = run(&dir, "pst", &pst, &[]);
+    assert_eq!(code, 2, "{log}");
+    assert!(log.contains("pst.toml:13:8: key `eval`"), "{log}");
+}
+
 #[test]
 fn players_that_cannot_play_the_game_are_refused() {
     let dir = TempDir::new("arena-chance-errors");

@@ -25,7 +25,6 @@ use super::play::Winner;
 use super::record::GameRow;
 use super::spec::MatchPlan;
 use crate::game::{Game, Weight};
-use crate::lab::settings::ChessEval;
 use crate::lab::spec::{GameKind, SearcherSpec, SearcherVariant, Source, SpecError};
 use crate::rng::{XorShift, mix};
 
@@ -287,8 +286,8 @@ pub fn write_points(plan: &MatchPlan, out: &Path, rows: &[GameRow]) -> std::io::
 
 /// A plylab player of a game with chance must search chance nodes (expectiminimax, Star1,
 /// Star2, or a Monte Carlo search, which samples them), and a player of a deterministic
-/// game must not; a backgammon player evaluates with `pubeval`, `race` or linear backgammon
-/// weights (`linear:<file>`).
+/// game must not. (Which evaluations a player may name is `check_eval`'s: without `eval`,
+/// a backgammon player evaluates with pubeval, as in experiments.)
 ///
 /// # Errors
 /// A [`SpecError`] at the searcher's label.
@@ -313,14 +312,6 @@ pub(crate) fn check_players(
                 "`{}` (algorithm {}) searches games with chance nodes, and {game} has none",
                 v.label,
                 v.algorithm_name()
-            )
-        } else if game == GameKind::Backgammon
-            && !matches!(v.eval, ChessEval::Pubeval | ChessEval::Race)
-            && !matches!(v.eval, ChessEval::Linear(id) if id.get().backgammon.is_some())
-        {
-            format!(
-                "`{}` evaluates with `{}`: backgammon's are pubeval, race and linear backgammon weights",
-                v.label, v.eval
             )
         } else {
             continue;
