@@ -1135,7 +1135,7 @@ fn an_engine_that_is_not_installed_is_refused() {
             refused(
                 &args,
                 &[
-                    "missing.toml: player `b`: program",
+                    "missing.toml:11:10: key `engine`: player `b`: program",
                     &format!("`{cmd}` not found ({why})"),
                 ],
             );

@@ -974,6 +974,7 @@ mod tests {
             kind: PlayerKind::Engine(super::super::engine::EngineSpec::default()),
             limits: Limits::default(),
             tc: None,
+            engine_entry: None,
         };
         let mut game = GameState::new(Chess::startpos(), [&player, &player], &rules);
         let knights = ["g1f3", "g8f6", "f3g1", "f6g8"];

@@ -270,6 +270,9 @@ pub struct Player {
     pub limits: Limits,
     /// Its clock, if it plays under a time control.
     pub tc: Option<TimeControl>,
+    /// Where the file gives its `engine` entry (the message left empty), for errors found
+    /// after loading, such as a program that is not installed; `None` for a plylab search.
+    pub engine_entry: Option<SpecError>,
 }
 
 impl Player {
@@ -470,18 +473,26 @@ impl MatchPlan {
     pub fn check_programs(&self) -> Result<(), String> {
         let missing = self.players.iter().find_map(|p| {
             let program = p.kind.program()?;
-            (!super::process::program_exists(program)).then_some((&p.name, program))
+            (!super::process::program_exists(program)).then_some((p, program))
         });
-        missing.map_or(Ok(()), |(name, program)| {
-            Err(format!(
-                "{}: player `{name}`: program `{program}` not found ({})",
-                self.file.display(),
+        missing.map_or(Ok(()), |(player, program)| {
+            let why = format!(
+                "player `{}`: program `{program}` not found ({})",
+                player.name,
                 if program.contains('/') {
                     "no such file"
                 } else {
                     "in no directory on the PATH"
                 }
-            ))
+            );
+            Err(match &player.engine_entry {
+                Some(at) => SpecError {
+                    message: why,
+                    ..at.clone()
+                }
+                .to_string(),
+                None => format!("{}: {why}", self.file.display()),
+            })
         })
     }
 
@@ -832,6 +843,7 @@ fn player(
         PlayerKind::Engine(_) | PlayerKind::External(_) if swept.is_empty() => label.clone(),
         PlayerKind::Engine(_) | PlayerKind::External(_) => format!("{label}[{}]", swept.join(" ")),
     };
+    let engine_entry = spec.engine.as_ref().map(|e| src.at(e, "engine", ""));
     if let PlayerKind::External(_) = kind {
         // Its strength is its own setting (arguments, plies); a clock or a per-move limit
         // would be silently ignored.
@@ -847,6 +859,7 @@ fn player(
             kind,
             limits: Limits::default(),
             tc: None,
+            engine_entry,
         });
     }
     if let PlayerKind::Engine(e) = &kind
@@ -870,6 +883,7 @@ fn player(
         kind,
         limits,
         tc,
+        engine_entry,
     })
 }
 
