@@ -296,15 +296,22 @@ impl Game for Othello {
         }
     }
 
+    /// The discs, the side to move and the plies played. A pass is a ply, so the same discs
+    /// and side recur two plies later after two passes (one each); keyed by the plies too,
+    /// the table never lets an entry of the deeper search of one occurrence answer the
+    /// other, and a table search keeps minimax's value at every fixed depth, as in connect
+    /// four (in chess a deeper entry can answer: "grafting", EXPERIMENTS.md, `tt_mb`).
     fn hash(&self) -> u64 {
-        // Two rounds of the splitmix64 mixer over the two boards and the side: every bit of
-        // either board reaches every bit of the hash, so tables may index by any bits.
+        // Two rounds of the splitmix64 mixer over the two boards, the side and the plies:
+        // every bit of either board reaches every bit of the hash, so tables may index by any
+        // bits.
         let side = if self.black_to_move {
             0
         } else {
             0x5851_F42D_4C95_7F2D
         };
-        mix(mix(self.player ^ side).wrapping_add(self.opponent))
+        let plies = u64::from(self.plies).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        mix(mix(self.player ^ side ^ plies).wrapping_add(self.opponent))
     }
 
     fn plies_played(&self) -> u32 {
