@@ -52,7 +52,7 @@ const CASES: &[Case] = &[
     case(
         "unknown_ordering_key.toml",
         10,
-        "ordering",
+        "ordering.killer",
         "unknown field `killer`",
     ),
     case(
@@ -196,15 +196,15 @@ const CASES: &[Case] = &[
     ),
     case(
         "table_on_mcts.toml",
-        8,
+        10,
         "tt_mb",
         "is for the alpha-beta family",
     ),
     case("threads_on_uct.toml", 10, "threads", "\"root_parallel\""),
     case(
         "mcts_without_budget.toml",
-        5,
-        "game",
+        9,
+        "limits",
         "needs a nodes (playouts) or time_ms limit",
     ),
     case(
@@ -247,7 +247,7 @@ const CASES: &[Case] = &[
         "b",
         "random_tree needs `b`",
     ),
-    case("random_tree_too_large.toml", 7, "b", "b=10, d=12"),
+    case("random_tree_too_large.toml", 6, "d", "b=10, d=12"),
     case("connect4_with_tree_key.toml", 7, "b", "random trees only"),
     case("zero_trees.toml", 8, "trees", "must be at least 1"),
     case("empty_searchers.toml", 3, "searchers", "empty"),
@@ -353,7 +353,7 @@ const CASES: &[Case] = &[
     case(
         "arena_resign_adjudication_unknown_key.toml",
         7,
-        "resign_adjudication",
+        "resign_adjudication.two_sided",
         "unknown field `two_sided`",
     ),
     case(
@@ -374,7 +374,7 @@ const CASES: &[Case] = &[
         "file",
         "no_such_book.bin",
     ),
-    case("arena_tc_and_time_ms.toml", 15, "limits", "drop time_ms"),
+    case("arena_tc_and_time_ms.toml", 17, "limits", "drop time_ms"),
     case(
         "arena_engine_not_chess.toml",
         16,
@@ -419,7 +419,7 @@ const CASES: &[Case] = &[
     ),
     case(
         "arena_mcts_without_budget.toml",
-        15,
+        17,
         "limits",
         "needs nodes (playouts)",
     ),
@@ -438,7 +438,7 @@ const CASES: &[Case] = &[
     ),
     case(
         "arena_xboard_node_limit.toml",
-        15,
+        17,
         "limits",
         "speaks xboard, which has no node limit",
     ),
@@ -518,6 +518,14 @@ const CASES: &[Case] = &[
         "trees",
         "999999999 jobs (chance × b × d × trees chance trees, before searchers)",
     ),
+    case("chance_tree_too_deep.toml", 7, "d", "d must be at most 40"),
+    case("chance_tree_empty_range.toml", 9, "lo", "need lo <= hi"),
+    case(
+        "arena_sprt_unknown_key.toml",
+        8,
+        "sprt.alfa",
+        "unknown field `alfa`",
+    ),
     case(
         "chance_tree_too_many_outcomes.toml",
         8,
@@ -539,7 +547,7 @@ const CASES: &[Case] = &[
     case("name_too_long.toml", 2, "name", "at most 100 characters"),
     case(
         "minimax_with_null_move.toml",
-        11,
+        13,
         "null_move",
         "`null_move` does nothing in algorithm = \"minimax\"",
     ),
@@ -551,19 +559,19 @@ const CASES: &[Case] = &[
     ),
     case(
         "null_verify_without_null_move.toml",
-        11,
+        13,
         "null_verify",
         "`null_verify` tunes `null_move`, which searcher `verified` does not turn on",
     ),
     case(
         "delta_margin_without_quiescence.toml",
-        12,
+        15,
         "delta_margin",
         "`delta_margin` tunes `quiescence`, which searcher `delta` does not turn on",
     ),
     case(
         "table_key_without_table.toml",
-        11,
+        13,
         "tt_move",
         "`tt_move` changes how the transposition table is used, and searcher `tt` has none (tt_mb = 0)",
     ),
@@ -575,7 +583,7 @@ const CASES: &[Case] = &[
     ),
     case(
         "arena_technique_idle_in_game.toml",
-        14,
+        17,
         "quiescence_checks",
         "searcher `b` turns it on, and checkers has no checks",
     ),

@@ -316,7 +316,7 @@ pub(crate) fn check_players(
         } else {
             continue;
         };
-        return Err(src.at(&spec.label, "algorithm", why));
+        return Err(src.at_key_of(&spec.label, "algorithm", why));
     }
     Ok(())
 }

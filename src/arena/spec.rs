@@ -763,7 +763,7 @@ fn player_kinds(
                 "searcher `{}` turns it on, and {why}: leave it off for this game",
                 spec.label.get_ref()
             );
-            return Err(src.at(&spec.label, key, why));
+            return Err(src.at_key_of(&spec.label, key, why));
         }
         if let Some(file) = &spec.book
             && let Some(why) = variants.iter().find_map(|v| book_mismatch(v, game))
@@ -820,19 +820,19 @@ fn player(
     swept: &[String],
     tc: Option<TimeControl>,
 ) -> Result<Player, SpecError> {
-    let at_label = |why: String| src.at(&spec.label, "limits", why);
+    let at_limits = |why: String| src.at_key_of(&spec.label, "limits", why);
     let label = spec.label.get_ref();
     if tc.is_some() && limits.time.is_some() {
         let why = format!(
             "`{label}` plays under a time control (tc), which gives each move its time: drop time_ms"
         );
-        return Err(at_label(why));
+        return Err(at_limits(why));
     }
     let timed = tc.is_some() || limits.time.is_some();
     let name = match &kind {
         PlayerKind::Search(v) => {
             if v.mcts.is_some() && !timed && limits.nodes.is_none() {
-                return Err(at_label(format!(
+                return Err(at_limits(format!(
                     "the Monte Carlo player `{label}` needs nodes (playouts), time_ms or tc per move"
                 )));
             }
@@ -852,7 +852,7 @@ fn player(
             let why = format!(
                 "`{label}` is an external program whose strength is its own setting: it takes no limits or tc"
             );
-            return Err(at_label(why));
+            return Err(at_limits(why));
         }
         return Ok(Player {
             name,
@@ -868,13 +868,13 @@ fn player(
     {
         let why =
             format!("`{label}` speaks xboard, which has no node limit: use depth, time_ms or tc");
-        return Err(at_label(why));
+        return Err(at_limits(why));
     }
     if !timed
         && limits == Limits::default()
         && !matches!(kind, PlayerKind::Search(ref v) if v.mcts.is_none())
     {
-        return Err(at_label(format!(
+        return Err(at_limits(format!(
             "`{label}` needs a limit per move: depth, nodes, time_ms or tc"
         )));
     }

@@ -209,6 +209,35 @@ pub fn key_before(text: &str, at: usize) -> Option<String> {
     (!key.is_empty()).then(|| key.to_owned())
 }
 
+/// Where `key` is assigned in the table entry (`[[searchers]]`, `[[games]]`) that holds
+/// byte `at`: as a line of its own, dotted (`ordering.tt_move = true`) or in an inline
+/// table (`ordering = { tt_move = true }`), sub-tables of the entry (`[searchers.limits]`)
+/// included. `None` when the entry does not assign it (a key left to its default).
+pub fn key_in_entry(text: &str, at: usize, key: &str) -> Option<usize> {
+    let at = floor_char_boundary(text, at);
+    let header_at =
+        |i: usize| text[i..].starts_with('[') && (i == 0 || text.as_bytes()[i - 1] == b'\n');
+    let start = (0..=at)
+        .rev()
+        .find(|&i| header_at(i) && text[i..].starts_with("[["))?;
+    let name: String = text[start + 2..]
+        .chars()
+        .take_while(|c| *c != ']')
+        .collect();
+    let sub_table = format!("[{}.", name.trim());
+    let end = (at..text.len())
+        .find(|&i| header_at(i) && !text[i..].starts_with(&sub_table))
+        .unwrap_or(text.len());
+    let entry = &text[start..end];
+    let key_at = entry.match_indices(key).map(|(i, _)| i).find(|&i| {
+        let before = entry[..i].trim_end_matches([' ', '\t']);
+        let opens = before.is_empty() || before.ends_with(['\n', '{', ',', '.']);
+        let after = entry[i + key.len()..].trim_start_matches([' ', '\t']);
+        opens && after.starts_with('=')
+    })?;
+    Some(start + key_at)
+}
+
 /// The largest char boundary of `text` at or before `at`.
 fn floor_char_boundary(text: &str, at: usize) -> usize {
     let mut at = at.min(text.len());

@@ -936,6 +936,7 @@ impl Source<'_> {
         let key = key
             .map(str::to_owned)
             .or_else(|| super::diagnose::key_before(self.text, start))
+            .or_else(|| self.key_starting_at(start))
             .or_else(|| self.key_on_line(start));
         SpecError {
             file: self.file.to_path_buf(),
@@ -944,6 +945,23 @@ impl Source<'_> {
             key,
             message: message.into(),
         }
+    }
+
+    /// The key that starts at byte `at` (`hnt` of `hnt = true`), inside an inline table
+    /// named with the line's key (`ordering = { hint = true, hnt = true }`: `ordering.hnt`).
+    fn key_starting_at(&self, at: usize) -> Option<String> {
+        let rest = &self.text[at..];
+        let name: &str = &rest[..rest
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
+            .unwrap_or(rest.len())];
+        let after = rest[name.len()..].trim_start_matches([' ', '\t']);
+        if name.is_empty() || !after.starts_with('=') || after.starts_with("==") {
+            return None;
+        }
+        Some(match self.key_on_line(at) {
+            Some(outer) if outer != name => format!("{outer}.{name}"),
+            _ => name.to_owned(),
+        })
     }
 
     /// The key assigned on the line containing byte `at`, or the table header there.
@@ -961,6 +979,21 @@ impl Source<'_> {
         let (key, _) = line.split_once('=')?;
         let key = key.trim();
         (!key.is_empty() && !key.starts_with('#')).then(|| key.to_owned())
+    }
+
+    /// An error at `key` of the entry (a `[[searchers]]` table) holding the value `within`
+    /// (its label): for the keys whose values carry no position of their own. Where the
+    /// entry leaves `key` out (a missing key, a default), at `within`.
+    pub(crate) fn at_key_of<T>(
+        &self,
+        within: &Spanned<T>,
+        key: &str,
+        message: impl Into<String>,
+    ) -> SpecError {
+        let leaf = key.rsplit('.').next().unwrap_or(key);
+        let span = super::diagnose::key_in_entry(self.text, within.span().start, leaf)
+            .map_or_else(|| within.span(), |at| at..at + leaf.len());
+        self.error(span, Some(key), message)
     }
 
     /// An error at the value `spanned`, naming `key`.
@@ -1076,7 +1109,15 @@ pub fn parse(file: &Path, text: &str) -> Result<Plan, SpecError> {
                 "the Monte Carlo searcher `{}` needs a nodes (playouts) or time_ms limit: it has no depth",
                 job.searcher.label
             );
-            return Err(src.at(&game.game, "game", why));
+            let searcher = doc
+                .searchers
+                .get_ref()
+                .iter()
+                .find(|s| *s.label.get_ref() == job.searcher.label);
+            return Err(match searcher {
+                Some(s) => src.at_key_of(&s.label, "limits", why),
+                None => src.at(&game.game, "game", why),
+            });
         }
         if let Some(job) = jobs[first_new..]
             .iter()
@@ -1274,7 +1315,7 @@ pub(crate) fn required_algorithm<'a>(
     spec: &'a SearcherSpec,
 ) -> Result<&'a Sweep<AlgorithmSetting>, SpecError> {
     spec.algorithm.as_ref().ok_or_else(|| {
-        src.at(
+        src.at_key_of(
             &spec.label,
             "algorithm",
             format!("searcher `{}` needs an `algorithm`", spec.label.get_ref()),
@@ -1773,7 +1814,7 @@ fn check_table_keys(
         _ => spec.tt_compact.is_some(),
     };
     match TABLE_KEYS.iter().find(|key| set(key)) {
-        Some(key) => Err(src.at(
+        Some(key) => Err(src.at_key_of(
             &spec.label,
             key,
             format!(
@@ -1823,7 +1864,7 @@ fn check_tuning_keys(
         .iter()
         .find(|(key, technique)| set(key) && off(technique))
     {
-        Some((key, technique)) => Err(src.at(
+        Some((key, technique)) => Err(src.at_key_of(
             &spec.label,
             key,
             format!(
@@ -2029,7 +2070,7 @@ fn check_family_keys(
             !(reads_key(variant.config.algorithm, key) || says_none)
         };
         return match set.iter().find(|(key, set)| *set && idle(key)) {
-            Some((key, _)) => Err(src.at(
+            Some((key, _)) => Err(src.at_key_of(
                 &spec.label,
                 key,
                 format!(
@@ -2074,7 +2115,7 @@ fn check_family_keys(
             "`{key}` is for the alpha-beta family; a Monte Carlo search ({}) does not use it",
             variant.algorithm_name()
         );
-        return Err(src.at(&spec.label, key, why));
+        return Err(src.at_key_of(&spec.label, key, why));
     }
     Ok(())
 }
@@ -2238,8 +2279,12 @@ fn random_trees(src: &Source, game: &GameSpec, seed: u64) -> Result<Vec<Position
                         seed: tree_seed,
                         model,
                     };
-                    let root = RandomTree::new(params)
-                        .map_err(|e| src.at(b, "b", format!("b={bv}, d={dv}: {e}")))?;
+                    let root = RandomTree::new(params).map_err(|e| {
+                        // Blamed on d where the same b makes a tree of height 1.
+                        let d_at_fault = TreeParams { d: 1, ..params }.validate().is_ok();
+                        let (at, key) = if d_at_fault { (d, "d") } else { (b, "b") };
+                        src.at(at, key, format!("b={bv}, d={dv}: {e}"))
+                    })?;
                     out.push(PositionEntry {
                         label: root.to_string(),
                         set: "random_tree".into(),
@@ -2251,6 +2296,38 @@ fn random_trees(src: &Source, game: &GameSpec, seed: u64) -> Result<Vec<Position
         }
     }
     Ok(out)
+}
+
+/// The error of the refused chance-tree shape `params`, at the key to blame: `lo` or `hi`
+/// where the shape is fine with the default range, `d` where it is fine with height 1,
+/// else `b` (the branching, or the outcomes with it).
+fn chance_tree_fault(
+    src: &Source,
+    game: &GameSpec,
+    params: ChanceTreeParams,
+    b: &Spanned<Sweep<u32>>,
+    d: &Spanned<Sweep<u32>>,
+    why: String,
+) -> SpecError {
+    let fine = |p: ChanceTreeParams| p.validate().is_ok();
+    let range = game
+        .lo
+        .as_ref()
+        .map(|lo| (lo, "lo"))
+        .or(game.hi.as_ref().map(|hi| (hi, "hi")));
+    if let Some((at, key)) = range
+        && fine(ChanceTreeParams {
+            lo: -1000,
+            hi: 1000,
+            ..params
+        })
+    {
+        return src.at(at, key, why);
+    }
+    if fine(ChanceTreeParams { d: 1, ..params }) {
+        return src.at(d, "d", why);
+    }
+    src.at(b, "b", why)
 }
 
 /// The trees with chance layers of a `chance_tree` game: every shape (`b`, `d`, `chance`
@@ -2310,7 +2387,8 @@ fn chance_trees(src: &Source, game: &GameSpec, seed: u64) -> Result<Vec<Position
                         seed: mix(seed ^ mix(shape ^ mix(u64::from(kind.outcomes())))),
                     };
                     let root = ChanceTree::new(params).map_err(|e| {
-                        src.at(b, "b", format!("b={bv}, d={dv}, chance={kind}: {e}"))
+                        let why = format!("b={bv}, d={dv}, chance={kind}: {e}");
+                        chance_tree_fault(src, game, params, b, d, why)
                     })?;
                     out.push(PositionEntry {
                         label: root.to_string(),

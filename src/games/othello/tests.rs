@@ -105,7 +105,12 @@ fn positions_round_trip_and_bad_ones_are_refused() {
             // The board string has no passes: read back, the plies are the discs added,
             // and the hash, which keys the plies too, is the same exactly when they are.
             let same_plies = back.plies_played() == p.plies_played();
-            assert_eq!(back.hash() == p.hash(), same_plies, "{}", p.to_board_string());
+            assert_eq!(
+                back.hash() == p.hash(),
+                same_plies,
+                "{}",
+                p.to_board_string()
+            );
         }
     }
     let board = "-".repeat(27) + "OX" + &"-".repeat(6) + "XO" + &"-".repeat(27);
