@@ -73,7 +73,9 @@ enum Command {
     /// A UCI chess engine on stdin/stdout for one configuration of the alpha-beta family
     /// (minimax, alphabeta, lazy_smp, ybw): the searcher NAME of an experiment file, or the
     /// technique flags (their defaults when none are given; the --depth/--nodes/--time-ms
-    /// flags cap every `go`).
+    /// flags cap every `go`). The flags are `search`'s: those of other algorithms and games
+    /// (Monte Carlo, chance searches, backgammon evaluations, connect four's solver
+    /// switches) are refused here.
     Uci(UciArgs),
     /// Endgame databases by retrograde analysis: build one, or probe one for a position.
     Tablebase {
@@ -477,7 +479,7 @@ struct Techniques {
     /// Most nodes (Monte Carlo: playouts).
     #[arg(long, allow_negative_numbers = true, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     nodes: Option<u64>,
-    /// Most milliseconds.
+    /// Most milliseconds (also --movetime, UCI's name).
     #[arg(long, allow_negative_numbers = true, alias = "movetime", value_name = "MS", value_parser = clap::value_parser!(u64).range(1..))]
     time_ms: Option<u64>,
     /// Quiescence search: off, unlimited, or its deepest ply (0-100).
