@@ -35,7 +35,59 @@ pub fn replace<T>(
     if written.is_err() {
         let _ = std::fs::remove_file(&tmp);
     }
+    if written.is_ok() {
+        remove_orphans(path);
+    }
     written
+}
+
+/// Removes the temporary files of `path` that writers no longer running left behind (a
+/// process killed outright, `kill -9`, while it wrote): `<path>.<pid>.tmp` whose process
+/// is gone. Those of running processes are theirs to rename.
+fn remove_orphans(path: &Path) {
+    let (Some(dir), Some(name)) = (path.parent(), path.file_name()) else {
+        return;
+    };
+    let dir = if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let prefix = format!("{}.", name.to_string_lossy());
+    for entry in entries.flatten() {
+        let file = entry.file_name();
+        let pid = file
+            .to_str()
+            .and_then(|f| f.strip_prefix(&prefix))
+            .and_then(|f| f.strip_suffix(".tmp"))
+            .and_then(|pid| pid.parse::<u32>().ok());
+        if let Some(pid) = pid
+            && !process_runs(pid)
+        {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+}
+
+/// Whether process `pid` exists (signal 0 checks without sending anything).
+#[cfg(unix)]
+fn process_runs(pid: u32) -> bool {
+    let Ok(pid) = libc::pid_t::try_from(pid) else {
+        return false;
+    };
+    // SAFETY: kill with signal 0 sends nothing; it only reports whether the process exists
+    // (EPERM: it does, owned by another user).
+    let sent = unsafe { libc::kill(pid, 0) };
+    sent == 0 || io::Error::last_os_error().raw_os_error() == Some(libc::EPERM)
+}
+
+/// Elsewhere every writer is taken to be running: nothing is removed.
+#[cfg(not(unix))]
+fn process_runs(_: u32) -> bool {
+    true
 }
 
 /// [`replace`] with `bytes`.
@@ -66,6 +118,29 @@ mod tests {
         assert_eq!(std::fs::read(&path).unwrap(), b"new\n");
         let left: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
         assert_eq!(left.len(), 1, "{left:?}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A writer killed outright leaves its temporary file; the next write of the same file
+    /// removes it, but not one of a writer still running nor another file's.
+    #[cfg(unix)]
+    #[test]
+    fn the_next_write_removes_the_temporary_files_of_writers_gone() {
+        let dir = std::env::temp_dir().join(format!("plylab-orphans-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("book.bin");
+        let gone = dir.join("book.bin.2147483646.tmp");
+        // Process 1 (init) always runs.
+        let running = dir.join("book.bin.1.tmp");
+        let other = dir.join("other.bin.2147483646.tmp");
+        for f in [&gone, &running, &other] {
+            std::fs::write(f, b"half").unwrap();
+        }
+        replace_bytes(&path, b"whole").unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"whole");
+        assert!(!gone.exists());
+        assert!(running.exists());
+        assert!(other.exists());
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
