@@ -1715,10 +1715,17 @@ fn run_plot(args: &PlotArgs) -> Result<(), Failure> {
     // Without run.json the summary says it knows no machine or command; with a damaged one
     // it would say the same of a run that recorded them: refused, as a match's is.
     let json = dir.join("run.json");
-    if json.exists() && !plot::data::RunInfo::read(&json).found {
+    let run = plot::data::RunInfo::read(&json);
+    if json.exists() && (!run.found || !run.mistyped.is_empty()) {
+        let what = if run.found {
+            let keys: Vec<String> = run.mistyped.iter().map(|k| format!("`{k}`")).collect();
+            format!("the type of {} is not what", keys.join(", "))
+        } else {
+            "not the JSON object".into()
+        };
         return Err(Failure::bad_input(format!(
-            "{}: not the JSON object `plylab experiment` writes (damaged?): restore it, or \
-             remove it to plot without the run's machine and command",
+            "{}: {what} `plylab experiment` writes (damaged?): restore it, or remove it to \
+             plot without the run's machine and command",
             json.display()
         )));
     }

@@ -1028,6 +1028,19 @@ fn plot_refuses_a_damaged_run_json() {
             &["run.json: not the JSON object"],
         );
     }
+    // Keys of another type than plylab writes are named (read as absent, they dropped the
+    // cores from every footer without a word).
+    for (damaged, key) in [
+        (r#"{"cores": "two"}"#, "`cores`"),
+        (r#"{"git_commit": 7, "jobs": -1}"#, "`git_commit`, `jobs`"),
+        (r#"{"references": [{"searcher": "x"}]}"#, "`references`"),
+    ] {
+        std::fs::write(dir.path("run.json"), damaged).expect("write");
+        refused(
+            &["plot", out, "--format", "svg"],
+            &[&format!("run.json: the type of {key} is not what")],
+        );
+    }
     // Without one, the charts are drawn (their footer says the run is unknown).
     std::fs::remove_file(dir.path("run.json")).expect("remove");
     let (code, _, stderr) = plylab(&["plot", out, "--format", "svg"]);

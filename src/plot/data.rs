@@ -620,6 +620,9 @@ pub struct RunInfo {
     /// The command that runs the experiment again into the directory of run.json
     /// ([`regeneration_command`]), if run.json names its file.
     pub command: Option<String>,
+    /// The keys present with another type than plylab writes (`"cores": "two"`): read as
+    /// absent, they would quietly drop a fact from every footer.
+    pub mistyped: Vec<&'static str>,
 }
 
 /// A published figure from the experiment file's `[[references]]`.
@@ -669,7 +672,9 @@ impl RunInfo {
             };
         };
         let text = |key: &str| json.get(key).and_then(|v| v.as_str()).map(str::to_string);
+        let mistyped = mistyped_keys(&json);
         Self {
+            mistyped,
             path: path.to_path_buf(),
             found: true,
             experiment: text("experiment"),
@@ -696,6 +701,22 @@ impl RunInfo {
             }),
         }
     }
+
+    /// The keys of [`RunInfo::read`] with the type each must have, when present.
+    const TYPED_KEYS: [(&'static str, fn(&serde_json::Value) -> bool); 12] = [
+        ("experiment", serde_json::Value::is_string),
+        ("cpu_model", serde_json::Value::is_string),
+        ("cores", serde_json::Value::is_u64),
+        ("date", serde_json::Value::is_string),
+        ("git_commit", serde_json::Value::is_string),
+        ("crate_version", serde_json::Value::is_string),
+        ("description", serde_json::Value::is_string),
+        ("notes", serde_json::Value::is_string),
+        ("references", serde_json::Value::is_array),
+        ("file", serde_json::Value::is_string),
+        ("jobs", serde_json::Value::is_u64),
+        ("quick", serde_json::Value::is_boolean),
+    ];
 
     /// The one-line machine summary printed under every chart and atop the summary.
     #[must_use]
@@ -724,6 +745,22 @@ impl RunInfo {
         }
         parts.join(" · ")
     }
+}
+
+/// The keys of `json` that [`RunInfo::TYPED_KEYS`] types and that hold another type (a
+/// `null` is taken as absent; `references` must also read as references).
+fn mistyped_keys(json: &serde_json::Value) -> Vec<&'static str> {
+    RunInfo::TYPED_KEYS
+        .iter()
+        .filter(|(key, right)| {
+            json.get(key).is_some_and(|v| {
+                let readable = *key != "references"
+                    || serde_json::from_value::<Vec<Reference>>(v.clone()).is_ok();
+                !v.is_null() && !(right(v) && readable)
+            })
+        })
+        .map(|(key, _)| *key)
+        .collect()
 }
 
 fn file_name(path: &Path) -> String {
