@@ -284,6 +284,16 @@ fn three_shards_merge_into_the_one_machine_run() {
         searches_untimed(&merged) == searches_untimed(&dir.path("one")),
         "the merged searches.csv differs from the one-machine run"
     );
+    // searchers.csv lists the searchers in the one-machine run's order (their first jobs'),
+    // not in the order the shards happen to hold them.
+    let order = |dir: &Path| -> Vec<String> {
+        plylab::lab::record::read_searchers(&dir.join("searchers.csv"))
+            .expect("searchers.csv")
+            .into_iter()
+            .map(|r| r.searcher)
+            .collect()
+    };
+    assert_eq!(order(&merged), order(&dir.path("one")));
     assert!(
         merged.join("summary.md").exists(),
         "merge drew no summary.md"

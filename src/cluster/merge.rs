@@ -386,15 +386,20 @@ fn merge_searches(shards: &[ShardDir], out: &Path) -> Result<usize, MergeError> 
         (row.speedup, row.overhead, row.nps_scaling) = (None, None, None);
     }
     link_twins(&mut rows, |job| twins.get(&job).copied());
-    write_rows(&out.join("searches.csv"), &rows)?;
-    merge_searchers(shards, out)?;
+    let path = out.join("searches.csv");
+    crate::output::replace(&path, |file| {
+        crate::lab::record::write_csv_rows(file, &rows)
+    })
+    .map_err(io(&path))?;
+    merge_searchers(shards, out, &rows)?;
     Ok(total)
 }
 
-/// Merges the shards' searchers.csv: each searcher variant once, in order of first
-/// appearance; it ran alone only if it did in every shard, and was oversubscribed if it was
-/// in any. Shards written before searchers.csv existed have none, and add nothing.
-fn merge_searchers(shards: &[ShardDir], out: &Path) -> Result<(), MergeError> {
+/// Merges the shards' searchers.csv: each searcher variant once, in the order of its first
+/// job in the merged `rows` (as a run of the whole plan lists them); it ran alone only if it
+/// did in every shard, and was oversubscribed if it was in any. Shards written before
+/// searchers.csv existed have none, and add nothing.
+fn merge_searchers(shards: &[ShardDir], out: &Path, rows: &[Row]) -> Result<(), MergeError> {
     let mut merged: Vec<SearcherRow> = Vec::new();
     for shard in shards {
         let path = shard.dir.join("searchers.csv");
@@ -420,20 +425,18 @@ fn merge_searchers(shards: &[ShardDir], out: &Path) -> Result<(), MergeError> {
     if merged.is_empty() {
         return Ok(());
     }
+    let mut first_job: BTreeMap<&str, usize> = BTreeMap::new();
+    for row in rows {
+        first_job.entry(&row.searcher).or_insert(row.job);
+    }
+    merged.sort_by_key(|m| {
+        first_job
+            .get(m.searcher.as_str())
+            .copied()
+            .unwrap_or(usize::MAX)
+    });
     let path = out.join("searchers.csv");
     write_searchers(&path, &merged).map_err(|e| MergeError::Run(csv_err(&path)(e)))
-}
-
-/// Writes `rows` as a CSV at `path` (through a temporary file).
-fn write_rows(path: &Path, rows: &[Row]) -> Result<(), RunError> {
-    let tmp = path.with_extension("csv.tmp");
-    let mut writer = csv::Writer::from_path(&tmp).map_err(csv_err(&tmp))?;
-    for row in rows {
-        writer.serialize(row).map_err(csv_err(&tmp))?;
-    }
-    writer.flush().map_err(io(&tmp))?;
-    drop(writer);
-    fs::rename(&tmp, path).map_err(io(path))
 }
 
 /// The match plan the shards ran, read again from the text and file their run.json records
