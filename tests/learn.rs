@@ -426,7 +426,6 @@ batch = 8
 #[cfg(unix)]
 #[test]
 fn ctrl_c_writes_the_checkpoint_and_the_run_resumes() {
-    use std::process::{Command, Stdio};
     let dir = TempDir::new("learn-ctrl-c");
     let spec = "name = \"c4\"\ngame = \"connect4\"\nmethod = \"tdleaf\"\nseed = 3\nthreads = 2\n\
                 [self_play]\ngames = 20000\ndepth = 3\nrandom_plies = 4\nmax_plies = 42\n\
@@ -436,33 +435,19 @@ fn ctrl_c_writes_the_checkpoint_and_the_run_resumes() {
     let out = dir.path("out");
     let weights = dir.path("w");
     // Not --quiet: Ctrl-C is caught in an interactive run, as in experiments.
-    let mut child = Command::new(env!("CARGO_BIN_EXE_plylab"))
-        .args(["learn", file.to_str().unwrap(), "--no-plot", "--out"])
-        .arg(&out)
-        .arg("--weights-dir")
-        .arg(&weights)
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
     let state = out.join("checkpoint/state.json");
-    let begun = std::time::Instant::now();
-    while !state.exists() && begun.elapsed().as_secs() < 60 {
-        std::thread::sleep(std::time::Duration::from_millis(10));
-    }
-    let status = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .expect("kill runs");
-    assert!(status.success());
-    let mut stderr = String::new();
-    std::io::Read::read_to_string(&mut child.stderr.take().expect("stderr"), &mut stderr)
-        .expect("stderr reads");
-    assert_eq!(
-        child.wait().expect("the run ends").code(),
-        Some(130),
-        "{stderr}"
-    );
+    let [file_arg, out_arg, weights_arg] = [&file, &out, &weights].map(|p| p.to_str().unwrap());
+    let args = [
+        "learn",
+        file_arg,
+        "--no-plot",
+        "--out",
+        out_arg,
+        "--weights-dir",
+        weights_arg,
+    ];
+    let (code, stderr) = common::interrupted_when(&args, || state.exists());
+    assert_eq!(code, Some(130), "{stderr}");
     assert!(
         stderr.contains(" of 2500 batches done, the checkpoint in "),
         "{stderr}"

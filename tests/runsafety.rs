@@ -437,33 +437,12 @@ fn ctrl_c_stops_a_match_between_games_and_it_resumes() {
     )
     .expect("write the match");
     let out = tmp.path("out");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_plylab"))
-        .args(["experiment", text(&file), "--out", text(&out)])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
     // Stopped once two games are in games.csv (its header, then a line per game).
     let games = out.join("games.csv");
     let lines = || std::fs::read_to_string(&games).map_or(0, |t| t.lines().count());
-    let begun = std::time::Instant::now();
-    while lines() < 3 && begun.elapsed().as_secs() < 60 {
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
-    let status = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .expect("kill runs");
-    assert!(status.success());
-    let mut stderr = String::new();
-    std::io::Read::read_to_string(&mut child.stderr.take().expect("stderr"), &mut stderr)
-        .expect("stderr reads");
-    assert_eq!(
-        child.wait().expect("the run ends").code(),
-        Some(130),
-        "{stderr}"
-    );
+    let args = ["experiment", text(&file), "--out", text(&out)];
+    let (code, stderr) = common::interrupted_when(&args, || lines() >= 3);
+    assert_eq!(code, Some(130), "{stderr}");
     assert!(
         stderr.contains(" of 20 games finished, their rows in "),
         "{stderr}"

@@ -703,7 +703,7 @@ impl RunInfo {
     }
 
     /// The keys of [`RunInfo::read`] with the type each must have, when present.
-    const TYPED_KEYS: [(&'static str, fn(&serde_json::Value) -> bool); 12] = [
+    const TYPED_KEYS: [(&'static str, IsType); 12] = [
         ("experiment", serde_json::Value::is_string),
         ("cpu_model", serde_json::Value::is_string),
         ("cores", serde_json::Value::is_u64),
@@ -747,6 +747,9 @@ impl RunInfo {
     }
 }
 
+/// Whether a JSON value is of one type (`serde_json::Value::is_u64` ...).
+type IsType = fn(&serde_json::Value) -> bool;
+
 /// The keys of `json` that [`RunInfo::TYPED_KEYS`] types and that hold another type (a
 /// `null` is taken as absent; `references` must also read as references).
 fn mistyped_keys(json: &serde_json::Value) -> Vec<&'static str> {
@@ -756,7 +759,7 @@ fn mistyped_keys(json: &serde_json::Value) -> Vec<&'static str> {
             json.get(key).is_some_and(|v| {
                 let readable = *key != "references"
                     || serde_json::from_value::<Vec<Reference>>(v.clone()).is_ok();
-                !v.is_null() && !(right(v) && readable)
+                !(v.is_null() || right(v) && readable)
             })
         })
         .map(|(key, _)| *key)

@@ -177,3 +177,31 @@ pub fn build_the_knowledge_databases(dir: &std::path::Path) {
         assert_eq!(code, 0, "building {out}: {stderr}");
     }
 }
+
+/// Starts the binary with `args` (from the crate's root, stderr captured), waits up to a
+/// minute until `ready()` holds, sends it SIGINT (Ctrl-C), and returns its exit code and
+/// stderr once it has ended.
+#[cfg(unix)]
+pub fn interrupted_when(args: &[&str], ready: impl Fn() -> bool) -> (Option<i32>, String) {
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_plylab"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let begun = std::time::Instant::now();
+    while !ready() && begun.elapsed().as_secs() < 60 {
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(status.success());
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().expect("stderr"), &mut stderr)
+        .expect("stderr reads");
+    (child.wait().expect("the run ends").code(), stderr)
+}
