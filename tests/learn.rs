@@ -283,6 +283,11 @@ fn tiny_runs_are_reproducible_and_learned_weights_search() {
         let (out, weights) = (dir.path(&format!("out{i}")), dir.path(&format!("w{i}")));
         let (code, text) = learn(&learn_file, &out, &weights, &[]);
         assert_eq!(code, 0, "{text}");
+        // Six games, each held out with chance 0.1: here none is, and the run says so.
+        assert!(
+            text.contains("validation = 0.1 held out none of the 6 games"),
+            "{text}"
+        );
         assert!(
             !out.join("checkpoint").exists(),
             "the checkpoint is removed when done"

@@ -1076,6 +1076,15 @@ impl<'a, G: LearnGame> Run<'a, G> {
                 self.file.display()
             )));
         }
+        if t.validation > 0.0 && validation.is_empty() {
+            // Each game is held out with that chance: among a few, none may be.
+            eprintln!(
+                "note: validation = {} held out none of the {} games (each is held out with \
+                 that chance): the curve and the losses reported are training losses",
+                t.validation,
+                games.len()
+            );
+        }
         let resumed = self.load_checkpoint(t.epochs)?;
         let (mut w, mut adam, k, mut curve, done) = match resumed {
             Some(c) => (
