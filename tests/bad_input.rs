@@ -518,6 +518,12 @@ const CASES: &[Case] = &[
         "trees",
         "999999999 jobs (chance × b × d × trees chance trees, before searchers)",
     ),
+    case(
+        "key_after_multibyte_comment.toml",
+        11,
+        "pvs",
+        "`pvs` does nothing in algorithm = \"minimax\"",
+    ),
     case("chance_tree_too_deep.toml", 7, "d", "d must be at most 40"),
     case("chance_tree_empty_range.toml", 9, "lo", "need lo <= hi"),
     case(

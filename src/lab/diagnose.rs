@@ -215,18 +215,20 @@ pub fn key_before(text: &str, at: usize) -> Option<String> {
 /// included. `None` when the entry does not assign it (a key left to its default).
 pub fn key_in_entry(text: &str, at: usize, key: &str) -> Option<usize> {
     let at = floor_char_boundary(text, at);
-    let header_at =
-        |i: usize| text[i..].starts_with('[') && (i == 0 || text.as_bytes()[i - 1] == b'\n');
-    let start = (0..=at)
+    // Bytes, not str slices: an index inside a multi-byte character (a note's `×`) is no
+    // place to slice at.
+    let bytes = text.as_bytes();
+    let header_at = |i: usize| bytes[i] == b'[' && (i == 0 || bytes[i - 1] == b'\n');
+    let start = (0..at.min(bytes.len()))
         .rev()
-        .find(|&i| header_at(i) && text[i..].starts_with("[["))?;
+        .find(|&i| header_at(i) && bytes[i..].starts_with(b"[["))?;
     let name: String = text[start + 2..]
         .chars()
         .take_while(|c| *c != ']')
         .collect();
     let sub_table = format!("[{}.", name.trim());
-    let end = (at..text.len())
-        .find(|&i| header_at(i) && !text[i..].starts_with(&sub_table))
+    let end = (at..bytes.len())
+        .find(|&i| header_at(i) && !bytes[i..].starts_with(sub_table.as_bytes()))
         .unwrap_or(text.len());
     let entry = &text[start..end];
     let key_at = entry.match_indices(key).map(|(i, _)| i).find(|&i| {
@@ -541,6 +543,25 @@ mod tests {
         );
         assert_eq!(did_you_mean("speed", keys), None);
         assert_eq!(edit_distance("kitten", "sitting"), 3);
+    }
+
+    #[test]
+    fn a_key_is_found_in_its_own_entry_only() {
+        let text = "notes = \"3 × 4 — plies\"\n[[searchers]]\nlabel = \"a\"\n# pvs = true, × 2\n\
+                    ordering = { hint = true, tt_move = true }\n[searchers.limits]\ndepth = 3\n\
+                    [[searchers]]\nlabel = \"b\"\npvs = true\n";
+        let label_a = text.find("\"a\"").unwrap();
+        let found = |key| key_in_entry(text, label_a, key).map(|i| &text[i..i + 6]);
+        // In an inline table and in a sub-table of the entry; not in a comment, nor in the
+        // next entry, nor as the tail of a longer key.
+        assert_eq!(found("tt_move"), Some("tt_mov"));
+        assert_eq!(found("depth"), Some("depth "));
+        assert_eq!(found("pvs"), None);
+        assert_eq!(found("move"), None);
+        let label_b = text.find("\"b\"").unwrap();
+        assert_eq!(key_in_entry(text, label_b, "pvs"), text.rfind("pvs"));
+        // Before any entry (the multi-byte note), there is none to search.
+        assert_eq!(key_in_entry(text, 10, "notes"), None);
     }
 
     #[test]

@@ -950,7 +950,7 @@ impl Source<'_> {
     /// The key that starts at byte `at` (`hnt` of `hnt = true`), inside an inline table
     /// named with the line's key (`ordering = { hint = true, hnt = true }`: `ordering.hnt`).
     fn key_starting_at(&self, at: usize) -> Option<String> {
-        let rest = &self.text[at..];
+        let rest = self.text.get(at..)?;
         let name: &str = &rest[..rest
             .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
             .unwrap_or(rest.len())];
