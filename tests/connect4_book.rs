@@ -148,27 +148,15 @@ fn build_probe_and_damaged_books_on_the_command_line() {
 #[cfg(unix)]
 #[test]
 fn an_interrupted_build_writes_the_book_so_far() {
-    use std::process::{Command, Stdio};
     let tmp = TempDir::new("connect4-book-interrupted");
     let file = tmp.path("c4.book");
     let path = file.to_str().expect("utf-8");
-    let child = Command::new(env!("CARGO_BIN_EXE_plylab"))
-        .args(["book", "build", "connect4", "--positions", "1000000"])
-        .args(["--depth", "12", "--out", path])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
+    let args = ["book", "build", "connect4", "--positions", "1000000"];
+    let args = [&args[..], &["--depth", "12", "--out", path]].concat();
     // Long enough for the handler to be in place and the first positions expanded.
-    std::thread::sleep(std::time::Duration::from_secs(3));
-    let status = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .expect("kill runs");
-    assert!(status.success());
-    let output = child.wait_with_output().expect("the build ends");
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(130), "{stderr}");
+    let begun = std::time::Instant::now();
+    let (code, stderr) = common::interrupted_when(&args, || begun.elapsed().as_secs() >= 3);
+    assert_eq!(code, Some(130), "{stderr}");
     assert!(
         stderr.contains("interrupted: the book of the") && stderr.contains(path),
         "{stderr}"
