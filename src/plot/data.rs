@@ -671,27 +671,38 @@ impl RunInfo {
                 ..Self::default()
             };
         };
-        let text = |key: &str| json.get(key).and_then(|v| v.as_str()).map(str::to_string);
-        let mistyped = mistyped_keys(&json);
+        // Read in one order, which the message naming the mistyped keys keeps.
+        let mut f = TypedFields {
+            json: &json,
+            mistyped: Vec::new(),
+        };
+        let experiment = f.text("experiment");
+        let cpu_model = f.text("cpu_model");
+        let cores = f.get("cores", serde_json::Value::as_u64);
+        let date = f.text("date");
+        let git_commit = f.text("git_commit");
+        let crate_version = f.text("crate_version");
+        let description = f.text("description").filter(|d| !d.is_empty());
+        let notes = f.text("notes").filter(|n| !n.trim().is_empty());
+        let references = f
+            .get("references", |r| serde_json::from_value(r.clone()).ok())
+            .unwrap_or_default();
+        let file = f.text("file");
+        let jobs = f.get("jobs", serde_json::Value::as_u64);
+        let quick = f.get("quick", serde_json::Value::as_bool);
         Self {
-            mistyped,
             path: path.to_path_buf(),
             found: true,
-            experiment: text("experiment"),
-            cpu_model: text("cpu_model"),
-            cores: json.get("cores").and_then(serde_json::Value::as_u64),
-            date: text("date"),
-            git_commit: text("git_commit"),
-            crate_version: text("crate_version"),
-            description: text("description").filter(|d| !d.is_empty()),
-            notes: text("notes").filter(|n| !n.trim().is_empty()),
-            references: json
-                .get("references")
-                .and_then(|r| serde_json::from_value(r.clone()).ok())
-                .unwrap_or_default(),
-            command: text("file").map(|file| {
-                let jobs = json.get("jobs").and_then(serde_json::Value::as_u64);
-                let quick = json.get("quick").and_then(serde_json::Value::as_bool);
+            experiment,
+            cpu_model,
+            cores,
+            date,
+            git_commit,
+            crate_version,
+            description,
+            notes,
+            references,
+            command: file.map(|file| {
                 regeneration_command(
                     &file,
                     path.parent().unwrap_or(Path::new(".")),
@@ -699,24 +710,9 @@ impl RunInfo {
                     quick.unwrap_or(false),
                 )
             }),
+            mistyped: f.mistyped,
         }
     }
-
-    /// The keys of [`RunInfo::read`] with the type each must have, when present.
-    const TYPED_KEYS: [(&'static str, IsType); 12] = [
-        ("experiment", serde_json::Value::is_string),
-        ("cpu_model", serde_json::Value::is_string),
-        ("cores", serde_json::Value::is_u64),
-        ("date", serde_json::Value::is_string),
-        ("git_commit", serde_json::Value::is_string),
-        ("crate_version", serde_json::Value::is_string),
-        ("description", serde_json::Value::is_string),
-        ("notes", serde_json::Value::is_string),
-        ("references", serde_json::Value::is_array),
-        ("file", serde_json::Value::is_string),
-        ("jobs", serde_json::Value::is_u64),
-        ("quick", serde_json::Value::is_boolean),
-    ];
 
     /// The one-line machine summary printed under every chart and atop the summary.
     #[must_use]
@@ -747,23 +743,30 @@ impl RunInfo {
     }
 }
 
-/// Whether a JSON value is of one type (`serde_json::Value::is_u64` ...).
-type IsType = fn(&serde_json::Value) -> bool;
+/// run.json's fields read by their type: one present with another type (a `null` is
+/// absent) reads as absent, and its key is noted in `mistyped`.
+struct TypedFields<'a> {
+    json: &'a serde_json::Value,
+    mistyped: Vec<&'static str>,
+}
 
-/// The keys of `json` that [`RunInfo::TYPED_KEYS`] types and that hold another type (a
-/// `null` is taken as absent; `references` must also read as references).
-fn mistyped_keys(json: &serde_json::Value) -> Vec<&'static str> {
-    RunInfo::TYPED_KEYS
-        .iter()
-        .filter(|(key, right)| {
-            json.get(key).is_some_and(|v| {
-                let readable = *key != "references"
-                    || serde_json::from_value::<Vec<Reference>>(v.clone()).is_ok();
-                !(v.is_null() || right(v) && readable)
-            })
-        })
-        .map(|(key, _)| *key)
-        .collect()
+impl TypedFields<'_> {
+    fn get<T>(
+        &mut self,
+        key: &'static str,
+        read: impl FnOnce(&serde_json::Value) -> Option<T>,
+    ) -> Option<T> {
+        let value = self.json.get(key).filter(|v| !v.is_null())?;
+        let read = read(value);
+        if read.is_none() {
+            self.mistyped.push(key);
+        }
+        read
+    }
+
+    fn text(&mut self, key: &'static str) -> Option<String> {
+        self.get(key, |v| v.as_str().map(str::to_owned))
+    }
 }
 
 fn file_name(path: &Path) -> String {
