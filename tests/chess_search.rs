@@ -238,3 +238,54 @@ fn fractional_depths_in_the_table_save_nodes_and_keep_the_answers() {
     );
     assert!(solved[1] >= solved[0], "{solved:?} answers");
 }
+
+/// `config` with quiescence (unlimited, `checks` in its first ply) and delta pruning at
+/// `margin`, no table and no deepening: one search, so that what differs is the pruning.
+fn with_delta(checks: bool, margin: Option<i32>) -> SearchConfig {
+    SearchConfig {
+        tt_mb: 0,
+        iterative: false,
+        quiescence: Some(Quiescence {
+            checks,
+            delta: margin,
+            ..Quiescence::default()
+        }),
+        ..strong()
+    }
+}
+
+#[test]
+fn delta_pruning_with_a_margin_beyond_any_gain_skips_nothing() {
+    // A margin larger than any evaluation can never leave a capture below alpha, unless the
+    // sum wraps around (i32::MAX once skipped every capture) or alpha is a mate score, which
+    // no material gain reaches: a faster mate was then reported as a slower one.
+    let mut positions = test_set::read(GameKind::Chess, &data("mate_in_2.epd"), Some(300)).unwrap();
+    positions.extend(test_set::read(GameKind::Chess, &data("wac.epd"), Some(40)).unwrap());
+    for entry in &positions {
+        let plylab::lab::spec::GamePosition::Chess(pos) = &entry.position else {
+            unreachable!()
+        };
+        for checks in [false, true] {
+            let plain = search(pos, &Pst, &with_delta(checks, None), &depth(2));
+            for margin in [100_000, i32::MAX] {
+                let pruned = search(pos, &Pst, &with_delta(checks, Some(margin)), &depth(2));
+                assert_eq!(
+                    pruned.score(),
+                    plain.score(),
+                    "{} (checks {checks}) with delta_margin {margin}",
+                    entry.label
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn delta_pruning_never_skips_a_check() {
+    // White mates in 2 with Nf5+ (the knight captures nothing) e2 Rc5#, a quiet discovered
+    // check from the bishop on b8: delta pruning once skipped it in quiescence (it gains no
+    // material) and scored the position by its material instead.
+    let pos = Chess::parse_position("1B6/2R2PN1/8/7P/2p1pk2/2Q1pN1P/8/1B5K w - - 0 1").unwrap();
+    let result = search(&pos, &Pst, &with_delta(true, Some(200)), &depth(2));
+    assert_eq!(result.score(), Some(score::win_in(3)));
+}

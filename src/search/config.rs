@@ -287,7 +287,8 @@ pub struct Quiescence {
     /// Also search checking moves in the first quiescence ply.
     pub checks: bool,
     /// Delta pruning: skip a capture whose material gain cannot lift the stand-pat score to
-    /// alpha even with this margin (centipawns). None: off.
+    /// alpha even with this margin (centipawns), but never a move that gives check, nor any
+    /// once alpha is a proven win. Lossy. None: off.
     pub delta: Option<Score>,
     /// Look quiescence nodes up in the transposition table (after standing pat, which is
     /// cheaper, has not settled them) and store their values there, at depth 0, as

@@ -142,14 +142,21 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
 
     /// Delta pruning (Beal 1990 in spirit; as described on the Chess Programming Wiki, "Delta
     /// Pruning"): a capture whose whole material gain plus a safety margin leaves the score
-    /// below alpha cannot matter.
+    /// below alpha is skipped. It bets that what follows a capture is worth no more than the
+    /// margin beyond the material, a bet plainly lost where the move gives check (a mate
+    /// may follow; with `quiescence_checks` the quiet checks gain no material at all) or
+    /// where alpha is already a proven win (any capture may lead to a faster one), so those
+    /// are never skipped, as Stockfish's quiescence futility spares checks. The sum is taken
+    /// in 64 bits: a margin near `i32::MAX` must not wrap around and skip everything.
     fn futile(&self, pos: &G, mv: G::Move, stand_pat: Score, alpha: Score) -> bool {
         let Some(margin) = self.config.quiescence.and_then(|q| q.delta) else {
             return false;
         };
-        self.eval
-            .material_gain(pos, mv)
-            .is_some_and(|gain| stand_pat + gain + margin < alpha)
+        !score::is_decisive(alpha)
+            && self.eval.material_gain(pos, mv).is_some_and(|gain| {
+                i64::from(stand_pat) + i64::from(gain) + i64::from(margin) < i64::from(alpha)
+            })
+            && !pos.gives_check(mv)
     }
 }
 
