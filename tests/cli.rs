@@ -1096,3 +1096,26 @@ fn flags_the_algorithm_or_game_does_not_read_are_bad_input() {
         ok(args);
     }
 }
+
+/// A `--quick` match says so in run.json, and its summary.md's command runs it again
+/// reduced, as an experiment's does (without `--quick` it would play the whole match).
+#[test]
+fn a_quick_match_is_recorded_as_quick() {
+    let tmp = TempDir::new("quick-match");
+    let out = tmp.path("arena_connect4");
+    ok(&[
+        "experiment",
+        "experiments/arena_connect4.toml",
+        "--quick",
+        "--out",
+        text(&out),
+    ]);
+    let run = std::fs::read_to_string(out.join("run.json")).expect("run.json");
+    assert!(run.contains("\"quick\": true"), "{run}");
+    let summary = std::fs::read_to_string(out.join("summary.md")).expect("summary.md");
+    let regenerate = summary
+        .lines()
+        .find(|l| l.contains("Regenerate"))
+        .expect("a Regenerate line");
+    assert!(regenerate.contains("--quick"), "{regenerate}");
+}

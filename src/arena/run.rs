@@ -85,6 +85,7 @@ fn described(plan: &MatchPlan, games: usize) -> Described<'_> {
         seed: plan.seed,
         job_count: games,
         shard: None,
+        quick: false,
         inputs: Some(&plan.inputs),
     }
 }
@@ -124,6 +125,7 @@ pub fn run_games(
     let concurrency = options.jobs.unwrap_or(plan.concurrency).max(1);
     let what = Described {
         shard,
+        quick: options.quick,
         ..described(plan, plan.schedule().len())
     };
     let earlier = Earlier::recorded(&out, options.resume);

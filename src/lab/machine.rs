@@ -246,6 +246,8 @@ pub struct Described<'a> {
     pub job_count: usize,
     /// The shard run, if only a part of the plan runs.
     pub shard: Option<&'a ShardRecord>,
+    /// Whether the run is `--quick` ([`RunInfo::quick`]).
+    pub quick: bool,
     /// The files its searchers read, with their fingerprints ([`RunInfo::inputs`]).
     pub inputs: Option<&'a BTreeMap<String, String>>,
 }
@@ -264,6 +266,7 @@ impl<'a> Described<'a> {
             seed: plan.seed,
             job_count: plan.jobs.len(),
             shard: None,
+            quick: false,
             inputs: Some(&plan.inputs),
         }
     }
@@ -296,6 +299,7 @@ pub fn write_run_json(
 ) -> Result<(), RunError> {
     let what = Described {
         shard,
+        quick,
         ..Described::plan(plan)
     };
     let finished = match spent {
@@ -303,7 +307,6 @@ pub fn write_run_json(
         _ => None,
     };
     let mut info = run_info(&what, jobs, finished);
-    info.quick = quick;
     commits.clone_into(&mut info.git_commit);
     if let Spent::SoFar(s) | Spent::Interrupted(s) = spent {
         info.interrupted_after_s = Some(s);
@@ -331,7 +334,7 @@ pub fn run_info(what: &Described<'_>, jobs: usize, elapsed_s: Option<f64>) -> Ru
         elapsed_s,
         interrupted_after_s: None,
         job_count: what.job_count,
-        quick: false,
+        quick: what.quick,
         shard: what.shard.cloned(),
         merged_from: Vec::new(),
         cpu_s: None,
