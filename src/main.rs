@@ -550,6 +550,10 @@ struct Techniques {
     /// `expand_visits`) [default: 1, UCT's rule].
     #[arg(long, allow_negative_numbers = true, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     expand_visits: Option<u32>,
+    /// Monte Carlo algorithms: end each playout after this many plies and score it with the
+    /// evaluator (EXPERIMENTS.md, `playout_cutoff`) [default: play to the end].
+    #[arg(long, allow_negative_numbers = true, value_name = "PLIES")]
+    playout_cutoff: Option<u32>,
     /// Threats: moves creating the most winning cells first (Pons, part 10; connect four
     /// and tic-tac-toe).
     #[arg(long)]
@@ -760,7 +764,7 @@ impl Techniques {
                 expand_visits: self
                     .expand_visits
                     .unwrap_or(MctsConfig::default().expand_visits),
-                ..MctsConfig::default()
+                playout_cutoff: self.playout_cutoff,
             },
             ..SearcherVariant::new("cli", config)
         }
@@ -948,12 +952,17 @@ impl Techniques {
     /// constant that is negative or for no Monte Carlo search.
     fn check_monte_carlo(&self) -> Result<(), Failure> {
         let mc = self.searcher().mcts.is_some();
-        if let Some(c) = self.exploration {
-            if !mc {
-                return Err(Failure::bad_input(
-                    "--exploration is for --algorithm uct, flat, root_parallel, tree_parallel or tree_parallel_locked",
-                ));
+        for (flag, given) in [
+            ("--exploration", self.exploration.is_some()),
+            ("--playout-cutoff", self.playout_cutoff.is_some()),
+        ] {
+            if given && !mc {
+                return Err(Failure::bad_input(format!(
+                    "{flag} is for --algorithm uct, flat, root_parallel, tree_parallel or tree_parallel_locked"
+                )));
             }
+        }
+        if let Some(c) = self.exploration {
             plylab::search::mcts::check_exploration(c)
                 .map_err(|why| Failure::bad_input(format!("--exploration {why}")))?;
         }

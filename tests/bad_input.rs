@@ -848,6 +848,18 @@ fn bad_flags_are_refused() {
         ],
         &["--delta-margin"],
     );
+    refused(
+        &[
+            "search",
+            "connect4",
+            "start",
+            "--depth",
+            "3",
+            "--playout-cutoff",
+            "4",
+        ],
+        &["--playout-cutoff is for --algorithm uct"],
+    );
     // A negative constant is read as the flag's value (not as an unknown flag `-1`) and
     // refused by the range check; a vast one overflowed every child's bound to infinity (one
     // child took the playouts).

@@ -279,6 +279,18 @@ fn monte_carlo_algorithms_run_from_the_command_line() {
     ]);
     assert!(stdout.contains("bestmove "), "{stdout}");
     let (stdout, _) = run(&[
+        "search",
+        "connect4",
+        "start",
+        "--algorithm",
+        "uct",
+        "--playout-cutoff",
+        "6",
+        "--nodes",
+        "500",
+    ]);
+    assert!(stdout.contains("bestmove "), "{stdout}");
+    let (stdout, _) = run(&[
         "suite",
         "connect4",
         SET,
