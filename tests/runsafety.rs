@@ -463,6 +463,48 @@ fn ctrl_c_stops_a_match_between_games_and_it_resumes() {
     assert_eq!(moves(&out), moves(&whole));
 }
 
+/// Ctrl-C at the terminal reaches the whole foreground process group: the engines a match
+/// started must not get it, or the games they are playing end as crashes (a forfeit that
+/// `--resume` then keeps). The engine here is plylab's own UCI front.
+#[cfg(unix)]
+#[test]
+fn ctrl_c_at_the_terminal_leaves_the_engines_playing() {
+    let tmp = TempDir::new("ctrl-c-engine");
+    let file = tmp.path("match.toml");
+    std::fs::write(
+        &file,
+        format!(
+            "name = \"e\"\nseed = 9\n[match]\ngame = \"chess\"\nformat = \"round_robin\"\n\
+             games = 8\nopenings = {{ random_plies = 4 }}\nconcurrency = 2\nmax_plies = 120\n\
+             [[searchers]]\nlabel = \"uci\"\n\
+             engine = {{ cmd = \"{}\", args = [\"uci\", \"--ordered\"] }}\n\
+             limits = {{ depth = 3 }}\n[[searchers]]\nlabel = \"ab\"\n\
+             algorithm = \"alphabeta\"\nlimits = {{ depth = 3 }}\n",
+            env!("CARGO_BIN_EXE_plylab")
+        ),
+    )
+    .expect("write the match");
+    let out = tmp.path("out");
+    let games = out.join("games.csv");
+    let lines = || std::fs::read_to_string(&games).map_or(0, |t| t.lines().count());
+    let args = ["experiment", text(&file), "--out", text(&out)];
+    let (code, stderr) = common::interrupted_when(&args, || lines() >= 2);
+    assert_eq!(code, Some(130), "{stderr}");
+    assert!(!stderr.contains("forfeits"), "{stderr}");
+    let (code, _, stderr) = experiment(&file, &out, &["--no-plot", "--resume"]);
+    assert_eq!(code, 0, "{stderr}");
+    let whole = tmp.path("whole");
+    let (code, _, stderr) = experiment(&file, &whole, &["--no-plot"]);
+    assert_eq!(code, 0, "{stderr}");
+    let results = |dir: &Path| -> Vec<(String, String, String)> {
+        common::games_csv(dir)
+            .into_iter()
+            .map(|g| (g["game"].clone(), g["line"].clone(), g["reason"].clone()))
+            .collect()
+    };
+    assert_eq!(results(&out), results(&whole));
+}
+
 #[cfg(unix)]
 #[test]
 fn ctrl_c_says_how_many_jobs_finished_and_how_to_resume() {

@@ -88,6 +88,17 @@ pub(crate) fn program_exists(cmd: &str) -> bool {
         .is_some_and(|path| std::env::split_paths(&path).any(|dir| dir.join(cmd).is_file()))
 }
 
+/// `command` to be run in a process group of its own. A Ctrl-C at the terminal goes to every
+/// process of the foreground group: plylab catches it and lets the games under way finish
+/// (then says how to resume), but an engine in plylab's group would die of it in mid-game,
+/// and the game would be scored as that engine's crash. The engine still ends with plylab:
+/// it is sent `quit`, and its input closes when plylab exits.
+fn in_own_process_group(command: &mut Command) -> &mut Command {
+    #[cfg(unix)]
+    std::os::unix::process::CommandExt::process_group(command, 0);
+    command
+}
+
 impl EngineProcess {
     /// Runs `cmd` with `args`, piped input and output, and starts the reader thread
     /// (named `reader`). The process is named after the command until told otherwise.
@@ -96,11 +107,13 @@ impl EngineProcess {
             cmd: cmd.to_owned(),
             source,
         };
-        let mut child = Command::new(cmd)
+        let mut command = Command::new(cmd);
+        command
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
+            .stderr(Stdio::piped());
+        let mut child = in_own_process_group(&mut command)
             .spawn()
             .map_err(spawn_error)?;
         let (Some(stdin), Some(stdout), Some(stderr)) =

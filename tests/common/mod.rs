@@ -178,17 +178,21 @@ pub fn build_the_knowledge_databases(dir: &std::path::Path) {
     }
 }
 
-/// Starts the binary with `args` (from the crate's root, stderr captured), waits up to a
-/// minute until `ready()` holds, sends it SIGINT (Ctrl-C), and returns its exit code and
-/// stderr once it has ended.
+/// Starts the binary with `args` (from the crate's root, stderr captured) in a process group
+/// of its own, waits up to a minute until `ready()` holds, sends the group SIGINT as a
+/// terminal's Ctrl-C does (every process of the foreground group gets it, the programs the
+/// binary started included, unless they are in a group of their own), and returns the
+/// binary's exit code and stderr once it has ended.
 #[cfg(unix)]
 pub fn interrupted_when(args: &[&str], ready: impl Fn() -> bool) -> (Option<i32>, String) {
+    use std::os::unix::process::CommandExt;
     use std::process::Stdio;
     let mut child = Command::new(env!("CARGO_BIN_EXE_plylab"))
         .args(args)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
+        .process_group(0)
         .spawn()
         .expect("the binary runs");
     let begun = std::time::Instant::now();
@@ -196,7 +200,7 @@ pub fn interrupted_when(args: &[&str], ready: impl Fn() -> bool) -> (Option<i32>
         std::thread::sleep(std::time::Duration::from_millis(10));
     }
     let status = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
+        .args(["-INT", "--", &format!("-{}", child.id())])
         .status()
         .expect("kill runs");
     assert!(status.success());
