@@ -602,3 +602,40 @@ fn a_killed_run_records_its_time_up_to_its_last_finished_job() {
     assert_eq!(code, 0, "{stderr}");
     assert_eq!(rows(&out), rows(&straight));
 }
+
+/// A match's files are written whole or not at all, through a temporary file renamed over
+/// them: the temporary files a writer killed outright left (`<file>.<pid>.tmp` of a process
+/// that is gone) are removed by the next write, here `plot`'s redraw of standings.csv and
+/// summary.md and a resumed match's games.pgn.
+#[cfg(unix)]
+#[test]
+fn a_matchs_files_are_replaced_whole() {
+    let tmp = TempDir::new("match-files");
+    let file = tmp.path("match.toml");
+    std::fs::write(
+        &file,
+        "name = \"w\"\nseed = 3\n[match]\ngame = \"chess\"\nformat = \"round_robin\"\n\
+         games = 2\nopenings = { random_plies = 4 }\nmax_plies = 40\n[[searchers]]\n\
+         label = \"x\"\nalgorithm = \"alphabeta\"\nlimits = { depth = 2 }\n\
+         [[searchers]]\nlabel = \"y\"\nalgorithm = \"alphabeta\"\nlimits = { depth = 1 }\n",
+    )
+    .expect("write the match");
+    let out = tmp.path("out");
+    let (code, _, stderr) = experiment(&file, &out, &["--no-plot"]);
+    assert_eq!(code, 0, "{stderr}");
+    // A process id no process has (above Linux's largest, 2^22).
+    let orphans = ["standings.csv", "summary.md", "games.pgn"]
+        .map(|name| out.join(format!("{name}.999999999.tmp")));
+    for orphan in &orphans {
+        std::fs::write(orphan, "torn").expect("plant an orphan");
+    }
+    let (code, _, stderr) = plylab(&["plot", text(&out)]);
+    assert_eq!(code, 0, "{stderr}");
+    let (code, _, stderr) = experiment(&file, &out, &["--no-plot", "--resume"]);
+    assert_eq!(code, 0, "{stderr}");
+    for orphan in &orphans {
+        assert!(!orphan.exists(), "{} is left", orphan.display());
+    }
+    let pgn = std::fs::read_to_string(out.join("games.pgn")).expect("games.pgn");
+    assert_eq!(pgn.matches("[Event ").count(), 2, "{pgn}");
+}

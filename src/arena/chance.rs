@@ -233,7 +233,7 @@ pub fn write_points(plan: &MatchPlan, out: &Path, rows: &[GameRow]) -> std::io::
     }
     let standings = points_standings(plan, rows);
     let path = out.join("points.csv");
-    let mut w = csv::Writer::from_path(&path).map_err(std::io::Error::other)?;
+    let mut w = csv::Writer::from_writer(Vec::new());
     w.write_record(POINTS_COLUMNS)
         .map_err(std::io::Error::other)?;
     let mut md = String::from(
@@ -279,7 +279,8 @@ pub fn write_points(plan: &MatchPlan, out: &Path, rows: &[GameRow]) -> std::io::
             s.ppg
         );
     }
-    w.flush()?;
+    let csv = w.into_inner().map_err(std::io::Error::other)?;
+    crate::output::replace_bytes(&path, &csv)?;
     md.push_str("\n![Points per game of each pairing with its 95% interval](points.svg)\n\n");
     Ok(md)
 }

@@ -1,7 +1,6 @@
 //! games.pgn: the chess games of games.csv in PGN, rebuilt from each row's opening and
 //! moves (so that a resumed match writes every game, kept or new).
 
-use std::io::{BufWriter, Write};
 use std::path::Path;
 
 use super::pgn::{PgnGame, write_game};
@@ -13,11 +12,12 @@ use crate::games::chess::Chess;
 /// Writes every row of `rows` (chess games) to `path`.
 pub fn write_pgn(plan: &MatchPlan, rows: &[GameRow], path: &Path) -> std::io::Result<()> {
     let date = crate::lab::machine::now_iso8601()[..10].replace('-', ".");
-    let mut out = BufWriter::new(std::fs::File::create(path)?);
-    for row in rows {
-        write_game(&mut out, &pgn_game(plan, row, &date)?)?;
-    }
-    out.flush()
+    crate::output::replace(path, |out| {
+        for row in rows {
+            write_game(out, &pgn_game(plan, row, &date)?)?;
+        }
+        Ok(())
+    })
 }
 
 /// One row as a PGN game.

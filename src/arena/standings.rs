@@ -201,13 +201,14 @@ pub fn standings(plan: &MatchPlan, rows: &[GameRow]) -> Vec<Standing> {
     out
 }
 
-/// Writes standings.csv.
+/// Writes standings.csv (whole or not at all).
 pub fn write_csv(path: &std::path::Path, standings: &[Standing]) -> Result<(), csv::Error> {
-    let mut w = csv::Writer::from_path(path)?;
+    let mut w = csv::Writer::from_writer(Vec::new());
     w.write_record(COLUMNS)?;
     for s in standings {
         w.write_record(s.fields())?;
     }
-    w.flush()?;
+    let bytes = w.into_inner().map_err(|e| e.into_error())?;
+    crate::output::replace_bytes(path, &bytes)?;
     Ok(())
 }

@@ -48,7 +48,7 @@ pub fn write(
             crate::plot::data::regeneration_command(&info.file, out, info.jobs, info.quick);
         let _ = writeln!(md, "\nRegenerate: `{command}`");
     }
-    std::fs::write(out.join("summary.md"), md)
+    crate::output::replace_bytes(&out.join("summary.md"), md.as_bytes())
 }
 
 /// `+12.3 [−4.0, +28.9]`, or `—` when there is nothing to show.

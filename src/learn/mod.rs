@@ -1309,9 +1309,9 @@ impl<'a, G: LearnGame> Run<'a, G> {
             ("seed", self.spec.seed.to_string()),
             ("data", facts.clone()),
         ];
-        fs::write(
+        crate::output::replace_bytes(
             &weights_path,
-            linear::format_weights(&weights, &header, &learned),
+            linear::format_weights(&weights, &header, &learned).as_bytes(),
         )
         .map_err(io_err(&weights_path))?;
         let report = output::write_results(&self, &weights, &curve, &facts, seconds)?;

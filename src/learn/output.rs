@@ -8,6 +8,7 @@ use std::fs;
 use super::{CurvePoint, LearnError, LearnGame, Method, Run, io_err};
 use crate::games::linear::Weights;
 use crate::lab::machine;
+use crate::output::replace_bytes;
 use crate::plot::Format;
 use crate::plot::chart::{Chart, Point, Series, SeriesKind, YScale};
 use crate::plot::render::write_chart;
@@ -47,7 +48,7 @@ pub(super) fn write_results<G: LearnGame>(
         }
     }
     let path = out.join("curve.csv");
-    fs::write(&path, csv).map_err(io_err(&path))?;
+    replace_bytes(&path, csv.as_bytes()).map_err(io_err(&path))?;
 
     let first = curve.first().map_or(f64::NAN, headline);
     let last = curve.last().map_or(f64::NAN, headline);
@@ -169,7 +170,7 @@ pub(super) fn write_results<G: LearnGame>(
         let _ = writeln!(md, "| {n} | {s:.d$} | {l:.d$} |");
     }
     let path = out.join("summary.md");
-    fs::write(&path, md).map_err(io_err(&path))?;
+    replace_bytes(&path, md.as_bytes()).map_err(io_err(&path))?;
 
     let info = serde_json::json!({
         "learn": name,
@@ -186,6 +187,6 @@ pub(super) fn write_results<G: LearnGame>(
     let path = out.join("run.json");
     let text =
         serde_json::to_string_pretty(&info).map_err(|e| LearnError::Failed(e.to_string()))?;
-    fs::write(&path, text + "\n").map_err(io_err(&path))?;
+    replace_bytes(&path, (text + "\n").as_bytes()).map_err(io_err(&path))?;
     Ok((first, last))
 }

@@ -190,7 +190,8 @@ pub fn savings_files(
             s.saving()
         );
     }
-    std::fs::write(&csv_path, text).map_err(|e| PlotError::io(&csv_path, e))?;
+    crate::output::replace_bytes(&csv_path, text.as_bytes())
+        .map_err(|e| PlotError::io(&csv_path, e))?;
     files.push(csv_path);
     let mut md = String::from(
         "\n## Savings against expectiminimax\n\n1 − nodes / expectiminimax's nodes at the same \
@@ -238,7 +239,8 @@ pub fn savings_files(
         let mut text = crate::input::read_text(&summary, crate::input::Cap::TEXT)
             .map_err(|e| PlotError::io(&summary, e))?;
         text.push_str(&md);
-        std::fs::write(&summary, text).map_err(|e| PlotError::io(&summary, e))?;
+        crate::output::replace_bytes(&summary, text.as_bytes())
+            .map_err(|e| PlotError::io(&summary, e))?;
     }
     Ok(files)
 }

@@ -158,7 +158,8 @@ pub fn write_all(
     }
     let summary_path = out_dir.join(SUMMARY_MD);
     let text = summary::render(data, &charts, formats.first().copied());
-    std::fs::write(&summary_path, text).map_err(|e| PlotError::io(&summary_path, e))?;
+    crate::output::replace_bytes(&summary_path, text.as_bytes())
+        .map_err(|e| PlotError::io(&summary_path, e))?;
     report.files.push(summary_path);
     report
         .files

@@ -83,7 +83,9 @@ pub fn write_chart(
                 chart,
                 footer,
             )
-            .and_then(|()| std::fs::write(path, compact_svg(&svg)).map_err(fail))
+            .and_then(|()| {
+                crate::output::replace_bytes(path, compact_svg(&svg).as_bytes()).map_err(fail)
+            })
         }
     };
     result.map_err(|message| PlotError::Draw {
