@@ -404,7 +404,8 @@ batch = 8
         fs::read_to_string(dir.path("b/curve.csv")).unwrap()
     );
     // A checkpoint made from other starting weights (the file named by `start`, edited
-    // since) is not continued: the run starts afresh, as from another learning file.
+    // since) is not continued, nor thrown away: the run is refused, naming --restart. An
+    // edited comment or description is no other setting: the run resumes.
     let start = dir.path("start.toml");
     let weights = fs::read_to_string("weights/connect4-tdleaf.toml").unwrap();
     fs::write(&start, &weights).unwrap();
@@ -413,16 +414,22 @@ batch = 8
     let out_c = dir.path("c");
     let (code, err) = learn(&file, &out_c, &dir.path("wc"), &["--stop-after", "3"]);
     assert_eq!(code, 1, "{err}");
+    let edited = fs::read_to_string(&file).unwrap();
+    let described = edited.replacen("name = \"c4\"\n", "name = \"c4\"\ndescription = \"x\"\n", 1);
+    assert_ne!(described, edited);
+    fs::write(&file, format!("# a comment\n{described}")).unwrap();
     let (code, err) = learn(&file, &out_c, &dir.path("wc"), &["--stop-after", "4"]);
-    assert_eq!(code, 1, "{err}");
-    assert!(!err.contains("starting afresh"), "the same file: {err}");
+    assert_eq!(code, 1, "resumed from batch 3, not refused: {err}");
+    assert!(err.contains("stopped after 4 as asked"), "{err}");
     fs::write(&start, weights.replace("tempo = 3.99", "tempo = 1.00")).unwrap();
     let (code, err) = learn(&file, &out_c, &dir.path("wc"), &[]);
-    assert_eq!(code, 0, "{err}");
+    assert_eq!(code, 2, "{err}");
     assert!(
-        err.contains("or of a file it reads: starting afresh"),
+        err.contains("(4 of 8 done) of other settings") && err.contains("--restart"),
         "{err}"
     );
+    let (code, err) = learn(&file, &out_c, &dir.path("wc"), &["--restart"]);
+    assert_eq!(code, 0, "{err}");
 }
 
 /// Ctrl-C in a learning run: the running batch finishes, the checkpoint is written, the

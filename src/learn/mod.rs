@@ -722,8 +722,8 @@ struct CurvePoint {
 /// The state a checkpoint holds, with floats as their bit patterns (exact round trip).
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 struct Checkpoint {
-    /// FNV-1a of the learning file's text and the contents of the files it reads
-    /// ([`Run::spec_hash`]): a checkpoint of another file is ignored.
+    /// FNV-1a of the learning file's settings and the contents of the files it reads
+    /// ([`Run::spec_hash`]): a checkpoint of other ones is refused.
     spec_hash: u64,
     /// Epochs (Texel) or batches (TD) done.
     done: u32,
@@ -875,9 +875,9 @@ impl<'a, G: LearnGame> Run<'a, G> {
     }
 
     /// The checkpoint of an interrupted run of this file with `total` epochs or batches, if
-    /// there is one. One of another version of the file is set aside with a note (the run
-    /// starts afresh and replaces it); a damaged one is refused, naming `--restart`, rather
-    /// than trusted (a weight too few, a NaN) or quietly thrown away with its finished work.
+    /// there is one. One of other settings (or of other contents of the files they name) is
+    /// refused, naming `--restart`, and so is a damaged one, rather than trusted (a weight
+    /// too few, a NaN) or quietly thrown away with its finished work.
     fn load_checkpoint(&self, total: u32) -> Result<Option<Checkpoint>, LearnError> {
         let state = self.checkpoint_dir.join("state.json");
         if !state.exists() {
@@ -893,23 +893,30 @@ impl<'a, G: LearnGame> Run<'a, G> {
             .map_err(|e| damaged(e.to_string()))?;
         let c: Checkpoint = serde_json::from_str(&text).map_err(|e| damaged(e.to_string()))?;
         if c.spec_hash != self.spec_hash() {
-            eprintln!(
-                "{}: the checkpoint of another version of {} or of a file it reads: starting \
-                 afresh",
+            return Err(LearnError::BadInput(format!(
+                "{}: the checkpoint ({} of {total} done) of other settings in {} or other \
+                 contents of a file it reads; restore them to resume, or run with --restart \
+                 to begin afresh (the checkpoint is then thrown away)",
                 state.display(),
+                c.done,
                 self.file.display()
-            );
-            return Ok(None);
+            )));
         }
         c.check(self.start.len(), total).map_err(damaged)?;
         Ok(Some(c))
     }
 
-    /// The checkpoint's [`Checkpoint::spec_hash`]: the learning file's text with the
+    /// The checkpoint's [`Checkpoint::spec_hash`]: the learning file's settings with the
     /// contents of the files it names (`start`, `games`), so that a checkpoint made from
-    /// other starting weights or other games is not continued.
+    /// other settings, starting weights or games is not continued. The settings as read, not
+    /// the text, and without the description: an edited comment or description changes
+    /// nothing that is learned.
     fn spec_hash(&self) -> u64 {
-        let mut text = self.text.to_owned();
+        let settings = LearnSpec {
+            description: String::new(),
+            ..self.spec.clone()
+        };
+        let mut text = format!("{settings:?}");
         for file in self.spec.start.iter().chain(&self.spec.games) {
             // An arena's games.csv may be kept compressed beside its name.
             let print = crate::input::fingerprint(Path::new(file))
