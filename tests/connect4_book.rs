@@ -144,7 +144,8 @@ fn build_probe_and_damaged_books_on_the_command_line() {
 }
 
 /// Ctrl-C ends a long build after the position being expanded: the book of the positions
-/// expanded so far is written and reads back, and the exit code is 130.
+/// expanded so far is written and reads back, and the exit code is 130. A book already at
+/// `--out` is left as it was, the part written beside it.
 #[cfg(unix)]
 #[test]
 fn an_interrupted_build_writes_the_book_so_far() {
@@ -164,4 +165,18 @@ fn an_interrupted_build_writes_the_book_so_far() {
     let (code, stdout, stderr) = plylab(&["book", "probe", path, "start"]);
     assert_eq!(code, 0, "{stderr}");
     assert_eq!(stdout.lines().count(), 7, "{stdout}");
+    let earlier = std::fs::read(&file).expect("the book");
+    let begun = std::time::Instant::now();
+    let (code, stderr) = common::interrupted_when(&args, || begun.elapsed().as_secs() >= 2);
+    assert_eq!(code, Some(130), "{stderr}");
+    assert_eq!(std::fs::read(&file).expect("the book"), earlier);
+    let partial = format!("{path}.partial");
+    assert!(
+        stderr.contains(&format!(
+            "written to {partial} ({path} holds an earlier book"
+        )),
+        "{stderr}"
+    );
+    let (code, _, stderr) = plylab(&["book", "probe", &partial, "start"]);
+    assert_eq!(code, 0, "{stderr}");
 }

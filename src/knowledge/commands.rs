@@ -344,19 +344,35 @@ pub fn build_connect4_book(
             "book build: the book came out empty; no book written".into(),
         ));
     }
-    book.save(out)?;
+    let interrupted = expanded < positions && interrupt::requested();
+    // An interrupted build does not replace a book already at `out` (most likely a whole
+    // one, which the part would silently undo): the part goes beside it.
+    let kept = interrupted && out.exists();
+    let target = if kept {
+        let mut partial = out.as_os_str().to_owned();
+        partial.push(".partial");
+        PathBuf::from(partial)
+    } else {
+        out.to_path_buf()
+    };
+    book.save(&target)?;
     println!(
         "connect4 book -> {}: {} positions, {} moves (depth {depth}, omega {omega}), {:.1} s",
-        out.display(),
+        target.display(),
         book.positions(),
         book.entries().len(),
         started.elapsed().as_secs_f64()
     );
-    if expanded < positions && interrupt::requested() {
+    if interrupted {
+        let left = if kept {
+            format!(" ({} holds an earlier book, left as it was)", out.display())
+        } else {
+            String::new()
+        };
         return Err(CommandError::Interrupted(format!(
             "interrupted: the book of the {expanded} positions expanded (of {positions}) is \
-             written to {}",
-            out.display()
+             written to {}{left}",
+            target.display()
         )));
     }
     Ok(())
