@@ -1497,16 +1497,44 @@ fn run_failure(e: runner::RunError) -> Failure {
 /// The command line of this process with `--resume` (and `--out DIR`) added and `--force`
 /// dropped, quoted for a POSIX shell.
 fn resume_command(out: &std::path::Path) -> String {
+    resume_command_with(Some(("--out", out)))
+}
+
+/// The command line of this process with `--resume` added, `--force` dropped and, where
+/// given and absent, the flag `(name, path)`, quoted for a POSIX shell.
+fn resume_command_with(flag: Option<(&str, &std::path::Path)>) -> String {
     let mut args: Vec<String> = std::env::args().collect();
     args.retain(|a| a != "--force");
-    if !args.iter().any(|a| a == "--out" || a.starts_with("--out=")) {
-        args.push("--out".into());
-        args.push(out.display().to_string());
+    if let Some((name, path)) = flag
+        && !args
+            .iter()
+            .any(|a| a == name || a.starts_with(&format!("{name}=")))
+    {
+        args.push(name.into());
+        args.push(path.display().to_string());
     }
     if !args.iter().any(|a| a == "--resume") {
         args.push("--resume".into());
     }
     shell_words(&args)
+}
+
+/// Ctrl-C stopped a suite after `finished` of its `total` positions: their rows are in
+/// `csv` (and the command that resumes is given), or nowhere without one.
+fn suite_interrupted(finished: usize, total: usize, csv: Option<&std::path::Path>) -> Failure {
+    let message = match csv {
+        Some(csv) => format!(
+            "interrupted: {finished} of {total} positions finished, their rows in {}. Resume \
+             with:\n  {}",
+            csv.display(),
+            resume_command_with(None)
+        ),
+        None => format!(
+            "interrupted: {finished} of {total} positions finished; without --csv FILE their \
+             rows are not kept"
+        ),
+    };
+    Failure { code: 130, message }
 }
 
 /// `args` as one command line, each quoted for a POSIX shell where it needs to be.
@@ -2032,6 +2060,7 @@ fn run_suite(args: &SuiteArgs) -> Result<(), Failure> {
     );
     let mut progress = SuiteProgress::new(total, done.len());
     let mut write_error = None;
+    plylab::lab::progress::interrupt::install();
     let report = suite::run(
         positions,
         &searcher,
@@ -2051,10 +2080,19 @@ fn run_suite(args: &SuiteArgs) -> Result<(), Failure> {
             progress.finished(outcome);
         },
     )
-    .map_err(Failure::failed)?;
+    .map_err(Failure::failed);
+    plylab::lab::progress::interrupt::uninstall();
+    let report = report?;
     progress.close();
     if let Some(e) = write_error {
         return Err(Failure::failed(e));
+    }
+    if report.outcomes.len() < total {
+        return Err(suite_interrupted(
+            report.outcomes.len(),
+            total,
+            args.csv.as_deref(),
+        ));
     }
     for (position, expected) in report.misses.iter().take(10) {
         let expected = expected.as_ref().map_or("?".into(), ToString::to_string);

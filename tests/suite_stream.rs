@@ -386,3 +386,60 @@ fn a_monte_carlo_move_too_far_from_the_end_to_judge_is_not_judged() {
     assert_eq!(rows.len(), 1);
     assert_eq!(rows[0].solved, None);
 }
+
+/// Ctrl-C in a suite: no further position starts, those searching finish and write their
+/// rows, the exit code is 130 with the command that resumes, and that command ends with
+/// the rows of a run that went straight through.
+#[cfg(unix)]
+#[test]
+fn ctrl_c_stops_a_suite_between_positions_and_it_resumes() {
+    let tmp = TempDir::new("suite-ctrl-c");
+    let csv = tmp.path("rows.csv");
+    let args = [
+        "suite",
+        "chess",
+        "experiments/data/chess/wac.epd",
+        "--take",
+        "30",
+        "--depth",
+        "5",
+        "--ordered",
+        "--jobs",
+        "1",
+        "--csv",
+        text(&csv),
+    ];
+    let lines = || std::fs::read_to_string(&csv).map_or(0, |t| t.lines().count());
+    let (code, stderr) = common::interrupted_when(&args, || lines() >= 3);
+    assert_eq!(code, Some(130), "{stderr}");
+    let message = stderr
+        .lines()
+        .find(|l| l.starts_with("error: interrupted: "))
+        .unwrap_or_else(|| panic!("no interruption message in {stderr}"));
+    assert!(
+        message.contains(" of 30 positions finished, their rows in "),
+        "{message}"
+    );
+    let finished = rows(&csv).len();
+    assert!((2..30).contains(&finished), "{finished} rows");
+    assert!(
+        stderr.contains(&format!("--csv {} --resume", text(&csv))),
+        "{stderr}"
+    );
+    run(&[&args[..], &["--resume"]].concat());
+    let whole = tmp.path("whole.csv");
+    let straight: Vec<&str> = args
+        .iter()
+        .map(|&a| if a == text(&csv) { text(&whole) } else { a })
+        .collect();
+    run(&straight);
+    let searched = |path: &Path| -> Vec<(usize, String, Option<u64>)> {
+        let mut r: Vec<_> = rows(path)
+            .into_iter()
+            .map(|r| (r.job, r.best_move, r.nodes_to_depth))
+            .collect();
+        r.sort_unstable();
+        r
+    };
+    assert_eq!(searched(&csv), searched(&whole));
+}

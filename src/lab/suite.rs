@@ -15,6 +15,7 @@ use std::sync::{OnceLock, mpsc};
 use rayon::prelude::*;
 
 use super::answer::Answer;
+use super::progress::interrupt;
 use super::record::Row;
 use super::runner::execute_with_table;
 use super::spec::{Job, PositionEntry, SearcherVariant};
@@ -197,7 +198,9 @@ pub fn resumed(rows: Vec<Row>, positions: &[PositionEntry]) -> Result<Vec<Outcom
 
 /// Searches every position with `searcher` under `limits` on `threads` threads, except
 /// those with an outcome in `done`; calls `finished` with each new outcome as soon as its
-/// search ends (in the order they end), then returns the report over all of them.
+/// search ends (in the order they end), then returns the report over all of them. Once
+/// Ctrl-C is pressed ([`interrupt::requested`], where the caller installed the handler) no
+/// further search starts; those running finish and are reported.
 ///
 /// # Errors
 /// When the worker pool cannot start.
@@ -259,6 +262,9 @@ pub fn run(
         // runs made the scheduler move the search between cores, away from its table in the
         // core's cache: up to twice the time of Test_L3_R1's 50-position searches.
         for job in todo {
+            if interrupt::requested() {
+                break;
+            }
             report(search(job, 0));
         }
     } else {
@@ -274,6 +280,9 @@ pub fn run(
             scope.spawn(move || {
                 pool.install(|| {
                     todo.par_iter().for_each_with(tx, |tx, job| {
+                        if interrupt::requested() {
+                            return;
+                        }
                         let worker = rayon::current_thread_index().unwrap_or(0);
                         // A receiver gone means the caller is unwinding: nothing to report to.
                         let _ = tx.send(search(job, worker));
