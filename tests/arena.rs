@@ -446,6 +446,11 @@ fn a_torn_match_resumes_to_the_same_games() {
     ]);
     assert_eq!(code, 0, "{stdout}\n{stderr}");
     assert!(stdout.contains("3 games played (3 kept"), "{stdout}");
+    assert!(
+        stderr
+            .contains("games.csv: rows not kept, their games played again: line 5 has no line end"),
+        "{stderr}"
+    );
     let (_, resumed) = games(&out);
     assert_eq!(untimed(&resumed, &header), untimed(&full, &header));
     // run.json counts the earlier run's wall-clock and CPU seconds with the resumed run's.

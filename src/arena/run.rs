@@ -25,8 +25,8 @@ use crate::lab::machine::{
 };
 use crate::lab::progress::interrupt;
 use crate::lab::runner::{
-    RunError, RunOptions, check_same_shard, csv_err, io, progress_bar, readable_records,
-    record_time_so_far, resumable_csv,
+    RunError, RunOptions, check_same_shard, csv_err, ends_with_line_end, io, progress_bar,
+    readable_records, record_time_so_far, resumable_csv,
 };
 use crate::lab::spec::GameKind;
 
@@ -574,8 +574,22 @@ fn resume_rows(
     };
     // An older file's rows are kept too: the file is written again in today's layout.
     let layout = reader.headers().map_or(Layout::CURRENT, Layout::of);
-    for record in readable_records(&mut reader, csv_path)? {
-        let Some(row) = GameRow::parse(&record, layout) else {
+    // A last line without its line end was torn by a run stopped while writing it, however
+    // many of its columns are there; each row not kept is named, as a resumed experiment
+    // names its damaged rows.
+    let torn = !ends_with_line_end(csv_path);
+    let records = readable_records(&mut reader, csv_path)?;
+    let mut dropped: Vec<String> = Vec::new();
+    for (index, record) in records.iter().enumerate() {
+        let line = record.position().map_or(0, csv::Position::line);
+        if torn && index + 1 == records.len() {
+            dropped.push(format!(
+                "line {line} has no line end: torn while being written"
+            ));
+            continue;
+        }
+        let Some(row) = GameRow::parse(record, layout) else {
+            dropped.push(format!("line {line} does not read as a game"));
             continue;
         };
         // The schedule is in game order (a shard's: some games of it). A row whose line
@@ -583,10 +597,21 @@ fn resume_rows(
         let fits = schedule
             .binary_search_by_key(&row.game, |s| s.index)
             .is_ok_and(|i| row.fault_as(plan, &schedule[i]).is_none());
+        if !fits {
+            dropped.push(format!("line {line}: not a game of this match as recorded"));
+            continue;
+        }
         let fresh = !stale(&row.first) && !stale(&row.second);
-        if fits && fresh && !rows.iter().any(|r| r.game == row.game) {
+        if fresh && !rows.iter().any(|r| r.game == row.game) {
             rows.push(row);
         }
+    }
+    if !dropped.is_empty() {
+        eprintln!(
+            "note: {}: rows not kept, their games played again: {}",
+            csv_path.display(),
+            crate::lab::diagnose::first_few(&dropped, 3, "; ")
+        );
     }
     Ok(rows)
 }

@@ -449,7 +449,7 @@ pub(crate) fn whole_jobs<R: std::io::Read>(
 /// Whether the file at `path` is empty or ends with a line end, as every file the runner
 /// writes does once its last row is whole (true when it cannot be read: the reader reports
 /// that).
-fn ends_with_line_end(path: &Path) -> bool {
+pub(crate) fn ends_with_line_end(path: &Path) -> bool {
     use std::io::{Read, Seek, SeekFrom};
     let last_byte = || -> std::io::Result<Option<u8>> {
         let mut file = File::open(path)?;
