@@ -13,8 +13,7 @@
 #   scripts/regenerate-results.sh --list       the commands, without running them
 #
 # Time: the files run on the 2-core development machine took about 80 minutes there in all
-# (each run.json's elapsed_s; results/connect4's records only its last, resumed part, about
-# 2 of its minutes). The scaling files (scaling*.toml, and quiescence_tt.toml for
+# (each run.json's elapsed_s). The scaling files (scaling*.toml, and quiescence_tt.toml for
 # results/scaling_qtt) were run on lent 16-core machines with scripts/scaling-run.sh, one at
 # a time: results/scaling_summary.md names each one's command and machine. The default runs
 # them too: here they take hours more (`plylab experiment FILE --dry-run` estimates each) and
