@@ -505,6 +505,56 @@ fn ctrl_c_at_the_terminal_leaves_the_engines_playing() {
     assert_eq!(results(&out), results(&whole));
 }
 
+/// A run started with SIGINT ignored (`cmd &` in a script: the shell leaves background jobs
+/// alone) keeps ignoring it: a Ctrl-C meant for the foreground does not stop it.
+#[cfg(unix)]
+#[test]
+fn a_run_started_with_sigint_ignored_ignores_it() {
+    use std::os::unix::process::CommandExt;
+    let tmp = TempDir::new("sigint-ignored");
+    let file = write(&tmp, TINY);
+    let out = tmp.path("out");
+    let mut child = Command::new("sh")
+        .args(["-c", "trap '' INT; exec \"$0\" \"$@\""])
+        .arg(env!("CARGO_BIN_EXE_plylab"))
+        .args([
+            "experiment",
+            text(&file),
+            "--out",
+            text(&out),
+            "--jobs",
+            "1",
+        ])
+        .args(["--no-plot"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .process_group(0)
+        .spawn()
+        .expect("the binary runs");
+    let mut stderr = BufReader::new(child.stderr.take().expect("stderr"));
+    let mut seen = String::new();
+    while stderr.read_line(&mut seen).expect("stderr reads") > 0 {
+        if seen.contains("progress: 1/") {
+            break;
+        }
+    }
+    let status = Command::new("kill")
+        .args(["-INT", "--", &format!("-{}", child.id())])
+        .status()
+        .expect("kill runs");
+    assert!(status.success());
+    std::io::Read::read_to_string(&mut stderr, &mut seen).expect("stderr reads");
+    assert_eq!(
+        child.wait().expect("the run ends").code(),
+        Some(0),
+        "{seen}"
+    );
+    assert!(!seen.contains("interrupted"), "{seen}");
+    let rows = std::fs::read_to_string(out.join("searches.csv")).expect("searches.csv");
+    assert!(rows.lines().count() > TINY_JOBS, "{rows}");
+}
+
 #[cfg(unix)]
 #[test]
 fn ctrl_c_says_how_many_jobs_finished_and_how_to_resume() {

@@ -129,7 +129,10 @@ pub mod interrupt {
 
     /// Catches the first SIGINT: it sets [`requested`] and says on stderr that the running
     /// jobs are finishing; the handler then gives SIGINT back its default action, so a second
-    /// Ctrl-C ends the process at once.
+    /// Ctrl-C ends the process at once. A process that started with SIGINT ignored (run in
+    /// the background by a shell without job control, `cmd &` in a script, or under
+    /// `nohup`-like wrappers) keeps ignoring it, as POSIX shells leave such a job alone: a
+    /// Ctrl-C meant for the foreground does not stop it.
     #[cfg(unix)]
     pub fn install() {
         extern "C" fn on_sigint(_: libc::c_int) {
@@ -144,6 +147,9 @@ pub mod interrupt {
             }
         }
         REQUESTED.store(false, Ordering::SeqCst);
+        if ignored() {
+            return;
+        }
         let handler: extern "C" fn(libc::c_int) = on_sigint;
         // SAFETY: the handler only touches an atomic and calls async-signal-safe functions.
         unsafe {
@@ -151,13 +157,28 @@ pub mod interrupt {
         }
     }
 
+    /// Whether SIGINT is ignored: read without changing it (sigaction with no new action).
+    #[cfg(unix)]
+    fn ignored() -> bool {
+        // SAFETY: a zeroed sigaction is a valid out-parameter; a null new action only reads.
+        unsafe {
+            let mut current: libc::sigaction = std::mem::zeroed();
+            libc::sigaction(libc::SIGINT, std::ptr::null(), &raw mut current) == 0
+                && current.sa_sigaction == libc::SIG_IGN
+        }
+    }
+
     /// Elsewhere Ctrl-C keeps its default action.
     #[cfg(not(unix))]
     pub fn install() {}
 
-    /// Gives SIGINT back its default action once the run is over.
+    /// Gives SIGINT back its default action once the run is over (an ignored one stays
+    /// ignored).
     #[cfg(unix)]
     pub fn uninstall() {
+        if ignored() {
+            return;
+        }
         // SAFETY: restoring the default action has no preconditions.
         unsafe {
             libc::signal(libc::SIGINT, libc::SIG_DFL);
