@@ -689,3 +689,29 @@ fn a_matchs_files_are_replaced_whole() {
     let pgn = std::fs::read_to_string(out.join("games.pgn")).expect("games.pgn");
     assert_eq!(pgn.matches("[Event ").count(), 2, "{pgn}");
 }
+
+/// `--resume` into a directory with no earlier rows (a mistyped `--out`) says so at once,
+/// then runs everything, for an experiment and for a match alike.
+#[test]
+fn resuming_from_nothing_says_so() {
+    let tmp = TempDir::new("resume-nothing");
+    let file = write(&tmp, TINY);
+    let out = tmp.path("typo");
+    let (code, _, stderr) = experiment(&file, &out, &["--no-plot", "--resume"]);
+    assert_eq!(code, 0, "{stderr}");
+    let note = format!("note: --resume: {} holds no earlier rows", out.display());
+    assert!(stderr.contains(&note), "{stderr}");
+    let matchfile = tmp.path("match.toml");
+    std::fs::write(
+        &matchfile,
+        "name = \"n\"\nseed = 1\n[match]\ngame = \"tictactoe\"\nformat = \"round_robin\"\n\
+         games = 2\nopenings = { random_plies = 1 }\n[[searchers]]\nlabel = \"x\"\n\
+         algorithm = \"alphabeta\"\n[[searchers]]\nlabel = \"y\"\nalgorithm = \"minimax\"\n",
+    )
+    .expect("write the match");
+    let out = tmp.path("typo-match");
+    let (code, _, stderr) = experiment(&matchfile, &out, &["--no-plot", "--resume"]);
+    assert_eq!(code, 0, "{stderr}");
+    let note = format!("note: --resume: {} holds no earlier rows", out.display());
+    assert!(stderr.contains(&note), "{stderr}");
+}

@@ -102,6 +102,7 @@ pub fn clear_outputs(out: &Path, force: bool) -> Result<(), RunError> {
 /// experiment text no longer validates; I/O and CSV errors as they come.
 pub fn kept_rows(plan: &Plan, out: &Path, csv_path: &Path) -> Result<Vec<Row>, RunError> {
     if !csv_path.exists() {
+        nothing_to_resume(out);
         return Ok(Vec::new());
     }
     let refuse = |why: String| {
@@ -165,6 +166,15 @@ pub fn kept_rows(plan: &Plan, out: &Path, csv_path: &Path) -> Result<Vec<Row>, R
         None => false,
     });
     Ok(rows)
+}
+
+/// Says on stderr that `--resume` found no earlier rows in `out`, so that a mistyped `--out`
+/// is seen at once rather than after a whole run afresh.
+pub fn nothing_to_resume(out: &Path) {
+    eprintln!(
+        "note: --resume: {} holds no earlier rows; everything runs",
+        out.display()
+    );
 }
 
 /// The files whose fingerprint `now` differs from the one an earlier run `recorded`

@@ -493,6 +493,7 @@ pub(crate) fn resumable_csv(
     text: &str,
 ) -> Result<Option<csv::Reader<Capped<File>>>, RunError> {
     if !csv_path.exists() {
+        super::guard::nothing_to_resume(out);
         return Ok(None);
     }
     check_same_experiment(out, text)?;
