@@ -510,49 +510,22 @@ fn ctrl_c_at_the_terminal_leaves_the_engines_playing() {
 #[cfg(unix)]
 #[test]
 fn a_run_started_with_sigint_ignored_ignores_it() {
-    use std::os::unix::process::CommandExt;
     let tmp = TempDir::new("sigint-ignored");
     let file = write(&tmp, TINY);
     let out = tmp.path("out");
-    let mut child = Command::new("sh")
+    let mut command = Command::new("sh");
+    command
         .args(["-c", "trap '' INT; exec \"$0\" \"$@\""])
         .arg(env!("CARGO_BIN_EXE_plylab"))
-        .args([
-            "experiment",
-            text(&file),
-            "--out",
-            text(&out),
-            "--jobs",
-            "1",
-        ])
-        .args(["--no-plot"])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .process_group(0)
-        .spawn()
-        .expect("the binary runs");
-    let mut stderr = BufReader::new(child.stderr.take().expect("stderr"));
-    let mut seen = String::new();
-    while stderr.read_line(&mut seen).expect("stderr reads") > 0 {
-        if seen.contains("progress: 1/") {
-            break;
-        }
-    }
-    let status = Command::new("kill")
-        .args(["-INT", "--", &format!("-{}", child.id())])
-        .status()
-        .expect("kill runs");
-    assert!(status.success());
-    std::io::Read::read_to_string(&mut stderr, &mut seen).expect("stderr reads");
-    assert_eq!(
-        child.wait().expect("the run ends").code(),
-        Some(0),
-        "{seen}"
-    );
-    assert!(!seen.contains("interrupted"), "{seen}");
-    let rows = std::fs::read_to_string(out.join("searches.csv")).expect("searches.csv");
-    assert!(rows.lines().count() > TINY_JOBS, "{rows}");
+        .args(["experiment", text(&file), "--out", text(&out)])
+        .args(["--jobs", "1", "--no-plot"]);
+    // Interrupted once a job's rows are in (the header, then at least one row).
+    let csv = out.join("searches.csv");
+    let lines = || std::fs::read_to_string(&csv).map_or(0, |t| t.lines().count());
+    let (code, stderr) = common::interrupted(command, || lines() >= 2);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(!stderr.contains("interrupted"), "{stderr}");
+    assert!(lines() > TINY_JOBS, "{} lines", lines());
 }
 
 #[cfg(unix)]

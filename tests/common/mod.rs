@@ -178,17 +178,24 @@ pub fn build_the_knowledge_databases(dir: &std::path::Path) {
     }
 }
 
-/// Starts the binary with `args` (from the crate's root, stderr captured) in a process group
-/// of its own, waits up to a minute until `ready()` holds, sends the group SIGINT as a
-/// terminal's Ctrl-C does (every process of the foreground group gets it, the programs the
-/// binary started included, unless they are in a group of their own), and returns the
-/// binary's exit code and stderr once it has ended.
+/// Starts the binary with `args` and interrupts it once `ready()` holds ([`interrupted`]).
 #[cfg(unix)]
 pub fn interrupted_when(args: &[&str], ready: impl Fn() -> bool) -> (Option<i32>, String) {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_plylab"));
+    command.args(args);
+    interrupted(command, ready)
+}
+
+/// Starts `command` (from the crate's root, stderr captured) in a process group of its own,
+/// waits up to a minute until `ready()` holds, sends the group SIGINT as a terminal's Ctrl-C
+/// does (every process of the foreground group gets it, the programs the binary started
+/// included, unless they are in a group of their own), and returns the exit code and stderr
+/// once it has ended.
+#[cfg(unix)]
+pub fn interrupted(mut command: Command, ready: impl Fn() -> bool) -> (Option<i32>, String) {
     use std::os::unix::process::CommandExt;
     use std::process::Stdio;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_plylab"))
-        .args(args)
+    let mut child = command
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
