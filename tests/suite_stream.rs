@@ -266,30 +266,11 @@ fn malformed_records_are_refused_unless_skipped_and_counted() {
 
 #[test]
 fn monte_carlo_algorithms_run_from_the_command_line() {
-    let (stdout, _) = run(&[
-        "search",
-        "connect4",
-        "start",
-        "--algorithm",
-        "uct",
-        "--exploration",
-        "1.0",
-        "--nodes",
-        "500",
-    ]);
-    assert!(stdout.contains("bestmove "), "{stdout}");
-    let (stdout, _) = run(&[
-        "search",
-        "connect4",
-        "start",
-        "--algorithm",
-        "uct",
-        "--playout-cutoff",
-        "6",
-        "--nodes",
-        "500",
-    ]);
-    assert!(stdout.contains("bestmove "), "{stdout}");
+    for flag in [["--exploration", "1.0"], ["--playout-cutoff", "6"]] {
+        let uct = ["search", "connect4", "start", "--algorithm", "uct"];
+        let (stdout, _) = run(&[&uct[..], &flag, &["--nodes", "500"]].concat());
+        assert!(stdout.contains("bestmove "), "{stdout}");
+    }
     let (stdout, _) = run(&[
         "suite",
         "connect4",
