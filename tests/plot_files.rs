@@ -82,3 +82,41 @@ fn missing_directory_names_the_file() {
     assert!(matches!(err, PlotError::Io { .. }));
     assert!(err.to_string().contains("searches.csv"), "{err}");
 }
+
+/// Charts in both formats are written whole, through a temporary file renamed over the old
+/// chart, never rewritten in place: a second name (hard link) of an old chart still reads
+/// the old bytes afterwards, and a temporary file a killed writer left (`<chart>.<pid>.tmp`
+/// of a process that is gone) is removed.
+#[cfg(unix)]
+#[test]
+fn charts_replace_the_old_ones_whole() {
+    let dir = scratch("plot_dir_replace");
+    for f in ["searches.csv", "run.json"] {
+        std::fs::copy(fixture().join(f), dir.join(f)).unwrap();
+    }
+    let keep = scratch("plot_dir_replace_links");
+    for ext in ["png", "svg"] {
+        let chart = dir.join(format!("nodes_random_b4.{ext}"));
+        std::fs::write(&chart, "old").unwrap();
+        std::fs::hard_link(&chart, keep.join(format!("old.{ext}"))).unwrap();
+        // A process id no process has (above Linux's largest, 2^22).
+        std::fs::write(
+            dir.join(format!("nodes_random_b4.{ext}.999999999.tmp")),
+            "torn",
+        )
+        .unwrap();
+    }
+    plot_dir(&dir, &Format::ALL).unwrap();
+    for ext in ["png", "svg"] {
+        let old = std::fs::read(keep.join(format!("old.{ext}"))).unwrap();
+        assert!(old == b"old", "the {ext} chart was rewritten in place");
+        let new = std::fs::metadata(dir.join(format!("nodes_random_b4.{ext}"))).unwrap();
+        assert!(
+            new.len() > 1000,
+            "the new {ext} chart is {} bytes",
+            new.len()
+        );
+        let orphan = dir.join(format!("nodes_random_b4.{ext}.999999999.tmp"));
+        assert!(!orphan.exists(), "{} is left", orphan.display());
+    }
+}

@@ -71,11 +71,15 @@ pub fn write_chart(
 ) -> Result<(), PlotError> {
     ensure_font()?;
     let result = match format {
-        Format::Png => draw(
-            BitMapBackend::new(path, SIZE).into_drawing_area(),
-            chart,
-            footer,
-        ),
+        Format::Png => {
+            let mut rgb = vec![0; SIZE.0 as usize * SIZE.1 as usize * 3];
+            draw(
+                BitMapBackend::with_buffer(&mut rgb, SIZE).into_drawing_area(),
+                chart,
+                footer,
+            )
+            .and_then(|()| write_png(path, &rgb).map_err(fail))
+        }
         Format::Svg => {
             let mut svg = String::new();
             draw(
@@ -91,6 +95,17 @@ pub fn write_chart(
     result.map_err(|message| PlotError::Draw {
         path: path.to_path_buf(),
         message,
+    })
+}
+
+/// Encodes the `SIZE` RGB pixels `rgb` as PNG into `path`, written whole (a temporary file
+/// renamed: a run killed while writing leaves the old chart, never half of one).
+fn write_png(path: &Path, rgb: &[u8]) -> std::io::Result<()> {
+    use image::ImageEncoder;
+    crate::output::replace(path, |file| {
+        image::codecs::png::PngEncoder::new(file)
+            .write_image(rgb, SIZE.0, SIZE.1, image::ColorType::Rgb8)
+            .map_err(std::io::Error::other)
     })
 }
 
