@@ -71,8 +71,13 @@ impl Answer {
                 avoid,
                 mate_in,
             } => {
-                let played = it.best_move.as_ref().map(ToString::to_string);
-                let among = |list: &Vec<String>| played.as_ref().is_some_and(|m| list.contains(m));
+                // No move is no answer, even to a record of moves to avoid only: a search
+                // that declares the game over (the fifty-move rule, a dead position) has
+                // not avoided anything.
+                let Some(played) = it.best_move.as_ref().map(ToString::to_string) else {
+                    return false;
+                };
+                let among = |list: &Vec<String>| list.contains(&played);
                 (best.is_empty() || among(best))
                     && !among(avoid)
                     && mate_in.is_none_or(|n| mate_moves(it.score) == Some(n))
@@ -210,6 +215,13 @@ mod tests {
         };
         assert!(am.accepts(&iteration("e2e4", 30), &same));
         assert!(!am.accepts(&iteration("g1f3", 30), &same));
+        // A search that returns no move (it declared the game over) avoids nothing.
+        let none = Iteration {
+            best_move: None,
+            pv: vec![],
+            ..iteration("x", 0)
+        };
+        assert!(!am.accepts(&none, &same));
         assert!(Answer::Score(-1).accepts(&iteration("x", 7), &|_| -1));
         assert_eq!(mate_moves(score::win_in(1)), Some(1));
         assert_eq!(mate_moves(score::win_in(5)), Some(3));
