@@ -8,10 +8,21 @@
 //! operation is also kept as read.
 //!
 //! Also read: the halfmove clock and fullmove number as bare fields after the FEN (opening
-//! books are plain 6-field FENs), and the quirks of the suites in shared/data/README.md:
-//! mate_in_2.epd line 263 reads `bm bm Bh2-f4` (an operand repeating its opcode is skipped),
-//! zugzwang.epd has free text after the last `;` (kept as [`EpdRecord::comment`]),
-//! bratko-kopec.epd quotes its ids (the quotes are removed).
+//! books are plain 6-field FENs; a fullmove number 0, which some copies of Bratko-Kopec
+//! carry, is read as 1), and the quirks of public suites:
+//! - mate_in_2.epd line 263 reads `bm bm Bh2-f4`: an operand repeating its opcode is skipped;
+//! - Leorik's mate_in_5.epd line 185 has a lone `-` after the FEN, where a halfmove clock
+//!   would stand: skipped;
+//! - a FEN whose last field runs into the first `;` (`w - -; am Qxb2;`);
+//! - zugzwang.epd has free text after the last `;` (kept as [`EpdRecord::comment`]); text
+//!   there that starts with an opcode of Edwards's standard (`bm Qd1` with no `;` after it)
+//!   is an operation, not a comment;
+//! - bratko-kopec.epd quotes its ids (the quotes are removed), and its original writes a
+//!   check sign apart from its move (`bm Qd1 +`), joined to the move here;
+//! - moves of `bm` and `am` separated by commas as well as spaces (`bm Qd1, Qe2`);
+//! - matetrack's (vondele/matetrack) `bm #n`: the side to move mates in n, as `dm n`;
+//!   `bm #-n` and `ce -Mn` (the side to move is mated) are kept as read but judge nothing,
+//!   as no move is named.
 
 use std::path::{Path, PathBuf};
 
@@ -42,7 +53,7 @@ pub struct EpdRecord {
     pub best: Vec<ChessMove>,
     /// The `am` moves: each of them fails.
     pub avoid: Vec<ChessMove>,
-    /// `n` for `ce +Mn` or `dm n`: the side to move mates in n moves.
+    /// `n` for `ce +Mn`, `dm n` or `bm #n`: the side to move mates in n moves.
     pub mate_in: Option<u32>,
     /// `ce` in centipawns, when it is a number.
     pub centipawns: Option<i32>,
@@ -127,14 +138,26 @@ pub fn read_checked(
 
 /// Reads one EPD line; `line` is recorded as [`EpdRecord::line`].
 pub fn parse_line(text: &str, line: usize) -> Result<EpdRecord, ParseError> {
-    let (fen_fields, rest) = split_fields(text.trim(), 4);
+    let (mut fen_fields, mut rest) = split_fields(text.trim(), 4);
     if fen_fields.len() < 4 {
         return Err(ParseError::new(format!(
             "an EPD line starts with 4 FEN fields, this one has {}",
             fen_fields.len()
         )));
     }
-    let (counters, rest) = leading_counters(rest);
+    if let Some(field) = fen_fields[3].strip_suffix(';') {
+        // `w - -; am Qxb2;`: the `;` closes an empty operation, which reads as none.
+        fen_fields[3] = field;
+    }
+    let (counters, after) = leading_counters(rest);
+    rest = after;
+    while let Some(after) = rest
+        .strip_prefix('-')
+        .filter(|a| a.is_empty() || a.starts_with(char::is_whitespace))
+    {
+        // A lone `-` where a counter would stand (no opcode starts with one).
+        rest = after.trim_start();
+    }
     let mut fen = fen_fields.join(" ");
     if let Some((h, f)) = counters {
         fen = format!("{fen} {h} {f}");
@@ -191,16 +214,17 @@ fn leading_counters(rest: &str) -> (Option<(u32, u32)>, &str) {
     let (fields, after) = split_fields(rest, 2);
     if let [h, f] = fields.as_slice() {
         let f = f.trim_end_matches(';');
-        if let (Ok(h), Ok(f)) = (h.parse(), f.parse()) {
+        if let (Ok(h), Ok(f)) = (h.parse(), f.parse::<u32>()) {
             let after = after.trim_start().strip_prefix(';').unwrap_or(after);
-            return (Some((h, f)), after);
+            return (Some((h, f.max(1))), after);
         }
     }
     (None, rest)
 }
 
-/// Splits the operations at `;` outside quotes; text after the last `;` is a comment.
-/// A line without any `;` is read as one operation.
+/// Splits the operations at `;` outside quotes; text after the last `;` is a comment unless
+/// it starts with an opcode of Edwards's standard ([`is_standard_opcode`]). A line without
+/// any `;` is read as one operation.
 fn split_operations(text: &str) -> Result<(Vec<EpdOperation>, Option<String>), ParseError> {
     let mut segments = Vec::new();
     let mut current = String::new();
@@ -219,7 +243,11 @@ fn split_operations(text: &str) -> Result<(Vec<EpdOperation>, Option<String>), P
         return Err(ParseError::new("a quoted operand is not closed"));
     }
     let tail = current.trim().to_owned();
-    let comment = if segments.is_empty() {
+    let opens_with_opcode = tail
+        .split_whitespace()
+        .next()
+        .is_some_and(is_standard_opcode);
+    let comment = if segments.is_empty() || opens_with_opcode {
         if !tail.is_empty() {
             segments.push(tail);
         }
@@ -234,6 +262,42 @@ fn split_operations(text: &str) -> Result<(Vec<EpdOperation>, Option<String>), P
         .map(parse_operation)
         .collect::<Result<_, _>>()?;
     Ok((ops, comment))
+}
+
+/// Whether `word` is an opcode of the EPD standard (Edwards 1994, section 16.2.5): a last
+/// operation whose `;` is missing starts with one, free text (`CCC post by ...`) does not.
+fn is_standard_opcode(word: &str) -> bool {
+    const OPCODES: &[&str] = &[
+        "acd",
+        "acn",
+        "acs",
+        "am",
+        "bm",
+        "ce",
+        "dm",
+        "draw_accept",
+        "draw_claim",
+        "draw_offer",
+        "draw_reject",
+        "eco",
+        "fmvn",
+        "hmvc",
+        "id",
+        "nic",
+        "noop",
+        "pm",
+        "pv",
+        "rc",
+        "resign",
+        "sm",
+        "tcgs",
+        "tcri",
+        "tcsi",
+    ];
+    let numbered = |prefix: char| {
+        word.len() == 2 && word.starts_with(prefix) && word.as_bytes()[1].is_ascii_digit()
+    };
+    OPCODES.contains(&word) || numbered('c') || numbered('v')
 }
 
 /// One operation: opcode, then operands split at spaces outside quotes.
@@ -293,7 +357,10 @@ fn apply(record: &mut EpdRecord, op: &EpdOperation) -> Result<(), ParseError> {
             if op.operands.is_empty() {
                 return Err(ParseError::new(format!("{} without a move", op.opcode)));
             }
-            detached_signs(op)?;
+            if op.opcode == "bm" && read_mate_sign(record, &op.operands)? {
+                return Ok(());
+            }
+            let written = move_words(op)?;
             let given = if op.opcode == "bm" {
                 &record.best
             } else {
@@ -305,8 +372,7 @@ fn apply(record: &mut EpdRecord, op: &EpdOperation) -> Result<(), ParseError> {
                     op.opcode
                 )));
             }
-            let moves = op
-                .operands
+            let moves = written
                 .iter()
                 .map(|m| resolve(&record.position, m))
                 .collect::<Result<Vec<_>, _>>()
@@ -336,33 +402,63 @@ fn apply(record: &mut EpdRecord, op: &EpdOperation) -> Result<(), ParseError> {
     Ok(())
 }
 
-/// Refuses a check or mate sign written apart from its move (`bm Qd1 +`): read as a move
-/// of its own it would only say "not a legal move", hiding the cause.
-fn detached_signs(op: &EpdOperation) -> Result<(), ParseError> {
-    let sign = |w: &str| !w.is_empty() && w.chars().all(|c| matches!(c, '+' | '#' | '!' | '?'));
-    match op.operands.iter().position(|w| sign(w)) {
-        Some(0) => Err(ParseError::new(format!(
-            "{}: `{}` is a check or mate sign with no move before it",
-            op.opcode, op.operands[0]
-        ))),
-        Some(i) => Err(ParseError::new(format!(
-            "{}: the sign `{}` stands apart from its move `{}`: write `{}{}` (no space)",
-            op.opcode,
-            op.operands[i],
-            op.operands[i - 1],
-            op.operands[i - 1],
-            op.operands[i]
-        ))),
-        None => Ok(()),
+/// The moves of a `bm` or `am` operation as written: operands split at commas too
+/// (`Qd1, Qe2`), and a check, mate or annotation sign standing apart (`Qd1 +`, the original
+/// Bratko-Kopec's way) joined to the move before it. A sign with no move before it is
+/// refused: read as a move it would only say "not a legal move", hiding the cause.
+fn move_words(op: &EpdOperation) -> Result<Vec<String>, ParseError> {
+    let sign = |w: &str| w.chars().all(|c| matches!(c, '+' | '#' | '!' | '?'));
+    let mut words: Vec<String> = Vec::new();
+    for word in op.operands.iter().flat_map(|w| w.split(',')) {
+        if word.is_empty() {
+            continue;
+        }
+        match words.last_mut() {
+            Some(last) if sign(word) => last.push_str(word),
+            None if sign(word) => {
+                return Err(ParseError::new(format!(
+                    "{}: `{word}` is a check or mate sign with no move before it",
+                    op.opcode
+                )));
+            }
+            _ => words.push(word.to_owned()),
+        }
     }
+    Ok(words)
 }
 
-/// `ce +M<n>` (mate in n) or `ce <centipawns>`.
+/// matetrack's `bm #n` (the side to move mates in n, read as `dm n`) or `bm #-n` (it is
+/// mated in n: nothing to judge); `false` when the operands are moves.
+fn read_mate_sign(record: &mut EpdRecord, operands: &[String]) -> Result<bool, ParseError> {
+    let [only] = operands else {
+        return Ok(false);
+    };
+    let Some(count) = only.strip_prefix('#') else {
+        return Ok(false);
+    };
+    if let Some(mated) = count.strip_prefix('-') {
+        mate_count(mated, "bm", only)?;
+    } else {
+        set_mate_in(record, mate_count(count, "bm", only)?)?;
+    }
+    Ok(true)
+}
+
+/// A mate count's sign: `M3` or `#3` gives `3`.
+fn mate_sign(value: &str) -> Option<&str> {
+    value.strip_prefix('M').or_else(|| value.strip_prefix('#'))
+}
+
+/// `ce +M<n>` (mate in n), `ce -M<n>` (mated in n: checked, judges nothing) or
+/// `ce <centipawns>`.
 fn read_ce(record: &mut EpdRecord, op: &EpdOperation) -> Result<(), ParseError> {
     let value = op.operands.first().map_or("", String::as_str);
     let mate = value.strip_prefix('+').unwrap_or(value);
-    if let Some(n) = mate.strip_prefix('M').or_else(|| mate.strip_prefix('#')) {
+    if let Some(n) = mate_sign(mate) {
         set_mate_in(record, mate_count(n, "ce", value)?)?;
+    } else if let Some(n) = value.strip_prefix('-').and_then(mate_sign) {
+        // The side to move is mated in n: checked, then kept as read (no move to judge).
+        mate_count(n, "ce", value)?;
     } else {
         record.centipawns =
             Some(value.parse().map_err(|_| {
@@ -474,6 +570,57 @@ mod tests {
         assert_eq!(parse_line(both, 1).unwrap().mate_in, Some(1));
     }
 
+    /// The ways other public suites write what the shipped ones write otherwise.
+    #[test]
+    fn quirks_of_other_suites() {
+        let read = |line: &str| parse_line(line, 1).unwrap_or_else(|e| panic!("{line}: {e}"));
+        let moves = |r: &EpdRecord, list: &[ChessMove]| {
+            list.iter().map(|m| r.position.san(*m)).collect::<Vec<_>>()
+        };
+        // The last operation without its `;`, after others with one (rybka-forum.epd).
+        let r = read(
+            "r1bqk2r/ppp2ppp/2n5/4P3/2Bp2n1/5N1P/PP1N1PP1/R2Q1RK1 b kq - 1 10 ; bm Nh6; am Ngxe5",
+        );
+        assert_eq!(
+            (moves(&r, &r.best), moves(&r, &r.avoid)),
+            (vec!["Nh6".into()], vec!["Ngxe5".into()])
+        );
+        assert_eq!(r.comment, None);
+        let r = read("7k/8/6K1/8/8/8/8/1Q6 w - - 0 1; id \"x\"; bm Qb8#");
+        assert_eq!(moves(&r, &r.best), ["Qb8#"]);
+        // The original Bratko-Kopec: the check sign apart; fullmove 0 read as 1.
+        let r =
+            read("1k1r4/pp1b1R2/3q2pp/4p3/2B5/4Q3/PPP2B2/2K5 b - - 0 0 bm Qd1 +; id \"BK.01\";");
+        assert_eq!(moves(&r, &r.best), ["Qd1+"]);
+        assert_eq!(
+            r.fen,
+            "1k1r4/pp1b1R2/3q2pp/4p3/2B5/4Q3/PPP2B2/2K5 b - - 0 1"
+        );
+        // Leorik's mate_in_5.epd line 185: a lone `-` after the FEN.
+        let r = read("8/8/8/8/8/8/7k/R3K3 w Q - - bm O-O-O; ce +M1;");
+        assert_eq!(
+            (moves(&r, &r.best), r.mate_in),
+            (vec!["O-O-O".into()], Some(1))
+        );
+        // The FEN's last field runs into the first `;`.
+        let r = read("4k3/8/8/8/8/8/8/4K2R w K -; am Kd1;");
+        assert_eq!(moves(&r, &r.avoid), ["Kd1"]);
+        // Commas between moves.
+        let r = read("4k3/8/8/8/8/8/8/4K2R w K - bm O-O, Rh8+;");
+        assert_eq!(moves(&r, &r.best), ["O-O", "Rh8+"]);
+        // matetrack's `bm #n` and `bm #-n`, and `ce -Mn`.
+        let r = read("1k6/8/1K6/8/8/8/8/7R w - - bm #1;");
+        assert_eq!((r.best.len(), r.mate_in), (0, Some(1)));
+        let r = read("k7/8/1K6/8/8/8/8/7R b - - bm #-1;");
+        assert_eq!((r.best.len(), r.mate_in), (0, None));
+        let r = read("k7/8/1K6/8/8/8/8/7R b - - ce -M1;");
+        assert_eq!((r.centipawns, r.mate_in), (None, None));
+        // Free text after the last `;` stays a comment.
+        let r =
+            read("8/8/7p/2R5/4pp1K/8/8/3k2b1 w - - bm Rc4; id \"ZPTS.28\"; CCC post by someone");
+        assert_eq!(r.comment.as_deref(), Some("CCC post by someone"));
+    }
+
     #[test]
     fn malformed_lines_say_why() {
         let why = |line: &str| parse_line(line, 1).expect_err(line).to_string();
@@ -482,10 +629,10 @@ mod tests {
         assert!(why("4k3/8/8/8/8/8/8/4K3 w - - bm Qd1;").contains("bm: `Qd1` is not a legal"));
         assert!(why("4k3/8/8/8/8/8/8/4K3 w - - am Ke3;").contains("am: `Ke3`"));
         assert!(why("4k3/8/8/8/8/8/8/4K3 w - - bm;").contains("without a move"));
-        let detached = why("1k1r4/pp1b1R2/3q2pp/4p3/2B5/4Q3/PPP2B2/2K5 b - - bm Qd1 +;");
+        let alone = why("1k1r4/pp1b1R2/3q2pp/4p3/2B5/4Q3/PPP2B2/2K5 b - - bm + Qd1;");
         assert!(
-            detached.contains("the sign `+` stands apart from its move `Qd1`: write `Qd1+`"),
-            "{detached}"
+            alone.contains("`+` is a check or mate sign with no move before it"),
+            "{alone}"
         );
         assert!(why("4k3/8/8/8/8/8/8/4K3 w - - id \"open;").contains("not closed"));
         assert!(why("4k3/8/8/8/8/8/8/4K3 w - - ce +Mx;").contains("mate count"));
