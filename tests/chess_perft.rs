@@ -51,20 +51,9 @@ fn entries() -> Vec<Entry> {
     out
 }
 
-/// perft.epd lines whose position no game can reach, refused by `parse_position` as
-/// python-chess's `Board.status()` refuses them: line 133 has Black's king checked by two
-/// bishops on one diagonal from both sides (`IMPOSSIBLE_CHECK`: no last move gives that
-/// double check). The suite keeps them as move-generator tests.
-const UNREACHABLE: &[usize] = &[133];
-
 fn check(limit_low: u64, limit_high: u64) -> usize {
     let mut checked = 0;
     for e in entries() {
-        if UNREACHABLE.contains(&e.line) {
-            let refusal = Chess::parse_position(&e.fen).expect_err(&e.fen).to_string();
-            assert!(refusal.contains("no legal last move"), "{refusal}");
-            continue;
-        }
         let pos = Chess::parse_position(&e.fen)
             .unwrap_or_else(|err| panic!("line {}: {err}", e.line))
             .with_rule_draws(false);

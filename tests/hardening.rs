@@ -63,7 +63,7 @@ fn impossible_chess_positions_are_refused_by_every_command() {
         &["fullmove number 0"],
     );
     refused(
-        &["perft", "chess", "4k3/8/8/8/8/8/8/r3K2r w - - 0 1", "1"],
+        &["perft", "chess", "8/8/8/8/4P3/8/8/K2k3R b - e3 0 1", "1"],
         &["no legal last move"],
     );
     bad_file("adjacent_kings.toml", 6, "positions", why);

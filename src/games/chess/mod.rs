@@ -430,8 +430,9 @@ impl Notation for Chess {
     /// than `w`/`b`, castling rights without the king on e1/e8 and the rook in its corner,
     /// an en-passant square on the wrong rank or without the pawn that just moved, the side
     /// not to move in check (kings side by side included), more than 16 pieces or 8 pawns a
-    /// side, checks no last move could give, a fullmove number of 0 (the checks of
-    /// python-chess's `Board.status()`, in `validate.rs`). A halfmove clock over 100 is read
+    /// side, more than two checkers or a check the last double pawn push could not give, a
+    /// fullmove number of 0 (the checks of python-chess's `Board.status()`, in
+    /// `validate.rs`, less one: two checkers on a line through the king are accepted). A halfmove clock over 100 is read
     /// as 100 (cozy-chess's cap, enough for the fifty-move rule).
     fn parse_position(text: &str) -> Result<Self, ParseError> {
         let text = text.trim();
