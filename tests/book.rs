@@ -408,6 +408,9 @@ fn pgn_comments_variations_and_missing_results() {
     assert_eq!(games.len(), 1);
     assert_eq!(games[0].moves.len(), 8);
     assert_eq!(games[0].result, "1-0");
+    // The en-passant mark apart from its capture, as older PGN writes it.
+    let games = read("1. e4 Nf6 2. e5 d5 3. exd6 e.p. exd6 *\n").expect("pgn");
+    assert_eq!(games[0].moves.len(), 6);
     // A second result after a game's ends no game (it was read as an empty one), while
     // games one after the other, with or without tags, are read.
     let message = read("1. e4 e5 1-0 0-1\n").unwrap_err().to_string();

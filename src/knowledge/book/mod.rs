@@ -365,6 +365,8 @@ impl<'a> PgnReader<'a> {
             }
             t if t.starts_with('$')
                 || t.trim_end_matches('.').chars().all(|c| c.is_ascii_digit()) => {}
+            // `exd6 e.p.`: the en-passant mark apart from its capture, as older PGN writes it.
+            "e.p." => {}
             t => self.san(n, t)?,
         }
         Ok(())
