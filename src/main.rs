@@ -56,7 +56,9 @@ enum Command {
     /// Run a test set with known answers and report how many are answered exactly.
     Suite(SuiteArgs),
     /// Count the move sequences of exactly DEPTH plies (a move-generator check; in games of
-    /// chance a roll is not a ply: each chance node branches over its outcomes).
+    /// chance a roll is not a ply: each chance node branches over its outcomes; in othello
+    /// a pass is a ply and, as in Bik's published table, a game over sooner counts as one
+    /// leaf, the exact-length count printed beside it).
     Perft(PerftArgs),
     /// Run the fixed benchmark suite: total nodes (a behaviour signature) and nodes/s.
     Bench,
@@ -2330,9 +2332,22 @@ fn run_perft(args: &PerftArgs) -> Result<(), Failure> {
         GamePosition::Chess(c) => GamePosition::Chess(c.with_rule_draws(false)),
         other => other,
     };
-    let count = with_game(&position, EvalChoice::default(), Perft(args.depth));
+    // Othello's published table (Aart Bik's) counts a game over before the depth as one
+    // leaf; every other game's counts sequences of exactly the depth, as chess's does.
+    let (count, note) = if let GamePosition::Othello(o) = &position {
+        let (exact, with_early) = o.perft(args.depth);
+        let note = format!(
+            "; a game over sooner counts as one leaf, as in Bik's table: {exact} sequences of \
+             exactly {} plies",
+            args.depth
+        );
+        (with_early, note)
+    } else {
+        let count = with_game(&position, EvalChoice::default(), Perft(args.depth));
+        (count, String::new())
+    };
     println!(
-        "perft {} = {count} ({:.3} s)",
+        "perft {} = {count} ({:.3} s{note})",
         args.depth,
         start.elapsed().as_secs_f64()
     );

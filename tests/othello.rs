@@ -187,6 +187,46 @@ fn uct_finds_the_only_winning_move_of_small_endgames() {
     assert!(found > 0, "no position with a single winning move");
 }
 
+/// Edax's .obf grammar (src/obftest.c): `%` comment lines and comments after a record, and
+/// a record without moves that gives the position's score alone (what Edax writes for a
+/// position whose side to move has no move), judged by that score.
+#[test]
+fn edax_comments_and_scores_given_alone_are_read() {
+    let first = include_str!("../experiments/data/othello/fforum-1-19.obf")
+        .lines()
+        .next()
+        .expect("FFO #1");
+    let board = first.split(';').next().expect("a board");
+    let record = parse_line(&format!("{first} % FFO #1")).expect("a comment after a record");
+    assert_eq!(record.score(), Some(18));
+    let bare = parse_line(&format!("{board}; +18;")).expect("a score alone");
+    assert_eq!((bare.score(), bare.moves.len()), (Some(18), 0));
+    for refused in [
+        format!("{board}; +18; G8:+18;"),
+        format!("{board}; +18; +18;"),
+    ] {
+        assert!(parse_line(&refused).is_err(), "{refused}");
+    }
+    let dir = common::TempDir::new("obf-comments");
+    let set = dir.path("set.obf");
+    std::fs::write(
+        &set,
+        format!("% FFO #1, its score alone\n{board}; +18; % Edax writes these\n"),
+    )
+    .expect("write the set");
+    let (code, stdout, stderr) = plylab(&[
+        "suite",
+        "othello",
+        set.to_str().expect("UTF-8"),
+        "--jobs",
+        "1",
+        "--endgame-solver",
+        "6",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("exact 1/1"), "{stdout}");
+}
+
 #[test]
 fn the_command_line_solves_ffo_and_refuses_bad_othello_input() {
     let set = "experiments/data/othello/fforum-1-19.obf";
@@ -209,9 +249,14 @@ fn the_command_line_solves_ffo_and_refuses_bad_othello_input() {
     let (code, stdout, stderr) = plylab(&args);
     assert_eq!(code, 0, "{stderr}");
     assert!(stdout.contains("exact 4/4"), "{stdout}");
-    let (code, stdout, _) = plylab(&["perft", "othello", "start", "7"]);
+    // Bik's table: a game over before depth 10 counts as one leaf (228 of them).
+    let (code, stdout, _) = plylab(&["perft", "othello", "start", "10"]);
     assert_eq!(code, 0);
-    assert!(stdout.contains("55092"), "{stdout}");
+    assert!(stdout.starts_with("perft 10 = 24571284 ("), "{stdout}");
+    assert!(
+        stdout.contains("24571056 sequences of exactly 10 plies"),
+        "{stdout}"
+    );
     let (code, _, stderr) = plylab(&["search", "othello", "start X", "--depth", "2"]);
     assert_eq!(code, 2, "{stderr}");
     assert!(stderr.contains("squares"), "{stderr}");
