@@ -84,7 +84,8 @@ pub fn read_checked(
         return read_epd(path, take, skip_invalid);
     }
     if kind == GameKind::Othello {
-        return read_lines(path, take, skip_invalid, obf_entry);
+        // Edax's .obf files also mark comment lines with `%`.
+        return read_lines(path, take, skip_invalid, "#%", obf_entry);
     }
     if kind == GameKind::Backgammon {
         return Err(TestSetError::NoFormat(path.to_path_buf()));
@@ -92,7 +93,7 @@ pub fn read_checked(
     // Whether the set's lines carry a known score, as its first position's does: a line that
     // lost its score would be searched and left out of the count of answers, unseen.
     let mut scored = None;
-    read_lines(path, take, skip_invalid, |line, set| {
+    read_lines(path, take, skip_invalid, "#", |line, set| {
         let entry = parse_line(kind, line, set).map_err(|e| e.to_string())?;
         let has_score = entry.answer.is_some();
         if *scored.get_or_insert(has_score) == has_score {
@@ -110,13 +111,14 @@ pub fn read_checked(
     })
 }
 
-/// A test set of one record a line, `#` comments and blank lines skipped: each line made
-/// into an entry by `entry(line, set name)`, at most `take` of them; a line it refuses is
-/// reported with its number.
+/// A test set of one record a line, blank lines and comment lines (starting with one of
+/// `comment_marks`) skipped: each line made into an entry by `entry(line, set name)`, at most
+/// `take` of them; a line it refuses is reported with its number.
 fn read_lines(
     path: &Path,
     take: Option<usize>,
     skip_invalid: bool,
+    comment_marks: &str,
     mut entry: impl FnMut(&str, &str) -> Result<PositionEntry, String>,
 ) -> Result<Loaded, TestSetError> {
     let text = crate::input::read_text(path, crate::input::Cap::TEXT).map_err(|source| {
@@ -132,7 +134,7 @@ fn read_lines(
     let mut skipped = Vec::new();
     for (number, line) in text.lines().enumerate() {
         let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
+        if line.is_empty() || line.starts_with(|c| comment_marks.contains(c)) {
             continue;
         }
         if take.is_some_and(|t| out.len() >= t) {
@@ -192,18 +194,26 @@ fn read_epd(path: &Path, take: Option<usize>, skip_invalid: bool) -> Result<Load
 }
 
 /// An othello `.obf` record: its position, judged by its best score and the moves that
-/// reach it (records without moves are searched but not judged).
+/// reach it, or by its score alone when it lists no move (records with neither are searched
+/// but not judged).
 fn obf_entry(line: &str, set: &str) -> Result<PositionEntry, String> {
     let record = obf::parse_line(line).map_err(|e| e.to_string())?;
-    let best = record
+    let best: Vec<String> = record
         .best_moves()
         .iter()
         .map(ToString::to_string)
         .collect();
+    let answer = record.score().map(|score| {
+        if best.is_empty() {
+            Answer::Score(score)
+        } else {
+            Answer::Exact { score, best }
+        }
+    });
     Ok(PositionEntry {
         label: record.board.clone(),
         set: set.to_owned(),
-        answer: record.score().map(|score| Answer::Exact { score, best }),
+        answer,
         position: GamePosition::Othello(record.position),
     })
 }
