@@ -132,11 +132,13 @@ fn read_lines(
         .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
     let mut out = Vec::new();
     let mut skipped = Vec::new();
-    for (number, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with(|c| comment_marks.contains(c)) {
+    for (number, raw) in text.lines().enumerate() {
+        let trimmed = raw.trim();
+        if trimmed.is_empty() || trimmed.starts_with(|c| comment_marks.contains(c)) {
             continue;
         }
+        // Leading blanks kept: in `<moves> <score>`, ` 1` is an empty move list.
+        let line = raw.trim_end();
         if take.is_some_and(|t| out.len() >= t) {
             break;
         }
@@ -218,8 +220,11 @@ fn obf_entry(line: &str, set: &str) -> Result<PositionEntry, String> {
     })
 }
 
-/// One line of a test set: a position, then optionally its known score.
+/// One line of a test set: a position, then optionally its known score. In the games whose
+/// positions are move lists (connect four, tic-tac-toe) an empty list before the score
+/// (` 1`, Pons's format for the empty board) is the start position.
 pub fn parse_line(kind: GameKind, line: &str, set: &str) -> Result<PositionEntry, ParseError> {
+    let line = line.trim_end();
     let (text, expected) = match line.rsplit_once(char::is_whitespace) {
         Some((pos, score)) => {
             let score = score
@@ -228,6 +233,12 @@ pub fn parse_line(kind: GameKind, line: &str, set: &str) -> Result<PositionEntry
             (pos.trim(), Some(score))
         }
         None => (line, None),
+    };
+    let move_list = matches!(kind, GameKind::Connect4 | GameKind::Tictactoe);
+    let text = if text.is_empty() && move_list {
+        "start"
+    } else {
+        text
     };
     let position = GamePosition::parse(kind, text)?;
     if let Some(score) = expected {
@@ -383,9 +394,14 @@ mod tests {
         };
         assert_eq!(read_text("all", "4453 1\n44 0\n").unwrap(), 2);
         assert_eq!(read_text("none", "4453\n44\n").unwrap(), 2);
+        // An empty move list before the score is the empty board (a first-player win on
+        // the 41st stone: Pons's 1), not the position after the score read as a move.
+        assert_eq!(read_text("empty", "4453 1\n 1\n").unwrap(), 2);
+        let start = line(GameKind::Connect4, " 1").unwrap();
+        assert_eq!(start.label, "start");
+        assert!(matches!(start.answer, Some(Answer::Score(1))));
         for (name, text, line, why) in [
             ("lost", "4453 1\n# a comment\n4453\n", 3, "no known score"),
-            ("space", "4453 1\n 1\n", 2, "no known score"),
             ("gained", "4453\n44 0\n", 2, "a known score"),
         ] {
             let err = read_text(name, text).unwrap_err().to_string();
