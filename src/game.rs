@@ -297,6 +297,14 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// (Pons's draw check). Default `false`, always safe.
     const ONLY_WIN_LOSS_DRAW: bool = false;
 
+    /// The largest magnitude of a finished game's score, where every finished game is an
+    /// [`Outcome::Points`] within it and the evaluation stays within it too (othello: 64
+    /// discs). The solver's score window ([`crate::search::SolveSwitches::score_window`]) then
+    /// narrows every node below the root to it, so that a node holding the best score there
+    /// is cut off as a proven win is (Edax searches within ±64 discs). Default `None`: no
+    /// such bound.
+    const MAX_POINTS: Option<Score> = None;
+
     /// A move that wins at once, if the side to move has one (Pons, "Solving Connect 4",
     /// part 3: checking for an immediate win before expanding a node). The default plays each
     /// legal move on a copy (`scratch` is the caller's reused move buffer); connect four

@@ -18,7 +18,7 @@ use plylab::games::othello::obf::{ObfRecord, parse_line};
 use plylab::games::othello::{DISC, Othello, OthelloEval, OthelloMove};
 use plylab::rng::XorShift;
 use plylab::search::mcts::{MctsBudget, MctsConfig, uct};
-use plylab::search::{Algorithm, Limits, Ordering, SearchConfig, search};
+use plylab::search::{Algorithm, Limits, Ordering, SearchConfig, SolveSwitches, search};
 
 fn ffo() -> Vec<ObfRecord> {
     include_str!("../experiments/data/othello/fforum-1-19.obf")
@@ -27,8 +27,9 @@ fn ffo() -> Vec<ObfRecord> {
         .collect()
 }
 
-/// An endgame configuration: `switches` bits 0-4 turn on the table (16 MiB, its move
-/// first), fastest-first, parity, the last-6-empties solver and principal variation search.
+/// An endgame configuration: `switches` bits 0-5 turn on the table (16 MiB, its move
+/// first), fastest-first, parity, the last-6-empties solver, principal variation search and
+/// the score window (every node below the root within ±64 discs).
 fn endgame_config(switches: usize) -> SearchConfig {
     let bit = |i: usize| switches >> i & 1 == 1;
     SearchConfig {
@@ -42,6 +43,10 @@ fn endgame_config(switches: usize) -> SearchConfig {
         tt_mb: if bit(0) { 16 } else { 0 },
         endgame_solver: bit(3).then_some(6),
         pvs: bit(4),
+        solve: SolveSwitches {
+            score_window: bit(5),
+            ..SolveSwitches::default()
+        },
         iterative: false,
         ..SearchConfig::default()
     }
@@ -59,7 +64,7 @@ fn solve(pos: &Othello, config: &SearchConfig) -> (i32, Option<OthelloMove>, u64
 fn ffo_1_to_19_are_solved_with_exact_scores_and_best_moves() {
     // Fastest-first is what makes these positions (14-16 empties) quick: configurations with
     // it, each without one of the table, parity, the last-empties solver, PVS.
-    for switches in [0b11111, 0b11011, 0b10111, 0b01110] {
+    for switches in [0b111111, 0b11111, 0b11011, 0b10111, 0b01110] {
         let config = endgame_config(switches);
         let mut nodes = 0;
         for (i, record) in ffo().iter().enumerate() {
@@ -100,10 +105,10 @@ fn every_switch_combination_matches_plain_alpha_beta_on_untuned_positions() {
     let plain = endgame_config(0);
     for pos in untuned_positions(2026, 1) {
         let (truth, _, _) = solve(&pos, &plain);
-        for switches in 1..32 {
+        for switches in 1..64 {
             let config = endgame_config(switches);
             let (score, best, _) = solve(&pos, &config);
-            let what = format!("{} switches {switches:05b}", pos.to_board_string());
+            let what = format!("{} switches {switches:06b}", pos.to_board_string());
             assert_eq!(score, truth, "{what}");
             let mut child = pos;
             child.play(best.expect("a best move"));
@@ -114,6 +119,34 @@ fn every_switch_combination_matches_plain_alpha_beta_on_untuned_positions() {
             assert_eq!(after, truth, "{what}: best move");
         }
     }
+}
+
+/// FFO #39 (Edax's problem/fforum-20-39.obf, its last line): 26 empties, White wipes Black
+/// out (+64) with any of nine moves. Without the score window, a search that has proved +64
+/// for its first move still searches every other one to prove none does better, and every
+/// node on the winning line does the same below it (more than 25 minutes here); with it,
+/// +64 is the best score possible and cuts off at once.
+#[test]
+fn the_score_window_cuts_off_a_wipeout() {
+    let line = "O-OOOO--XOXXOX--XOOOXXX-XOOOXX--XOOXOX--XOXXX---X-XX------------ O; \
+                A8:+64; B1:+64; G1:+64; G5:+64; G6:+64; C8:+64; H3:+64; E8:+64; H4:+64; \
+                F7:+62; D8:+62; E7:+62; H2:+62; B8:+62; G2:+60; G4:+60; F6:+32;";
+    let record = parse_line(line).expect("FFO #39");
+    let config = SearchConfig {
+        tt_mb: 64,
+        ..endgame_config(0b111111)
+    };
+    let limits = Limits {
+        nodes: Some(1_000_000_000),
+        ..Limits::default()
+    };
+    let result = search(&record.position, &OthelloEval::STANDARD, &config, &limits);
+    // One iteration, to the end of the game: none completes within the budget without
+    // the window.
+    let last = result.last().expect("solved within the node budget");
+    assert_eq!(last.score, 64 * DISC);
+    let best = last.best_move.expect("a best move");
+    assert!(record.best_moves().contains(&best), "{best}");
 }
 
 #[test]

@@ -11,7 +11,9 @@
 //!   to the scores still possible from the node's ply (no win before the next move, or before
 //!   the move after when the win check found none; no loss before the opponent's reply, or
 //!   before the reply after that with anticipation), and by the bound the table holds (as
-//!   Pons's `negamax` does with his table's bounds).
+//!   Pons's `negamax` does with his table's bounds); in games scored in points within a
+//!   bound ([`Game::MAX_POINTS`], othello's ±64 discs), to that bound, so that a node
+//!   holding the best score possible is cut off.
 //! - `score_grain` (Pons's score convention): decisive scores count the end of the game in
 //!   units of `g` plies of the whole game (`g = 2`: the winner's stones, as Pons counts), so
 //!   wins a ply apart tie and cut off alike; 1 (the default) counts plies.
@@ -250,7 +252,10 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         } else {
             score::win_in(self.end_ply(ply + first_win))
         };
-        (lo, hi)
+        match G::MAX_POINTS {
+            Some(most) => (lo.max(-most), hi.min(most)),
+            None => (lo, hi),
+        }
     }
 
     /// Part 4: narrows `(alpha, beta)` to the scores still possible below the root, and

@@ -247,6 +247,10 @@ impl Game for Othello {
     /// Discs are only ever added (a pass changes the side to move, and two end the game).
     const POSITIONS_REPEAT: bool = false;
 
+    /// A final disc difference is at most 64 discs either way, and both evaluations are
+    /// clamped to that.
+    const MAX_POINTS: Option<Score> = Some(64 * DISC);
+
     fn side_to_move(&self) -> Player {
         if self.black_to_move {
             Player::First
