@@ -91,13 +91,17 @@ fi
 
 # Writes FILE.gz beside FILE: with zopfli where installed (Debian's `zopfli`; about 10%
 # smaller than gzip -9, and like `gzip -n` it records no name and no time, so a rerun
-# writes the same bytes), otherwise gzip -9 -n.
+# writes the same bytes), otherwise gzip -9 -n. Written whole to a file of this process's
+# own and renamed: two runs writing one FILE.gz at once once left the tail of the longer
+# behind the shorter (tests/committed_results.rs checks every committed .gz).
 compress() {
+    local tmp="$1.gz.$$"
     if command -v zopfli >/dev/null; then
-        zopfli -c "$1" >"$1.gz"
+        zopfli -c "$1" >"$tmp"
     else
-        gzip -9 -n -k -f "$1"
+        gzip -9 -n -c "$1" >"$tmp"
     fi
+    mv -f "$tmp" "$1.gz"
 }
 
 cargo build --release

@@ -349,3 +349,37 @@ fn committed_matches_at_fixed_depth_or_nodes_are_played_again_move_for_move() {
     assert!(games >= 20, "only {games} games were played again");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// Every committed `.gz` is one whole gzip member and nothing after it, so that gzip,
+/// pandas, polars and R read it (flate2 reads the first member and ignores what follows,
+/// which once hid the tails of five games.csv.gz that two writers left behind).
+#[test]
+fn committed_gzip_files_hold_one_member_and_nothing_after_it() {
+    use std::io::Read;
+    let mut checked = 0;
+    let dirs: std::collections::BTreeSet<PathBuf> = committed_results("searches.csv")
+        .into_iter()
+        .chain(committed_results("games.csv"))
+        .collect();
+    for dir in dirs {
+        for table in ["searches.csv.gz", "games.csv.gz"] {
+            let Ok(bytes) = std::fs::read(dir.join(table)) else {
+                continue;
+            };
+            let mut member = flate2::bufread::GzDecoder::new(&bytes[..]);
+            let mut text = Vec::new();
+            member.read_to_end(&mut text).unwrap_or_else(|e| {
+                panic!("{}/{table}: {e}", dir.display());
+            });
+            let after = member.into_inner().len();
+            assert_eq!(
+                after,
+                0,
+                "{}/{table}: {after} bytes after the gzip member",
+                dir.display()
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 20, "only {checked} compressed files found");
+}
