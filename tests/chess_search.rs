@@ -289,3 +289,32 @@ fn delta_pruning_never_skips_a_check() {
     let result = search(&pos, &Pst, &with_delta(true, Some(200)), &depth(2));
     assert_eq!(result.score(), Some(score::win_in(3)));
 }
+
+/// A mate quiescence finds is counted in the search's score grain, as a full-width node
+/// counts it: a mate in 3 plies with grain 2 scores as a game ending on the 4th ply, whether
+/// quiescence (depth 1) or the full width (depth 3) finds it.
+#[test]
+fn quiescence_counts_a_mate_in_the_score_grain() {
+    let pos = Chess::parse_position("rnbq2kr/ppp3pp/4P2n/3p2NQ/4p3/B1P5/P1P2PPP/R3KB1R w KQ - 0 1")
+        .expect("FEN");
+    let grained = |quiescence: Option<Quiescence>, d: u32| {
+        let config = SearchConfig {
+            tt_mb: 0,
+            iterative: false,
+            quiescence,
+            solve: plylab::search::SolveSwitches {
+                score_grain: 2,
+                ..Default::default()
+            },
+            ..SearchConfig::default()
+        };
+        let result = search(&pos, &Pst, &config, &depth(d));
+        result.last().expect("a completed search").score
+    };
+    let unlimited = Quiescence {
+        max_depth: None,
+        ..Quiescence::default()
+    };
+    assert_eq!(grained(None, 3), score::win_in(4));
+    assert_eq!(grained(Some(unlimited), 1), score::win_in(4));
+}

@@ -358,7 +358,7 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
         let exact = knowledge.probe(pos)?;
         self.stats.tb_hits += 1;
         self.stats.leaf_nodes += 1;
-        Some(exact.score(ply as i32))
+        Some(exact.score_ending(ply as i32, |end| self.end_ply(end)))
     }
 
     fn stop_requested(&self) -> bool {

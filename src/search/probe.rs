@@ -22,10 +22,17 @@ impl Exact {
     /// convention of [`crate::game::score`], so a database value and a mate the search finds
     /// itself compare exactly.
     #[must_use]
-    pub const fn score(self, ply: i32) -> Score {
+    pub fn score(self, ply: i32) -> Score {
+        self.score_ending(ply, |end| end)
+    }
+
+    /// [`Self::score`], the ply where the game ends counted as `end_ply` counts it (a
+    /// search's score grain, [`crate::search::SolveSwitches::score_grain`]).
+    #[must_use]
+    pub fn score_ending(self, ply: i32, end_ply: impl Fn(i32) -> i32) -> Score {
         match self {
-            Self::Win(d) => score::win_in(ply + d as i32),
-            Self::Loss(d) => score::loss_in(ply + d as i32),
+            Self::Win(d) => score::win_in(end_ply(ply + d as i32)),
+            Self::Loss(d) => score::loss_in(end_ply(ply + d as i32)),
             Self::Draw => 0,
         }
     }

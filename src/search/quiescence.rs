@@ -135,7 +135,8 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         self.stats.qnodes += 1;
         if let Status::Over(outcome) = pos.status() {
             self.stats.leaf_nodes += 1;
-            return score::of_outcome(outcome, ply as i32);
+            // Counted in the search's score grain, as the full-width nodes count it.
+            return score::of_outcome(outcome, self.end_ply(ply as i32));
         }
         self.quiesce(pos, alpha, beta, ply, qply)
     }
