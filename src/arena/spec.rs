@@ -87,7 +87,7 @@ pub enum OpeningOrder {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct MatchSpec {
-    /// `tictactoe`, `connect4` or `chess`.
+    /// `tictactoe`, `connect4`, `chess`, `checkers`, `othello` or `backgammon`.
     pub game: Spanned<GameKind>,
     /// `gauntlet` or `round_robin` (default).
     #[serde(default)]

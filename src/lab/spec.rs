@@ -35,7 +35,8 @@ pub const MAX_TT_MB: usize = 1 << 16;
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ExperimentFile {
-    /// Names the output directory `results/<name>/`: letters, digits, `-` and `_`.
+    /// Names the output directory, `runs/<name>/` unless `--out` says otherwise: letters,
+    /// digits, `-` and `_`.
     pub name: Spanned<String>,
     /// One line saying what the experiment asks.
     #[serde(default)]
@@ -323,8 +324,8 @@ pub struct SearcherSpec {
     /// Lazy SMP: the depths the main thread searches when it has helpers, `"every"`
     /// (default) or `"alternate"`.
     pub main_depths: Option<Spanned<Sweep<crate::search::MainDepths>>>,
-    /// Chess, alpha-beta: an endgame database file (`plylab tablebase build`), or a
-    /// directory of `*.plytb` files, relative to the experiment file, consulted at every
+    /// Chess or checkers, alpha-beta: an endgame database file (`plylab tablebase build`),
+    /// or a directory of `*.plytb` files, relative to the experiment file, consulted at every
     /// node below the root.
     pub tablebase: Option<Spanned<String>>,
     /// Secondary search: verify the chosen root move this many plies deeper (0: off).
@@ -348,7 +349,8 @@ pub struct SearcherSpec {
     pub tt_compact: Option<Sweep<bool>>,
     /// Secondary search: how far the deeper value may fall and still pass (default 0).
     pub secondary_margin: Option<Spanned<Sweep<i32>>>,
-    /// Arena files, chess: a Polyglot opening book (.bin) played before searching.
+    /// Arena files: a chess Polyglot opening book (.bin) or a connect-four book (`plylab
+    /// book build connect4`), played before searching.
     pub book: Option<Spanned<String>>,
     /// How a book move is chosen: `best` (default) or `weighted` (seeded).
     pub book_choice: Option<Spanned<crate::knowledge::book::BookChoice>>,

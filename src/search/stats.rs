@@ -1,5 +1,6 @@
-//! Node counters. The definitions are the project's (DESIGN.md, "What the numbers mean")
-//! and every CSV column with the same name means exactly this.
+//! Node counters. The definitions are the project's (its design notes' "What the numbers
+//! mean", written out in EXPERIMENTS.md's searches.csv columns), and every CSV column with
+//! the same name means exactly this.
 
 use std::ops::AddAssign;
 

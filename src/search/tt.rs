@@ -28,11 +28,12 @@
 //! where it fits in 16 (decisive scores up to [`score::MAX_PLY`] plies, evaluations within
 //! ±22,766; a result that does not fit is not stored).
 //!
-//! Depths are kept to half a ply (to a whole ply in the compact layout), rounded down: a
-//! node searched 2.5 plies deep after a half-ply check extension finds its own entry again at
-//! 2.5 plies, where whole plies would have kept 2 and made it useless at the very depth that
-//! stored it. Rounding down keeps every cutoff sound (an entry never claims more depth than
-//! its search had).
+//! The table can keep depths to half a ply (to a whole ply in the compact layout), rounded
+//! down; the search asks for it with [`SearchConfig::tt_fractional`](super::SearchConfig::tt_fractional)
+//! and otherwise stores whole plies. With it, a node searched 2.5 plies deep after a half-ply
+//! check extension finds its own entry again at 2.5 plies, where whole plies would have kept 2
+//! and made it useless at the very depth that stored it. Rounding down keeps every cutoff
+//! sound (an entry never claims more depth than its search had).
 //!
 //! Scores are stored relative to the node (decisive scores re-based by the node's ply, see
 //! [`crate::game::score::to_table`]), so a win found at one ply keeps its exact distance when
