@@ -1232,6 +1232,42 @@ fn a_database_out_that_is_not_a_regular_file_is_refused() {
     );
 }
 
+/// A book is written beside its file and renamed over it as a database is: an `--out` that
+/// is a pipe (or a device) is refused before the build, and stays what it was.
+#[test]
+fn a_book_out_that_is_not_a_regular_file_is_refused() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = TempDir::new("book-out");
+    let fifo = dir.path("fifo");
+    let status = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo");
+    assert!(status.success());
+    let fifo_text = fifo.to_str().expect("UTF-8");
+    let pgn = root.join("tests/data/book/openings.pgn");
+    let pgn = pgn.to_str().expect("UTF-8");
+    refused(
+        &["book", "build", "chess", "--pgn", pgn, "--out", fifo_text],
+        &["fifo: not a regular file"],
+    );
+    refused(
+        &[
+            "book",
+            "build",
+            "connect4",
+            "--positions",
+            "3",
+            "--out",
+            fifo_text,
+        ],
+        &["fifo: not a regular file"],
+    );
+    use std::os::unix::fs::FileTypeExt;
+    let kind = std::fs::symlink_metadata(&fifo).expect("fifo").file_type();
+    assert!(kind.is_fifo(), "the pipe was replaced");
+}
+
 /// A table that fits the machine but not the process's address-space limit (`ulimit -v`)
 /// is refused (exit 2) rather than aborting the process when its allocation fails.
 #[test]

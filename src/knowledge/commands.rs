@@ -49,14 +49,14 @@ fn create_parent(out: &Path) -> Result<(), CommandError> {
     }
 }
 
-/// Refuses a database `--out` that is there and is not a regular file (a directory, a
-/// device such as /dev/null, a pipe): a database is written beside its file and renamed
-/// over it, which would replace such a file rather than write to it. Checked before the
-/// build, which can take minutes.
-fn check_database_out(out: &Path) -> Result<(), CommandError> {
+/// Refuses a database or book `--out` that is there and is not a regular file (a directory,
+/// a device such as /dev/null, a pipe): the file is written beside it and renamed over it,
+/// which would replace such a file rather than write to it. Checked before the build, which
+/// can take minutes.
+fn check_out_file(out: &Path) -> Result<(), CommandError> {
     match std::fs::metadata(out) {
         Ok(meta) if !meta.is_file() => Err(CommandError::BadInput(format!(
-            "{}: not a regular file (a database is written beside its file and renamed over it): choose another --out",
+            "{}: not a regular file (the output is written beside it and renamed over it): choose another --out",
             out.display()
         ))),
         _ => Ok(()),
@@ -93,7 +93,7 @@ pub fn build_tablebase(game: &str, ending: &str, out: Option<&Path>) -> Result<(
         || PathBuf::from(format!("{ending}.plytb")),
         Path::to_path_buf,
     );
-    check_database_out(&path)?;
+    check_out_file(&path)?;
     create_parent(&path)?;
     let bar = spinner();
     let (table, stats) = build(ending, &mut |plies| {
@@ -123,7 +123,7 @@ fn build_checkers_tablebase(pieces: &str, out: Option<&Path>) -> Result<(), Comm
         || PathBuf::from(format!("checkers{n}.plytb")),
         Path::to_path_buf,
     );
-    check_database_out(&path)?;
+    check_out_file(&path)?;
     create_parent(&path)?;
     let bar = spinner();
     let (table, stats) = checkers::build_checkers(n, &mut |k, plies| {
@@ -251,6 +251,7 @@ pub fn build_chess_book(pgn: &Path, out: &Path, max_ply: usize) -> Result<(), Co
             "book build: --max-ply 0 puts no move in the book (at least 1)".into(),
         ));
     }
+    check_out_file(out)?;
     let games = super::book::read_pgn(pgn)?;
     let book = super::book::PolyglotBook::from_games(&games, max_ply);
     if book.entries().is_empty() {
@@ -323,6 +324,7 @@ pub fn build_connect4_book(
              position is a search, and the book is held in memory whole)"
         )));
     }
+    check_out_file(out)?;
     let params = connect4_book_params(positions, depth, omega);
     create_parent(out)?;
     let started = std::time::Instant::now();
