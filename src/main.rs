@@ -76,8 +76,8 @@ enum Command {
     /// (minimax, alphabeta, lazy_smp, ybw): the searcher NAME of an experiment file, or the
     /// technique flags (their defaults when none are given; the --depth/--nodes/--time-ms
     /// flags cap every `go`). The flags are `search`'s: those of other algorithms and games
-    /// (Monte Carlo, chance searches, backgammon evaluations, connect four's solver
-    /// switches) are refused here.
+    /// (Monte Carlo, chance searches, backgammon evaluations) and the weak solver (`--weak`,
+    /// which proves only a result's sign) are refused here.
     Uci(UciArgs),
     /// Endgame databases by retrograde analysis: build one, or probe one for a position.
     Tablebase {
@@ -1021,6 +1021,14 @@ fn uci_searcher(args: &UciArgs) -> Result<SearcherVariant, String> {
             "algorithm {} searches games with chance nodes, and chess has none",
             searcher.config.algorithm
         ));
+    }
+    if searcher.config.solve.weak {
+        // Its root window (-1, 1) proves only who wins: every move scores as well as any
+        // other until one is proven to win, so the engine would play the first it tried.
+        return Err(
+            "the weak solver (`weak`) proves only a result's sign, so it cannot choose a move to play"
+                .to_owned(),
+        );
     }
     if args.config.is_none() {
         args.techniques.check().map_err(|f| f.message)?;

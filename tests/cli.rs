@@ -978,6 +978,7 @@ fn flags_the_algorithm_or_game_does_not_read_are_bad_input() {
             "searches games with chance nodes",
         ),
         (&["uci", "--eval", "race"], "not an evaluation of chess"),
+        (&["uci", "--weak"], "proves only a result's sign"),
         (
             &["plot", "results/arena_connect4/games.csv.gz"],
             "a match's games.csv.gz is drawn from its directory, with its run.json: plylab plot results/arena_connect4",
