@@ -325,6 +325,41 @@ fn a_torn_or_damaged_row_is_named_and_its_job_run_again() {
     assert_eq!(rows(&out), whole);
 }
 
+/// A row holding what no run writes (a game plylab does not have, a cutoff rate above 1, a
+/// depth beyond any search) is damage, not a result: its job runs again, rather than the row
+/// being kept and refused by the charts once the run is over (exit 1 after the work).
+#[test]
+fn a_row_no_run_writes_is_run_again_not_kept() {
+    let tmp = TempDir::new("resume-implausible");
+    let file = write(&tmp, TINY);
+    let out = tmp.path("out");
+    let (code, _, stderr) = experiment(&file, &out, &["--no-plot"]);
+    assert_eq!(code, 0, "{stderr}");
+    let whole = rows(&out);
+    let csv = out.join("searches.csv");
+    let text = std::fs::read_to_string(&csv).expect("searches.csv");
+    let header: Vec<&str> = text.lines().next().expect("header").split(',').collect();
+    let at = |name: &str| header.iter().position(|&c| c == name).expect(name);
+    let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
+    for (line, column, value) in [
+        (1, "game", "abc"),
+        (4, "first_move_cutoff_rate", "1.5"),
+        (7, "depth", "5001"),
+    ] {
+        let mut cells: Vec<&str> = lines[line].split(',').collect();
+        cells[at(column)] = value;
+        lines[line] = cells.join(",");
+    }
+    std::fs::write(&csv, lines.join("\n") + "\n").expect("write");
+    let (code, _, stderr) = experiment(&file, &out, &["--resume"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stderr.contains("column `game`: not a game of plylab"),
+        "{stderr}"
+    );
+    assert_eq!(rows(&out), whole);
+}
+
 /// A searcher's weights file edited between a run and its resume: its jobs run again with
 /// the new weights (the path alone reads the same), the other searcher's are kept.
 #[test]

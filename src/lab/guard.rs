@@ -214,8 +214,13 @@ fn damaged_note(damaged: &BTreeMap<usize, String>) -> Option<String> {
         .iter()
         .map(|(job, why)| format!("job {job}: {why}"))
         .collect();
+    let (whose, those) = if damaged.len() == 1 {
+        ("job's", "that job runs")
+    } else {
+        ("jobs'", "those jobs run")
+    };
     Some(format!(
-        "{} jobs' rows are not kept, and those jobs run again ({})",
+        "{} {whose} rows are not kept, and {those} again ({})",
         damaged.len(),
         super::diagnose::first_few(&jobs, 3, "; ")
     ))

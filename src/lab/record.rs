@@ -122,11 +122,32 @@ pub struct Row {
 }
 
 impl Row {
-    /// The first column that should hold a measurement and holds NaN, an infinity or a
-    /// negative number: a damaged file (a run writes none), which would turn every mean
-    /// computed from it into NaN.
+    /// The first column holding what no run writes, and what it should hold: a game plylab
+    /// does not have, an empty searcher, a depth beyond [`crate::search::MAX_DEPTH`], a rate
+    /// above 1, or NaN, an infinity or a negative number where a measurement belongs. Such
+    /// a file is damaged: kept by `--resume`, the row would be refused only when the charts
+    /// read it back, after the run, and a NaN would turn every mean computed from it into NaN.
     #[must_use]
-    pub fn unmeasured_column(&self) -> Option<&'static str> {
+    pub fn implausible_column(&self) -> Option<(&'static str, &'static str)> {
+        if !crate::games::NAMES.contains(&self.game.as_str()) {
+            return Some(("game", "not a game of plylab"));
+        }
+        if self.searcher.is_empty() {
+            return Some(("searcher", "no label"));
+        }
+        if self.depth > crate::search::MAX_DEPTH {
+            return Some(("depth", "deeper than any search"));
+        }
+        if self.first_move_cutoff_rate.is_some_and(|r| r > 1.0) {
+            return Some(("first_move_cutoff_rate", "a rate above 1"));
+        }
+        self.unmeasured_column()
+            .map(|column| (column, "not a measurement"))
+    }
+
+    /// The first column that should hold a measurement and holds NaN, an infinity or a
+    /// negative number.
+    fn unmeasured_column(&self) -> Option<&'static str> {
         let measures = [
             ("first_move_cutoff_rate", self.first_move_cutoff_rate),
             ("ebf", self.ebf),

@@ -402,8 +402,8 @@ pub(crate) fn whole_jobs<R: std::io::Read>(
             format!("line {line} has no line end: torn while being written")
         } else if record.len() == headers.len() {
             match record.deserialize::<Row>(Some(&headers)) {
-                Ok(row) => match row.unmeasured_column() {
-                    Some(column) => format!("line {line}, column `{column}`: not a measurement"),
+                Ok(row) => match row.implausible_column() {
+                    Some((column, why)) => format!("line {line}, column `{column}`: {why}"),
                     None => {
                         rows.push(row);
                         continue;
