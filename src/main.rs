@@ -1362,6 +1362,9 @@ fn experiment(args: &ExperimentArgs) -> Result<(), Failure> {
         let threads = args
             .jobs
             .map_or_else(plylab::lab::machine::cores, |j| j as usize);
+        // As the run would refuse it: a dry run that passes promises a run that starts.
+        runner::check_tables_fit(&plan.jobs.iter().collect::<Vec<_>>(), threads)
+            .map_err(run_failure)?;
         let budget = plylab::cluster::shard::budget_seconds(&plan.jobs, threads);
         let earlier = earlier_run(&plan.name, args.out.as_deref());
         return print_stdout(|out| {
@@ -1585,6 +1588,12 @@ fn arena(args: &ExperimentArgs) -> Result<(), Failure> {
         let games: Vec<usize> = shard
             .as_ref()
             .map_or_else(|| (0..plan.schedule().len()).collect(), |s| s.jobs.clone());
+        let slots: Vec<_> = plan
+            .schedule()
+            .into_iter()
+            .filter(|s| games.contains(&s.index))
+            .collect();
+        plylab::arena::run::check_tables_fit(&plan, &slots, concurrency).map_err(run_failure)?;
         let budget = plylab::cluster::shard::match_budget_seconds(&plan, &games, concurrency);
         let earlier = earlier_run(&plan.name, args.out.as_deref());
         return print_stdout(|out| {

@@ -174,3 +174,57 @@ fn tables_beyond_the_memory_available_are_refused() {
         &["--tt-mb", "more than the memory available"],
     );
 }
+
+/// Tables that fit one at a time but not together (each 60% of the memory available): two
+/// jobs at once, a match game's two players. The dry run refuses them as the run does, and
+/// the run refuses them before it writes anything (it aborted on the second allocation).
+#[test]
+fn tables_that_fit_alone_but_not_together_are_refused() {
+    let Some(available) = plylab::lab::diagnose::memory_available_mb() else {
+        eprintln!("skipped: MemAvailable unknown");
+        return;
+    };
+    let mb = available * 3 / 5;
+    if mb > 65_536 {
+        eprintln!("skipped: MemAvailable is {available} MiB, a table is at most 65536");
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("plylab-tables-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let write = |name: &str, text: String| {
+        let path = dir.join(name);
+        std::fs::write(&path, text).expect("write");
+        path.to_str().expect("UTF-8").to_owned()
+    };
+    let searcher = |label: &str| {
+        format!(
+            "[[searchers]]\nlabel = \"{label}\"\nalgorithm = \"alphabeta\"\ntt_mb = {mb}\n[searchers.limits]\ndepth = 1\n"
+        )
+    };
+    let jobs = write(
+        "jobs.toml",
+        format!(
+            "name = \"jobs\"\n[[games]]\ngame = \"tictactoe\"\npositions = [\"start\", \"5\"]\n{}",
+            searcher("ab")
+        ),
+    );
+    let arena = write(
+        "arena.toml",
+        format!(
+            "name = \"arena\"\n[match]\ngame = \"tictactoe\"\ngames = 2\nconcurrency = 1\n{}{}",
+            searcher("a"),
+            searcher("b")
+        ),
+    );
+    let together = ["run at once need", "more than the memory available"];
+    refused(
+        &["experiment", &jobs, "--jobs", "2", "--dry-run"],
+        &together,
+    );
+    refused(&["experiment", &arena, "--dry-run"], &together);
+    let out = dir.join("out");
+    let out_text = out.to_str().expect("UTF-8");
+    refused(&["experiment", &arena, "--out", out_text], &together);
+    assert!(!out.exists(), "the refused match wrote {}", out.display());
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -14,7 +14,7 @@ use super::external::ExternalEngine;
 // A chess engine of either protocol (UCI or xboard) has `UciEngine`'s methods.
 use super::play::{GameSetup, play_game};
 use super::record::{GameRow, Layout, header};
-use super::spec::{GameSlot, MatchPlan, PlayerKind};
+use super::spec::{GameSlot, MatchPlan, Player, PlayerKind};
 use super::standings::{Standing, pairing_standing, standings, write_csv};
 use super::xboard::ChessEngine as UciEngine;
 use crate::cluster::shard::ShardRecord;
@@ -26,7 +26,7 @@ use crate::lab::machine::{
 use crate::lab::progress::interrupt;
 use crate::lab::runner::{
     RunError, RunOptions, check_same_shard, csv_err, ends_with_line_end, io, progress_bar,
-    readable_records, record_time_so_far, resumable_csv,
+    readable_records, record_time_so_far, resumable_csv, tables_fit,
 };
 use crate::lab::spec::GameKind;
 
@@ -107,12 +107,14 @@ pub fn run_games(
     let started = Instant::now();
     let out = output_dir(plan, options);
     crate::lab::guard::check_out(&out, options.resume, options.force)?;
-    crate::lab::guard::create(&out)?;
     let schedule: Vec<GameSlot> = plan
         .schedule()
         .into_iter()
         .filter(|s| shard.is_none_or(|sh| sh.holds(s.index)))
         .collect();
+    let concurrency = options.jobs.unwrap_or(plan.concurrency).max(1);
+    check_tables_fit(plan, &schedule, concurrency)?;
+    crate::lab::guard::create(&out)?;
     let csv_path = out.join("games.csv");
     let kept = if options.resume {
         check_same_shard(&out, shard)?;
@@ -122,7 +124,6 @@ pub fn run_games(
     } else {
         Vec::new()
     };
-    let concurrency = options.jobs.unwrap_or(plan.concurrency).max(1);
     let what = Described {
         shard,
         quick: options.quick,
@@ -761,4 +762,30 @@ pub fn describe(plan: &MatchPlan, out: &mut impl std::io::Write) -> std::io::Res
         )?;
     }
     Ok(())
+}
+
+/// Refuses a match whose games played at once would hold more table memory than is
+/// available, as an experiment's jobs are refused ([`crate::lab::runner::check_tables_fit`]):
+/// each game holds a table for each of its two players, and `concurrency` games run at once.
+/// Checked before anything is written, over every game of `schedule` (those a resume keeps
+/// included), rather than aborting when an allocation fails.
+///
+/// # Errors
+/// [`RunError::Refused`] naming the total and the memory available.
+pub fn check_tables_fit(
+    plan: &MatchPlan,
+    schedule: &[GameSlot],
+    concurrency: usize,
+) -> Result<(), RunError> {
+    let table_mb = |player: &Player| match &player.kind {
+        PlayerKind::Search(v) if v.mcts.is_none() => v.config.tt_mb as u64,
+        _ => 0,
+    };
+    let mut need: Vec<u64> = schedule
+        .iter()
+        .map(|s| table_mb(&plan.players[s.first]) + table_mb(&plan.players[s.second]))
+        .collect();
+    need.sort_unstable_by(|a, b| b.cmp(a));
+    let games = concurrency.min(need.len());
+    tables_fit(need.iter().take(games).sum(), 2 * games).map_err(RunError::Refused)
 }
