@@ -1616,6 +1616,7 @@ fn arena(args: &ExperimentArgs) -> Result<(), Failure> {
     );
     let report = arena_run::run_games(&plan, &options, shard.as_ref()).map_err(|e| match e {
         ArenaError::Run(e) => run_failure(e),
+        refused @ ArenaError::Engine { refused: true, .. } => Failure::bad_input(refused),
         other => Failure::failed(other),
     })?;
     println!(

@@ -1146,15 +1146,51 @@ fn tables_that_do_not_fit_side_by_side_are_refused() {
     assert!(!out.exists(), "a refused run made its directory");
 }
 
-/// An external player whose program cannot be found is refused before the match, and by
-/// `--dry-run`: played, its every game would be a crash (exit 1 at the end). Both ways of
-/// naming a program: a path, and a name looked up on the PATH.
+/// An engine option the engine does not declare (a misspelling) is the file's fault: refused
+/// with exit code 2, naming the player and the engine's options, before any game.
+#[test]
+fn an_engine_option_the_engine_lacks_is_refused() {
+    let dir = TempDir::new("engine-option");
+    let file = dir.path("option.toml");
+    std::fs::write(
+        &file,
+        format!(
+            "name = \"option\"\n[match]\ngame = \"chess\"\ngames = 2\n\
+             [[searchers]]\nlabel = \"a\"\nalgorithm = \"alphabeta\"\nlimits = {{ depth = 1 }}\n\
+             [[searchers]]\nlabel = \"b\"\nengine = {{ cmd = \"{}\", args = [\"uci\"], options = {{ Treads = 1 }} }}\nlimits = {{ depth = 1 }}\n",
+            env!("CARGO_BIN_EXE_plylab")
+        ),
+    )
+    .expect("write");
+    let out = dir.path("out");
+    refused(
+        &[
+            "experiment",
+            file.to_str().expect("UTF-8"),
+            "--out",
+            out.to_str().expect("UTF-8"),
+        ],
+        &["player `b`", "declares no option `Treads`", "Threads"],
+    );
+}
+
+/// An external player whose program cannot be found, or is a file that cannot be run, is
+/// refused before the match, and by `--dry-run`: played, its every game would be a crash
+/// (exit 1 at the end). Both ways of naming a program: a path, and a name looked up on the
+/// PATH.
 #[test]
 fn an_engine_that_is_not_installed_is_refused() {
     let dir = TempDir::new("engine-not-installed");
+    let not_executable = dir.path("engine.txt");
+    std::fs::write(&not_executable, "not a program").expect("write");
+    let not_executable = not_executable.to_str().expect("UTF-8");
     for (cmd, why) in [
-        ("/nonexistent/plylab-engine", "no such file"),
-        ("plylab-no-such-engine", "in no directory on the PATH"),
+        ("/nonexistent/plylab-engine", "not found (no such file)"),
+        (
+            "plylab-no-such-engine",
+            "not found (in no directory on the PATH",
+        ),
+        (not_executable, "cannot be run (not executable)"),
     ] {
         let file = dir.path("missing.toml");
         std::fs::write(
@@ -1175,7 +1211,7 @@ fn an_engine_that_is_not_installed_is_refused() {
                 &args,
                 &[
                     "missing.toml:11:10: key `engine`: player `b`: program",
-                    &format!("`{cmd}` not found ({why})"),
+                    &format!("`{cmd}` {why}"),
                 ],
             );
         }

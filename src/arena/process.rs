@@ -77,15 +77,37 @@ pub(crate) struct EngineProcess {
     log: Log,
 }
 
-/// Whether `cmd` names a program [`EngineProcess::spawn`] can find: a file where it
-/// holds a `/` (a path, relative to the working directory), else a file of that name in
-/// a directory on the `PATH`, as `execvp` looks.
-pub(crate) fn program_exists(cmd: &str) -> bool {
+/// Why [`EngineProcess::spawn`] could not run `cmd`, or `None` when it can: where it holds
+/// a `/` (a path, relative to the working directory) that file, else the first executable
+/// file of that name in a directory on the `PATH`, as `execvp` looks.
+pub(crate) fn program_fault(cmd: &str) -> Option<&'static str> {
     if cmd.contains('/') {
-        return Path::new(cmd).is_file();
+        let path = Path::new(cmd);
+        return if !path.is_file() {
+            Some("not found (no such file)")
+        } else if !executable(path) {
+            Some("cannot be run (not executable)")
+        } else {
+            None
+        };
     }
-    std::env::var_os("PATH")
-        .is_some_and(|path| std::env::split_paths(&path).any(|dir| dir.join(cmd).is_file()))
+    let found = std::env::var_os("PATH")
+        .is_some_and(|path| std::env::split_paths(&path).any(|dir| executable(&dir.join(cmd))));
+    (!found).then_some("not found (in no directory on the PATH as an executable file)")
+}
+
+/// Whether `path` is a file with an execute permission bit set (which even root needs).
+fn executable(path: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        path.metadata()
+            .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    }
+    #[cfg(not(unix))]
+    {
+        path.is_file()
+    }
 }
 
 /// `command` to be run in a process group of its own. A Ctrl-C at the terminal goes to every

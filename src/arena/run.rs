@@ -43,6 +43,9 @@ pub enum ArenaError {
         player: String,
         /// What went wrong.
         message: String,
+        /// Whether the file asked for what the engine cannot do (an option it does not
+        /// declare, a program that cannot run): bad input rather than a failure.
+        refused: bool,
     },
 }
 
@@ -640,20 +643,14 @@ impl EnginePool {
             let mut theirs = Vec::new();
             if let PlayerKind::External(spec) = &p.kind {
                 let engine =
-                    ExternalEngine::start(spec, timeout).map_err(|e| ArenaError::Engine {
-                        player: p.name.clone(),
-                        message: e.to_string(),
-                    })?;
+                    ExternalEngine::start(spec, timeout).map_err(|e| engine_error(p, &e))?;
                 pids.push(engine.pid());
                 theirs.push(engine);
             }
             external.push(theirs);
             let mut mine = Vec::new();
             if let PlayerKind::Engine(spec) = &p.kind {
-                let engine = UciEngine::start(spec, timeout).map_err(|e| ArenaError::Engine {
-                    player: p.name.clone(),
-                    message: e.to_string(),
-                })?;
+                let engine = UciEngine::start(spec, timeout).map_err(|e| engine_error(p, &e))?;
                 pids.push(engine.pid());
                 mine.push(engine);
             }
@@ -788,4 +785,19 @@ pub fn check_tables_fit(
     need.sort_unstable_by(|a, b| b.cmp(a));
     let games = concurrency.min(need.len());
     tables_fit(need.iter().take(games).sum(), 2 * games).map_err(RunError::Refused)
+}
+
+/// `player`'s engine failing to start, as an [`ArenaError::Engine`]: refused (exit code 2)
+/// when the file asked for it (an option the engine does not declare, a program that cannot
+/// run), a failure when the engine itself failed (it crashed or hung).
+fn engine_error(player: &Player, e: &super::engine::EngineError) -> ArenaError {
+    use super::engine::EngineError;
+    ArenaError::Engine {
+        player: player.name.clone(),
+        message: e.to_string(),
+        refused: matches!(
+            e,
+            EngineError::BadRequest { .. } | EngineError::Spawn { .. }
+        ),
+    }
 }

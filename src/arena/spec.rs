@@ -462,8 +462,8 @@ impl MatchPlan {
         out
     }
 
-    /// Refuses a match whose external player names a program that is neither a file (a
-    /// path) nor on the `PATH`: its every game would be recorded as a crash. `plylab
+    /// Refuses a match whose external player names a program that is neither an executable
+    /// file (a path) nor one on the `PATH`: its every game would be recorded as a crash. `plylab
     /// experiment` calls it before a match and before `--dry-run`'s plan; [`load`] does not,
     /// so that its checks of everything else do not depend on what this machine has
     /// installed.
@@ -473,18 +473,10 @@ impl MatchPlan {
     pub fn check_programs(&self) -> Result<(), String> {
         let missing = self.players.iter().find_map(|p| {
             let program = p.kind.program()?;
-            (!super::process::program_exists(program)).then_some((p, program))
+            super::process::program_fault(program).map(|fault| (p, program, fault))
         });
-        missing.map_or(Ok(()), |(player, program)| {
-            let why = format!(
-                "player `{}`: program `{program}` not found ({})",
-                player.name,
-                if program.contains('/') {
-                    "no such file"
-                } else {
-                    "in no directory on the PATH"
-                }
-            );
+        missing.map_or(Ok(()), |(player, program, fault)| {
+            let why = format!("player `{}`: program `{program}` {fault}", player.name);
             Err(match &player.engine_entry {
                 Some(at) => SpecError {
                     message: why,
