@@ -15,6 +15,7 @@
 //! - [`learn`]: linear evaluations learned from self-play (Texel regression, TD(λ), TDLeaf(λ));
 //! - [`compressed`]: result tables read plain or gzip-compressed;
 //! - [`input`]: files from outside read within a size cap;
+//! - [`interrupt`]: Ctrl-C during a run, asking the work under way to finish;
 //! - [`output`]: files written whole or not at all;
 //! - [`plot`]: charts and summary.md, drawn from the CSV alone;
 //! - [`rng`]: seeded randomness;
@@ -30,6 +31,7 @@ pub mod fuzzing;
 pub mod game;
 pub mod games;
 pub mod input;
+pub mod interrupt;
 pub mod knowledge;
 pub mod lab;
 pub mod learn;

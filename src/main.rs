@@ -2080,7 +2080,7 @@ fn run_suite(args: &SuiteArgs) -> Result<(), Failure> {
     );
     let mut progress = SuiteProgress::new(total, done.len());
     let mut write_error = None;
-    plylab::lab::progress::interrupt::install();
+    plylab::interrupt::install();
     let report = suite::run(
         positions,
         &searcher,
@@ -2101,7 +2101,7 @@ fn run_suite(args: &SuiteArgs) -> Result<(), Failure> {
         },
     )
     .map_err(Failure::failed);
-    plylab::lab::progress::interrupt::uninstall();
+    plylab::interrupt::uninstall();
     let report = report?;
     progress.close();
     if let Some(e) = write_error {

@@ -18,12 +18,12 @@ use super::spec::{GameSlot, MatchPlan, Player, PlayerKind};
 use super::standings::{Standing, pairing_standing, standings, write_csv};
 use super::xboard::ChessEngine as UciEngine;
 use crate::cluster::shard::ShardRecord;
+use crate::interrupt;
 use crate::lab::guard::{changed_inputs, reads_any};
 use crate::lab::machine::{
     Described, RunInfo, child_cpu_seconds, commits_continuing, cpu_seconds, recorded_run, run_info,
     write_info,
 };
-use crate::lab::progress::interrupt;
 use crate::lab::runner::{
     RunError, RunOptions, check_same_shard, csv_err, ends_with_line_end, io, progress_bar,
     readable_records, record_time_so_far, resumable_csv, tables_fit,

@@ -10,7 +10,7 @@ use crate::game::{Game, Notation, ParseError};
 use crate::games::checkers::Checkers;
 use crate::games::chess::Chess;
 use crate::games::connect4::Connect4;
-use crate::lab::progress::interrupt;
+use crate::interrupt;
 use crate::search::probe::Exact;
 
 /// Why a command failed, split as the exit codes are: bad input (2) or a failure (1).

@@ -15,10 +15,10 @@ use std::sync::{OnceLock, mpsc};
 use rayon::prelude::*;
 
 use super::answer::Answer;
-use super::progress::interrupt;
 use super::record::Row;
 use super::runner::execute_with_table;
 use super::spec::{Job, PositionEntry, SearcherVariant};
+use crate::interrupt;
 use crate::plot::stats::{Geometric, Interval, LEVEL, Stats, median, t_interval, wilson};
 use crate::search::{Limits, Table};
 
