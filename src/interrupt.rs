@@ -1,7 +1,7 @@
 //! Ctrl-C during a run: the first SIGINT asks the running work to finish (experiments,
 //! suites, matches, learning, book builds), a second ends the process at once. Every
-//! command that runs long work reads [`requested`]; it sits at the top of the crate, beside
-//! `input` and `output`, so that each of them can without knowing the others.
+//! command that runs long work reads [`requested`]: a module of its own at the crate's root,
+//! beside `input` and `output`, so that each command can read it without knowing the others.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 

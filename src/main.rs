@@ -1591,7 +1591,7 @@ fn arena(args: &ExperimentArgs) -> Result<(), Failure> {
         let slots: Vec<_> = plan
             .schedule()
             .into_iter()
-            .filter(|s| games.contains(&s.index))
+            .filter(|s| shard.as_ref().is_none_or(|sh| sh.holds(s.index)))
             .collect();
         plylab::arena::run::check_tables_fit(&plan, &slots, concurrency).map_err(run_failure)?;
         let budget = plylab::cluster::shard::match_budget_seconds(&plan, &games, concurrency);

@@ -44,7 +44,7 @@ pub enum ArenaError {
         /// What went wrong.
         message: String,
         /// Whether the file asked for what the engine cannot do (an option it does not
-        /// declare, a program that cannot run): bad input rather than a failure.
+        /// declare): bad input rather than a failure.
         refused: bool,
     },
 }
@@ -788,16 +788,14 @@ pub fn check_tables_fit(
 }
 
 /// `player`'s engine failing to start, as an [`ArenaError::Engine`]: refused (exit code 2)
-/// when the file asked for it (an option the engine does not declare, a program that cannot
-/// run), a failure when the engine itself failed (it crashed or hung).
+/// when the file asked for what the engine does not have (an option it does not declare), a
+/// failure when the engine itself failed (it could not start, crashed or hung; a program
+/// that is not there or cannot run was refused before, by [`MatchPlan::check_programs`]).
 fn engine_error(player: &Player, e: &super::engine::EngineError) -> ArenaError {
     use super::engine::EngineError;
     ArenaError::Engine {
         player: player.name.clone(),
         message: e.to_string(),
-        refused: matches!(
-            e,
-            EngineError::BadRequest { .. } | EngineError::Spawn { .. }
-        ),
+        refused: matches!(e, EngineError::BadRequest { .. }),
     }
 }

@@ -463,10 +463,10 @@ impl MatchPlan {
     }
 
     /// Refuses a match whose external player names a program that is neither an executable
-    /// file (a path) nor one on the `PATH`: its every game would be recorded as a crash. `plylab
-    /// experiment` calls it before a match and before `--dry-run`'s plan; [`load`] does not,
-    /// so that its checks of everything else do not depend on what this machine has
-    /// installed.
+    /// file (a path) nor one on the `PATH`: its every game would be recorded as a crash.
+    /// `plylab experiment` calls it before a match and before `--dry-run`'s plan; [`load`]
+    /// does not, so that its checks of everything else do not depend on what this machine
+    /// has installed.
     ///
     /// # Errors
     /// The file, the player and the program.

@@ -10,7 +10,8 @@ use crate::search::{Algorithm, NullMove, Quiescence, Reduction};
 
 /// `eval`: the chess evaluation (other games have one evaluator each and ignore it), or
 /// `"linear:<weights file>"`, a linear evaluation of chess, connect four, checkers, othello
-/// or backgammon with the weights in that file (`crate::games::linear`; the path is relative to the working directory).
+/// or backgammon with the weights in that file (`crate::games::linear`; the path is
+/// relative to the working directory).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum ChessEval {
     /// Material only: 1, 3, 3, 5, 9 pawns.

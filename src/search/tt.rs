@@ -29,8 +29,9 @@
 //! ±22,766; a result that does not fit is not stored).
 //!
 //! The table can keep depths to half a ply (to a whole ply in the compact layout), rounded
-//! down; the search asks for it with [`SearchConfig::tt_fractional`](super::SearchConfig::tt_fractional)
-//! and otherwise stores whole plies. With it, a node searched 2.5 plies deep after a half-ply
+//! down; the search asks for it with
+//! [`SearchConfig::tt_fractional`](super::SearchConfig::tt_fractional) and otherwise stores
+//! whole plies. With it, a node searched 2.5 plies deep after a half-ply
 //! check extension finds its own entry again at 2.5 plies, where whole plies would have kept 2
 //! and made it useless at the very depth that stored it. Rounding down keeps every cutoff
 //! sound (an entry never claims more depth than its search had).
