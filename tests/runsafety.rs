@@ -7,7 +7,7 @@
 mod common;
 
 use std::io::{BufRead, BufReader};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use common::{TempDir, plylab};
@@ -290,31 +290,47 @@ fn resume_after_adding_a_searcher_runs_only_its_jobs() {
     );
 }
 
+/// Runs TINY in `tmp` without charts; returns the experiment file, the output directory,
+/// its searches.csv and that file's text.
+fn tiny_run(tmp: &TempDir) -> (PathBuf, PathBuf, PathBuf, String) {
+    let file = write(tmp, TINY);
+    let out = tmp.path("out");
+    let (code, _, stderr) = experiment(&file, &out, &["--no-plot"]);
+    assert_eq!(code, 0, "{stderr}");
+    let csv = out.join("searches.csv");
+    let text = std::fs::read_to_string(&csv).expect("searches.csv");
+    (file, out, csv, text)
+}
+
+/// The lines of `csv` (a header, then rows) with each `(line, column, value)` of `edits`
+/// written into its cell.
+fn with_cells(csv: &str, edits: &[(usize, &str, &str)]) -> Vec<String> {
+    let header: Vec<&str> = csv.lines().next().expect("header").split(',').collect();
+    let mut lines: Vec<String> = csv.lines().map(str::to_owned).collect();
+    for &(line, column, value) in edits {
+        let at = header.iter().position(|&c| c == column).expect(column);
+        let mut cells: Vec<&str> = lines[line].split(',').collect();
+        cells[at] = value;
+        lines[line] = cells.join(",");
+    }
+    lines
+}
+
 /// A last row cut short (its file has no line end: a run stopped while writing it) is not
 /// kept even where all its columns are there, nor is a damaged row: each job is named on
 /// stderr and run again, and the resumed file equals the whole run's.
 #[test]
 fn a_torn_or_damaged_row_is_named_and_its_job_run_again() {
     let tmp = TempDir::new("resume-torn");
-    let file = write(&tmp, TINY);
-    let out = tmp.path("out");
-    let (code, _, stderr) = experiment(&file, &out, &["--no-plot"]);
-    assert_eq!(code, 0, "{stderr}");
+    let (file, out, csv, text) = tiny_run(&tmp);
     let whole = rows(&out);
-    let csv = out.join("searches.csv");
-    let text = std::fs::read_to_string(&csv).expect("searches.csv");
     // The last row loses the final digits of its last column (nodes_to_depth), and the
     // second row's `nodes` is no number.
     let torn = text
         .trim_end()
         .strip_suffix(|c: char| c.is_ascii_digit())
         .expect("a digit");
-    let header: Vec<&str> = text.lines().next().expect("header").split(',').collect();
-    let nodes = header.iter().position(|&c| c == "nodes").expect("nodes");
-    let mut lines: Vec<String> = torn.lines().map(str::to_owned).collect();
-    let mut second: Vec<&str> = lines[2].split(',').collect();
-    second[nodes] = "many";
-    lines[2] = second.join(",");
+    let lines = with_cells(torn, &[(2, "nodes", "many")]);
     std::fs::write(&csv, lines.join("\n")).expect("write");
     let (code, stdout, stderr) = experiment(&file, &out, &["--no-plot", "--resume"]);
     assert_eq!(code, 0, "{stderr}");
@@ -331,26 +347,14 @@ fn a_torn_or_damaged_row_is_named_and_its_job_run_again() {
 #[test]
 fn a_row_no_run_writes_is_run_again_not_kept() {
     let tmp = TempDir::new("resume-implausible");
-    let file = write(&tmp, TINY);
-    let out = tmp.path("out");
-    let (code, _, stderr) = experiment(&file, &out, &["--no-plot"]);
-    assert_eq!(code, 0, "{stderr}");
+    let (file, out, csv, text) = tiny_run(&tmp);
     let whole = rows(&out);
-    let csv = out.join("searches.csv");
-    let text = std::fs::read_to_string(&csv).expect("searches.csv");
-    let header: Vec<&str> = text.lines().next().expect("header").split(',').collect();
-    let at = |name: &str| header.iter().position(|&c| c == name).expect(name);
-    let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
-    for (line, column, value) in [
+    let edits = [
         (1, "game", "abc"),
         (4, "first_move_cutoff_rate", "1.5"),
         (7, "depth", "5001"),
-    ] {
-        let mut cells: Vec<&str> = lines[line].split(',').collect();
-        cells[at(column)] = value;
-        lines[line] = cells.join(",");
-    }
-    std::fs::write(&csv, lines.join("\n") + "\n").expect("write");
+    ];
+    std::fs::write(&csv, with_cells(&text, &edits).join("\n") + "\n").expect("write");
     let (code, _, stderr) = experiment(&file, &out, &["--resume"]);
     assert_eq!(code, 0, "{stderr}");
     assert!(
