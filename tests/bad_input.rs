@@ -1146,22 +1146,32 @@ fn tables_that_do_not_fit_side_by_side_are_refused() {
     assert!(!out.exists(), "a refused run made its directory");
 }
 
+/// Writes `dir/NAME.toml`, a chess match of plylab's `a` against player `b`, the external
+/// engine `engine` (an inline table's contents), on line 11.
+fn match_against_engine(dir: &TempDir, name: &str, engine: &str) -> PathBuf {
+    let file = dir.path(&format!("{name}.toml"));
+    std::fs::write(
+        &file,
+        format!(
+            "name = \"{name}\"\n[match]\ngame = \"chess\"\ngames = 2\n\
+             [[searchers]]\nlabel = \"a\"\nalgorithm = \"alphabeta\"\nlimits = {{ depth = 1 }}\n\
+             [[searchers]]\nlabel = \"b\"\nengine = {{ {engine} }}\nlimits = {{ depth = 1 }}\n"
+        ),
+    )
+    .expect("write");
+    file
+}
+
 /// An engine option the engine does not declare (a misspelling) is the file's fault: refused
 /// with exit code 2, naming the player and the engine's options, before any game.
 #[test]
 fn an_engine_option_the_engine_lacks_is_refused() {
     let dir = TempDir::new("engine-option");
-    let file = dir.path("option.toml");
-    std::fs::write(
-        &file,
-        format!(
-            "name = \"option\"\n[match]\ngame = \"chess\"\ngames = 2\n\
-             [[searchers]]\nlabel = \"a\"\nalgorithm = \"alphabeta\"\nlimits = {{ depth = 1 }}\n\
-             [[searchers]]\nlabel = \"b\"\nengine = {{ cmd = \"{}\", args = [\"uci\"], options = {{ Treads = 1 }} }}\nlimits = {{ depth = 1 }}\n",
-            env!("CARGO_BIN_EXE_plylab")
-        ),
-    )
-    .expect("write");
+    let engine = format!(
+        "cmd = \"{}\", args = [\"uci\"], options = {{ Treads = 1 }}",
+        env!("CARGO_BIN_EXE_plylab")
+    );
+    let file = match_against_engine(&dir, "option", &engine);
     let out = dir.path("out");
     refused(
         &[
@@ -1192,16 +1202,7 @@ fn an_engine_that_is_not_installed_is_refused() {
         ),
         (not_executable, "cannot be run (not executable)"),
     ] {
-        let file = dir.path("missing.toml");
-        std::fs::write(
-            &file,
-            format!(
-                "name = \"missing\"\n[match]\ngame = \"chess\"\ngames = 2\n\
-                 [[searchers]]\nlabel = \"a\"\nalgorithm = \"alphabeta\"\nlimits = {{ depth = 1 }}\n\
-                 [[searchers]]\nlabel = \"b\"\nengine = {{ cmd = \"{cmd}\" }}\nlimits = {{ depth = 1 }}\n"
-            ),
-        )
-        .expect("write");
+        let file = match_against_engine(&dir, "missing", &format!("cmd = \"{cmd}\""));
         let file = file.to_str().expect("UTF-8");
         let out = dir.path("out");
         let out = out.to_str().expect("UTF-8");
