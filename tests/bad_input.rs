@@ -1099,8 +1099,10 @@ fn an_output_over_its_own_input_is_refused() {
 }
 
 /// Tables that fit one at a time but not as many at once as searches run at once are
-/// refused before anything is allocated, in a suite and in an experiment (two 15 GB tables
-/// on `--jobs 2` woke the out-of-memory killer). Sized from this machine's MemAvailable.
+/// refused before anything is allocated, in a suite, in an experiment and in a match (a
+/// game's two players), by the run and by `--dry-run` (two 15 GB tables on `--jobs 2` woke
+/// the out-of-memory killer; two 700 MiB players aborted under `ulimit -v`). Sized from this
+/// machine's MemAvailable.
 #[test]
 fn tables_that_do_not_fit_side_by_side_are_refused() {
     let Some(available) = plylab::lab::diagnose::memory_available_mb() else {
@@ -1131,19 +1133,37 @@ fn tables_that_do_not_fit_side_by_side_are_refused() {
         ),
     )
     .expect("write");
+    let file = file.to_str().expect("UTF-8");
     let out = dir.path("out");
+    let out = out.to_str().expect("UTF-8");
     refused(
-        &[
-            "experiment",
-            file.to_str().expect("UTF-8"),
-            "--jobs",
-            "2",
-            "--out",
-            out.to_str().expect("UTF-8"),
-        ],
+        &["experiment", file, "--jobs", "2", "--out", out],
         &["need", "lower --jobs"],
     );
-    assert!(!out.exists(), "a refused run made its directory");
+    refused(
+        &["experiment", file, "--jobs", "2", "--dry-run"],
+        &["need", "lower --jobs"],
+    );
+    let player = |label: &str| {
+        format!(
+            "[[searchers]]\nlabel = \"{label}\"\nalgorithm = \"alphabeta\"\ntt_mb = {mb}\nlimits = {{ depth = 1 }}\n"
+        )
+    };
+    let arena = dir.path("arena.toml");
+    std::fs::write(
+        &arena,
+        format!(
+            "name = \"arena\"\n[match]\ngame = \"tictactoe\"\ngames = 2\nconcurrency = 1\n{}{}",
+            player("a"),
+            player("b")
+        ),
+    )
+    .expect("write");
+    let arena = arena.to_str().expect("UTF-8");
+    let together = ["the transposition tables of the 2 searches run at once need"];
+    refused(&["experiment", arena, "--dry-run"], &together);
+    refused(&["experiment", arena, "--out", out], &together);
+    assert!(!Path::new(out).exists(), "a refused run made its directory");
 }
 
 /// Writes `dir/NAME.toml`, a chess match of plylab's `a` against player `b`, the external
