@@ -157,6 +157,10 @@ impl ParseError {
     }
 }
 
+/// One legal move in [`Game::refined_mobility`]'s units: its finer terms are fractions of a
+/// move.
+pub const REFINED_UNIT: i64 = 1 << 10;
+
 /// A two-player, zero-sum, perfect-information game: a position and its rules.
 ///
 /// Positions are copy-make: a search clones the parent and calls [`Game::play`] on the
@@ -263,6 +267,14 @@ pub trait Game: Clone + Send + Sync + 'static {
         scratch.clear();
         self.generate_moves(scratch);
         scratch.len()
+    }
+
+    /// The side to move's prospects as the `refined_mobility` ordering weighs them (smaller
+    /// is better for the player who just moved), in units where one legal move is
+    /// [`REFINED_UNIT`]: by default the number of legal moves. Othello refines it as Edax's
+    /// endgame move sorting does (`Othello`'s implementation says how).
+    fn refined_mobility(&self, scratch: &mut Vec<Self::Move>) -> i64 {
+        (self.move_count(scratch) as i64) * REFINED_UNIT
     }
 
     /// Parity ordering near the end of the game: 1 for a move into a region with an odd

@@ -452,6 +452,10 @@ struct Techniques {
     /// Fastest-first: moves leaving the opponent the fewest replies first.
     #[arg(long)]
     fastest_first: bool,
+    /// Refined mobility: fastest-first by Edax's finer measure, corner replies counted
+    /// twice, ties broken by corner stability and potential mobility (othello).
+    #[arg(long)]
+    refined_mobility: bool,
     /// Parity: moves into regions with an odd number of empties first (othello).
     #[arg(long)]
     parity: bool,
@@ -606,6 +610,7 @@ const ALPHA_BETA_FLAGS: &[&str] = &[
     "history",
     "shuffle",
     "fastest_first",
+    "refined_mobility",
     "parity",
     "endgame_solver",
     "ordered",
@@ -641,8 +646,8 @@ const ALPHA_BETA_FLAGS: &[&str] = &[
 /// `_only` flags the key they turn off.
 fn technique_key(id: &str) -> &str {
     match id {
-        "hint" | "tt_move" | "killers" | "history" | "shuffle" | "fastest_first" | "parity"
-        | "threats" | "ordered" => "ordering",
+        "hint" | "tt_move" | "killers" | "history" | "shuffle" | "fastest_first"
+        | "refined_mobility" | "parity" | "threats" | "ordered" => "ordering",
         "pons" => "score_grain",
         "no_iterative" => "iterative",
         "no_tt_mate_adjust" => "tt_mate_adjust",
@@ -678,6 +683,7 @@ impl Techniques {
             history: self.history || self.ordered,
             shuffle: self.shuffle,
             fastest_first: self.fastest_first,
+            refined_mobility: self.refined_mobility,
             parity: self.parity,
             threats: self.threats || self.pons,
         };

@@ -954,6 +954,17 @@ fn flags_the_algorithm_or_game_does_not_read_are_bad_input() {
             "--parity does nothing here: chess has no regions of empty squares",
         ),
         (
+            &[
+                "search",
+                "connect4",
+                "start",
+                "--refined-mobility",
+                "--depth",
+                "2",
+            ],
+            "--refined-mobility does nothing here: connect4 has no measure of mobility finer than fastest-first's count of moves",
+        ),
+        (
             &["search", "checkers", "start", "--pons", "--depth", "2"],
             "--threats (set by --pons) does nothing here: checkers has no winning spots",
         ),

@@ -362,21 +362,22 @@ fn tictactoe_random_positions_every_configuration_matches_minimax() {
 
 // --- othello ----------------------------------------------------------------------------
 
-/// Othello configurations: the 128 alpha-beta ones times fastest-first, parity and the
-/// dedicated last-empties solver (6 empties).
-const OTHELLO_CONFIGS: usize = ALPHABETA_CONFIGS << 3;
+/// Othello configurations: the 128 alpha-beta ones times fastest-first, parity, the
+/// dedicated last-empties solver (6 empties) and refined mobility.
+const OTHELLO_CONFIGS: usize = ALPHABETA_CONFIGS << 4;
 
 /// Empty squares from which othello positions are solved to the end.
 const OTHELLO_SOLVE_EMPTIES: u32 = 8;
 
-/// Othello configuration number `index` (< 1024): bits 0-6 as [`alphabeta_config`], bits
-/// 7-9 fastest-first, parity and `endgame_solver = 6`.
+/// Othello configuration number `index` (< 2048): bits 0-6 as [`alphabeta_config`], bits
+/// 7-10 fastest-first, parity, `endgame_solver = 6` and refined mobility.
 fn othello_config(index: usize) -> SearchConfig {
     let mut config = alphabeta_config(index % ALPHABETA_CONFIGS, index as u64 + 1);
     let bit = |i: usize| index >> i & 1 == 1;
     config.ordering.fastest_first = bit(7);
     config.ordering.parity = bit(8);
     config.endgame_solver = bit(9).then_some(6);
+    config.ordering.refined_mobility = bit(10);
     config
 }
 
@@ -472,7 +473,7 @@ fn othello_passes_do_not_let_the_table_graft() {
 }
 
 #[test]
-#[ignore = "exhaustive: all 1024 configurations on every position, several minutes"]
+#[ignore = "exhaustive: all 2048 configurations on every position, several minutes"]
 fn othello_every_configuration_on_every_position() {
     check_othello(128, OTHELLO_CONFIGS);
 }

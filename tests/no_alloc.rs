@@ -114,29 +114,33 @@ fn searches_allocate_per_iteration_not_per_node() {
     );
 
     // An othello endgame solve (FFO #1, 14 empties) with every endgame switch: fastest-first
-    // plays each move to count replies, and the last-empties solver runs on the stack.
-    let endgame = SearchConfig {
-        iterative: false,
-        pvs: true,
-        endgame_solver: Some(6),
-        ordering: Ordering {
-            tt_move: true,
-            fastest_first: true,
-            parity: true,
-            ..Ordering::default()
-        },
-        ..ordered(1)
-    };
-    let ffo1 = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X";
-    let root = Othello::parse_position(ffo1).unwrap();
-    let eval = OthelloEval::STANDARD;
-    let mut searcher = Searcher::new(&eval, &endgame).with_table(&table);
-    let (allocations, nodes) = second_run(&mut searcher, &table, &root, &Limits::default());
-    assert!(nodes > 20_000, "{nodes} nodes");
-    assert!(
-        allocations <= 4,
-        "{allocations} allocations for {nodes} nodes"
-    );
+    // (or refined mobility) plays each move to weigh the replies, and the last-empties
+    // solver runs on the stack.
+    for refined_mobility in [false, true] {
+        let endgame = SearchConfig {
+            iterative: false,
+            pvs: true,
+            endgame_solver: Some(6),
+            ordering: Ordering {
+                tt_move: true,
+                fastest_first: true,
+                refined_mobility,
+                parity: true,
+                ..Ordering::default()
+            },
+            ..ordered(1)
+        };
+        let ffo1 = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X";
+        let root = Othello::parse_position(ffo1).unwrap();
+        let eval = OthelloEval::STANDARD;
+        let mut searcher = Searcher::new(&eval, &endgame).with_table(&table);
+        let (allocations, nodes) = second_run(&mut searcher, &table, &root, &Limits::default());
+        assert!(nodes > 20_000, "{nodes} nodes");
+        assert!(
+            allocations <= 4,
+            "{allocations} allocations for {nodes} nodes (refined mobility {refined_mobility})"
+        );
+    }
 }
 
 #[test]

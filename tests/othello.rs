@@ -27,9 +27,9 @@ fn ffo() -> Vec<ObfRecord> {
         .collect()
 }
 
-/// An endgame configuration: `switches` bits 0-5 turn on the table (16 MiB, its move
-/// first), fastest-first, parity, the last-6-empties solver, principal variation search and
-/// the score window (every node below the root within ±64 discs).
+/// An endgame configuration: `switches` bits 0-6 turn on the table (16 MiB, its move
+/// first), fastest-first, parity, the last-6-empties solver, principal variation search,
+/// the score window (every node below the root within ±64 discs) and refined mobility.
 fn endgame_config(switches: usize) -> SearchConfig {
     let bit = |i: usize| switches >> i & 1 == 1;
     SearchConfig {
@@ -38,6 +38,7 @@ fn endgame_config(switches: usize) -> SearchConfig {
             tt_move: bit(0),
             fastest_first: bit(1),
             parity: bit(2),
+            refined_mobility: bit(6),
             ..Ordering::default()
         },
         tt_mb: if bit(0) { 16 } else { 0 },
@@ -63,8 +64,9 @@ fn solve(pos: &Othello, config: &SearchConfig) -> (i32, Option<OthelloMove>, u64
 #[test]
 fn ffo_1_to_19_are_solved_with_exact_scores_and_best_moves() {
     // Fastest-first is what makes these positions (14-16 empties) quick: configurations with
-    // it, each without one of the table, parity, the last-empties solver, PVS.
-    for switches in [0b111111, 0b11111, 0b11011, 0b10111, 0b01110] {
+    // it, each without one of the table, parity, the last-empties solver, PVS; and with
+    // refined mobility in its place.
+    for switches in [0b111111, 0b11111, 0b11011, 0b10111, 0b01110, 0b1111101] {
         let config = endgame_config(switches);
         let mut nodes = 0;
         for (i, record) in ffo().iter().enumerate() {
@@ -105,10 +107,10 @@ fn every_switch_combination_matches_plain_alpha_beta_on_untuned_positions() {
     let plain = endgame_config(0);
     for pos in untuned_positions(2026, 1) {
         let (truth, _, _) = solve(&pos, &plain);
-        for switches in 1..64 {
+        for switches in 1..128 {
             let config = endgame_config(switches);
             let (score, best, _) = solve(&pos, &config);
-            let what = format!("{} switches {switches:06b}", pos.to_board_string());
+            let what = format!("{} switches {switches:07b}", pos.to_board_string());
             assert_eq!(score, truth, "{what}");
             let mut child = pos;
             child.play(best.expect("a best move"));
@@ -147,6 +149,24 @@ fn the_score_window_cuts_off_a_wipeout() {
     assert_eq!(last.score, 64 * DISC);
     let best = last.best_move.expect("a best move");
     assert!(record.best_moves().contains(&best), "{best}");
+}
+
+/// Refined mobility (Edax's endgame move sorting: corner replies twice, then corner
+/// stability, then potential mobility) in place of plain fastest-first, everything else
+/// alike, orders FFO 1-19 better: a fifth fewer nodes.
+#[test]
+fn refined_mobility_visits_fewer_nodes_than_fastest_first() {
+    let total = |switches| -> u64 {
+        ffo()
+            .iter()
+            .map(|r| solve(&r.position, &endgame_config(switches)).2)
+            .sum()
+    };
+    let (fastest_first, refined) = (total(0b111111), total(0b1111101));
+    assert!(
+        refined * 5 < fastest_first * 4,
+        "{refined} nodes against {fastest_first}"
+    );
 }
 
 #[test]

@@ -121,7 +121,8 @@ impl GameKind {
     /// them); null-move pruning needs a null move, and check extensions and quiescence
     /// checks a check (chess alone has both here); the `parity` ordering and the endgame
     /// solver work on othello's empty regions ([`Game::region_parity`],
-    /// [`Game::solve_endgame`]), and the `threats` ordering counts the winning spots of
+    /// [`Game::solve_endgame`]), the `refined_mobility` ordering on othello's finer measure
+    /// of mobility ([`Game::refined_mobility`]), and the `threats` ordering counts the winning spots of
     /// connect four and tic-tac-toe ([`Game::winning_spots_after`]). Such a technique would
     /// run and change nothing but the labels, so it is refused rather than reported as
     /// measured.
@@ -165,6 +166,11 @@ impl GameKind {
                 "parity",
                 config.ordering.parity && self != Self::Othello,
                 "no regions of empty squares to order by parity",
+            ),
+            (
+                "refined_mobility",
+                config.ordering.refined_mobility && self != Self::Othello,
+                "no measure of mobility finer than fastest-first's count of moves",
             ),
             (
                 "endgame_solver",
@@ -378,6 +384,8 @@ pub struct OrderingSpec {
     pub shuffle: Option<Sweep<bool>>,
     /// Fastest-first: fewest opponent replies first.
     pub fastest_first: Option<Sweep<bool>>,
+    /// Refined mobility: fastest-first by the game's finer measure (othello: Edax's).
+    pub refined_mobility: Option<Sweep<bool>>,
     /// Parity: moves into odd regions first (othello's quadrants).
     pub parity: Option<Sweep<bool>>,
     /// Threats: moves creating the most winning cells first (Pons, part 10).
@@ -1366,6 +1374,9 @@ pub(crate) fn variants_of(
         .across("fastest_first", o.fastest_first.as_ref(), |v, b| {
             v.config.ordering.fastest_first = b
         })
+        .across("refined_mobility", o.refined_mobility.as_ref(), |v, b| {
+            v.config.ordering.refined_mobility = b
+        })
         .across("parity", o.parity.as_ref(), |v, b| {
             v.config.ordering.parity = b
         })
@@ -1976,6 +1987,7 @@ fn alpha_beta_keys(spec: &SearcherSpec) -> [(&'static str, bool); 23] {
                 || o.history.is_some()
                 || o.shuffle.is_some()
                 || o.fastest_first.is_some()
+                || o.refined_mobility.is_some()
                 || o.parity.is_some()
                 || o.threats.is_some(),
         ),

@@ -5,7 +5,7 @@
 //! gives a key to every move; moves are searched by decreasing key, ties in generation
 //! order (or in a seeded random order when `shuffle` is on).
 
-use crate::game::{Evaluator, Game, Player};
+use crate::game::{Evaluator, Game, Player, REFINED_UNIT};
 use crate::rng::XorShift;
 
 /// The ordering switches. All off: moves in the game's generation order.
@@ -35,9 +35,20 @@ pub struct Ordering {
     /// and Buro's endgame work, which prunes best where replies are few). Any game: replies
     /// are counted by [`Game::move_count`].
     pub fastest_first: bool,
+    /// Refined mobility: fastest-first with the game's finer measure of what a move leaves
+    /// the opponent ([`Game::refined_mobility`]) in place of the plain count of replies
+    /// (with `fastest_first` on or off: this replaces it).
+    /// Othello's is Edax's fast endgame move evaluation (src/move.c,
+    /// `movelist_evaluate_fast`): a corner reply counts twice, and among moves leaving equal
+    /// replies, those that give the mover more stable discs at the corners, then those
+    /// leaving the opponent fewer empty squares next to the mover's discs (its potential
+    /// mobility), come first; mobility, potential mobility and stability are the features of
+    /// Rosenbloom's IAGO (1982, "A world-championship-level Othello program"). Othello only.
+    pub refined_mobility: bool,
     /// Parity: moves into a region with an odd number of empty cells first, a tie-break
-    /// below fastest-first ([`Game::region_parity`]; Othello's quadrant parity, as in Edax's
-    /// shallow endgame search). Changes nothing in games without regions.
+    /// below fastest-first and refined mobility's finer terms ([`Game::region_parity`];
+    /// Othello's quadrant parity, as in Edax's shallow endgame search, where it sits below
+    /// them too). Changes nothing in games without regions.
     pub parity: bool,
     /// Threats: moves creating the most cells where the mover would complete a winning line
     /// first ([`Game::winning_spots_after`]; Pons, "Solving Connect 4", part 10), above
@@ -55,6 +66,7 @@ impl Ordering {
         history: true,
         shuffle: false,
         fastest_first: false,
+        refined_mobility: false,
         parity: false,
         threats: false,
     };
@@ -68,6 +80,7 @@ impl Ordering {
             || self.history
             || self.shuffle
             || self.fastest_first
+            || self.refined_mobility
             || self.parity
             || self.threats
     }
@@ -82,6 +95,7 @@ impl Ordering {
             (self.history, "history"),
             (self.shuffle, "shuffle"),
             (self.fastest_first, "fastest_first"),
+            (self.refined_mobility, "refined_mobility"),
             (self.parity, "parity"),
             (self.threats, "threats"),
         ];
@@ -99,8 +113,12 @@ const KILLER_KEY: i64 = 2 << 60;
 const HINT_SHIFT: u32 = 24;
 /// Fastest-first keys (minus the opponent's replies) sit above hints and history.
 const FASTEST_FIRST_SHIFT: u32 = 44;
-/// A move into an odd region gains less than one reply fewer.
-const PARITY_SHIFT: u32 = 42;
+/// Refined mobility's keys: one reply is [`REFINED_UNIT`] units, so a reply weighs as much as
+/// in fastest-first's keys and the finer terms sit between one reply and parity.
+const REFINED_SHIFT: u32 = FASTEST_FIRST_SHIFT - REFINED_UNIT.trailing_zeros();
+/// A move into an odd region gains less than one unit of refined mobility (and less than
+/// one reply), and more than any othello hint (square values of at most ±100, under 2^31).
+const PARITY_SHIFT: u32 = 33;
 /// Threat counts sit above hints and history, below fastest-first.
 const THREATS_SHIFT: u32 = 34;
 const HISTORY_CAP: i32 = 1 << 22;
@@ -232,15 +250,19 @@ impl<G: Game> OrderingState<G> {
         key
     }
 
-    /// The fastest-first, parity and threat keys of `mv` (0 when those switches are off).
+    /// The fastest-first (or refined mobility), parity and threat keys of `mv` (0 when those
+    /// switches are off).
     #[inline]
     fn endgame_key(&mut self, pos: &G, mv: G::Move) -> i64 {
         let mut key = 0;
-        if self.switches.fastest_first {
+        if self.switches.refined_mobility || self.switches.fastest_first {
             let mut child = pos.clone();
             child.play(mv);
-            let replies = child.move_count(&mut self.scratch) as i64;
-            key -= replies << FASTEST_FIRST_SHIFT;
+            key -= if self.switches.refined_mobility {
+                child.refined_mobility(&mut self.scratch) << REFINED_SHIFT
+            } else {
+                (child.move_count(&mut self.scratch) as i64) << FASTEST_FIRST_SHIFT
+            };
         }
         if self.switches.parity {
             key += i64::from(pos.region_parity(mv)) << PARITY_SHIFT;

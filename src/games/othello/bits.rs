@@ -139,13 +139,64 @@ const fn neighbour_table() -> [u64; 64] {
     let mut table = [0; 64];
     let mut sq = 0;
     while sq < 64 {
-        let b = 1u64 << sq;
-        let h = ((b << 1) & 0xFEFE_FEFE_FEFE_FEFE) | ((b >> 1) & 0x7F7F_7F7F_7F7F_7F7F);
-        let row = b | h;
-        table[sq] = h | (row << 8) | (row >> 8);
+        table[sq] = neighbours(1 << sq);
         sq += 1;
     }
     table
+}
+
+/// The squares next to (in any of the eight directions) a square of `b`, those of `b`
+/// included only where they are next to another.
+#[inline]
+#[must_use]
+pub const fn neighbours(b: u64) -> u64 {
+    let h = ((b << 1) & 0xFEFE_FEFE_FEFE_FEFE) | ((b >> 1) & 0x7F7F_7F7F_7F7F_7F7F);
+    let row = b | h;
+    h | (row << 8) | (row >> 8)
+}
+
+/// The empty squares of `empty` next to a disc of `discs` along a line on which that disc
+/// could be flipped (a disc on the edge of the board cannot be flipped across it): where the
+/// other player may later play against those discs, its potential mobility (Rosenbloom's
+/// IAGO, 1982; Edax's `get_potential_moves`, src/board.c).
+#[inline]
+#[must_use]
+pub const fn potential_moves(discs: u64, empty: u64) -> u64 {
+    let inner_files = discs & 0x7E7E_7E7E_7E7E_7E7E;
+    let inner_rows = discs & 0x00FF_FFFF_FFFF_FF00;
+    let inner = inner_files & inner_rows;
+    let beside = (inner_files << 1) | (inner_files >> 1);
+    let above_below = (inner_rows << 8) | (inner_rows >> 8);
+    let diagonal = (inner << 7) | (inner >> 7) | (inner << 9) | (inner >> 9);
+    (beside | above_below | diagonal) & empty
+}
+
+/// The four corners.
+pub const CORNERS: u64 = 0x8100_0000_0000_0081;
+
+/// The size of a set of squares with the corners counted twice (Edax's
+/// `bit_weighted_count`): a corner, which can never be flipped, is worth two.
+#[inline]
+#[must_use]
+pub const fn corner_weighted_count(b: u64) -> u32 {
+    b.count_ones() + (b & CORNERS).count_ones()
+}
+
+/// The discs of `discs` that can never be flipped because they are a corner or lie on an
+/// edge next to a corner of the same owner (Edax's `get_corner_stability`; a cheap part of
+/// full stability, enough to order moves by).
+#[inline]
+#[must_use]
+pub const fn corner_stable(discs: u64) -> u64 {
+    let corners = discs & CORNERS;
+    // Along the edges from each owned corner: a1/a8 east, h1/h8 west, a1/h1 south, a8/h8
+    // north (bit 0 is a1, rows go down the board).
+    let west_files = corners & 0x0100_0000_0000_0001;
+    let east_files = corners & 0x8000_0000_0000_0080;
+    let top_row = corners & 0x0000_0000_0000_0081;
+    let bottom_row = corners & 0x8100_0000_0000_0000;
+    let beside = (west_files << 1) | (east_files >> 1) | (top_row << 8) | (bottom_row >> 8);
+    corners | (beside & discs)
 }
 
 /// The final disc difference for the owner of `player`, the empty squares going to the
@@ -251,6 +302,67 @@ mod tests {
                     assert_eq!(naive_flips(sq, player, opponent), 0);
                 }
             }
+        }
+    }
+
+    /// The square `(row, column)`'s bit, or 0 off the board.
+    fn at(r: i32, c: i32) -> u64 {
+        if (0..8).contains(&r) && (0..8).contains(&c) {
+            1 << (r * 8 + c)
+        } else {
+            0
+        }
+    }
+
+    #[test]
+    fn potential_moves_and_corner_stability_agree_with_square_by_square_definitions() {
+        let mut rng = crate::rng::XorShift::new(29);
+        for _ in 0..5_000 {
+            let discs = rng.next_u64() & rng.next_u64();
+            let empty = !discs & rng.next_u64();
+            // Potential moves: an empty square next to a disc that has a square on the
+            // board beyond it, on the line from the empty square through the disc.
+            let mut potential = 0;
+            let mut stable = 0;
+            for r in 0..8 {
+                for c in 0..8 {
+                    for (dr, dc) in [(0, 1), (1, 0), (1, 1), (1, -1)] {
+                        for sign in [1, -1] {
+                            let (dr, dc) = (dr * sign, dc * sign);
+                            let next = at(r + dr, c + dc) & discs;
+                            if at(r, c) & empty != 0 && next != 0 && at(r + 2 * dr, c + 2 * dc) != 0
+                            {
+                                potential |= at(r, c);
+                            }
+                        }
+                    }
+                    // Corner stability: a corner disc, or an edge disc next to a corner disc
+                    // of the same owner, along the edge.
+                    let corner = |r: i32, c: i32| (r == 0 || r == 7) && (c == 0 || c == 7);
+                    let own = |r: i32, c: i32| at(r, c) & discs != 0;
+                    let beside_corner = [(0, 1), (0, -1), (1, 0), (-1, 0)]
+                        .iter()
+                        .any(|&(dr, dc)| corner(r + dr, c + dc) && own(r + dr, c + dc))
+                        && (r == 0 || r == 7 || c == 0 || c == 7);
+                    if own(r, c) && (corner(r, c) || beside_corner) {
+                        stable |= at(r, c);
+                    }
+                }
+            }
+            assert_eq!(
+                potential_moves(discs, empty),
+                potential,
+                "{discs:x} {empty:x}"
+            );
+            assert_eq!(corner_stable(discs), stable, "{discs:x}");
+            let corners = [0, 7, 56, 63]
+                .iter()
+                .filter(|&&s| discs >> s & 1 == 1)
+                .count();
+            assert_eq!(
+                corner_weighted_count(discs),
+                discs.count_ones() + corners as u32
+            );
         }
     }
 

@@ -18,9 +18,6 @@ const CORNERS: [u32; 4] = [0, 7, 56, 63];
 const X_SQUARES: [u32; 4] = [9, 14, 49, 54];
 /// The two C-squares beside each corner of [`CORNERS`].
 const C_SQUARES: [[u32; 2]; 4] = [[1, 8], [6, 15], [48, 57], [55, 62]];
-/// Every square but the `a` file, and every square but the `h` file.
-const NOT_A: u64 = 0xFEFE_FEFE_FEFE_FEFE;
-const NOT_H: u64 = 0x7F7F_7F7F_7F7F_7F7F;
 
 /// The weights of the features, in hundredths of a disc per unit of feature.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -87,7 +84,8 @@ impl Features {
         let corners = CORNERS.iter().map(|&s| owner(p, o, s)).sum();
         Self {
             mobility: count(pos.move_set()) - count(bits::moves(o, p)),
-            potential_mobility: count(neighbours(o) & empty) - count(neighbours(p) & empty),
+            potential_mobility: count(bits::neighbours(o) & empty)
+                - count(bits::neighbours(p) & empty),
             corners,
             x_squares: x,
             c_squares: c,
@@ -110,13 +108,6 @@ impl Features {
 /// +1 if `player` holds `sq`, -1 if `opponent` does, else 0.
 fn owner(player: u64, opponent: u64, sq: u32) -> i32 {
     (player >> sq & 1) as i32 - (opponent >> sq & 1) as i32
-}
-
-/// The squares next to any disc of `b` (in the eight directions).
-const fn neighbours(b: u64) -> u64 {
-    let h = ((b << 1) & NOT_A) | ((b >> 1) & NOT_H);
-    let row = b | h;
-    h | (row << 8) | (row >> 8)
 }
 
 /// The static value of each square for move ordering (the `hint` switch): the classic
@@ -197,7 +188,7 @@ mod tests {
             (f.corners, f.x_squares, f.c_squares, f.discs),
             (1, -1, 0, 0)
         );
-        assert_eq!(neighbours(1), 0b10 | 0b11 << 8);
-        assert_eq!(neighbours(1 << 7), 1 << 6 | 0b11 << 14);
+        assert_eq!(bits::neighbours(1), 0b10 | 0b11 << 8);
+        assert_eq!(bits::neighbours(1 << 7), 1 << 6 | 0b11 << 14);
     }
 }

@@ -24,7 +24,7 @@ pub mod obf;
 
 use std::fmt;
 
-use crate::game::{Game, Notation, Outcome, ParseError, Player, Score, Status};
+use crate::game::{Game, Notation, Outcome, ParseError, Player, REFINED_UNIT, Score, Status};
 use crate::rng::mix;
 
 pub use eval::{OthelloEval, Weights};
@@ -349,6 +349,22 @@ impl Game for Othello {
 
     fn move_count(&self, _scratch: &mut Vec<OthelloMove>) -> usize {
         self.moves.count_ones() as usize
+    }
+
+    /// Edax's fast endgame move evaluation (src/move.c, `movelist_evaluate_fast`), from the
+    /// side of the player to move after the move being weighed: its legal moves with a
+    /// corner counted twice, less 1/16 of a move for each stable disc at the corners of the
+    /// player who just moved, plus 1/1024 of a move for each empty square next to that
+    /// player's discs (the side to move's potential mobility, corners twice). The weights
+    /// are Edax's (`W_MOBILITY`, `W_CORNER_STABILITY`, `W_POTENTIAL_MOBILITY`), as
+    /// fractions of a move.
+    fn refined_mobility(&self, _scratch: &mut Vec<OthelloMove>) -> i64 {
+        let mover = self.opponent;
+        let mobility = i64::from(bits::corner_weighted_count(self.moves));
+        let stable = i64::from(bits::corner_stable(mover).count_ones());
+        let potential = bits::potential_moves(mover, self.empty());
+        let potential = i64::from(bits::corner_weighted_count(potential));
+        mobility * REFINED_UNIT - stable * (REFINED_UNIT / 16) + potential * (REFINED_UNIT / 1024)
     }
 
     fn region_parity(&self, mv: OthelloMove) -> i32 {
