@@ -189,13 +189,14 @@ pub const fn corner_weighted_count(b: u64) -> u32 {
 #[must_use]
 pub const fn corner_stable(discs: u64) -> u64 {
     let corners = discs & CORNERS;
-    // Along the edges from each owned corner: a1/a8 east, h1/h8 west, a1/h1 south, a8/h8
-    // north (bit 0 is a1, rows go down the board).
-    let west_files = corners & 0x0100_0000_0000_0001;
-    let east_files = corners & 0x8000_0000_0000_0080;
-    let top_row = corners & 0x0000_0000_0000_0081;
-    let bottom_row = corners & 0x8100_0000_0000_0000;
-    let beside = (west_files << 1) | (east_files >> 1) | (top_row << 8) | (bottom_row >> 8);
+    // One square along each edge from each owned corner (bit 0 is a1, bit 8 a2): from a1 and
+    // a8 to the b file, from h1 and h8 to the g file, from a1 and h1 to row 2, from a8 and h8
+    // to row 7.
+    let on_a_file = corners & 0x0100_0000_0000_0001;
+    let on_h_file = corners & 0x8000_0000_0000_0080;
+    let on_row_1 = corners & 0x0000_0000_0000_0081;
+    let on_row_8 = corners & 0x8100_0000_0000_0000;
+    let beside = (on_a_file << 1) | (on_h_file >> 1) | (on_row_1 << 8) | (on_row_8 >> 8);
     corners | (beside & discs)
 }
 
