@@ -122,10 +122,10 @@ impl GameKind {
     /// checks a check (chess alone has both here); the `parity` ordering and the endgame
     /// solver work on othello's empty regions ([`Game::region_parity`],
     /// [`Game::solve_endgame`]), the `refined_mobility` ordering on othello's finer measure
-    /// of mobility ([`Game::refined_mobility`]), and the `threats` ordering counts the winning spots of
-    /// connect four and tic-tac-toe ([`Game::winning_spots_after`]). Such a technique would
-    /// run and change nothing but the labels, so it is refused rather than reported as
-    /// measured.
+    /// of mobility ([`Game::refined_mobility`]), and the `threats` ordering counts the
+    /// winning spots of connect four and tic-tac-toe ([`Game::winning_spots_after`]). Such a
+    /// technique would run and change nothing but the labels (`refined_mobility` nothing but
+    /// fastest-first's), so it is refused rather than reported as measured.
     #[must_use]
     pub fn idle_technique(self, config: &SearchConfig) -> Option<(&'static str, String)> {
         let captures = matches!(self, Self::Chess | Self::Checkers);

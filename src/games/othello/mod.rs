@@ -354,8 +354,9 @@ impl Game for Othello {
     /// Edax's fast endgame move evaluation (src/move.c, `movelist_evaluate_fast`), from the
     /// side of the player to move after the move being weighed: its legal moves with a
     /// corner counted twice, less 1/16 of a move for each stable disc at the corners of the
-    /// player who just moved, plus 1/1024 of a move for each empty square next to that
-    /// player's discs (the side to move's potential mobility, corners twice). The weights
+    /// player who just moved, plus 1/1024 of a move for each empty square next to one of
+    /// that player's discs, on a line along which it could be flipped (the side to move's
+    /// potential mobility, [`bits::potential_moves`], corners twice). The weights
     /// are Edax's (`W_MOBILITY`, `W_CORNER_STABILITY`, `W_POTENTIAL_MOBILITY`), as
     /// fractions of a move.
     fn refined_mobility(&self, _scratch: &mut Vec<OthelloMove>) -> i64 {
