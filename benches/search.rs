@@ -12,6 +12,10 @@
 //!   node function and (`_general`) without it;
 //! - `random_tree`: alpha-beta in natural order with `TreeValue` on i.i.d. trees b=8 d=9 and
 //!   b=4 d=12;
+//! - `othello`: ordered alpha-beta with the table from the start to depth 8, and
+//!   experiments/othello.toml's strongest rung solving FFO positions 1-5 exactly
+//!   (`solve_ffo_1_5`: refined mobility, parity, the last-six-empties solver, null-window
+//!   searches on the score);
 //! - `tictactoe`: minimax over the full tree from the start (549 946 nodes);
 //! - `table`: stores and probes of the transposition table, 16 MiB, random keys, on one
 //!   thread and split between two threads sharing the table;
@@ -35,7 +39,7 @@ use plylab::game::{Evaluator, Game, Neutral, Notation};
 use plylab::games::backgammon::{Backgammon, Pubeval};
 use plylab::games::chess::{Chess, Pst};
 use plylab::games::connect4::{CentreFirst, Connect4};
-use plylab::games::othello::{Othello, OthelloEval};
+use plylab::games::othello::{Othello, OthelloEval, obf};
 use plylab::games::random_tree::{Model, RandomTree, TreeParams, TreeValue, mix};
 use plylab::games::tictactoe::TicTacToe;
 use plylab::search::mcts::{MctsAlgorithm, MctsBudget, MctsConfig};
@@ -48,6 +52,8 @@ use plylab::search::{
 const TABLE_MB: usize = 16;
 /// Positions of Test_L3_R1 solved by the connect-four benchmark.
 const L3_POSITIONS: usize = 10;
+/// FFO endgame positions (of 1-19) solved by the othello benchmark.
+const FFO_POSITIONS: usize = 5;
 /// Table operations per iteration of the table benchmarks.
 const TABLE_OPS: u64 = 1 << 20;
 
@@ -260,6 +266,40 @@ fn other_games(c: &mut Criterion) {
         &OthelloEval::default(),
         &ordered,
         &depth(8),
+        Some(&table),
+    );
+    // experiments/othello.toml's strongest rung solving FFO positions 1-5 (14-16 empties):
+    // the general node down to seven empties, the last-empties solver below.
+    let ffo: Vec<Othello> = include_str!("../experiments/data/othello/fforum-1-19.obf")
+        .lines()
+        .take(FFO_POSITIONS)
+        .map(|line| obf::parse_line(line).unwrap().position)
+        .collect();
+    let endgame = SearchConfig {
+        iterative: false,
+        ordering: Ordering {
+            tt_move: true,
+            refined_mobility: true,
+            parity: true,
+            hint: true,
+            ..Ordering::default()
+        },
+        pvs: true,
+        endgame_solver: Some(6),
+        solve: SolveSwitches {
+            score_window: true,
+            mtd: true,
+            ..SolveSwitches::default()
+        },
+        ..alphabeta(Ordering::default())
+    };
+    bench_search(
+        &mut g,
+        "solve_ffo_1_5",
+        &ffo,
+        &OthelloEval::default(),
+        &endgame,
+        &Limits::default(),
         Some(&table),
     );
     g.finish();
