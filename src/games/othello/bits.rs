@@ -1,5 +1,5 @@
-//! Othello bitboard primitives: legal moves and flipped discs by shifts, with no tables and
-//! no allocation.
+//! Othello bitboard primitives: legal moves, flipped discs and the features move ordering
+//! and the endgame solver read, by shifts and small constant tables, with no allocation.
 //!
 //! Square `a1` is bit 0, `h1` bit 7, `a2` bit 8, ..., `h8` bit 63 (row by row from the top,
 //! the order of the 64-character board strings). Moving one square in a direction is a
@@ -200,6 +200,75 @@ pub const fn corner_stable(discs: u64) -> u64 {
     corners | (beside & discs)
 }
 
+/// `LAST_FLIPS[x << 8 | p]`: how many discs a move on square `x` of a line of eight turns
+/// over along that line when the mover holds the squares of `p` and every other square but
+/// `x` is the opponent's, as on a board with one empty square left.
+static LAST_FLIPS: [u8; 8 << 8] = last_flips_table();
+
+const fn last_flips_table() -> [u8; 8 << 8] {
+    let mut table = [0; 8 << 8];
+    let mut x = 0;
+    while x < 8 {
+        let mut p = 0;
+        while p < 256 {
+            table[x << 8 | p] = line_run(p, x, 1) + line_run(p, x, -1);
+            p += 1;
+        }
+        x += 1;
+    }
+    table
+}
+
+/// The opponent squares from square `x` of a full line of eight up to the mover's nearest
+/// square (of `mover`) in direction `dir` (±1): the discs a move on `x` turns over that
+/// way, or 0 when no square of the mover closes the run.
+const fn line_run(mover: usize, x: usize, dir: isize) -> u8 {
+    let mut run = 0;
+    let mut y = x as isize + dir;
+    while y >= 0 && y < 8 {
+        if mover >> y & 1 == 1 {
+            return run;
+        }
+        run += 1;
+        y += dir;
+    }
+    0
+}
+
+/// The a file (`a1` to `a8`).
+const A_FILE: u64 = 0x0101_0101_0101_0101;
+
+/// The a-file squares of `b` gathered into a byte, `a1` lowest: each fold moves the upper
+/// half of the remaining squares down by 7 bits per row, onto the bits below.
+#[inline]
+const fn a_file_to_byte(b: u64) -> usize {
+    let mut x = b & A_FILE;
+    x |= x >> 7;
+    x |= x >> 14;
+    x |= x >> 28;
+    (x & 0xFF) as usize
+}
+
+/// How many discs the owner of `discs` turns over by playing on `sq`, the board's last
+/// empty square. With every other square taken, the discs not its own are all the
+/// opponent's, so each of the four lines through `sq` is one lookup in a table and
+/// no flips are computed (Edax's `count_last_flip`, src/count_last_flip_kindergarten.c).
+#[inline]
+#[must_use]
+pub fn last_flip_count(sq: u32, discs: u64) -> u32 {
+    let (row, file) = (sq / 8, sq % 8);
+    let count = |x: u32, line: usize| u32::from(LAST_FLIPS[(x as usize) << 8 | line]);
+    // A diagonal holds one square per file, so one multiplication gathers it into the top
+    // byte, by file (the "kindergarten" bitboard trick). Squares off the diagonal then read
+    // as the opponent's, which turns nothing over: no run of them ends on the mover's disc.
+    let diagonal = |mask: u64| ((discs & mask).wrapping_mul(A_FILE) >> 56) as usize;
+    let rays = &RAYS[sq as usize];
+    count(file, (discs >> (8 * row)) as usize & 0xFF)
+        + count(row, a_file_to_byte(discs >> file))
+        + count(file, diagonal(rays[2] | rays[6]))
+        + count(file, diagonal(rays[3] | rays[7]))
+}
+
 /// The final disc difference for the owner of `player`, the empty squares going to the
 /// winner (the convention of the FFO test positions and of Edax; a draw stays 0).
 #[inline]
@@ -363,6 +432,21 @@ mod tests {
             assert_eq!(
                 corner_weighted_count(discs),
                 discs.count_ones() + corners as u32
+            );
+        }
+    }
+
+    #[test]
+    fn last_flip_counts_are_the_flips_of_the_last_empty_square() {
+        let mut rng = crate::rng::XorShift::new(31);
+        for _ in 0..20_000 {
+            let sq = rng.below(64) as u32;
+            let discs = rng.next_u64() & !(1 << sq);
+            let others = !discs & !(1 << sq);
+            assert_eq!(
+                last_flip_count(sq, discs),
+                flips(sq, discs, others).count_ones(),
+                "{discs:x} {sq}"
             );
         }
     }

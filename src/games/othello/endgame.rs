@@ -14,13 +14,15 @@
 //!   holding an odd number of empties first (Edax's `QUADRANT_ID` parity; the rationale:
 //!   in an odd region the side to move can hope to play last, Rose's "Othello: A Minute to
 //!   Learn", chapter on parity);
-//! - the last empty square is scored directly from its flips (Edax's `board_score_1`),
-//!   without making the move.
+//! - the last empty square is scored directly from the number of discs it turns over,
+//!   read from a table along each of its four lines ([`last_flip_count`]; Edax's
+//!   `board_score_1` and `count_last_flip`), without computing the flips or making the
+//!   move.
 //!
 //! Scores inside are whole discs (final difference, empties to the winner); the boundary
 //! [`solve_scaled`] converts the caller's window from hundredths of a disc.
 
-use super::bits::{NEIGHBOURS, final_score, flips, odd_regions};
+use super::bits::{NEIGHBOURS, final_score, flips, last_flip_count, odd_regions};
 use super::{DISC, Othello};
 use crate::game::Score;
 
@@ -93,16 +95,16 @@ pub fn solve(
 /// if it can, else the opponent does, else it stays empty (and goes to the winner).
 fn last_square(player: u64, opponent: u64, sq: u32, nodes: &mut u64) -> i32 {
     let mine = player.count_ones() as i32;
-    let flipped = flips(sq, player, opponent);
+    let flipped = last_flip_count(sq, player) as i32;
     if flipped != 0 {
         *nodes += 1;
-        return 2 * (mine + flipped.count_ones() as i32 + 1) - 64;
+        return 2 * (mine + flipped + 1) - 64;
     }
     let theirs = opponent.count_ones() as i32;
-    let flipped = flips(sq, opponent, player);
+    let flipped = last_flip_count(sq, opponent) as i32;
     if flipped != 0 {
         *nodes += 1;
-        return 64 - 2 * (theirs + flipped.count_ones() as i32 + 1);
+        return 64 - 2 * (theirs + flipped + 1);
     }
     final_score(player, opponent)
 }
