@@ -52,10 +52,16 @@ pub fn solve(
 ) -> i32 {
     *nodes += 1;
     let empty = !(player | opponent);
-    if empty.count_ones() == 1 {
+    let empties = empty.count_ones();
+    if empties == 1 {
         return last_square(player, opponent, empty.trailing_zeros(), nodes);
     }
-    let odd = odd_regions(empty);
+    // Two empty squares are both odd or both even: either way, in the order of their bits.
+    let odd = if empties == 2 {
+        empty
+    } else {
+        odd_regions(empty)
+    };
     let mut best = -INF;
     let mut moved = false;
     for region in [odd, empty & !odd] {
@@ -72,7 +78,18 @@ pub fn solve(
             }
             moved = true;
             let mine = player | flipped | 1 << sq;
-            let value = -solve(opponent ^ flipped, mine, -beta, -alpha, false, nodes);
+            let value = if empties == 2 {
+                // The child, with one empty square, counted and scored here.
+                *nodes += 1;
+                -last_square(
+                    opponent ^ flipped,
+                    mine,
+                    (empty ^ 1 << sq).trailing_zeros(),
+                    nodes,
+                )
+            } else {
+                -solve(opponent ^ flipped, mine, -beta, -alpha, false, nodes)
+            };
             if value > best {
                 best = value;
                 if value >= beta {
