@@ -56,7 +56,8 @@ pub fn solve(
     if empties == 1 {
         return last_square(player, opponent, empty.trailing_zeros(), nodes);
     }
-    // Two empty squares are both odd or both even: either way, in the order of their bits.
+    // Two empty squares lie in one quadrant (both even) or in two (both odd): either way
+    // they are tried in the order of their bits, and the quadrants need not be counted.
     let odd = if empties == 2 {
         empty
     } else {
