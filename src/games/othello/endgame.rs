@@ -13,7 +13,8 @@
 //!   cheaper than computing the mobility set), in **parity order**: squares of quadrants
 //!   holding an odd number of empties first (Edax's `QUADRANT_ID` parity; the rationale:
 //!   in an odd region the side to move can hope to play last, Rose's "Othello: A Minute to
-//!   Learn", chapter on parity);
+//!   Learn", chapter on parity), the parity kept as four bits of which each move flips one
+//!   (Edax's `search->parity`);
 //! - the last empty square is scored directly from the number of discs it turns over,
 //!   read from a table along each of its four lines ([`last_flip_count`]; Edax's
 //!   `board_score_1` and `count_last_flip`), without computing the flips or making the
@@ -22,7 +23,7 @@
 //! Scores inside are whole discs (final difference, empties to the winner); the boundary
 //! [`solve_scaled`] converts the caller's window from hundredths of a disc.
 
-use super::bits::{NEIGHBOURS, final_score, flips, last_flip_count, odd_regions};
+use super::bits::{NEIGHBOURS, QUADRANTS, final_score, flips, last_flip_count};
 use super::{DISC, Othello};
 use crate::game::Score;
 
@@ -45,9 +46,55 @@ pub fn solve_scaled(pos: &Othello, alpha: Score, beta: Score, nodes: &mut u64) -
 pub fn solve(
     player: u64,
     opponent: u64,
+    alpha: i32,
+    beta: i32,
+    passed: bool,
+    nodes: &mut u64,
+) -> i32 {
+    let odd_quadrants = quadrant_parity(!(player | opponent));
+    solve_in(player, opponent, alpha, beta, passed, odd_quadrants, nodes)
+}
+
+/// The odd quadrants of `empty` as four bits, quadrant `q` (of [`QUADRANTS`]) bit `q`.
+fn quadrant_parity(empty: u64) -> usize {
+    QUADRANTS
+        .iter()
+        .enumerate()
+        .map(|(q, &quadrant)| ((empty & quadrant).count_ones() as usize & 1) << q)
+        .sum()
+}
+
+/// The bit of [`quadrant_parity`] that square `sq` flips.
+const fn quadrant_bit(sq: u32) -> usize {
+    1 << ((sq >> 5) << 1 | (sq >> 2) & 1)
+}
+
+/// `ODD_SQUARES[parity]`: the squares of the quadrants whose bits are set in `parity`.
+static ODD_SQUARES: [u64; 16] = {
+    let mut table = [0; 16];
+    let mut parity = 0;
+    while parity < 16 {
+        let mut q = 0;
+        while q < 4 {
+            if parity >> q & 1 == 1 {
+                table[parity] |= QUADRANTS[q];
+            }
+            q += 1;
+        }
+        parity += 1;
+    }
+    table
+};
+
+/// [`solve`], given the parity of the quadrants' empty squares ([`quadrant_parity`]),
+/// which each move updates by one bit instead of counting the quadrants again.
+fn solve_in(
+    player: u64,
+    opponent: u64,
     mut alpha: i32,
     beta: i32,
     passed: bool,
+    odd_quadrants: usize,
     nodes: &mut u64,
 ) -> i32 {
     *nodes += 1;
@@ -61,7 +108,7 @@ pub fn solve(
     let odd = if empties == 2 {
         empty
     } else {
-        odd_regions(empty)
+        ODD_SQUARES[odd_quadrants] & empty
     };
     let mut best = -INF;
     let mut moved = false;
@@ -89,7 +136,16 @@ pub fn solve(
                     nodes,
                 )
             } else {
-                -solve(opponent ^ flipped, mine, -beta, -alpha, false, nodes)
+                let parity = odd_quadrants ^ quadrant_bit(sq);
+                -solve_in(
+                    opponent ^ flipped,
+                    mine,
+                    -beta,
+                    -alpha,
+                    false,
+                    parity,
+                    nodes,
+                )
             };
             if value > best {
                 best = value;
@@ -105,7 +161,7 @@ pub fn solve(
     } else if passed {
         final_score(player, opponent)
     } else {
-        -solve(opponent, player, -beta, -alpha, true, nodes)
+        -solve_in(opponent, player, -beta, -alpha, true, odd_quadrants, nodes)
     }
 }
 
@@ -125,4 +181,25 @@ fn last_square(player: u64, opponent: u64, sq: u32, nodes: &mut u64) -> i32 {
         return 64 - 2 * (theirs + flipped + 1);
     }
     final_score(player, opponent)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::othello::bits::odd_regions;
+    use crate::rng::XorShift;
+
+    #[test]
+    fn parity_bits_kept_by_moves_give_the_odd_regions() {
+        let mut rng = XorShift::new(37);
+        for _ in 0..5_000 {
+            let empty = rng.next_u64() & rng.next_u64();
+            let parity = quadrant_parity(empty);
+            assert_eq!(ODD_SQUARES[parity] & empty, odd_regions(empty), "{empty:x}");
+            for sq in 0..64 {
+                let after = quadrant_parity(empty ^ 1 << sq);
+                assert_eq!(parity ^ quadrant_bit(sq), after, "{empty:x} {sq}");
+            }
+        }
+    }
 }
