@@ -296,19 +296,58 @@ pub const QUADRANTS: [u64; 4] = [
     0xF0F0_F0F0_0000_0000,
 ];
 
+/// The quadrants holding an odd number of the squares of `empty`, as four bits: quadrant
+/// `q` of [`QUADRANTS`] is bit `q`. A move flips one bit ([`quadrant_bit`]), so a search
+/// can keep them as it goes (Edax's `search->parity`) instead of counting again.
+#[inline]
+#[must_use]
+pub const fn odd_quadrants(empty: u64) -> usize {
+    let mut odd = 0;
+    let mut q = 0;
+    while q < QUADRANTS.len() {
+        odd |= ((empty & QUADRANTS[q]).count_ones() as usize & 1) << q;
+        q += 1;
+    }
+    odd
+}
+
+/// The bit of [`odd_quadrants`] that a move on `sq` flips: its quadrant's (rows 5-8 are
+/// squares 32 and up, files e-h have bit 2 set).
+#[inline]
+#[must_use]
+pub const fn quadrant_bit(sq: u32) -> usize {
+    1 << ((sq >> 5) << 1 | (sq >> 2) & 1)
+}
+
+/// The squares of the quadrants whose bits `odd` holds (as [`odd_quadrants`] gives them).
+#[inline]
+#[must_use]
+pub const fn quadrant_squares(odd: usize) -> u64 {
+    QUADRANT_SQUARES[odd]
+}
+
+/// [`quadrant_squares`] for each of the 16 sets of quadrants.
+const QUADRANT_SQUARES: [u64; 16] = {
+    let mut table = [0; 16];
+    let mut odd = 0;
+    while odd < 16 {
+        let mut q = 0;
+        while q < QUADRANTS.len() {
+            if odd >> q & 1 == 1 {
+                table[odd] |= QUADRANTS[q];
+            }
+            q += 1;
+        }
+        odd += 1;
+    }
+    table
+};
+
 /// The empty squares lying in quadrants that hold an odd number of empty squares.
 #[inline]
 #[must_use]
 pub const fn odd_regions(empty: u64) -> u64 {
-    let mut odd = 0;
-    let mut q = 0;
-    while q < QUADRANTS.len() {
-        if (empty & QUADRANTS[q]).count_ones() % 2 == 1 {
-            odd |= QUADRANTS[q];
-        }
-        q += 1;
-    }
-    odd & empty
+    quadrant_squares(odd_quadrants(empty)) & empty
 }
 
 #[cfg(test)]
@@ -448,6 +487,24 @@ mod tests {
                 flips(sq, discs, others).count_ones(),
                 "{discs:x} {sq}"
             );
+        }
+    }
+
+    #[test]
+    fn odd_regions_and_the_parity_bits_moves_keep_agree_with_counting() {
+        let mut rng = crate::rng::XorShift::new(37);
+        for _ in 0..5_000 {
+            let empty = rng.next_u64() & rng.next_u64();
+            let odd: u64 = QUADRANTS
+                .iter()
+                .filter(|&&q| (empty & q).count_ones() % 2 == 1)
+                .fold(0, |all, &q| all | q);
+            assert_eq!(odd_regions(empty), odd & empty, "{empty:x}");
+            let parity = odd_quadrants(empty);
+            for sq in 0..64 {
+                let after = odd_quadrants(empty ^ 1 << sq);
+                assert_eq!(parity ^ quadrant_bit(sq), after, "{empty:x} {sq}");
+            }
         }
     }
 

@@ -23,7 +23,9 @@
 //! Scores inside are whole discs (final difference, empties to the winner); the boundary
 //! [`solve_scaled`] converts the caller's window from hundredths of a disc.
 
-use super::bits::{NEIGHBOURS, QUADRANTS, final_score, flips, last_flip_count};
+use super::bits::{
+    NEIGHBOURS, final_score, flips, last_flip_count, odd_quadrants, quadrant_bit, quadrant_squares,
+};
 use super::{DISC, Othello};
 use crate::game::Score;
 
@@ -51,42 +53,11 @@ pub fn solve(
     passed: bool,
     nodes: &mut u64,
 ) -> i32 {
-    let odd_quadrants = quadrant_parity(!(player | opponent));
-    solve_in(player, opponent, alpha, beta, passed, odd_quadrants, nodes)
+    let odd = odd_quadrants(!(player | opponent));
+    solve_in(player, opponent, alpha, beta, passed, odd, nodes)
 }
 
-/// The odd quadrants of `empty` as four bits, quadrant `q` (of [`QUADRANTS`]) bit `q`.
-fn quadrant_parity(empty: u64) -> usize {
-    QUADRANTS
-        .iter()
-        .enumerate()
-        .map(|(q, &quadrant)| ((empty & quadrant).count_ones() as usize & 1) << q)
-        .sum()
-}
-
-/// The bit of [`quadrant_parity`] that square `sq` flips.
-const fn quadrant_bit(sq: u32) -> usize {
-    1 << ((sq >> 5) << 1 | (sq >> 2) & 1)
-}
-
-/// `ODD_SQUARES[parity]`: the squares of the quadrants whose bits are set in `parity`.
-static ODD_SQUARES: [u64; 16] = {
-    let mut table = [0; 16];
-    let mut parity = 0;
-    while parity < 16 {
-        let mut q = 0;
-        while q < 4 {
-            if parity >> q & 1 == 1 {
-                table[parity] |= QUADRANTS[q];
-            }
-            q += 1;
-        }
-        parity += 1;
-    }
-    table
-};
-
-/// [`solve`], given the parity of the quadrants' empty squares ([`quadrant_parity`]),
+/// [`solve`], given the quadrants with an odd number of empty squares ([`odd_quadrants`]),
 /// which each move updates by one bit instead of counting the quadrants again.
 fn solve_in(
     player: u64,
@@ -94,7 +65,7 @@ fn solve_in(
     mut alpha: i32,
     beta: i32,
     passed: bool,
-    odd_quadrants: usize,
+    odd: usize,
     nodes: &mut u64,
 ) -> i32 {
     *nodes += 1;
@@ -103,16 +74,10 @@ fn solve_in(
     if empties == 1 {
         return last_square(player, opponent, empty.trailing_zeros(), nodes);
     }
-    // Two empty squares lie in one quadrant (both even) or in two (both odd): either way
-    // they are tried in the order of their bits, and the quadrants need not be counted.
-    let odd = if empties == 2 {
-        empty
-    } else {
-        ODD_SQUARES[odd_quadrants] & empty
-    };
+    let odd_squares = quadrant_squares(odd) & empty;
     let mut best = -INF;
     let mut moved = false;
-    for region in [odd, empty & !odd] {
+    for region in [odd_squares, empty & !odd_squares] {
         let mut rest = region;
         while rest != 0 {
             let sq = rest.trailing_zeros();
@@ -136,16 +101,8 @@ fn solve_in(
                     nodes,
                 )
             } else {
-                let parity = odd_quadrants ^ quadrant_bit(sq);
-                -solve_in(
-                    opponent ^ flipped,
-                    mine,
-                    -beta,
-                    -alpha,
-                    false,
-                    parity,
-                    nodes,
-                )
+                let odd = odd ^ quadrant_bit(sq);
+                -solve_in(opponent ^ flipped, mine, -beta, -alpha, false, odd, nodes)
             };
             if value > best {
                 best = value;
@@ -161,7 +118,7 @@ fn solve_in(
     } else if passed {
         final_score(player, opponent)
     } else {
-        -solve_in(opponent, player, -beta, -alpha, true, odd_quadrants, nodes)
+        -solve_in(opponent, player, -beta, -alpha, true, odd, nodes)
     }
 }
 
@@ -181,25 +138,4 @@ fn last_square(player: u64, opponent: u64, sq: u32, nodes: &mut u64) -> i32 {
         return 64 - 2 * (theirs + flipped + 1);
     }
     final_score(player, opponent)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::games::othello::bits::odd_regions;
-    use crate::rng::XorShift;
-
-    #[test]
-    fn parity_bits_kept_by_moves_give_the_odd_regions() {
-        let mut rng = XorShift::new(37);
-        for _ in 0..5_000 {
-            let empty = rng.next_u64() & rng.next_u64();
-            let parity = quadrant_parity(empty);
-            assert_eq!(ODD_SQUARES[parity] & empty, odd_regions(empty), "{empty:x}");
-            for sq in 0..64 {
-                let after = quadrant_parity(empty ^ 1 << sq);
-                assert_eq!(parity ^ quadrant_bit(sq), after, "{empty:x} {sq}");
-            }
-        }
-    }
 }
