@@ -5,10 +5,14 @@
 //! searches use (src/search/lean.rs) is compared with the general one, on the ladder and on
 //! every game.
 
-use plylab::game::{Game, Neutral, Notation};
+use plylab::game::{Game, Neutral, Notation, Score};
+use plylab::games::chess::{Chess, Pst};
 use plylab::games::connect4::{CentreFirst, Connect4, pons_score};
+use plylab::games::othello::{Othello, OthelloEval};
 use plylab::games::tictactoe::TicTacToe;
-use plylab::search::{Algorithm, Limits, Ordering, SearchConfig, Searcher, SolveSwitches, search};
+use plylab::search::{
+    Algorithm, Limits, Ordering, Quiescence, SearchConfig, Searcher, SolveSwitches, search,
+};
 
 /// Each switch alone, then the ladder's combinations, then all of them (Pons's step 12).
 fn variants() -> Vec<(&'static str, SolveSwitches, Ordering, bool)> {
@@ -264,6 +268,67 @@ fn switches_keep_depth_limited_values_on_connect_four() {
                 );
             }
         }
+    }
+}
+
+#[test]
+fn mtd_keeps_the_values_of_fine_grained_evaluations() {
+    // Between bounds that are not decisive, MTD tests the bound the last null-window search
+    // returned, galloping, and a deepening search tests the previous iteration's score
+    // first: chess centipawns with quiescence and othello's evaluation (hundredths of a
+    // disc) must keep plain alpha-beta's score at every depth, with the table and without.
+    fn check<G: Game, E: plylab::game::Evaluator<G>>(
+        what: &str,
+        pos: &G,
+        eval: &E,
+        depth: u32,
+        quiescence: Option<Quiescence>,
+    ) {
+        let limits = Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        };
+        for tt_mb in [0, 1] {
+            let plain = SearchConfig {
+                algorithm: Algorithm::Alphabeta,
+                tt_mb,
+                quiescence,
+                ..SearchConfig::default()
+            };
+            let mtd = SearchConfig {
+                solve: SolveSwitches {
+                    mtd: true,
+                    ..SolveSwitches::default()
+                },
+                pvs: true,
+                ordering: Ordering {
+                    tt_move: tt_mb > 0,
+                    ..Ordering::HEURISTICS
+                },
+                ..plain
+            };
+            let scores = |config: &SearchConfig| -> Vec<Score> {
+                let result = search(pos, eval, config, &limits);
+                result.iterations.iter().map(|i| i.score).collect()
+            };
+            let expected = scores(&plain);
+            assert_eq!(expected.len(), depth as usize);
+            assert_eq!(scores(&mtd), expected, "tt {tt_mb} on {what}");
+        }
+    }
+    for fen in [
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "r1b1kb1r/pp3ppp/2n1pn2/q1pp4/3P1B2/2P1PN2/PP1N1PPP/R2QKB1R w KQkq - 0 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    ] {
+        let pos = Chess::parse_position(fen).unwrap();
+        check(fen, &pos, &Pst, 4, Some(Quiescence::default()));
+    }
+    let mut othello = Othello::new();
+    for text in ["f5", "d6", "c3", "d3", "c4", "f4"] {
+        let mv = othello.parse_move(text).unwrap();
+        othello.play(mv);
+        check(text, &othello, &OthelloEval::STANDARD, 5, None);
     }
 }
 
