@@ -236,12 +236,12 @@ const fn line_run(mover: usize, x: usize, dir: isize) -> u8 {
 }
 
 /// The a file (`a1` to `a8`).
-const A_FILE: u64 = 0x0101_0101_0101_0101;
+pub(super) const A_FILE: u64 = 0x0101_0101_0101_0101;
 
 /// The a-file squares of `b` gathered into a byte, `a1` lowest: the shifts by 7, 14 and 28
 /// bits add up to 7 bits per row, which bring the square of row `r` (bit `8r`) to bit `r`.
 #[inline]
-const fn a_file_to_byte(b: u64) -> usize {
+pub(super) const fn a_file_to_byte(b: u64) -> usize {
     let mut x = b & A_FILE;
     x |= x >> 7;
     x |= x >> 14;

@@ -15,6 +15,10 @@
 //!   in an odd region the side to move can hope to play last, Rose's "Othello: A Minute to
 //!   Learn", chapter on parity), the parity kept as four bits of which each move flips one
 //!   (Edax's `search->parity`);
+//! - a node whose `alpha` is high enough for the number of empties (Edax's thresholds)
+//!   counts the opponent's stable discs ([`stable_discs`]): the side to move can end at
+//!   most 64 minus twice that many discs ahead, and where that is no more than `alpha` the
+//!   node fails low at once (Edax's stability cutoff, `search_SC_NWS`);
 //! - the last empty square is scored directly from the number of discs it turns over,
 //!   read from a table along each of its four lines ([`last_flip_count`]; Edax's
 //!   `board_score_1` and `count_last_flip`), without computing the flips or making the
@@ -26,6 +30,7 @@
 use super::bits::{
     NEIGHBOURS, final_score, flips, last_flip_count, odd_quadrants, quadrant_bit, quadrant_squares,
 };
+use super::stability::stable_discs;
 use super::{DISC, Othello};
 use crate::game::Score;
 
@@ -74,6 +79,9 @@ fn solve_in(
     if empties == 1 {
         return last_square(player, opponent, empty.trailing_zeros(), nodes);
     }
+    if let Some(bound) = stability_cutoff(player, opponent, alpha, empties) {
+        return bound;
+    }
     let odd_squares = quadrant_squares(odd) & empty;
     let mut best = -INF;
     let mut moved = false;
@@ -120,6 +128,29 @@ fn solve_in(
     } else {
         -solve_in(opponent, player, -beta, -alpha, true, odd, nodes)
     }
+}
+
+/// Edax's `NWS_STABILITY_THRESHOLD` (src/search.c) up to 20 empties: the least `alpha`
+/// at which a node with that many empty squares looks for a stability cutoff. Counting
+/// stable discs costs more than most nodes below it; with a low `alpha` the opponent's
+/// stable discs seldom bound the score under it.
+const STABILITY_THRESHOLD: [i32; 21] = [
+    99, 99, 99, 99, 6, 8, 10, 12, 14, 16, 20, 22, 24, 26, 28, 30, 32, 34, 36, 38, 40,
+];
+
+/// The stability cutoff (Edax's `search_SC_NWS`): the opponent's stable discs stay theirs
+/// to the end, so the side to move ends with at most `64 - 2 × stable` discs of difference;
+/// where that is no more than `alpha`, it is the node's fail-soft value (a fail low).
+#[inline]
+fn stability_cutoff(player: u64, opponent: u64, alpha: i32, empties: u32) -> Option<i32> {
+    let threshold = STABILITY_THRESHOLD[(empties as usize).min(STABILITY_THRESHOLD.len() - 1)];
+    // A cut needs at least (64 - alpha) / 2 stable discs: with fewer discs in all, the
+    // opponent cannot have them, and they are not counted.
+    if alpha < threshold || 2 * (opponent.count_ones() as i32) < 64 - alpha {
+        return None;
+    }
+    let bound = 64 - 2 * stable_discs(opponent, player).count_ones() as i32;
+    (bound <= alpha).then_some(bound)
 }
 
 /// The final score for `player` with one empty square `sq` left: the side to move plays it

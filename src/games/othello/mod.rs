@@ -21,6 +21,7 @@ pub mod bits;
 pub mod endgame;
 pub mod eval;
 pub mod obf;
+pub mod stability;
 
 use std::fmt;
 
