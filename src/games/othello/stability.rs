@@ -3,7 +3,7 @@
 //! Andersson's solvers:
 //!
 //! - along each edge, the discs stable within the edge alone, read from a table made by
-//!   trying every way of filling the edge's empty squares ([`edge_stable`]);
+//!   trying every way of filling the edge's empty squares (`edge_stable`);
 //! - discs every one of whose four lines (row, column, both diagonals) is full: no move can
 //!   come along a full line;
 //! - then, repeatedly, a disc each of whose four lines is full or holds a stable disc of the
