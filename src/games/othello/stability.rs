@@ -60,9 +60,9 @@ fn full_lines(filled: u64) -> [u64; 4] {
     [rows, columns, full(&RISING), full(&FALLING)]
 }
 
-/// The 15 diagonals running from a lower file and higher row to a higher file and lower
-/// row (a8-h1 and its parallels), and the 15 running up (a1-h8 and its parallels).
+/// The 15 diagonals along which file + row is constant: a8-h1 and its parallels.
 static RISING: [u64; 15] = diagonals(7);
+/// The 15 diagonals along which file − row is constant: a1-h8 and its parallels.
 static FALLING: [u64; 15] = diagonals(9);
 
 /// The 15 diagonals of squares `step` bits apart (7: rising, 9: falling), one per sum
