@@ -1,6 +1,7 @@
 //! The solver switches of Pons's connect-four ladder (src/search/solve.rs), each checked to
 //! leave values unchanged: on connect four against Pons's known scores (his test sets) and
-//! against minimax at a depth limit; on tic-tac-toe against minimax everywhere. The weak
+//! against minimax at a depth limit; on tic-tac-toe against minimax everywhere; `mtd` on
+//! chess and othello evaluations against plain alpha-beta at each depth. The weak
 //! solver's sign is checked against the known scores. The lean node function these
 //! searches use (src/search/lean.rs) is compared with the general one, on the ladder and on
 //! every game.
