@@ -15,7 +15,7 @@
 
 use std::sync::LazyLock;
 
-use super::bits::{A_FILE, a_file_to_byte};
+use super::bits::{A_FILE, a_file_to_byte, flips};
 
 /// Squares off the edges: the last step's neighbours by a shift stay on their line.
 const CENTRAL: u64 = 0x007E_7E7E_7E7E_7E00;
@@ -157,27 +157,16 @@ fn edge_stable_squares(p: u8, o: u8, stable: u8) -> u8 {
 }
 
 /// `mover` places a disc on square `x` of a line, turning over the runs of `other`'s discs
-/// it closes on either side: the new `(mover, other)`.
+/// it closes on either side: the new `(mover, other)`. The line is read as row 1 of a
+/// board holding nothing else, where only moves along the row turn discs over.
 fn place(mover: u8, other: u8, x: u32) -> (u8, u8) {
-    let mut flipped = 0u8;
-    for dir in [-1i32, 1] {
-        let mut run = 0u8;
-        let mut y = x as i32 + dir;
-        while (0..8).contains(&y) && other >> y & 1 == 1 {
-            run |= 1 << y;
-            y += dir;
-        }
-        if (0..8).contains(&y) && mover >> y & 1 == 1 {
-            flipped |= run;
-        }
-    }
+    let flipped = flips(x, u64::from(mover), u64::from(other)) as u8;
     (mover | flipped | 1 << x, other & !flipped)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::othello::bits::flips;
     use crate::rng::XorShift;
 
     /// Whether some way of filling the empty squares, one at a time, each by either side
