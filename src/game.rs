@@ -284,6 +284,16 @@ pub trait Game: Clone + Send + Sync + 'static {
         0
     }
 
+    /// An upper bound on the final score of every continuation, for the side to move, that
+    /// this position alone proves (othello: the opponent's discs that can never be turned
+    /// over, Edax's stability cutoff), or `None` when the game knows none or it would not be
+    /// worth its cost: a game may skip the work where the bound could not reach `alpha`.
+    /// The `score_window` switch narrows the window of a search that reaches the end of the
+    /// game with it. Default: `None`.
+    fn final_score_ceiling(&self, _alpha: Score) -> Option<Score> {
+        None
+    }
+
     /// The exact value of this position, if the game has a dedicated solver for positions
     /// within `limit` of the end (in the game's own measure: empty squares in othello) and
     /// this one is: fail-soft in the window `(alpha, beta)` like an alpha-beta node, in
@@ -316,6 +326,13 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// is cut off as a proven win is (Edax searches within ±64 discs). Default `None`: no
     /// such bound.
     const MAX_POINTS: Option<Score> = None;
+
+    /// The step between the scores a finished game can have, where all are multiples of it
+    /// (othello: two discs, since the winner's discs, the loser's and the empty squares,
+    /// which go to the winner, add up to 64). The `mtd` switch then tests only values
+    /// between two such scores when its search reaches the end of the game. Default 1: any
+    /// score.
+    const FINAL_SCORE_STEP: Score = 1;
 
     /// A move that wins at once, if the side to move has one (Pons, "Solving Connect 4",
     /// part 3: checking for an immediate win before expanding a node). The default plays each

@@ -568,7 +568,7 @@ struct Techniques {
     #[arg(long)]
     win_check: bool,
     /// Narrow the window to the scores still possible and by the table's bounds (Pons,
-    /// part 4).
+    /// part 4); in othello also by the opponent's stable discs (Edax's stability cutoff).
     #[arg(long)]
     score_window: bool,
     /// Count decisive scores in units of this many plies of the game, 1-16 (2: Pons's

@@ -123,6 +123,47 @@ fn every_switch_combination_matches_plain_alpha_beta_on_untuned_positions() {
     }
 }
 
+/// `mtd` reaching the end of the game tests only values between two even disc differences
+/// (othello's `FINAL_SCORE_STEP`) and steps one at a time; the score window beside it
+/// narrows by the stability ceiling. Every value and best move as plain alpha-beta's, on
+/// positions of 10-14 empties and on FFO 1-19 (values from -8 to +32 discs, so that the
+/// tests walk far from 0), with and without the table and the last-empties solver.
+#[test]
+fn mtd_over_even_disc_differences_matches_plain_alpha_beta() {
+    let with_mtd = |switches: usize| {
+        let mut config = endgame_config(switches);
+        config.solve.mtd = true;
+        config
+    };
+    let configs = [0b0000000, 0b0100000, 0b1111001, 0b1111111].map(with_mtd);
+    let plain = endgame_config(0);
+    for pos in untuned_positions(29, 1) {
+        let (truth, _, _) = solve(&pos, &plain);
+        for config in &configs {
+            let (score, best, _) = solve(&pos, config);
+            let what = format!("{} {:?}", pos.to_board_string(), config.solve);
+            assert_eq!(score, truth, "{what}");
+            let mut child = pos;
+            child.play(best.expect("a best move"));
+            let after = match child.status() {
+                Status::Over(_) => -child.final_discs(),
+                Status::Ongoing => -solve(&child, &endgame_config(0b01110)).0,
+            };
+            assert_eq!(after, truth, "{what}: best move");
+        }
+    }
+    for (i, record) in ffo().iter().enumerate() {
+        let (score, best, _) = solve(&record.position, &configs[3]);
+        assert_eq!(Some(score), record.score(), "FFO #{}", i + 1);
+        let best = best.expect("a best move");
+        assert!(
+            record.best_moves().contains(&best),
+            "FFO #{}: {best}",
+            i + 1
+        );
+    }
+}
+
 /// FFO #39 (Edax's problem/fforum-20-39.obf, its last line): 26 empties, White wipes Black
 /// out (+64) with any of nine moves. Without the score window, a search that has proved +64
 /// for its first move still searches every other one to prove none does better, and every

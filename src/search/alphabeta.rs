@@ -11,6 +11,7 @@ use crate::game::{Evaluator, Game, Score, score};
 
 use super::Searcher;
 use super::config::ONE_PLY;
+use super::solve::reaches_end;
 use super::tt::{Bound, Entry};
 
 /// Nodes at least this deep (1/24 ply) defer busy moves and mark their children busy.
@@ -305,10 +306,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         ply: usize,
     ) -> Option<Score> {
         let limit = self.config.endgame_solver?;
-        let reaches_end = pos
-            .remaining_plies()
-            .is_some_and(|r| i64::from(depth) >= i64::from(r) * i64::from(ONE_PLY));
-        if ply == 0 || !reaches_end {
+        if ply == 0 || !reaches_end(pos, depth) {
             return None;
         }
         let mut nodes = 0;

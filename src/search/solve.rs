@@ -13,7 +13,9 @@
 //!   before the reply after that with anticipation), and by the bound the table holds (as
 //!   Pons's `negamax` does with his table's bounds); in games scored in points within a
 //!   bound ([`Game::MAX_POINTS`], othello's ±64 discs), to that bound, so that a node
-//!   holding the best score possible is cut off.
+//!   holding the best score possible is cut off; and in a search that reaches the end,
+//!   below the final score the position alone allows ([`Game::final_score_ceiling`]:
+//!   othello's stable discs, Edax's stability cutoff above its last-empties solver).
 //! - `score_grain` (Pons's score convention): decisive scores count the end of the game in
 //!   units of `g` plies of the whole game (`g = 2`: the winner's stones, as Pons counts), so
 //!   wins a ply apart tie and cut off alike; 1 (the default) counts plies.
@@ -22,7 +24,10 @@
 //!   by bisection), instead of one search with the full window. Between bounds that are not
 //!   decisive (othello's discs, evaluations), each test after the first is at the bound the
 //!   last search returned, galloping while the searches fail the same way (MTD(f)); a
-//!   deepening search tests the previous iteration's score first.
+//!   deepening search tests the previous iteration's score first. Where the search reaches
+//!   the end of a game whose final scores are multiples of a step
+//!   ([`Game::FINAL_SCORE_STEP`], othello's even disc differences), the tests fall between
+//!   two such scores and step without galloping.
 //! - `anticipate` (part 9): only moves that neither lose at once nor hand the opponent an
 //!   immediate win are generated; a node with none is scored as lost at the opponent's reply
 //!   without expanding it (where [`Game::MOVER_CAN_LOSE`] is false). Implies the win check.
@@ -276,7 +281,12 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             return None;
         }
         let checked = self.config.solve.checks_wins() && depth >= ONE_PLY;
-        let (lo, hi) = self.possible_scores(pos, depth, ply, checked, anticipated);
+        let (lo, mut hi) = self.possible_scores(pos, depth, ply, checked, anticipated);
+        if reaches_end(pos, depth)
+            && let Some(ceiling) = pos.final_score_ceiling(*alpha)
+        {
+            hi = hi.min(ceiling);
+        }
         clamp_window(lo, hi, alpha, beta)
     }
 
@@ -298,6 +308,11 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         let ladder = Ladder {
             grain: self.config.solve.score_grain.max(1) as i32,
             reach: depth / ONE_PLY,
+            step: if reaches_end(root, depth) && !self.config.solve.weak {
+                G::FINAL_SCORE_STEP.max(1)
+            } else {
+                1
+            },
         };
         // The principal variation of the last search that failed high (the searches after
         // it overwrite the root's line), in a buffer made before the clock started.
@@ -319,24 +334,26 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         line: &mut Vec<G::Move>,
     ) -> Score {
         let mut trend: Option<Trend> = None;
+        (lo, hi) = (ladder.ceil(lo), ladder.floor(hi));
         while lo < hi {
             let points = ladder.rung(lo) == 0 && ladder.rung(hi) == 0;
             let med = match (trend, self.previous_score) {
-                (Some(trend), _) if points => trend.probe(lo, hi),
+                (Some(trend), _) if points => trend.probe(lo, hi, ladder.step == 1),
                 (None, Some(guess)) if !score::is_decisive(guess) && lo <= guess && guess < hi => {
                     guess
                 }
                 _ => ladder.probe(lo, hi),
             };
+            let med = ladder.floor(med);
             let value = self.alphabeta(root, depth, med, med + 1, 0, false);
             if self.aborted() {
                 return value;
             }
             let failed_low = value <= med;
             if failed_low {
-                hi = value.max(lo);
+                hi = ladder.floor(value.max(lo));
             } else {
-                lo = value.min(hi);
+                lo = ladder.ceil(value.min(hi));
                 line.clone_from(&self.pv[0]);
             }
             trend = Some(Trend::after(
@@ -361,9 +378,14 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
 /// test values go after the first: MTD(f) (Plaat, Schaeffer, Pijls and de Bruin 1996) tests
 /// the bound the last search returned, since a fail-soft search's bound is often the value
 /// itself, and an endgame's bisection wastes searches far from it (FFO 40-47: a third of
-/// the nodes). While the searches keep failing the same way, each test moves twice as far
-/// as the one before (galloping), so that values of fine grain (centipawns) do not take a
-/// search per unit.
+/// the nodes). Where values are fine-grained (centipawns, evaluations), each test moves
+/// twice as far as the one before while the searches keep failing the same way
+/// (galloping), so that they do not take a search per unit. Where the search reaches the end
+/// of a game whose final scores are few (othello's 65 even disc differences,
+/// [`Game::FINAL_SCORE_STEP`]), every test already moves a whole step and it does not
+/// gallop: a test that overshoots the value fails low at a cost as high as the value's own
+/// proof (FFO #48, +28: galloping tested +30 after +14, and that one search took half of a
+/// solve's 1.32 billion nodes; one step at a time, 0.80 billion in all).
 #[derive(Clone, Copy)]
 struct Trend {
     /// Whether the last search failed low (the value is at most its result).
@@ -386,14 +408,14 @@ impl Trend {
     }
 
     /// The next test value in `[lo, hi)`: the bound just found, moved on by as much as the
-    /// bound has moved since the trend began.
-    fn probe(self, lo: Score, hi: Score) -> Score {
+    /// bound has moved since the trend began if `gallop`.
+    fn probe(self, lo: Score, hi: Score, gallop: bool) -> Score {
         let med = if self.failed_low {
             let moved = self.anchor.saturating_sub(hi).max(0);
-            (hi - 1).saturating_sub(moved)
+            (hi - 1).saturating_sub(if gallop { moved } else { 0 })
         } else {
             let moved = lo.saturating_sub(self.anchor).max(0);
-            lo.saturating_add(moved)
+            lo.saturating_add(if gallop { moved } else { 0 })
         };
         med.clamp(lo, hi - 1)
     }
@@ -406,9 +428,30 @@ impl Trend {
 struct Ladder {
     grain: i32,
     reach: i32,
+    /// The step between the values still possible among points ([`Game::FINAL_SCORE_STEP`]
+    /// where the search reaches the end of the game, else 1).
+    step: Score,
 }
 
 impl Ladder {
+    /// `s` rounded down to a possible value, where it is a point (decisive scores stay).
+    fn floor(&self, s: Score) -> Score {
+        if self.rung(s) == 0 {
+            s.div_euclid(self.step) * self.step
+        } else {
+            s
+        }
+    }
+
+    /// `s` rounded up to a possible value, where it is a point.
+    fn ceil(&self, s: Score) -> Score {
+        if self.rung(s) == 0 {
+            -(-s).div_euclid(self.step) * self.step
+        } else {
+            s
+        }
+    }
+
     fn rung(&self, s: Score) -> i32 {
         let Some(p) = score::plies_to_end(s) else {
             return 0;
@@ -442,6 +485,13 @@ impl Ladder {
         };
         med.clamp(lo, hi - 1)
     }
+}
+
+/// Whether a search `depth` (1/24 ply) deep from `pos` reaches the end of the game on every
+/// line, so that its values are final scores rather than evaluations.
+pub(super) fn reaches_end<G: Game>(pos: &G, depth: i32) -> bool {
+    pos.remaining_plies()
+        .is_some_and(|r| i64::from(depth) >= i64::from(r) * i64::from(ONE_PLY))
 }
 
 /// Narrows `(alpha, beta)` to `[lo, hi]`; the bound that settles the node if it closes.
@@ -498,18 +548,44 @@ mod tests {
     fn between_points_the_next_test_is_the_bound_found_then_gallops() {
         // A search failing low at 0 with 0: is the value at least 0 (above -1)?
         let low = Trend::after(None, true, 0);
-        assert_eq!(low.probe(-6400, 0), -1);
+        assert_eq!(low.probe(-6400, 0, true), -1);
         // It failed low again, at -200: the test moves on by as far as the bound has moved.
         let low = Trend::after(Some(low), true, -200);
-        assert_eq!(low.probe(-6400, -200), -401);
+        assert_eq!(low.probe(-6400, -200, true), -401);
         let low = Trend::after(Some(low), true, -600);
-        assert_eq!(low.probe(-6400, -600), -1201);
+        assert_eq!(low.probe(-6400, -600, true), -1201);
         // Never outside the bounds still open.
-        assert_eq!(low.probe(-700, -600), -700);
+        assert_eq!(low.probe(-700, -600, true), -700);
         // Failing high turns the trend: the next test is the new lower bound.
         let high = Trend::after(Some(low), false, -900);
-        assert_eq!(high.probe(-900, -600), -900);
+        assert_eq!(high.probe(-900, -600, true), -900);
         let high = Trend::after(Some(high), false, -850);
-        assert_eq!(high.probe(-850, -600), -800);
+        assert_eq!(high.probe(-850, -600, true), -800);
+    }
+
+    #[test]
+    fn on_a_lattice_of_final_scores_tests_split_two_of_them_one_step_at_a_time() {
+        let ladder = Ladder {
+            grain: 1,
+            reach: 20,
+            step: 200,
+        };
+        // Bounds round inwards to possible scores, tests down to the lower of the two
+        // scores they split: (2600, 2601) asks whether the value is 2800 or more.
+        assert_eq!((ladder.ceil(-6399), ladder.floor(6399)), (-6200, 6200));
+        assert_eq!((ladder.ceil(-200), ladder.floor(-200)), (-200, -200));
+        assert_eq!((ladder.floor(2799), ladder.floor(-1)), (2600, -200));
+        assert_eq!(ladder.ceil(2601), 2800);
+        // Decisive scores are not points and stay as they are.
+        assert_eq!(ladder.floor(score::win_in(5)), score::win_in(5));
+        // Without galloping, the next test is the bound just found, however long the trend.
+        let low = Trend::after(None, true, 0);
+        let low = Trend::after(Some(low), true, -200);
+        let low = Trend::after(Some(low), true, -400);
+        assert_eq!(ladder.floor(low.probe(-6400, -400, false)), -600);
+        let high = Trend::after(None, false, 200);
+        let high = Trend::after(Some(high), false, 1400);
+        assert_eq!(high.probe(1400, 6400, false), 1400);
+        assert_eq!(high.probe(1400, 6400, true), 2600);
     }
 }

@@ -130,12 +130,14 @@ fn solve_in(
     }
 }
 
-/// Edax's `NWS_STABILITY_THRESHOLD` (src/search.c) up to 20 empties: the least `alpha`
-/// at which a node with that many empty squares looks for a stability cutoff. Counting
-/// stable discs costs more than most nodes below it; with a low `alpha` the opponent's
-/// stable discs seldom bound the score under it.
-const STABILITY_THRESHOLD: [i32; 21] = [
-    99, 99, 99, 99, 6, 8, 10, 12, 14, 16, 20, 22, 24, 26, 28, 30, 32, 34, 36, 38, 40,
+/// Edax's `NWS_STABILITY_THRESHOLD` (src/search.c): the least `alpha` at which a node with
+/// that many empty squares looks for a stability cutoff (99: never, with 48 empties or more
+/// no disc is stable yet). Counting stable discs costs more than most nodes near the end;
+/// with a low `alpha` the opponent's stable discs seldom bound the score under it.
+const STABILITY_THRESHOLD: [i32; 61] = [
+    99, 99, 99, 99, 6, 8, 10, 12, 14, 16, 20, 22, 24, 26, 28, 30, 32, 34, 36, 38, 40, 42, 44, 46,
+    48, 48, 50, 50, 52, 52, 54, 54, 56, 56, 58, 58, 60, 60, 62, 62, 64, 64, 64, 64, 64, 64, 64, 64,
+    99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99,
 ];
 
 /// The stability cutoff (Edax's `search_SC_NWS`): the opponent's stable discs stay theirs
@@ -143,14 +145,30 @@ const STABILITY_THRESHOLD: [i32; 21] = [
 /// where that is no more than `alpha`, it is the node's fail-soft value (a fail low).
 #[inline]
 fn stability_cutoff(player: u64, opponent: u64, alpha: i32, empties: u32) -> Option<i32> {
+    stable_ceiling(player, opponent, alpha, empties).filter(|&bound| bound <= alpha)
+}
+
+/// `64 - 2 × stable`, the most discs of difference the side to move can end with, counted
+/// where `alpha` reaches Edax's threshold for `empties` and the opponent holds discs enough
+/// for the bound to reach `alpha`.
+#[inline]
+fn stable_ceiling(player: u64, opponent: u64, alpha: i32, empties: u32) -> Option<i32> {
     let threshold = STABILITY_THRESHOLD[(empties as usize).min(STABILITY_THRESHOLD.len() - 1)];
     // A cut needs at least (64 - alpha) / 2 stable discs: with fewer discs in all, the
     // opponent cannot have them, and they are not counted.
     if alpha < threshold || 2 * (opponent.count_ones() as i32) < 64 - alpha {
         return None;
     }
-    let bound = 64 - 2 * stable_discs(opponent, player).count_ones() as i32;
-    (bound <= alpha).then_some(bound)
+    Some(64 - 2 * stable_discs(opponent, player).count_ones() as i32)
+}
+
+/// [`Othello`]'s [`crate::game::Game::final_score_ceiling`]: the stability bound above the
+/// dedicated solver, in hundredths of a disc, for `alpha` in the same units (whole discs
+/// rounded down, as [`solve_scaled`] does).
+pub fn stability_ceiling(pos: &Othello, alpha: Score) -> Option<Score> {
+    let alpha = alpha.div_euclid(DISC).clamp(-INF, INF);
+    let empties = pos.empties();
+    stable_ceiling(pos.player(), pos.opponent(), alpha, empties).map(|discs| discs * DISC)
 }
 
 /// The final score for `player` with one empty square `sq` left: the side to move plays it
@@ -169,4 +187,39 @@ fn last_square(player: u64, opponent: u64, sq: u32, nodes: &mut u64) -> i32 {
         return 64 - 2 * (theirs + flipped + 1);
     }
     final_score(player, opponent)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{Game, Notation};
+
+    /// White (`O`, not to move) holds the first two rows, 16 discs no filling can turn over;
+    /// 20 empty squares.
+    fn two_white_rows() -> Othello {
+        let board = format!(
+            "{}{}{}{}",
+            "O".repeat(16),
+            "X".repeat(24),
+            "XXXX----",
+            "-".repeat(16)
+        );
+        Othello::parse_position(&format!("{board} X")).expect("a valid board")
+    }
+
+    #[test]
+    fn the_ceiling_is_counted_where_alpha_reaches_edax_threshold() {
+        let pos = two_white_rows();
+        assert_eq!(pos.empties(), 20);
+        // At 20 empties Edax looks from alpha 40 discs: Black ends at most 64 - 2 × 16.
+        assert_eq!(stability_ceiling(&pos, 40 * DISC), Some(32 * DISC));
+        assert_eq!(pos.final_score_ceiling(45 * DISC), Some(32 * DISC));
+        // Below the threshold (39.99 discs is 39 whole discs) nothing is counted.
+        assert_eq!(stability_ceiling(&pos, 40 * DISC - 1), None);
+        // The solver's cutoff is the ceiling where it does not exceed alpha.
+        assert_eq!(
+            stability_cutoff(pos.player(), pos.opponent(), 40, 20),
+            Some(32)
+        );
+    }
 }

@@ -251,6 +251,7 @@ impl Game for Othello {
     /// A final disc difference is at most 64 discs either way, and both evaluations are
     /// clamped to that.
     const MAX_POINTS: Option<Score> = Some(64 * DISC);
+    const FINAL_SCORE_STEP: Score = 2 * DISC;
 
     fn side_to_move(&self) -> Player {
         if self.black_to_move {
@@ -373,6 +374,10 @@ impl Game for Othello {
         mv.index().map_or(0, |sq| {
             i32::from(bits::odd_regions(self.empty()) >> sq & 1 == 1)
         })
+    }
+
+    fn final_score_ceiling(&self, alpha: Score) -> Option<Score> {
+        endgame::stability_ceiling(self, alpha)
     }
 
     fn solve_endgame(
