@@ -108,19 +108,23 @@ fn every_switch_combination_matches_plain_alpha_beta_on_untuned_positions() {
     for pos in untuned_positions(2026, 1) {
         let (truth, _, _) = solve(&pos, &plain);
         for switches in 1..128 {
-            let config = endgame_config(switches);
-            let (score, best, _) = solve(&pos, &config);
             let what = format!("{} switches {switches:07b}", pos.to_board_string());
-            assert_eq!(score, truth, "{what}");
-            let mut child = pos;
-            child.play(best.expect("a best move"));
-            let after = match child.status() {
-                Status::Over(_) => -child.final_discs(),
-                Status::Ongoing => -solve(&child, &endgame_config(0b01110)).0,
-            };
-            assert_eq!(after, truth, "{what}: best move");
+            assert_solves(&pos, &endgame_config(switches), truth, &what);
         }
     }
+}
+
+/// Asserts that `config` finds `truth` (discs) for `pos`, and a best move that keeps it.
+fn assert_solves(pos: &Othello, config: &SearchConfig, truth: i32, what: &str) {
+    let (score, best, _) = solve(pos, config);
+    assert_eq!(score, truth, "{what}");
+    let mut child = *pos;
+    child.play(best.expect("a best move"));
+    let after = match child.status() {
+        Status::Over(_) => -child.final_discs(),
+        Status::Ongoing => -solve(&child, &endgame_config(0b01110)).0,
+    };
+    assert_eq!(after, truth, "{what}: best move");
 }
 
 /// `mtd` reaching the end of the game tests only values between two even disc differences
@@ -140,16 +144,8 @@ fn mtd_over_even_disc_differences_matches_plain_alpha_beta() {
     for pos in untuned_positions(29, 1) {
         let (truth, _, _) = solve(&pos, &plain);
         for config in &configs {
-            let (score, best, _) = solve(&pos, config);
             let what = format!("{} {:?}", pos.to_board_string(), config.solve);
-            assert_eq!(score, truth, "{what}");
-            let mut child = pos;
-            child.play(best.expect("a best move"));
-            let after = match child.status() {
-                Status::Over(_) => -child.final_discs(),
-                Status::Ongoing => -solve(&child, &endgame_config(0b01110)).0,
-            };
-            assert_eq!(after, truth, "{what}: best move");
+            assert_solves(&pos, config, truth, &what);
         }
     }
     for (i, record) in ffo().iter().enumerate() {

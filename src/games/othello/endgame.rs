@@ -131,9 +131,9 @@ fn solve_in(
 }
 
 /// Edax's `NWS_STABILITY_THRESHOLD` (src/search.c): the least `alpha` at which a node with
-/// that many empty squares looks for a stability cutoff (99: never, with 48 empties or more
-/// no disc is stable yet). Counting stable discs costs more than most nodes near the end;
-/// with a low `alpha` the opponent's stable discs seldom bound the score under it.
+/// that many empty squares looks for a stability cutoff (99: never, as Edax never looks with
+/// 48 empties or more). Counting stable discs costs more than most nodes near the end; with
+/// a low `alpha` the opponent's stable discs seldom bound the score under it.
 const STABILITY_THRESHOLD: [i32; 61] = [
     99, 99, 99, 99, 6, 8, 10, 12, 14, 16, 20, 22, 24, 26, 28, 30, 32, 34, 36, 38, 40, 42, 44, 46,
     48, 48, 50, 50, 52, 52, 54, 54, 56, 56, 58, 58, 60, 60, 62, 62, 64, 64, 64, 64, 64, 64, 64, 64,
