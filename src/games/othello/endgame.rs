@@ -19,6 +19,10 @@
 //!   counts the opponent's stable discs ([`stable_discs`]): the side to move can end at
 //!   most 64 minus twice that many discs ahead, and where that is no more than `alpha` the
 //!   node fails low at once (Edax's stability cutoff, `search_SC_NWS`);
+//! - the last three empties have routines of their own (`solve_3` and `solve_2`, as Edax's
+//!   of those names), which skip what cannot apply there (counting the empties,
+//!   the stability cutoff, the dispatch on the number of empties): most of the solver's
+//!   nodes are there, each worth a few instructions;
 //! - the last empty square is scored directly from the number of discs it turns over,
 //!   read from a table along each of its four lines ([`last_flip_count`]; Edax's
 //!   `board_score_1` and `count_last_flip`), without computing the flips or making the
@@ -67,7 +71,67 @@ pub fn solve(
 fn solve_in(
     player: u64,
     opponent: u64,
-    mut alpha: i32,
+    alpha: i32,
+    beta: i32,
+    passed: bool,
+    odd: usize,
+    nodes: &mut u64,
+) -> i32 {
+    let empty = !(player | opponent);
+    match empty.count_ones() {
+        1 => {
+            *nodes += 1;
+            last_square(player, opponent, empty.trailing_zeros(), nodes)
+        }
+        2 => solve_2(player, opponent, alpha, beta, passed, empty, nodes),
+        3 => solve_3(player, opponent, alpha, beta, passed, odd, nodes),
+        empties => solve_many(player, opponent, alpha, beta, passed, odd, empties, nodes),
+    }
+}
+
+/// [`solve_in`] with four empty squares or more (or none): the stability cutoff, then the
+/// moves in parity order.
+#[allow(clippy::too_many_arguments)]
+fn solve_many(
+    player: u64,
+    opponent: u64,
+    alpha: i32,
+    beta: i32,
+    passed: bool,
+    odd: usize,
+    empties: u32,
+    nodes: &mut u64,
+) -> i32 {
+    *nodes += 1;
+    if let Some(bound) = stability_cutoff(player, opponent, alpha, empties) {
+        return bound;
+    }
+    let best = best_in_parity_order(
+        player,
+        opponent,
+        alpha,
+        beta,
+        odd,
+        |next, mine, sq, alpha| {
+            let odd = odd ^ quadrant_bit(sq);
+            if empties == 4 {
+                -solve_3(next, mine, -beta, -alpha, false, odd, nodes)
+            } else {
+                -solve_in(next, mine, -beta, -alpha, false, odd, nodes)
+            }
+        },
+    );
+    or_pass(best, player, opponent, passed, || {
+        -solve_in(opponent, player, -beta, -alpha, true, odd, nodes)
+    })
+}
+
+/// Three empty squares: the moves in parity order (never a stability cutoff: Edax's
+/// threshold is out of reach there), each one's two-empty child solved by [`solve_2`].
+fn solve_3(
+    player: u64,
+    opponent: u64,
+    alpha: i32,
     beta: i32,
     passed: bool,
     odd: usize,
@@ -75,43 +139,76 @@ fn solve_in(
 ) -> i32 {
     *nodes += 1;
     let empty = !(player | opponent);
-    let empties = empty.count_ones();
-    if empties == 1 {
-        return last_square(player, opponent, empty.trailing_zeros(), nodes);
+    let best = best_in_parity_order(
+        player,
+        opponent,
+        alpha,
+        beta,
+        odd,
+        |next, mine, sq, alpha| -solve_2(next, mine, -beta, -alpha, false, empty ^ 1 << sq, nodes),
+    );
+    or_pass(best, player, opponent, passed, || {
+        -solve_3(opponent, player, -beta, -alpha, true, odd, nodes)
+    })
+}
+
+/// Two empty squares (`empty`), tried in square order (the parity order there: two empties
+/// are both in odd quadrants or both in one even one), each move's last square scored by
+/// [`last_square`] without playing it.
+fn solve_2(
+    player: u64,
+    opponent: u64,
+    alpha: i32,
+    beta: i32,
+    passed: bool,
+    empty: u64,
+    nodes: &mut u64,
+) -> i32 {
+    *nodes += 1;
+    let (x1, x2) = (empty.trailing_zeros(), 63 - empty.leading_zeros());
+    let mut best = -INF;
+    for (sq, last) in [(x1, x2), (x2, x1)] {
+        let Some(flipped) = move_flips(sq, player, opponent) else {
+            continue;
+        };
+        // The child, with one empty square, counted and scored here.
+        *nodes += 1;
+        let value = -last_square(opponent ^ flipped, player | flipped | 1 << sq, last, nodes);
+        if value >= beta {
+            return value;
+        }
+        best = best.max(value);
     }
-    if let Some(bound) = stability_cutoff(player, opponent, alpha, empties) {
-        return bound;
-    }
+    or_pass(best, player, opponent, passed, || {
+        -solve_2(opponent, player, -beta, -alpha, true, empty, nodes)
+    })
+}
+
+/// The fail-soft value of the best move of `player` in `(alpha, beta)`, its moves tried in
+/// parity order (the empty squares of the `odd` quadrants first, then the others), each
+/// valued by `child(next player, next opponent, square, alpha so far)`; `-INF` when it has
+/// no move.
+#[inline(always)]
+fn best_in_parity_order(
+    player: u64,
+    opponent: u64,
+    mut alpha: i32,
+    beta: i32,
+    odd: usize,
+    mut child: impl FnMut(u64, u64, u32, i32) -> i32,
+) -> i32 {
+    let empty = !(player | opponent);
     let odd_squares = quadrant_squares(odd) & empty;
     let mut best = -INF;
-    let mut moved = false;
     for region in [odd_squares, empty & !odd_squares] {
         let mut rest = region;
         while rest != 0 {
             let sq = rest.trailing_zeros();
             rest &= rest - 1;
-            if NEIGHBOURS[sq as usize] & opponent == 0 {
+            let Some(flipped) = move_flips(sq, player, opponent) else {
                 continue;
-            }
-            let flipped = flips(sq, player, opponent);
-            if flipped == 0 {
-                continue;
-            }
-            moved = true;
-            let mine = player | flipped | 1 << sq;
-            let value = if empties == 2 {
-                // The child, with one empty square, counted and scored here.
-                *nodes += 1;
-                -last_square(
-                    opponent ^ flipped,
-                    mine,
-                    (empty ^ 1 << sq).trailing_zeros(),
-                    nodes,
-                )
-            } else {
-                let odd = odd ^ quadrant_bit(sq);
-                -solve_in(opponent ^ flipped, mine, -beta, -alpha, false, odd, nodes)
             };
+            let value = child(opponent ^ flipped, player | flipped | 1 << sq, sq, alpha);
             if value > best {
                 best = value;
                 if value >= beta {
@@ -121,13 +218,30 @@ fn solve_in(
             }
         }
     }
-    if moved {
+    best
+}
+
+/// A node's value from its best move's (`best`), or where the side to move has none: the
+/// final score if the opponent has just passed too, else the value after passing (`pass`).
+#[inline(always)]
+fn or_pass(best: i32, player: u64, opponent: u64, passed: bool, pass: impl FnOnce() -> i32) -> i32 {
+    if best > -INF {
         best
     } else if passed {
         final_score(player, opponent)
     } else {
-        -solve_in(opponent, player, -beta, -alpha, true, odd, nodes)
+        pass()
     }
+}
+
+/// The discs `player` turns over by playing on `sq`, `None` when it cannot play there (no
+/// opponent disc beside it: no need to look further, Edax's `NEIGHBOUR` test).
+#[inline(always)]
+fn move_flips(sq: u32, player: u64, opponent: u64) -> Option<u64> {
+    if NEIGHBOURS[sq as usize] & opponent == 0 {
+        return None;
+    }
+    Some(flips(sq, player, opponent)).filter(|&f| f != 0)
 }
 
 /// Edax's `NWS_STABILITY_THRESHOLD` (src/search.c): the least `alpha` at which a node with

@@ -231,7 +231,10 @@ fn random_positions(seed: u64, count: usize, empties: u32) -> Vec<Othello> {
 
 #[test]
 fn the_last_empties_solver_agrees_with_negamax_in_every_window() {
-    for p in random_positions(11, 120, 7) {
+    // From 7 empties the solver passes through each of its routines (and its passes);
+    // started with 1 to 4 it enters each of them first.
+    let starts = (1..=4).flat_map(|empties| random_positions(u64::from(empties), 40, empties));
+    for p in random_positions(11, 120, 7).into_iter().chain(starts) {
         let truth = negamax(&p);
         let mut nodes = 0;
         assert_eq!(
