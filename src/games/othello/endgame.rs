@@ -53,7 +53,10 @@ pub fn solve_scaled(pos: &Othello, alpha: Score, beta: Score, nodes: &mut u64) -
 
 /// The exact value in discs, fail-soft in `(alpha, beta)`, of the position with `player`
 /// to move against `opponent`; `passed` when the opponent has just passed (so a second
-/// pass ends the game). Each call, and each last move scored directly, counts one node.
+/// pass ends the game). Every position visited with an empty square left counts one node:
+/// each call, and each one-empty position reached from two empties; the full board after
+/// the last move is scored, not visited (Edax's count, `COUNT_NODES 1` in its
+/// src/stats.h).
 pub fn solve(
     player: u64,
     opponent: u64,
@@ -81,7 +84,7 @@ fn solve_in(
     match empty.count_ones() {
         1 => {
             *nodes += 1;
-            last_square(player, opponent, empty.trailing_zeros(), nodes)
+            last_square(player, opponent, empty.trailing_zeros())
         }
         2 => solve_2(player, opponent, alpha, beta, passed, empty, nodes),
         3 => solve_3(player, opponent, alpha, beta, passed, odd, nodes),
@@ -173,7 +176,7 @@ fn solve_2(
         };
         // The child, with one empty square, counted and scored here.
         *nodes += 1;
-        let value = -last_square(opponent ^ flipped, player | flipped | 1 << sq, last, nodes);
+        let value = -last_square(opponent ^ flipped, player | flipped | 1 << sq, last);
         if value >= beta {
             return value;
         }
@@ -286,18 +289,17 @@ pub fn stability_ceiling(pos: &Othello, alpha: Score) -> Option<Score> {
 }
 
 /// The final score for `player` with one empty square `sq` left: the side to move plays it
-/// if it can, else the opponent does, else it stays empty (and goes to the winner).
-fn last_square(player: u64, opponent: u64, sq: u32, nodes: &mut u64) -> i32 {
+/// if it can, else the opponent does, else it stays empty (and goes to the winner). The
+/// move is scored, not made, so no node is counted for the full board (as Edax counts).
+fn last_square(player: u64, opponent: u64, sq: u32) -> i32 {
     let mine = player.count_ones() as i32;
     let flipped = last_flip_count(sq, player) as i32;
     if flipped != 0 {
-        *nodes += 1;
         return 2 * (mine + flipped + 1) - 64;
     }
     let theirs = opponent.count_ones() as i32;
     let flipped = last_flip_count(sq, opponent) as i32;
     if flipped != 0 {
-        *nodes += 1;
         return 64 - 2 * (theirs + flipped + 1);
     }
     final_score(player, opponent)
