@@ -20,9 +20,9 @@
 //!   most 64 minus twice that many discs ahead, and where that is no more than `alpha` the
 //!   node fails low at once (Edax's stability cutoff, `search_SC_NWS`);
 //! - the last three empties have routines of their own (`solve_3` and `solve_2`, as Edax's
-//!   of those names), which skip what cannot apply there (counting the empties,
-//!   the stability cutoff, the dispatch on the number of empties): most of the solver's
-//!   nodes are there, each worth a few instructions;
+//!   of those names), which skip what cannot apply there (counting the empties, the
+//!   stability cutoff, the dispatch on the number of empties): most of the solver's nodes
+//!   are there, each worth a few instructions;
 //! - the last empty square is scored directly from the number of discs it turns over,
 //!   read from a table along each of its four lines ([`last_flip_count`]; Edax's
 //!   `board_score_1` and `count_last_flip`), without computing the flips or making the
