@@ -86,7 +86,7 @@ fn solve_in(
             *nodes += 1;
             last_square(player, opponent, empty.trailing_zeros())
         }
-        2 => solve_2(player, opponent, alpha, beta, passed, empty, nodes),
+        2 => solve_2(player, opponent, alpha, beta, passed, nodes),
         3 => solve_3(player, opponent, alpha, beta, passed, odd, nodes),
         empties => solve_many(player, opponent, alpha, beta, passed, odd, empties, nodes),
     }
@@ -141,21 +141,20 @@ fn solve_3(
     nodes: &mut u64,
 ) -> i32 {
     *nodes += 1;
-    let empty = !(player | opponent);
     let best = best_in_parity_order(
         player,
         opponent,
         alpha,
         beta,
         odd,
-        |next, mine, sq, alpha| -solve_2(next, mine, -beta, -alpha, false, empty ^ 1 << sq, nodes),
+        |next, mine, _, alpha| -solve_2(next, mine, -beta, -alpha, false, nodes),
     );
     or_pass(best, player, opponent, passed, || {
         -solve_3(opponent, player, -beta, -alpha, true, odd, nodes)
     })
 }
 
-/// Two empty squares (`empty`), tried in square order (the parity order there: two empties
+/// Two empty squares, tried in square order (the parity order there: two empties
 /// are both in odd quadrants or both in one even one), each move's last square scored by
 /// [`last_square`] without playing it.
 fn solve_2(
@@ -164,10 +163,10 @@ fn solve_2(
     alpha: i32,
     beta: i32,
     passed: bool,
-    empty: u64,
     nodes: &mut u64,
 ) -> i32 {
     *nodes += 1;
+    let empty = !(player | opponent);
     let (x1, x2) = (empty.trailing_zeros(), 63 - empty.leading_zeros());
     let mut best = -INF;
     for (sq, last) in [(x1, x2), (x2, x1)] {
@@ -183,7 +182,7 @@ fn solve_2(
         best = best.max(value);
     }
     or_pass(best, player, opponent, passed, || {
-        -solve_2(opponent, player, -beta, -alpha, true, empty, nodes)
+        -solve_2(opponent, player, -beta, -alpha, true, nodes)
     })
 }
 
