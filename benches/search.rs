@@ -12,10 +12,13 @@
 //!   node function and (`_general`) without it;
 //! - `random_tree`: alpha-beta in natural order with `TreeValue` on i.i.d. trees b=8 d=9 and
 //!   b=4 d=12;
-//! - `othello`: ordered alpha-beta with the table from the start to depth 8, and
-//!   experiments/othello.toml's strongest rung solving FFO positions 1-5 exactly
+//! - `othello`: ordered alpha-beta with the table from the start to depth 8, and rung 14
+//!   of experiments/othello.toml solving FFO positions 1-5 exactly
 //!   (`solve_ffo_1_5`: refined mobility, parity, the last-six-empties solver, null-window
 //!   searches on the score);
+//! - `othello_bits`: othello's legal moves and flips on the boards of FFO 1-19, as the
+//!   searches call them (AVX2 where the processor has it) and portable (`_portable`), in
+//!   calls per second;
 //! - `tictactoe`: minimax over the full tree from the start (549 946 nodes);
 //! - `table`: stores and probes of the transposition table, 16 MiB, random keys, on one
 //!   thread and split between two threads sharing the table;
@@ -39,7 +42,7 @@ use plylab::game::{Evaluator, Game, Neutral, Notation};
 use plylab::games::backgammon::{Backgammon, Pubeval};
 use plylab::games::chess::{Chess, Pst};
 use plylab::games::connect4::{CentreFirst, Connect4};
-use plylab::games::othello::{Othello, OthelloEval, obf};
+use plylab::games::othello::{Othello, OthelloEval, bits, obf};
 use plylab::games::random_tree::{Model, RandomTree, TreeParams, TreeValue, mix};
 use plylab::games::tictactoe::TicTacToe;
 use plylab::search::mcts::{MctsAlgorithm, MctsBudget, MctsConfig};
@@ -268,13 +271,9 @@ fn other_games(c: &mut Criterion) {
         &depth(8),
         Some(&table),
     );
-    // experiments/othello.toml's strongest rung solving FFO positions 1-5 (14-16 empties):
-    // the general node down to seven empties, the last-empties solver below.
-    let ffo: Vec<Othello> = include_str!("../experiments/data/othello/fforum-1-19.obf")
-        .lines()
-        .take(FFO_POSITIONS)
-        .map(|line| obf::parse_line(line).unwrap().position)
-        .collect();
+    // Rung 14 of experiments/othello.toml solving FFO positions 1-5 (14-16 empties): the
+    // general node down to seven empties, the last-empties solver below.
+    let ffo = &ffo_positions()[..FFO_POSITIONS];
     let endgame = SearchConfig {
         iterative: false,
         ordering: Ordering {
@@ -296,7 +295,7 @@ fn other_games(c: &mut Criterion) {
     bench_search(
         &mut g,
         "solve_ffo_1_5",
-        &ffo,
+        ffo,
         &OthelloEval::default(),
         &endgame,
         &Limits::default(),
@@ -317,6 +316,54 @@ fn other_games(c: &mut Criterion) {
         &depth(2),
         Some(&table),
     );
+    g.finish();
+}
+
+/// FFO endgame positions 1-19 (experiments/data/othello).
+fn ffo_positions() -> Vec<Othello> {
+    include_str!("../experiments/data/othello/fforum-1-19.obf")
+        .lines()
+        .map(|line| obf::parse_line(line).unwrap().position)
+        .collect()
+}
+
+/// Othello's legal moves and flips, as the searches call them (AVX2 where the processor
+/// has it) and portable, on the boards of FFO 1-19: the moves of each side, the flips of
+/// each side on every empty square.
+fn othello_bits(c: &mut Criterion) {
+    let boards: Vec<(u64, u64)> = ffo_positions()
+        .iter()
+        .flat_map(|p| [(p.player(), p.opponent()), (p.opponent(), p.player())])
+        .collect();
+    let squares: Vec<(u32, u64, u64)> = boards
+        .iter()
+        .flat_map(|&(p, o)| {
+            (0..64)
+                .filter(move |sq| !(p | o) >> sq & 1 == 1)
+                .map(move |sq| (sq, p, o))
+        })
+        .collect();
+    let mut g = group(c, "othello_bits");
+    let all_moves = |moves: fn(u64, u64) -> u64| {
+        boards
+            .iter()
+            .fold(0, |acc, &(p, o)| acc ^ moves(black_box(p), black_box(o)))
+    };
+    let all_flips = |flips: fn(u32, u64, u64) -> u64| {
+        squares
+            .iter()
+            .fold(0, |acc, &(sq, p, o)| acc ^ flips(black_box(sq), p, o))
+    };
+    let n = boards.len() as u64;
+    bench_elements(&mut g, "moves", n, |b| b.iter(|| all_moves(bits::moves)));
+    bench_elements(&mut g, "moves_portable", n, |b| {
+        b.iter(|| all_moves(bits::moves_portable))
+    });
+    let n = squares.len() as u64;
+    bench_elements(&mut g, "flips", n, |b| b.iter(|| all_flips(bits::flips)));
+    bench_elements(&mut g, "flips_portable", n, |b| {
+        b.iter(|| all_flips(bits::flips_portable))
+    });
     g.finish();
 }
 
@@ -460,6 +507,7 @@ criterion_group!(
     random_tree,
     tictactoe,
     other_games,
+    othello_bits,
     table,
     mcts
 );

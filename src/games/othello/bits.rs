@@ -6,12 +6,19 @@
 //! shift of the whole board; a direction with a horizontal component masks out the file
 //! that would wrap onto the next row.
 //!
-//! Both [`moves`] and [`flips`] are the "dumb7fill" (shift-and-mask flood fill) of the chess
-//! programming wiki's Dumb7Fill and Kogge-Stone pages, as Othello programs use it (for
-//! example Edax's `get_moves` in src/board.c, the same fill unrolled): starting from the
-//! player's discs (moves) or from the square played (flips), follow runs of opponent discs
-//! for at most six steps; a run that ends on an empty square is a move, one that ends on the
-//! player's own disc is flipped.
+//! [`moves`] is a flood fill (the chess programming wiki's Dumb7Fill and Kogge-Stone pages,
+//! as Othello programs use it, for example Edax's `get_moves` in src/board.c): from the
+//! player's discs, follow runs of opponent discs for at most six squares; a run that ends
+//! on an empty square is a move. [`flips`] looks along the lines from the square played
+//! for the first square that is not the opponent's.
+//!
+//! Both have two implementations that give the same bits. The portable ones
+//! ([`moves_portable`], [`flips_portable`]) take the eight directions one after another.
+//! On an x86-64 processor with AVX2, detected at run time (the build targets x86-64-v2,
+//! which lacks it), the `avx2` module takes four directions at once, one per 64-bit lane
+//! of a 256-bit register, as Edax 4.6 does (its `get_moves` for AVX2 and Okuhara's
+//! src/flip_avx_ppfill.c). Measured on FFO 20-51 (rungs 14 and 15 of
+//! experiments/othello.toml): 14-16% less time, the same nodes.
 
 /// Every square but the `a` and `h` files: opponent discs that a horizontal or diagonal run
 /// may cross without wrapping from one row onto the next.
@@ -37,22 +44,36 @@ const fn step(b: u64, shift: u32, up: bool) -> u64 {
 }
 
 /// The legal moves (as a set of empty squares) of the player owning `player` against
-/// `opponent`.
+/// `opponent`: `avx2::moves` where the processor has AVX2, else [`moves_portable`].
 #[inline]
 #[must_use]
-pub const fn moves(player: u64, opponent: u64) -> u64 {
+pub fn moves(player: u64, opponent: u64) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    if avx2::available() {
+        // SAFETY: the processor has AVX2.
+        return unsafe { avx2::moves(player, opponent) };
+    }
+    moves_portable(player, opponent)
+}
+
+/// [`moves`], one direction at a time. A run of up to six opponent discs is found in four
+/// dependent steps rather than six: after two single steps, two double steps through
+/// `pairs`, the opponent discs whose neighbour back along the direction is also the
+/// opponent's (Kogge-Stone's parallel prefix, as Edax's `get_moves`).
+#[inline]
+#[must_use]
+pub const fn moves_portable(player: u64, opponent: u64) -> u64 {
     let empty = !(player | opponent);
     let mut out = 0;
     let mut d = 0;
     while d < DIRECTIONS.len() {
         let (shift, up, mask) = DIRECTIONS[d];
         let o = opponent & mask;
+        let pairs = o & step(o, shift, up);
         let mut run = step(player, shift, up) & o;
         run |= step(run, shift, up) & o;
-        run |= step(run, shift, up) & o;
-        run |= step(run, shift, up) & o;
-        run |= step(run, shift, up) & o;
-        run |= step(run, shift, up) & o;
+        run |= step(run, 2 * shift, up) & pairs;
+        run |= step(run, 2 * shift, up) & pairs;
         out |= step(run, shift, up) & empty;
         d += 1;
     }
@@ -60,7 +81,20 @@ pub const fn moves(player: u64, opponent: u64) -> u64 {
 }
 
 /// The opponent discs flipped when the player owning `player` plays on square `sq`
-/// (0-63, empty); 0 when the move is illegal.
+/// (0-63, empty); 0 when the move is illegal: `avx2::flips` where the processor has AVX2,
+/// else [`flips_portable`].
+#[inline]
+#[must_use]
+pub fn flips(sq: u32, player: u64, opponent: u64) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    if avx2::available() {
+        // SAFETY: the processor has AVX2.
+        return unsafe { avx2::flips(sq, player, opponent) };
+    }
+    flips_portable(sq, player, opponent)
+}
+
+/// [`flips`], one direction at a time.
 ///
 /// Per direction, from the line of squares beyond `sq` ([`RAYS`]): the first square on it
 /// that is not the opponent's is the nearest set bit of `ray & !opponent` (the lowest for
@@ -69,7 +103,7 @@ pub const fn moves(player: u64, opponent: u64) -> u64 {
 /// operations per direction instead of a six-step dependent fill.
 #[inline]
 #[must_use]
-pub const fn flips(sq: u32, player: u64, opponent: u64) -> u64 {
+pub const fn flips_portable(sq: u32, player: u64, opponent: u64) -> u64 {
     let rays = &RAYS[sq as usize];
     let mut out = 0;
     let mut d = 0;
@@ -350,6 +384,108 @@ pub const fn odd_regions(empty: u64) -> u64 {
     quadrant_squares(odd_quadrants(empty)) & empty
 }
 
+/// [`moves`] and [`flips`] with AVX2: the four directions towards higher bits (east,
+/// south, south-east, south-west: shifts 1, 8, 9 and 7) in the four lanes of one 256-bit
+/// register, the four towards lower bits in another, as Edax 4.6 does.
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
+    use super::{NOT_EDGE_FILES, RAYS};
+    use std::arch::x86_64::{
+        __m256i, _mm_cvtsi128_si64, _mm_or_si128, _mm_unpackhi_epi64, _mm256_add_epi64,
+        _mm256_and_si256, _mm256_andnot_si256, _mm256_castsi256_si128, _mm256_cmpeq_epi64,
+        _mm256_extracti128_si256, _mm256_or_si256, _mm256_set_epi64x, _mm256_set1_epi64x,
+        _mm256_setzero_si256, _mm256_sllv_epi64, _mm256_srlv_epi64, _mm256_sub_epi64,
+    };
+
+    /// Whether this processor has AVX2 (the standard library detects it once and caches
+    /// the answer).
+    #[inline]
+    pub(super) fn available() -> bool {
+        std::arch::is_x86_feature_detected!("avx2")
+    }
+
+    /// One step along each lane's line, as a shift: the rows, the files, the diagonals
+    /// from a1 to h8 and those from h1 to a8 (east or west, south or north, ...).
+    const STEP: [u64; 4] = [1, 8, 9, 7];
+
+    /// Four words in the four lanes, the first in the lowest.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn lanes(words: [u64; 4]) -> __m256i {
+        let [a, b, c, d] = words.map(|w| w as i64);
+        _mm256_set_epi64x(d, c, b, a)
+    }
+
+    /// The union of the four lanes.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn union(v: __m256i) -> u64 {
+        let half = _mm_or_si128(_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v));
+        _mm_cvtsi128_si64(_mm_or_si128(half, _mm_unpackhi_epi64(half, half))) as u64
+    }
+
+    /// [`super::moves`]: [`super::moves_portable`]'s fill, four directions at a time.
+    #[target_feature(enable = "avx2")]
+    pub(super) fn moves(player: u64, opponent: u64) -> u64 {
+        let step = lanes(STEP);
+        let double = _mm256_add_epi64(step, step);
+        let p = _mm256_set1_epi64x(player as i64);
+        let crossable = [NOT_EDGE_FILES, u64::MAX, NOT_EDGE_FILES, NOT_EDGE_FILES];
+        let o = _mm256_and_si256(_mm256_set1_epi64x(opponent as i64), lanes(crossable));
+        // Towards higher bits.
+        let pairs = _mm256_and_si256(o, _mm256_sllv_epi64(o, step));
+        let mut run = _mm256_and_si256(o, _mm256_sllv_epi64(p, step));
+        run = _mm256_or_si256(run, _mm256_and_si256(o, _mm256_sllv_epi64(run, step)));
+        run = _mm256_or_si256(run, _mm256_and_si256(pairs, _mm256_sllv_epi64(run, double)));
+        run = _mm256_or_si256(run, _mm256_and_si256(pairs, _mm256_sllv_epi64(run, double)));
+        let up = _mm256_sllv_epi64(run, step);
+        // Towards lower bits.
+        let pairs = _mm256_and_si256(o, _mm256_srlv_epi64(o, step));
+        let mut run = _mm256_and_si256(o, _mm256_srlv_epi64(p, step));
+        run = _mm256_or_si256(run, _mm256_and_si256(o, _mm256_srlv_epi64(run, step)));
+        run = _mm256_or_si256(run, _mm256_and_si256(pairs, _mm256_srlv_epi64(run, double)));
+        run = _mm256_or_si256(run, _mm256_and_si256(pairs, _mm256_srlv_epi64(run, double)));
+        let down = _mm256_srlv_epi64(run, step);
+        union(_mm256_or_si256(up, down)) & !(player | opponent)
+    }
+
+    /// [`super::flips`]. Towards higher bits, as [`super::flips_portable`]: the lowest
+    /// blocker (a square not the opponent's) is `b & -b`. Towards lower bits there is no
+    /// four-lane bit scan in AVX2, so the highest blocker is found by smearing the blockers
+    /// down their line (by 1, 2 and 4 steps, seven squares in all, Okuhara's "parallel
+    /// prefix fill"): what the smear covers is the highest blocker and everything beyond
+    /// it, and the highest blocker is the one blocker the smear moved one step on does not
+    /// cover.
+    #[target_feature(enable = "avx2")]
+    pub(super) fn flips(sq: u32, player: u64, opponent: u64) -> u64 {
+        let [e, s, se, sw, w, n, nw, ne] = RAYS[sq as usize];
+        let zero = _mm256_setzero_si256();
+        let p = _mm256_set1_epi64x(player as i64);
+        let not_o = _mm256_set1_epi64x(!opponent as i64);
+        // Towards higher bits: the squares below an outflanking disc of the player's.
+        let rays = lanes([e, s, se, sw]);
+        let blockers = _mm256_and_si256(rays, not_o);
+        let lowest = _mm256_and_si256(blockers, _mm256_sub_epi64(zero, blockers));
+        let outflank = _mm256_and_si256(lowest, p);
+        let below = _mm256_and_si256(_mm256_add_epi64(outflank, _mm256_set1_epi64x(-1)), rays);
+        let up = _mm256_andnot_si256(_mm256_cmpeq_epi64(outflank, zero), below);
+        // Towards lower bits: the squares above it.
+        let step = lanes(STEP);
+        let rays = lanes([w, n, nw, ne]);
+        let blockers = _mm256_and_si256(rays, not_o);
+        let mut covered = _mm256_or_si256(blockers, _mm256_srlv_epi64(blockers, step));
+        let double = _mm256_add_epi64(step, step);
+        covered = _mm256_or_si256(covered, _mm256_srlv_epi64(covered, double));
+        let quadruple = _mm256_add_epi64(double, double);
+        covered = _mm256_or_si256(covered, _mm256_srlv_epi64(covered, quadruple));
+        let highest = _mm256_andnot_si256(_mm256_srlv_epi64(covered, step), blockers);
+        let outflank = _mm256_and_si256(highest, p);
+        let above = _mm256_andnot_si256(covered, rays);
+        let down = _mm256_andnot_si256(_mm256_cmpeq_epi64(outflank, zero), above);
+        union(_mm256_or_si256(up, down))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -387,31 +523,57 @@ mod tests {
         out
     }
 
-    #[test]
-    fn fills_agree_with_a_square_by_square_walk_on_random_boards() {
+    /// `moves` and `flips` of an implementation, checked against the square-by-square walk
+    /// on random boards: 20,000 with each share of the board (a quarter, a half, three
+    /// quarters and seven eighths) the opponent's, so that runs of every length are met.
+    fn check_fills(moves: impl Fn(u64, u64) -> u64, flips: impl Fn(u32, u64, u64) -> u64) {
         let mut rng = crate::rng::XorShift::new(13);
-        for _ in 0..20_000 {
-            let a = rng.next_u64();
-            let b = rng.next_u64() & !a;
-            let (player, opponent) = (a & rng.next_u64(), b);
-            let empty = !(player | opponent);
-            let mut expected_moves = 0;
-            for sq in 0..64 {
-                if empty >> sq & 1 == 1 {
-                    let f = naive_flips(sq, player, opponent);
-                    assert_eq!(flips(sq, player, opponent), f);
-                    if f != 0 {
-                        expected_moves |= 1 << sq;
+        for share in 0..4 {
+            for _ in 0..20_000 {
+                let mut opponent = rng.next_u64();
+                match share {
+                    0 => opponent &= rng.next_u64(),
+                    _ => (1..share).for_each(|_| opponent |= rng.next_u64()),
+                }
+                let player = rng.next_u64() & rng.next_u64() & !opponent;
+                let empty = !(player | opponent);
+                let mut expected_moves = 0;
+                for sq in 0..64 {
+                    if empty >> sq & 1 == 1 {
+                        let f = naive_flips(sq, player, opponent);
+                        assert_eq!(flips(sq, player, opponent), f);
+                        if f != 0 {
+                            expected_moves |= 1 << sq;
+                        }
+                    }
+                }
+                assert_eq!(moves(player, opponent), expected_moves);
+                for sq in 0..64 {
+                    if NEIGHBOURS[sq as usize] & opponent == 0 {
+                        assert_eq!(naive_flips(sq, player, opponent), 0);
                     }
                 }
             }
-            assert_eq!(moves(player, opponent), expected_moves);
-            for sq in 0..64 {
-                if NEIGHBOURS[sq as usize] & opponent == 0 {
-                    assert_eq!(naive_flips(sq, player, opponent), 0);
-                }
-            }
         }
+    }
+
+    #[test]
+    fn portable_fills_agree_with_a_square_by_square_walk_on_random_boards() {
+        check_fills(moves_portable, flips_portable);
+    }
+
+    #[test]
+    #[cfg(target_arch = "x86_64")]
+    fn avx2_fills_agree_with_a_square_by_square_walk_on_random_boards() {
+        if !avx2::available() {
+            println!("skipped: this processor has no AVX2");
+            return;
+        }
+        // SAFETY (both): the processor has AVX2, checked above.
+        check_fills(
+            |p, o| unsafe { avx2::moves(p, o) },
+            |sq, p, o| unsafe { avx2::flips(sq, p, o) },
+        );
     }
 
     /// The square `(row, column)`'s bit, or 0 off the board.

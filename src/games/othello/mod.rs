@@ -128,7 +128,7 @@ impl Othello {
         Self {
             player,
             opponent,
-            moves: bits::moves(player, opponent),
+            moves: bits::moves_portable(player, opponent),
             black_to_move,
             plies,
         }
