@@ -427,26 +427,37 @@ mod avx2 {
     /// [`super::moves`]: [`super::moves_portable`]'s fill, four directions at a time.
     #[target_feature(enable = "avx2")]
     pub(super) fn moves(player: u64, opponent: u64) -> u64 {
-        let step = lanes(STEP);
-        let double = _mm256_add_epi64(step, step);
         let p = _mm256_set1_epi64x(player as i64);
         let crossable = [NOT_EDGE_FILES, u64::MAX, NOT_EDGE_FILES, NOT_EDGE_FILES];
         let o = _mm256_and_si256(_mm256_set1_epi64x(opponent as i64), lanes(crossable));
-        // Towards higher bits.
-        let pairs = _mm256_and_si256(o, _mm256_sllv_epi64(o, step));
-        let mut run = _mm256_and_si256(o, _mm256_sllv_epi64(p, step));
-        run = _mm256_or_si256(run, _mm256_and_si256(o, _mm256_sllv_epi64(run, step)));
-        run = _mm256_or_si256(run, _mm256_and_si256(pairs, _mm256_sllv_epi64(run, double)));
-        run = _mm256_or_si256(run, _mm256_and_si256(pairs, _mm256_sllv_epi64(run, double)));
-        let up = _mm256_sllv_epi64(run, step);
-        // Towards lower bits.
-        let pairs = _mm256_and_si256(o, _mm256_srlv_epi64(o, step));
-        let mut run = _mm256_and_si256(o, _mm256_srlv_epi64(p, step));
-        run = _mm256_or_si256(run, _mm256_and_si256(o, _mm256_srlv_epi64(run, step)));
-        run = _mm256_or_si256(run, _mm256_and_si256(pairs, _mm256_srlv_epi64(run, double)));
-        run = _mm256_or_si256(run, _mm256_and_si256(pairs, _mm256_srlv_epi64(run, double)));
-        let down = _mm256_srlv_epi64(run, step);
-        union(_mm256_or_si256(up, down)) & !(player | opponent)
+        let ends = _mm256_or_si256(run_ends(p, o, true), run_ends(p, o, false));
+        union(ends) & !(player | opponent)
+    }
+
+    /// The squares just beyond the runs of `o` that start next to `p`, in each lane's
+    /// direction towards higher bits if `up`, else towards lower bits.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn run_ends(p: __m256i, o: __m256i, up: bool) -> __m256i {
+        let step = lanes(STEP);
+        let double = _mm256_add_epi64(step, step);
+        let pairs = _mm256_and_si256(o, shift(o, step, up));
+        let mut run = _mm256_and_si256(o, shift(p, step, up));
+        run = _mm256_or_si256(run, _mm256_and_si256(o, shift(run, step, up)));
+        run = _mm256_or_si256(run, _mm256_and_si256(pairs, shift(run, double, up)));
+        run = _mm256_or_si256(run, _mm256_and_si256(pairs, shift(run, double, up)));
+        shift(run, step, up)
+    }
+
+    /// Each lane of `v` shifted by its own count, towards higher bits if `up`.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn shift(v: __m256i, counts: __m256i, up: bool) -> __m256i {
+        if up {
+            _mm256_sllv_epi64(v, counts)
+        } else {
+            _mm256_srlv_epi64(v, counts)
+        }
     }
 
     /// [`super::flips`]. Towards higher bits, as [`super::flips_portable`]: the lowest
