@@ -464,9 +464,8 @@ mod avx2 {
     /// blocker (a square not the opponent's) is `b & -b`. Towards lower bits there is no
     /// four-lane bit scan in AVX2, so the highest blocker is found by smearing the blockers
     /// down their line (by 1, 2 and 4 steps, seven squares in all, Okuhara's "parallel
-    /// prefix fill"): what the smear covers is the highest blocker and everything beyond
-    /// it, and the highest blocker is the one blocker the smear moved one step on does not
-    /// cover.
+    /// prefix fill"): the smear covers the highest blocker and everything beyond it, and
+    /// shifted one step further it covers every blocker but the highest.
     #[target_feature(enable = "avx2")]
     pub(super) fn flips(sq: u32, player: u64, opponent: u64) -> u64 {
         let [e, s, se, sw, w, n, nw, ne] = RAYS[sq as usize];
