@@ -496,7 +496,7 @@ impl Choices<'_> {
             "\"alphabet\"",
         ]);
         let mut out = format!("[[searchers]]\nlabel = \"{label}\"\nalgorithm = {algorithm}\n");
-        const KEYS: [&str; 25] = [
+        const KEYS: [&str; 26] = [
             "tt_mb",
             "threads",
             "helper_depths",
@@ -509,6 +509,7 @@ impl Choices<'_> {
             "hold_depth",
             "hold_playouts",
             "expand_visits",
+            "tree_mb",
             "quiescence",
             "null_move",
             "pvs",

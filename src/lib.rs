@@ -16,6 +16,7 @@
 //! - [`compressed`]: result tables read plain or gzip-compressed;
 //! - [`input`]: files from outside read within a size cap;
 //! - [`interrupt`]: Ctrl-C during a run, asking the work under way to finish;
+//! - [`memory`]: the memory the machine can still give, checked before tables and trees grow;
 //! - [`output`]: files written whole or not at all;
 //! - [`plot`]: charts and summary.md, drawn from the CSV alone;
 //! - [`rng`]: seeded randomness;
@@ -35,6 +36,7 @@ pub mod interrupt;
 pub mod knowledge;
 pub mod lab;
 pub mod learn;
+pub mod memory;
 pub mod output;
 pub mod plot;
 pub mod rng;

@@ -556,6 +556,11 @@ struct Techniques {
     /// `expand_visits`) [default: 1, UCT's rule].
     #[arg(long, allow_negative_numbers = true, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     expand_visits: Option<u32>,
+    /// Monte Carlo tree searches: the most MiB the tree may take (EXPERIMENTS.md, `tree_mb`);
+    /// the search stops early where it would outgrow them [default: no cap but the memory
+    /// the machine can spare].
+    #[arg(long, allow_negative_numbers = true, value_name = "MIB", value_parser = clap::value_parser!(u32).range(1..))]
+    tree_mb: Option<u32>,
     /// Monte Carlo algorithms: end each playout after this many plies and score it with the
     /// evaluator (EXPERIMENTS.md, `playout_cutoff`) [default: play to the end].
     #[arg(long, allow_negative_numbers = true, value_name = "PLIES")]
@@ -773,6 +778,7 @@ impl Techniques {
                     .expand_visits
                     .unwrap_or(MctsConfig::default().expand_visits),
                 playout_cutoff: self.playout_cutoff,
+                tree_mb: self.tree_mb,
             },
             ..SearcherVariant::new("cli", config)
         }
@@ -981,10 +987,16 @@ impl Techniques {
                 "--hold-depth and --hold-playouts are for --algorithm tree_parallel",
             ));
         }
-        if self.expand_visits.is_some() && (!mc || matches!(self.algorithm, AlgorithmName::Flat)) {
-            return Err(Failure::bad_input(
-                "--expand-visits is for --algorithm uct, root_parallel, tree_parallel or tree_parallel_locked",
-            ));
+        let tree_search = mc && !matches!(self.algorithm, AlgorithmName::Flat);
+        for (given, flag) in [
+            (self.expand_visits.is_some(), "--expand-visits"),
+            (self.tree_mb.is_some(), "--tree-mb"),
+        ] {
+            if given && !tree_search {
+                return Err(Failure::bad_input(format!(
+                    "{flag} is for --algorithm uct, root_parallel, tree_parallel or tree_parallel_locked"
+                )));
+            }
         }
         if mc && self.nodes.is_none() && self.time_ms.is_none() {
             return Err(Failure::bad_input(
@@ -1995,6 +2007,9 @@ impl GameTask for MonteCarloLine {
             result.tree_nodes,
             result.elapsed.as_secs_f64()
         );
+        if let Some(note) = result.memory_note(&self.config) {
+            eprintln!("note: {note}");
+        }
     }
 }
 

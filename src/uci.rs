@@ -603,7 +603,7 @@ impl Engine {
         }
         let old = self.hash_mb;
         // The old table is freed before the new one is allocated, so it counts as available.
-        let reclaimable = crate::lab::diagnose::memory_available_mb().map(|m| m + old as u64);
+        let reclaimable = crate::memory::available_mb().map(|m| m + old as u64);
         if let Some(available) = reclaimable.filter(|&a| mb as u64 > a) {
             return self.out.info_string(&format!(
                 "Hash {mb} is more than the memory available ({available} MiB); keeping the \

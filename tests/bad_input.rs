@@ -237,6 +237,24 @@ const CASES: &[Case] = &[
         "expand_visits",
         "grows no tree to expand",
     ),
+    case(
+        "tree_mb_zero.toml",
+        10,
+        "tree_mb",
+        "expected at least 1 MiB",
+    ),
+    case(
+        "tree_mb_on_flat.toml",
+        10,
+        "tree_mb",
+        "grows no tree to cap",
+    ),
+    case(
+        "tree_mb_on_alphabeta.toml",
+        10,
+        "tree_mb",
+        "is for Monte Carlo searches",
+    ),
     case("connect4_full_column.toml", 8, "positions", "`4444444`"),
     case("connect4_bad_column.toml", 6, "positions", "`9`"),
     case("othello_bad_board.toml", 6, "positions", "63 squares"),
@@ -1105,7 +1123,7 @@ fn an_output_over_its_own_input_is_refused() {
 /// machine's MemAvailable.
 #[test]
 fn tables_that_do_not_fit_side_by_side_are_refused() {
-    let Some(available) = plylab::lab::diagnose::memory_available_mb() else {
+    let Some(available) = plylab::memory::available_mb() else {
         println!("skipped: no /proc/meminfo to size the tables from");
         return;
     };
@@ -1343,4 +1361,30 @@ fn a_table_past_the_address_space_limit_is_refused() {
         stderr.contains("a 6000 MiB table is more than the memory available"),
         "{stderr}"
     );
+}
+
+/// A Monte Carlo tree that would outgrow the process's address space (`ulimit -v`) stops
+/// growing, and its search ends with its move and a note, instead of aborting when an
+/// allocation fails (as it did: `memory allocation of 2684354560 bytes failed`, exit 134).
+#[test]
+fn a_tree_past_the_address_space_limit_stops_the_search() {
+    for algorithm in ["uct", "tree_parallel --threads 2"] {
+        let script = format!(
+            "ulimit -v 1500000 && exec {} search connect4 start --algorithm {algorithm} \
+             --nodes 1000000000",
+            env!("CARGO_BIN_EXE_plylab")
+        );
+        let out = std::process::Command::new("sh")
+            .args(["-c", &script])
+            .output()
+            .expect("sh runs");
+        let (stdout, stderr) = (
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr),
+        );
+        assert_eq!(out.status.code(), Some(0), "{algorithm}: {stderr}");
+        assert!(stdout.contains("bestmove "), "{algorithm}: {stdout}");
+        let note = "could grow no further in the memory the machine can spare";
+        assert!(stderr.contains(note), "{algorithm}: {stderr}");
+    }
 }

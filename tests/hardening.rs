@@ -158,7 +158,7 @@ fn unbounded_plans_are_refused_before_they_are_made() {
 /// than 64 GiB available).
 #[test]
 fn tables_beyond_the_memory_available_are_refused() {
-    let available = plylab::lab::diagnose::memory_available_mb();
+    let available = plylab::memory::available_mb();
     if available.is_none_or(|mb| mb >= 65_536) {
         eprintln!("skipped: MemAvailable is {available:?} MiB, 65536 MiB would fit");
         return;

@@ -405,3 +405,73 @@ fn a_finished_game_has_no_move() {
     let result = uct(&root, &Neutral, &config(0), &MctsBudget::iterations(100));
     assert_eq!((result.best_move, result.playouts), (None, 0));
 }
+
+/// A tree capped by `tree_mb` stops growing at the cap: every tree search then ends before
+/// its budget, says so, and still answers with a legal move from the playouts it made (one
+/// thread reproducibly); a cap the tree never reaches changes nothing.
+#[test]
+fn a_tree_stops_growing_at_its_memory_cap() {
+    let root = Connect4::parse_position("44").unwrap();
+    let capped = MctsConfig {
+        tree_mb: Some(1),
+        ..config(4)
+    };
+    let budget = MctsBudget::iterations(1_000_000);
+    let searches = [
+        ("uct", uct(&root, &Neutral, &capped, &budget)),
+        (
+            "root_parallel",
+            root_parallel(&root, &Neutral, &capped, &budget, 2),
+        ),
+        (
+            "tree_parallel",
+            tree_parallel(&root, &Neutral, &capped, &budget, 2),
+        ),
+        (
+            "tree_parallel_locked",
+            tree_parallel_locked(&root, &Neutral, &capped, &budget, 2),
+        ),
+    ];
+    for (name, r) in &searches {
+        assert!(r.memory_full, "{name}");
+        // A node takes at least 24 bytes (its visits and reward sum alone).
+        assert!(
+            r.tree_nodes * 24 <= 1 << 20,
+            "{name}: {} nodes",
+            r.tree_nodes
+        );
+        assert!(
+            (1000..100_000).contains(&r.playouts),
+            "{name}: {}",
+            r.playouts
+        );
+        let visits: u64 = r.root_visits.iter().map(|&(_, n, _)| n).sum();
+        assert_eq!(visits, r.playouts, "{name}: every playout is counted");
+        assert!(
+            legal(&root).contains(&r.best_move.expect("a move")),
+            "{name}"
+        );
+        let note = r.memory_note(&capped).expect("a note");
+        assert!(note.contains("within tree_mb = 1 MiB"), "{name}: {note}");
+    }
+    assert_eq!(
+        outcome(&searches[0].1),
+        outcome(&uct(&root, &Neutral, &capped, &budget))
+    );
+    let roomy = MctsConfig {
+        tree_mb: Some(64),
+        ..config(4)
+    };
+    let small = MctsBudget::iterations(5000);
+    for search in [
+        uct,
+        |r: &Connect4, e: &Neutral, c: &MctsConfig, b: &MctsBudget<'_>| {
+            tree_parallel(r, e, c, b, 1)
+        },
+    ] {
+        let free = search(&root, &Neutral, &config(4), &small);
+        let within = search(&root, &Neutral, &roomy, &small);
+        assert!(!within.memory_full && within.memory_note(&roomy).is_none());
+        assert_eq!(outcome(&within), outcome(&free));
+    }
+}

@@ -329,14 +329,50 @@ fn monte_carlo_algorithms_run_from_the_command_line() {
         let (code, _, stderr) = plylab(bad);
         assert_eq!(code, 2, "{bad:?}: {stderr}");
     }
-    // No tree to expand, and a threshold below one playout.
-    for (algorithm, expand_visits) in [("flat", "2"), ("uct", "0")] {
+    // No tree to expand or cap, a threshold below one playout, a cap of nothing.
+    for (algorithm, flag, value) in [
+        ("flat", "--expand-visits", "2"),
+        ("uct", "--expand-visits", "0"),
+        ("flat", "--tree-mb", "64"),
+        ("uct", "--tree-mb", "0"),
+    ] {
         let args = ["search", "connect4", "start", "--nodes", "100"];
-        let more = ["--algorithm", algorithm, "--expand-visits", expand_visits];
+        let more = ["--algorithm", algorithm, flag, value];
         let bad: Vec<&str> = args.iter().chain(&more).copied().collect();
         let (code, _, stderr) = plylab(&bad);
         assert_eq!(code, 2, "{bad:?}: {stderr}");
     }
+}
+
+/// A Monte Carlo tree capped by `--tree-mb` stops the search where it can grow no further,
+/// short of its budget: the move is still given, and a note says why the budget was not
+/// spent.
+#[test]
+fn a_tree_cap_stops_the_search_with_a_note() {
+    let args = [
+        "search",
+        "connect4",
+        "start",
+        "--algorithm",
+        "tree_parallel",
+        "--threads",
+        "2",
+        "--nodes",
+        "10000000",
+        "--tree-mb",
+        "1",
+    ];
+    let (code, stdout, stderr) = plylab(&args);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("bestmove "), "{stdout}");
+    let note = "note: the Monte Carlo tree could grow no further within tree_mb = 1 MiB";
+    assert!(stderr.contains(note), "{stderr}");
+    let playouts: u64 = stderr
+        .split_whitespace()
+        .next()
+        .and_then(|n| n.parse().ok())
+        .expect("a playout count first");
+    assert!(playouts < 1_000_000, "{stderr}");
 }
 
 /// A Monte Carlo move is judged by solving the position after it, within a node budget: an
@@ -423,4 +459,61 @@ fn ctrl_c_stops_a_suite_between_positions_and_it_resumes() {
         r
     };
     assert_eq!(searched(&csv), searched(&whole));
+}
+
+/// In an experiment, `tree_mb` caps each job's tree: the job whose tree outgrows its cap
+/// stops short of its playout budget with a note naming it, the other spends its budget.
+#[test]
+fn an_experiment_names_the_job_its_tree_cap_stopped() {
+    let tmp = TempDir::new("tree-cap");
+    let file = tmp.path("capped.toml");
+    let experiment = r#"
+name = "capped"
+
+[[games]]
+game = "connect4"
+positions = ["44"]
+
+[[searchers]]
+label = "uct"
+algorithm = "uct"
+tree_mb = [1, 64]
+limits = { nodes = 50000 }
+"#;
+    std::fs::write(&file, experiment).unwrap();
+    let out = tmp.path("out");
+    let args = [
+        "experiment",
+        text(&file),
+        "--out",
+        text(&out),
+        "--jobs",
+        "1",
+    ];
+    let (code, _, stderr) = plylab(&args);
+    assert_eq!(code, 0, "{stderr}");
+    let notes: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.starts_with("note: job"))
+        .collect();
+    assert_eq!(notes.len(), 1, "{stderr}");
+    assert!(
+        notes[0].starts_with("note: job 0 (uct[tree_mb=1] on 44): the Monte Carlo tree"),
+        "{stderr}"
+    );
+    let csv = std::fs::read_to_string(out.join("searches.csv")).unwrap();
+    let mut rows = csv::Reader::from_reader(csv.as_bytes());
+    let column = rows.headers().unwrap().iter().position(|h| h == "playouts");
+    let playouts: Vec<u64> = rows
+        .records()
+        .map(|r| {
+            r.unwrap()[column.expect("a playouts column")]
+                .parse()
+                .unwrap()
+        })
+        .collect();
+    assert!(
+        playouts[0] < 50_000 && playouts[1] == 50_000,
+        "{playouts:?}"
+    );
 }

@@ -410,7 +410,7 @@ fn every_go_answers_bestmove() {
 /// with a note, on a machine with more than 64 GiB available).
 #[test]
 fn an_impossible_hash_keeps_the_old_table() {
-    let available = plylab::lab::diagnose::memory_available_mb();
+    let available = plylab::memory::available_mb();
     if available.is_none_or(|mb| mb >= 65_536) {
         eprintln!("skipped: MemAvailable is {available:?} MiB, 65536 MiB would fit");
         return;

@@ -427,47 +427,16 @@ pub(crate) fn check_job_count(
     ))
 }
 
-/// Where [`memory_available_mb`] comes from, for messages.
-pub const AVAILABLE_FROM: &str =
-    "MemAvailable in /proc/meminfo, or the address space left under ulimit -v";
-
-/// The memory this process can allocate, in MiB: what the kernel says can be allocated
-/// without swapping (`MemAvailable` in /proc/meminfo), or less where the process's
-/// address space is limited (`ulimit -v`: past it an allocation fails, which aborts the
-/// process); `None` where /proc/meminfo is absent (not Linux).
-#[must_use]
-pub fn memory_available_mb() -> Option<u64> {
-    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    let available = kib / 1024;
-    Some(address_space_left_mb().map_or(available, |left| left.min(available)))
-}
-
-/// The address space left under the process's soft limit (`Max address space` in
-/// /proc/self/limits, less `VmSize` in /proc/self/status), in MiB; `None` when unlimited
-/// or unknown.
-fn address_space_left_mb() -> Option<u64> {
-    let limits = std::fs::read_to_string("/proc/self/limits").ok()?;
-    let line = limits
-        .lines()
-        .find(|l| l.starts_with("Max address space"))?;
-    let soft: u64 = line.split_whitespace().nth(3)?.parse().ok()?;
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let size = status.lines().find(|l| l.starts_with("VmSize:"))?;
-    let used_kib: u64 = size.split_whitespace().nth(1)?.parse().ok()?;
-    Some((soft / 1024).saturating_sub(used_kib) / 1024)
-}
-
 /// Refuses a table of `mb` MiB larger than the memory available (allocating it would
 /// abort the process or wake the kernel's out-of-memory killer).
 ///
 /// # Errors
 /// A sentence saying how much is available.
 pub fn check_table_mb(mb: u64) -> Result<(), String> {
-    match memory_available_mb() {
+    match crate::memory::available_mb() {
         Some(available) if mb > available => Err(format!(
-            "a {mb} MiB table is more than the memory available ({available} MiB: {AVAILABLE_FROM})"
+            "a {mb} MiB table is more than the memory available ({available} MiB: {})",
+            crate::memory::AVAILABLE_FROM
         )),
         _ => Ok(()),
     }

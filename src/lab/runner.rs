@@ -135,17 +135,17 @@ pub fn check_tables_fit(pending: &[&Job], threads: usize) -> Result<(), RunError
 }
 
 /// Refuses `mb` MiB of tables held at once by `workers` searches when more than the memory
-/// available ([`super::diagnose::memory_available_mb`]; no check where it is unknown).
+/// available ([`crate::memory::available_mb`]; no check where it is unknown).
 ///
 /// # Errors
 /// A sentence naming the total and the memory available.
 pub fn tables_fit(mb: u64, workers: usize) -> Result<(), String> {
-    match super::diagnose::memory_available_mb() {
+    match crate::memory::available_mb() {
         Some(available) if mb > available => Err(format!(
             "the transposition tables of the {workers} searches run at once need {mb} MiB, \
              more than the memory available ({available} MiB: {}): lower --jobs or the \
              table size",
-            super::diagnose::AVAILABLE_FROM
+            crate::memory::AVAILABLE_FROM
         )),
         _ => Ok(()),
     }
@@ -954,6 +954,14 @@ fn run_mcts<G: Game, E: Evaluator<G>>(
     let config = &job.searcher.mcts_config;
     let threads = job.searcher.config.threads;
     let result = algorithm.run(root, eval, config, &budget, threads);
+    if let Some(note) = result.memory_note(config) {
+        eprintln!(
+            "note: job {} ({} on {}): {note}",
+            job.id,
+            job.searcher.name(),
+            job.position.label
+        );
+    }
     let seconds = result.elapsed.as_secs_f64();
     let per_second = |n: u64| (seconds > 0.0).then(|| (n as f64 / seconds).round());
     let chosen = result

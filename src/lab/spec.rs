@@ -279,6 +279,9 @@ pub struct SearcherSpec {
     pub hold_playouts: Option<Spanned<Sweep<u32>>>,
     /// Monte Carlo tree searches: playouts through a node before it expands (default 1).
     pub expand_visits: Option<Spanned<Sweep<u32>>>,
+    /// Monte Carlo tree searches: the most MiB the tree may take (default: no cap but the
+    /// memory the machine can spare).
+    pub tree_mb: Option<Spanned<Sweep<u32>>>,
     /// Transposition table size in MiB (0 = none, at most [`MAX_TT_MB`]).
     pub tt_mb: Option<Spanned<Sweep<usize>>>,
     /// Iterative deepening (default true).
@@ -571,6 +574,9 @@ impl SearcherVariant {
             let default = MctsConfig::default();
             if m.expand_visits != default.expand_visits {
                 s.push_str(&format!(" expand_visits={}", m.expand_visits));
+            }
+            if let Some(mb) = m.tree_mb {
+                s.push_str(&format!(" tree_mb={mb}"));
             }
             let held = (m.hold_depth, m.hold_playouts);
             if self.mcts == Some(MctsAlgorithm::TreeParallel)
@@ -1691,6 +1697,11 @@ fn technique_variants(
             spec.expand_visits.as_ref().map(Spanned::get_ref),
             |v, n| v.mcts_config.expand_visits = n,
         )
+        .across(
+            "tree_mb",
+            spec.tree_mb.as_ref().map(Spanned::get_ref),
+            |v, mb| v.mcts_config.tree_mb = Some(mb),
+        )
 }
 
 /// Values that only make sense once sweeps are resolved.
@@ -2068,6 +2079,7 @@ fn check_family_keys(
             "expand_visits",
             spec.expand_visits.as_ref().map(Spanned::span),
         ),
+        ("tree_mb", spec.tree_mb.as_ref().map(Spanned::span)),
     ];
     if variant.mcts.is_none() {
         if let Some((key, Some(span))) = mcts_keys.iter().find(|(_, s)| s.is_some()) {
@@ -2121,6 +2133,15 @@ fn check_family_keys(
         }
         if variant.mcts_config.expand_visits == 0 {
             return Err(src.at(n, "expand_visits", "expected at least 1 playout"));
+        }
+    }
+    if let Some(mb) = &spec.tree_mb {
+        if variant.mcts == Some(MctsAlgorithm::FlatMonteCarlo) {
+            let why = "`flat_monte_carlo` grows no tree to cap";
+            return Err(src.at(mb, "tree_mb", why));
+        }
+        if variant.mcts_config.tree_mb == Some(0) {
+            return Err(src.at(mb, "tree_mb", "expected at least 1 MiB"));
         }
     }
     let alphabeta_only = alpha_beta_keys(spec);

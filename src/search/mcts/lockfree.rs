@@ -12,7 +12,10 @@
 //!   longer than half a block is claimed on its own), so a thread owns the slots it claimed
 //!   until it publishes them, and the shared counter is touched once per block rather than
 //!   once per expansion. The chunks double, so a search allocates O(log nodes) times in all
-//!   and nothing once the tree has stopped growing past its largest chunk.
+//!   and nothing once the tree has stopped growing past its largest chunk. A chunk is
+//!   allocated only within [`MctsConfig::tree_mb`] and where [`crate::memory::may_grow`]
+//!   finds the memory to spare; a claim that cannot have its chunk marks the arena full,
+//!   its thread plays out from the node it could not expand, and every thread stops.
 //! - **Expansion.** A thread that reaches a node whose children are not published yet
 //!   generates them (in its own move buffer, shuffled with its own generator as [`super::uct`]
 //!   does), claims that many slots, writes the children there and publishes the range with
@@ -190,6 +193,10 @@ struct Arena<M> {
     chunks: [AtomicPtr<Slot<M>>; CHUNKS],
     /// The next unclaimed index.
     next: AtomicU64,
+    /// [`MctsConfig::tree_mb`] in bytes.
+    cap: Option<u64>,
+    /// Whether a claim found no memory for its chunk ([`crate::memory::may_grow`]).
+    full: AtomicBool,
 }
 
 // SAFETY: the slots are only written by the thread that claimed them before they are
@@ -211,44 +218,62 @@ fn chunk_len(k: usize) -> usize {
 }
 
 impl<M> Arena<M> {
-    fn new() -> Self {
+    /// An empty arena whose chunks may take at most `cap` bytes.
+    fn new(cap: Option<u64>) -> Self {
         Self {
             chunks: std::array::from_fn(|_| AtomicPtr::new(ptr::null_mut())),
             next: AtomicU64::new(0),
+            cap,
+            full: AtomicBool::new(false),
         }
     }
 
-    /// Chunk `k`, allocated if no thread has yet.
-    fn chunk(&self, k: usize) -> *mut Slot<M> {
+    /// Whether a claim has found no memory to grow into: the search stops.
+    fn is_full(&self) -> bool {
+        self.full.load(Relaxed)
+    }
+
+    /// Chunk `k`, allocated if no thread has yet; `None` where it may not be
+    /// ([`crate::memory::may_grow`]: the chunks before it, together one slot-block short of
+    /// its size, are what the arena holds). The first chunk, which holds the root, always
+    /// may.
+    fn chunk(&self, k: usize) -> Option<*mut Slot<M>> {
         let p = self.chunks[k].load(Acquire);
         if !p.is_null() {
-            return p;
+            return Some(p);
         }
         let len = chunk_len(k);
+        let bytes = (len * std::mem::size_of::<Slot<M>>()) as u64;
+        let held = bytes - (chunk_len(0) * std::mem::size_of::<Slot<M>>()) as u64;
+        if k > 0 && !crate::memory::may_grow(held, bytes, self.cap) {
+            return None;
+        }
         let mut slots: Vec<Slot<M>> = Vec::with_capacity(len);
         // SAFETY: an uninitialised `MaybeUninit` (in an `UnsafeCell`) is a valid value.
         unsafe { slots.set_len(len) };
         let fresh = Box::into_raw(slots.into_boxed_slice()).cast::<Slot<M>>();
         match self.chunks[k].compare_exchange(ptr::null_mut(), fresh, AcqRel, Acquire) {
-            Ok(_) => fresh,
+            Ok(_) => Some(fresh),
             Err(installed) => {
                 // SAFETY: `fresh` came from `Box::into_raw` of `len` slots and was never shared.
                 drop(unsafe { Box::from_raw(ptr::slice_from_raw_parts_mut(fresh, len)) });
-                installed
+                Some(installed)
             }
         }
     }
 
     /// Claims `count` (≥ 1) consecutive slots and makes sure their chunks exist; returns the
-    /// first index.
-    fn claim(&self, count: u32) -> u32 {
+    /// first index, or `None` (and the arena is full) where a chunk may not be allocated or
+    /// the index would reach `u32::MAX`. The slots of a failed claim are never used.
+    fn claim(&self, count: u32) -> Option<u32> {
         let first = self.next.fetch_add(u64::from(count), Relaxed);
         let last = first + u64::from(count) - 1;
-        assert!(last < u64::from(NONE), "tree larger than u32::MAX nodes");
-        for k in locate(first as u32).0..=locate(last as u32).0 {
-            self.chunk(k);
+        let claimed = last < u64::from(NONE)
+            && (locate(first as u32).0..=locate(last as u32).0).all(|k| self.chunk(k).is_some());
+        if !claimed {
+            self.full.store(true, Relaxed);
         }
-        first as u32
+        claimed.then_some(first as u32)
     }
 
     /// Writes `node` into slot `i`.
@@ -315,18 +340,19 @@ struct Worker<M> {
 
 impl<M> Worker<M> {
     /// `count` (≥ 1) consecutive slots for a child list: from this thread's block, from a
-    /// fresh block when it has too few left, or on their own when the list is long.
-    fn claim(&mut self, arena: &Arena<M>, count: u32) -> u32 {
+    /// fresh block when it has too few left, or on their own when the list is long; `None`
+    /// when the arena may not grow.
+    fn claim(&mut self, arena: &Arena<M>, count: u32) -> Option<u32> {
         if self.block.len() < count as usize {
             if count > BLOCK / 2 {
                 return arena.claim(count);
             }
-            let first = arena.claim(BLOCK);
+            let first = arena.claim(BLOCK)?;
             self.block = first..first + BLOCK;
         }
         let first = self.block.start;
         self.block.start += count;
-        first
+        Some(first)
     }
 }
 
@@ -433,8 +459,8 @@ impl<G: Game> LockFreeTree<G> {
     /// A tree holding only `root`, selecting with `config`'s UCB1 constant and expanding at
     /// its threshold.
     fn new(root: &G, config: &MctsConfig) -> Self {
-        let arena = Arena::new();
-        let i = arena.claim(1);
+        let arena = Arena::new(config.tree_bytes());
+        let i = arena.claim(1).expect("the first chunk is always allocated");
         // SAFETY: slot 0 was just claimed; the tree is not shared yet.
         unsafe { arena.write(i, Node::new(None, NONE, root.side_to_move().other())) };
         Self {
@@ -461,7 +487,12 @@ impl<G: Game> LockFreeTree<G> {
             }
             let mut word = self.node(node).children.load(Acquire);
             if word == UNGENERATED {
-                word = self.generate(node, &pos, w);
+                // No memory for the children: played out from as a leaf (the arena is full,
+                // and the search stops).
+                let Some(published) = self.generate(node, &pos, w) else {
+                    return (node, depth, pos);
+                };
+                word = published;
             }
             let (first, count) = unpack(word);
             let next = if pos.is_chance() {
@@ -499,8 +530,8 @@ impl<G: Game> LockFreeTree<G> {
 
     /// Generates the children of `node` (position `pos`) in this thread's buffer, writes
     /// them to freshly claimed slots and publishes them; returns the published child word
-    /// (another thread's, when it published first).
-    fn generate(&self, node: u32, pos: &G, w: &mut Worker<G::Move>) -> u64 {
+    /// (another thread's, when it published first), or `None` when no slots can be claimed.
+    fn generate(&self, node: u32, pos: &G, w: &mut Worker<G::Move>) -> Option<u64> {
         w.buf.clear();
         if pos.is_chance() {
             w.outcomes.clear();
@@ -514,7 +545,7 @@ impl<G: Game> LockFreeTree<G> {
         let first = if count == 0 {
             0
         } else {
-            w.claim(&self.arena, count)
+            w.claim(&self.arena, count)?
         };
         let mover = pos.side_to_move();
         for (i, &mv) in (first..).zip(w.buf.iter()) {
@@ -529,8 +560,8 @@ impl<G: Game> LockFreeTree<G> {
             .children
             .compare_exchange(UNGENERATED, word, AcqRel, Acquire)
         {
-            Ok(_) => word,
-            Err(published) => published,
+            Ok(_) => Some(word),
+            Err(published) => Some(published),
         }
     }
 
@@ -690,7 +721,10 @@ impl<G: Game> LockFreeTree<G> {
         let mut scratch = Vec::new();
         let mut done = 0;
         let mut granted = 0;
-        while !run.clock.interrupted(done) && run.start_iteration(&mut granted) {
+        while !self.arena.is_full()
+            && !run.clock.interrupted(done)
+            && run.start_iteration(&mut granted)
+        {
             let (leaf, depth, mut pos) = self.descend(root, &mut w);
             let result = playout(
                 &mut pos,
@@ -769,8 +803,7 @@ pub fn tree_parallel<G: Game, E: Evaluator<G>>(
     finish(
         tree.root_totals(root),
         Choice::MostVisits,
-        playouts,
-        1 + added,
+        (playouts, 1 + added, tree.arena.is_full()),
         start.elapsed(),
     )
 }
@@ -810,6 +843,28 @@ mod tests {
     use crate::game::{Neutral, Notation};
     use crate::games::chance_tree::{ChanceKind, ChanceTree, ChanceTreeParams, ChanceTreeValue};
     use crate::games::connect4::Connect4;
+
+    #[test]
+    fn a_capped_arena_claims_whole_chunks_within_its_cap_and_then_none() {
+        let slot = std::mem::size_of::<Slot<u8>>() as u64;
+        // Room for the first three chunks (4096 + 8192 + 16384 slots), not the fourth.
+        let cap = (chunk_len(0) + chunk_len(1) + chunk_len(2)) as u64 * slot;
+        let arena = Arena::<u8>::new(Some(cap));
+        let mut claimed = 0;
+        while let Some(first) = arena.claim(BLOCK) {
+            assert_eq!(first, claimed);
+            claimed += BLOCK;
+        }
+        assert_eq!(claimed as usize, chunk_len(0) + chunk_len(1) + chunk_len(2));
+        assert!(arena.is_full());
+        assert!(arena.chunks[3].load(Relaxed).is_null());
+        // Without a cap the same claims go on (the machine has a fourth chunk to spare).
+        let free = Arena::<u8>::new(None);
+        for _ in 0..=claimed / BLOCK {
+            assert!(free.claim(BLOCK).is_some());
+        }
+        assert!(!free.is_full());
+    }
 
     #[test]
     fn indices_map_to_chunks_without_gaps() {
@@ -933,7 +988,7 @@ mod tests {
             block: 0..0,
             pending: Pending::new(1, 64),
         };
-        let word = tree.generate(0, &root, &mut w);
+        let word = tree.generate(0, &root, &mut w).expect("no cap");
         let (first, count) = unpack(word);
         assert_eq!(count, 7);
         let p = &mut w.pending;
@@ -955,7 +1010,9 @@ mod tests {
         assert_eq!(tree.node(first).reward(), 1.5);
         assert_eq!(tree.node(first + 1).counts(), (1, 0));
         // A node whose slot another node takes is published at once.
-        let more = w.claim(&tree.arena, 2 * PENDING_SLOTS as u32);
+        let more = w
+            .claim(&tree.arena, 2 * PENDING_SLOTS as u32)
+            .expect("no cap");
         let other = (more..more + 2 * PENDING_SLOTS as u32)
             .find(|&i| Pending::slot(i) == Pending::slot(first))
             .expect("more nodes than slots");

@@ -147,6 +147,21 @@ pub struct MctsConfig {
     /// descents shorter, at the price of playouts from shallower leaves. Applies to every
     /// tree search (not to `flat_monte_carlo`, which has no tree).
     pub expand_visits: u32,
+    /// The most memory the tree's nodes may take, in MiB, over all threads (root
+    /// parallelism gives each thread's tree an equal share); `None` (the default): no cap of
+    /// its own. Either way the tree grows only while the machine has memory to spare
+    /// ([`crate::memory::may_grow`]). A search whose tree can grow no further stops after
+    /// that iteration, as at the end of its budget, and says so
+    /// ([`MctsResult::memory_full`]). Not for `flat_monte_carlo`, which has no tree.
+    pub tree_mb: Option<u32>,
+}
+
+impl MctsConfig {
+    /// [`Self::tree_mb`] in bytes.
+    #[must_use]
+    pub fn tree_bytes(&self) -> Option<u64> {
+        self.tree_mb.map(|mb| u64::from(mb) << 20)
+    }
 }
 
 impl Default for MctsConfig {
@@ -158,6 +173,7 @@ impl Default for MctsConfig {
             hold_depth: 0,
             hold_playouts: 512,
             expand_visits: 1,
+            tree_mb: None,
         }
     }
 }
@@ -255,6 +271,30 @@ pub struct MctsResult<M> {
     pub tree_nodes: u64,
     /// Wall-clock time of the whole search.
     pub elapsed: Duration,
+    /// Whether the search stopped because its tree could grow no further: within
+    /// [`MctsConfig::tree_mb`], or in the memory the machine could spare
+    /// ([`crate::memory::may_grow`]). Its budget was then not spent.
+    pub memory_full: bool,
+}
+
+impl<M> MctsResult<M> {
+    /// Where the search stopped because its tree could grow no further
+    /// ([`Self::memory_full`]), a sentence saying so, for a warning; `config` is the
+    /// search's.
+    #[must_use]
+    pub fn memory_note(&self, config: &MctsConfig) -> Option<String> {
+        let room = match config.tree_mb {
+            Some(mb) => format!("within tree_mb = {mb} MiB and the memory the machine can spare"),
+            None => "in the memory the machine can spare".to_owned(),
+        };
+        self.memory_full.then(|| {
+            format!(
+                "the Monte Carlo tree could grow no further {room} ({} nodes): the search \
+                 stopped after {} playouts, short of its budget",
+                self.tree_nodes, self.playouts
+            )
+        })
+    }
 }
 
 /// `(move, visits, reward sum)` per root move, in move-generation order.
@@ -271,8 +311,7 @@ enum Choice {
 fn finish<M: Copy>(
     totals: Vec<(M, u64, f64)>,
     choice: Choice,
-    playouts: u64,
-    tree_nodes: u64,
+    (playouts, tree_nodes, memory_full): (u64, u64, bool),
     elapsed: Duration,
 ) -> MctsResult<M> {
     let root_visits: Vec<(M, u64, f64)> = totals
@@ -295,6 +334,7 @@ fn finish<M: Copy>(
         playouts,
         tree_nodes,
         elapsed,
+        memory_full,
     }
 }
 
@@ -315,6 +355,7 @@ fn begin<'a, G: Game>(
             playouts: 0,
             tree_nodes: 0,
             elapsed: start.elapsed(),
+            memory_full: false,
         });
     }
     Ok((start, Clock::start(budget, start)))
@@ -338,7 +379,7 @@ fn grow<G: Game, E: Evaluator<G>>(
     let mut buf = Vec::new();
     let mut outcomes = Vec::new();
     let mut done = 0;
-    while done < limit && !clock.interrupted(done) {
+    while done < limit && !tree.is_full() && !clock.interrupted(done) {
         let (leaf, mut pos) = tree.descend(root, rng, &mut buf, false);
         let result = playout(
             &mut pos,
@@ -353,8 +394,8 @@ fn grow<G: Game, E: Evaluator<G>>(
     done
 }
 
-/// One UCT tree, as thread `index` of root parallelism: `(root totals, playouts, tree nodes,
-/// the tree)`. The tree is handed back so that the caller frees it after taking the search's
+/// One UCT tree whose nodes may take `cap` bytes, as thread `index` of root parallelism:
+/// `(root totals, playouts, tree nodes, the tree)`. The tree is handed back so that the caller frees it after taking the search's
 /// time: freeing memory is not searching (the tree-parallel searches, too, free their tree
 /// after), and sixteen threads unmapping their trees at once took 5% of a 0.5-s search on
 /// the lent 16-core machine.
@@ -363,9 +404,9 @@ fn uct_totals<G: Game, E: Evaluator<G>>(
     eval: &E,
     config: &MctsConfig,
     (limit, clock): (u64, Clock<'_>),
-    index: usize,
+    (index, cap): (usize, Option<u64>),
 ) -> (Totals<G::Move>, u64, u64, Tree<G>) {
-    let mut tree = Tree::new(root, config);
+    let mut tree = Tree::with_cap(root, config, cap);
     let mut rng = thread_rng(config.seed, index);
     let playouts = grow(&mut tree, root, eval, config, (limit, clock), &mut rng);
     (tree.root_totals(root), playouts, tree.size(), tree)
@@ -391,8 +432,15 @@ pub fn uct<G: Game, E: Evaluator<G>>(
         Err(done) => return done,
     };
     let limit = budget.iterations.unwrap_or(u64::MAX);
-    let (totals, playouts, nodes, _tree) = uct_totals(root, eval, config, (limit, clock), 0);
-    finish(totals, Choice::MostVisits, playouts, nodes, start.elapsed())
+    let cap = config.tree_bytes();
+    let (totals, playouts, nodes, tree) = uct_totals(root, eval, config, (limit, clock), (0, cap));
+    let full = tree.is_full();
+    finish(
+        totals,
+        Choice::MostVisits,
+        (playouts, nodes, full),
+        start.elapsed(),
+    )
 }
 
 /// Flat Monte Carlo (seed 003, "pure Monte Carlo tree search"; Brügmann 1993, "Monte Carlo
@@ -433,5 +481,10 @@ pub fn flat_monte_carlo<G: Game, E: Evaluator<G>>(
         done += 1;
     }
     let nodes = 1 + totals.len() as u64;
-    finish(totals, Choice::BestMean, done, nodes, start.elapsed())
+    finish(
+        totals,
+        Choice::BestMean,
+        (done, nodes, false),
+        start.elapsed(),
+    )
 }

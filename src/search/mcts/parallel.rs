@@ -45,7 +45,8 @@ pub fn root_parallel<G: Game, E: Evaluator<G>>(
         let handles: Vec<_> = (0..threads)
             .map(|i| {
                 let limit = budget.iterations.map_or(u64::MAX, |n| share(n, threads, i));
-                s.spawn(move || uct_totals(root, eval, config, (limit, clock), i))
+                let cap = config.tree_bytes().map(|c| c / threads as u64);
+                s.spawn(move || uct_totals(root, eval, config, (limit, clock), (i, cap)))
             })
             .collect();
         handles
@@ -61,8 +62,14 @@ pub fn root_parallel<G: Game, E: Evaluator<G>>(
         nodes += n;
         trees.push(tree);
     }
+    let full = trees.iter().any(Tree::is_full);
     // The trees are freed after the time is taken (see `uct_totals`).
-    finish(totals, Choice::MostVisits, playouts, nodes, start.elapsed())
+    finish(
+        totals,
+        Choice::MostVisits,
+        (playouts, nodes, full),
+        start.elapsed(),
+    )
 }
 
 /// Adds one tree's root totals to `into` (both in move-generation order).
@@ -124,8 +131,7 @@ pub fn tree_parallel_locked<G: Game, E: Evaluator<G>>(
     finish(
         totals,
         Choice::MostVisits,
-        playouts,
-        tree.size(),
+        (playouts, tree.size(), tree.is_full()),
         start.elapsed(),
     )
 }
@@ -146,7 +152,11 @@ impl<G: Game> Shared<'_, G> {
         let mut outcomes = Vec::new();
         let mut done = 0;
         while !self.clock.interrupted(done) && self.started.fetch_add(1, Relaxed) < self.limit {
-            let (leaf, mut pos) = self.tree.lock().descend(root, &mut rng, &mut buf, true);
+            let (leaf, mut pos, full) = {
+                let mut tree = self.tree.lock();
+                let (leaf, pos) = tree.descend(root, &mut rng, &mut buf, true);
+                (leaf, pos, tree.is_full())
+            };
             let result = playout(
                 &mut pos,
                 eval,
@@ -156,6 +166,9 @@ impl<G: Game> Shared<'_, G> {
             );
             self.tree.lock().backpropagate(leaf, result, true);
             done += 1;
+            if full {
+                break;
+            }
         }
         done
     }

@@ -65,6 +65,10 @@ pub(super) struct Tree<G: Game> {
     added: u64,
     /// The outcomes of the chance node being descended through, reused.
     outcomes: Vec<(G::Move, Weight)>,
+    /// [`MctsConfig::tree_mb`] in bytes.
+    cap: Option<u64>,
+    /// Whether an expansion found no memory to grow into ([`crate::memory::may_grow`]).
+    full: bool,
 }
 
 impl<G: Game> Tree<G> {
@@ -78,7 +82,23 @@ impl<G: Game> Tree<G> {
             expand_visits: u64::from(config.expand_visits),
             added: 1,
             outcomes: Vec::new(),
+            cap: config.tree_bytes(),
+            full: false,
         }
+    }
+
+    /// A tree holding only `root` whose nodes may take at most `cap` bytes (instead of
+    /// `config`'s cap): one of root parallelism's trees, which share the cap.
+    pub(super) fn with_cap(root: &G, config: &MctsConfig, cap: Option<u64>) -> Self {
+        Self {
+            cap,
+            ..Self::new(root, config)
+        }
+    }
+
+    /// Whether an expansion has found no memory to grow into: the search stops.
+    pub(super) fn is_full(&self) -> bool {
+        self.full
     }
 
     /// Nodes added to the tree so far, the root included.
@@ -106,8 +126,10 @@ impl<G: Game> Tree<G> {
             if pos.status() != Status::Ongoing || self.below_threshold(node) {
                 return (node, pos);
             }
-            if !self.nodes[node as usize].generated {
-                self.generate(node, &pos, rng, buf);
+            if !self.nodes[node as usize].generated && !self.generate(node, &pos, rng, buf) {
+                // No memory for the children: played out from as a leaf, the last iteration.
+                self.full = true;
+                return (node, pos);
             }
             let next = if pos.is_chance() {
                 self.sample_child(node, &pos, rng)
@@ -172,7 +194,9 @@ impl<G: Game> Tree<G> {
     /// Appends the children of `node` (position `pos`) to the arena in a seeded random order,
     /// so that expansion does not favour the move generator's order; a chance node's
     /// outcomes in the game's order (they are drawn by weight, [`Self::sample_child`]).
-    fn generate(&mut self, node: u32, pos: &G, rng: &mut XorShift, buf: &mut Vec<G::Move>) {
+    /// False, and nothing appended, when the arena has no room for them and may not grow
+    /// ([`Self::make_room`]).
+    fn generate(&mut self, node: u32, pos: &G, rng: &mut XorShift, buf: &mut Vec<G::Move>) -> bool {
         buf.clear();
         if pos.is_chance() {
             self.outcomes.clear();
@@ -182,7 +206,10 @@ impl<G: Game> Tree<G> {
             pos.generate_moves(buf);
             shuffle(buf, rng);
         }
-        let first = u32::try_from(self.nodes.len()).expect("tree larger than u32::MAX nodes");
+        if !self.make_room(buf.len()) {
+            return false;
+        }
+        let first = self.nodes.len() as u32;
         let mover = pos.side_to_move();
         self.nodes
             .extend(buf.iter().map(|&mv| Node::new(Some(mv), node, mover)));
@@ -190,6 +217,34 @@ impl<G: Game> Tree<G> {
         n.generated = true;
         n.first_child = first;
         n.child_count = buf.len() as u32;
+        true
+    }
+
+    /// Makes room for `count` more nodes: the arena doubles (or grows to fit them) where
+    /// [`crate::memory::may_grow`] allows it, within the cap and below `u32::MAX` nodes;
+    /// false when it may not.
+    fn make_room(&mut self, count: usize) -> bool {
+        let (len, capacity) = (self.nodes.len(), self.nodes.capacity());
+        let Some(needed) = len.checked_add(count).filter(|&n| n < NONE as usize) else {
+            return false;
+        };
+        if needed <= capacity {
+            return true;
+        }
+        let size = std::mem::size_of::<Node<G::Move>>();
+        let most = self.cap.map_or(NONE as usize - 1, |cap| {
+            (cap / size as u64).min(u64::from(NONE) - 1) as usize
+        });
+        let wanted = (2 * capacity).max(needed).max(1024).min(most);
+        let (held, more) = (
+            (capacity * size) as u64,
+            ((wanted - capacity) * size) as u64,
+        );
+        if wanted < needed || !crate::memory::may_grow(held, more, self.cap) {
+            return false;
+        }
+        self.nodes.reserve_exact(wanted - len);
+        true
     }
 
     /// UCB1 (Auer, Cesa-Bianchi and Fischer 2002) over the children of `node`: the mean
