@@ -90,7 +90,7 @@ use std::sync::atomic::Ordering::{AcqRel, Acquire, Relaxed};
 use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, AtomicU64};
 use std::thread;
 
-use super::tree::{playout, reward_for, sample, shuffle, ucb1};
+use super::tree::{playout, reward_for, sample, shuffle};
 use super::{Choice, Clock, MctsBudget, MctsConfig, MctsResult, begin, finish, thread_rng};
 use crate::game::{Evaluator, Game, Player, Status, Weight};
 use crate::rng::XorShift;
@@ -629,17 +629,18 @@ impl<G: Game> LockFreeTree<G> {
             let (visits, vl) = self.node(node).counts();
             visits + vl.saturating_sub(1)
         };
-        let c_log = self.exploration * (parent as f64).max(1.0).ln().sqrt();
+        let roots = super::tree::Roots::get();
+        let c_log = self.exploration * roots.sqrt_ln(parent);
         let mut best = (first, f64::NEG_INFINITY);
         for i in first..first + count {
             let child = self.node(i);
             let (v, l) = child.counts();
             let (hv, hr) = pending.held(i, depth + 1);
-            let visits = (v + l + hv) as f64;
-            let value = if visits == 0.0 {
+            let visits = v + l + hv;
+            let value = if visits == 0 {
                 f64::INFINITY
             } else {
-                ucb1(child.reward() + hr, visits, c_log)
+                roots.ucb1(child.reward() + hr, visits, c_log)
             };
             if value > best.1 {
                 best = (i, value);
