@@ -81,7 +81,7 @@
 //!   Müller's Fuego, only perturbs one UCB1 value by a fraction of a playout. The search
 //!   joins its threads before reading the results, which orders everything.
 //!
-//! Nothing is allocated per iteration: each thread reuses its move and outcome buffers.
+//! Nothing is allocated per iteration: each thread reuses its move, outcome and path buffers.
 
 use std::cell::UnsafeCell;
 use std::mem::MaybeUninit;
@@ -95,7 +95,7 @@ use super::{Choice, Clock, MctsBudget, MctsConfig, MctsResult, begin, finish, th
 use crate::game::{Evaluator, Game, Player, Status, Weight};
 use crate::rng::XorShift;
 
-/// No parent (the root).
+/// No node (an empty slot of [`Pending`]); no index reaches it.
 const NONE: u32 = u32::MAX;
 
 /// A node's child word before its children are published.
@@ -120,13 +120,13 @@ const CHUNKS: usize = (33 - FIRST_CHUNK_BITS) as usize;
 /// Slots a thread claims from the shared counter at a time.
 const BLOCK: u32 = 1024;
 
-/// One node of the shared tree. `mv`, `parent` and `mover` are written once, before the
-/// node is published, and only read afterwards; the rest is atomic.
+/// One node of the shared tree. `mv` and `mover` are written once, before the node is
+/// published, and only read afterwards; the rest is atomic. No parent index: a descent keeps
+/// its path ([`Worker::path`]) for backpropagation, which keeps a node to 32 bytes (two to
+/// a cache line) where the move takes at most two.
 struct Node<M> {
     /// The move from the parent (`None` at the root).
     mv: Option<M>,
-    /// The parent's index, [`NONE`] at the root.
-    parent: u32,
     /// The player who played `mv`: rewards are counted from this player's point of view.
     mover: Player,
     /// `(first child << 32) | child count`, or [`UNGENERATED`]; stored once (Release).
@@ -143,10 +143,9 @@ struct Node<M> {
 }
 
 impl<M> Node<M> {
-    fn new(mv: Option<M>, parent: u32, mover: Player) -> Self {
+    fn new(mv: Option<M>, mover: Player) -> Self {
         Self {
             mv,
-            parent,
             mover,
             children: AtomicU64::new(UNGENERATED),
             expanded: AtomicU32::new(0),
@@ -336,6 +335,8 @@ struct Worker<M> {
     block: std::ops::Range<u32>,
     /// Statistics held back for the nodes near the root.
     pending: Pending,
+    /// The nodes of the current descent below the root, from the root's child to the leaf.
+    path: Vec<u32>,
 }
 
 impl<M> Worker<M> {
@@ -462,7 +463,7 @@ impl<G: Game> LockFreeTree<G> {
         let arena = Arena::new(config.tree_bytes());
         let i = arena.claim(1).expect("the first chunk is always allocated");
         // SAFETY: slot 0 was just claimed; the tree is not shared yet.
-        unsafe { arena.write(i, Node::new(None, NONE, root.side_to_move().other())) };
+        unsafe { arena.write(i, Node::new(None, root.side_to_move().other())) };
         Self {
             arena,
             exploration: config.exploration,
@@ -475,22 +476,23 @@ impl<G: Game> LockFreeTree<G> {
     }
 
     /// Selection and expansion with virtual loss (none on the nodes `w` holds back), as
-    /// [`super::tree::Tree::descend`]: returns the node to play out from, its depth below the
-    /// root and its position.
-    fn descend(&self, root: &G, w: &mut Worker<G::Move>) -> (u32, u32, G) {
+    /// [`super::tree::Tree::descend`]: returns the position to play out from, the nodes
+    /// leading to it left in `w.path`.
+    fn descend(&self, root: &G, w: &mut Worker<G::Move>) -> G {
         let mut pos = root.clone();
         let mut node = 0u32;
         let mut depth = 0;
+        w.path.clear();
         loop {
             if pos.status() != Status::Ongoing || self.below_threshold(node, depth, &w.pending) {
-                return (node, depth, pos);
+                return pos;
             }
             let mut word = self.node(node).children.load(Acquire);
             if word == UNGENERATED {
                 // No memory for the children: played out from as a leaf (the arena is full,
                 // and the search stops).
                 let Some(published) = self.generate(node, &pos, w) else {
-                    return (node, depth, pos);
+                    return pos;
                 };
                 word = published;
             }
@@ -501,7 +503,7 @@ impl<G: Game> LockFreeTree<G> {
                 self.next_child(node, depth, first, count, &w.pending)
             };
             let Some((child, new)) = next else {
-                return (node, depth, pos);
+                return pos;
             };
             let c = self.node(child);
             depth += 1;
@@ -510,9 +512,10 @@ impl<G: Game> LockFreeTree<G> {
             }
             pos.play(c.mv.expect("a child has a move"));
             node = child;
+            w.path.push(child);
             if new {
                 w.added += 1;
-                return (node, depth, pos);
+                return pos;
             }
         }
     }
@@ -550,7 +553,7 @@ impl<G: Game> LockFreeTree<G> {
         let mover = pos.side_to_move();
         for (i, &mv) in (first..).zip(w.buf.iter()) {
             // SAFETY: `first..first + count` was claimed by this thread just now.
-            unsafe { self.arena.write(i, Node::new(Some(mv), node, mover)) };
+            unsafe { self.arena.write(i, Node::new(Some(mv), mover)) };
         }
         let word = (u64::from(first) << 32) | u64::from(count);
         // Release publishes the children written above; on failure, Acquire makes the
@@ -649,19 +652,12 @@ impl<G: Game> LockFreeTree<G> {
         best.0
     }
 
-    /// Adds the playout result to `leaf` (`depth` plies below the root) and its ancestors
-    /// below the root: each turns its virtual loss into a visit, or, near the root, holds the
-    /// visit back in `pending`.
-    fn backpropagate(
-        &self,
-        leaf: u32,
-        depth: u32,
-        (player, value): (Player, f64),
-        pending: &mut Pending,
-    ) {
-        let (mut i, mut d) = (leaf, depth);
-        while i != 0 {
-            let n = self.node(i);
+    /// Adds the playout result to the nodes of a descent's `path` below the root, the leaf
+    /// first: each turns its virtual loss into a visit, or, near the root, holds the visit
+    /// back in `pending`.
+    fn backpropagate(&self, path: &[u32], (player, value): (Player, f64), pending: &mut Pending) {
+        for (above, &i) in path.iter().enumerate().rev() {
+            let (n, d) = (self.node(i), above as u32 + 1);
             let reward = reward_for(n.mover, player, value);
             if pending.holds(d) {
                 pending.add(&self.arena, i, reward);
@@ -670,8 +666,6 @@ impl<G: Game> LockFreeTree<G> {
                 let before = n.stats.fetch_add(ONE_VISIT - ONE_VL, Relaxed);
                 debug_assert!(before & (ONE_VISIT - 1) > 0, "no virtual loss to remove");
             }
-            i = n.parent;
-            d -= 1;
         }
     }
 
@@ -713,6 +707,7 @@ impl<G: Game> LockFreeTree<G> {
             outcomes: Vec::new(),
             added: 0,
             block: 0..0,
+            path: Vec::new(),
             // One thread holds nothing back, so that it grows exactly UCT's tree.
             pending: Pending::new(
                 if threads > 1 { config.hold_depth } else { 0 },
@@ -726,7 +721,7 @@ impl<G: Game> LockFreeTree<G> {
             && !run.clock.interrupted(done)
             && run.start_iteration(&mut granted)
         {
-            let (leaf, depth, mut pos) = self.descend(root, &mut w);
+            let mut pos = self.descend(root, &mut w);
             let result = playout(
                 &mut pos,
                 eval,
@@ -734,7 +729,7 @@ impl<G: Game> LockFreeTree<G> {
                 &mut w.rng,
                 (&mut scratch, &mut w.outcomes),
             );
-            self.backpropagate(leaf, depth, result, &mut w.pending);
+            self.backpropagate(&w.path, result, &mut w.pending);
             done += 1;
             if done.is_multiple_of(w.pending.every) {
                 w.pending.flush(&self.arena);
@@ -868,6 +863,11 @@ mod tests {
     }
 
     #[test]
+    fn a_connect_four_node_takes_half_a_cache_line() {
+        assert_eq!(std::mem::size_of::<Node<<Connect4 as Game>::Move>>(), 32);
+    }
+
+    #[test]
     fn indices_map_to_chunks_without_gaps() {
         assert_eq!(locate(0), (0, 0));
         assert_eq!(locate(4095), (0, 4095));
@@ -988,6 +988,7 @@ mod tests {
             added: 0,
             block: 0..0,
             pending: Pending::new(1, 64),
+            path: Vec::new(),
         };
         let word = tree.generate(0, &root, &mut w).expect("no cap");
         let (first, count) = unpack(word);
@@ -1018,7 +1019,7 @@ mod tests {
             .find(|&i| Pending::slot(i) == Pending::slot(first))
             .expect("more nodes than slots");
         // SAFETY: `other` was claimed by this worker just now.
-        unsafe { tree.arena.write(other, Node::new(None, 0, Player::First)) };
+        unsafe { tree.arena.write(other, Node::new(None, Player::First)) };
         let p = &mut w.pending;
         p.add(&tree.arena, first, 1.0);
         p.add(&tree.arena, other, 1.0);
