@@ -387,7 +387,7 @@ fn apply(record: &mut EpdRecord, op: &EpdOperation) -> Result<(), ParseError> {
         "ce" => read_ce(record, op)?,
         "dm" => {
             let count = op.operands.first().map_or("", String::as_str);
-            set_mate_in(record, mate_count(count, "dm", count)?)?;
+            set_mate_in(record, mate_count(&record.position, count, "dm", count)?)?;
         }
         "pv" => {
             let mut pos = record.position.clone();
@@ -437,9 +437,9 @@ fn read_mate_sign(record: &mut EpdRecord, operands: &[String]) -> Result<bool, P
         return Ok(false);
     };
     if let Some(mated) = count.strip_prefix('-') {
-        mate_count(mated, "bm", only)?;
+        mate_count(&record.position, mated, "bm", only)?;
     } else {
-        set_mate_in(record, mate_count(count, "bm", only)?)?;
+        set_mate_in(record, mate_count(&record.position, count, "bm", only)?)?;
     }
     Ok(true)
 }
@@ -455,10 +455,10 @@ fn read_ce(record: &mut EpdRecord, op: &EpdOperation) -> Result<(), ParseError> 
     let value = op.operands.first().map_or("", String::as_str);
     let mate = value.strip_prefix('+').unwrap_or(value);
     if let Some(n) = mate_sign(mate) {
-        set_mate_in(record, mate_count(n, "ce", value)?)?;
+        set_mate_in(record, mate_count(&record.position, n, "ce", value)?)?;
     } else if let Some(n) = value.strip_prefix('-').and_then(mate_sign) {
         // The side to move is mated in n: checked, then kept as read (no move to judge).
-        mate_count(n, "ce", value)?;
+        mate_count(&record.position, n, "ce", value)?;
     } else {
         record.centipawns =
             Some(value.parse().map_err(|_| {
@@ -472,9 +472,10 @@ fn read_ce(record: &mut EpdRecord, op: &EpdOperation) -> Result<(), ParseError> 
 /// deeper than [`crate::search::MAX_DEPTH`].
 pub const MAX_MATE_MOVES: u32 = crate::search::MAX_DEPTH.div_ceil(2);
 
-/// The mate count `n` of operation `opcode` (whose operand reads `value`): 1 to
-/// [`MAX_MATE_MOVES`].
-fn mate_count(n: &str, opcode: &str, value: &str) -> Result<u32, ParseError> {
+/// The mate count `n` of operation `opcode` (whose operand reads `value`) at `position`: 1
+/// to [`MAX_MATE_MOVES`], where the game goes on (a mate to come, given or taken, in a
+/// position already mate or stalemate is a wrong record, not a puzzle).
+fn mate_count(position: &Chess, n: &str, opcode: &str, value: &str) -> Result<u32, ParseError> {
     let n: u32 = n
         .parse()
         .map_err(|_| ParseError::new(format!("{opcode} `{value}` is not a mate count")))?;
@@ -488,6 +489,16 @@ fn mate_count(n: &str, opcode: &str, value: &str) -> Result<u32, ParseError> {
     if n > MAX_MATE_MOVES {
         return Err(ParseError::new(format!(
             "{opcode} `{value}`: a mate in more than {MAX_MATE_MOVES} moves is deeper than any search here"
+        )));
+    }
+    if !position.has_moves() {
+        let over = if position.in_check() {
+            "checkmate"
+        } else {
+            "stalemate"
+        };
+        return Err(ParseError::new(format!(
+            "{opcode} `{value}`: the side to move has no legal move ({over}): no mate is to come"
         )));
     }
     Ok(n)
@@ -640,6 +651,19 @@ mod tests {
         assert!(why("4k3/8/8/8/8/8/8/4K3 w - - ce +M4294967295;").contains("deeper than any"));
         assert!(why("4k3/8/8/8/8/8/8/4K3 w - - dm 0;").contains("dm `0`: a mate count starts"));
         assert!(why("4k3/8/8/8/8/8/8/4K3 w - - ce +M2; dm 3;").contains("ce and dm disagree"));
+        // A mate to come where the game is over: stalemate, then checkmate.
+        let stalemate = "7k/5Q2/6K1/8/8/8/8/8 b - -";
+        for claim in ["ce +M1;", "ce -M1;", "dm 2;", "bm #1;", "bm #-1;"] {
+            let message = why(&format!("{stalemate} {claim}"));
+            assert!(
+                message.contains("no legal move (stalemate)"),
+                "{claim}: {message}"
+            );
+        }
+        let mated = why("7k/6Q1/6K1/8/8/8/8/8 b - - ce -M1;");
+        assert!(mated.contains("(checkmate): no mate is to come"), "{mated}");
+        // The game going on, the same claims read.
+        assert!(parse_line("7k/5Q2/6K1/8/8/8/8/8 w - - ce +M1;", 1).is_ok());
         let both = why("4k3/8/8/8/8/8/8/4K3 w - - bm Kd2 Kd1; am Kd1;");
         assert!(
             both.contains("`Kd1` is both a best move (bm) and a move to avoid"),
