@@ -38,9 +38,9 @@ fn address_space_left_mb() -> Option<u64> {
     Some((soft / 1024).saturating_sub(used_kib) / 1024)
 }
 
-/// Growth below this many bytes is not checked against the machine: reading /proc costs
-/// tens of microseconds, and the many small trees of a match (a search a move) grow
-/// through these sizes on every move.
+/// Growth below this many bytes is not checked against the machine: reading /proc takes
+/// three files' worth of system calls, and the many small trees of a match (a search a
+/// move) grow through these sizes on every move.
 const UNCHECKED_GROWTH: u64 = 16 << 20;
 
 /// The share of the available memory one growth may take: a tree grows by doubling, so a

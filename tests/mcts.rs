@@ -458,6 +458,16 @@ fn a_tree_stops_growing_at_its_memory_cap() {
         outcome(&searches[0].1),
         outcome(&uct(&root, &Neutral, &capped, &budget))
     );
+    // No room at all (a library caller's 0; files and flags refuse it): no tree, no panic.
+    let none = MctsConfig {
+        tree_mb: Some(0),
+        ..config(4)
+    };
+    let r = uct(&root, &Neutral, &none, &budget);
+    assert!(
+        r.memory_full && r.playouts == 1 && r.best_move.is_none(),
+        "{r:?}"
+    );
     let roomy = MctsConfig {
         tree_mb: Some(64),
         ..config(4)

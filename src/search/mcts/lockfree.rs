@@ -123,7 +123,7 @@ const BLOCK: u32 = 1024;
 /// One node of the shared tree. `mv` and `mover` are written once, before the node is
 /// published, and only read afterwards; the rest is atomic. No parent index: a descent keeps
 /// its path ([`Worker::path`]) for backpropagation, which keeps a node to 32 bytes (two to
-/// a cache line) where the move takes at most two.
+/// a cache line) where the move takes at most two bytes (connect four, tic-tac-toe).
 struct Node<M> {
     /// The move from the parent (`None` at the root).
     mv: Option<M>,

@@ -283,11 +283,13 @@ impl<M> MctsResult<M> {
     /// search's.
     #[must_use]
     pub fn memory_note(&self, config: &MctsConfig) -> Option<String> {
-        let room = match config.tree_mb {
-            Some(mb) => format!("within tree_mb = {mb} MiB and the memory the machine can spare"),
-            None => "in the memory the machine can spare".to_owned(),
-        };
         self.memory_full.then(|| {
+            let room = match config.tree_mb {
+                Some(mb) => {
+                    format!("within tree_mb = {mb} MiB and the memory the machine can spare")
+                }
+                None => "in the memory the machine can spare".to_owned(),
+            };
             format!(
                 "the Monte Carlo tree could grow no further {room} ({} nodes): the search \
                  stopped after {} playouts, short of its budget",
@@ -395,10 +397,10 @@ fn grow<G: Game, E: Evaluator<G>>(
 }
 
 /// One UCT tree whose nodes may take `cap` bytes, as thread `index` of root parallelism:
-/// `(root totals, playouts, tree nodes, the tree)`. The tree is handed back so that the caller frees it after taking the search's
-/// time: freeing memory is not searching (the tree-parallel searches, too, free their tree
-/// after), and sixteen threads unmapping their trees at once took 5% of a 0.5-s search on
-/// the lent 16-core machine.
+/// `(root totals, playouts, tree nodes, the tree)`. The tree is handed back so that the
+/// caller frees it after taking the search's time: freeing memory is not searching (the
+/// tree-parallel searches, too, free their tree after), and sixteen threads unmapping their
+/// trees at once took 5% of a 0.5-s search on the lent 16-core machine.
 fn uct_totals<G: Game, E: Evaluator<G>>(
     root: &G,
     eval: &E,

@@ -238,11 +238,15 @@ impl<G: Game> Tree<G> {
             (cap / size as u64).min(u64::from(NONE) - 1) as usize
         });
         let wanted = (2 * capacity).max(needed).max(1024).min(most);
+        if wanted < needed {
+            return false;
+        }
+        // `wanted` is at least `needed`, above the capacity.
         let (held, more) = (
             (capacity * size) as u64,
             ((wanted - capacity) * size) as u64,
         );
-        if wanted < needed || !crate::memory::may_grow(held, more, self.cap) {
+        if !crate::memory::may_grow(held, more, self.cap) {
             return false;
         }
         self.nodes.reserve_exact(wanted - len);
