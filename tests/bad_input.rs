@@ -238,6 +238,12 @@ const CASES: &[Case] = &[
         "grows no tree to expand",
     ),
     case(
+        "label_too_long.toml",
+        8,
+        "label",
+        "67 characters: a label has at most 64",
+    ),
+    case(
         "tree_mb_zero.toml",
         10,
         "tree_mb",
