@@ -433,13 +433,19 @@ const CASES: &[Case] = &[
         "arena_sprt_bounds.toml",
         8,
         "sprt",
-        "needs finite elo0 < elo1",
+        "needs elo0 < elo1, both from -200 to 200 normalized Elo",
     ),
     case(
         "arena_sprt_infinite.toml",
         8,
         "sprt",
-        "needs finite elo0 < elo1",
+        "needs elo0 < elo1, both from -200 to 200 normalized Elo",
+    ),
+    case(
+        "arena_sprt_vast.toml",
+        8,
+        "sprt",
+        "elo1 = 500, alpha = 0.05, beta = 0.05: needs elo0 < elo1, both from -200 to 200",
     ),
     case(
         "arena_mcts_without_budget.toml",

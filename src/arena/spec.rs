@@ -18,7 +18,7 @@ use crate::games::chess::Chess;
 use crate::games::connect4::Connect4;
 use crate::games::othello::Othello;
 use crate::games::tictactoe::TicTacToe;
-use crate::lab::elo::Sprt;
+use crate::lab::elo::{MAX_SPRT_ELO, Sprt};
 use crate::lab::spec::{
     GameKind, GamePosition, LimitsSpec, SearcherSpec, SearcherVariant, Source, SpecError,
     check_eval, check_labels, check_limits, check_name, database_mismatch, document,
@@ -936,7 +936,7 @@ fn sprt(src: &Source, s: &Spanned<SprtSpec>) -> Result<Sprt, SpecError> {
             s,
             "sprt",
             format!(
-                "elo0 = {}, elo1 = {}, alpha = {}, beta = {}: needs finite elo0 < elo1, 0 < alpha, beta < 1 and alpha + beta < 1",
+                "elo0 = {}, elo1 = {}, alpha = {}, beta = {}: needs elo0 < elo1, both from -{MAX_SPRT_ELO} to {MAX_SPRT_ELO} normalized Elo, 0 < alpha, beta < 1 and alpha + beta < 1",
                 v.elo0, v.elo1, v.alpha, v.beta
             ),
         )

@@ -370,18 +370,28 @@ const REGULARIZE: f64 = 1e-3;
 /// 800/ln 10: the Elo per unit of normalized t-value for single games.
 const NELO_SCALE: f64 = 800.0 / LN_10;
 
+/// The largest size of an SPRT's `elo0` and `elo1`, in normalized Elo. Beyond about 240 the
+/// maximum-likelihood fit of the normalized model (Van den Bergh's fixed-point iteration,
+/// as fastchess and OpenBench compute it, [`mle_normalized`]) no longer meets its
+/// constraint for every pentanomial record, and the LLR comes out wrong (with `elo1` = 500,
+/// +1.007 for 30 wins, 10 draws and 20 losses, which H1 fits far worse than H0). Practical
+/// bounds are a few normalized Elo.
+pub const MAX_SPRT_ELO: f64 = 200.0;
+
 impl Sprt {
     /// A test, if `elo0 < elo1`, 0 < α, β < 1 and α + β < 1 (fastchess's checks), both Elo
-    /// finite (an infinite one makes every LLR NaN); else `None`.
+    /// within ±[`MAX_SPRT_ELO`] (an infinite one makes every LLR NaN, a vast one a wrong
+    /// LLR); else `None`.
     pub fn new(elo0: f64, elo1: f64, alpha: f64, beta: f64) -> Option<Self> {
         let unit = |x: f64| x > 0.0 && x < 1.0;
-        let finite = elo0.is_finite() && elo1.is_finite();
-        (finite && elo0 < elo1 && unit(alpha) && unit(beta) && alpha + beta < 1.0).then_some(Self {
-            elo0,
-            elo1,
-            alpha,
-            beta,
-        })
+        let fits = |elo: f64| elo.abs() <= MAX_SPRT_ELO;
+        (fits(elo0) && fits(elo1) && elo0 < elo1 && unit(alpha) && unit(beta) && alpha + beta < 1.0)
+            .then_some(Self {
+                elo0,
+                elo1,
+                alpha,
+                beta,
+            })
     }
 
     /// Lower bound ln(β/(1 − α)): accept H0 at or below it.
@@ -504,4 +514,66 @@ fn mle_normalized<const N: usize>(scores: &[f64; N], phat: &[f64; N], t: f64) ->
         }
     }
     p
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The distributions of every record of `games` games over `N` outcomes, each count
+    /// regularized as [`Sprt::llr`] does.
+    fn records<const N: usize>(games: usize) -> Vec<[f64; N]> {
+        fn fill<const N: usize>(
+            at: usize,
+            left: usize,
+            counts: &mut [usize; N],
+            out: &mut Vec<[f64; N]>,
+        ) {
+            if at == N - 1 {
+                counts[at] = left;
+                let regularized = counts.map(|c| (c as f64).max(REGULARIZE));
+                let total: f64 = regularized.iter().sum();
+                out.push(regularized.map(|c| c / total));
+                return;
+            }
+            for c in 0..=left {
+                counts[at] = c;
+                fill(at + 1, left - c, counts, out);
+            }
+        }
+        let mut out = Vec::new();
+        fill(0, games, &mut [0; N], &mut out);
+        out
+    }
+
+    /// The t-value `(μ − ½)/σ` the fit for `t` reaches, against `t`, worst over `records`.
+    fn worst_miss<const N: usize>(scores: &[f64; N], records: &[[f64; N]], t: f64) -> f64 {
+        records
+            .iter()
+            .map(|phat| {
+                let (mu, var) = mean_variance(scores, &mle_normalized(scores, phat, t))
+                    .expect("a distribution");
+                ((mu - 0.5) / var.sqrt() - t).abs()
+            })
+            .fold(0.0, f64::max)
+    }
+
+    #[test]
+    fn the_normalized_fit_meets_its_constraint_within_the_elo_cap_and_not_far_beyond() {
+        let (three, five) = (records::<3>(24), records::<5>(16));
+        let miss = |elo: f64| {
+            let t = elo / NELO_SCALE;
+            let pairs = std::f64::consts::SQRT_2 * t;
+            let tri = worst_miss(&Trinomial::SCORES, &three, t);
+            tri.max(worst_miss(&Pentanomial::SCORES, &five, pairs))
+        };
+        for elo in [-MAX_SPRT_ELO, -10.0, 0.0, 5.0, 100.0, MAX_SPRT_ELO] {
+            assert!(miss(elo) < 1e-9, "{elo}: {}", miss(elo));
+        }
+        // Where the cap comes from: the fit fails for some record not far beyond it.
+        assert!(miss(2.5 * MAX_SPRT_ELO) > 1.0);
+        assert!(Sprt::new(0.0, MAX_SPRT_ELO, 0.05, 0.05).is_some());
+        assert!(Sprt::new(0.0, MAX_SPRT_ELO + 1.0, 0.05, 0.05).is_none());
+        assert!(Sprt::new(-MAX_SPRT_ELO - 1.0, 0.0, 0.05, 0.05).is_none());
+    }
 }
