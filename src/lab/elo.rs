@@ -372,7 +372,7 @@ const NELO_SCALE: f64 = 800.0 / LN_10;
 
 /// The largest size of an SPRT's `elo0` and `elo1`, in normalized Elo. Beyond about 240 the
 /// maximum-likelihood fit of the normalized model (Van den Bergh's fixed-point iteration,
-/// as fastchess and OpenBench compute it, [`mle_normalized`]) no longer meets its
+/// as fastchess and OpenBench compute it, `mle_normalized` here) no longer meets its
 /// constraint for every pentanomial record, and the LLR comes out wrong (with `elo1` = 500,
 /// +1.007 for 30 wins, 10 draws and 20 losses, which H1 fits far worse than H0). Practical
 /// bounds are a few normalized Elo.
