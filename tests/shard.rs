@@ -676,7 +676,7 @@ fn arena_shards_merge_into_the_one_machine_standings() {
 fn arena_shards_apply_the_sprt_as_one_machine_would() {
     let sprt = MATCH.replace("games = 12", "games = 40").replace(
         "concurrency = 1\n",
-        "concurrency = 1\n\n[match.sprt]\nelo0 = 0\nelo1 = 300\n",
+        "concurrency = 1\n\n[match.sprt]\nelo0 = 0\nelo1 = 200\n",
     );
     let (merged, played) = check_arena_merge("shard-sprt", &sprt, 2);
     assert_eq!(played, 120, "a shard stopped early");
