@@ -1,55 +1,94 @@
-//! Ctrl-C during a run: the first SIGINT asks the running work to finish (experiments,
-//! suites, matches, learning, book builds), a second ends the process at once. Every
-//! command that runs long work reads [`requested`]: a module of its own at the crate's root,
-//! beside `input` and `output`, so that each command can read it without knowing the others.
+//! Ctrl-C or a polite kill during a run: the first SIGINT or SIGTERM asks the running work
+//! to finish (experiments, suites, matches, learning, book builds), a second ends the
+//! process at once. SIGTERM is what `kill`, `timeout` and Slurm (at a job's time limit, or
+//! `scancel`) send first, before SIGKILL some seconds later: caught, a run started no new
+//! job and records itself as interrupted in the time it is given. Every command that runs
+//! long work reads [`requested`]: a module of its own at the crate's root, beside `input`
+//! and `output`, so that each command can read it without knowing the others.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 
-static REQUESTED: AtomicBool = AtomicBool::new(false);
+/// The signal caught since [`install`], 0 for none.
+static CAUGHT: AtomicI32 = AtomicI32::new(0);
 
-/// Whether Ctrl-C was pressed since [`install`].
+/// Whether Ctrl-C was pressed (or SIGTERM received) since [`install`].
 #[must_use]
 pub fn requested() -> bool {
-    REQUESTED.load(Ordering::SeqCst)
+    CAUGHT.load(Ordering::SeqCst) != 0
 }
 
-/// Catches the first SIGINT: it sets [`requested`] and says on stderr that the running
-/// jobs are finishing; the handler then gives SIGINT back its default action, so a second
-/// Ctrl-C ends the process at once. A process that started with SIGINT ignored (run in
-/// the background by a shell without job control, `cmd &` in a script, or under
-/// `nohup`-like wrappers) keeps ignoring it, as POSIX shells leave such a job alone: a
-/// Ctrl-C meant for the foreground does not stop it.
+/// The exit code of a run stopped by the signal caught: 128 plus its number, as a shell
+/// reports a process the signal ended: 143 for SIGTERM, else 130 (Ctrl-C's).
+#[must_use]
+pub fn exit_code() -> u8 {
+    #[cfg(unix)]
+    if CAUGHT.load(Ordering::SeqCst) == libc::SIGTERM {
+        return 143;
+    }
+    130
+}
+
+/// The signals caught: Ctrl-C and the polite kill.
+#[cfg(unix)]
+const SIGNALS: [libc::c_int; 2] = [libc::SIGINT, libc::SIGTERM];
+
+/// Which of [`SIGNALS`] [`install`] gave the handler (not those found ignored), so that the
+/// handler and [`uninstall`] give the default action back to those alone.
+#[cfg(unix)]
+static HANDLED: [AtomicBool; 2] = [AtomicBool::new(false), AtomicBool::new(false)];
+
+/// Catches the first SIGINT or SIGTERM: it sets [`requested`] and says on stderr that the
+/// running jobs are finishing; the handler then gives both signals back their default
+/// action, so a second ends the process at once. A signal ignored when the process started
+/// stays ignored: a job run in the background by a shell without job control (`cmd &` in
+/// a script) or under `nohup`-like wrappers starts with SIGINT ignored, as POSIX shells
+/// leave such a job alone, and a Ctrl-C meant for the foreground does not stop it.
 #[cfg(unix)]
 pub fn install() {
-    extern "C" fn on_sigint(_: libc::c_int) {
-        REQUESTED.store(true, Ordering::SeqCst);
-        const NOTE: &[u8] =
+    extern "C" fn on_signal(signal: libc::c_int) {
+        CAUGHT.store(signal, Ordering::SeqCst);
+        const CTRL_C: &[u8] =
             b"\ninterrupted: finishing the jobs or games running (Ctrl-C again to stop at once)\n";
+        const TERM: &[u8] =
+            b"\nterminated: finishing the jobs or games running (a second SIGTERM stops at once)\n";
+        let note = if signal == libc::SIGTERM {
+            TERM
+        } else {
+            CTRL_C
+        };
         // SAFETY: write(2) and signal(2) are async-signal-safe (POSIX.1-2017, 2.4.3); the
-        // buffer is a static of the given length.
+        // buffers are statics of the given lengths.
         unsafe {
-            libc::write(2, NOTE.as_ptr().cast(), NOTE.len());
-            libc::signal(libc::SIGINT, libc::SIG_DFL);
+            libc::write(2, note.as_ptr().cast(), note.len());
+            for (caught, handled) in SIGNALS.into_iter().zip(&HANDLED) {
+                if handled.load(Ordering::SeqCst) {
+                    libc::signal(caught, libc::SIG_DFL);
+                }
+            }
         }
     }
-    REQUESTED.store(false, Ordering::SeqCst);
-    if ignored() {
-        return;
-    }
-    let handler: extern "C" fn(libc::c_int) = on_sigint;
-    // SAFETY: the handler only touches an atomic and calls async-signal-safe functions.
-    unsafe {
-        libc::signal(libc::SIGINT, handler as libc::sighandler_t);
+    CAUGHT.store(0, Ordering::SeqCst);
+    let handler: extern "C" fn(libc::c_int) = on_signal;
+    for (signal, handled) in SIGNALS.into_iter().zip(&HANDLED) {
+        let catch = !ignored(signal);
+        handled.store(catch, Ordering::SeqCst);
+        if catch {
+            // SAFETY: the handler only touches atomics and calls async-signal-safe
+            // functions.
+            unsafe {
+                libc::signal(signal, handler as libc::sighandler_t);
+            }
+        }
     }
 }
 
-/// Whether SIGINT is ignored: read without changing it (sigaction with no new action).
+/// Whether `signal` is ignored: read without changing it (sigaction with no new action).
 #[cfg(unix)]
-fn ignored() -> bool {
+fn ignored(signal: libc::c_int) -> bool {
     // SAFETY: a zeroed sigaction is a valid out-parameter; a null new action only reads.
     unsafe {
         let mut current: libc::sigaction = std::mem::zeroed();
-        libc::sigaction(libc::SIGINT, std::ptr::null(), &raw mut current) == 0
+        libc::sigaction(signal, std::ptr::null(), &raw mut current) == 0
             && current.sa_sigaction == libc::SIG_IGN
     }
 }
@@ -58,16 +97,17 @@ fn ignored() -> bool {
 #[cfg(not(unix))]
 pub fn install() {}
 
-/// Gives SIGINT back its default action once the run is over (an ignored one stays
-/// ignored).
+/// Gives SIGINT and SIGTERM back their default actions once the run is over (one found
+/// ignored stays ignored).
 #[cfg(unix)]
 pub fn uninstall() {
-    if ignored() {
-        return;
-    }
-    // SAFETY: restoring the default action has no preconditions.
-    unsafe {
-        libc::signal(libc::SIGINT, libc::SIG_DFL);
+    for (signal, handled) in SIGNALS.into_iter().zip(&HANDLED) {
+        if handled.swap(false, Ordering::SeqCst) {
+            // SAFETY: restoring the default action has no preconditions.
+            unsafe {
+                libc::signal(signal, libc::SIG_DFL);
+            }
+        }
     }
 }
 

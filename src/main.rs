@@ -1247,7 +1247,7 @@ fn run_learn(args: &LearnArgs) -> Result<(), Failure> {
             let mut again: Vec<String> = std::env::args().collect();
             again.retain(|a| a != "--restart");
             Failure {
-                code: 130,
+                code: plylab::interrupt::exit_code(),
                 message: format!("{m}. Resume with:\n  {}", shell_words(&again)),
             }
         }
@@ -1270,7 +1270,10 @@ fn command_failure(e: plylab::knowledge::commands::CommandError) -> Failure {
     match e {
         CommandError::BadInput(m) => Failure::bad_input(m),
         CommandError::Failed(m) => Failure::failed(m),
-        CommandError::Interrupted(message) => Failure { code: 130, message },
+        CommandError::Interrupted(message) => Failure {
+            code: plylab::interrupt::exit_code(),
+            message,
+        },
     }
 }
 
@@ -1513,7 +1516,7 @@ fn run_failure(e: runner::RunError) -> Failure {
             unit,
             file,
         } => Failure {
-            code: 130,
+            code: plylab::interrupt::exit_code(),
             message: format!(
                 "interrupted: {finished} of {total} {unit} finished, their rows in {}; \
                  no summary or charts were drawn. Resume with:\n  {}",
@@ -1565,7 +1568,10 @@ fn suite_interrupted(finished: usize, total: usize, csv: Option<&std::path::Path
              rows are not kept"
         ),
     };
-    Failure { code: 130, message }
+    Failure {
+        code: plylab::interrupt::exit_code(),
+        message,
+    }
 }
 
 /// `args` as one command line, each quoted for a POSIX shell where it needs to be.

@@ -77,9 +77,24 @@ fn run_until_first_job(
     BufReader<std::process::ChildStderr>,
     String,
 ) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_plylab"))
+    let mut command = Command::new(env!("CARGO_BIN_EXE_plylab"));
+    command
         .args(["experiment", text(file), "--out", text(out), "--jobs", "1"])
-        .args(extra)
+        .args(extra);
+    until_first_job(command)
+}
+
+/// Starts `command` (a run) and reads its stderr up to the first progress line; returns the
+/// running child, the rest of its stderr, and what was read.
+#[cfg(unix)]
+fn until_first_job(
+    mut command: Command,
+) -> (
+    std::process::Child,
+    BufReader<std::process::ChildStderr>,
+    String,
+) {
+    let mut child = command
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -97,6 +112,16 @@ fn run_until_first_job(
     }
     assert!(seen.contains("progress: 1/"), "{seen}");
     (child, stderr, seen)
+}
+
+/// Sends `signal` (`INT`, `TERM`) to process `pid`.
+#[cfg(unix)]
+fn send(signal: &str, pid: u32) {
+    let status = Command::new("kill")
+        .args([&format!("-{signal}"), &pid.to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(status.success());
 }
 
 /// What `out/run.json` records under `key` (null if nothing).
@@ -544,6 +569,93 @@ fn ctrl_c_at_the_terminal_leaves_the_engines_playing() {
     assert_eq!(results(&out), results(&whole));
 }
 
+/// Slurm, at a job's time limit, sends SIGTERM to every process of the job: the engines of a
+/// match die with plylab's run. A game an engine died in after the interruption is not
+/// recorded as a forfeit (which `--resume` would keep) but played again on resume.
+#[cfg(target_os = "linux")]
+#[test]
+fn sigterm_to_the_engines_too_forfeits_no_game() {
+    let tmp = TempDir::new("sigterm-engines");
+    let file = tmp.path("match.toml");
+    std::fs::write(
+        &file,
+        format!(
+            "name = \"e\"\nseed = 9\n[match]\ngame = \"chess\"\nformat = \"round_robin\"\n\
+             games = 8\nopenings = {{ random_plies = 4 }}\nconcurrency = 2\nmax_plies = 120\n\
+             [[searchers]]\nlabel = \"uci\"\n\
+             engine = {{ cmd = \"{}\", args = [\"uci\", \"--ordered\"] }}\n\
+             limits = {{ depth = 4 }}\n[[searchers]]\nlabel = \"ab\"\n\
+             algorithm = \"alphabeta\"\nlimits = {{ depth = 4 }}\n",
+            env!("CARGO_BIN_EXE_plylab")
+        ),
+    )
+    .expect("write the match");
+    let out = tmp.path("out");
+    let games = out.join("games.csv");
+    let lines = || std::fs::read_to_string(&games).map_or(0, |t| t.lines().count());
+    let mut child = Command::new(env!("CARGO_BIN_EXE_plylab"))
+        .args(["experiment", text(&file), "--out", text(&out)])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let begun = std::time::Instant::now();
+    while lines() < 2 && begun.elapsed().as_secs() < 60 {
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let engines = children(child.id());
+    assert!(!engines.is_empty(), "no engine process found");
+    send("TERM", child.id());
+    std::thread::sleep(std::time::Duration::from_millis(50));
+    for engine in engines {
+        send("TERM", engine);
+    }
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().expect("stderr"), &mut stderr)
+        .expect("stderr reads");
+    assert_eq!(
+        child.wait().expect("the run ends").code(),
+        Some(143),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("forfeits"), "{stderr}");
+    let reasons: Vec<String> = common::games_csv(&out)
+        .into_iter()
+        .map(|g| g["reason"].clone())
+        .collect();
+    assert!(reasons.iter().all(|r| r != "crash"), "{reasons:?}");
+    let (code, _, stderr) = experiment(&file, &out, &["--no-plot", "--resume"]);
+    assert_eq!(code, 0, "{stderr}");
+    let whole = tmp.path("whole");
+    let (code, _, stderr) = experiment(&file, &whole, &["--no-plot"]);
+    assert_eq!(code, 0, "{stderr}");
+    let results = |dir: &Path| -> Vec<(String, String, String)> {
+        common::games_csv(dir)
+            .into_iter()
+            .map(|g| (g["game"].clone(), g["line"].clone(), g["reason"].clone()))
+            .collect()
+    };
+    assert_eq!(results(&out), results(&whole));
+}
+
+/// The processes whose parent is `pid` (Linux's /proc/PID/stat: the parent is the field
+/// after the parenthesised command name).
+#[cfg(target_os = "linux")]
+fn children(pid: u32) -> Vec<u32> {
+    std::fs::read_dir("/proc")
+        .expect("/proc")
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|child| {
+            std::fs::read_to_string(format!("/proc/{child}/stat")).is_ok_and(|stat| {
+                stat.rsplit_once(')')
+                    .and_then(|(_, rest)| rest.split_whitespace().nth(1)?.parse::<u32>().ok())
+                    == Some(pid)
+            })
+        })
+        .collect()
+}
+
 /// A run started with SIGINT ignored (`cmd &` in a script: the shell leaves background jobs
 /// alone) keeps ignoring it: a Ctrl-C meant for the foreground does not stop it.
 #[cfg(unix)]
@@ -578,11 +690,7 @@ fn ctrl_c_says_how_many_jobs_finished_and_how_to_resume() {
     assert_eq!(code, 0, "{stderr}");
     assert!(out.join("summary.md").exists());
     let (mut child, mut stderr, seen) = run_until_first_job(&file, &out, &["--force"]);
-    let status = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .expect("kill runs");
-    assert!(status.success());
+    send("INT", child.id());
     let mut rest = String::new();
     std::io::Read::read_to_string(&mut stderr, &mut rest).expect("stderr reads");
     let code = child.wait().expect("the run ends").code();
@@ -637,6 +745,62 @@ fn ctrl_c_says_how_many_jobs_finished_and_how_to_resume() {
     let whole = seconds("elapsed_s").expect("elapsed_s");
     assert!(whole > before, "{whole} after {before}");
     assert!(seconds("interrupted_after_s").is_none());
+}
+
+/// SIGTERM (`kill`, `timeout`, Slurm at a job's time limit) stops a run as Ctrl-C does, with
+/// exit code 143, even in a run started with SIGINT ignored (`cmd &` in a script), whose
+/// SIGINT stays ignored; the printed command resumes it.
+#[cfg(unix)]
+#[test]
+fn sigterm_stops_a_run_as_ctrl_c_does_even_with_sigint_ignored() {
+    let tmp = TempDir::new("sigterm");
+    let file = write(&tmp, TINY);
+    let out = tmp.path("out");
+    let mut command = Command::new("sh");
+    command
+        .args(["-c", "trap '' INT; exec \"$0\" \"$@\""])
+        .arg(env!("CARGO_BIN_EXE_plylab"))
+        .args([
+            "experiment",
+            text(&file),
+            "--out",
+            text(&out),
+            "--jobs",
+            "1",
+        ]);
+    let (mut child, mut stderr, seen) = until_first_job(command);
+    send("INT", child.id());
+    send("TERM", child.id());
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut stderr, &mut rest).expect("stderr reads");
+    let code = child.wait().expect("the run ends").code();
+    assert_eq!(code, Some(143), "{seen}{rest}");
+    assert!(rest.contains("terminated: finishing the jobs"), "{rest}");
+    assert!(!rest.contains("Ctrl-C again"), "SIGINT was caught: {rest}");
+    let message = rest
+        .lines()
+        .find(|l| l.starts_with("error: interrupted: "))
+        .unwrap_or_else(|| panic!("no interruption message in {rest}"));
+    assert!(
+        message.contains(&format!("of {TINY_JOBS} jobs finished")),
+        "{message}"
+    );
+    assert!(recorded_seconds(&out, "interrupted_after_s").is_some());
+    let command = rest
+        .lines()
+        .skip_while(|l| !l.starts_with("error: interrupted: "))
+        .nth(1)
+        .expect("the resume command")
+        .trim();
+    let words: Vec<&str> = command.split_whitespace().collect();
+    let (code, stdout, stderr) = plylab(&[&words[1..], &["--no-plot"]].concat());
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("kept from an earlier run"), "{stdout}");
+    let jobs: std::collections::BTreeSet<_> = rows(&out)
+        .into_iter()
+        .map(|(searcher, position, repetition, ..)| (searcher, position, repetition))
+        .collect();
+    assert_eq!(jobs.len(), TINY_JOBS, "{stdout}");
 }
 
 #[cfg(unix)]

@@ -161,7 +161,11 @@ pub fn run_games(
                 state.early_stop && state.stopped[slot.pairing]
             };
             if !stopped {
-                let (row, detail) = play(plan, slot, &engines, &out);
+                let (row, detail, engine_died) = play(plan, slot, &engines, &out);
+                if engine_died && interrupt::requested() {
+                    progress.suspend(|| eprintln!("{}", unrecorded(&row, detail.as_deref())));
+                    continue;
+                }
                 if let Some(detail) = detail {
                     let loser = if row.winner == super::play::Winner::First {
                         &row.second
@@ -313,14 +317,28 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
+/// The note for a game not recorded: an engine died in it after the run was interrupted.
+/// Slurm (at a job's time limit) and `kill` of a whole process group send SIGTERM to the
+/// engines too, so such a death says nothing of the engine; the game is played again on
+/// `--resume`.
+fn unrecorded(row: &GameRow, detail: Option<&str>) -> String {
+    format!(
+        "game {}: not recorded, played again on --resume: an engine died after the run was \
+         interrupted ({})",
+        row.game,
+        detail.unwrap_or(&row.reason)
+    )
+}
+
 /// Plays the game of `slot`, with engines from the pool; writes the engines' traffic to
-/// `out`/logs/ when the match asks for it or an engine died ([`write_engine_log`]).
+/// `out`/logs/ when the match asks for it or an engine died ([`write_engine_log`]). Returns
+/// the game's row, a forfeit's detail, and whether an engine died in it.
 fn play(
     plan: &MatchPlan,
     slot: &GameSlot,
     engines: &EnginePool,
     out: &Path,
-) -> (GameRow, Option<String>) {
+) -> (GameRow, Option<String>, bool) {
     let players = [&plan.players[slot.first], &plan.players[slot.second]];
     let mut taken = [slot.first, slot.second].map(|p| engines.take(plan, p));
     let mut external = [slot.first, slot.second].map(|p| engines.take_external(plan, p));
@@ -362,7 +380,12 @@ fn play(
             engines.give_back(player, engine);
         }
     }
-    (GameRow::new(plan, slot, &record), record.detail)
+    let engine_died = record.dead_engine.is_some();
+    (
+        GameRow::new(plan, slot, &record),
+        record.detail,
+        engine_died,
+    )
 }
 
 /// Writes `out`/logs/game-N.log: the game, then each engine player's traffic in the game

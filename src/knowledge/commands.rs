@@ -22,7 +22,8 @@ pub enum CommandError {
     /// Something failed while working (exit code 1).
     #[error("{0}")]
     Failed(String),
-    /// Ctrl-C stopped the work; what was finished is written (exit code 130).
+    /// Ctrl-C or SIGTERM stopped the work; what was finished is written (exit code 130 or
+    /// 143, [`crate::interrupt::exit_code`]).
     #[error("{0}")]
     Interrupted(String),
 }

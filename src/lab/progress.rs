@@ -5,11 +5,11 @@
 //! [`PLAIN_INTERVAL_S`] seconds, and for the last one: done/total, elapsed time and an
 //! estimate of the time left (issue 19, point 11).
 //!
-//! The first Ctrl-C (SIGINT) asks the run to stop: no new job starts, the running ones
-//! finish and their rows are written, and the run ends with [`crate::interrupt::requested`]
-//! true so that the caller can say how many jobs finished and how to resume. A second
-//! Ctrl-C ends the process at once, as Ctrl-C does without plylab's handler (issue 19,
-//! point 9).
+//! The first Ctrl-C (SIGINT) or SIGTERM asks the run to stop: no new job starts, the
+//! running ones finish and their rows are written, and the run ends with
+//! [`crate::interrupt::requested`] true so that the caller can say how many jobs finished
+//! and how to resume. A second ends the process at once, as Ctrl-C does without plylab's
+//! handler (issue 19, point 9).
 
 use std::io::IsTerminal;
 use std::sync::Mutex;

@@ -48,7 +48,7 @@ pub enum LearnError {
     /// Writing results failed.
     #[error("{0}")]
     Failed(String),
-    /// Stopped by Ctrl-C (exit code 130) after writing the checkpoint.
+    /// Stopped by Ctrl-C or SIGTERM (exit code 130 or 143) after writing the checkpoint.
     #[error("{0}")]
     Interrupted(String),
 }
@@ -706,7 +706,7 @@ pub fn run(path: &Path, options: &LearnOptions) -> Result<LearnReport, LearnErro
 enum Stop {
     /// `--stop-after` (for testing resumption): exit code 1.
     AsAsked,
-    /// Ctrl-C: exit code 130.
+    /// Ctrl-C or SIGTERM: exit code 130 or 143.
     Interrupted,
 }
 
