@@ -215,7 +215,8 @@ impl Table {
     }
 
     /// A compact table of about `megabytes` MiB (Pons's part 11): the largest prime number
-    /// of 8-byte slots that fits (at least 2).
+    /// of 8-byte slots that fits, and at least the smallest prime above 2^17 (a little over
+    /// 1 MiB), below which connect four's 49-bit keys would not be checked exactly.
     #[must_use]
     pub fn compact(megabytes: usize) -> Self {
         let count = compact_slot_count(megabytes);
@@ -500,9 +501,15 @@ fn bucket_count(megabytes: usize) -> usize {
     (megabytes.saturating_mul(1 << 20) / size_of::<Bucket>()).max(1)
 }
 
-/// Slots in a compact table of `megabytes` MiB: the largest prime that fits (at least 2).
+/// The fewest slots of a compact table: the smallest prime above 2^17, so that the index
+/// (the key modulo the slots) and the key's low 32 bits identify every key of up to 49 bits
+/// (connect four's, [`Game::exact_key`](crate::game::Game::exact_key)) exactly, at any size.
+const MIN_COMPACT_SLOTS: usize = 131_101;
+
+/// Slots in a compact table of `megabytes` MiB: the largest prime that fits, at least
+/// [`MIN_COMPACT_SLOTS`] (1 MiB and 232 bytes).
 fn compact_slot_count(megabytes: usize) -> usize {
-    prime_at_most((megabytes.saturating_mul(1 << 20) / size_of::<AtomicU64>()).max(2))
+    prime_at_most(megabytes.saturating_mul(1 << 20) / size_of::<AtomicU64>()).max(MIN_COMPACT_SLOTS)
 }
 
 /// `count` values made by `make`, in memory the kernel is asked to back with 2 MiB pages;
@@ -747,7 +754,7 @@ mod tests {
     fn compact_entries_keep_scores_moves_and_bounds() {
         let t = Table::compact(1);
         assert!(t.is_compact() && t.is_layout(1, true) && !t.is_layout(1, false));
-        assert_eq!(t.capacity(), 131_071, "the largest prime below 2^17");
+        assert_eq!(t.capacity(), 131_101, "the smallest prime above 2^17");
         for (key, ply, e) in [
             (1u64, 3, entry(score::win_in(7), 5)),
             (2, 0, entry(score::loss_in(9_999), 100)),
@@ -831,6 +838,30 @@ mod tests {
         assert_eq!(depth_read(&t, 500 * ONE_PLY), 255 * HALF_PLY);
         assert_eq!(depth_read(&compact, 2 * ONE_PLY + HALF_PLY), 2 * ONE_PLY);
         assert_eq!(depth_read(&compact, 500 * ONE_PLY), 127 * ONE_PLY);
+    }
+
+    #[test]
+    fn a_compact_table_of_any_size_checks_49_bit_keys_exactly() {
+        assert_eq!(prime_at_most(MIN_COMPACT_SLOTS), MIN_COMPACT_SLOTS);
+        assert!(prime_at_most(MIN_COMPACT_SLOTS - 1) <= 1 << 17);
+        // The index and the low 32 bits identify a key below slots × 2^32 (Chinese remainder
+        // theorem): 49-bit keys at the fewest slots.
+        assert!((MIN_COMPACT_SLOTS as u64) << 32 >= 1 << 49);
+        for megabytes in [0, 1] {
+            assert_eq!(Table::compact(megabytes).capacity(), MIN_COMPACT_SLOTS);
+        }
+        // Two keys with the same low 32 bits, 2^32 apart: in the fewest slots they index
+        // apart, so neither reads the other's entry.
+        let t = Table::compact(0);
+        let (a, b) = (5u64 << 32 | 77, 6u64 << 32 | 77);
+        t.store(a, 0, entry(10, 3));
+        assert_eq!(t.probe(a, 0), Some(entry(10, 3)));
+        assert_eq!(t.probe(b, 0), None);
+        assert_eq!(
+            Table::compact(2).capacity(),
+            262_139,
+            "the largest prime below 2^18"
+        );
     }
 
     #[test]
