@@ -358,6 +358,44 @@ fn engines_that_crash_hang_or_play_illegal_moves_forfeit_and_the_match_goes_on()
     }
 }
 
+/// An engine that answers `go` by writing without end, without newlines, is hung at its
+/// deadline, and what it wrote is not kept: the game is a forfeit within the timeout, under
+/// a 2 GB address-space limit (it had been read into memory without bound: the hang was
+/// never seen, and the process aborted when an allocation failed).
+#[cfg(unix)]
+#[test]
+fn an_engine_writing_without_end_is_hung_at_its_deadline() {
+    let dir = TempDir::new("arena-flood");
+    let text = arena(
+        "flood",
+        "game = \"chess\"\ngames = 2\nconcurrency = 1\nengine_timeout_ms = 1000\n\
+         openings = { positions = [\"startpos\"] }",
+        &[alphabeta("ab", "depth = 1"), fake("flood", "flood")],
+    );
+    let file = dir.path("flood.toml");
+    std::fs::write(&file, text).expect("write the arena file");
+    let out = dir.path("flood");
+    let script = format!(
+        "ulimit -v 2000000 && exec {} experiment {} --out {} --no-plot",
+        env!("CARGO_BIN_EXE_plylab"),
+        file.display(),
+        out.display()
+    );
+    let started = std::time::Instant::now();
+    let run = std::process::Command::new("sh")
+        .args(["-c", &script])
+        .output()
+        .expect("sh runs");
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(0), "{stderr}");
+    assert!(started.elapsed().as_secs() < 60, "{:?}", started.elapsed());
+    let (header, rows) = games(&out);
+    assert_eq!(rows.len(), 2, "both colours are played");
+    for row in &rows {
+        assert_eq!(row[col(&header, "reason")], "hang", "{row:?}");
+    }
+}
+
 #[test]
 fn an_engine_over_its_clock_loses_on_time() {
     let dir = TempDir::new("arena-slow");

@@ -7,14 +7,19 @@
 //! its standard error (`!`), each with the seconds since it started; the arena takes it
 //! after each game ([`EngineProcess::take_log`]) and writes it to the game's log file when
 //! asked to (`engine_log`) or when an engine crashed or hung. At most [`LOG_LINES`] lines
-//! are kept between two takes (the oldest dropped first).
+//! and [`LOG_BYTES`] bytes are kept between two takes (the oldest dropped first).
+//!
+//! Nothing an engine writes can exhaust memory or outlast a deadline: lines are split at
+//! [`MAX_LINE`] bytes, at most [`QUEUED_LINES`] wait unread (the reader thread then blocks,
+//! and the engine with it on its full pipe), and a wait ends at its deadline even while
+//! lines keep coming (an engine writing without end, newlines or not, is hung).
 
 use std::collections::VecDeque;
 use std::fmt;
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::path::Path;
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, sync_channel};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -25,20 +30,33 @@ use super::engine::{EngineError, QUIT_GRACE};
 /// (so that an engine writing without newlines cannot exhaust memory).
 const MAX_LINE: u64 = 64 * 1024;
 
+/// The most output lines read from an engine and not yet taken by its client.
+const QUEUED_LINES: usize = 256;
+
 /// The most log lines kept between two [`EngineProcess::take_log`] calls.
 pub(crate) const LOG_LINES: usize = 20_000;
+
+/// The most bytes of log lines kept between two [`EngineProcess::take_log`] calls.
+const LOG_BYTES: usize = 16 << 20;
 
 /// A process's traffic log, shared with its reader threads.
 #[derive(Clone)]
 struct Log {
-    lines: Arc<Mutex<VecDeque<String>>>,
+    kept: Arc<Mutex<Kept>>,
     start: Instant,
+}
+
+/// The lines a [`Log`] keeps, and their bytes.
+#[derive(Default)]
+struct Kept {
+    lines: VecDeque<String>,
+    bytes: usize,
 }
 
 impl Log {
     fn new() -> Self {
         Self {
-            lines: Arc::new(Mutex::new(VecDeque::new())),
+            kept: Arc::default(),
             start: Instant::now(),
         }
     }
@@ -46,16 +64,19 @@ impl Log {
     /// Adds `text` with its direction mark (`>` sent, `<` read, `!` standard error).
     fn note(&self, mark: char, text: &str) {
         let line = format!("{:9.3} {mark} {text}", self.start.elapsed().as_secs_f64());
-        let mut lines = self.lines.lock().unwrap_or_else(PoisonError::into_inner);
-        if lines.len() >= LOG_LINES {
-            lines.pop_front();
+        let mut kept = self.kept.lock().unwrap_or_else(PoisonError::into_inner);
+        kept.bytes += line.len();
+        kept.lines.push_back(line);
+        while kept.lines.len() > LOG_LINES || kept.bytes > LOG_BYTES {
+            let dropped = kept.lines.pop_front().map_or(0, |l| l.len());
+            kept.bytes -= dropped;
         }
-        lines.push_back(line);
     }
 
     fn take(&self) -> Vec<String> {
-        let mut lines = self.lines.lock().unwrap_or_else(PoisonError::into_inner);
-        lines.drain(..).collect()
+        let mut kept = self.kept.lock().unwrap_or_else(PoisonError::into_inner);
+        kept.bytes = 0;
+        kept.lines.drain(..).collect()
     }
 }
 
@@ -144,7 +165,7 @@ impl EngineProcess {
             return Err(spawn_error(abandon(child, io::Error::other("no pipes"))));
         };
         let log = Log::new();
-        let (tx, lines) = channel();
+        let (tx, lines) = sync_channel(QUEUED_LINES);
         let out_log = log.clone();
         let reader = thread::Builder::new()
             .name(reader.to_owned())
@@ -209,8 +230,9 @@ impl EngineProcess {
         lines
     }
 
-    /// Reads lines until `answer` returns a value for one, before the deadline.
-    /// `expected` names the awaited line in error messages.
+    /// Reads lines until `answer` returns a value for one, before the deadline (or among
+    /// the lines already queued when it passed). `expected` names the awaited line in error
+    /// messages.
     pub(crate) fn wait_for<T>(
         &mut self,
         deadline: &Deadline,
@@ -218,8 +240,17 @@ impl EngineProcess {
         mut answer: impl FnMut(&str) -> Option<T>,
     ) -> Result<T, EngineError> {
         self.check_alive()?;
+        // Lines read since the deadline passed: those queued then are still in time.
+        let mut late = 0;
         loop {
-            match self.lines.recv_timeout(deadline.left()) {
+            let left = deadline.left();
+            if left.is_zero() {
+                late += 1;
+                if late > QUEUED_LINES {
+                    return Err(self.hung(deadline.timeout));
+                }
+            }
+            match self.lines.recv_timeout(left) {
                 Ok(line) => {
                     if let Some(value) = answer(&line) {
                         return Ok(value);

@@ -13,6 +13,8 @@ MODE decides how it misbehaves:
 - `slow`: like `ok`, but thinks 400 ms before each `bestmove`, and plays a legal first
   move for either side (g1f3 as White, g8f6 as Black, from the standard start), so that an
   arena on a short clock sees it lose on time;
+- `flood`: like `ok`, but answers `go` by writing without end, with no line end, to its
+  output and its standard error (64 KiB at a time);
 - `garbage`: like `ok`, but writes junk before `uciok`, `readyok` and `bestmove`: unknown
   words, empty lines, broken `info` lines, bytes that are not UTF-8, CRLF line ends, a line
   of 100 000 characters, an `info string` that looks like a report.
@@ -25,7 +27,7 @@ end of its input. Standard library only.
 import sys
 import time
 
-MODES = ("ok", "crash", "hang", "crash_on_start", "garbage", "slow")
+MODES = ("ok", "crash", "hang", "crash_on_start", "garbage", "slow", "flood")
 
 JUNK = [
     b"hello there\n",
@@ -105,6 +107,10 @@ class Fake:
         if self.mode == "hang":
             while True:
                 time.sleep(60)
+        if self.mode == "flood":
+            while True:
+                sys.stdout.buffer.write(b"x" * 65536)
+                sys.stderr.buffer.write(b"y" * 65536)
         if self.mode == "slow":
             time.sleep(0.4)
             self.move = "g1f3" if self.plies % 2 == 0 else "g8f6"
