@@ -915,7 +915,7 @@ fn next_streak(
 #[must_use]
 pub fn rule_reason<G: Game>(pos: &G, outcome: Outcome) -> &'static str {
     if let Some(chess) = (pos as &dyn Any).downcast_ref::<Chess>() {
-        return chess_reason(chess);
+        return chess.end_reason().unwrap_or("rules");
     }
     match (G::NAME, outcome) {
         ("connect4", Outcome::Loss) => "four in a row",
@@ -929,21 +929,6 @@ pub fn rule_reason<G: Game>(pos: &G, outcome: Outcome) -> &'static str {
         }
         (_, Outcome::Draw) => "board full",
         _ => "rules",
-    }
-}
-
-/// Why a chess game is over ([`Game::status`] decides that it is).
-fn chess_reason(c: &Chess) -> &'static str {
-    if !c.has_moves() {
-        if c.in_check() {
-            "checkmate"
-        } else {
-            "stalemate"
-        }
-    } else if c.insufficient_material() {
-        "insufficient material"
-    } else {
-        "fifty moves"
     }
 }
 

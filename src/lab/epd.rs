@@ -158,13 +158,13 @@ pub fn parse_line(text: &str, line: usize) -> Result<EpdRecord, ParseError> {
         // A lone `-` where a counter would stand (no opcode starts with one).
         rest = after.trim_start();
     }
+    let (operations, comment) = split_operations(rest)?;
     let mut fen = fen_fields.join(" ");
-    if let Some((h, f)) = counters {
+    if let Some((h, f)) = with_counter_operations(counters, &operations)? {
         fen = format!("{fen} {h} {f}");
     }
     let position =
         Chess::parse_position(&fen).map_err(|e| ParseError::new(format!("bad FEN: {e}")))?;
-    let (operations, comment) = split_operations(rest)?;
     let mut record = EpdRecord {
         line,
         fen,
@@ -220,6 +220,47 @@ fn leading_counters(rest: &str) -> (Option<(u32, u32)>, &str) {
         }
     }
     (None, rest)
+}
+
+/// The FEN counters: those of a 6-field line, or those the operations `hmvc` (halfmove
+/// clock) and `fmvn` (fullmove number) give (Edwards 1994, 16.2.5: EPD's own way to carry
+/// them; the other defaults to 0 or 1); both ways at once must agree.
+fn with_counter_operations(
+    counters: Option<(u32, u32)>,
+    operations: &[EpdOperation],
+) -> Result<Option<(u32, u32)>, ParseError> {
+    let read = |opcode: &str, what: &str| -> Result<Option<u32>, ParseError> {
+        let Some(op) = operations.iter().find(|op| op.opcode == opcode) else {
+            return Ok(None);
+        };
+        let value = op.operands.first().map_or("", String::as_str);
+        match value.parse::<u32>() {
+            Ok(n) if op.operands.len() == 1 && (opcode != "fmvn" || n >= 1) => Ok(Some(n)),
+            _ => Err(ParseError::new(format!(
+                "{opcode} `{}` is not a {what}",
+                op.operands.join(" ")
+            ))),
+        }
+    };
+    let halfmove = read("hmvc", "halfmove clock")?;
+    let fullmove = read("fmvn", "fullmove number (1 or more)")?;
+    match counters {
+        Some((h, f)) => {
+            for (given, field, opcode, what) in [
+                (halfmove, h, "hmvc", "halfmove clock"),
+                (fullmove, f, "fmvn", "fullmove number"),
+            ] {
+                if let Some(n) = given.filter(|&n| n != field) {
+                    return Err(ParseError::new(format!(
+                        "{opcode} {n} disagrees with the line's {what} {field}"
+                    )));
+                }
+            }
+            Ok(counters)
+        }
+        None if halfmove.is_none() && fullmove.is_none() => Ok(None),
+        None => Ok(Some((halfmove.unwrap_or(0), fullmove.unwrap_or(1)))),
+    }
 }
 
 /// Splits the operations at `;` outside quotes; text after the last `;` is a comment unless
@@ -360,6 +401,7 @@ fn apply(record: &mut EpdRecord, op: &EpdOperation) -> Result<(), ParseError> {
             if op.opcode == "bm" && read_mate_sign(record, &op.operands)? {
                 return Ok(());
             }
+            refuse_if_over(&record.position, &op.opcode)?;
             let written = move_words(op)?;
             let given = if op.opcode == "bm" {
                 &record.best
@@ -390,6 +432,7 @@ fn apply(record: &mut EpdRecord, op: &EpdOperation) -> Result<(), ParseError> {
             set_mate_in(record, mate_count(&record.position, count, "dm", count)?)?;
         }
         "pv" => {
+            refuse_if_over(&record.position, "pv")?;
             let mut pos = record.position.clone();
             for m in &op.operands {
                 let mv = resolve(&pos, m).map_err(with_op)?;
@@ -472,9 +515,22 @@ fn read_ce(record: &mut EpdRecord, op: &EpdOperation) -> Result<(), ParseError> 
 /// deeper than [`crate::search::MAX_DEPTH`].
 pub const MAX_MATE_MOVES: u32 = crate::search::MAX_DEPTH.div_ceil(2);
 
+/// Refuses operation `opcode` (a move to judge) where the game is over, by the rules the
+/// searches apply (checkmate, stalemate, the fifty-move rule, insufficient material): no
+/// search gives a move there, so the position could only count as missed.
+fn refuse_if_over(position: &Chess, opcode: &str) -> Result<(), ParseError> {
+    match position.end_reason() {
+        Some(reason) => Err(ParseError::new(format!(
+            "{opcode}: the game is over ({reason}): there is no move to judge"
+        ))),
+        None => Ok(()),
+    }
+}
+
 /// The mate count `n` of operation `opcode` (whose operand reads `value`) at `position`: 1
 /// to [`MAX_MATE_MOVES`], where the game goes on (a mate to come, given or taken, in a
-/// position already mate or stalemate is a wrong record, not a puzzle).
+/// position already over, by mate, stalemate or a rule draw, is a wrong record, not a
+/// puzzle).
 fn mate_count(position: &Chess, n: &str, opcode: &str, value: &str) -> Result<u32, ParseError> {
     let n: u32 = n
         .parse()
@@ -491,17 +547,15 @@ fn mate_count(position: &Chess, n: &str, opcode: &str, value: &str) -> Result<u3
             "{opcode} `{value}`: a mate in more than {MAX_MATE_MOVES} moves is deeper than any search here"
         )));
     }
-    if !position.has_moves() {
-        let over = if position.in_check() {
-            "checkmate"
-        } else {
-            "stalemate"
-        };
-        return Err(ParseError::new(format!(
+    match position.end_reason() {
+        Some(over) if !position.has_moves() => Err(ParseError::new(format!(
             "{opcode} `{value}`: the side to move has no legal move ({over}): no mate is to come"
-        )));
+        ))),
+        Some(over) => Err(ParseError::new(format!(
+            "{opcode} `{value}`: the game is over ({over}): no mate is to come"
+        ))),
+        None => Ok(n),
     }
-    Ok(n)
 }
 
 /// Records a mate in `n`, refusing one that disagrees with a count already read (`ce +M2;
@@ -635,22 +689,22 @@ mod tests {
     #[test]
     fn malformed_lines_say_why() {
         let why = |line: &str| parse_line(line, 1).expect_err(line).to_string();
-        assert!(why("4k3/8/8/8/8/8/8/4K3 w -").contains("4 FEN fields"));
+        assert!(why("4k3/8/8/8/8/8/P7/4K3 w -").contains("4 FEN fields"));
         assert!(why("4k3/8/8/8/8/8/8/4KX2 w - - bm Kd1;").contains("bad FEN"));
-        assert!(why("4k3/8/8/8/8/8/8/4K3 w - - bm Qd1;").contains("bm: `Qd1` is not a legal"));
-        assert!(why("4k3/8/8/8/8/8/8/4K3 w - - am Ke3;").contains("am: `Ke3`"));
-        assert!(why("4k3/8/8/8/8/8/8/4K3 w - - bm;").contains("without a move"));
+        assert!(why("4k3/8/8/8/8/8/P7/4K3 w - - bm Qd1;").contains("bm: `Qd1` is not a legal"));
+        assert!(why("4k3/8/8/8/8/8/P7/4K3 w - - am Ke3;").contains("am: `Ke3`"));
+        assert!(why("4k3/8/8/8/8/8/P7/4K3 w - - bm;").contains("without a move"));
         let alone = why("1k1r4/pp1b1R2/3q2pp/4p3/2B5/4Q3/PPP2B2/2K5 b - - bm + Qd1;");
         assert!(
             alone.contains("`+` is a check or mate sign with no move before it"),
             "{alone}"
         );
-        assert!(why("4k3/8/8/8/8/8/8/4K3 w - - id \"open;").contains("not closed"));
-        assert!(why("4k3/8/8/8/8/8/8/4K3 w - - ce +Mx;").contains("mate count"));
-        assert!(why("4k3/8/8/8/8/8/8/4K3 w - - ce +M0;").contains("starts at 1"));
-        assert!(why("4k3/8/8/8/8/8/8/4K3 w - - ce +M4294967295;").contains("deeper than any"));
-        assert!(why("4k3/8/8/8/8/8/8/4K3 w - - dm 0;").contains("dm `0`: a mate count starts"));
-        assert!(why("4k3/8/8/8/8/8/8/4K3 w - - ce +M2; dm 3;").contains("ce and dm disagree"));
+        assert!(why("4k3/8/8/8/8/8/P7/4K3 w - - id \"open;").contains("not closed"));
+        assert!(why("4k3/8/8/8/8/8/P7/4K3 w - - ce +Mx;").contains("mate count"));
+        assert!(why("4k3/8/8/8/8/8/P7/4K3 w - - ce +M0;").contains("starts at 1"));
+        assert!(why("4k3/8/8/8/8/8/P7/4K3 w - - ce +M4294967295;").contains("deeper than any"));
+        assert!(why("4k3/8/8/8/8/8/P7/4K3 w - - dm 0;").contains("dm `0`: a mate count starts"));
+        assert!(why("4k3/8/8/8/8/8/P7/4K3 w - - ce +M2; dm 3;").contains("ce and dm disagree"));
         // A mate to come where the game is over: stalemate, then checkmate.
         let stalemate = "7k/5Q2/6K1/8/8/8/8/8 b - -";
         for claim in ["ce +M1;", "ce -M1;", "dm 2;", "bm #1;", "bm #-1;"] {
@@ -664,19 +718,54 @@ mod tests {
         assert!(mated.contains("(checkmate): no mate is to come"), "{mated}");
         // The game going on, the same claims read.
         assert!(parse_line("7k/5Q2/6K1/8/8/8/8/8 w - - ce +M1;", 1).is_ok());
-        let both = why("4k3/8/8/8/8/8/8/4K3 w - - bm Kd2 Kd1; am Kd1;");
+        // Over by a rule draw, which the searches apply: no move or mate is to be judged.
+        let fifty = "7k/5Q2/6K1/8/8/8/8/8 w - - 100 80";
+        for claim in [
+            "bm Qg7;", "am Qf8;", "pv Qg7;", "dm 1;", "ce +M1;", "bm #1;",
+        ] {
+            let message = why(&format!("{fifty} {claim}"));
+            assert!(
+                message.contains("the game is over (fifty moves)"),
+                "{claim}: {message}"
+            );
+        }
+        let bare = why("4k3/8/8/8/8/8/8/4K3 w - - bm Kd2;");
+        assert!(
+            bare.contains("bm: the game is over (insufficient material)"),
+            "{bare}"
+        );
+        assert!(
+            parse_line(&format!("{fifty} ce 0;"), 1).is_ok(),
+            "a draw's value reads"
+        );
+        // EPD's own counters, hmvc and fmvn, are read, and must agree with FEN counters.
+        let late = why("7k/5Q2/6K1/8/8/8/8/8 w - - hmvc 100; bm Qg7;");
+        assert!(late.contains("the game is over (fifty moves)"), "{late}");
+        let fen = |line: &str| parse_line(line, 1).expect(line).fen;
+        let counted = fen("7k/5Q2/6K1/8/8/8/8/8 w - - hmvc 99; fmvn 40; bm Qg7;");
+        assert_eq!(counted, "7k/5Q2/6K1/8/8/8/8/8 w - - 99 40");
+        let agreeing = fen("7k/5Q2/6K1/8/8/8/8/8 w - - 3 7 hmvc 3; fmvn 7;");
+        assert_eq!(agreeing, "7k/5Q2/6K1/8/8/8/8/8 w - - 3 7");
+        let apart = why("7k/5Q2/6K1/8/8/8/8/8 w - - 3 7 hmvc 4;");
+        assert!(
+            apart.contains("hmvc 4 disagrees with the line's halfmove clock 3"),
+            "{apart}"
+        );
+        assert!(why("7k/5Q2/6K1/8/8/8/8/8 w - - hmvc -1;").contains("hmvc `-1` is not a"));
+        assert!(why("7k/5Q2/6K1/8/8/8/8/8 w - - fmvn 0;").contains("fmvn `0` is not a"));
+        let both = why("4k3/8/8/8/8/8/P7/4K3 w - - bm Kd2 Kd1; am Kd1;");
         assert!(
             both.contains("`Kd1` is both a best move (bm) and a move to avoid"),
             "{both}"
         );
-        assert!(why("4k3/8/8/8/8/8/8/4K3 w - - pv Kd2 Kd2;").contains("pv: `Kd2`"));
-        assert!(why("4k3/8/8/8/8/8/8/4K3 w - - 7x bm Kd2;").contains("opcode"));
-        let uci = why("4k3/8/8/8/8/8/8/4K3 w - - bm e1d2;");
+        assert!(why("4k3/8/8/8/8/8/P7/4K3 w - - pv Kd2 Kd2;").contains("pv: `Kd2`"));
+        assert!(why("4k3/8/8/8/8/8/P7/4K3 w - - 7x bm Kd2;").contains("opcode"));
+        let uci = why("4k3/8/8/8/8/8/P7/4K3 w - - bm e1d2;");
         assert!(
             uci.contains("`e1d2` is UCI notation: EPD writes moves in SAN, here `Kd2`"),
             "{uci}"
         );
-        let twice = why("4k3/8/8/8/8/8/8/4K3 w - - bm Kd2; bm Kd1;");
+        let twice = why("4k3/8/8/8/8/8/P7/4K3 w - - bm Kd2; bm Kd1;");
         assert!(twice.contains("a second `bm` operation"), "{twice}");
     }
 }

@@ -222,6 +222,22 @@ impl Chess {
         self.board.generate_moves(|_| true)
     }
 
+    /// Why the game is over ([`Game::status`]): `checkmate`, `stalemate`, `insufficient
+    /// material` or `fifty moves`; `None` while it goes on.
+    #[must_use]
+    pub fn end_reason(&self) -> Option<&'static str> {
+        match self.status() {
+            Status::Ongoing => None,
+            Status::Over(_) if !self.has_moves() => Some(if self.in_check() {
+                "checkmate"
+            } else {
+                "stalemate"
+            }),
+            Status::Over(_) if self.insufficient_material() => Some("insufficient material"),
+            Status::Over(_) => Some("fifty moves"),
+        }
+    }
+
     /// Whether neither side can ever checkmate whatever is played (FIDE 5.2.2), in the
     /// cases recognised here: no pawns, rooks or queens on the board, and either at most one
     /// knight or bishop in all, or no knights and every bishop on squares of one colour
