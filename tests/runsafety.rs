@@ -527,13 +527,9 @@ fn ctrl_c_stops_a_match_between_games_and_it_resumes() {
     assert_eq!(moves(&out), moves(&whole));
 }
 
-/// Ctrl-C at the terminal reaches the whole foreground process group: the engines a match
-/// started must not get it, or the games they are playing end as crashes (a forfeit that
-/// `--resume` then keeps). The engine here is plylab's own UCI front.
-#[cfg(unix)]
-#[test]
-fn ctrl_c_at_the_terminal_leaves_the_engines_playing() {
-    let tmp = TempDir::new("ctrl-c-engine");
+/// Writes a chess match of 8 games between plylab's UCI front (`uci --ordered`) and
+/// in-process alpha-beta, both to `depth`; returns its file.
+fn engine_match(tmp: &TempDir, depth: u32) -> PathBuf {
     let file = tmp.path("match.toml");
     std::fs::write(
         &file,
@@ -542,23 +538,22 @@ fn ctrl_c_at_the_terminal_leaves_the_engines_playing() {
              games = 8\nopenings = {{ random_plies = 4 }}\nconcurrency = 2\nmax_plies = 120\n\
              [[searchers]]\nlabel = \"uci\"\n\
              engine = {{ cmd = \"{}\", args = [\"uci\", \"--ordered\"] }}\n\
-             limits = {{ depth = 3 }}\n[[searchers]]\nlabel = \"ab\"\n\
-             algorithm = \"alphabeta\"\nlimits = {{ depth = 3 }}\n",
+             limits = {{ depth = {depth} }}\n[[searchers]]\nlabel = \"ab\"\n\
+             algorithm = \"alphabeta\"\nlimits = {{ depth = {depth} }}\n",
             env!("CARGO_BIN_EXE_plylab")
         ),
     )
     .expect("write the match");
-    let out = tmp.path("out");
-    let games = out.join("games.csv");
-    let lines = || std::fs::read_to_string(&games).map_or(0, |t| t.lines().count());
-    let args = ["experiment", text(&file), "--out", text(&out)];
-    let (code, stderr) = common::interrupted_when(&args, || lines() >= 2);
-    assert_eq!(code, Some(130), "{stderr}");
-    assert!(!stderr.contains("forfeits"), "{stderr}");
-    let (code, _, stderr) = experiment(&file, &out, &["--no-plot", "--resume"]);
+    file
+}
+
+/// Resumes the interrupted match `file` in `out`, and checks that its games (moves and
+/// endings) are those of the same match run straight through.
+fn resumes_to_the_whole_match(tmp: &TempDir, file: &Path, out: &Path) {
+    let (code, _, stderr) = experiment(file, out, &["--no-plot", "--resume"]);
     assert_eq!(code, 0, "{stderr}");
     let whole = tmp.path("whole");
-    let (code, _, stderr) = experiment(&file, &whole, &["--no-plot"]);
+    let (code, _, stderr) = experiment(file, &whole, &["--no-plot"]);
     assert_eq!(code, 0, "{stderr}");
     let results = |dir: &Path| -> Vec<(String, String, String)> {
         common::games_csv(dir)
@@ -566,7 +561,25 @@ fn ctrl_c_at_the_terminal_leaves_the_engines_playing() {
             .map(|g| (g["game"].clone(), g["line"].clone(), g["reason"].clone()))
             .collect()
     };
-    assert_eq!(results(&out), results(&whole));
+    assert_eq!(results(out), results(&whole));
+}
+
+/// Ctrl-C at the terminal reaches the whole foreground process group: the engines a match
+/// started must not get it, or the games they are playing end as crashes (a forfeit that
+/// `--resume` then keeps). The engine here is plylab's own UCI front.
+#[cfg(unix)]
+#[test]
+fn ctrl_c_at_the_terminal_leaves_the_engines_playing() {
+    let tmp = TempDir::new("ctrl-c-engine");
+    let file = engine_match(&tmp, 3);
+    let out = tmp.path("out");
+    let games = out.join("games.csv");
+    let lines = || std::fs::read_to_string(&games).map_or(0, |t| t.lines().count());
+    let args = ["experiment", text(&file), "--out", text(&out)];
+    let (code, stderr) = common::interrupted_when(&args, || lines() >= 2);
+    assert_eq!(code, Some(130), "{stderr}");
+    assert!(!stderr.contains("forfeits"), "{stderr}");
+    resumes_to_the_whole_match(&tmp, &file, &out);
 }
 
 /// Slurm, at a job's time limit, sends SIGTERM to every process of the job: the engines of a
@@ -576,20 +589,7 @@ fn ctrl_c_at_the_terminal_leaves_the_engines_playing() {
 #[test]
 fn sigterm_to_the_engines_too_forfeits_no_game() {
     let tmp = TempDir::new("sigterm-engines");
-    let file = tmp.path("match.toml");
-    std::fs::write(
-        &file,
-        format!(
-            "name = \"e\"\nseed = 9\n[match]\ngame = \"chess\"\nformat = \"round_robin\"\n\
-             games = 8\nopenings = {{ random_plies = 4 }}\nconcurrency = 2\nmax_plies = 120\n\
-             [[searchers]]\nlabel = \"uci\"\n\
-             engine = {{ cmd = \"{}\", args = [\"uci\", \"--ordered\"] }}\n\
-             limits = {{ depth = 4 }}\n[[searchers]]\nlabel = \"ab\"\n\
-             algorithm = \"alphabeta\"\nlimits = {{ depth = 4 }}\n",
-            env!("CARGO_BIN_EXE_plylab")
-        ),
-    )
-    .expect("write the match");
+    let file = engine_match(&tmp, 4);
     let out = tmp.path("out");
     let games = out.join("games.csv");
     let lines = || std::fs::read_to_string(&games).map_or(0, |t| t.lines().count());
@@ -625,18 +625,7 @@ fn sigterm_to_the_engines_too_forfeits_no_game() {
         .map(|g| g["reason"].clone())
         .collect();
     assert!(reasons.iter().all(|r| r != "crash"), "{reasons:?}");
-    let (code, _, stderr) = experiment(&file, &out, &["--no-plot", "--resume"]);
-    assert_eq!(code, 0, "{stderr}");
-    let whole = tmp.path("whole");
-    let (code, _, stderr) = experiment(&file, &whole, &["--no-plot"]);
-    assert_eq!(code, 0, "{stderr}");
-    let results = |dir: &Path| -> Vec<(String, String, String)> {
-        common::games_csv(dir)
-            .into_iter()
-            .map(|g| (g["game"].clone(), g["line"].clone(), g["reason"].clone()))
-            .collect()
-    };
-    assert_eq!(results(&out), results(&whole));
+    resumes_to_the_whole_match(&tmp, &file, &out);
 }
 
 /// The processes whose parent is `pid` (Linux's /proc/PID/stat: the parent is the field
@@ -656,6 +645,31 @@ fn children(pid: u32) -> Vec<u32> {
         .collect()
 }
 
+/// `experiment FILE --out OUT --jobs 1` plus `extra`, started as a script's `cmd &` starts
+/// it: with SIGINT ignored.
+#[cfg(unix)]
+fn with_sigint_ignored(file: &Path, out: &Path, extra: &[&str]) -> Command {
+    let mut command = Command::new("sh");
+    command
+        .args(["-c", "trap '' INT; exec \"$0\" \"$@\""])
+        .arg(env!("CARGO_BIN_EXE_plylab"))
+        .args(["experiment", text(file), "--out", text(out), "--jobs", "1"])
+        .args(extra);
+    command
+}
+
+/// The interruption message of an interrupted run's stderr, and the command it prints to
+/// resume (on the next line).
+fn interruption(stderr: &str) -> (&str, &str) {
+    let mut lines = stderr
+        .lines()
+        .skip_while(|l| !l.starts_with("error: interrupted: "));
+    let message = lines
+        .next()
+        .unwrap_or_else(|| panic!("no interruption message in {stderr}"));
+    (message, lines.next().expect("the resume command").trim())
+}
+
 /// A run started with SIGINT ignored (`cmd &` in a script: the shell leaves background jobs
 /// alone) keeps ignoring it: a Ctrl-C meant for the foreground does not stop it.
 #[cfg(unix)]
@@ -664,12 +678,7 @@ fn a_run_started_with_sigint_ignored_ignores_it() {
     let tmp = TempDir::new("sigint-ignored");
     let file = write(&tmp, TINY);
     let out = tmp.path("out");
-    let mut command = Command::new("sh");
-    command
-        .args(["-c", "trap '' INT; exec \"$0\" \"$@\""])
-        .arg(env!("CARGO_BIN_EXE_plylab"))
-        .args(["experiment", text(&file), "--out", text(&out)])
-        .args(["--jobs", "1", "--no-plot"]);
+    let command = with_sigint_ignored(&file, &out, &["--no-plot"]);
     // Interrupted once a job's rows are in (the header, then at least one row).
     let csv = out.join("searches.csv");
     let lines = || std::fs::read_to_string(&csv).map_or(0, |t| t.lines().count());
@@ -695,10 +704,7 @@ fn ctrl_c_says_how_many_jobs_finished_and_how_to_resume() {
     std::io::Read::read_to_string(&mut stderr, &mut rest).expect("stderr reads");
     let code = child.wait().expect("the run ends").code();
     assert_eq!(code, Some(130), "{seen}{rest}");
-    let message = rest
-        .lines()
-        .find(|l| l.starts_with("error: interrupted: "))
-        .unwrap_or_else(|| panic!("no interruption message in {rest}"));
+    let (message, command) = interruption(&rest);
     let finished: usize = message["error: interrupted: ".len()..]
         .split_whitespace()
         .next()
@@ -709,12 +715,6 @@ fn ctrl_c_says_how_many_jobs_finished_and_how_to_resume() {
         "{message}"
     );
     assert!((1..TINY_JOBS).contains(&finished), "{message}");
-    let command = rest
-        .lines()
-        .skip_while(|l| !l.starts_with("error: interrupted: "))
-        .nth(1)
-        .expect("the resume command")
-        .trim();
     assert!(command.ends_with("--resume"), "{command}");
     assert!(!command.contains("--force"), "{command}");
     // No summary or chart of the earlier run is left to disagree with the CSV.
@@ -756,18 +756,7 @@ fn sigterm_stops_a_run_as_ctrl_c_does_even_with_sigint_ignored() {
     let tmp = TempDir::new("sigterm");
     let file = write(&tmp, TINY);
     let out = tmp.path("out");
-    let mut command = Command::new("sh");
-    command
-        .args(["-c", "trap '' INT; exec \"$0\" \"$@\""])
-        .arg(env!("CARGO_BIN_EXE_plylab"))
-        .args([
-            "experiment",
-            text(&file),
-            "--out",
-            text(&out),
-            "--jobs",
-            "1",
-        ]);
+    let command = with_sigint_ignored(&file, &out, &[]);
     let (mut child, mut stderr, seen) = until_first_job(command);
     send("INT", child.id());
     send("TERM", child.id());
@@ -777,21 +766,12 @@ fn sigterm_stops_a_run_as_ctrl_c_does_even_with_sigint_ignored() {
     assert_eq!(code, Some(143), "{seen}{rest}");
     assert!(rest.contains("terminated: finishing the jobs"), "{rest}");
     assert!(!rest.contains("Ctrl-C again"), "SIGINT was caught: {rest}");
-    let message = rest
-        .lines()
-        .find(|l| l.starts_with("error: interrupted: "))
-        .unwrap_or_else(|| panic!("no interruption message in {rest}"));
+    let (message, command) = interruption(&rest);
     assert!(
         message.contains(&format!("of {TINY_JOBS} jobs finished")),
         "{message}"
     );
     assert!(recorded_seconds(&out, "interrupted_after_s").is_some());
-    let command = rest
-        .lines()
-        .skip_while(|l| !l.starts_with("error: interrupted: "))
-        .nth(1)
-        .expect("the resume command")
-        .trim();
     let words: Vec<&str> = command.split_whitespace().collect();
     let (code, stdout, stderr) = plylab(&[&words[1..], &["--no-plot"]].concat());
     assert_eq!(code, 0, "{stderr}");
