@@ -292,7 +292,10 @@ pub fn wilcoxon(differences: &[f64]) -> Option<f64> {
         return Some(1.0);
     }
     let diff = v - mean;
-    let z = (diff - 0.5 * diff.signum()) / var.sqrt();
+    // R's `sign(z) * 0.5`: no correction where the statistic is at its mean (Rust's
+    // `signum` of 0.0 is 1, which would push z off 0 and the p-value below 1).
+    let correction = if diff == 0.0 { 0.0 } else { 0.5 * diff.signum() };
+    let z = (diff - correction) / var.sqrt();
     let phi = Normal::standard().cdf(z);
     Some((2.0 * phi.min(1.0 - phi)).min(1.0))
 }
@@ -417,6 +420,9 @@ mod tests {
     fn rank_and_sign_tests_match_r() {
         let p = wilcoxon(&SLEEP).unwrap();
         assert!(close(p, 0.009_091, 5e-6), "{p}");
+        // V = 3 = n(n + 1)/4: wilcox.test(c(0.2297, 0.3435, -0.3937), exact = FALSE)
+        // gives p = 1 (with the correction pushed to one side it had been 0.789).
+        assert_eq!(wilcoxon(&[0.2297, 0.3435, -0.3937]), Some(1.0));
         // 9 positive, 1 zero: 2 / 2^9.
         assert!(close(sign_test(0, 9), 2.0 / 512.0, 1e-12));
         assert_eq!(sign_test(5, 5), 1.0);
