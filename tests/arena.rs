@@ -235,6 +235,41 @@ fn sprt_stops_a_lopsided_pairing_early() {
     assert_eq!(s[7] == *"1.0000", s[9].is_empty(), "{s:?}");
 }
 
+/// The SPRT reads each pairing's games in schedule order whatever order they finish in, so
+/// a match stopped early keeps the same games on 1 and 4 games at a time (it had read them
+/// in finishing order: the verdict came at another game from run to run, and a pairing
+/// past its verdict could read `continue`).
+#[test]
+fn an_sprt_stops_at_the_same_game_whatever_the_concurrency() {
+    let dir = TempDir::new("arena-sprt-order");
+    let text = arena(
+        "order",
+        "game = \"connect4\"\ngames = 61\npairs = false\nopenings = { random_plies = 6 }\n\
+         concurrency = 1\n\n[match.sprt]\nelo0 = 0\nelo1 = 100",
+        &[
+            alphabeta("d5", "depth = 5"),
+            alphabeta("d4", "depth = 4"),
+            "[[searchers]]\nlabel = \"uct\"\nalgorithm = \"uct\"\nlimits = { nodes = 200 }\n"
+                .to_owned(),
+        ],
+    );
+    let played = |name: &str, jobs: &str| {
+        let out = run(&dir, name, &text, &["--jobs", jobs]);
+        let (header, rows) = games(&out);
+        let sprt: Vec<String> = [("d5", "d4"), ("d5", "uct"), ("d4", "uct")]
+            .iter()
+            .map(|(a, b)| standing(&out, "pairing", a, b)[17].to_owned())
+            .collect();
+        (untimed(&rows, &header), sprt)
+    };
+    let (one, sprt) = played("one", "1");
+    assert!(one.len() < 3 * 61, "an SPRT stopped a pairing early");
+    assert!(sprt.iter().any(|v| v != "continue"), "{sprt:?}");
+    for name in ["four", "four-again"] {
+        assert_eq!(played(name, "4"), (one.clone(), sprt.clone()), "{name}");
+    }
+}
+
 #[test]
 fn max_plies_and_adjudication_end_games() {
     let dir = TempDir::new("arena-endings");

@@ -4,6 +4,7 @@
 //! decides; at the end games.csv sorted by game, standings.csv, summary.md, games.pgn for
 //! chess and run.json. `--resume` keeps the games of games.csv that match the schedule.
 
+use std::collections::HashMap;
 use std::fs::{self, File};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -140,9 +141,13 @@ pub fn run_games(
         .filter(|s| !kept.iter().any(|r| r.game == s.index))
         .copied()
         .collect();
-    let mut state = MatchState::new(plan, &csv_path, kept)?;
-    state.early_stop = shard.is_none();
-    let state = Mutex::new(state);
+    let state = Mutex::new(MatchState::new(
+        plan,
+        &csv_path,
+        kept,
+        &schedule,
+        shard.is_none(),
+    )?);
     let progress = progress_bar(options.progress, pending.len(), "games");
     let next = AtomicUsize::new(0);
     // When run.json last recorded the time so far (none yet).
@@ -424,51 +429,97 @@ fn write_engine_log(
 }
 
 /// Rows so far, games.csv open for appending, and which pairings an SPRT has stopped.
+///
+/// The SPRT reads each pairing's games in schedule order, as one game at a time would play
+/// them, whatever order they finish in: a game finished ahead of an earlier one waits for
+/// it. So a verdict comes at the same game on any `concurrency`, and the games past it that
+/// were already under way are dropped at the end ([`sprt_in_order`]).
 struct MatchState {
     rows: Vec<GameRow>,
     kept: usize,
     stopped: Vec<bool>,
     /// Whether an SPRT verdict stops its pairing (not in a shard).
     early_stop: bool,
+    /// Per pairing, its games in schedule order, and how many of them the SPRT has read.
+    order: Vec<Vec<usize>>,
+    read: Vec<usize>,
+    /// The games finished (each with its index in `rows`), and the rows the SPRT has read
+    /// (in schedule order per pairing).
+    finished: HashMap<usize, usize>,
+    in_order: Vec<GameRow>,
     writer: csv::Writer<File>,
     path: PathBuf,
 }
 
 impl MatchState {
     /// Starts games.csv afresh with the `kept` rows (written whole or not at all, so that a
-    /// match stopped while it writes them leaves the earlier file), open to append.
-    fn new(plan: &MatchPlan, path: &Path, kept: Vec<GameRow>) -> Result<Self, RunError> {
+    /// match stopped while it writes them leaves the earlier file), open to append. An SPRT
+    /// stops pairings only with `early_stop`; `schedule` holds the match's games.
+    fn new(
+        plan: &MatchPlan,
+        path: &Path,
+        kept: Vec<GameRow>,
+        schedule: &[GameSlot],
+        early_stop: bool,
+    ) -> Result<Self, RunError> {
         crate::output::replace(path, |file| write_games(file, plan, &kept)).map_err(io(path))?;
         let file = fs::OpenOptions::new()
             .append(true)
             .open(path)
             .map_err(io(path))?;
-        let writer = csv::Writer::from_writer(file);
-        let stopped = (0..plan.pairings.len())
-            .map(|i| decided(&pairing_standing(plan, i, &kept)))
-            .collect();
-        Ok(Self {
+        let mut order = vec![Vec::new(); plan.pairings.len()];
+        for slot in schedule {
+            order[slot.pairing].push(slot.index);
+        }
+        let mut state = Self {
             kept: kept.len(),
+            finished: kept.iter().enumerate().map(|(i, r)| (r.game, i)).collect(),
             rows: kept,
-            stopped,
-            early_stop: true,
-            writer,
+            stopped: vec![false; plan.pairings.len()],
+            early_stop,
+            read: vec![0; plan.pairings.len()],
+            order,
+            in_order: Vec::new(),
+            writer: csv::Writer::from_writer(file),
             path: path.to_path_buf(),
-        })
+        };
+        for pairing in 0..plan.pairings.len() {
+            state.read_in_order(plan, pairing);
+        }
+        Ok(state)
     }
 
-    /// Appends and flushes a finished game, and checks its pairing's SPRT.
+    /// Appends a finished game to games.csv and lets its pairing's SPRT read what is now in
+    /// order.
     fn add(&mut self, plan: &MatchPlan, row: GameRow) -> Result<(), RunError> {
         self.writer
             .write_record(row.fields())
             .map_err(csv_err(&self.path))?;
         self.writer.flush().map_err(io(&self.path))?;
         let pairing = row.pairing;
+        self.finished.insert(row.game, self.rows.len());
         self.rows.push(row);
-        if self.early_stop && decided(&pairing_standing(plan, pairing, &self.rows)) {
-            self.stopped[pairing] = true;
-        }
+        self.read_in_order(plan, pairing);
         Ok(())
+    }
+
+    /// Feeds the SPRT of `pairing` its next games in schedule order while they are
+    /// finished, until one is not or a verdict stops the pairing.
+    fn read_in_order(&mut self, plan: &MatchPlan, pairing: usize) {
+        if !self.early_stop || plan.sprt.is_none() {
+            return;
+        }
+        while !self.stopped[pairing] {
+            let Some(&game) = self.order[pairing].get(self.read[pairing]) else {
+                return;
+            };
+            let Some(&at) = self.finished.get(&game) else {
+                return;
+            };
+            self.in_order.push(self.rows[at].clone());
+            self.read[pairing] += 1;
+            self.stopped[pairing] = decided(&pairing_standing(plan, pairing, &self.in_order));
+        }
     }
 }
 
@@ -477,11 +528,43 @@ fn decided(s: &Standing) -> bool {
     s.sprt.is_some_and(|(_, verdict)| verdict.is_some())
 }
 
+/// The games (sorted by game) that one machine playing one game at a time would have played:
+/// after a pairing's SPRT reaches a verdict, its later games are dropped. A match with more
+/// than one game at a time may have played some of them; `plylab merge` applies it to the
+/// union of the shards' games.
+pub(crate) fn sprt_in_order(plan: &MatchPlan, mut rows: Vec<GameRow>) -> Vec<GameRow> {
+    if plan.sprt.is_none() {
+        return rows;
+    }
+    rows.sort_by_key(|r| r.game);
+    let mut stopped = vec![false; plan.pairings.len()];
+    let mut kept = Vec::new();
+    for row in rows {
+        let pairing = row.pairing;
+        if stopped[pairing] {
+            continue;
+        }
+        kept.push(row);
+        stopped[pairing] = decided(&pairing_standing(plan, pairing, &kept));
+    }
+    kept
+}
+
 /// Rewrites games.csv sorted by game (through a temporary file) and writes games.pgn for
 /// chess; returns the sorted rows.
 fn finish_files(plan: &MatchPlan, out: &Path, state: MatchState) -> Result<Vec<GameRow>, RunError> {
-    let MatchState { rows, writer, .. } = state;
+    let MatchState {
+        rows,
+        writer,
+        early_stop,
+        ..
+    } = state;
     drop(writer);
+    let rows = if early_stop {
+        sprt_in_order(plan, rows)
+    } else {
+        rows
+    };
     write_match_files(plan, out, rows)
 }
 

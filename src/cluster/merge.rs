@@ -17,8 +17,9 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::arena::record::GameRow;
+use crate::arena::run::sprt_in_order;
 use crate::arena::spec::MatchPlan;
-use crate::arena::standings::{pairing_standing, standings};
+use crate::arena::standings::standings;
 use crate::cluster::shard::ShardRecord;
 use crate::lab::machine::{RunInfo, read_recorded_run, write_info};
 use crate::lab::record::{Row, SearcherRow, link_twins, read_searchers, write_searchers};
@@ -479,26 +480,6 @@ fn merge_match(shards: &[ShardDir], out: &Path, info: &RunInfo) -> Result<usize,
     crate::arena::summary::write(&plan, out, &rows, &table, info)
         .map_err(io(&out.join("summary.md")))?;
     Ok(schedule.len())
-}
-
-/// The games (sorted by game) that one machine playing one game at a time would have played:
-/// after a pairing's SPRT reaches a verdict, its later games are dropped.
-fn sprt_in_order(plan: &MatchPlan, rows: Vec<GameRow>) -> Vec<GameRow> {
-    if plan.sprt.is_none() {
-        return rows;
-    }
-    let mut stopped = vec![false; plan.pairings.len()];
-    let mut kept = Vec::new();
-    for row in rows {
-        let pairing = row.pairing;
-        if stopped[pairing] {
-            continue;
-        }
-        kept.push(row);
-        let s = pairing_standing(plan, pairing, &kept);
-        stopped[pairing] = s.sprt.is_some_and(|(_, verdict)| verdict.is_some());
-    }
-    kept
 }
 
 /// The longest shard's wall-clock seconds (the merged run's, had they run at once).

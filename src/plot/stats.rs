@@ -294,7 +294,11 @@ pub fn wilcoxon(differences: &[f64]) -> Option<f64> {
     let diff = v - mean;
     // R's `sign(z) * 0.5`: no correction where the statistic is at its mean (Rust's
     // `signum` of 0.0 is 1, which would push z off 0 and the p-value below 1).
-    let correction = if diff == 0.0 { 0.0 } else { 0.5 * diff.signum() };
+    let correction = if diff == 0.0 {
+        0.0
+    } else {
+        0.5 * diff.signum()
+    };
     let z = (diff - correction) / var.sqrt();
     let phi = Normal::standard().cdf(z);
     Some((2.0 * phi.min(1.0 - phi)).min(1.0))
