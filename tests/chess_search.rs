@@ -144,6 +144,61 @@ fn mates_are_played_out_on_time_with_the_table_kept() {
     }
 }
 
+/// Lazy SMP and YBW play a mate out with their own table kept from the first search, each
+/// move searched by them: on one thread both are alpha-beta with a fresh searcher and the
+/// kept table, so they agree node for node, and with alpha-beta (which keeps its history
+/// too) on every value and move. The play-out had searched on one thread with another
+/// table: the defence's root then missed the first search's entry.
+#[test]
+fn parallel_searchers_play_mates_out_with_their_own_table_kept() {
+    let positions = test_set::read(GameKind::Chess, &data("mate_in_2.epd"), Some(6)).unwrap();
+    let rows = |algorithm: Algorithm, position: &plylab::lab::spec::PositionEntry| {
+        let config = SearchConfig {
+            algorithm,
+            threads: 1,
+            ..strong()
+        };
+        let job = Job {
+            id: 0,
+            game_index: 0,
+            position: position.clone(),
+            searcher: SearcherVariant::new("mate", config),
+            limits: depth(6),
+            repetition: 0,
+            play_out: true,
+            baseline: None,
+            seed: 1,
+        };
+        runner::execute(&job, "test")
+    };
+    let outcome = |rows: &[plylab::lab::record::Row]| -> Vec<_> {
+        rows.iter()
+            .map(|r| (r.step, r.depth, r.score, r.best_move.clone(), r.solved))
+            .collect()
+    };
+    let work = |rows: &[plylab::lab::record::Row]| -> Vec<_> {
+        rows.iter().map(|r| (r.nodes, r.tt_hits)).collect()
+    };
+    for position in &positions {
+        let label = &position.label;
+        let alphabeta = rows(Algorithm::Alphabeta, position);
+        let (smp, ybw) = (
+            rows(Algorithm::LazySmp, position),
+            rows(Algorithm::Ybw, position),
+        );
+        assert!(alphabeta.iter().any(|r| r.step == 2), "{label}");
+        assert_eq!(outcome(&smp), outcome(&alphabeta), "{label}");
+        assert_eq!(outcome(&ybw), outcome(&alphabeta), "{label}");
+        assert_eq!(work(&smp), work(&ybw), "{label}");
+        // The defence's first iteration finds the first search's entries, as alpha-beta's.
+        let defence_hits = |rows: &[plylab::lab::record::Row]| {
+            rows.iter().find(|r| r.step == 1).map_or(0, |r| r.tt_hits)
+        };
+        assert!(defence_hits(&alphabeta) > 0, "{label}");
+        assert!(defence_hits(&smp) > 0, "{label}");
+    }
+}
+
 /// `strong()` with the table in quiescence on or off.
 fn with_quiescence_table(config: &SearchConfig, tt: bool) -> SearchConfig {
     SearchConfig {

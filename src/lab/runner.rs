@@ -7,7 +7,7 @@ use std::fs::{self, File};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering as AtomicOrdering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering as AtomicOrdering};
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
@@ -33,7 +33,8 @@ use crate::games::random_tree::{Oracle, TreeParams, TreeValue};
 use crate::input::{Cap, Capped};
 use crate::interrupt;
 use crate::search::mcts::{MctsAlgorithm, MctsBudget};
-use crate::search::smp::lazy_smp;
+use crate::search::smp::{Shared, lazy_smp_observed};
+use crate::search::ybw::{ybw, ybw_observed};
 use crate::search::{Algorithm, Iteration, Limits, SearchConfig, SearchResult, Searcher, Table};
 
 /// How to run an experiment.
@@ -868,13 +869,45 @@ fn run_search<G: Game, E: Evaluator<G>>(
     if let Some(table) = table {
         searcher = searcher.with_table(table);
     }
-    let first = match config.algorithm {
-        Algorithm::LazySmp => lazy_smp(root, eval, config, &job.limits, config.threads, |_| {}),
-        Algorithm::Ybw => {
-            crate::search::ybw::ybw(root, eval, config, &job.limits, config.threads, |_| {})
+    // Lazy SMP and YBW search on their threads with a table of their own (none for YBW
+    // without `tt_mb`), kept from the first search through the play-out, as the searcher's.
+    let threaded_table = match config.algorithm {
+        Algorithm::LazySmp => Some(config.tt_mb.max(1)),
+        Algorithm::Ybw => (config.tt_mb > 0).then_some(config.tt_mb),
+        _ => None,
+    }
+    .map(|mb| Table::with_layout(mb, config.solve.tt_compact));
+    let mut search = |pos: &G| {
+        let stop = AtomicBool::new(false);
+        let shared = threaded_table.as_ref().map(|table| Shared {
+            table,
+            stop: &stop,
+            history: &[],
+        });
+        match (config.algorithm, &shared) {
+            (Algorithm::LazySmp, Some(shared)) => lazy_smp_observed(
+                pos,
+                eval,
+                config,
+                &job.limits,
+                config.threads,
+                shared,
+                |_| {},
+            ),
+            (Algorithm::Ybw, Some(shared)) => ybw_observed(
+                pos,
+                eval,
+                config,
+                &job.limits,
+                config.threads,
+                shared,
+                |_| {},
+            ),
+            (Algorithm::Ybw, None) => ybw(pos, eval, config, &job.limits, config.threads, |_| {}),
+            _ => searcher.run(pos, &job.limits),
         }
-        _ => searcher.run(root, &job.limits),
     };
+    let first = search(root);
     let rows_of =
         |result: &SearchResult<G::Move>, step: u32| iteration_rows::<G>(result, job, step);
     let mut rows = rows_of(&first, 0);
@@ -913,16 +946,9 @@ fn run_search<G: Game, E: Evaluator<G>>(
             mate_in: Some(n), ..
         }) = &job.position.answer
     {
-        let delivered = play_out(
-            &mut searcher,
-            root,
-            &first,
-            *n,
-            &job.limits,
-            |result, step| {
-                rows.extend(rows_of(result, step));
-            },
-        );
+        let delivered = play_out(&mut search, root, &first, *n, |result, step| {
+            rows.extend(rows_of(result, step));
+        });
         solved = solved.map(|s| s && delivered);
     }
     let count = rows.len() as u32;
@@ -1054,18 +1080,17 @@ fn mcts_score(mean: f64) -> i32 {
 }
 
 /// Plays a won position out (seed 000, "forcing progress in winning positions"): the
-/// searcher, keeping its table, plays both sides, each move chosen by a new search from the
-/// position reached. Each attacking search must end announcing the true distance (n − 1,
+/// job's searcher (`search`: lazy SMP and YBW on their threads), keeping its table, plays
+/// both sides, each move chosen by a new search from the position reached. Each attacking search must end announcing the true distance (n − 1,
 /// n − 2, ... moves) and mate must fall on the n-th move. A table that stores mate scores
 /// without re-basing them by ply reads the earlier searches' mates back at a shallower ply,
 /// overstating their distance. `record` gets every search with the ply it started at. True
 /// if every final announcement was right and the mate was delivered on time.
-fn play_out<G: Game, E: Evaluator<G>>(
-    searcher: &mut Searcher<'_, G, E>,
+fn play_out<G: Game>(
+    search: &mut impl FnMut(&G) -> SearchResult<G::Move>,
     root: &G,
     first: &SearchResult<G::Move>,
     mate_in: u32,
-    limits: &Limits,
     mut record: impl FnMut(&SearchResult<G::Move>, u32),
 ) -> bool {
     let mut pos = root.clone();
@@ -1081,13 +1106,13 @@ fn play_out<G: Game, E: Evaluator<G>>(
                 && moves_played == mate_in
                 && pos.status() == Status::Over(Outcome::Loss);
         }
-        let defence = searcher.run(&pos, limits);
+        let defence = search(&pos);
         record(&defence, 2 * moves_played - 1);
         let Some(reply) = defence.best_move() else {
             return false;
         };
         pos.play(reply);
-        attack = searcher.run(&pos, limits);
+        attack = search(&pos);
         record(&attack, 2 * moves_played);
         announced_right &= attack.score().and_then(mate_moves) == Some(mate_in - moves_played);
     }
