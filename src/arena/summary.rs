@@ -271,11 +271,23 @@ fn machine(md: &mut String, plan: &MatchPlan, info: &RunInfo) {
         .max()
         .unwrap_or(1);
     let busy = concurrency * threads;
+    // A merged run's workers are its shards' together: each shard is judged on its own cores.
+    let oversubscribed = if info.merged_from.is_empty() {
+        busy > cores
+    } else {
+        info.merged_from
+            .iter()
+            .any(|shard| shard.jobs * threads > shard.cores.max(1))
+    };
+    let shards = match info.merged_from.len() {
+        0 => String::new(),
+        n => format!(" in {n} shards"),
+    };
     let _ = writeln!(
         md,
-        "\n## Machine\n\n{} ({cores} cores), {concurrency} games at once, at most {threads} search thread(s) per player: {busy} busy thread(s){}. {:.1} s of wall-clock time. Commit {}, {}.",
+        "\n## Machine\n\n{} ({cores} cores), {concurrency} games at once{shards}, at most {threads} search thread(s) per player: {busy} busy thread(s){}. {:.1} s of wall-clock time. Commit {}, {}.",
         info.cpu_model,
-        if busy > cores {
+        if oversubscribed {
             " — more than the cores: timings are oversubscribed"
         } else {
             ""
