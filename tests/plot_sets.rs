@@ -66,3 +66,51 @@ fn each_test_set_gets_a_solve_rate_and_a_cost_chart() {
     );
     assert!(summary.contains("(solved_wac_epd.svg)"), "{summary}");
 }
+
+/// A position searched more than once (repetitions) counts once in the test-set table and
+/// the paired tests: nodes are the means over its searches, and it counts as the share of
+/// them answered exactly. Three positions repeated four times had been twelve positions,
+/// with a Wilson interval as narrow as twelve independent ones give.
+#[test]
+fn repetitions_of_a_position_count_once() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("plot_sets_repetitions");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut lines = vec![HEADER.to_owned()];
+    for repetition in 0..4 {
+        for (i, position) in ["p0", "p1", "p2"].into_iter().enumerate() {
+            let with = |searcher: &str, nodes: u32, solved: bool| {
+                format!(
+                    "x,chess,wac.epd,{position},{searcher},{repetition},{repetition},4,{nodes},\
+                     {nodes},,,,30,,0.01,1000,{solved}"
+                )
+            };
+            // Deterministic: the same search four times, p0 answered.
+            lines.push(with("fixed", 1000 * (i as u32 + 1), i == 0));
+            // Threads: p1 answered in half its searches, twice the nodes on average.
+            lines.push(with(
+                "threads",
+                2000 * (i as u32 + 1) + 100 * repetition,
+                i == 0 || (i == 1 && repetition % 2 == 0),
+            ));
+        }
+    }
+    let csv = dir.join("searches.csv");
+    std::fs::write(&csv, lines.join("\n") + "\n").unwrap();
+    plot_csv(&csv, &dir, &[Format::Svg]).unwrap();
+    let summary = std::fs::read_to_string(dir.join("summary.md")).unwrap();
+    // Wilson's 95% interval of 1 in 3: 6.1–79.2%.
+    assert!(
+        summary.contains("| wac.epd | fixed | 3 | 1/3 | 6.1–79.2% | "),
+        "{summary}"
+    );
+    assert!(
+        summary.contains("| wac.epd | threads | 3 | 1.50/3 | "),
+        "{summary}"
+    );
+    // Paired on the three positions: each one's mean over its searches.
+    assert!(
+        summary.contains("| wac.epd | threads | fixed | 3 | "),
+        "{summary}"
+    );
+}

@@ -9,7 +9,7 @@ use super::Format;
 use super::chart::{Chart, Point, Series, SeriesKind, YScale};
 use super::data::{Reference, SearchRow};
 use super::model::Dataset;
-use super::stats::{Geometric, LEVEL, Paired, Stats, median, wilson};
+use super::stats::{Geometric, LEVEL, Paired, Stats, median, wilson_rate};
 
 /// Group prefix of the test-set charts.
 const SET_GROUP: &str = "set_";
@@ -63,9 +63,8 @@ fn set_pair(data: &Dataset, sets: &[(SetKey, Vec<JobTotal>)], set: &str) -> Vec<
             .collect()
     };
     let solved = series(&|jobs| {
-        let judged = jobs.iter().filter(|j| j.solved.is_some()).count();
-        let exact = jobs.iter().filter(|j| j.solved == Some(true)).count();
-        (judged > 0).then(|| Point::new(0.0, 100.0 * exact as f64 / judged as f64))
+        let (exact, judged) = exact_of(jobs);
+        (judged > 0).then(|| Point::new(0.0, 100.0 * exact / judged as f64))
     });
     let cost = series(&|jobs| {
         let nodes: Vec<f64> = jobs.iter().map(|j| j.nodes).collect();
@@ -115,7 +114,9 @@ fn set_pair(data: &Dataset, sets: &[(SetKey, Vec<JobTotal>)], set: &str) -> Vec<
 const NOT_TEST_SETS: [&str; 4] = ["", "start", "list", "random_tree"];
 
 /// One job's totals: nodes and seconds over every iteration (the interrupted last one
-/// included where the CSV has `total_nodes` and `total_s`), and the final verdict.
+/// included where the CSV has `total_nodes` and `total_s`), and the final verdict; once
+/// [`by_position`] has merged a position's repetitions, their means and the share of them
+/// answered exactly.
 #[derive(Default)]
 struct JobTotal {
     /// The job's identity, to pair it with another searcher's job on the same position.
@@ -128,6 +129,8 @@ struct JobTotal {
     total_nodes: Option<f64>,
     total_s: Option<f64>,
     solved: Option<bool>,
+    /// The share of the position's repetitions answered exactly (`None`: not judged).
+    exact: Option<f64>,
 }
 
 impl JobTotal {
@@ -144,7 +147,37 @@ type SetKey = (String, String);
 /// A job's identity within a set: (position, seed, repetition).
 type JobKey = (String, String, String);
 
-/// (set, searcher) -> the jobs of that searcher on that set, in first-seen order of pairs.
+/// One total per position of `jobs`: its repetitions (and seeds) merged, so that each
+/// position counts once in the rates, intervals and paired tests (repeated searches of one
+/// position are not independent positions: a deterministic searcher repeats itself). Nodes
+/// and seconds are the means over the repetitions; `exact` the share answered exactly.
+fn by_position(jobs: impl IntoIterator<Item = JobTotal>) -> Vec<JobTotal> {
+    let mut positions: BTreeMap<String, Vec<JobTotal>> = BTreeMap::new();
+    for job in jobs {
+        positions.entry(job.key.0.clone()).or_default().push(job);
+    }
+    positions
+        .into_iter()
+        .map(|(position, reps)| {
+            let n = reps.len() as f64;
+            let mean = |f: fn(&JobTotal) -> f64| reps.iter().map(f).sum::<f64>() / n;
+            let judged: Vec<bool> = reps.iter().filter_map(|j| j.solved).collect();
+            JobTotal {
+                key: (position, String::new(), String::new()),
+                nodes: mean(|j| j.nodes),
+                seconds: mean(|j| j.seconds),
+                completed_nodes: mean(|j| j.completed_nodes),
+                completed_seconds: mean(|j| j.completed_seconds),
+                exact: (!judged.is_empty())
+                    .then(|| judged.iter().filter(|s| **s).count() as f64 / judged.len() as f64),
+                ..JobTotal::default()
+            }
+        })
+        .collect()
+}
+
+/// (set, searcher) -> the positions of that searcher on that set ([`by_position`]), in
+/// first-seen order of pairs.
 fn jobs_by_set(rows: &[SearchRow]) -> Vec<(SetKey, Vec<JobTotal>)> {
     let mut order: Vec<SetKey> = Vec::new();
     let mut jobs: BTreeMap<SetKey, BTreeMap<JobKey, JobTotal>> = BTreeMap::new();
@@ -183,7 +216,7 @@ fn jobs_by_set(rows: &[SearchRow]) -> Vec<(SetKey, Vec<JobTotal>)> {
         .map(|key| {
             let totals = jobs
                 .remove(&key)
-                .map(|m| m.into_values().map(JobTotal::finish).collect())
+                .map(|m| by_position(m.into_values().map(JobTotal::finish)))
                 .unwrap_or_default();
             (key, totals)
         })
@@ -223,27 +256,30 @@ fn test_set_table(sets: &[(SetKey, Vec<JobTotal>)]) -> String {
          including one a time or node limit interrupted (`total_nodes`, `total_s`; the sum of \
          the completed iterations where the CSV lacks them), and, apart, the work to the \
          final completed iteration. exact = the final answer equals the set's known score, \
-         proven; in brackets its 95% Wilson interval. Nodes: geometric mean [95% interval \
+         proven; in brackets its 95% Wilson interval. A position searched more than once \
+         (repetitions) counts once: its nodes and seconds are the means over its searches, \
+         and it counts as the share of them answered exactly (to two decimals where they \
+         disagree). Nodes: geometric mean [95% interval \
          of the log-mean], median, and arithmetic mean [95% t interval], which a few costly \
          positions dominate (a lower end below 0 is shown as 0).\n\n\
          | set | searcher | positions | exact | 95% interval | nodes: geometric mean [95%] | median | mean [95%] | to the final completed iteration: geometric mean | time per position (s): mean [95%] |\n\
          |---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n",
     );
     for ((set, searcher), jobs) in sets {
-        let judged = jobs.iter().filter(|j| j.solved.is_some()).count();
-        let exact = jobs.iter().filter(|j| j.solved == Some(true)).count();
+        let (exact, judged) = exact_of(jobs);
         let nodes: Vec<f64> = jobs.iter().map(|j| j.nodes).collect();
         let completed: Vec<f64> = jobs.iter().map(|j| j.completed_nodes).collect();
         let seconds: Vec<f64> = jobs.iter().map(|j| j.seconds).collect();
-        let rate = wilson(exact, judged, LEVEL).map_or_else(
+        let rate = wilson_rate(exact / judged.max(1) as f64, judged, LEVEL).map_or_else(
             || "–".into(),
             |i| format!("{:.1}–{:.1}%", 100.0 * i.lo, 100.0 * i.hi),
         );
         let count = |x: f64| format!("{x:.0}");
         let _ = writeln!(
             out,
-            "| {set} | {searcher} | {} | {exact}/{judged} | {rate} | {} | {} | {} | {} | {} |",
+            "| {set} | {searcher} | {} | {}/{judged} | {rate} | {} | {} | {} | {} | {} |",
             jobs.len(),
+            share(exact),
             geometric(&nodes, count),
             median(&nodes).map_or_else(|| "–".into(), count),
             mean_interval(&nodes, count),
@@ -253,6 +289,22 @@ fn test_set_table(sets: &[(SetKey, Vec<JobTotal>)]) -> String {
     }
     out.push_str(&paired_table(sets));
     out
+}
+
+/// The positions answered exactly (each its share of repetitions) and the positions judged.
+fn exact_of(positions: &[JobTotal]) -> (f64, usize) {
+    let judged: Vec<f64> = positions.iter().filter_map(|p| p.exact).collect();
+    (judged.iter().sum(), judged.len())
+}
+
+/// A count of positions answered exactly: whole, or to two decimals where repetitions of a
+/// position disagreed.
+fn share(exact: f64) -> String {
+    if (exact - exact.round()).abs() < 1e-9 {
+        format!("{exact:.0}")
+    } else {
+        format!("{exact:.2}")
+    }
 }
 
 /// "G [lo–hi]": a geometric mean with its interval; "–" if a value is not positive.

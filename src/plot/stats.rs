@@ -83,12 +83,19 @@ fn z_of(level: f64) -> f64 {
 /// or 1). `None` for `n = 0`.
 #[must_use]
 pub fn wilson(successes: usize, n: usize, level: f64) -> Option<Interval> {
+    wilson_rate(successes as f64 / n.max(1) as f64, n, level)
+}
+
+/// [`wilson`] for an observed `rate` over `n` units that need not be whole successes (a
+/// position's share of repetitions answered: n counts the positions). `None` for `n = 0`.
+#[must_use]
+pub fn wilson_rate(rate: f64, n: usize, level: f64) -> Option<Interval> {
     if n == 0 {
         return None;
     }
-    let (k, n) = (successes as f64, n as f64);
+    let n = n as f64;
     let z = z_of(level);
-    let p = k / n;
+    let p = rate;
     let denom = 1.0 + z * z / n;
     let centre = (p + z * z / (2.0 * n)) / denom;
     let half = z / denom * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt();
