@@ -294,7 +294,8 @@ fn test_set_table(sets: &[(SetKey, Vec<JobTotal>)]) -> String {
 /// The positions answered exactly (each its share of repetitions) and the positions judged.
 fn exact_of(positions: &[JobTotal]) -> (f64, usize) {
     let judged: Vec<f64> = positions.iter().filter_map(|p| p.exact).collect();
-    (judged.iter().sum(), judged.len())
+    // A fold from +0.0: an empty f64 sum is -0.0, which would print as "-0".
+    (judged.iter().fold(0.0, |a, b| a + b), judged.len())
 }
 
 /// A count of positions answered exactly: whole, or to two decimals where repetitions of a
