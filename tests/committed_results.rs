@@ -383,3 +383,85 @@ fn committed_gzip_files_hold_one_member_and_nothing_after_it() {
     }
     assert!(checked > 20, "only {checked} compressed files found");
 }
+
+/// The results directories, at any depth below results/, with a committed `summary.md`
+/// that `plylab plot` draws: a run.json and a compressed table beside it.
+fn plotted_results(dir: &Path, found: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            plotted_results(&path, found);
+        }
+    }
+    let table = ["searches.csv.gz", "games.csv.gz"]
+        .iter()
+        .any(|t| dir.join(t).is_file());
+    if table && dir.join("run.json").is_file() && dir.join("summary.md").is_file() {
+        found.push(dir.to_path_buf());
+    }
+}
+
+/// Every committed summary.md, SVG chart and derived CSV is what `plylab plot` draws from
+/// the committed data, byte for byte: a hand edit, a stale run.json or a change to the
+/// plots that was not redrawn fails here. Each directory is copied (without the plain CSVs
+/// and PNGs a later run may have left beside the committed files) to a scratch tree laid
+/// out as the repository, so that the Regenerate line names the same `results/NAME`.
+#[cfg(unix)]
+#[test]
+fn committed_summaries_and_charts_are_what_plot_draws_from_their_data() {
+    let tmp = TempDir::new("committed-plots");
+    for shared in ["experiments", "weights"] {
+        std::os::unix::fs::symlink(root().join(shared), tmp.path(shared)).unwrap();
+    }
+    let mut dirs = Vec::new();
+    plotted_results(&root().join("results"), &mut dirs);
+    dirs.sort();
+    let mut compared = 0;
+    let mut failures = Vec::new();
+    for dir in &dirs {
+        let relative = dir.strip_prefix(root()).unwrap();
+        let copy = tmp.0.join(relative);
+        std::fs::create_dir_all(&copy).unwrap();
+        let mut drawn = Vec::new();
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            let name = path.file_name().unwrap().to_str().unwrap().to_owned();
+            let left_by_a_run = ["searches.csv", "games.csv", "games.pgn"].contains(&name.as_str())
+                || name.ends_with(".png");
+            if path.is_file() && !left_by_a_run {
+                std::fs::copy(&path, copy.join(&name)).unwrap();
+                if [".md", ".svg", ".csv"].iter().any(|e| name.ends_with(e)) {
+                    drawn.push(name);
+                }
+            }
+        }
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_plylab"))
+            .args(["plot", relative.to_str().unwrap()])
+            .current_dir(&tmp.0)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "plot {}: {}",
+            relative.display(),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        for name in drawn {
+            compared += 1;
+            if std::fs::read(dir.join(&name)).unwrap() != std::fs::read(copy.join(&name)).unwrap() {
+                failures.push(format!("{}/{name}", relative.display()));
+            }
+        }
+    }
+    println!("{} directories, {compared} files redrawn", dirs.len());
+    assert!(
+        dirs.len() >= 40,
+        "only {} results directories found",
+        dirs.len()
+    );
+    assert!(
+        failures.is_empty(),
+        "not what `plylab plot` draws from the committed data (redraw them with it):\n{}",
+        failures.join("\n")
+    );
+}
