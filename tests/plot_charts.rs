@@ -236,17 +236,23 @@ fn a_searcher_keeps_its_colour_slot_across_charts() {
 }
 
 #[test]
-fn overlong_legend_labels_are_shortened_not_spilled() {
+fn overlong_legend_labels_are_shortened_in_the_middle_not_spilled() {
     let data = dataset();
     let mut chart = cutoff_chart(&data, &group(&data, "connect4")).unwrap();
-    chart.series[0].label = "alphabeta with a very long description of its options".into();
+    // Two labels that differ only at their end, as a sweep's do: both ends are kept, so
+    // they stay told apart.
+    chart.series[0].label =
+        "alphabeta with a very long description of its options[threads=2]".into();
+    chart.series[1].label =
+        "alphabeta with a very long description of its options[threads=16]".into();
     let svg = render(&data, &chart);
     let legend = svg.legend();
-    assert!(
-        legend[0].starts_with("alphabeta with") && legend[0].ends_with('…'),
-        "{legend:?}"
-    );
-    assert_eq!(legend[1], "alphabeta-ordered");
+    for (label, end) in legend.iter().zip(["[threads=2]", "[threads=16]"]) {
+        assert!(
+            label.starts_with("alphabeta") && label.contains('…') && label.ends_with(end),
+            "{legend:?}"
+        );
+    }
 }
 
 /// Issue 19, point 6: where positions drop out of the per-depth means (a game's searches
@@ -284,4 +290,27 @@ fn a_shrinking_set_of_positions_is_named_on_the_depth_axis() {
     for group in constant.groups().iter().filter(|g| g.is_random_tree()) {
         assert!(group.set_changes().is_empty(), "{}", group.label());
     }
+}
+
+/// The palette's eight colours come round again from the ninth series on: its markers are
+/// squares, so that two series in one colour are still told apart.
+#[test]
+fn series_past_the_palette_get_another_marker_shape() {
+    let data = dataset();
+    let mut chart = cutoff_chart(&data, &group(&data, "connect4")).unwrap();
+    let count = |chart: &Chart| {
+        let path =
+            scratch(&format!("plot_charts_markers_{}", chart.series[0].slot)).join("chart.svg");
+        write_chart(chart, &footer(&data), &path, Format::Svg).unwrap();
+        std::fs::read_to_string(&path)
+            .unwrap()
+            .matches("<rect")
+            .count()
+    };
+    chart.series.truncate(1);
+    let plain = count(&chart);
+    chart.series[0].slot = 8;
+    let points = chart.series[0].points.len();
+    // One square per point and one in the legend.
+    assert_eq!(count(&chart), plain + points + 1);
 }

@@ -114,3 +114,56 @@ fn repetitions_of_a_position_count_once() {
         "{summary}"
     );
 }
+
+/// The solve-rate point carries its Wilson interval as the bar, and the cost point is the
+/// geometric mean of the nodes per position with its interval, as the table's first nodes
+/// column: one costly position does not lift it to the arithmetic mean.
+#[test]
+fn set_chart_points_are_wilson_rates_and_geometric_means() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("plot_sets_bars");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut lines = vec![HEADER.to_owned()];
+    for (i, nodes) in [100, 100, 100, 1_000_000].iter().enumerate() {
+        lines.push(row("wac.epd", &format!("p{i}"), "ab", *nodes, i < 3));
+    }
+    let csv = dir.join("searches.csv");
+    std::fs::write(&csv, lines.join("\n") + "\n").unwrap();
+    let data = plylab::plot::Dataset::load(&csv).unwrap();
+    let charts = plylab::plot::sets::set_charts(&data);
+    let point = |stem: &str| charts.iter().find(|c| c.stem == stem).unwrap().series[0].points[0];
+    let solved = point("solved_wac_epd");
+    assert_eq!(solved.y, 75.0);
+    let (lo, hi) = solved.spread.unwrap();
+    // R: prop.test(3, 4, correct = FALSE)$conf.int = 0.3006 0.9544
+    assert!(
+        (lo - 30.06).abs() < 0.01 && (hi - 95.44).abs() < 0.01,
+        "{lo} {hi}"
+    );
+    let cost = point("cost_wac_epd");
+    assert!(
+        (cost.y - 1000.0).abs() < 1e-6,
+        "geometric mean of 100, 100, 100, 10^6"
+    );
+    let (lo, hi) = cost.spread.unwrap();
+    assert!(lo < cost.y && cost.y < hi);
+}
+
+/// Searchers run on different numbers of a set's positions say how many in the legend.
+#[test]
+fn uneven_position_counts_are_named_in_the_legend() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("plot_sets_uneven");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut lines = vec![HEADER.to_owned()];
+    for i in 0..3 {
+        lines.push(row("wac.epd", &format!("p{i}"), "all", 100, true));
+    }
+    lines.push(row("wac.epd", "p0", "first", 100, true));
+    let csv = dir.join("searches.csv");
+    std::fs::write(&csv, lines.join("\n") + "\n").unwrap();
+    let data = plylab::plot::Dataset::load(&csv).unwrap();
+    let charts = plylab::plot::sets::set_charts(&data);
+    let labels: Vec<&str> = charts[0].series.iter().map(|s| s.label.as_str()).collect();
+    assert_eq!(labels, ["all (3 positions)", "first (1 position)"]);
+}

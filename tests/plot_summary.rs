@@ -60,3 +60,28 @@ fn summary_without_run_json_says_so() {
         "{text}"
     );
 }
+
+/// nodes/s of the key figures is all nodes over all seconds: an iteration timed at a
+/// nanosecond (a lazy SMP iteration answered from the table) has a rate of 10^11 that a
+/// mean of per-row rates would report as the searcher's speed.
+#[test]
+fn key_figure_nodes_per_second_is_not_swamped_by_one_instant_iteration() {
+    let mut data = Dataset::load(&fixture("searches.csv")).unwrap();
+    let mut deepest = data
+        .rows
+        .iter_mut()
+        .filter(|r| r.searcher == "minimax" && r.depth == 8 && r.position.starts_with("b=2 "));
+    let slow = deepest.next().unwrap();
+    slow.elapsed_s = Some(1.0);
+    slow.nodes = 1000.0;
+    let instant = deepest.next().unwrap();
+    instant.elapsed_s = Some(1e-9);
+    instant.nodes = 100.0;
+    instant.nps = Some(1e11);
+    let text = summary::render(&data, &all_charts(&data), Some(Format::Png));
+    let row = text
+        .lines()
+        .find(|l| l.starts_with("| minimax | 8 | 2 | 550 "))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(row.ends_with("| 1100 |"), "{row}");
+}

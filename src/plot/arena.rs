@@ -8,7 +8,8 @@
 //!
 //! [`elo_charts`] draws `elo.png` / `elo.svg`: one point per pairing row at x = its place
 //! in the legend (the convention of the test-set charts in [`super::sets`]), its whisker
-//! the trinomial 95% interval; the pentanomial estimate and interval, if any, stand
+//! the trinomial 95% interval (to the chart's edge on a side without a bound); the
+//! pentanomial estimate and interval, if any, stand
 //! [`PENTA_OFFSET`] to the right in the same colour; a thin line marks zero (equal strength).
 //! Pairings without an Elo cannot be drawn and are named in the footer instead.
 
@@ -56,7 +57,8 @@ pub enum StandingKind {
 pub struct Estimate {
     /// The Elo difference (player minus opponent).
     pub elo: f64,
-    /// Low and high ends of the 95% interval, if both are defined.
+    /// Low and high ends of the 95% interval, if it was computed; an end without a bound
+    /// is infinite.
     pub interval: Option<(f64, f64)>,
 }
 
@@ -130,10 +132,11 @@ fn estimate(
     {
         return Err(cell.bad_value(upper, &format!("at least `{value}`, {elo}")));
     }
-    Ok(elo.map(|elo| Estimate {
-        elo,
-        interval: lo.zip(hi),
-    }))
+    // One empty end beside a defined one: the interval has no bound on that side (a score
+    // near 0% or 100% over few games); both empty: no interval was computed.
+    let interval = (lo.is_some() || hi.is_some())
+        .then(|| (lo.unwrap_or(f64::NEG_INFINITY), hi.unwrap_or(f64::INFINITY)));
+    Ok(elo.map(|elo| Estimate { elo, interval }))
 }
 
 /// If `dir/standings.csv` exists, draws the Elo chart from it into `dir` in each of
@@ -188,16 +191,24 @@ pub fn elo_chart(name: &str, rows: &[Standing]) -> (Chart, Vec<String>) {
         .collect();
     series.push(zero_line(drawn.len()));
     let penta = drawn.iter().any(|r| r.pentanomial.is_some());
+    let unbounded = drawn
+        .iter()
+        .flat_map(|r| r.trinomial.iter().chain(r.pentanomial.iter()))
+        .filter_map(|e| e.interval)
+        .any(|(lo, hi)| lo.is_infinite() || hi.is_infinite());
+    let mut x_label = String::from("pairing (legend order)");
+    if penta {
+        x_label.push_str("; right-hand bar: pentanomial");
+    }
+    if unbounded {
+        x_label.push_str("; a bar to the edge: no bound that side");
+    }
     let chart = Chart {
         stem: ELO_STEM.into(),
         group: "arena".into(),
         caption: "Elo difference per pairing".into(),
         title: format!("{name}: Elo difference per pairing, 95% intervals"),
-        x_label: if penta {
-            "pairing (legend order); right-hand bar: pentanomial".into()
-        } else {
-            "pairing (legend order)".into()
-        },
+        x_label,
         y_label: "Elo difference, player minus opponent".into(),
         y_scale: YScale::Linear { range: None },
         series,

@@ -3,7 +3,7 @@
 use super::chart::{Chart, Point, Series, SeriesKind, YScale};
 use super::data::SearchRow;
 use super::model::{Dataset, Group, fmt_plain};
-use super::stats::{Stats, integral, minimal_leaves, pearl_r};
+use super::stats::{Geometric, LEVEL, Stats, integral, minimal_leaves, pearl_r};
 
 /// The x-axis label shared by the per-depth charts.
 pub const DEPTH_LABEL: &str = "iteration depth (plies)";
@@ -58,9 +58,24 @@ pub fn nodes_chart(data: &Dataset, group: &Group<'_>) -> Option<Chart> {
 
 /// The effective branching factor `ebf` = nodes(d) / nodes(d−1) per searcher and depth,
 /// with horizontal lines at b, Pearl's R(b) and √b (random trees) or B and √B (games).
+///
+/// A ratio is averaged geometrically: one position whose previous iteration was answered
+/// almost whole from the table (nodes(d−1) = 3, a lazy SMP helper's entries) has an `ebf`
+/// of 10^5, which would be the whole arithmetic mean of a hundred positions near 3.
 #[must_use]
 pub fn ebf_chart(data: &Dataset, group: &Group<'_>) -> Option<Chart> {
-    let mut series = measured(data, group, |r| r.ebf, 1.0);
+    let mut series: Vec<Series> = group
+        .searchers()
+        .into_iter()
+        .filter_map(|s| {
+            let points: Vec<Point> = group
+                .values_per_depth(s, |r| r.ebf)
+                .iter()
+                .filter_map(|(d, values)| geometric_point(*d, values))
+                .collect();
+            measured_series(data, s, points)
+        })
+        .collect();
     if series.is_empty() {
         return None;
     }
@@ -75,7 +90,7 @@ pub fn ebf_chart(data: &Dataset, group: &Group<'_>) -> Option<Chart> {
             group.label()
         ),
         x_label: group.depth_label(),
-        y_label: "EBF = nodes(d) / nodes(d-1) (ratio)".into(),
+        y_label: "EBF = nodes(d) / nodes(d-1) (geometric mean, bars 95%)".into(),
         y_scale: YScale::Linear { range: None },
         series,
     })
@@ -131,14 +146,34 @@ fn measured(
                 .iter()
                 .map(|(d, st)| mean_point(*d, st, scale))
                 .collect();
-            (!points.is_empty()).then(|| Series {
-                label: s.to_string(),
-                kind: SeriesKind::Measured,
-                slot: data.searchers.iter().position(|x| x == s).unwrap_or(0),
-                points,
-            })
+            measured_series(data, s, points)
         })
         .collect()
+}
+
+/// The series of `searcher` through `points`, in its colour; `None` without points.
+fn measured_series(data: &Dataset, searcher: &str, points: Vec<Point>) -> Option<Series> {
+    (!points.is_empty()).then(|| Series {
+        label: searcher.to_string(),
+        kind: SeriesKind::Measured,
+        slot: data
+            .searchers
+            .iter()
+            .position(|x| x == searcher)
+            .unwrap_or(0),
+        points,
+    })
+}
+
+/// The geometric mean of `values` at `depth`, its 95% interval (of the log-mean) as the
+/// error bar.
+fn geometric_point(depth: u32, values: &[f64]) -> Option<Point> {
+    let g = Geometric::of(values, LEVEL)?;
+    Some(Point {
+        x: f64::from(depth),
+        y: g.mean,
+        spread: g.interval.map(|i| (i.lo, i.hi)),
+    })
 }
 
 /// The mean at `depth` with its 95% t interval as the error bar, the lower end kept at

@@ -267,6 +267,19 @@ impl Group<'_> {
         searcher: &str,
         value: impl Fn(&SearchRow) -> Option<f64>,
     ) -> Vec<(u32, Stats)> {
+        self.values_per_depth(searcher, value)
+            .into_iter()
+            .filter_map(|(d, v)| Stats::of(&v).map(|s| (d, s)))
+            .collect()
+    }
+
+    /// The values of `searcher`'s rows by depth, in row order.
+    #[must_use]
+    pub fn values_per_depth(
+        &self,
+        searcher: &str,
+        value: impl Fn(&SearchRow) -> Option<f64>,
+    ) -> BTreeMap<u32, Vec<f64>> {
         let mut by_depth: BTreeMap<u32, Vec<f64>> = BTreeMap::new();
         for row in self.rows_of(searcher) {
             if let Some(v) = value(row) {
@@ -274,9 +287,6 @@ impl Group<'_> {
             }
         }
         by_depth
-            .into_iter()
-            .filter_map(|(d, v)| Stats::of(&v).map(|s| (d, s)))
-            .collect()
     }
 }
 

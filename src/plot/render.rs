@@ -19,6 +19,8 @@ pub const SIZE: (u32, u32) = (1200, 800);
 const FONT: &str = "sans-serif";
 const FOOTER_HEIGHT: u32 = 36;
 const LEGEND_WIDTH: u32 = 300;
+/// Size of the axes' tick labels, in pixels.
+const TICK_FONT: u32 = 18;
 const LEGEND_ROW: i32 = 30;
 const LEGEND_TEXT_OFFSET: i32 = 58;
 /// The x pixel where legend labels start: every legend text element has this x.
@@ -161,12 +163,24 @@ fn title_font<DB: DrawingBackend>(
         .unwrap_or_else(|| style(14))
 }
 
-/// `text`, shortened with an ellipsis until it fits `width` pixels in `style`.
+/// Where [`fit`] cuts a text that is too long.
+#[derive(Clone, Copy)]
+enum Cut {
+    /// Keep the start (a footer: the machine summary reads from the left).
+    End,
+    /// Keep both ends: labels of one chart often share a long start and differ at the end
+    /// (`connect4-lazy-smp[threads=2]`, `…[threads=16]`), or differ at both (`A vs B`).
+    Middle,
+}
+
+/// `text`, shortened with an ellipsis where `cut` says until it fits `width` pixels in
+/// `style`.
 fn fit<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     text: &str,
     style: &TextStyle<'_>,
     width: u32,
+    cut: Cut,
 ) -> String {
     let fits = |t: &str| {
         area.estimate_text_size(t, style)
@@ -176,9 +190,21 @@ fn fit<DB: DrawingBackend>(
         return text.to_string();
     }
     let chars: Vec<char> = text.chars().collect();
+    let shortened = |kept: usize| -> String {
+        let head = match cut {
+            Cut::End => kept,
+            Cut::Middle => kept.div_ceil(2),
+        };
+        let tail = &chars[chars.len() - (kept - head)..];
+        chars[..head]
+            .iter()
+            .chain(['…'].iter())
+            .chain(tail)
+            .collect()
+    };
     (1..chars.len())
         .rev()
-        .map(|n| chars[..n].iter().collect::<String>() + "…")
+        .map(shortened)
         .find(|t| fits(t))
         .unwrap_or_else(|| "…".into())
 }
@@ -187,17 +213,27 @@ fn draw_footer<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, text: &str) ->
     let style = TextStyle::from((FONT, 15).into_font())
         .color(&FOOTER_TEXT)
         .pos(Pos::new(HPos::Left, VPos::Center));
-    let text = fit(area, text, &style, SIZE.0 - 32);
+    let text = fit(area, text, &style, SIZE.0 - 32, Cut::End);
     area.draw_text(&text, &style, (16, FOOTER_HEIGHT as i32 / 2))
         .map_err(fail)
 }
 
 fn draw_plot<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, chart: &Chart) -> DrawResult {
     let (x, y) = (x_axis(chart), y_axis(chart));
+    // Room for the widest tick label beside the axis description, which long ticks
+    // (20000000) would otherwise write over.
+    let tick_style = TextStyle::from((FONT, TICK_FONT).into_font());
+    let widest = y
+        .ticks
+        .iter()
+        .filter_map(|t| area.estimate_text_size(&y.label(*t), &tick_style).ok())
+        .map(|(w, _)| w)
+        .max()
+        .unwrap_or(0);
     let mut ctx = ChartBuilder::on(area)
         .margin(16)
         .x_label_area_size(64)
-        .y_label_area_size(96)
+        .y_label_area_size(96.max(widest + 52))
         .build_cartesian_2d(x.clone(), y.clone())
         .map_err(fail)?;
     let x_fmt = |v: &f64| x.label(*v);
@@ -207,7 +243,7 @@ fn draw_plot<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, chart: &Chart) -
         .y_desc(chart.y_label.as_str())
         .x_label_formatter(&x_fmt)
         .y_label_formatter(&y_fmt)
-        .label_style((FONT, 18))
+        .label_style((FONT, TICK_FONT))
         .axis_desc_style((FONT, 20))
         .bold_line_style(GRID)
         .light_line_style(TRANSPARENT)
@@ -250,8 +286,48 @@ fn line_style(kind: SeriesKind, color: RGBColor) -> Option<ShapeStyle> {
     }
 }
 
-/// Dash and gap of reference lines, in pixels.
-const DASH: (u32, u32) = (10, 6);
+/// Dash and gap of reference lines, in pixels: the reference palette's colours come round
+/// again after [`REFERENCE`]'s length, each round with another dash.
+const DASHES: [(u32, u32); 3] = [(10, 6), (3, 4), (20, 5)];
+
+fn dash(series: &Series) -> (u32, u32) {
+    DASHES[series.slot / REFERENCE.len() % DASHES.len()]
+}
+
+/// The marker of a measured series: the palette's colours come round again after
+/// [`MEASURED`]'s length, each round with another shape, so that no two series of a chart
+/// with up to 24 searchers look alike.
+#[derive(Clone, Copy)]
+enum Marker {
+    Circle,
+    Square,
+    Triangle,
+}
+
+fn marker(series: &Series) -> Marker {
+    [Marker::Circle, Marker::Square, Marker::Triangle][series.slot / MEASURED.len() % 3]
+}
+
+/// Draws `marker` centred at `at`, in the coordinates of `area` (data or pixels).
+fn draw_marker<DB: DrawingBackend, CT: CoordTranslate>(
+    area: &DrawingArea<DB, CT>,
+    at: CT::From,
+    marker: Marker,
+    color: RGBColor,
+) -> DrawResult
+where
+    CT::From: Clone + 'static,
+{
+    let style = color.filled();
+    match marker {
+        Marker::Circle => area.draw(&Circle::new(at, 5, style)),
+        Marker::Square => {
+            area.draw(&(EmptyElement::at(at) + Rectangle::new([(-5, -5), (5, 5)], style)))
+        }
+        Marker::Triangle => area.draw(&TriangleMarker::new(at, 7, style)),
+    }
+    .map_err(fail)
+}
 
 fn draw_series<DB: DrawingBackend>(
     ctx: &mut Ctx<'_, DB>,
@@ -265,8 +341,9 @@ fn draw_series<DB: DrawingBackend>(
     match line_style(series.kind, color) {
         // Cut at the axis, which the measured data chose.
         Some(style) if series.kind == SeriesKind::Reference => {
+            let (on, off) = dash(series);
             for part in clip_y(&line, y.lo, y.hi) {
-                ctx.draw_series(DashedLineSeries::new(part, DASH.0, DASH.1, style))
+                ctx.draw_series(DashedLineSeries::new(part, on, off, style))
                     .map_err(fail)?;
             }
         }
@@ -277,8 +354,9 @@ fn draw_series<DB: DrawingBackend>(
         None => {}
     }
     if series.kind != SeriesKind::Reference {
-        let marker = |&(px, py): &(f64, f64)| Circle::new((px, py), 5, color.filled());
-        ctx.draw_series(line.iter().map(marker)).map_err(fail)?;
+        for &at in &line {
+            draw_marker(ctx.plotting_area(), at, marker(series), color)?;
+        }
         draw_whiskers(ctx, series, color, x, y)?;
     }
     Ok(())
@@ -293,9 +371,16 @@ fn draw_whiskers<DB: DrawingBackend>(
     x: &Axis,
     y: &Axis,
 ) -> DrawResult {
+    // An interval without an end on one side (an Elo at a 0% or 100% score in some
+    // games) runs to the axis's edge on that side.
+    let end = |v: f64| match v {
+        f64::NEG_INFINITY => Some(y.lo),
+        f64::INFINITY => Some(y.hi),
+        v => y.map(v),
+    };
     let whisker = |p: &Point| {
         let (lo, hi) = p.spread?;
-        let (px, lo, hi) = (x.map(p.x)?, y.map(lo)?, y.map(hi)?);
+        let (px, lo, hi) = (x.map(p.x)?, end(lo)?, end(hi)?);
         (hi > lo)
             .then(|| PathElement::new(vec![(px, lo), (px, hi)], color.mix(0.6).stroke_width(2)))
     };
@@ -304,32 +389,37 @@ fn draw_whiskers<DB: DrawingBackend>(
     Ok(())
 }
 
-/// The legend, in its own column right of the plot so it never covers data.
+/// The legend, in its own column right of the plot so it never covers data; its rows
+/// close up (and their text shrinks) so that every series fits the column's height.
 fn draw_legend<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, series: &[Series]) -> DrawResult {
-    let text = TextStyle::from((FONT, 18).into_font()).pos(Pos::new(HPos::Left, VPos::Center));
     let top = 40;
+    let room = area.dim_in_pixel().1 as i32 - top - 8;
+    let row = (room / series.len().max(1) as i32).clamp(14, LEGEND_ROW);
+    let text = TextStyle::from((FONT, (row - 8).clamp(12, 18)).into_font())
+        .pos(Pos::new(HPos::Left, VPos::Center));
     for (i, (s, color)) in series.iter().zip(colors(series)).enumerate() {
-        let yy = top + LEGEND_ROW * i as i32;
+        let yy = top + row * i as i32;
         match line_style(s.kind, color) {
-            Some(style) if s.kind == SeriesKind::Reference => area
-                .draw(&DashedPathElement::new(
+            Some(style) if s.kind == SeriesKind::Reference => {
+                let (on, off) = dash(s);
+                area.draw(&DashedPathElement::new(
                     vec![(8, yy), (48, yy)],
-                    DASH.0,
-                    DASH.1,
+                    on,
+                    off,
                     style,
                 ))
-                .map_err(fail)?,
+                .map_err(fail)?;
+            }
             Some(style) => area
                 .draw(&PathElement::new(vec![(8, yy), (48, yy)], style))
                 .map_err(fail)?,
             None => {}
         }
         if s.kind != SeriesKind::Reference {
-            area.draw(&Circle::new((28, yy), 5, color.filled()))
-                .map_err(fail)?;
+            draw_marker(area, (28, yy), marker(s), color)?;
         }
-        let room = LEGEND_WIDTH - LEGEND_TEXT_OFFSET as u32 - 8;
-        let label = fit(area, &s.label, &text, room);
+        let width = LEGEND_WIDTH - LEGEND_TEXT_OFFSET as u32 - 8;
+        let label = fit(area, &s.label, &text, width, Cut::Middle);
         area.draw_text(&label, &text, (LEGEND_TEXT_OFFSET, yy))
             .map_err(fail)?;
     }

@@ -15,8 +15,8 @@ use super::stats::{Geometric, LEVEL, Paired, Stats, median, wilson_rate};
 const SET_GROUP: &str = "set_";
 
 /// Per test set, two charts with one point per searcher (x = the searcher's place in the
-/// legend): the share of positions answered exactly, and the mean nodes per position
-/// (min–max whiskers). Together they show what each configuration buys and what it costs.
+/// legend): the share of positions answered exactly (bars: its Wilson interval), and the
+/// geometric mean of the nodes per position (bars: the 95% interval of the log-mean). Together they show what each configuration buys and what it costs.
 #[must_use]
 pub fn set_charts(data: &Dataset) -> Vec<Chart> {
     let sets = jobs_by_set(&data.rows);
@@ -42,6 +42,11 @@ fn set_pair(data: &Dataset, sets: &[(SetKey, Vec<JobTotal>)], set: &str) -> Vec<
         .filter(|((s, _), _)| s == set)
         .map(|((_, searcher), jobs)| (searcher, jobs))
         .collect();
+    // Where searchers ran on different numbers of the set's positions, each label says how
+    // many: their points are not over the same positions.
+    let uneven = of_set
+        .iter()
+        .any(|(_, jobs)| jobs.len() != of_set[0].1.len());
     let series = |value: &dyn Fn(&[JobTotal]) -> Option<Point>| -> Vec<Series> {
         of_set
             .iter()
@@ -50,7 +55,12 @@ fn set_pair(data: &Dataset, sets: &[(SetKey, Vec<JobTotal>)], set: &str) -> Vec<
                 let mut point = value(jobs)?;
                 point.x = i as f64 + 1.0;
                 Some(Series {
-                    label: (*searcher).clone(),
+                    label: if uneven {
+                        let n = jobs.len();
+                        format!("{searcher} ({n} position{})", if n == 1 { "" } else { "s" })
+                    } else {
+                        (*searcher).clone()
+                    },
                     kind: SeriesKind::Measured,
                     slot: data
                         .searchers
@@ -64,14 +74,21 @@ fn set_pair(data: &Dataset, sets: &[(SetKey, Vec<JobTotal>)], set: &str) -> Vec<
     };
     let solved = series(&|jobs| {
         let (exact, judged) = exact_of(jobs);
-        (judged > 0).then(|| Point::new(0.0, 100.0 * exact / judged as f64))
+        let rate = exact / judged.max(1) as f64;
+        (judged > 0).then(|| Point {
+            x: 0.0,
+            y: 100.0 * rate,
+            spread: wilson_rate(rate, judged, LEVEL).map(|i| (100.0 * i.lo, 100.0 * i.hi)),
+        })
     });
+    // The geometric mean, as the table's first nodes column: a few costly positions do not
+    // dominate it, and its interval is symmetric on the log axis.
     let cost = series(&|jobs| {
         let nodes: Vec<f64> = jobs.iter().map(|j| j.nodes).collect();
-        Stats::of(&nodes).map(|s| Point {
+        Geometric::of(&nodes, LEVEL).map(|g| Point {
             x: 0.0,
-            y: s.mean,
-            spread: Some((s.min, s.max)),
+            y: g.mean,
+            spread: g.interval.map(|i| (i.lo, i.hi)),
         })
     });
     let chart =
@@ -93,7 +110,7 @@ fn set_pair(data: &Dataset, sets: &[(SetKey, Vec<JobTotal>)], set: &str) -> Vec<
         out.push(chart(
             "solved",
             "positions answered exactly",
-            "answered exactly (% of positions)",
+            "answered exactly (% of positions, bars 95% Wilson interval)",
             scale,
             solved,
         ));
@@ -102,7 +119,7 @@ fn set_pair(data: &Dataset, sets: &[(SetKey, Vec<JobTotal>)], set: &str) -> Vec<
         out.push(chart(
             "cost",
             "nodes per position",
-            "nodes per position (all iterations, log scale)",
+            "nodes per position, all iterations (geometric mean, bars 95%, log scale)",
             YScale::Log,
             cost,
         ));

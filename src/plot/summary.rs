@@ -51,7 +51,8 @@ fn header(data: &Dataset) -> String {
          mean's 95% Student t interval over the same, a lower end below 0 shown as 0 (see \
          EXPERIMENTS.md, \"Statistics\"). \
          Node counts also as geometric means and medians, which a few costly positions do \
-         not dominate.\n{}",
+         not dominate; `ebf`, a ratio, as a geometric mean; nodes/s as all nodes over all \
+         seconds, which an iteration of a few microseconds does not dominate.\n{}",
         data.experiment,
         data.run.footer(),
         data.rows.len(),
@@ -165,13 +166,37 @@ fn key_figures(group: &Group<'_>) -> String {
             super::sets::geometric(&nodes, fmt_integer),
             super::stats::median(&nodes).map_or_else(dash, fmt_count),
             cell(stat(|r| Some(r.leaf_nodes)), fmt_count),
-            cell(stat(|r| r.ebf), fmt_ratio),
+            super::sets::geometric(
+                &rows.iter().filter_map(|r| r.ebf).collect::<Vec<_>>(),
+                fmt_ratio
+            ),
             mean(stat(|r| r.first_move_cutoff_rate), fmt_percent),
             mean(stat(|r| r.elapsed_s), fmt_seconds),
-            mean(stat(|r| r.nps), fmt_integer),
+            nodes_per_second(&rows).map_or_else(dash, fmt_integer),
+        );
+    }
+    if group
+        .rows
+        .iter()
+        .any(|r| r.threads > 1 && r.playouts.is_none())
+    {
+        out.push_str(
+            "\nWith more than one thread, `nodes` is what the search reports: lazy SMP's main \
+             thread or the helper it adopted the final iteration from (every thread's nodes are in `total_nodes` and the overhead of the parallel \
+             table), Young Brothers Wait's every thread.\n",
         );
     }
     out
+}
+
+/// The nodes of `rows` over their seconds, where both are known.
+fn nodes_per_second(rows: &[&SearchRow]) -> Option<f64> {
+    let timed: Vec<(f64, f64)> = rows
+        .iter()
+        .filter_map(|r| Some((r.nodes, r.elapsed_s?)))
+        .collect();
+    let seconds: f64 = timed.iter().map(|(_, s)| s).sum();
+    (seconds > 0.0).then(|| timed.iter().map(|(n, _)| n).sum::<f64>() / seconds)
 }
 
 /// Measured EBF per searcher beside R(b), √b and b.
