@@ -1366,7 +1366,8 @@ const HELD_OUT_BASE: usize = 1 << 40;
 fn replay<G: LearnGame>(line: &str, random: usize) -> Option<PlayedGame<G>> {
     let mut words = line.split_whitespace();
     let result: f64 = words.next()?.parse().ok()?;
-    if ![0.0, 0.5, 1.0].contains(&result) {
+    // 0, ½ or 1; in backgammon ½ ± points/6: the final position checks it below.
+    if !(0.0..=1.0).contains(&result) {
         return None;
     }
     let mut pos = G::start();
@@ -1376,6 +1377,7 @@ fn replay<G: LearnGame>(line: &str, random: usize) -> Option<PlayedGame<G>> {
         result,
         moves: Vec::new(),
     };
+    let mut chance = false;
     for (ply, w) in words.enumerate() {
         if pos.status() != Status::Ongoing {
             return None;
@@ -1384,10 +1386,12 @@ fn replay<G: LearnGame>(line: &str, random: usize) -> Option<PlayedGame<G>> {
         let before = pos.clone();
         game.moves.push(w.to_string());
         pos.play(mv);
-        // As `selfplay::play_game` records them: no state for a roll of the dice, and in a
-        // game of chance the position after the move (before the next roll).
-        if ply >= random && !before.is_chance() {
-            let state = if pos.is_chance() { pos.clone() } else { before };
+        // As `selfplay::play_game` records them: no state for a roll of the dice.
+        chance |= before.is_chance();
+        if ply >= random
+            && !before.is_chance()
+            && let Some(state) = selfplay::recorded_state(&before, pos.clone(), chance)
+        {
             game.positions.push(state.clone());
             game.leaves.push(state);
         }

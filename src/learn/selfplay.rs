@@ -68,9 +68,11 @@ pub fn first_player_result<G: LearnGame>(outcome: Outcome, to_move: Player) -> f
 /// before the next roll: the states Tesauro's TD(λ) learns on, whose evaluation does not
 /// depend on dice already rolled. A roll is not a ply of `random_plies`.
 ///
-/// A game ends when the game says so, on a third occurrence of a position, after
-/// `max_plies` (a draw), or by adjudication: four consecutive searched moves whose scores
-/// all give the same side more than [`LearnGame::adjudicate_at`].
+/// A game ends when the game says so, on a third occurrence of a position (not in a game
+/// of chance, which has no draw: backgammon positions recur when both sides dance on the
+/// bar, and the game goes on, as in the arena), after `max_plies` (a draw), or by
+/// adjudication: four consecutive searched moves whose scores all give the same side more
+/// than [`LearnGame::adjudicate_at`].
 pub fn play_game<G: LearnGame>(
     eval: &G::Eval,
     sp: &SelfPlay,
@@ -96,15 +98,17 @@ pub fn play_game<G: LearnGame>(
     let mut searcher = Searcher::new(eval, &config);
     let mut dice = Dice::new(mix(seed ^ mix(index as u64) ^ 0xD1CE));
     let mut chosen = 0;
+    let mut chance = false;
     for _ in 0..sp.max_plies {
         if let Status::Over(outcome) = pos.status() {
             game.result = first_player_result::<G>(outcome, pos.side_to_move());
             return game;
         }
-        if hashes.iter().filter(|&&h| h == pos.hash()).count() >= 3 {
+        if !chance && hashes.iter().filter(|&&h| h == pos.hash()).count() >= 3 {
             return game;
         }
         if pos.is_chance() {
+            chance = true;
             let roll = dice.roll(&pos);
             game.moves.push(roll.to_string());
             pos.play(roll);
@@ -134,12 +138,10 @@ pub fn play_game<G: LearnGame>(
             }
             let mut after = pos.clone();
             after.play(best);
-            if after.is_chance() {
-                game.positions.push(after);
-            } else {
-                game.positions.push(pos.clone());
+            if let Some(state) = recorded_state(&pos, after, chance) {
+                game.positions.push(state);
+                game.leaves.push(leaf);
             }
-            game.leaves.push(leaf);
             if let Some(limit) = G::adjudicate_at()
                 && let Some(winner) = adjudicate(&mut streak, last.score, pos.side_to_move(), limit)
             {
@@ -154,6 +156,23 @@ pub fn play_game<G: LearnGame>(
         hashes.push(pos.hash());
     }
     game
+}
+
+/// The state a game records for the searched move from `before` to `after`. In a game of
+/// chance (`chance`: a roll has been played), the position after the move, before the next
+/// roll (Tesauro's states), and none when the move ended the game: the result is then the
+/// last target, once (the position before the winning move, which had been recorded in its
+/// place, repeats the board of the state before it, a temporal difference of 0 that
+/// scaled the outcome's credit to every earlier state by another λ). Otherwise the
+/// position searched, beside the leaf of its principal variation.
+pub(crate) fn recorded_state<G: Game>(before: &G, after: G, chance: bool) -> Option<G> {
+    if !chance {
+        Some(before.clone())
+    } else if after.is_chance() {
+        Some(after)
+    } else {
+        None
+    }
 }
 
 /// Updates the adjudication streak with a search score `score` for `mover`; the winner
@@ -261,8 +280,34 @@ pub fn read_arena_games<G: LearnGame>(path: &Path) -> Result<Vec<PlayedGame<G>>,
 
 #[cfg(test)]
 mod tests {
-    use super::read_arena_games;
+    use super::{SelfPlay, play_game, read_arena_games};
+    use crate::game::Game;
+    use crate::games::backgammon::Backgammon;
     use crate::games::connect4::Connect4;
+    use crate::learn::LearnGame;
+
+    /// Backgammon self-play (pubeval at 1 ply, as the committed runs start): no game is
+    /// drawn, not even by a position's third occurrence (both sides dancing on the bar made
+    /// games 82 and 143 of seed 18 draws), and every recorded state is a position before a
+    /// roll, the winning move's end leaving none (the position before it, recorded in its
+    /// place, repeated the board of the state before).
+    #[test]
+    fn backgammon_self_play_has_no_draws_and_records_only_states_before_a_roll() {
+        let sp = SelfPlay {
+            games: 200,
+            depth: 1,
+            random_plies: 0,
+            max_plies: 2000,
+        };
+        let eval = Backgammon::evaluator(Backgammon::hand_set());
+        for index in [82, 143, 0, 1] {
+            let game = play_game::<Backgammon>(&eval, &sp, 18, index);
+            assert_ne!(game.result, 0.5, "game {index}: {:?}", game.moves);
+            assert!(!game.positions.is_empty());
+            assert!(game.positions.iter().all(Game::is_chance), "game {index}");
+            assert_eq!(game.positions.len(), game.leaves.len());
+        }
+    }
 
     #[test]
     fn arena_games_are_read_plain_or_compressed() {
