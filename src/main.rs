@@ -2038,8 +2038,7 @@ fn require_chance_search(position: &GamePosition, config: &SearchConfig) -> Resu
 /// Chess, checkers and backgammon have no bound on their length: a search there needs a
 /// depth, node or time limit.
 fn require_limit(position: &GamePosition, limits: &Limits) -> Result<(), Failure> {
-    let unbounded = !position.kind().has_bounded_length();
-    if unbounded && limits.depth.is_none() && limits.nodes.is_none() && limits.time.is_none() {
+    if position.kind().search_never_ends(limits) {
         return Err(Failure::bad_input(format!(
             "a {} search needs a limit: --depth, --nodes or --time-ms (--movetime)",
             position.kind()

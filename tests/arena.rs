@@ -797,6 +797,59 @@ fn dry_run_lists_players_pairings_and_games() {
     assert!(stdout.contains("pairing 2: mcts vs flat_mc"), "{stdout}");
 }
 
+/// An alpha-beta-family player without a limit per move searches to the end of the game:
+/// accepted where the game's length is bounded, refused (exit code 2, at the player's
+/// `limits`, by `--dry-run` too) where its first move would never end, unless the file's
+/// `[limits]` or a clock gives it one.
+#[test]
+fn a_player_without_a_limit_is_refused_where_its_search_would_never_end() {
+    let dir = TempDir::new("arena-unlimited");
+    let entry = |label: &str, algorithm: &str, limits: &str| {
+        format!("[[searchers]]\nlabel = \"{label}\"\nalgorithm = \"{algorithm}\"\n{limits}")
+    };
+    let unlimited = |algorithm: &str| entry("free", algorithm, "");
+    let cases = [
+        ("tictactoe", "alphabeta", "", 0),
+        ("connect4", "alphabeta", "", 0),
+        ("othello", "alphabeta", "", 0),
+        ("chess", "alphabeta", "", 2),
+        ("checkers", "minimax", "", 2),
+        ("backgammon", "expectiminimax", "", 2),
+        ("chess", "alphabeta", "tc = \"1+0\"\n", 0),
+        ("chess", "alphabeta", "st = 0.05\n", 0),
+    ];
+    for (game, algorithm, settings, expected) in cases {
+        let limited = entry("limited", algorithm, "limits = { depth = 1 }\n");
+        let text = arena(
+            "free",
+            &format!("game = \"{game}\"\ngames = 2\n{settings}"),
+            &[limited, unlimited(algorithm)],
+        );
+        let file = dir.path(&format!("{game}.toml"));
+        std::fs::write(&file, &text).expect("write the arena file");
+        let (code, stdout, stderr) =
+            plylab(&["experiment", file.to_str().expect("UTF-8"), "--dry-run"]);
+        assert_eq!(code, expected, "{game} {settings}: {stdout}\n{stderr}");
+        if expected == 2 {
+            assert!(
+                stderr.contains("key `limits`: `free` needs a limit per move"),
+                "{stderr}"
+            );
+        }
+    }
+    // The file's own [limits] applies to every player that sets none.
+    let text = arena(
+        "free",
+        "game = \"chess\"\ngames = 2",
+        &[alphabeta("limited", "depth = 1"), unlimited("alphabeta")],
+    )
+    .replace("seed = 9\n", "seed = 9\n[limits]\ndepth = 1\n");
+    let file = dir.path("file_limits.toml");
+    std::fs::write(&file, &text).expect("write the arena file");
+    let (code, _, stderr) = plylab(&["experiment", file.to_str().expect("UTF-8"), "--dry-run"]);
+    assert_eq!(code, 0, "{stderr}");
+}
+
 /// The speed target: 200 connect-four games at 10 ms per move in under two
 /// minutes on a 2-core machine. A timing, not a unit test (machines are shared and noisy):
 /// `cargo test --release --test arena -- --ignored --nocapture`.

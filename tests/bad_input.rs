@@ -466,6 +466,20 @@ const CASES: &[Case] = &[
         "limits",
         "needs a limit per move",
     ),
+    // Its first move would never end: chess, checkers and backgammon need a limit, as in
+    // experiment files.
+    case(
+        "arena_alphabeta_without_limit.toml",
+        14,
+        "limits",
+        "`b` needs a limit per move: depth, nodes, time_ms or tc (chess has no bound",
+    ),
+    case(
+        "arena_chance_search_without_limit.toml",
+        14,
+        "limits",
+        "`b` needs a limit per move: depth, nodes, time_ms or tc (backgammon has no bound",
+    ),
     case(
         "arena_xboard_node_limit.toml",
         17,

@@ -689,7 +689,8 @@ fn players(
         for kind in kinds {
             for (limits, swept) in limit_variants([&spec.limits, &no_game_limits, &doc.limits]) {
                 let limits = super::adjudicate::with_fixed_time(src, spec, &kind, limits, tc, st)?;
-                out.push(player(src, spec, kind.clone(), limits, &swept, tc)?);
+                let kind = kind.clone();
+                out.push(player(src, spec, game, kind, limits, &swept, tc)?);
             }
         }
     }
@@ -803,10 +804,11 @@ fn player_kinds(
     Ok(vec![PlayerKind::Engine(parsed)])
 }
 
-/// One player, its limits checked against what it is.
+/// One player, its limits checked against what it is and the game it plays.
 fn player(
     src: &Source,
     spec: &SearcherSpec,
+    game: GameKind,
     kind: PlayerKind,
     limits: Limits,
     swept: &[String],
@@ -862,13 +864,8 @@ fn player(
             format!("`{label}` speaks xboard, which has no node limit: use depth, time_ms or tc");
         return Err(at_limits(why));
     }
-    if !timed
-        && limits == Limits::default()
-        && !matches!(kind, PlayerKind::Search(ref v) if v.mcts.is_none())
-    {
-        return Err(at_limits(format!(
-            "`{label}` needs a limit per move: depth, nodes, time_ms or tc"
-        )));
+    if !timed && let Some(why) = unlimited(label, game, &kind, &limits) {
+        return Err(at_limits(why));
     }
     Ok(Player {
         name,
@@ -877,6 +874,26 @@ fn player(
         tc,
         engine_entry,
     })
+}
+
+/// Why a player without a clock cannot play under `limits`, if it cannot: it has no
+/// limit per move, and it is no alpha-beta-family search (which searches to the end of the
+/// game) or the game's length is unbounded, so that its first move would never end (the
+/// rule of experiment files, [`GameKind::search_never_ends`]).
+fn unlimited(label: &str, game: GameKind, kind: &PlayerKind, limits: &Limits) -> Option<String> {
+    let needs = "needs a limit per move: depth, nodes, time_ms or tc";
+    let alpha_beta = matches!(kind, PlayerKind::Search(v) if v.mcts.is_none());
+    if *limits != Limits::default() {
+        None
+    } else if !alpha_beta {
+        Some(format!("`{label}` {needs}"))
+    } else if game.search_never_ends(limits) {
+        Some(format!(
+            "`{label}` {needs} ({game} has no bound on its length: a search without one never ends)"
+        ))
+    } else {
+        None
+    }
 }
 
 /// `max_plies`, `adjudicate` and `engine_timeout_ms`.

@@ -109,6 +109,14 @@ impl GameKind {
         !matches!(self, Self::Chess | Self::Checkers | Self::Backgammon)
     }
 
+    /// Whether a search of this game under `limits` may never end: none is set (no depth,
+    /// nodes or time) and the game's length is unbounded. Experiment files, arena files and
+    /// the command line all refuse such a search.
+    #[must_use]
+    pub fn search_never_ends(self, limits: &Limits) -> bool {
+        !self.has_bounded_length() && *limits == Limits::default()
+    }
+
     /// Whether the game has chance nodes: only the searches over chance
     /// (`expectiminimax`, `star1`, `star2`) search it, and only it.
     #[must_use]
@@ -1108,10 +1116,9 @@ pub fn parse(file: &Path, text: &str) -> Result<Plan, SpecError> {
         let first_new = jobs.len();
         add_jobs(&mut jobs, &doc, game_index, game, &positions, &chosen);
         let kind = *game.game.get_ref();
-        if !kind.has_bounded_length()
-            && jobs[first_new..]
-                .iter()
-                .any(|j| j.limits == Limits::default())
+        if jobs[first_new..]
+            .iter()
+            .any(|j| kind.search_never_ends(&j.limits))
         {
             let why = format!(
                 "{kind} has no bound on its length: give a depth, nodes or time_ms limit (in [limits], the game or the searcher)"
