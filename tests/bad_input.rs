@@ -1248,6 +1248,44 @@ fn an_engine_option_the_engine_lacks_is_refused() {
     );
 }
 
+/// A match refused for a misspelt engine option writes nothing into its `--out` (it had
+/// written run.json, and the corrected file's run was refused: the directory "already holds
+/// results"): the same command runs once the option is corrected, without `--force`.
+#[test]
+fn a_match_refused_for_an_engine_option_runs_once_the_option_is_corrected() {
+    let dir = TempDir::new("engine-option-again");
+    let engine = |option: &str| {
+        format!(
+            "cmd = \"{}\", args = [\"uci\"], options = {{ {option} = 1 }}",
+            env!("CARGO_BIN_EXE_plylab")
+        )
+    };
+    let out = dir.path("out");
+    let out = out.to_str().expect("UTF-8");
+    let misspelt = match_against_engine(&dir, "option", &engine("Treads"));
+    let args = [
+        "experiment",
+        misspelt.to_str().expect("UTF-8"),
+        "--out",
+        out,
+    ];
+    refused(&args, &["declares no option `Treads`"]);
+    assert!(
+        !Path::new(out).exists(),
+        "the refused match wrote into its --out"
+    );
+    let corrected = match_against_engine(&dir, "option", &engine("Threads"));
+    let args = [
+        "experiment",
+        corrected.to_str().expect("UTF-8"),
+        "--out",
+        out,
+    ];
+    let (code, stdout, stderr) = plylab(&[&args[..], &["--no-plot"]].concat());
+    assert_eq!(code, 0, "{stdout}\n{stderr}");
+    assert!(Path::new(out).join("run.json").is_file(), "{stdout}");
+}
+
 /// An external player whose program cannot be found, or is a file that cannot be run, is
 /// refused before the match, and by `--dry-run`: played, its every game would be a crash
 /// (exit 1 at the end). Both ways of naming a program: a path, and a name looked up on the

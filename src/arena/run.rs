@@ -118,6 +118,10 @@ pub fn run_games(
         .collect();
     let concurrency = options.jobs.unwrap_or(plan.concurrency).max(1);
     check_tables_fit(plan, &schedule, concurrency)?;
+    // Before anything is written: a match refused here (a misspelt engine option, an engine
+    // that cannot start) leaves `out` as it was, so that the same command runs once the
+    // file is corrected, and a --force run leaves the earlier results whole.
+    let engines = EnginePool::start(plan)?;
     crate::lab::guard::create(&out)?;
     let csv_path = out.join("games.csv");
     let kept = if options.resume {
@@ -135,7 +139,6 @@ pub fn run_games(
     };
     let earlier = Earlier::recorded(&out, options.resume);
     write_info(&earlier.so_far(&what, concurrency, 0.0, 0.0), &out)?;
-    let engines = EnginePool::start(plan)?;
     let pending: Vec<GameSlot> = schedule
         .iter()
         .filter(|s| !kept.iter().any(|r| r.game == s.index))
