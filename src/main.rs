@@ -395,7 +395,9 @@ enum AlgorithmName {
     Star2,
     /// Monte Carlo tree search with UCB1 (a --nodes playout or --time-ms budget).
     Uct,
-    /// Flat Monte Carlo: playouts from each root move in turn, no tree.
+    /// Flat Monte Carlo: playouts from each root move in turn, no tree (as in experiment
+    /// files; `flat` also).
+    #[value(name = "flat_monte_carlo", alias = "flat")]
     Flat,
     /// Root-parallel MCTS on --threads threads.
     #[value(name = "root_parallel")]

@@ -52,7 +52,7 @@ pub const OPTIONAL_COLUMNS: [&str; 15] = [
 ];
 
 /// One completed iteration of one job: one row of `searches.csv`.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct SearchRow {
     /// Experiment name.
     pub experiment: String,

@@ -13,7 +13,7 @@ use super::chart::{Chart, Point, Series, SeriesKind, YScale};
 use super::data::SearchRow;
 use super::model::Dataset;
 use super::sets::geometric;
-use super::stats::{Geometric, LEVEL, Stats, wilson};
+use super::stats::{Geometric, Interval, LEVEL, Stats, wilson_rate};
 use super::summary::{cell, dash, fmt_count, fmt_integer, fmt_percent, fmt_ratio};
 
 /// Group prefix of the Monte Carlo and scaling charts.
@@ -125,7 +125,8 @@ fn chart(
 }
 
 /// Monte Carlo on test sets: the share of right moves against the playouts made, one
-/// series per algorithm (its budget and threads taken out of the name), Wilson error bars.
+/// series per algorithm (its budget and threads taken out of the name), error bars the
+/// Wilson interval over positions ([`rightness`]).
 fn strength_chart(data: &Dataset, game: &str, rows: &[&SearchRow]) -> Option<Chart> {
     let judged = rows
         .iter()
@@ -133,13 +134,12 @@ fn strength_chart(data: &Dataset, game: &str, rows: &[&SearchRow]) -> Option<Cha
         .filter(|r| r.playouts.is_some() && r.solved.is_some());
     let mut series: Vec<Series> = Vec::new();
     for (searcher, rows) in grouped(judged, |r| r.searcher.clone()) {
-        let right = rows.iter().filter(|r| r.solved == Some(true)).count();
         let playouts = stats(&rows, |r| r.playouts)?.mean;
-        let interval = wilson(right, rows.len(), LEVEL)?;
+        let right = rightness(&rows)?;
         let point = Point {
             x: playouts.log10(),
-            y: 100.0 * right as f64 / rows.len() as f64,
-            spread: Some((100.0 * interval.lo, 100.0 * interval.hi)),
+            y: 100.0 * right.right as f64 / right.runs as f64,
+            spread: right.interval.map(|i| (100.0 * i.lo, 100.0 * i.hi)),
         };
         let label = without_swept(&searcher, &["nodes", "threads"]);
         match series.iter_mut().find(|s| s.label == label) {
@@ -161,7 +161,7 @@ fn strength_chart(data: &Dataset, game: &str, rows: &[&SearchRow]) -> Option<Cha
             format!("strength_{game}"),
             format!("Monte Carlo strength against playouts, {game}"),
             "playouts per search (log10; mean over the positions)",
-            "right moves (% of positions, bars 95% Wilson interval)",
+            "right moves (% of searches, bars 95% Wilson interval over positions)",
             YScale::Linear {
                 range: Some((0.0, 100.0)),
             },
@@ -456,25 +456,15 @@ fn monte_carlo(data: &Dataset) -> String {
         "\n## Monte Carlo searches\n\n\
          One row per search. `right` (test sets only): the chosen move is a best move of \
          the set, or keeps the position's known outcome (win, draw or loss), checked by \
-         solving the position after it; with its 95% Wilson interval.\n\n\
+         solving the position after it; the runs right, and the 95% Wilson interval over \
+         positions (a position searched in several runs, each with its own seed, counts \
+         once, as the share of its runs that were right: its runs are not independent \
+         positions).\n\n\
          | game | set | searcher | threads | runs | playouts | playouts/s | tree nodes | right |\n\
          |---|---|---|---:|---:|---:|---:|---:|---:|\n",
     );
     for ((game, set, searcher), rows) in groups {
-        let judged: Vec<bool> = rows.iter().filter_map(|r| r.solved).collect();
-        let right = if judged.is_empty() {
-            dash()
-        } else {
-            let n = judged.iter().filter(|&&s| s).count();
-            let interval = wilson(n, judged.len(), LEVEL).map_or_else(String::new, |i| {
-                format!(", 95% {}–{}", fmt_percent(i.lo), fmt_percent(i.hi))
-            });
-            format!(
-                "{n}/{} ({}{interval})",
-                judged.len(),
-                fmt_percent(n as f64 / judged.len() as f64)
-            )
-        };
+        let right = right_cell(&rows);
         let _ = writeln!(
             out,
             "| {game} | {set} | {searcher} | {} | {} | {} | {} | {} | {right} |",
@@ -486,6 +476,63 @@ fn monte_carlo(data: &Dataset) -> String {
         );
     }
     out
+}
+
+/// How often a Monte Carlo group's chosen move was right: the runs right of the runs
+/// judged, and the Wilson interval over positions, each counting as the share of its runs
+/// right (as the test-set tables count repetitions, [`super::sets`]).
+struct Rightness {
+    right: usize,
+    runs: usize,
+    positions: usize,
+    interval: Option<Interval>,
+}
+
+fn rightness(rows: &[&SearchRow]) -> Option<Rightness> {
+    let mut by_position: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
+    for row in rows {
+        if let Some(solved) = row.solved {
+            let (right, runs) = by_position.entry(row.position.as_str()).or_default();
+            *right += usize::from(solved);
+            *runs += 1;
+        }
+    }
+    let positions = by_position.len();
+    let (right, runs) = by_position
+        .values()
+        .fold((0, 0), |(a, b), (r, n)| (a + r, b + n));
+    let rate = by_position
+        .values()
+        .map(|&(r, n)| r as f64 / n as f64)
+        .sum::<f64>()
+        / positions.max(1) as f64;
+    (positions > 0).then(|| Rightness {
+        right,
+        runs,
+        positions,
+        interval: wilson_rate(rate, positions, LEVEL),
+    })
+}
+
+/// The `right` cell of a Monte Carlo group.
+fn right_cell(rows: &[&SearchRow]) -> String {
+    let Some(r) = rightness(rows) else {
+        return dash();
+    };
+    let interval = r.interval.map_or_else(String::new, |i| {
+        format!(
+            "; 95% {}–{} over {} positions",
+            fmt_percent(i.lo),
+            fmt_percent(i.hi),
+            r.positions
+        )
+    });
+    format!(
+        "{}/{} ({}{interval})",
+        r.right,
+        r.runs,
+        fmt_percent(r.right as f64 / r.runs as f64)
+    )
 }
 
 /// Per game, set, searcher and thread count: the speedup, overhead and throughput scaling
@@ -592,7 +639,32 @@ impl Totals {
 
 #[cfg(test)]
 mod tests {
-    use super::{dts_reference, without_threads};
+    use super::{SearchRow, dts_reference, rightness, without_threads};
+
+    /// Two positions searched three times each, one always right, one once: 4/6 runs, and
+    /// the interval is that of a rate of (1 + 1/3)/2 over two positions, not over six runs.
+    #[test]
+    fn monte_carlo_rightness_counts_a_position_once() {
+        let row = |position: &str, solved: bool| SearchRow {
+            position: position.into(),
+            solved: Some(solved),
+            ..SearchRow::default()
+        };
+        let rows = [
+            row("a", true),
+            row("a", true),
+            row("a", true),
+            row("b", true),
+            row("b", false),
+            row("b", false),
+        ];
+        let r = rightness(&rows.iter().collect::<Vec<_>>()).unwrap();
+        assert_eq!((r.right, r.runs, r.positions), (4, 6, 2));
+        let i = r.interval.unwrap();
+        let over_positions = super::wilson_rate(2.0 / 3.0, 2, super::LEVEL).unwrap();
+        assert_eq!((i.lo, i.hi), (over_positions.lo, over_positions.hi));
+        assert!(i.hi - i.lo > 0.5, "two positions: a wide interval");
+    }
 
     #[test]
     fn the_dts_line_stops_at_the_most_threads_measured() {
