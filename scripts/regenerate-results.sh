@@ -3,7 +3,7 @@
 # files alike) is run into results/<name>, replacing what is there (--force), with the flags
 # its committed run used, then its charts and summary.md are drawn, and searches.csv (a
 # match's games.csv) is compressed to the .gz that is committed. Learning files
-# (learn_*.toml) run first, with `plylab learn --restart`: they write weights/<name>.toml and
+# (learn_*.toml) run first, with `plylab learn --restart --force`: they write weights/<name>.toml and
 # results/<name>/ under the name inside the file, and the arena_learn_* files play those
 # weights.
 #
@@ -77,7 +77,7 @@ done
 # The command that regenerates one name's results.
 command_of() {
     case "$1" in
-        learn_*) echo "$plylab learn experiments/$1.toml --restart --quiet" ;;
+        learn_*) echo "$plylab learn experiments/$1.toml --restart --force --quiet" ;;
         *) echo "$plylab experiment experiments/$1.toml --out results/$1 --force $(flags_of "$1")" ;;
     esac
 }

@@ -108,6 +108,10 @@ struct LearnArgs {
     /// Start afresh, discarding a checkpoint of an interrupted run.
     #[arg(long)]
     restart: bool,
+    /// Replace the weights file and results of a finished run of the same name (refused
+    /// without it: arenas and searches read the committed weights).
+    #[arg(long)]
+    force: bool,
     /// No progress bar.
     #[arg(long)]
     quiet: bool,
@@ -1237,6 +1241,7 @@ fn run_learn(args: &LearnArgs) -> Result<(), Failure> {
         out: args.out.clone(),
         weights_dir: args.weights_dir.clone(),
         restart: args.restart,
+        force: args.force,
         progress: !args.quiet,
         charts: !args.no_plot,
         stop_after: args.stop_after,

@@ -308,6 +308,19 @@ fn tiny_runs_are_reproducible_and_learned_weights_search() {
         outputs[1], outputs[2],
         "the same run again gives the same weights"
     );
+
+    // A finished run is not replaced without --force: arenas read its weights file.
+    let (out, weights) = (dir.path("out2"), dir.path("w2"));
+    let (code, text) = learn(&dir.path("tiny.toml"), &out, &weights, &[]);
+    assert_eq!(code, 2, "{text}");
+    assert!(
+        text.contains("tiny.toml holds a finished run of `tiny`: --force replaces it"),
+        "{text}"
+    );
+    assert_eq!(fs::read(weights.join("tiny.toml")).unwrap(), outputs[2]);
+    let (code, text) = learn(&dir.path("tiny.toml"), &out, &weights, &["--force"]);
+    assert_eq!(code, 0, "{text}");
+    assert_eq!(fs::read(weights.join("tiny.toml")).unwrap(), outputs[2]);
     let learned =
         plylab::games::linear::read_weights(&dir.path("w0/tiny.toml"), Some(LinearKind::Chess))
             .unwrap();

@@ -425,6 +425,8 @@ pub struct LearnOptions {
     pub weights_dir: PathBuf,
     /// Ignore (and remove) a checkpoint instead of resuming from it.
     pub restart: bool,
+    /// Replace the weights file and results of a finished run (refused without it).
+    pub force: bool,
     /// Show a progress bar.
     pub progress: bool,
     /// Draw the learning-curve charts.
@@ -440,10 +442,35 @@ impl Default for LearnOptions {
             out: None,
             weights_dir: PathBuf::from("weights"),
             restart: false,
+            force: false,
             progress: true,
             charts: true,
             stop_after: None,
         }
+    }
+}
+
+/// Refuses, without `--force`, a run that would replace the weights file or results of a
+/// finished run of the same name (the committed ones, by default: arenas and searches read
+/// them). With a checkpoint to resume from, the run is that one's continuation.
+fn refuse_to_replace(
+    name: &str,
+    options: &LearnOptions,
+    out: &Path,
+    checkpoint_dir: &Path,
+) -> Result<(), LearnError> {
+    if options.force || checkpoint_dir.exists() {
+        return Ok(());
+    }
+    let weights = options.weights_dir.join(format!("{name}.toml"));
+    let summary = out.join("summary.md");
+    match [&weights, &summary].into_iter().find(|p| p.exists()) {
+        Some(finished) => Err(LearnError::BadInput(format!(
+            "{} holds a finished run of `{name}`: --force replaces it (or choose another \
+             --out and --weights-dir)",
+            finished.display()
+        ))),
+        None => Ok(()),
     }
 }
 
@@ -838,6 +865,7 @@ impl<'a, G: LearnGame> Run<'a, G> {
         if options.restart && checkpoint_dir.exists() {
             fs::remove_dir_all(&checkpoint_dir).map_err(io_err(&checkpoint_dir))?;
         }
+        refuse_to_replace(&spec.name, options, &out, &checkpoint_dir)?;
         // Both directories made before any game is played: one that cannot be made is a bad
         // --out or --weights-dir, to be told now rather than after hours of learning.
         for (dir, flag) in [

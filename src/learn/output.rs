@@ -134,7 +134,7 @@ pub(super) fn write_results<G: LearnGame>(
     };
     let _ = writeln!(
         md,
-        "- regenerate: `plylab learn {}` (seeded: the same weights file byte for byte)",
+        "- regenerate: `plylab learn {} --force` (seeded: the same weights file byte for byte)",
         run.file.display()
     );
     let _ = writeln!(md, "- method: {method}");
