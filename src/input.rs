@@ -117,26 +117,42 @@ pub fn read(path: &Path, cap: Cap) -> io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
+/// FNV-1a's offset basis and prime, 64 bits (Fowler, Noll and Vo).
+const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+const FNV_PRIME: u64 = 0x0100_0000_01b3;
+
+/// FNV-1a continued from the hash `hash` of the bytes before `bytes`.
+fn fnv1a_from(hash: u64, bytes: &[u8]) -> u64 {
+    bytes
+        .iter()
+        .fold(hash, |h, &b| (h ^ u64::from(b)).wrapping_mul(FNV_PRIME))
+}
+
 /// A fingerprint of the contents of the file at `path`: 64-bit FNV-1a, in hex. A run records
 /// those of the files its searchers read (weights, endgame databases, books), so that a run
 /// resuming it can tell a file that changed since (its path alone would not).
 ///
 /// # Errors
-/// The file cannot be read.
+/// The file cannot be read (a directory cannot be either).
 pub fn fingerprint(path: &Path) -> io::Result<String> {
     let mut file = File::open(path)?;
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut hash = FNV_OFFSET;
     let mut chunk = [0u8; 1 << 16];
     loop {
         let n = file.read(&mut chunk)?;
         if n == 0 {
             break;
         }
-        for &byte in &chunk[..n] {
-            hash = (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
-        }
+        hash = fnv1a_from(hash, &chunk[..n]);
     }
     Ok(format!("{hash:016x}"))
+}
+
+/// The fingerprint of `bytes` held in memory, as [`fingerprint`] gives it for a file of
+/// those bytes: what stands for something that is not one file (a directory's listing).
+#[must_use]
+pub fn fingerprint_bytes(bytes: &[u8]) -> String {
+    format!("{:016x}", fnv1a_from(FNV_OFFSET, bytes))
 }
 
 /// Whether `output` names the file `input` (both existing, by their canonical paths): a
@@ -210,6 +226,20 @@ mod tests {
         bytes: 4,
         what: "a test file",
     };
+
+    /// The published FNV-1a test vectors, and a file's fingerprint equal to its bytes'.
+    #[test]
+    fn fingerprints_are_fnv1a() {
+        assert_eq!(fingerprint_bytes(b""), "cbf29ce484222325");
+        assert_eq!(fingerprint_bytes(b"a"), "af63dc4c8601ec8c");
+        assert_eq!(fingerprint_bytes(b"foobar"), "85944171f73967e8");
+        let file = std::env::temp_dir().join(format!("plylab-fnv-{}", std::process::id()));
+        std::fs::write(&file, b"foobar").expect("write");
+        let print = fingerprint(&file);
+        std::fs::remove_file(&file).expect("remove");
+        assert_eq!(print.expect("read"), "85944171f73967e8");
+        assert!(fingerprint(&std::env::temp_dir()).is_err(), "a directory");
+    }
 
     #[test]
     fn a_byte_order_mark_is_dropped() {

@@ -425,6 +425,106 @@ fn resume_runs_again_the_jobs_of_a_weights_file_changed_since() {
     assert!(stdout.contains("0 jobs run (4 kept"), "{stdout}");
 }
 
+/// `plylab tablebase build chess ENDING --out DIR/NAME`.
+fn build_database(dir: &Path, ending: &str, name: &str) {
+    std::fs::create_dir_all(dir).expect("mkdir");
+    let out = dir.join(name);
+    let (code, _, stderr) = plylab(&["tablebase", "build", "chess", ending, "--out", text(&out)]);
+    assert_eq!(code, 0, "{stderr}");
+}
+
+/// A KRK position, searched by a plain searcher and by one with `tablebase = "tbd"`, a
+/// directory of databases: 2 jobs.
+const WITH_DATABASES: &str = r#"
+name = "tbdir"
+[limits]
+depth = 2
+[[games]]
+game = "chess"
+positions = ["8/8/8/8/3k4/8/8/R3K3 w - - 0 1"]
+[[searchers]]
+label = "plain"
+algorithm = "alphabeta"
+[[searchers]]
+label = "tb"
+algorithm = "alphabeta"
+tablebase = "tbd"
+"#;
+
+/// A `tablebase` directory stands for its databases: run.json records each (and the
+/// directory), and a database added to it, changed in it or removed from it since runs the
+/// searcher's jobs again on `--resume` (its path alone reads the same), the other's kept.
+#[test]
+fn resume_runs_again_the_jobs_of_a_database_directory_changed_since() {
+    let tmp = TempDir::new("resume-tbdir");
+    let dir = tmp.path("tbd");
+    build_database(&dir, "KRK", "KRK.plytb");
+    let file = write(&tmp, WITH_DATABASES);
+    let out = tmp.path("out");
+    let (code, _, stderr) = experiment(&file, &out, &["--no-plot"]);
+    assert_eq!(code, 0, "{stderr}");
+    let inputs = recorded(&out, "inputs");
+    let krk = dir.join("KRK.plytb");
+    let print = plylab::input::fingerprint(&krk).expect("fingerprint");
+    assert_eq!(inputs[text(&krk)], print.as_str(), "{inputs}");
+    assert!(inputs[text(&dir)].is_string(), "{inputs}");
+    let resume = |changed: bool| {
+        let (code, stdout, stderr) = experiment(&file, &out, &["--no-plot", "--resume"]);
+        assert_eq!(code, 0, "{stderr}");
+        let said = stderr.contains("tbd has changed since");
+        assert_eq!(said, changed, "{stderr}");
+        let expected = if changed {
+            "1 jobs run (1 kept"
+        } else {
+            "0 jobs run (2 kept"
+        };
+        assert!(stdout.contains(expected), "{stdout}");
+    };
+    resume(false);
+    build_database(&dir, "KQK", "KQK.plytb");
+    resume(true);
+    resume(false);
+    // Changed in place: KQK's file holds KRK's database now.
+    std::fs::copy(&krk, dir.join("KQK.plytb")).expect("copy");
+    resume(true);
+    std::fs::remove_file(dir.join("KQK.plytb")).expect("remove");
+    resume(true);
+    resume(false);
+}
+
+/// A file the plan read but that cannot be read again to fingerprint (removed since) is
+/// refused, naming it, rather than left out of run.json, where `--resume` could not see it
+/// change; the experiment command says so with exit code 2 (`SpecError`).
+#[test]
+fn a_database_gone_before_its_fingerprint_is_refused_naming_it() {
+    let tmp = TempDir::new("fingerprint-gone");
+    let dir = tmp.path("tbd");
+    build_database(&dir, "KRK", "KRK.plytb");
+    let file = write(&tmp, WITH_DATABASES);
+    let plan = plylab::lab::spec::load(&file).expect("the plan reads");
+    let searchers = || plan.jobs.iter().map(|j| &j.searcher);
+    let prints = plylab::lab::spec::input_fingerprints(searchers()).expect("readable");
+    let krk = dir.join("KRK.plytb");
+    assert_eq!(prints.keys().collect::<Vec<_>>(), [text(&dir), text(&krk)]);
+    std::fs::remove_file(&krk).expect("remove");
+    let err = plylab::lab::spec::input_fingerprints(searchers()).expect_err("gone");
+    assert_eq!(err.file, text(&dir));
+    assert!(err.why.contains("no *.plytb"), "{err}");
+    let err = err.in_file(&file).to_string();
+    assert!(err.contains("tiny.toml") && err.contains("tbd"), "{err}");
+    // A database named by its file.
+    build_database(&dir, "KRK", "KRK.plytb");
+    let file = write(
+        &tmp,
+        &WITH_DATABASES.replace("\"tbd\"", "\"tbd/KRK.plytb\""),
+    );
+    let plan = plylab::lab::spec::load(&file).expect("the plan reads");
+    std::fs::remove_file(&krk).expect("remove");
+    let err = plylab::lab::spec::input_fingerprints(plan.jobs.iter().map(|j| &j.searcher))
+        .expect_err("gone");
+    assert_eq!(err.file, text(&krk), "{err}");
+}
+
 /// Results kept from a run of another build: said on stderr, and run.json records both
 /// commits, the earlier first (as a merge of shards run by several builds does).
 #[test]

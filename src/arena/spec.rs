@@ -563,7 +563,8 @@ pub fn parse(file: &Path, text: &str) -> Result<MatchPlan, SpecError> {
                 PlayerKind::Search(v) => Some(v),
                 _ => None,
             },
-        )),
+        ))
+        .map_err(|e| e.in_file(file))?,
         players,
     })
 }

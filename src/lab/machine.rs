@@ -69,8 +69,9 @@ pub struct RunInfo {
     pub cpu_s: Option<(f64, f64)>,
     /// The files the searchers read (weights, endgame databases, books), by their names in
     /// the experiment file, with a fingerprint of their contents
-    /// ([`crate::input::fingerprint`]): `--resume` runs again the jobs of a file changed
-    /// since.
+    /// ([`crate::input::fingerprint`]); a directory of databases by each of its `*.plytb`
+    /// files and by itself ([`crate::lab::spec::input_fingerprints`]): `--resume` runs again
+    /// the jobs of a file changed since.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub inputs: BTreeMap<String, String>,
 }

@@ -616,7 +616,8 @@ impl SearcherVariant {
     }
 
     /// The files this searcher reads besides the experiment file, as they are named there:
-    /// linear weights, endgame databases, an opening book.
+    /// linear weights, endgame databases (a file, or a directory of them: see
+    /// [`input_fingerprints`]), an opening book.
     #[must_use]
     pub fn input_files(&self) -> Vec<String> {
         let mut files = Vec::new();
@@ -857,22 +858,88 @@ pub struct Plan {
 }
 
 /// The files that `variants` read ([`SearcherVariant::input_files`]), each with its
-/// [`crate::input::fingerprint`]; a file that cannot be read now is left out (reading the
-/// plan would have refused it).
-#[must_use]
+/// [`crate::input::fingerprint`], in name order. A directory (a `tablebase` of several
+/// databases) stands for its `*.plytb` files, each recorded with its own fingerprint, and is
+/// recorded itself with a fingerprint of their names and fingerprints: a database added,
+/// removed or changed changes it, and a searcher names the directory, not its files.
+///
+/// # Errors
+/// [`InputError`], naming the file, when one cannot be read. Reading the plan has just read
+/// every one of them, so it was removed or made unreadable since; it is refused rather than
+/// left out, for a run that left it out could not tell on `--resume` whether it changed.
 pub fn input_fingerprints<'a>(
     variants: impl IntoIterator<Item = &'a SearcherVariant>,
-) -> BTreeMap<String, String> {
+) -> Result<BTreeMap<String, String>, InputError> {
     let mut files: Vec<String> = variants
         .into_iter()
         .flat_map(SearcherVariant::input_files)
         .collect();
     files.sort_unstable();
     files.dedup();
-    files
-        .into_iter()
-        .filter_map(|f| Some((f.clone(), crate::input::fingerprint(Path::new(&f)).ok()?)))
-        .collect()
+    let mut prints = BTreeMap::new();
+    for file in &files {
+        prints.extend(fingerprints_of(file)?);
+    }
+    Ok(prints)
+}
+
+/// `file` with its fingerprint; for a directory, each of its `*.plytb` files with theirs
+/// and then the directory with the fingerprint of its listing (see [`input_fingerprints`]).
+fn fingerprints_of(file: &str) -> Result<Vec<(String, String)>, InputError> {
+    let path = Path::new(file);
+    let unreadable = |at: &Path, why: String| InputError {
+        file: at.display().to_string(),
+        why,
+    };
+    let print =
+        |at: &Path| crate::input::fingerprint(at).map_err(|e| unreadable(at, e.to_string()));
+    if !path.is_dir() {
+        return Ok(vec![(file.to_owned(), print(path)?)]);
+    }
+    let databases =
+        crate::knowledge::tablebase::files_at(path).map_err(|e| unreadable(path, e.to_string()))?;
+    let mut prints = Vec::with_capacity(databases.len() + 1);
+    let mut listing = String::new();
+    for database in &databases {
+        let p = print(database)?;
+        let name = database.file_name().unwrap_or_default().to_string_lossy();
+        listing.push_str(&format!("{name} {p}\n"));
+        prints.push((database.display().to_string(), p));
+    }
+    prints.push((
+        file.to_owned(),
+        crate::input::fingerprint_bytes(listing.as_bytes()),
+    ));
+    Ok(prints)
+}
+
+/// A file that a plan's searchers read and that could not be read again to record its
+/// fingerprint ([`input_fingerprints`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "cannot read {file} again to record its fingerprint in run.json (it was read a moment \
+     before: removed or changed since?): {why}"
+)]
+pub struct InputError {
+    /// The file (or directory), as the run would record it.
+    pub file: String,
+    /// Why it could not be read.
+    pub why: String,
+}
+
+impl InputError {
+    /// As an error of the experiment (or arena) file `file`, which names the input: exit
+    /// code 2, as for a file the plan could not read.
+    #[must_use]
+    pub fn in_file(self, file: &Path) -> SpecError {
+        SpecError {
+            file: file.to_path_buf(),
+            line: 0,
+            column: 0,
+            key: None,
+            message: self.to_string(),
+        }
+    }
 }
 
 /// Positions kept per game by [`Plan::quick`].
@@ -1167,7 +1234,8 @@ pub fn parse(file: &Path, text: &str) -> Result<Plan, SpecError> {
         notes: doc.notes,
         description: doc.description,
         references: doc.references,
-        inputs: input_fingerprints(jobs.iter().map(|j| &j.searcher)),
+        inputs: input_fingerprints(jobs.iter().map(|j| &j.searcher))
+            .map_err(|e| e.in_file(file))?,
         jobs,
     })
 }
