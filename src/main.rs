@@ -279,7 +279,9 @@ struct ExperimentArgs {
     /// overwrites the committed results/<name> unless sent there with --force).
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
-    /// Validate the file and list the jobs without running them.
+    /// Validate the file and list the jobs without running them, with an estimate of the
+    /// time they take: scaled from an earlier run of the file, else from the jobs' limits
+    /// (at most that where every job has a time limit, a guess where some have only nodes).
     #[arg(long)]
     dry_run: bool,
     /// Keep the finished jobs of an earlier run in the directory whose own configuration is
@@ -1393,12 +1395,19 @@ fn experiment(args: &ExperimentArgs) -> Result<(), Failure> {
         // As the run would refuse it: a dry run that passes promises a run that starts.
         runner::check_tables_fit(&plan.jobs.iter().collect::<Vec<_>>(), threads)
             .map_err(run_failure)?;
-        let budget = plylab::cluster::shard::budget_seconds(&plan.jobs, threads);
-        let earlier = earlier_run(&plan.name, args.out.as_deref());
+        let budget_at = |t| plylab::cluster::shard::budget_seconds(&plan.jobs, t);
+        let earlier = earlier_run(&plan.name, args.out.as_deref(), args.quick);
+        let estimate = EstimateLine {
+            budget_at: &budget_at,
+            count: plan.jobs.len(),
+            threads,
+            unit: "jobs",
+            bound_means: "every job spending its whole time limit, `exclusive` ones one at a \
+                          time",
+        };
         return print_stdout(|out| {
             runner::describe_jobs(&plan, out)?;
-            let line = estimate_line(budget, earlier.as_ref(), plan.jobs.len(), threads, "jobs");
-            writeln!(out, "{line}")
+            writeln!(out, "{}", estimate.line(earlier.as_ref()))
         });
     }
     let options = run_options(args, out);
@@ -1445,57 +1454,137 @@ fn print_stdout(
 
 /// The finished run of experiment `name` recorded in `out` (when given), else in its default
 /// directory (runs/<name>, where a run without `--out` writes), else in results/<name> (the
-/// committed results), for `--dry-run`'s estimate.
+/// committed results), for `--dry-run`'s estimate; for a `--quick` dry run, a quick run in
+/// `out` or target/quick/<name> (a full run's time says little of a reduced one's, nor the
+/// reverse).
 fn earlier_run(
     name: &str,
     out: Option<&std::path::Path>,
+    quick: bool,
 ) -> Option<(PathBuf, plylab::lab::machine::RunInfo)> {
-    let dirs = [
-        out.map(std::path::Path::to_path_buf),
-        Some(runner::default_dir(name)),
-        Some(std::path::Path::new("results").join(name)),
-    ];
-    dirs.into_iter().flatten().find_map(|dir| {
+    let defaults = if quick {
+        vec![std::path::Path::new("target/quick").join(name)]
+    } else {
+        vec![
+            runner::default_dir(name),
+            std::path::Path::new("results").join(name),
+        ]
+    };
+    let dirs = out
+        .map(std::path::Path::to_path_buf)
+        .into_iter()
+        .chain(defaults);
+    dirs.into_iter().find_map(|dir| {
         let run = plylab::lab::machine::recorded_run(&dir)?;
-        (run.experiment == name && run.elapsed_s.is_some() && run.job_count > 0 && !run.quick)
+        let run_quick = run.quick || run.shard.as_ref().is_some_and(|s| s.quick);
+        (run.experiment == name
+            && run.elapsed_s.is_some()
+            && run.job_count > 0
+            && run_quick == quick)
             .then_some((dir, run))
     })
 }
 
-/// `--dry-run`'s last line: the time an earlier run of the experiment took, scaled to this
-/// plan's `count` jobs (or games) and `threads`, if there is one; else the budgets' bound.
-fn estimate_line(
-    budget: Option<f64>,
-    earlier: Option<&(PathBuf, plylab::lab::machine::RunInfo)>,
+/// What `--dry-run`'s last line is made from.
+struct EstimateLine<'a> {
+    /// The estimate from the limits on a number of workers
+    /// ([`plylab::cluster::shard::budget_seconds`]).
+    budget_at: &'a dyn Fn(usize) -> Option<plylab::cluster::shard::Estimate>,
+    /// The jobs (or games) it is for.
     count: usize,
+    /// The workers (or games at once) it is for.
     threads: usize,
-    unit: &str,
-) -> String {
-    use plylab::cluster::shard::{NODES_PER_SECOND, rough_duration};
-    if let Some((dir, run)) = earlier {
+    /// "jobs" or "games".
+    unit: &'a str,
+    /// What a bound from the limits assumes, for the line.
+    bound_means: &'a str,
+}
+
+impl EstimateLine<'_> {
+    /// `--dry-run`'s last line: the time an earlier run of the experiment took, scaled to
+    /// this plan, if there is one; else the estimate from the limits, said to be a bound
+    /// only where it is one.
+    fn line(&self, earlier: Option<&(PathBuf, plylab::lab::machine::RunInfo)>) -> String {
+        match earlier {
+            Some((dir, run)) => self.scaled(dir, run),
+            None => self.by_limits(),
+        }
+    }
+
+    /// The time the earlier `run` in `dir` took, scaled to this plan's jobs and threads.
+    fn scaled(&self, dir: &std::path::Path, run: &plylab::lab::machine::RunInfo) -> String {
         let took = run.elapsed_s.unwrap_or(0.0);
-        let scaled = took * count as f64 / run.job_count as f64 * run.jobs.max(1) as f64
-            / threads.max(1) as f64;
-        return format!(
-            "estimated time: {} on {threads} threads, scaled from the run in {} ({took:.0} s \
-             for {} {unit} on {} threads)",
-            rough_duration(scaled),
+        let scaled =
+            took * self.count as f64 / run.job_count as f64 * self.thread_factor(run.jobs.max(1));
+        format!(
+            "estimated time: {} on {} threads, scaled from the run in {} ({took:.0} s for {} \
+             {} on {} threads)",
+            plylab::cluster::shard::rough_duration(scaled),
+            self.threads,
             dir.display(),
             run.job_count,
+            self.unit,
             run.jobs
-        );
+        )
     }
-    match budget {
-        Some(s) => format!(
-            "estimated time: at most {} on {threads} threads (every {} spending its whole \
-             time or node budget, nodes at {NODES_PER_SECOND}/s a thread)",
-            rough_duration(s),
-            unit.trim_end_matches('s')
-        ),
-        None => format!(
-            "estimated time: none from the limits (some {unit} are bounded only by depth or \
-             by the end of the game); --quick times a reduced run"
-        ),
+
+    /// The estimate from the limits: "at most" only where it is a bound, else a guess and
+    /// why.
+    fn by_limits(&self) -> String {
+        let (threads, unit) = (self.threads, self.unit);
+        match (self.budget_at)(threads) {
+            Some(e) if e.is_bound() => format!(
+                "estimated time: at most {} on {threads} threads ({}; setting each up aside)",
+                plylab::cluster::shard::rough_duration(e.seconds),
+                self.bound_means
+            ),
+            Some(e) => format!(
+                "estimated time: {} on {threads} threads, a guess and not a bound: {}; --quick \
+                 times a reduced run",
+                plylab::cluster::shard::rough_duration(e.seconds),
+                self.why_a_guess(&e)
+            ),
+            None => format!(
+                "estimated time: none from the limits (some {unit} are bounded only by depth \
+                 or by the end of the game); --quick times a reduced run"
+            ),
+        }
+    }
+
+    /// Why estimate `e` is no bound: the jobs timed by their nodes, the judging left out.
+    fn why_a_guess(&self, e: &plylab::cluster::shard::Estimate) -> String {
+        use plylab::cluster::shard::NODES_PER_SECOND;
+        use plylab::lab::runner::JUDGE_NODES;
+        let mut why = Vec::new();
+        if e.by_nodes > 0 {
+            why.push(format!(
+                "{} {} have only a node (playout) limit, taken at {NODES_PER_SECOND}/s a \
+                 thread, which a search can fall far short of",
+                e.by_nodes, self.unit
+            ));
+        }
+        if e.judged > 0 {
+            why.push(format!(
+                "{} Monte Carlo moves are judged after their search by a solve of up to \
+                 {JUDGE_NODES} nodes, left out (up to seconds each)",
+                e.judged
+            ));
+        }
+        why.join("; ")
+    }
+
+    /// How much longer this plan takes on `self.threads` workers than on `earlier`: as the
+    /// estimates from the limits say where there are some (jobs run one at a time,
+    /// `exclusive`, take as long on any number), else in inverse proportion.
+    fn thread_factor(&self, earlier: usize) -> f64 {
+        if earlier == self.threads {
+            return 1.0;
+        }
+        let seconds = |t| (self.budget_at)(t).map(|e| e.seconds).filter(|&s| s > 0.0);
+        match (seconds(self.threads), seconds(earlier)) {
+            (Some(now), Some(then)) => now / then,
+            _ => earlier as f64 / self.threads.max(1) as f64,
+        }
     }
 }
 
@@ -1625,12 +1714,19 @@ fn arena(args: &ExperimentArgs) -> Result<(), Failure> {
             .filter(|s| shard.as_ref().is_none_or(|sh| sh.holds(s.index)))
             .collect();
         plylab::arena::run::check_tables_fit(&plan, &slots, concurrency).map_err(run_failure)?;
-        let budget = plylab::cluster::shard::match_budget_seconds(&plan, &games, concurrency);
-        let earlier = earlier_run(&plan.name, args.out.as_deref());
+        let budget_at = |c| plylab::cluster::shard::match_budget_seconds(&plan, &games, c);
+        let earlier = earlier_run(&plan.name, args.out.as_deref(), args.quick);
+        let estimate = EstimateLine {
+            budget_at: &budget_at,
+            count: games.len(),
+            threads: concurrency,
+            unit: "games",
+            bound_means: "every game played to its last ply, each move at its whole time \
+                          limit or clock",
+        };
         return print_stdout(|out| {
             plylab::arena::describe(&plan, out)?;
-            let line = estimate_line(budget, earlier.as_ref(), games.len(), concurrency, "games");
-            writeln!(out, "{line}")
+            writeln!(out, "{}", estimate.line(earlier.as_ref()))
         });
     }
     let options = run_options(args, out);

@@ -343,6 +343,62 @@ fn dry_run_without_out_estimates_from_the_default_directory() {
     );
 }
 
+/// From the limits alone: `exclusive` jobs' time limits add up whatever `--jobs`, said to be
+/// a bound; jobs with only a node limit are said to be a guess.
+#[test]
+fn dry_run_bounds_only_what_time_limits_bound() {
+    let tmp = TempDir::new("dry-run-bound");
+    let file = tmp.path("bound.toml");
+    let out = tmp.path("out");
+    let estimate = |limits: &str, jobs: &str| {
+        let text = format!(
+            "name = \"bound\"\nrepetitions = 30\n[[games]]\ngame = \"tictactoe\"\n\
+             positions = [\"start\"]\n[[searchers]]\nlabel = \"s\"\nalgorithm = \"alphabeta\"\n\
+             exclusive = true\nlimits = {limits}\n"
+        );
+        std::fs::write(&file, text).expect("write");
+        let stdout = run_experiment(&file, &out, &["--dry-run", "--jobs", jobs]);
+        stdout.lines().last().unwrap_or_default().to_owned()
+    };
+    // 30 jobs of 2 s, one at a time: a minute on 2 threads as on 16.
+    for jobs in ["2", "16"] {
+        let line = estimate("{ time_ms = 2000 }", jobs);
+        assert!(
+            line.starts_with(&format!(
+                "estimated time: at most about 60 s on {jobs} threads"
+            )),
+            "{line}"
+        );
+    }
+    let line = estimate("{ nodes = 2000000 }", "2");
+    assert!(
+        line.starts_with("estimated time: about 60 s on 2 threads, a guess and not a bound: 30 jobs have only a node"),
+        "{line}"
+    );
+}
+
+/// A `--quick` dry run is not scaled from a full run (its jobs are cut to 200,000 nodes),
+/// nor a full one from a quick run.
+#[test]
+fn dry_run_scales_only_from_a_run_of_its_kind() {
+    let tmp = TempDir::new("dry-run-quick");
+    let (file, complete) = complete_run(&tmp);
+    let stdout = run_experiment(&file, &complete, &["--dry-run", "--quick"]);
+    let estimate = stdout.lines().last().unwrap();
+    assert!(!estimate.contains("scaled from"), "{estimate}");
+    let quick = tmp.path("quick");
+    run_experiment(&file, &quick, &["--quick", "--no-plot"]);
+    let stdout = run_experiment(&file, &quick, &["--dry-run", "--quick"]);
+    let estimate = stdout.lines().last().unwrap();
+    assert!(estimate.contains("scaled from the run in "), "{estimate}");
+    let stdout = run_experiment(&file, &quick, &["--dry-run"]);
+    let estimate = stdout.lines().last().unwrap();
+    assert!(
+        !estimate.contains(&format!("run in {}", quick.display())),
+        "{estimate}"
+    );
+}
+
 /// Runs SMALL to completion into `tmp/complete` and returns the experiment file and that
 /// directory.
 fn complete_run(tmp: &TempDir) -> (PathBuf, PathBuf) {

@@ -166,49 +166,142 @@ pub fn plan_shard(plan: &Plan, shard: Shard) -> Vec<usize> {
         .collect()
 }
 
-/// An upper estimate of the wall-clock seconds `jobs` of a plan take on `threads` threads
-/// (`--dry-run`), from their budgets: a job's time limit, or else its node (playout) limit
-/// at [`NODES_PER_SECOND`] a thread, times the searches a played-out mate makes; shared
-/// among the threads. `None` when a job is bounded only by depth or by the end of the game:
-/// no honest figure follows from limits alone then (b^(d/2)-style counts are off by orders
-/// of magnitude on a solver).
-#[must_use]
-pub fn budget_seconds<'a>(jobs: impl IntoIterator<Item = &'a Job>, threads: usize) -> Option<f64> {
-    let mut total = 0.0;
-    for job in jobs {
-        let searches = match (&job.play_out, &job.position.answer) {
-            (
-                true,
-                Some(crate::lab::answer::Answer::Moves {
-                    mate_in: Some(n), ..
-                }),
-            ) => f64::from(2 * n + 1),
-            _ => 1.0,
-        };
-        let threads = job.searcher.config.threads.max(1) as f64;
-        total += searches * budget(&job.limits, threads)?;
-    }
-    Some(total / threads.max(1) as f64)
+/// `--dry-run`'s estimate of the wall-clock time of a plan's jobs (or a match's games) from
+/// their limits alone. An upper bound (setting up each job or game aside) where every
+/// search is bounded by a time limit or a clock and nothing follows it ([`Self::is_bound`]);
+/// otherwise a guess.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Estimate {
+    /// Seconds.
+    pub seconds: f64,
+    /// The jobs (games) bounded only by a node (playout) count, whose time is taken at
+    /// [`NODES_PER_SECOND`] a thread: a search may fall far short of that rate.
+    pub by_nodes: usize,
+    /// The Monte Carlo jobs whose move is judged against a known score after the search, by
+    /// a solve of up to [`crate::lab::runner::JUDGE_NODES`] that no limit of the job bounds:
+    /// `seconds` leaves that time out (seconds a move far from the end of the game).
+    pub judged: usize,
 }
 
-/// A search's budget in wall seconds: its time limit, or its node limit at
-/// [`NODES_PER_SECOND`] on each of `threads`.
-fn budget(limits: &Limits, threads: f64) -> Option<f64> {
-    limits.time.map(|t| t.as_secs_f64()).or_else(|| {
-        limits
-            .nodes
-            .map(|n| n as f64 / NODES_PER_SECOND as f64 / threads)
+impl Estimate {
+    /// Whether `seconds` is an upper bound: no job bounded only by nodes, none judged.
+    #[must_use]
+    pub const fn is_bound(&self) -> bool {
+        self.by_nodes == 0 && self.judged == 0
+    }
+}
+
+/// An estimate of the wall-clock seconds `jobs` of a plan take on `threads` workers
+/// (`--dry-run`), from their budgets: a job's time limit, or else its node (playout) limit
+/// at [`NODES_PER_SECOND`] a thread, times the searches a played-out mate makes. The runner
+/// runs the shared jobs on the pool, a worker never idle while one waits, so they take at
+/// most their time spread over the workers plus the longest one (Graham 1969); then the
+/// `exclusive` jobs one at a time, so theirs add up. `None` when a job is bounded only
+/// by depth or by the end of the game: no honest figure follows from limits alone then
+/// (b^(d/2)-style counts are off by orders of magnitude on a solver).
+#[must_use]
+pub fn budget_seconds<'a>(
+    jobs: impl IntoIterator<Item = &'a Job>,
+    threads: usize,
+) -> Option<Estimate> {
+    let mut shared = Vec::new();
+    let mut alone = 0.0;
+    let (mut by_nodes, mut judged) = (0, 0);
+    for job in jobs {
+        let (seconds, bound) = job_seconds(job)?;
+        by_nodes += usize::from(!bound);
+        judged += usize::from(is_judged(job));
+        if job.searcher.exclusive {
+            alone += seconds;
+        } else {
+            shared.push(seconds);
+        }
+    }
+    Some(Estimate {
+        seconds: makespan(&shared, threads) + alone,
+        by_nodes,
+        judged,
     })
 }
 
-/// An upper estimate of the wall-clock seconds `games` (indices into the schedule) of a
-/// match take, `concurrency` at once (`--dry-run`): every game played to the match's
-/// `max_plies` (or the plies the first opening leaves), each move at its player's budget
-/// (time per move, a fortieth of a clock's base plus its increment, or nodes at
-/// [`NODES_PER_SECOND`]; an external engine's time or clock). `None` when a player is
-/// bounded only by depth, or the games by nothing.
+/// The wall seconds `job`'s searches may take, and whether a time limit bounds them: its
+/// budget ([`Budget::of`]) times the searches a played-out mate makes.
+fn job_seconds(job: &Job) -> Option<(f64, bool)> {
+    let searches = match (&job.play_out, &job.position.answer) {
+        (
+            true,
+            Some(crate::lab::answer::Answer::Moves {
+                mate_in: Some(n), ..
+            }),
+        ) => f64::from(2 * n + 1),
+        _ => 1.0,
+    };
+    let threads = job.searcher.config.threads.max(1) as f64;
+    let budget = Budget::of(&job.limits, threads)?;
+    Some((searches * budget.seconds, budget.bound))
+}
+
+/// Whether `job`'s move is judged by a solve after its search: a Monte Carlo move against a
+/// known score (`runner::keeps_known_value`).
+fn is_judged(job: &Job) -> bool {
+    job.searcher.mcts.is_some()
+        && matches!(
+            job.position.answer,
+            Some(crate::lab::answer::Answer::Score(_))
+        )
+}
+
+/// An upper bound on the wall time of items taking `seconds` each, run `workers` at a time
+/// with a worker never idle while an item waits (Graham 1969): at most the work shared out
+/// evenly, plus the longest item running while the others' workers have nothing left,
+/// `sum / m + (1 − 1/m) · max`. No more workers than items count (the runner starts no
+/// more), and the bound only grows with fewer.
+fn makespan(seconds: &[f64], workers: usize) -> f64 {
+    let m = workers.clamp(1, seconds.len().max(1)) as f64;
+    let sum: f64 = seconds.iter().sum();
+    let longest = seconds.iter().copied().fold(0.0, f64::max);
+    sum / m + (1.0 - 1.0 / m) * longest
+}
+
+/// A search's budget in wall seconds.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Budget {
+    seconds: f64,
+    /// Whether a time limit bounds it (else a node count at an assumed rate).
+    bound: bool,
+}
+
+impl Budget {
+    /// `limits`' budget: its time limit (which bounds the search whatever its node limit),
+    /// or its node limit at [`NODES_PER_SECOND`] on each of `threads`; `None` with neither.
+    fn of(limits: &Limits, threads: f64) -> Option<Self> {
+        if let Some(t) = limits.time {
+            return Some(Self {
+                seconds: t.as_secs_f64(),
+                bound: true,
+            });
+        }
+        limits.nodes.map(|n| Self {
+            seconds: n as f64 / NODES_PER_SECOND as f64 / threads,
+            bound: false,
+        })
+    }
+}
+
+/// An estimate of the wall-clock seconds `games` (indices into the schedule) of a match
+/// take, `concurrency` at once (`--dry-run`): every game played to the match's `max_plies`
+/// (or the plies the first opening leaves), each player's moves at its budget: its time
+/// per move, or the whole of a clock (its base, and its increment at every move), both
+/// bounds; or nodes at [`NODES_PER_SECOND`], a guess. Games are taken by the workers as
+/// they come free, so they take at most their time spread over the workers plus the longest
+/// game (Graham 1969). `None` when a player is bounded only
+/// by depth (an external engine without a time or clock too), or the games by nothing.
 #[must_use]
-pub fn match_budget_seconds(plan: &MatchPlan, games: &[usize], concurrency: usize) -> Option<f64> {
+pub fn match_budget_seconds(
+    plan: &MatchPlan,
+    games: &[usize],
+    concurrency: usize,
+) -> Option<Estimate> {
     let shape = plan
         .openings
         .first()
@@ -217,28 +310,55 @@ pub fn match_budget_seconds(plan: &MatchPlan, games: &[usize], concurrency: usiz
         (Some(a), Some(b)) => a.min(b),
         (a, b) => a.or(b)?,
     };
-    let per_move: Vec<f64> = plan
+    // Each player moves at most every other ply.
+    let moves = f64::from(plies.div_ceil(2));
+    let per_game: Vec<Budget> = plan
         .players
         .iter()
-        .map(|player| {
-            let clock = player.tc.as_ref().map(|tc| tc.base / 40 + tc.increment);
-            let limits = Limits {
-                time: player.limits.time.or(clock),
-                ..player.limits
-            };
-            budget(&limits, 1.0)
-        })
+        .map(|player| player_game_budget(player, moves))
         .collect::<Option<_>>()?;
     let schedule = plan.schedule();
-    let total: f64 = games
+    let mut by_nodes = 0;
+    let seconds: Vec<f64> = games
         .iter()
         .filter_map(|&g| schedule.get(g))
         .map(|slot| {
             let (a, b) = plan.pairings[slot.pairing];
-            f64::from(plies) / 2.0 * (per_move[a] + per_move[b])
+            by_nodes += usize::from(!(per_game[a].bound && per_game[b].bound));
+            per_game[a].seconds + per_game[b].seconds
         })
-        .sum();
-    Some(total / concurrency.max(1) as f64)
+        .collect();
+    Some(Estimate {
+        seconds: makespan(&seconds, concurrency),
+        by_nodes,
+        judged: 0,
+    })
+}
+
+/// What one player may spend in a game of `moves` moves of its own: its time per move each
+/// time, or its whole clock (the base of every period and every increment: a clock may be
+/// spent on few moves), else its node budget each time.
+fn player_game_budget(player: &crate::arena::spec::Player, moves: f64) -> Option<Budget> {
+    if let Some(t) = player.limits.time {
+        return Some(Budget {
+            seconds: moves * t.as_secs_f64(),
+            bound: true,
+        });
+    }
+    if let Some(tc) = &player.tc {
+        // The base comes again at the start of every period of `tc.moves` moves.
+        let periods = tc
+            .moves
+            .map_or(1.0, |m| (moves / f64::from(m.max(1))).ceil());
+        return Some(Budget {
+            seconds: periods * tc.base.as_secs_f64() + moves * tc.increment.as_secs_f64(),
+            bound: true,
+        });
+    }
+    Budget::of(&player.limits, 1.0).map(|b| Budget {
+        seconds: moves * b.seconds,
+        ..b
+    })
 }
 
 /// An estimate in seconds as a person reads it: `about 40 s`, `about 12 min`, `about 3.5 h`.
@@ -466,6 +586,106 @@ mod tests {
         assert_eq!(loads.iter().max(), Some(&15));
         assert_eq!(loads.iter().sum::<u64>(), 48);
         assert_eq!(bins, [0, 1, 2, 3, 2, 3, 0, 1, 0]);
+    }
+
+    /// The plan of a tic-tac-toe experiment: `repetitions` jobs of one searcher with
+    /// `searcher` added to its keys (its limits among them).
+    fn tictactoe_plan(repetitions: u32, searcher: &str) -> Plan {
+        let text = format!(
+            "name = \"e\"\nrepetitions = {repetitions}\n[[games]]\ngame = \"tictactoe\"\n\
+             positions = [\"start\"]\n[[searchers]]\nlabel = \"s\"\n\
+             algorithm = \"alphabeta\"\n{searcher}\n"
+        );
+        crate::lab::spec::parse(std::path::Path::new("experiments/e.toml"), &text)
+            .expect("a valid plan")
+    }
+
+    fn estimate(plan: &Plan, threads: usize) -> Estimate {
+        budget_seconds(&plan.jobs, threads).expect("an estimate")
+    }
+
+    /// Graham's bound: the work spread over the workers plus what the longest item leaves
+    /// the others idle; no more workers than items.
+    #[test]
+    fn makespan_is_grahams_bound() {
+        assert_eq!(makespan(&[], 4), 0.0);
+        assert_eq!(makespan(&[3.0], 4), 3.0);
+        assert_eq!(makespan(&[1.0, 1.0, 1.0, 1.0], 2), 2.5);
+        assert_eq!(makespan(&[4.0, 1.0, 1.0], 2), 3.0 + 2.0);
+        assert_eq!(makespan(&[2.0, 2.0], 8), 3.0);
+        assert_eq!(makespan(&[2.0, 2.0], 0), 4.0);
+    }
+
+    /// Exclusive jobs run one at a time after the others: their time limits add up, however
+    /// many threads; the same jobs shared are spread over the pool. Both bounds.
+    #[test]
+    fn exclusive_jobs_add_up_and_shared_ones_are_spread() {
+        let alone = tictactoe_plan(6, "exclusive = true\nlimits = { time_ms = 1000 }");
+        assert_eq!(alone.jobs.len(), 6);
+        for threads in [1, 2, 16] {
+            let e = estimate(&alone, threads);
+            assert!((e.seconds - 6.0).abs() < 1e-9, "{threads}: {e:?}");
+            assert!(e.is_bound());
+        }
+        let shared = tictactoe_plan(6, "limits = { time_ms = 1000 }");
+        let e = estimate(&shared, 2);
+        assert!((e.seconds - 3.5).abs() < 1e-9, "{e:?}");
+        assert!(e.is_bound());
+        assert!((estimate(&shared, 1).seconds - 6.0).abs() < 1e-9);
+    }
+
+    /// A time limit bounds a job whatever its node limit (`--quick` adds one to every job).
+    #[test]
+    fn a_time_limit_bounds_its_jobs() {
+        let plan = tictactoe_plan(
+            4,
+            "exclusive = true\nlimits = { time_ms = 500, nodes = 1000000000 }",
+        );
+        let e = estimate(&plan, 2);
+        assert!((e.seconds - 2.0).abs() < 1e-9, "{e:?}");
+        assert!(e.is_bound());
+        let quick = estimate(&plan.quick(), 2);
+        assert!((quick.seconds - 2.0).abs() < 1e-9, "{quick:?}");
+        assert!(quick.is_bound());
+    }
+
+    /// Jobs bounded only by nodes (or playouts) have no bound: a guess at
+    /// [`NODES_PER_SECOND`] a thread, exclusive ones added up all the same.
+    #[test]
+    fn nodes_only_jobs_are_a_guess() {
+        let shared = tictactoe_plan(4, "limits = { nodes = 2000000 }");
+        let e = estimate(&shared, 2);
+        assert!((e.seconds - (4.0 + 1.0)).abs() < 1e-9, "{e:?}");
+        assert!(!e.is_bound());
+        let alone = tictactoe_plan(4, "exclusive = true\nlimits = { nodes = 2000000 }");
+        let e = estimate(&alone, 2);
+        assert!((e.seconds - 8.0).abs() < 1e-9, "{e:?}");
+        assert!(!e.is_bound());
+        // One job without a time limit makes the whole estimate a guess.
+        let mut mixed = tictactoe_plan(2, "exclusive = true\nlimits = { time_ms = 1000 }");
+        mixed.jobs.extend(shared.jobs);
+        let e = estimate(&mixed, 2);
+        assert!((e.seconds - 2.0 - 5.0).abs() < 1e-9, "{e:?}");
+        assert_eq!((e.by_nodes, e.judged), (4, 0));
+        assert!(!e.is_bound());
+        // Depth alone: no estimate.
+        assert_eq!(budget_seconds(&tictactoe_plan(1, "").jobs, 2), None);
+    }
+
+    /// A Monte Carlo move judged against a known score is solved after its timed search, so
+    /// its time limit does not bound the job.
+    #[test]
+    fn a_judged_monte_carlo_job_has_no_bound() {
+        let text = "name = \"e\"\n[[games]]\ngame = \"connect4\"\n\
+                    file = \"data/connect4/Test_L2_R1\"\ntake = 2\n[[searchers]]\n\
+                    label = \"uct\"\nalgorithm = \"uct\"\nexclusive = true\n\
+                    limits = { time_ms = 5 }\n";
+        let plan = crate::lab::spec::parse(std::path::Path::new("experiments/e.toml"), text)
+            .expect("a valid plan");
+        let e = estimate(&plan, 2);
+        assert!((e.seconds - 0.010).abs() < 1e-9, "{e:?}");
+        assert_eq!((e.by_nodes, e.judged), (0, 2));
+        assert!(!e.is_bound());
     }
 
     #[test]

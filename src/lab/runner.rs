@@ -314,8 +314,19 @@ pub fn run_jobs(
     if options.progress {
         interrupt::install();
     }
+    // One job per task (`with_max_len(1)`): rayon otherwise runs a run of neighbouring jobs
+    // on one worker as a block that an idle worker cannot take a job from, so the slow jobs
+    // of one searcher could end the run on one core while the others wait. With every job
+    // stealable, a worker is never idle while a job waits, and the shared jobs take at most
+    // their time spread over the workers plus the longest one (Graham 1969), the bound
+    // `--dry-run` prints (`cluster::shard::budget_seconds`).
     let ran = pool
-        .install(|| shared.par_iter().try_for_each(|job| finish(job)))
+        .install(|| {
+            shared
+                .par_iter()
+                .with_max_len(1)
+                .try_for_each(|job| finish(job))
+        })
         .and_then(|()| exclusive.iter().try_for_each(|job| finish(job)));
     if options.progress {
         interrupt::uninstall();
