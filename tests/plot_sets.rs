@@ -8,6 +8,14 @@ use plylab::plot::{Format, plot_csv};
 const HEADER: &str = "experiment,game,set,position,searcher,seed,repetition,depth,nodes,leaf_nodes,\
 first_move_cutoff_rate,ebf,ebf_root,branching,minimal_leaves,elapsed_s,nps,solved";
 
+/// A fresh, empty scratch directory `name`.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
 /// A row: the last (and only) iteration of a job on `position` of `set`.
 fn row(set: &str, position: &str, searcher: &str, nodes: u32, solved: bool) -> String {
     format!("x,chess,{set},{position},{searcher},1,0,4,{nodes},{nodes},,,,30,,0.01,1000,{solved}")
@@ -15,9 +23,7 @@ fn row(set: &str, position: &str, searcher: &str, nodes: u32, solved: bool) -> S
 
 #[test]
 fn each_test_set_gets_a_solve_rate_and_a_cost_chart() {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("plot_sets");
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("plot_sets");
     let mut lines = vec![HEADER.to_owned()];
     for (searcher, solved) in [("plain", [true, false]), ("quiescence", [true, true])] {
         for (i, s) in solved.iter().enumerate() {
@@ -73,9 +79,7 @@ fn each_test_set_gets_a_solve_rate_and_a_cost_chart() {
 /// with a Wilson interval as narrow as twelve independent ones give.
 #[test]
 fn repetitions_of_a_position_count_once() {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("plot_sets_repetitions");
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("plot_sets_repetitions");
     let mut lines = vec![HEADER.to_owned()];
     for repetition in 0..4 {
         for (i, position) in ["p0", "p1", "p2"].into_iter().enumerate() {
@@ -120,9 +124,7 @@ fn repetitions_of_a_position_count_once() {
 /// column: one costly position does not lift it to the arithmetic mean.
 #[test]
 fn set_chart_points_are_wilson_rates_and_geometric_means() {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("plot_sets_bars");
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("plot_sets_bars");
     let mut lines = vec![HEADER.to_owned()];
     for (i, nodes) in [100, 100, 100, 1_000_000].iter().enumerate() {
         lines.push(row("wac.epd", &format!("p{i}"), "ab", *nodes, i < 3));
@@ -152,9 +154,7 @@ fn set_chart_points_are_wilson_rates_and_geometric_means() {
 /// Searchers run on different numbers of a set's positions say how many in the legend.
 #[test]
 fn uneven_position_counts_are_named_in_the_legend() {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("plot_sets_uneven");
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("plot_sets_uneven");
     let mut lines = vec![HEADER.to_owned()];
     for i in 0..3 {
         lines.push(row("wac.epd", &format!("p{i}"), "all", 100, true));
