@@ -88,15 +88,15 @@ impl<R: Read> Read for Damage<R> {
 /// every row; a stale compressed copy beside it would disagree). Returns whether it did.
 ///
 /// # Errors
-/// An I/O error reading the compressed file (a corrupt one included) or writing the plain.
+/// An I/O error reading the compressed file or writing the plain one;
+/// [`io::ErrorKind::InvalidData`] naming the compressed file where it is damaged.
 pub fn restore(path: &Path) -> io::Result<bool> {
     let gz = gz_path(path);
     if path.exists() || !gz.exists() {
         return Ok(false);
     }
     let mut text = Vec::new();
-    let plain = GzDecoder::new(BufReader::new(File::open(&gz)?));
-    Capped::new(plain, Cap::RESULTS).read_to_end(&mut text)?;
+    decompressed(File::open(&gz)?, &gz, Cap::RESULTS).read_to_end(&mut text)?;
     // The compressed file goes only once the plain one is whole.
     crate::output::replace_bytes(path, &text)?;
     std::fs::remove_file(gz)?;

@@ -8,10 +8,11 @@
 
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 
-/// The signal caught since [`install`], 0 for none.
+/// The signal caught since the handler was installed ([`Catching`]), 0 for none.
 static CAUGHT: AtomicI32 = AtomicI32::new(0);
 
-/// Whether Ctrl-C was pressed (or SIGTERM received) since [`install`].
+/// Whether Ctrl-C was pressed (or SIGTERM received) since the handler was installed
+/// ([`Catching`]).
 #[must_use]
 pub fn requested() -> bool {
     CAUGHT.load(Ordering::SeqCst) != 0
@@ -32,8 +33,8 @@ pub fn exit_code() -> u8 {
 #[cfg(unix)]
 const SIGNALS: [libc::c_int; 2] = [libc::SIGINT, libc::SIGTERM];
 
-/// Which of [`SIGNALS`] [`install`] gave the handler (not those found ignored), so that the
-/// handler and [`uninstall`] give the default action back to those alone.
+/// Which of [`SIGNALS`] `install` gave the handler (not those found ignored), so that the
+/// handler and `uninstall` give the default action back to those alone.
 #[cfg(unix)]
 static HANDLED: [AtomicBool; 2] = [AtomicBool::new(false), AtomicBool::new(false)];
 
@@ -44,13 +45,13 @@ static HANDLED: [AtomicBool; 2] = [AtomicBool::new(false), AtomicBool::new(false
 /// a script) or under `nohup`-like wrappers starts with SIGINT ignored, as POSIX shells
 /// leave such a job alone, and a Ctrl-C meant for the foreground does not stop it.
 #[cfg(unix)]
-pub fn install() {
+fn install() {
     extern "C" fn on_signal(signal: libc::c_int) {
         CAUGHT.store(signal, Ordering::SeqCst);
         const CTRL_C: &[u8] =
-            b"\ninterrupted: finishing the jobs or games running (Ctrl-C again to stop at once)\n";
+            b"\ninterrupted: finishing what is running (Ctrl-C again to stop at once)\n";
         const TERM: &[u8] =
-            b"\nterminated: finishing the jobs or games running (a second SIGTERM stops at once)\n";
+            b"\nterminated: finishing what is running (a second SIGTERM stops at once)\n";
         let note = if signal == libc::SIGTERM {
             TERM
         } else {
@@ -95,12 +96,12 @@ fn ignored(signal: libc::c_int) -> bool {
 
 /// Elsewhere Ctrl-C keeps its default action.
 #[cfg(not(unix))]
-pub fn install() {}
+fn install() {}
 
 /// Gives SIGINT and SIGTERM back their default actions once the run is over (one found
 /// ignored stays ignored).
 #[cfg(unix)]
-pub fn uninstall() {
+fn uninstall() {
     for (signal, handled) in SIGNALS.into_iter().zip(&HANDLED) {
         if handled.swap(false, Ordering::SeqCst) {
             // SAFETY: restoring the default action has no preconditions.
@@ -113,4 +114,31 @@ pub fn uninstall() {
 
 /// Elsewhere there is nothing to undo.
 #[cfg(not(unix))]
-pub fn uninstall() {}
+fn uninstall() {}
+
+/// The handler, for as long as this lives: installed when made (where `active`: a run that
+/// shows no progress, as a test's, leaves the signals alone), and the default actions given
+/// back when it is dropped, on every way out of the work it covers, an error's included.
+/// Made before a run writes anything, so that a Ctrl-C during its first writes (run.json,
+/// the kept rows) waits for them: a run.json of the new experiment beside the rows of the
+/// old one would be resumed as if they were the new one's.
+#[must_use = "the handler goes when this is dropped"]
+pub struct Catching(bool);
+
+impl Catching {
+    /// Installs the handler where `active`.
+    pub fn new(active: bool) -> Self {
+        if active {
+            install();
+        }
+        Self(active)
+    }
+}
+
+impl Drop for Catching {
+    fn drop(&mut self) {
+        if self.0 {
+            uninstall();
+        }
+    }
+}

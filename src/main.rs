@@ -1432,7 +1432,7 @@ fn experiment(args: &ExperimentArgs) -> Result<(), Failure> {
     if args.no_plot {
         return Ok(());
     }
-    let drawn = plot::plot_dir(&report.out, &Format::ALL).map_err(Failure::failed)?;
+    let drawn = draw_after_run(&report.out)?;
     println!(
         "{} charts and summary.md in {}",
         drawn.files.len().saturating_sub(1),
@@ -1771,10 +1771,17 @@ fn arena(args: &ExperimentArgs) -> Result<(), Failure> {
         );
     }
     if !args.no_plot {
-        let drawn = plot::plot_dir(&report.out, &Format::ALL).map_err(Failure::failed)?;
+        let drawn = draw_after_run(&report.out)?;
         println!("{} charts in {}", drawn.files.len(), report.out.display());
     }
     Ok(())
+}
+
+/// Draws the charts and summary.md of a run's results in `out`. A first Ctrl-C waits for them
+/// (a few seconds): cut off, a chart would leave its temporary file and the run no summary.
+fn draw_after_run(out: &std::path::Path) -> Result<plot::PlotReport, Failure> {
+    let _catching = plylab::interrupt::Catching::new(true);
+    plot::plot_dir(out, &Format::ALL).map_err(Failure::failed)
 }
 
 fn run_merge(args: &MergeArgs) -> Result<(), Failure> {
@@ -1791,7 +1798,7 @@ fn run_merge(args: &MergeArgs) -> Result<(), Failure> {
         report.out.display()
     );
     if !args.no_plot {
-        let drawn = plot::plot_dir(&report.out, &Format::ALL).map_err(Failure::failed)?;
+        let drawn = draw_after_run(&report.out)?;
         println!(
             "{} files drawn in {}",
             drawn.files.len(),
@@ -2209,7 +2216,7 @@ fn run_suite(args: &SuiteArgs) -> Result<(), Failure> {
     );
     let mut progress = SuiteProgress::new(total, done.len());
     let mut write_error = None;
-    plylab::interrupt::install();
+    let catching = plylab::interrupt::Catching::new(true);
     let report = suite::run(
         positions,
         &searcher,
@@ -2230,7 +2237,7 @@ fn run_suite(args: &SuiteArgs) -> Result<(), Failure> {
         },
     )
     .map_err(Failure::failed);
-    plylab::interrupt::uninstall();
+    drop(catching);
     let report = report?;
     progress.close();
     if let Some(e) = write_error {

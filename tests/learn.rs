@@ -445,6 +445,45 @@ batch = 8
     assert_eq!(code, 0, "{err}");
 }
 
+/// A Texel run stopped after its self-play keeps its games through an edited comment or
+/// description (the settings are the same, so the games are), and the time it reports adds
+/// up every session's, as a resumed experiment's does.
+#[test]
+fn texel_keeps_its_games_and_its_time_across_sessions() {
+    let dir = TempDir::new("learn-texel-sessions");
+    let file = dir.path("tiny.toml");
+    let spec = TINY_TEXEL.replace("THREADS", "1");
+    fs::write(&file, &spec).unwrap();
+    let (out, weights) = (dir.path("out"), dir.path("w"));
+    let (code, err) = learn(&file, &out, &weights, &["--stop-after", "10"]);
+    assert_eq!(code, 1, "{err}");
+    let games = fs::read(out.join("checkpoint/games.txt")).unwrap();
+    let seconds =
+        |text: String| -> f64 { text.split_whitespace().nth(1).unwrap().parse().unwrap() };
+    let first = seconds(fs::read_to_string(out.join("checkpoint/seconds.txt")).unwrap());
+    assert!(first > 0.0);
+    let described = spec.replacen(
+        "name = \"tiny\"\n",
+        "name = \"tiny\"\ndescription = \"x\"\n",
+        1,
+    );
+    assert_ne!(described, spec);
+    fs::write(&file, format!("# a comment\n{described}")).unwrap();
+    let (code, err) = learn(&file, &out, &weights, &["--stop-after", "20"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("stopped after 20 as asked"), "{err}");
+    assert_eq!(fs::read(out.join("checkpoint/games.txt")).unwrap(), games);
+    let second = seconds(fs::read_to_string(out.join("checkpoint/seconds.txt")).unwrap());
+    assert!(second > first, "{first} then {second}");
+    let (code, err) = learn(&file, &out, &weights, &[]);
+    assert_eq!(code, 0, "{err}");
+    let run: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(out.join("run.json")).unwrap()).unwrap();
+    let total = run["elapsed_s"].as_f64().unwrap();
+    // run.json keeps a tenth of a second.
+    assert!(total >= second - 0.05, "{total} < {second}");
+}
+
 /// Ctrl-C in a learning run: the running batch finishes, the checkpoint is written, the
 /// exit code is 130 with the command that resumes, and that command ends with the weights
 /// of a run that went straight through.

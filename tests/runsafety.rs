@@ -864,7 +864,10 @@ fn sigterm_stops_a_run_as_ctrl_c_does_even_with_sigint_ignored() {
     std::io::Read::read_to_string(&mut stderr, &mut rest).expect("stderr reads");
     let code = child.wait().expect("the run ends").code();
     assert_eq!(code, Some(143), "{seen}{rest}");
-    assert!(rest.contains("terminated: finishing the jobs"), "{rest}");
+    assert!(
+        rest.contains("terminated: finishing what is running"),
+        "{rest}"
+    );
     assert!(!rest.contains("Ctrl-C again"), "SIGINT was caught: {rest}");
     let (message, command) = interruption(&rest);
     assert!(
@@ -970,4 +973,67 @@ fn resuming_from_nothing_says_so() {
     assert_eq!(code, 0, "{stderr}");
     let note = format!("note: --resume: {} holds no earlier rows", out.display());
     assert!(stderr.contains(&note), "{stderr}");
+}
+
+/// A tic-tac-toe match of two games, named `n`.
+const TINY_MATCH: &str = "name = \"n\"\nseed = 1\n[match]\ngame = \"tictactoe\"\n\
+    format = \"round_robin\"\ngames = 2\nopenings = { random_plies = 1 }\n[[searchers]]\n\
+    label = \"x\"\nalgorithm = \"alphabeta\"\n[[searchers]]\nlabel = \"y\"\n\
+    algorithm = \"minimax\"\n";
+
+/// An experiment's and a match's results never share a directory: `--force` removes
+/// whichever the directory held, `--resume` into another experiment's directory is refused
+/// even where its rows are not there, and a damaged compressed row file to resume from is
+/// bad input naming it.
+#[test]
+fn force_and_resume_never_mix_two_experiments() {
+    let tmp = TempDir::new("mix");
+    let file = write(&tmp, TINY);
+    let matchfile = tmp.path("match.toml");
+    std::fs::write(&matchfile, TINY_MATCH).expect("write the match");
+    let out = tmp.path("out");
+    let (code, _, stderr) = experiment(&file, &out, &["--no-plot"]);
+    assert_eq!(code, 0, "{stderr}");
+    let (code, _, stderr) = experiment(&matchfile, &out, &["--no-plot", "--force"]);
+    assert_eq!(code, 0, "{stderr}");
+    for gone in ["searches.csv", "searchers.csv"] {
+        assert!(!out.join(gone).exists(), "the match's --force left {gone}");
+    }
+    assert!(out.join("games.csv").exists());
+    // Resumed into the match's directory (no searches.csv there), the experiment is refused,
+    // and the match's files stay as they were.
+    let before = std::fs::read(out.join("run.json")).expect("run.json");
+    let (code, _, stderr) = experiment(&file, &out, &["--no-plot", "--resume"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("different experiment file"), "{stderr}");
+    assert!(stderr.contains("`n`"), "{stderr}");
+    assert_eq!(
+        std::fs::read(out.join("run.json")).expect("run.json"),
+        before
+    );
+    let (code, _, stderr) = experiment(&file, &out, &["--no-plot", "--force"]);
+    assert_eq!(code, 0, "{stderr}");
+    for gone in ["games.csv", "standings.csv", "games.pgn"] {
+        assert!(
+            !out.join(gone).exists(),
+            "the experiment's --force left {gone}"
+        );
+    }
+    let (code, _, stderr) = experiment(&matchfile, &out, &["--no-plot", "--resume"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("different experiment file"), "{stderr}");
+
+    // searches.csv kept compressed, then cut in half: resuming from it is bad input.
+    let csv = std::fs::read(out.join("searches.csv")).expect("searches.csv");
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    std::io::Write::write_all(&mut gz, &csv).expect("compress");
+    let gz = gz.finish().expect("compress");
+    std::fs::write(out.join("searches.csv.gz"), &gz[..gz.len() / 2]).expect("write .gz");
+    std::fs::remove_file(out.join("searches.csv")).expect("remove the plain rows");
+    let (code, _, stderr) = experiment(&file, &out, &["--no-plot", "--resume"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("searches.csv.gz is not a whole gzip file"),
+        "{stderr}"
+    );
 }

@@ -370,7 +370,14 @@ fn a_missing_or_duplicated_shard_is_refused() {
         before,
         "a refused merge overwrote results"
     );
+    // --force replaces: a match's files the directory held (as another run left them) go.
+    for foreign in ["games.csv", "standings.csv"] {
+        std::fs::write(one.join(foreign), "game\n").expect("plant a match's file");
+    }
     ok(&merge_args(&shards, &one, &["--no-plot", "--force"]));
+    for foreign in ["games.csv", "standings.csv"] {
+        assert!(!one.join(foreign).exists(), "merge --force left {foreign}");
+    }
     let file = dir.path("a_file");
     std::fs::write(&file, "").expect("write");
     let stderr = bad_input(&merge_args(&shards, &file, &["--no-plot", "--force"]));

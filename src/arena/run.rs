@@ -109,6 +109,7 @@ pub fn run_games(
     shard: Option<&ShardRecord>,
 ) -> Result<ArenaReport, ArenaError> {
     let started = Instant::now();
+    let _catching = interrupt::Catching::new(options.progress);
     let out = output_dir(plan, options);
     crate::lab::guard::check_out(&out, options.resume, options.force)?;
     let schedule: Vec<GameSlot> = plan
@@ -126,12 +127,15 @@ pub fn run_games(
     let csv_path = out.join("games.csv");
     let kept = if options.resume {
         check_same_shard(&out, shard)?;
-        // Committed results keep only games.csv.gz: resume appends to the plain file.
-        crate::compressed::restore(&csv_path).map_err(io(&csv_path))?;
+        crate::lab::guard::check_same_name(&out, &plan.name)?;
+        crate::lab::guard::restore_rows(&csv_path)?;
         resume_rows(plan, &schedule, &out, &csv_path)?
     } else {
         Vec::new()
     };
+    // As an experiment's run: --force leaves nothing of the earlier results (another
+    // experiment's searches.csv would be drawn as this match's summary).
+    crate::lab::guard::clear_outputs(&out, options.force && !options.resume)?;
     let what = Described {
         shard,
         quick: options.quick,
@@ -207,14 +211,8 @@ pub fn run_games(
         .num_threads(concurrency)
         .build()
         .map_err(|_| RunError::Pool(concurrency))?;
-    if options.progress {
-        interrupt::install();
-    }
     let results: Vec<Result<(), RunError>> = pool.broadcast(|_| worker());
     let interrupted = options.progress && interrupt::requested();
-    if options.progress {
-        interrupt::uninstall();
-    }
     progress.finish_and_clear();
     // The engines quit and are reaped here, so that their CPU time counts in summary.md's
     // (getrusage's children).

@@ -333,13 +333,13 @@ pub fn build_connect4_book(
     // Ctrl-C ends the build after the position being expanded, and the book of those
     // expanded is written: a long build loses nothing finished.
     let mut expanded = 0;
-    interrupt::install();
+    // Held until the book is written: a Ctrl-C while it is saved waits for the save.
+    let _catching = interrupt::Catching::new(true);
     let book = super::book::doe::build_doe(&root, &CentreFirst, &params, &mut |n| {
         bar.set_position(n as u64);
         expanded = n;
         !interrupt::requested()
     });
-    interrupt::uninstall();
     bar.finish_and_clear();
     // Not expected once the start is ongoing and a position is expanded; never write one.
     if book.entries().is_empty() {

@@ -113,12 +113,7 @@ pub fn kept_rows(plan: &Plan, out: &Path, csv_path: &Path) -> Result<Vec<Row>, R
     };
     let recorded = recorded_run(out)
         .ok_or_else(|| refuse("no readable run.json to tell which jobs its rows are".into()))?;
-    if recorded.experiment != plan.name {
-        return Err(refuse(format!(
-            "holds results of a different experiment file (experiment `{}`, not `{}`)",
-            recorded.experiment, plan.name
-        )));
-    }
+    check_same_name(out, &plan.name)?;
     let quick = recorded.quick || recorded.shard.as_ref().is_some_and(|s| s.quick);
     let earlier = super::spec::parse(Path::new(&recorded.file), &recorded.text)
         .map(|p| if quick { p.quick() } else { p })
@@ -166,6 +161,41 @@ pub fn kept_rows(plan: &Plan, out: &Path, csv_path: &Path) -> Result<Vec<Row>, R
         None => false,
     });
     Ok(rows)
+}
+
+/// Refuses to resume into `out` when its run.json records another experiment (or match),
+/// whether or not its rows are there: resumed, this run would write its own rows and
+/// run.json beside the other's files.
+///
+/// # Errors
+/// [`RunError::Refused`] naming both experiments.
+pub fn check_same_name(out: &Path, name: &str) -> Result<(), RunError> {
+    match recorded_run(out) {
+        Some(recorded) if recorded.experiment != name => Err(RunError::Refused(format!(
+            "{}: holds results of a different experiment file (experiment `{}`, not `{name}`); \
+             --force starts afresh, --out DIR writes elsewhere",
+            out.display(),
+            recorded.experiment
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// Where a run to be resumed has only the compressed form of its rows (`csv_path` with
+/// `.gz`, as committed results keep them), writes the plain file it appends to
+/// ([`crate::compressed::restore`]).
+///
+/// # Errors
+/// [`RunError::Refused`] (bad input) when the compressed file is damaged, naming it;
+/// [`RunError::Io`] when the files cannot be read or written.
+pub fn restore_rows(csv_path: &Path) -> Result<(), RunError> {
+    match crate::compressed::restore(csv_path) {
+        Ok(_) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::InvalidData => Err(RunError::Refused(format!(
+            "{e}; --force starts afresh, --out DIR writes elsewhere"
+        ))),
+        Err(e) => Err(io(csv_path)(e)),
+    }
 }
 
 /// Says on stderr that `--resume` found no earlier rows in `out`, so that a mistyped `--out`

@@ -202,14 +202,15 @@ pub fn run_jobs(
     shard: Option<&ShardRecord>,
 ) -> Result<RunReport, RunError> {
     let started = Instant::now();
+    let _catching = interrupt::Catching::new(options.progress);
     let out = output_dir(plan, options);
     guard::check_out(&out, options.resume, options.force)?;
     let csv_path = out.join("searches.csv");
     let selected = |id: usize| shard.is_none_or(|s| s.holds(id));
     let kept: Vec<Row> = if options.resume {
         check_same_shard(&out, shard)?;
-        // Committed results keep only searches.csv.gz: resume appends to the plain file.
-        crate::compressed::restore(&csv_path).map_err(io(&csv_path))?;
+        guard::check_same_name(&out, &plan.name)?;
+        guard::restore_rows(&csv_path)?;
         guard::kept_rows(plan, &out, &csv_path)?
             .into_iter()
             .filter(|r| selected(r.job))
@@ -311,9 +312,6 @@ pub fn run_jobs(
         ));
         Ok(())
     };
-    if options.progress {
-        interrupt::install();
-    }
     // One job per task (`with_max_len(1)`): rayon otherwise runs a run of neighbouring jobs
     // on one worker as a block that an idle worker cannot take a job from, so the slow jobs
     // of one searcher could end the run on one core while the others wait. With every job
@@ -328,9 +326,6 @@ pub fn run_jobs(
                 .try_for_each(|job| finish(job))
         })
         .and_then(|()| exclusive.iter().try_for_each(|job| finish(job)));
-    if options.progress {
-        interrupt::uninstall();
-    }
     progress.finish();
     ran?;
     let finished = finished.into_inner();

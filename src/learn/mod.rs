@@ -712,20 +712,14 @@ pub fn run(path: &Path, options: &LearnOptions) -> Result<LearnReport, LearnErro
         .build()
         .map_err(|e| LearnError::Failed(e.to_string()))?;
     // As in experiments, Ctrl-C is caught only in an interactive run (the progress bar).
-    if options.progress {
-        interrupt::install();
-    }
-    let ran = pool.install(|| match spec.game.as_str() {
+    let _catching = interrupt::Catching::new(options.progress);
+    pool.install(|| match spec.game.as_str() {
         "chess" => Run::<Chess>::new(&spec, &text, path, options)?.go(),
         "checkers" => Run::<Checkers>::new(&spec, &text, path, options)?.go(),
         "othello" => Run::<Othello>::new(&spec, &text, path, options)?.go(),
         "backgammon" => Run::<Backgammon>::new(&spec, &text, path, options)?.go(),
         _ => Run::<Connect4>::new(&spec, &text, path, options)?.go(),
-    });
-    if options.progress {
-        interrupt::uninstall();
-    }
-    ran
+    })
 }
 
 /// Why a run ends before its last epoch or batch, its checkpoint written.
@@ -833,6 +827,8 @@ struct Run<'a, G: LearnGame> {
     start: Vec<f64>,
     frozen: Vec<usize>,
     started: Instant,
+    /// Wall-clock seconds of the earlier sessions this run continues (0 for a new run).
+    earlier_s: f64,
     _game: std::marker::PhantomData<G>,
 }
 
@@ -879,7 +875,7 @@ impl<'a, G: LearnGame> Run<'a, G> {
                 ))
             })?;
         }
-        Ok(Self {
+        let mut run = Self {
             spec,
             text,
             file,
@@ -889,8 +885,45 @@ impl<'a, G: LearnGame> Run<'a, G> {
             start,
             frozen,
             started: Instant::now(),
+            earlier_s: 0.0,
             _game: std::marker::PhantomData,
-        })
+        };
+        run.earlier_s = run.recorded_seconds();
+        Ok(run)
+    }
+
+    /// The file in the checkpoint directory that records the wall-clock time spent so far.
+    fn seconds_path(&self) -> PathBuf {
+        self.checkpoint_dir.join("seconds.txt")
+    }
+
+    /// The seconds the earlier sessions of this run spent, as [`Self::record_seconds`] left
+    /// them: 0 when none were recorded, or recorded for other settings.
+    fn recorded_seconds(&self) -> f64 {
+        let text = crate::input::read_text(&self.seconds_path(), crate::input::Cap::TEXT)
+            .unwrap_or_default();
+        match text.split_whitespace().collect::<Vec<_>>()[..] {
+            [hash, seconds] if hash == format!("{:016x}", self.spec_hash()) => seconds
+                .parse::<f64>()
+                .ok()
+                .filter(|s| s.is_finite() && *s >= 0.0)
+                .unwrap_or(0.0),
+            _ => 0.0,
+        }
+    }
+
+    /// Wall-clock seconds of the whole run: the earlier sessions' and this one's.
+    fn seconds_so_far(&self) -> f64 {
+        self.earlier_s + self.started.elapsed().as_secs_f64()
+    }
+
+    /// Records [`Self::seconds_so_far`] beside the finished work it belongs to (a checkpoint,
+    /// a batch of games), so that a resumed run reports the time of all its sessions, as a
+    /// resumed experiment does.
+    fn record_seconds(&self) -> Result<(), LearnError> {
+        let path = self.seconds_path();
+        let text = format!("{:016x} {:.3}\n", self.spec_hash(), self.seconds_so_far());
+        crate::output::replace_bytes(&path, text.as_bytes()).map_err(io_err(&path))
     }
 
     fn bar(&self, len: usize, unit: &str) -> indicatif::ProgressBar {
@@ -1003,6 +1036,7 @@ impl<'a, G: LearnGame> Run<'a, G> {
         let path = self.checkpoint_dir.join("state.json");
         let json = serde_json::to_string(c).map_err(|e| LearnError::Failed(e.to_string()))?;
         crate::output::replace_bytes(&path, json.as_bytes()).map_err(io_err(&path))?;
+        self.record_seconds()?;
         let dir = self.checkpoint_dir.display();
         match stop {
             None => Ok(()),
@@ -1017,11 +1051,13 @@ impl<'a, G: LearnGame> Run<'a, G> {
 
     /// The self-play games for Texel: those already in the checkpoint, then the rest,
     /// appended to it in batches as they finish (game `i` depends only on the seed and `i`).
+    /// The stored games are kept when the file's settings are the same ([`Self::spec_hash`]:
+    /// an edited comment or description keeps them, as it keeps the checkpoint).
     fn texel_games(&self, sp: &SelfPlay) -> Result<Vec<PlayedGame<G>>, LearnError> {
         let path = self.checkpoint_dir.join("games.txt");
         // Unreadable (or past the cap), the games are played again and the file rewritten.
         let stored = crate::input::read_text(&path, crate::input::Cap::RESULTS).unwrap_or_default();
-        let header = format!("# {:016x}", fnv1a(self.text));
+        let header = format!("# {:016x}", self.spec_hash());
         let stored = if stored.lines().next() == Some(header.as_str()) {
             stored
         } else {
@@ -1032,7 +1068,7 @@ impl<'a, G: LearnGame> Run<'a, G> {
             .skip(1)
             .map_while(|l| replay::<G>(l, sp.random_plies as usize))
             .collect();
-        let mut file_text = format!("# {:016x}\n", fnv1a(self.text));
+        let mut file_text = format!("# {:016x}\n", self.spec_hash());
         for g in &games {
             let _ = writeln!(file_text, "{} {}", g.result, g.moves.join(" "));
         }
@@ -1052,6 +1088,7 @@ impl<'a, G: LearnGame> Run<'a, G> {
             }
             // Whole: a game cut short by a kill while writing would replay as a shorter one.
             crate::output::replace_bytes(&path, file_text.as_bytes()).map_err(io_err(&path))?;
+            self.record_seconds()?;
             games.extend(batch);
             bar.set_position(games.len() as u64);
             if games.len() < sp.games && interrupt::requested() {
@@ -1319,7 +1356,7 @@ impl<'a, G: LearnGame> Run<'a, G> {
                 w[i],
             )));
         }
-        let seconds = self.started.elapsed().as_secs_f64();
+        let seconds = self.seconds_so_far();
         let weights = Weights {
             kind: G::KIND,
             values: w,
