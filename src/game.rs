@@ -190,6 +190,15 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// A hash of the position (including the side to move) for transposition tables.
     fn hash(&self) -> u64;
 
+    /// The position as the rule of threefold repetition compares it, for a game's referee
+    /// (the arena, self-play): [`Game::hash`] unless the game's rules count as different some
+    /// positions that hash differently. Chess: FIDE's Laws 9.2.3 count the en-passant file
+    /// only where an en-passant capture is possible, while the hash keeps it after every
+    /// double step. Searches keep [`Game::hash`] for their own repetitions.
+    fn repetition_key(&self) -> u64 {
+        self.hash()
+    }
+
     /// A key that identifies the position exactly in at most 64 bits, where the game has one
     /// that is not a hash (connect four: Pons's `position + mask`, 49 bits). The compact
     /// table ([`crate::search::Table::compact`]) indexes by it modulo a prime, so positions a

@@ -13,7 +13,9 @@
 //! Hash|Threads|MultiPV value N`, `Clear Hash`, `Ponder` and `UCI_Chess960`, the knowledge
 //! options `TablebaseFiles`, `BookFile` and `OwnBook` ([`crate::knowledge::uci_options`]:
 //! with a book move, `go` answers it at once with `info string book move ...`; with
-//! databases, `info` lines carry `tbhits`), and `debug` (ignored). Bad input (an unknown command or option, a bad number, a line over
+//! databases, `info` lines carry `tbhits`), and `debug` (ignored). Words before the first
+//! command a line holds are skipped, as the protocol asks (`joho isready` is `isready`). Bad
+//! input (a line with no command, an unknown option, a bad number, a line over
 //! [`MAX_LINE_BYTES`]) is answered with `info string <reason>`.
 //!
 //! Several `Threads` search with lazy SMP over the engine's table, or with Young Brothers
@@ -64,6 +66,20 @@ use crate::lab::spec::{self, GameKind, SearcherVariant};
 use crate::search::smp::{Shared, lazy_smp_observed};
 use crate::search::ybw::ybw_observed;
 use crate::search::{Algorithm, Iteration, Limits, RootReport, SearchConfig, Searcher, Table};
+
+/// The commands [`Engine::handle`] knows.
+const COMMANDS: &[&str] = &[
+    "uci",
+    "isready",
+    "ucinewgame",
+    "position",
+    "go",
+    "stop",
+    "ponderhit",
+    "setoption",
+    "debug",
+    "quit",
+];
 
 /// The largest `Hash` the engine accepts, in MiB (as experiment files' `tt_mb`); a size
 /// larger than the memory available is refused with `info string` and the old table kept.
@@ -376,26 +392,31 @@ impl Engine {
 
     /// Handles one command line.
     pub fn handle(&mut self, line: &str) -> Flow {
-        let mut words = line.split_whitespace();
-        let Some(command) = words.next() else {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        // The protocol: a token the engine does not know is skipped and the rest of the line
+        // read ("joho debug on" switches debug on).
+        let Some(at) = words.iter().position(|w| COMMANDS.contains(w)) else {
+            if let Some(first) = words.first() {
+                self.out.info_string(&format!("unknown command `{first}`"));
+            }
             return Flow::Continue;
         };
-        let args: Vec<&str> = words.collect();
+        let (command, args) = (words[at], &words[at + 1..]);
         match command {
             "uci" => self.uci(),
             "isready" => self.out.line("readyok"),
             "ucinewgame" => self.new_game(),
-            "position" => self.set_position(&args),
-            "go" => self.go(&args),
+            "position" => self.set_position(args),
+            "go" => self.go(args),
             "stop" => self.stop(),
             "ponderhit" => self.ponderhit(),
-            "setoption" => self.set_option(&args),
+            "setoption" => self.set_option(args),
             "debug" => {}
             "quit" => {
                 self.quit();
                 return Flow::Quit;
             }
-            other => self.out.info_string(&format!("unknown command `{other}`")),
+            _ => {}
         }
         Flow::Continue
     }
@@ -974,6 +995,9 @@ impl Go {
             Color::White => (self.wtime, self.winc),
             Color::Black => (self.btime, self.binc),
         };
+        // A clock for the opponent alone leaves the side to move none: as in Stockfish, it
+        // then has no time (the least search, 1 ms) rather than all the time there is.
+        let time = time.or_else(|| (self.wtime.is_some() || self.btime.is_some()).then_some(0));
         let clock = time.map(|t| time_budget(millis(t), millis(inc.unwrap_or(0)), self.movestogo));
         let mut limits = Limits {
             depth: min_some(self.depth, self.mate.map(|m| m.saturating_mul(2) - 1)),
@@ -1371,6 +1395,36 @@ mod tests {
         assert_eq!(mate_in_moves(35), None);
     }
 
+    /// What an engine writes, shared with the test that reads it.
+    #[derive(Clone, Default)]
+    struct Captured(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Captured {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// The protocol's "joho debug on": an unknown token is skipped and the rest read.
+    #[test]
+    fn an_unknown_word_is_skipped_and_the_rest_of_the_line_read() {
+        let variant = SearcherVariant::new("t", SearchConfig::default());
+        let out = Captured::default();
+        let mut engine = Engine::new(&variant, Limits::default(), out.clone());
+        for line in ["joho isready", "joho", "", "x y isready now"] {
+            assert_eq!(engine.handle(line), Flow::Continue);
+        }
+        let text = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
+        assert_eq!(
+            text, "readyok\ninfo string unknown command `joho`\nreadyok\n",
+            "{text}"
+        );
+    }
+
     #[test]
     fn go_arguments() {
         let parse = |args: &[&str]| Go::parse(args).0;
@@ -1380,6 +1434,16 @@ mod tests {
         let (limits, soft) = go.limits(Color::Black, Limits::default());
         assert_eq!(limits.time, Some(Duration::from_millis(1)));
         assert!(soft.is_some());
+        // The opponent's clock alone: the side to move has no time, not all there is.
+        for args in [&["btime", "100", "binc", "0"][..], &["wtime", "60000"]] {
+            let side = if args[0] == "btime" {
+                Color::White
+            } else {
+                Color::Black
+            };
+            let (limits, _) = parse(args).limits(side, Limits::default());
+            assert_eq!(limits.time, Some(Duration::from_millis(1)), "{args:?}");
+        }
         assert!(parse(&[]).infinite);
         // Unreadable arguments are left out with a note; the rest still counts.
         for bad in [

@@ -487,6 +487,12 @@ const CASES: &[Case] = &[
         "speaks xboard, which has no node limit",
     ),
     case(
+        "arena_xboard_fractional_time.toml",
+        15,
+        "limits",
+        "speaks xboard, whose `st` counts whole seconds",
+    ),
+    case(
         "arena_adjudicate_zero_plies.toml",
         7,
         "plies",

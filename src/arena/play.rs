@@ -294,11 +294,17 @@ fn play<G: Game, A: Evaluator<G>, B: Evaluator<G>>(
                 score: None,
                 depth: None,
                 nodes: 0,
+                thought: None,
             }),
             None if side == 0 => first.choose(&game.pos, &view),
             None => second.choose(&game.pos, &view),
         };
-        let elapsed = started.elapsed();
+        let elapsed = match &reply {
+            Ok(Reply {
+                thought: Some(t), ..
+            }) => *t,
+            _ => started.elapsed(),
+        };
         game.sides[side].book_moves += u32::from(booked.is_some());
         match reply {
             Ok(reply) => {
@@ -365,6 +371,11 @@ struct Reply<M> {
     score: Option<Score>,
     depth: Option<u32>,
     nodes: u64,
+    /// An engine's thinking time, from `go` to its move: what its clock is charged, as
+    /// cutechess charges it, rather than the whole exchange (an xboard engine is set up
+    /// again, the game replayed and pinged, before each `go`). `None`: the time around
+    /// the whole choice.
+    thought: Option<Duration>,
 }
 
 /// Why a player forfeits.
@@ -580,6 +591,7 @@ impl<'a, G: Game, E: Evaluator<G>> Mover<'a, G, E> {
                     score: None,
                     depth: None,
                     nodes: result.playouts,
+                    thought: None,
                 })
             }
             Self::Engine {
@@ -608,6 +620,7 @@ impl<'a, G: Game, E: Evaluator<G>> Mover<'a, G, E> {
                     score: None,
                     depth: None,
                     nodes: 0,
+                    thought: None,
                 })
             }
         }
@@ -622,6 +635,7 @@ fn search_reply<G: Game>(pos: &G, result: &SearchResult<G::Move>) -> Reply<G::Mo
         score: last.map(|i| i.score),
         depth: last.map(|i| i.depth),
         nodes: result.total.nodes,
+        thought: None,
     }
 }
 
@@ -668,6 +682,7 @@ fn engine_move<G: Game>(
         score: reply.score.map(engine_score),
         depth: reply.depth,
         nodes: reply.nodes.unwrap_or(0),
+        thought: Some(reply.elapsed),
     })
 }
 
@@ -705,8 +720,12 @@ fn first_move<G: Game>(pos: &G) -> G::Move {
 /// A game in progress.
 struct GameState<'a, G: Game> {
     pos: G,
-    /// Hashes of every position since the opening, the current one last.
+    /// Hashes of every position since the opening, the current one last: the history the
+    /// searchers see.
     hashes: Vec<u64>,
+    /// The same positions' [`Game::repetition_key`]s, which the rule of threefold repetition
+    /// compares.
+    repetition_keys: Vec<u64>,
     moves: Vec<String>,
     sides: [SideStats; 2],
     /// Time left per side and increments, when the players have clocks.
@@ -748,6 +767,7 @@ impl<'a, G: Game> GameState<'a, G> {
         let periods = players.map(|p| p.tc.and_then(|t| Some((t.moves?, t.base))));
         Self {
             hashes: vec![pos.hash()],
+            repetition_keys: vec![pos.repetition_key()],
             pos,
             moves: Vec::new(),
             sides: [SideStats::default(); 2],
@@ -771,7 +791,13 @@ impl<'a, G: Game> GameState<'a, G> {
         self.annotations.push(String::new());
         self.moves.push(roll.to_string());
         self.pos.play(roll);
+        self.record_position();
+    }
+
+    /// Records the position just reached in the game's history.
+    fn record_position(&mut self) {
         self.hashes.push(self.pos.hash());
+        self.repetition_keys.push(self.pos.repetition_key());
     }
 
     /// 0 when the first player (White) is to move, else 1.
@@ -800,10 +826,11 @@ impl<'a, G: Game> GameState<'a, G> {
             let winner = Winner::by_rule(outcome, self.side());
             return Some((winner, rule_reason(&self.pos, outcome)));
         }
-        let current = self.hashes[self.hashes.len() - 1];
+        let keys = &self.repetition_keys;
+        let current = keys[keys.len() - 1];
         // A game of chance has no draw by repetition (backgammon positions can recur, and
         // the game goes on).
-        if !self.chance && self.hashes.iter().filter(|&&h| h == current).count() >= 3 {
+        if !self.chance && keys.iter().filter(|&&k| k == current).count() >= 3 {
             return Some((Winner::Draw, "threefold repetition"));
         }
         if let Some(end) = self.adjudged {
@@ -864,7 +891,7 @@ impl<'a, G: Game> GameState<'a, G> {
         }
         self.moves.push(reply.mv.to_string());
         self.pos.play(reply.mv);
-        self.hashes.push(self.pos.hash());
+        self.record_position();
         None
     }
 
@@ -891,8 +918,8 @@ impl<'a, G: Game> GameState<'a, G> {
     }
 }
 
-/// The run of plies whose scores (for the first player) are all beyond ±`a.score` on the
-/// same side, after one more score (`None`: a player that reports none, which ends the run).
+/// The run of plies whose scores (for the first player) are all at least `a.score` in
+/// absolute value (the bound included, as cutechess-cli's `-resign score`) on the same side, after one more score (`None`: a player that reports none, which ends the run).
 fn next_streak(
     (sign, count): (i32, u32),
     white_view: Option<Score>,
@@ -951,9 +978,8 @@ mod tests {
         assert_eq!(next_streak(s, None, a), (0, 0));
     }
 
-    #[test]
-    fn the_third_occurrence_of_a_position_is_a_draw_by_repetition() {
-        let rules = Rules::default();
+    /// Plays `moves` from `start`, the game going on before each; returns the game.
+    fn played<'a>(start: Chess, moves: &[&str], rules: &'a Rules) -> GameState<'a, Chess> {
         let player = Player {
             name: "p".into(),
             kind: PlayerKind::Engine(super::super::engine::EngineSpec::default()),
@@ -961,9 +987,8 @@ mod tests {
             tc: None,
             engine_entry: None,
         };
-        let mut game = GameState::new(Chess::startpos(), [&player, &player], &rules);
-        let knights = ["g1f3", "g8f6", "f3g1", "f6g8"];
-        for (ply, text) in knights.iter().chain(&knights).enumerate() {
+        let mut game = GameState::new(start, [&player, &player], rules);
+        for (ply, text) in moves.iter().enumerate() {
             assert_eq!(game.ending(), None, "ply {ply}");
             let mv = game.pos.parse_move(text).expect("legal");
             let reply = Reply {
@@ -971,10 +996,40 @@ mod tests {
                 score: None,
                 depth: None,
                 nodes: 0,
+                thought: None,
             };
             assert_eq!(game.apply(game.side(), reply, Duration::ZERO), None);
         }
+        game
+    }
+
+    #[test]
+    fn the_third_occurrence_of_a_position_is_a_draw_by_repetition() {
+        let rules = Rules::default();
+        let knights = ["g1f3", "g8f6", "f3g1", "f6g8"];
+        let game = played(Chess::startpos(), &knights.repeat(2), &rules);
         assert_eq!(game.ending(), Some((Winner::Draw, "threefold repetition")));
+    }
+
+    /// After 1. e4 no black pawn can take en passant, so the position after it is the one
+    /// the knights' shuffles come back to (FIDE Laws 9.2.3): its third occurrence draws,
+    /// though cozy-chess's hash keeps the en-passant file (arena_nullmove's game 94 played
+    /// 66 plies past such a draw).
+    #[test]
+    fn a_double_step_that_allows_no_capture_repeats_as_the_same_position() {
+        let rules = Rules::default();
+        let mut moves = vec!["e2e4"];
+        moves.extend(["g8f6", "g1f3", "f6g8", "f3g1"].repeat(2));
+        let game = played(Chess::startpos(), &moves, &rules);
+        assert_eq!(game.ending(), Some((Winner::Draw, "threefold repetition")));
+        // Where a pawn could take en passant, the first position differs from the others.
+        let start =
+            <Chess as crate::game::Notation>::parse_position("4k3/8/8/8/3p4/8/4P3/4K2N w - - 0 1")
+                .expect("FEN");
+        let mut moves = vec!["e2e4"];
+        moves.extend(["e8d8", "h1g3", "d8e8", "g3h1"].repeat(2));
+        let game = played(start, &moves, &rules);
+        assert_eq!(game.ending(), None);
     }
 
     #[test]

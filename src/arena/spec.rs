@@ -865,6 +865,18 @@ fn player(
             format!("`{label}` speaks xboard, which has no node limit: use depth, time_ms or tc");
         return Err(at_limits(why));
     }
+    if let PlayerKind::Engine(e) = &kind
+        && e.protocol == super::engine::Protocol::Xboard
+        && limits.time.is_some_and(|t| t.subsec_nanos() != 0)
+    {
+        // Told `st` rounded up, the engine would think longer than the arena allows, and
+        // lose every game on time.
+        let why = format!(
+            "`{label}` speaks xboard, whose `st` counts whole seconds: give its time per move \
+             (time_ms, or the match's st) in whole seconds, or play it under tc"
+        );
+        return Err(at_limits(why));
+    }
     if !timed && let Some(why) = unlimited(label, game, &kind, &limits) {
         return Err(at_limits(why));
     }

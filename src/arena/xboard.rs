@@ -187,7 +187,9 @@ impl XboardEngine {
         for text in fen.iter().copied().chain(moves.iter().map(String::as_str)) {
             one_line("position", text)?;
         }
-        let deadline = Deadline::new(timeout);
+        // The set-up has the whole timeout, and the move its own from `go`: the set-up is
+        // the arena's time, not the engine's (as [`EngineReply::elapsed`] counts).
+        let setup = Deadline::new(timeout);
         self.send("new")?;
         self.send("force")?;
         match fen.map(str::trim) {
@@ -210,7 +212,8 @@ impl XboardEngine {
         for command in &limits {
             self.send(command)?;
         }
-        self.sync(&deadline)?;
+        self.sync(&setup)?;
+        let deadline = Deadline::new(timeout);
         let started = Instant::now();
         self.send("go")?;
         let mut report = Thinking::default();

@@ -86,7 +86,9 @@ pub fn play_game<G: LearnGame>(
         ..Limits::default()
     };
     let mut pos = G::start();
+    // The history the searches see, and the keys the repetition rule compares.
     let mut hashes = vec![pos.hash()];
+    let mut repetition_keys = vec![pos.repetition_key()];
     let mut buf = Vec::new();
     let mut game = PlayedGame {
         positions: Vec::new(),
@@ -104,7 +106,8 @@ pub fn play_game<G: LearnGame>(
             game.result = first_player_result::<G>(outcome, pos.side_to_move());
             return game;
         }
-        if !chance && hashes.iter().filter(|&&h| h == pos.hash()).count() >= 3 {
+        let key = pos.repetition_key();
+        if !chance && repetition_keys.iter().filter(|&&k| k == key).count() >= 3 {
             return game;
         }
         if pos.is_chance() {
@@ -113,6 +116,7 @@ pub fn play_game<G: LearnGame>(
             game.moves.push(roll.to_string());
             pos.play(roll);
             hashes.push(pos.hash());
+            repetition_keys.push(pos.repetition_key());
             continue;
         }
         chosen += 1;
@@ -154,6 +158,7 @@ pub fn play_game<G: LearnGame>(
         game.moves.push(mv.to_string());
         pos.play(mv);
         hashes.push(pos.hash());
+        repetition_keys.push(pos.repetition_key());
     }
     game
 }

@@ -302,6 +302,20 @@ impl Chess {
             && !self.board.occupied().has(mv.raw.to)
     }
 
+    /// A legal en-passant capture, where the last move was a double step and one exists.
+    #[must_use]
+    pub fn en_passant_capture(&self) -> Option<ChessMove> {
+        let file = self.board.en_passant()?;
+        let target = Square::new(file, Rank::Sixth.relative_to(self.board.side_to_move()));
+        let mut found = None;
+        self.board
+            .generate_moves_for(self.board.pieces(Piece::Pawn), |moves| {
+                found = moves.into_iter().find(|raw| raw.to == target);
+                found.is_some()
+            });
+        found.map(|raw| ChessMove { raw, castle: false })
+    }
+
     /// Looks up a move by its squares among the legal moves: `to` may be the king's castling
     /// destination (`e1g1`) or cozy-chess's rook square (`e1h1`).
     fn find_move(&self, from: Square, to: Square, promotion: Option<Piece>) -> Option<ChessMove> {
@@ -392,6 +406,17 @@ impl Game for Chess {
     /// cozy-chess's Zobrist hash, kept up to date by every move.
     fn hash(&self) -> u64 {
         self.board.hash()
+    }
+
+    /// The hash without the en-passant file unless a legal move takes en passant: the same
+    /// position for the repetition rule (FIDE Laws 9.2.3; python-chess's
+    /// `_transposition_key`), though cozy-chess keeps the file after every double step.
+    fn repetition_key(&self) -> u64 {
+        if self.en_passant_capture().is_some() {
+            self.board.hash()
+        } else {
+            self.board.hash_without_ep()
+        }
     }
 
     /// From the fullmove number: `2 * (fullmove - 1)`, plus one when Black is to move.

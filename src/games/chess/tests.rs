@@ -311,3 +311,32 @@ fn eval_sums_kept_by_play_equal_sums_from_scratch() {
     let passed = root.null_move().expect("not in check");
     assert_eq!(passed.sums, root.sums);
 }
+
+/// The repetition key counts the en-passant file only where a legal capture takes there
+/// (FIDE Laws 9.2.3), python-chess's `_transposition_key`: not after 1. e4, nor where the
+/// only pawn that could take is pinned; where a capture is legal, it does.
+#[test]
+fn the_repetition_key_counts_en_passant_only_where_a_capture_is_legal() {
+    let with_ep = |fen: &str| {
+        let p = pos(fen);
+        let mut plain = fen.split(' ').collect::<Vec<_>>();
+        plain[3] = "-";
+        (p.clone(), pos(&plain.join(" ")))
+    };
+    for fen in [
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1",
+        // dxe3 would leave the fourth rank open: the rook on a4 would check the king on h4.
+        "8/8/8/8/R2pP2k/8/8/4K3 b - e3 0 1",
+    ] {
+        let (ep, plain) = with_ep(fen);
+        assert_ne!(ep.hash(), plain.hash(), "{fen}");
+        assert_eq!(ep.en_passant_capture(), None, "{fen}");
+        assert_eq!(ep.repetition_key(), plain.repetition_key(), "{fen}");
+    }
+    let (ep, plain) = with_ep("4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 1");
+    assert_eq!(
+        ep.en_passant_capture().map(|m| m.to_string()),
+        Some("d4e3".into())
+    );
+    assert_ne!(ep.repetition_key(), plain.repetition_key());
+}
