@@ -249,18 +249,28 @@ fn floor_char_boundary(text: &str, at: usize) -> usize {
     at
 }
 
-/// Keys whose value must be a table. serde reads a struct from a list by position, so
-/// that `limits = [1, 2, 3]` would mean depth 1, nodes 2, time 3 ms: a list there is refused.
-pub const TABLE_KEYS: &[&str] = &[
-    "limits",
-    "ordering",
-    "match",
-    "openings",
-    "adjudicate",
-    "sprt",
+/// Keys whose value must be a table, each with an example of one. serde reads a struct from
+/// a list by position, so that `limits = [1, 2, 3]` would mean depth 1, nodes 2, time 3 ms:
+/// a list there is refused.
+pub const TOML_TABLE_KEYS: &[(&str, &str)] = &[
+    ("limits", "{ depth = 6, nodes = 100000 }"),
+    ("ordering", "{ tt_move = true, killers = true }"),
+    ("match", "{ game = \"chess\", games = 100 }"),
+    ("openings", "{ random_plies = 4 }"),
+    ("adjudicate", "{ score = 1000, plies = 6 }"),
+    ("sprt", "{ elo0 = 0, elo1 = 10 }"),
 ];
 
-/// The first value in a TOML text that is a list where [`TABLE_KEYS`] wants a table: its
+/// The example [`TOML_TABLE_KEYS`] gives for `key`.
+#[must_use]
+pub fn table_example(key: &str) -> &'static str {
+    TOML_TABLE_KEYS
+        .iter()
+        .find(|(k, _)| *k == key)
+        .map_or("{ name = value }", |(_, example)| example)
+}
+
+/// The first value in a TOML text that is a list where [`TOML_TABLE_KEYS`] wants a table: its
 /// span and key. `None` also when the text is not TOML (the parser then says why).
 #[must_use]
 pub fn list_for_table(text: &str) -> Option<(std::ops::Range<usize>, String)> {
@@ -273,7 +283,9 @@ pub fn list_for_table(text: &str) -> Option<(std::ops::Range<usize>, String)> {
         if let Some(table) = tables.pop() {
             for (key, value) in table {
                 match value.get_ref() {
-                    DeValue::Array(_) if TABLE_KEYS.contains(&key.get_ref().as_ref()) => {
+                    DeValue::Array(_)
+                        if TOML_TABLE_KEYS.iter().any(|(k, _)| k == key.get_ref()) =>
+                    {
                         return Some((value.span(), key.get_ref().to_string()));
                     }
                     DeValue::Array(items) => arrays.push(items),
@@ -604,5 +616,9 @@ mod tests {
         let (span, key) = list_for_table(text).unwrap();
         assert_eq!((&text[span], key.as_str()), ("[1, 2]", "limits"));
         assert_eq!(list_for_table("limits = { depth = [1, 2] }"), None);
+        assert_eq!(
+            table_example("ordering"),
+            "{ tt_move = true, killers = true }"
+        );
     }
 }

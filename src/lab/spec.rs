@@ -1121,8 +1121,11 @@ pub(crate) fn read_file(file: &Path) -> Result<String, SpecError> {
 /// The TOML document of `src`, as `T` (syntax, types and unknown keys located).
 pub(crate) fn document<T: serde::de::DeserializeOwned>(src: &Source) -> Result<T, SpecError> {
     if let Some((span, key)) = super::diagnose::list_for_table(src.text) {
-        let why = "a list where a table is expected: write it with names, e.g. \
-                   { depth = 6, nodes = 100000 } (a list would be read by position)";
+        let why = format!(
+            "a list where a table is expected: write it with names, e.g. {} (a list would be \
+             read by position)",
+            super::diagnose::table_example(&key)
+        );
         return Err(src.error(span, Some(&key), why));
     }
     toml::from_str(src.text).map_err(|e| {
