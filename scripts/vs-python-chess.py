@@ -23,8 +23,9 @@ as fastchess's and the arena's trinomial interval).
 
 Writes OUT/summary.md (both scores with 95% intervals, the difference, the verdict and this
 command), OUT/python_chess_games.csv (one row a game) and keeps OUT/arena/ (games.csv.gz,
-compressed as results/ keeps every games.csv, standings.csv, summary.md; its games.pgn and
-run.json are removed to keep the directory small). Needs `python3 -m pip install chess` and Debian's stockfish (/usr/games/stockfish).
+compressed as results/ keeps every games.csv, standings.csv, run.json, summary.md and the Elo
+chart elo.svg, which `plylab plot OUT/arena` redraws from them; its games.pgn is removed to
+keep the directory small). Needs `python3 -m pip install chess` and Debian's stockfish (/usr/games/stockfish).
 """
 
 import argparse
@@ -32,6 +33,7 @@ import concurrent.futures
 import csv
 import gzip
 import math
+import os
 import pathlib
 import shutil
 import subprocess
@@ -192,6 +194,14 @@ def arena_counts(out):
     sys.exit(f"{out}/standings.csv has no pairing row for plylab")
 
 
+def rel(path):
+    """`path` from the repository's root where it lies inside it (absolute otherwise)."""
+    try:
+        return str(path.relative_to(ROOT))
+    except ValueError:
+        return str(path)
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--games", type=int, default=100)
@@ -217,7 +227,9 @@ def main():
             games=a.games,
             jobs=a.jobs,
             max_plies=MAX_PLIES,
-            openings=OPENINGS,
+            # Relative to the file, as an experiment file's paths are read: the committed
+            # file then names no directory of the machine that wrote it.
+            openings=os.path.relpath(OPENINGS, out),
             stockfish=STOCKFISH,
             plylab=PLYLAB_SEARCHER % a.nodes,
         )
@@ -227,13 +239,15 @@ def main():
 
     started = time.time()
     arena_out = out / "arena"
+    # From the repository's root with relative paths, so that run.json and the summary's
+    # Regenerate line name the committed files as any checkout has them.
     subprocess.run(
-        [str(PLYLAB), "experiment", str(arena_file), "--out", str(arena_out), "--no-plot"],
+        [str(PLYLAB), "experiment", rel(arena_file), "--out", rel(arena_out), "--no-plot"],
         check=True,
+        cwd=ROOT,
     )
     arena_s = time.time() - started
-    for bulky in ("games.pgn", "run.json"):
-        (arena_out / bulky).unlink(missing_ok=True)
+    (arena_out / "games.pgn").unlink(missing_ok=True)
 
     # The arena's openings, round by round (its games.csv: the first game of each pair has
     # plylab, the first-named player, White).
@@ -246,6 +260,10 @@ def main():
         with gzip.GzipFile(filename="", mode="wb", compresslevel=9, fileobj=raw, mtime=0) as z:
             z.write(plain.read_bytes())
     plain.unlink()
+    # Drawn from the compressed rows, as `plylab plot` redraws committed results.
+    subprocess.run(
+        [str(PLYLAB), "plot", rel(arena_out)], check=True, stdout=subprocess.DEVNULL, cwd=ROOT
+    )
     started = time.time()
     rows = python_chess_match(uci_file, fens, a.nodes, a.skill, a.jobs)
     python_s = time.time() - started
@@ -291,7 +309,8 @@ def main():
         f"Command: `{command}` (after `cargo build --release`). arena.toml is the arena's "
         "file, uci.toml the same searcher for python-chess's plylab (`plylab uci --config "
         "uci.toml --searcher plylab`); "
-        "arena/ holds its games.csv.gz, standings.csv and summary.md, python_chess_games.csv "
+        "arena/ holds its games.csv.gz, standings.csv, run.json, summary.md and elo.svg, "
+        "python_chess_games.csv "
         "python-chess's games.",
     ]
     (out / "summary.md").write_text("\n".join(lines) + "\n")
