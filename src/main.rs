@@ -156,7 +156,7 @@ struct BookBuildArgs {
 
 #[derive(Subcommand)]
 enum BookAction {
-    /// Build a book: `chess --pgn FILE` (Polyglot, weights as PolyGlot's make-book), or
+    /// Build a book: `chess --pgn FILE` (Polyglot, weights as PolyGlot's `make-book -min-game 1`), or
     /// `connect4 --positions N` (by search, drop-out expansion).
     Build(BookBuildArgs),
     /// Print a position's book moves with their weights (a Polyglot book) or values (a

@@ -124,6 +124,65 @@ fn plylab_makes_polyglots_book_byte_for_byte() {
     );
 }
 
+/// PolyGlot halves a position's counts when one of its moves has been played `COUNT_MAX`
+/// times, and counts an unfinished game (`*`) as a draw: 20,000 won games through 1. e4 e5
+/// 2. Nf3 leave e4 and Nf3 the weight 2 × 8,192 + 2 × 3,616 = 23,616 (e5, lost every time,
+/// none), while 1. d4 d5 2. c4 `*` and 1. c4 c5 2. Nc3 ½-½ keep their weight of 1 in their
+/// own positions. The same book as `polyglot make-book`'s, byte for byte, where it is
+/// installed.
+#[test]
+fn a_move_played_past_count_max_halves_its_own_position_alone() {
+    let tmp = TempDir::new("book-halve");
+    let pgn = tmp.path("many.pgn");
+    // With Result tags: PolyGlot reads a game's result from its tag alone.
+    let game = |result: &str, moves: &str| format!("[Result \"{result}\"]\n\n{moves} {result}\n\n");
+    let mut text = game("1-0", "1. e4 e5 2. Nf3").repeat(20_000);
+    text.push_str(&game("*", "1. d4 d5 2. c4"));
+    text.push_str(&game("1/2-1/2", "1. c4 c5 2. Nc3"));
+    std::fs::write(&pgn, text).expect("write the games");
+    let book = PolyglotBook::from_games(&read_pgn(&pgn).expect("pgn"), 1024);
+    let weights = |moves: &[&str]| {
+        let mut pos = Chess::startpos();
+        for mv in moves {
+            pos.play(pos.parse_uci(mv).expect("legal"));
+        }
+        let mut found: Vec<(String, u16)> = book
+            .moves(&pos)
+            .into_iter()
+            .map(|(m, w)| (m.to_string(), w))
+            .collect();
+        found.sort();
+        found
+    };
+    let w = |m: &str, weight: u16| (m.to_owned(), weight);
+    assert_eq!(
+        weights(&[]),
+        [w("c2c4", 1), w("d2d4", 1), w("e2e4", 23_616)]
+    );
+    assert_eq!(weights(&["e2e4"]), []);
+    assert_eq!(weights(&["e2e4", "e7e5"]), [w("g1f3", 23_616)]);
+    assert_eq!(weights(&["d2d4", "d7d5"]), [w("c2c4", 1)]);
+    assert_eq!(weights(&["c2c4", "c7c5"]), [w("b1c3", 1)]);
+    let Some(program) = polyglot_program() else {
+        return;
+    };
+    let theirs = tmp.path("polyglot.bin");
+    let (from, to) = (
+        pgn.to_str().expect("utf-8"),
+        theirs.to_str().expect("utf-8"),
+    );
+    run(
+        &program,
+        &["make-book", "-pgn", from, "-bin", to, "-min-game", "1"],
+    );
+    let mine = tmp.path("plylab.bin");
+    book.save(&mine).expect("written");
+    assert_eq!(
+        std::fs::read(&mine).expect("read"),
+        std::fs::read(&theirs).expect("read")
+    );
+}
+
 /// plylab reads polyglot's book with the moves and weights polyglot's own `dump-book`
 /// shows: every move of every dumped line is a book move there, with the share of the
 /// position's weight that polyglot prints as a percentage.

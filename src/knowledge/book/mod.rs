@@ -190,13 +190,14 @@ pub struct PgnGame {
 }
 
 impl PgnGame {
-    /// PolyGlot's score of the game for `player`: 2 for a win, 1 for a draw, 0 otherwise.
+    /// PolyGlot's score of the game for `player`: 2 for a win, 0 for a loss, 1 otherwise
+    /// (a draw, or `*`, which `make-book` counts as one).
     #[must_use]
-    pub fn points_for(&self, player: Player) -> u64 {
+    pub fn points_for(&self, player: Player) -> u32 {
         match (self.result.as_str(), player) {
             ("1-0", Player::First) | ("0-1", Player::Second) => 2,
-            ("1/2-1/2", _) => 1,
-            _ => 0,
+            ("1-0", Player::Second) | ("0-1", Player::First) => 0,
+            _ => 1,
         }
     }
 }

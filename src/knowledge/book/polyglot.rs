@@ -17,6 +17,11 @@ use super::{BookError, PgnGame};
 use crate::game::Game;
 use crate::games::chess::{Chess, ChessMove};
 
+/// The games through one move of a position at which PolyGlot's `make-book` halves the
+/// counts of that position's moves (its `COUNT_MAX`, book_make.cpp): a weight, twice the
+/// wins plus the draws, then stays within 16 bits.
+pub const COUNT_MAX: u32 = 16_384;
+
 /// One book entry as stored.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Entry {
@@ -149,34 +154,63 @@ impl PolyglotBook {
             .collect()
     }
 
-    /// A book made from games as PolyGlot's `make-book` makes it: every position of the
-    /// first `max_ply` plies with the move played, weighted by the side to move's score
-    /// over the games through it (2 per win, 1 per draw; scaled down to fit 16 bits), moves
-    /// of weight 0 left out.
+    /// A book made from games as PolyGlot's `make-book` makes it (`-min-game 1`: every
+    /// move played is kept; its default is 3): every position of the first `max_ply` plies
+    /// with the move played, weighted by the side to move's score over the games through it
+    /// (2 per win, 1 per draw or unfinished game), moves of weight 0 left out. Counted game by game in the
+    /// file's order, as PolyGlot's `book_insert` counts: when a move has been played
+    /// [`COUNT_MAX`] times, the counts and scores of every move of its position are halved,
+    /// rounding up, so that the weights fit 16 bits and the other positions keep theirs.
     #[must_use]
     pub fn from_games(games: &[PgnGame], max_ply: usize) -> Self {
-        let mut scores: BTreeMap<(u64, u16), u64> = BTreeMap::new();
+        // (games through the move, score, order of first appearance), by (position, move).
+        let mut counts: BTreeMap<(u64, u16), (u32, u32, usize)> = BTreeMap::new();
         for game in games {
             let mut pos = game.start.clone();
             for &mv in game.moves.iter().take(max_ply) {
-                let points = game.points_for(pos.side_to_move());
-                *scores.entry((key(&pos), encode_move(mv))).or_default() += points;
+                let key = key(&pos);
+                let seen = counts.len();
+                let (n, sum, _) = counts.entry((key, encode_move(mv))).or_insert((0, 0, seen));
+                *n += 1;
+                *sum += game.points_for(pos.side_to_move());
+                if *n >= COUNT_MAX {
+                    for (n, sum, _) in counts.range_mut((key, 0)..=(key, u16::MAX)).map(|(_, c)| c)
+                    {
+                        *n = n.div_ceil(2);
+                        *sum = sum.div_ceil(2);
+                    }
+                }
                 pos.play(mv);
             }
         }
-        let top = scores.values().copied().max().unwrap_or(0);
-        let scale = top.div_ceil(u64::from(u16::MAX)).max(1);
-        let entries = scores
+        let mut kept: Vec<(Entry, usize)> = counts
             .into_iter()
-            .filter(|&(_, s)| s / scale > 0)
-            .map(|((key, mv), s)| Entry {
-                key,
-                mv,
-                weight: (s / scale) as u16,
-                learn: 0,
+            .filter(|&(_, (_, sum, _))| sum > 0)
+            .map(|((key, mv), (_, sum, seen))| {
+                // At most 2 × COUNT_MAX.
+                let weight = sum as u16;
+                (
+                    Entry {
+                        key,
+                        mv,
+                        weight,
+                        learn: 0,
+                    },
+                    seen,
+                )
             })
             .collect();
-        Self::new(entries)
+        // Equal weights in the order their moves were first played, as PolyGlot's sort of
+        // its entries (glibc's stable qsort) leaves them.
+        kept.sort_by(|(a, a_seen), (b, b_seen)| {
+            a.key
+                .cmp(&b.key)
+                .then(b.weight.cmp(&a.weight))
+                .then(a_seen.cmp(b_seen))
+        });
+        Self {
+            entries: kept.into_iter().map(|(e, _)| e).collect(),
+        }
     }
 
     /// Reads a .bin book.
