@@ -445,9 +445,9 @@ batch = 8
     assert_eq!(code, 0, "{err}");
 }
 
-/// A Texel run stopped after its self-play keeps its games through an edited comment or
-/// description (the settings are the same, so the games are), and the time it reports adds
-/// up every session's, as a resumed experiment's does.
+/// A Texel run stopped after its self-play keeps its games through an edited comment,
+/// description or number of threads (what is learned is the same, so the games are), and
+/// the time it reports adds up every session's, as a resumed experiment's does.
 #[test]
 fn texel_keeps_its_games_and_its_time_across_sessions() {
     let dir = TempDir::new("learn-texel-sessions");
@@ -468,6 +468,7 @@ fn texel_keeps_its_games_and_its_time_across_sessions() {
         1,
     );
     assert_ne!(described, spec);
+    let described = described.replacen("threads = 1", "threads = 2", 1);
     fs::write(&file, format!("# a comment\n{described}")).unwrap();
     let (code, err) = learn(&file, &out, &weights, &["--stop-after", "20"]);
     assert_eq!(code, 1, "{err}");

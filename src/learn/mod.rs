@@ -970,11 +970,13 @@ impl<'a, G: LearnGame> Run<'a, G> {
     /// The checkpoint's [`Checkpoint::spec_hash`]: the learning file's settings with the
     /// contents of the files it names (`start`, `games`), so that a checkpoint made from
     /// other settings, starting weights or games is not continued. The settings as read, not
-    /// the text, and without the description: an edited comment or description changes
-    /// nothing that is learned.
+    /// the text, and without the description or the threads: an edited comment or
+    /// description changes nothing that is learned, nor does the number of threads (the
+    /// weights are the same byte for byte on any number).
     fn spec_hash(&self) -> u64 {
         let settings = LearnSpec {
             description: String::new(),
+            threads: 1,
             ..self.spec.clone()
         };
         let mut text = format!("{settings:?}");
