@@ -2250,6 +2250,10 @@ fn run_suite(args: &SuiteArgs) -> Result<(), Failure> {
             args.csv.as_deref(),
         ));
     }
+    if let Some((path, writer)) = csv.take() {
+        drop(writer);
+        rewrite_suite_rows(&path, &report.outcomes, &searcher_row)?;
+    }
     for (position, expected) in report.misses.iter().take(10) {
         let expected = expected.as_ref().map_or("?".into(), ToString::to_string);
         println!("miss: {position} (expected {expected})");
@@ -2263,6 +2267,24 @@ fn run_suite(args: &SuiteArgs) -> Result<(), Failure> {
         );
     }
     Ok(())
+}
+
+/// Writes the finished suite's rows to `path` again, in the test set's order: they were
+/// appended as positions finished, in no fixed order with several workers, so that two runs
+/// on any `--jobs` now differ only in their timings.
+fn rewrite_suite_rows(
+    path: &std::path::Path,
+    outcomes: &[suite::Outcome],
+    searcher: &plylab::lab::record::SearcherRow,
+) -> Result<(), Failure> {
+    let failed = |e: &dyn std::fmt::Display| Failure::failed(format!("{}: {e}", path.display()));
+    let mut w = csv::Writer::from_writer(Vec::new());
+    for outcome in outcomes {
+        w.serialize((&outcome.row, searcher.columns()))
+            .map_err(|e| failed(&e))?;
+    }
+    let bytes = w.into_inner().map_err(|e| failed(&e))?;
+    plylab::output::replace_bytes(path, &bytes).map_err(|e| failed(&e))
 }
 
 /// The suite's CSV: with `resume`, the rows already in `path` (see [`resumed_suite_rows`])
