@@ -156,8 +156,8 @@ struct BookBuildArgs {
 
 #[derive(Subcommand)]
 enum BookAction {
-    /// Build a book: `chess --pgn FILE` (Polyglot, weights as PolyGlot's `make-book -min-game 1`), or
-    /// `connect4 --positions N` (by search, drop-out expansion).
+    /// Build a book: `chess --pgn FILE` (Polyglot, weights as PolyGlot's `make-book
+    /// -min-game 1`), or `connect4 --positions N` (by search, drop-out expansion).
     Build(BookBuildArgs),
     /// Print a position's book moves with their weights (a Polyglot book) or values (a
     /// connect-four book).
@@ -2269,9 +2269,9 @@ fn run_suite(args: &SuiteArgs) -> Result<(), Failure> {
     Ok(())
 }
 
-/// Writes the finished suite's rows to `path` again, in the test set's order: they were
-/// appended as positions finished, in no fixed order with several workers, so that two runs
-/// on any `--jobs` now differ only in their timings.
+/// Writes the finished suite's rows to `path` again, in the test set's order, so that runs
+/// on any `--jobs` differ only in their timings (the rows were appended as positions
+/// finished, in no fixed order with several workers).
 fn rewrite_suite_rows(
     path: &std::path::Path,
     outcomes: &[suite::Outcome],

@@ -919,7 +919,8 @@ impl<'a, G: Game> GameState<'a, G> {
 }
 
 /// The run of plies whose scores (for the first player) are all at least `a.score` in
-/// absolute value (the bound included, as cutechess-cli's `-resign score`) on the same side, after one more score (`None`: a player that reports none, which ends the run).
+/// absolute value (the bound included, as cutechess-cli's `-resign score`) on the same
+/// side, after one more score (`None`: a player that reports none, which ends the run).
 fn next_streak(
     (sign, count): (i32, u32),
     white_view: Option<Score>,

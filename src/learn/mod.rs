@@ -1054,7 +1054,8 @@ impl<'a, G: LearnGame> Run<'a, G> {
     /// The self-play games for Texel: those already in the checkpoint, then the rest,
     /// appended to it in batches as they finish (game `i` depends only on the seed and `i`).
     /// The stored games are kept when the file's settings are the same ([`Self::spec_hash`]:
-    /// an edited comment or description keeps them, as it keeps the checkpoint).
+    /// an edited comment, description or thread count keeps them, as it keeps the
+    /// checkpoint).
     fn texel_games(&self, sp: &SelfPlay) -> Result<Vec<PlayedGame<G>>, LearnError> {
         let path = self.checkpoint_dir.join("games.txt");
         // Unreadable (or past the cap), the games are played again and the file rewritten.

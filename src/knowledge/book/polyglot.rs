@@ -157,10 +157,11 @@ impl PolyglotBook {
     /// A book made from games as PolyGlot's `make-book` makes it (`-min-game 1`: every
     /// move played is kept; its default is 3): every position of the first `max_ply` plies
     /// with the move played, weighted by the side to move's score over the games through it
-    /// (2 per win, 1 per draw or unfinished game), moves of weight 0 left out. Counted game by game in the
-    /// file's order, as PolyGlot's `book_insert` counts: when a move has been played
-    /// [`COUNT_MAX`] times, the counts and scores of every move of its position are halved,
-    /// rounding up, so that the weights fit 16 bits and the other positions keep theirs.
+    /// (2 per win, 1 per draw or unfinished game), moves of weight 0 left out. Counted game
+    /// by game in the file's order, as PolyGlot's `book_insert` counts: when a move has been
+    /// played [`COUNT_MAX`] times, the counts and scores of every move of its position are
+    /// halved, rounding up, so that the weights fit 16 bits and the other positions keep
+    /// theirs.
     #[must_use]
     pub fn from_games(games: &[PgnGame], max_ply: usize) -> Self {
         // (games through the move, score, order of first appearance), by (position, move).
