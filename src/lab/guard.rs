@@ -97,9 +97,11 @@ pub fn clear_outputs(out: &Path, force: bool) -> Result<(), RunError> {
 /// every whole job whose [`Job::identity`] is still a job of `plan`, renumbered as that job.
 /// The earlier plan is rebuilt from the experiment text its run.json records.
 ///
+/// The caller has checked that `out` holds this experiment's results ([`check_same_name`]).
+///
 /// # Errors
-/// [`RunError::Refused`] when `out` holds another experiment's results, or results whose
-/// experiment text no longer validates; I/O and CSV errors as they come.
+/// [`RunError::Refused`] when `out` holds results whose experiment text no longer
+/// validates; I/O and CSV errors as they come.
 pub fn kept_rows(plan: &Plan, out: &Path, csv_path: &Path) -> Result<Vec<Row>, RunError> {
     if !csv_path.exists() {
         nothing_to_resume(out);
@@ -113,7 +115,6 @@ pub fn kept_rows(plan: &Plan, out: &Path, csv_path: &Path) -> Result<Vec<Row>, R
     };
     let recorded = recorded_run(out)
         .ok_or_else(|| refuse("no readable run.json to tell which jobs its rows are".into()))?;
-    check_same_name(out, &plan.name)?;
     let quick = recorded.quick || recorded.shard.as_ref().is_some_and(|s| s.quick);
     let earlier = super::spec::parse(Path::new(&recorded.file), &recorded.text)
         .map(|p| if quick { p.quick() } else { p })

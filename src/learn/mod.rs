@@ -744,7 +744,7 @@ struct CurvePoint {
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 struct Checkpoint {
     /// FNV-1a of the learning file's settings and the contents of the files it reads
-    /// ([`Run::spec_hash`]): a checkpoint of other ones is refused.
+    /// ([`Run::settings_hash`]): a checkpoint of other ones is refused.
     spec_hash: u64,
     /// Epochs (Texel) or batches (TD) done.
     done: u32,
@@ -827,6 +827,8 @@ struct Run<'a, G: LearnGame> {
     start: Vec<f64>,
     frozen: Vec<usize>,
     started: Instant,
+    /// [`Self::settings_hash`], computed once: it reads the files the settings name.
+    spec_hash: u64,
     /// Wall-clock seconds of the earlier sessions this run continues (0 for a new run).
     earlier_s: f64,
     _game: std::marker::PhantomData<G>,
@@ -885,9 +887,11 @@ impl<'a, G: LearnGame> Run<'a, G> {
             start,
             frozen,
             started: Instant::now(),
+            spec_hash: 0,
             earlier_s: 0.0,
             _game: std::marker::PhantomData,
         };
+        run.spec_hash = run.settings_hash();
         run.earlier_s = run.recorded_seconds();
         Ok(run)
     }
@@ -903,7 +907,7 @@ impl<'a, G: LearnGame> Run<'a, G> {
         let text = crate::input::read_text(&self.seconds_path(), crate::input::Cap::TEXT)
             .unwrap_or_default();
         match text.split_whitespace().collect::<Vec<_>>()[..] {
-            [hash, seconds] if hash == format!("{:016x}", self.spec_hash()) => seconds
+            [hash, seconds] if hash == format!("{:016x}", self.spec_hash) => seconds
                 .parse::<f64>()
                 .ok()
                 .filter(|s| s.is_finite() && *s >= 0.0)
@@ -922,7 +926,7 @@ impl<'a, G: LearnGame> Run<'a, G> {
     /// resumed experiment does.
     fn record_seconds(&self) -> Result<(), LearnError> {
         let path = self.seconds_path();
-        let text = format!("{:016x} {:.3}\n", self.spec_hash(), self.seconds_so_far());
+        let text = format!("{:016x} {:.3}\n", self.spec_hash, self.seconds_so_far());
         crate::output::replace_bytes(&path, text.as_bytes()).map_err(io_err(&path))
     }
 
@@ -953,7 +957,7 @@ impl<'a, G: LearnGame> Run<'a, G> {
         let text = crate::input::read_text(&state, crate::input::Cap::TEXT)
             .map_err(|e| damaged(e.to_string()))?;
         let c: Checkpoint = serde_json::from_str(&text).map_err(|e| damaged(e.to_string()))?;
-        if c.spec_hash != self.spec_hash() {
+        if c.spec_hash != self.spec_hash {
             return Err(LearnError::BadInput(format!(
                 "{}: the checkpoint ({} of {total} done) of other settings in {} or other \
                  contents of a file it reads; restore them to resume, or run with --restart \
@@ -973,7 +977,7 @@ impl<'a, G: LearnGame> Run<'a, G> {
     /// the text, and without the description or the threads: an edited comment or
     /// description changes nothing that is learned, nor does the number of threads (the
     /// weights are the same byte for byte on any number).
-    fn spec_hash(&self) -> u64 {
+    fn settings_hash(&self) -> u64 {
         let settings = LearnSpec {
             description: String::new(),
             threads: 1,
@@ -1001,7 +1005,7 @@ impl<'a, G: LearnGame> Run<'a, G> {
         decisive: usize,
     ) -> Checkpoint {
         Checkpoint {
-            spec_hash: self.spec_hash(),
+            spec_hash: self.spec_hash,
             done,
             weights: bits(w),
             adam_m: bits(&adam.m),
@@ -1053,14 +1057,14 @@ impl<'a, G: LearnGame> Run<'a, G> {
 
     /// The self-play games for Texel: those already in the checkpoint, then the rest,
     /// appended to it in batches as they finish (game `i` depends only on the seed and `i`).
-    /// The stored games are kept when the file's settings are the same ([`Self::spec_hash`]:
-    /// an edited comment, description or thread count keeps them, as it keeps the
-    /// checkpoint).
+    /// The stored games are kept when the file's settings are the same
+    /// ([`Self::settings_hash`]: an edited comment, description or thread count keeps them,
+    /// as it keeps the checkpoint).
     fn texel_games(&self, sp: &SelfPlay) -> Result<Vec<PlayedGame<G>>, LearnError> {
         let path = self.checkpoint_dir.join("games.txt");
         // Unreadable (or past the cap), the games are played again and the file rewritten.
         let stored = crate::input::read_text(&path, crate::input::Cap::RESULTS).unwrap_or_default();
-        let header = format!("# {:016x}", self.spec_hash());
+        let header = format!("# {:016x}", self.spec_hash);
         let stored = if stored.lines().next() == Some(header.as_str()) {
             stored
         } else {
@@ -1071,7 +1075,7 @@ impl<'a, G: LearnGame> Run<'a, G> {
             .skip(1)
             .map_while(|l| replay::<G>(l, sp.random_plies as usize))
             .collect();
-        let mut file_text = format!("# {:016x}\n", self.spec_hash());
+        let mut file_text = format!("# {:016x}\n", self.spec_hash);
         for g in &games {
             let _ = writeln!(file_text, "{} {}", g.result, g.moves.join(" "));
         }
