@@ -17,7 +17,7 @@
 //! - [`input`]: files from outside read within a size cap;
 //! - [`interrupt`]: Ctrl-C during a run, asking the work under way to finish;
 //! - [`memory`]: the memory the machine can still give, checked before tables and trees grow;
-//! - [`output`]: files written whole or not at all;
+//! - [`output`]: files written whole or not at all, and report lines on stdout;
 //! - [`plot`]: charts and summary.md, drawn from the CSV alone;
 //! - [`rng`]: seeded randomness;
 //! - [`uci`]: the UCI engine front for chess configurations.

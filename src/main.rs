@@ -17,6 +17,7 @@ use plylab::lab::settings::{ChessEval, EvalChoice, NullMoveSetting, QuiescenceSe
 use plylab::lab::spec::{GameKind, GamePosition, SearcherVariant};
 use plylab::lab::{bench, machine, perft, runner, spec, suite, test_set};
 use plylab::plot::{self, Format};
+use plylab::say;
 use plylab::search::mcts::{MctsAlgorithm, MctsBudget, MctsConfig};
 use plylab::search::{
     Algorithm, Extensions, Iteration, Limits, MAX_DEPTH, Ordering, Quiescence, SearchConfig,
@@ -302,7 +303,7 @@ struct ExperimentArgs {
     quick: bool,
     /// Run only part I of N of the jobs (arena files: of the game pairs), dealt out by
     /// estimated cost; `plylab merge` joins the parts (see EXPERIMENTS.md).
-    #[arg(long, value_name = "I/N")]
+    #[arg(long, value_name = "I/N", allow_hyphen_values = true)]
     shard: Option<Shard>,
 }
 
@@ -1261,7 +1262,7 @@ fn run_learn(args: &LearnArgs) -> Result<(), Failure> {
             }
         }
     })?;
-    println!(
+    say!(
         "wrote {} and {}: loss {:.6} -> {:.6} in {:.1} s",
         report.weights_path.display(),
         report.out.display(),
@@ -1360,19 +1361,26 @@ fn build_book(args: &BookBuildArgs) -> Result<(), plylab::knowledge::commands::C
     }
 }
 
+/// A learning file given where an experiment or a match is expected: said as such, not as
+/// the first key an experiment lacks.
+fn refuse_learning_file(file: &std::path::Path, text: &str) -> Result<(), Failure> {
+    if plylab::learn::is_learning(text) {
+        return Err(Failure::bad_input(format!(
+            "{}: a learning file (it has `method`), not an experiment: run `plylab learn {}`",
+            file.display(),
+            file.display()
+        )));
+    }
+    Ok(())
+}
+
 fn experiment(args: &ExperimentArgs) -> Result<(), Failure> {
     // Unreadable here, it is read again by spec::load, which says why.
     let text = plylab::input::read_text(&args.file, plylab::input::Cap::TEXT).unwrap_or_default();
     if plylab::arena::spec::is_arena(&text) {
         return arena(args);
     }
-    if plylab::learn::is_learning(&text) {
-        return Err(Failure::bad_input(format!(
-            "{}: a learning file (it has `method`), not an experiment: run `plylab learn {}`",
-            args.file.display(),
-            args.file.display()
-        )));
-    }
+    refuse_learning_file(&args.file, &text)?;
     let mut plan = spec::load(&args.file).map_err(Failure::bad_input)?;
     let mut out = args.out.clone();
     if args.quick {
@@ -1421,7 +1429,7 @@ fn experiment(args: &ExperimentArgs) -> Result<(), Failure> {
         runner::output_dir(&plan, &options).display()
     );
     let report = runner::run_jobs(&plan, &options, shard.as_ref()).map_err(run_failure)?;
-    println!(
+    say!(
         "{} jobs run ({} kept from an earlier run), {} rows in {:.1} s -> {}",
         report.jobs_run,
         report.jobs_kept,
@@ -1433,7 +1441,7 @@ fn experiment(args: &ExperimentArgs) -> Result<(), Failure> {
         return Ok(());
     }
     let drawn = draw_after_run(&report.out)?;
-    println!(
+    say!(
         "{} charts and summary.md in {}",
         drawn.files.len().saturating_sub(1),
         report.out.display()
@@ -1514,15 +1522,17 @@ impl EstimateLine<'_> {
     /// The time the earlier `run` in `dir` took, scaled to this plan's jobs and threads.
     fn scaled(&self, dir: &std::path::Path, run: &plylab::lab::machine::RunInfo) -> String {
         let took = run.elapsed_s.unwrap_or(0.0);
+        // A shard's run ran its own jobs, not the plan's.
+        let ran = run.shard.as_ref().map_or(run.job_count, |s| s.jobs.len());
         let scaled =
-            took * self.count as f64 / run.job_count as f64 * self.thread_factor(run.jobs.max(1));
+            took * self.count as f64 / ran.max(1) as f64 * self.thread_factor(run.jobs.max(1));
         format!(
             "estimated time: {} on {} threads, scaled from the run in {} ({took:.0} s for {} \
              {} on {} threads)",
             plylab::cluster::shard::rough_duration(scaled),
             self.threads,
             dir.display(),
-            run.job_count,
+            ran,
             self.unit,
             run.jobs
         )
@@ -1746,7 +1756,7 @@ fn arena(args: &ExperimentArgs) -> Result<(), Failure> {
         refused @ ArenaError::Engine { refused: true, .. } => Failure::bad_input(refused),
         other => Failure::failed(other),
     })?;
-    println!(
+    say!(
         "{} games played ({} kept from an earlier run, {} skipped after an SPRT verdict) in {:.1} s -> {}",
         report.played,
         report.kept,
@@ -1756,7 +1766,7 @@ fn arena(args: &ExperimentArgs) -> Result<(), Failure> {
     );
     for s in report.standings.iter().filter(|s| s.kind == "pairing") {
         let t = &s.games;
-        println!(
+        say!(
             "{} vs {}: +{} ={} -{}, score {:.3}, Elo {}",
             s.player,
             s.opponent,
@@ -1772,7 +1782,7 @@ fn arena(args: &ExperimentArgs) -> Result<(), Failure> {
     }
     if !args.no_plot {
         let drawn = draw_after_run(&report.out)?;
-        println!("{} charts in {}", drawn.files.len(), report.out.display());
+        say!("{} charts in {}", drawn.files.len(), report.out.display());
     }
     Ok(())
 }
@@ -1790,7 +1800,7 @@ fn run_merge(args: &MergeArgs) -> Result<(), Failure> {
         MergeError::Refused(m) => Failure::bad_input(m),
         MergeError::Run(e) => Failure::failed(e),
     })?;
-    println!(
+    say!(
         "{} shards merged: {} {} -> {}",
         report.shards,
         report.jobs,
@@ -1799,7 +1809,7 @@ fn run_merge(args: &MergeArgs) -> Result<(), Failure> {
     );
     if !args.no_plot {
         let drawn = draw_after_run(&report.out)?;
-        println!(
+        say!(
             "{} files drawn in {}",
             drawn.files.len(),
             report.out.display()
@@ -1838,6 +1848,9 @@ fn refuse_empty_shard(
 
 fn run_slurm(args: &SlurmArgs) -> Result<(), Failure> {
     use plylab::cluster::slurm::{self, SlurmJob};
+    // Unreadable here, it is read again by plan_facts, which says why.
+    let text = plylab::input::read_text(&args.file, plylab::input::Cap::TEXT).unwrap_or_default();
+    refuse_learning_file(&args.file, &text)?;
     let facts = slurm::plan_facts(&args.file).map_err(Failure::bad_input)?;
     let tasks = args.tasks as usize;
     if tasks > facts.units {
@@ -1947,7 +1960,7 @@ fn run_plot(args: &PlotArgs) -> Result<(), Failure> {
         plot::plot_csv(&args.path, dir, &formats)
     }
     .map_err(Failure::bad_input)?;
-    println!(
+    say!(
         "{} files written in {:.2} s -> {}",
         redrawn.len() + report.files.len(),
         start.elapsed().as_secs_f64(),
@@ -1993,7 +2006,7 @@ impl GameTask for InfoLines {
         to_set_score: &dyn Fn(Score) -> i32,
     ) {
         note_unlimited(root, &self.limits);
-        let print = |it: &Iteration<G::Move>| println!("{}", info_line(it));
+        let print = |it: &Iteration<G::Move>| say!("{}", info_line(it));
         let result = search_observed(root, eval, &self.config, &self.limits, print);
         match result.last() {
             Some(last) => {
@@ -2015,9 +2028,9 @@ impl GameTask for InfoLines {
                 } else {
                     String::new()
                 };
-                println!("bestmove {best} score {}{solved}", score_text(last.score));
+                say!("bestmove {best} score {}{solved}", score_text(last.score));
             }
-            None => println!("no iteration completed"),
+            None => say!("no iteration completed"),
         }
         eprintln!(
             "total nodes {} in {:.3} s{}",
@@ -2113,10 +2126,10 @@ impl GameTask for MonteCarloLine {
             .algorithm
             .run(root, eval, &self.config, &budget, self.threads);
         for (mv, visits, mean) in &result.root_visits {
-            println!("info move {mv} visits {visits} mean {mean:.3}");
+            say!("info move {mv} visits {visits} mean {mean:.3}");
         }
         let best = result.best_move.map_or("(none)".into(), |m| m.to_string());
-        println!("bestmove {best}");
+        say!("bestmove {best}");
         eprintln!(
             "{} playouts, {} tree nodes in {:.3} s",
             result.playouts,
@@ -2256,12 +2269,12 @@ fn run_suite(args: &SuiteArgs) -> Result<(), Failure> {
     }
     for (position, expected) in report.misses.iter().take(10) {
         let expected = expected.as_ref().map_or("?".into(), ToString::to_string);
-        println!("miss: {position} (expected {expected})");
+        say!("miss: {position} (expected {expected})");
     }
     let lines = report.summary();
-    println!("{}: {}", args.file.display(), lines.join("\n  "));
+    say!("{}: {}", args.file.display(), lines.join("\n  "));
     if !loaded.skipped.is_empty() {
-        println!(
+        say!(
             "  {} malformed records skipped (--skip-invalid)",
             loaded.skipped.len()
         );
@@ -2522,7 +2535,7 @@ fn run_perft(args: &PerftArgs) -> Result<(), Failure> {
         let count = with_game(&position, EvalChoice::default(), Perft(args.depth));
         (count, String::new())
     };
-    println!(
+    say!(
         "perft {} = {count} ({:.3} s{note})",
         args.depth,
         start.elapsed().as_secs_f64()
@@ -2532,7 +2545,7 @@ fn run_perft(args: &PerftArgs) -> Result<(), Failure> {
 
 fn run_bench() {
     let print = |name: &str, line: bench::BenchLine| {
-        println!(
+        say!(
             "{name:<36} {:>12} nodes {:>8.3} s {:>12.0} nodes/s",
             line.nodes,
             line.seconds,
@@ -2550,7 +2563,7 @@ fn run_bench() {
     for (game, line) in &games {
         print(game, *line);
     }
-    println!(
+    say!(
         "bench: {} nodes {:.0} nodes/s",
         total.nodes,
         total.nodes_per_second()

@@ -1,4 +1,5 @@
-//! Files written whole or not at all: results, books, databases, checkpoints.
+//! Files written whole or not at all: results, books, databases, checkpoints; and report
+//! lines on stdout that a closed pipe does not turn into a panic.
 
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
@@ -96,6 +97,27 @@ fn process_runs(_: u32) -> bool {
 /// As [`replace`].
 pub fn replace_bytes(path: &Path, bytes: &[u8]) -> io::Result<()> {
     replace(path, |file| file.write_all(bytes))
+}
+
+/// Prints a line to stdout as `println!` does, except that a failed write is not a panic.
+/// A reader that has seen enough (`| head -1`) closes the pipe, and `println!` would then
+/// panic at the run's report line, before the charts and summary.md are drawn; the lost line
+/// is all that is lost. Any other failure to write is told on stderr.
+#[macro_export]
+macro_rules! say {
+    ($($arg:tt)*) => {
+        $crate::output::say_line(::std::format_args!($($arg)*))
+    };
+}
+
+/// The line of [`say!`]: written with its newline, a closed pipe ignored.
+pub fn say_line(line: std::fmt::Arguments<'_>) {
+    let written = writeln!(io::stdout().lock(), "{line}");
+    if let Err(e) = written
+        && e.kind() != io::ErrorKind::BrokenPipe
+    {
+        eprintln!("warning: could not write to stdout: {e}");
+    }
 }
 
 #[cfg(test)]

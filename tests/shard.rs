@@ -258,6 +258,23 @@ fn a_shard_with_nothing_to_run_is_bad_input() {
         stderr.contains("too few jobs (or pairs of games)"),
         "{stderr}"
     );
+    // Monte Carlo jobs at finished positions (no plies left to play out) cost something
+    // too: at cost 0 all of them went to one shard, and `slurm --tasks 3` wrote a script
+    // whose every task `--shard` then refused.
+    let finished = dir.path("finished.toml");
+    std::fs::write(
+        &finished,
+        "name = \"finished\"\n[[games]]\ngame = \"tictactoe\"\n\
+         positions = [\"159287364\", \"951287364\", \"1\"]\n\
+         [[searchers]]\nlabel = \"uct\"\nalgorithm = \"uct\"\nlimits = { nodes = 1000 }\n",
+    )
+    .expect("write");
+    for shard in ["1/3", "2/3", "3/3"] {
+        ok(&["experiment", text(&finished), "--shard", shard, "--dry-run"]);
+    }
+    // A negative index is told as one, not as an unexpected argument.
+    let stderr = bad_input(&["experiment", file, "--shard", "-1/4", "--dry-run"]);
+    assert!(stderr.contains("bad shard `-1/4`"), "{stderr}");
     // A vast count is dealt without making its bins (it aborted on a 1.6 TB allocation).
     let vast = "99999999999/99999999999";
     for args in [
@@ -304,6 +321,28 @@ fn three_shards_merge_into_the_one_machine_run() {
     assert_eq!(run["job_count"], SMALL_JOBS);
     assert_eq!(run["merged_from"].as_array().map(Vec::len), Some(3));
     assert_eq!(run["merged_from"][1]["shard"], "2/3");
+    let summary = std::fs::read_to_string(merged.join("summary.md")).expect("summary.md");
+    assert!(summary.contains("merged from 3 shards"), "{summary}");
+
+    // A shard's searches.csv compressed, as the committed results keep theirs, merges the
+    // same; a reader gone from stdout (`| head -1`) loses the report line and nothing else
+    // (it had panicked before the charts and summary.md were drawn).
+    let plain = shards[2].join("searches.csv");
+    let mut gz = flate2::write::GzEncoder::new(
+        std::fs::File::create(shards[2].join("searches.csv.gz")).expect("create .gz"),
+        flate2::Compression::default(),
+    );
+    std::io::copy(&mut std::fs::File::open(&plain).expect("rows"), &mut gz).expect("gzip");
+    gz.finish().expect("gzip");
+    std::fs::remove_file(&plain).expect("remove the plain rows");
+    let again = dir.path("merged-gz");
+    let (code, stderr) = common::plylab_to_closed_stdout(&merge_args(&shards, &again, &[]));
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        searches_untimed(&again) == searches_untimed(&merged),
+        "the merge of a compressed shard differs"
+    );
+    assert!(again.join("summary.md").exists(), "no summary.md: {stderr}");
 }
 
 #[test]
@@ -325,6 +364,20 @@ fn a_missing_or_duplicated_shard_is_refused() {
     let stderr = bad_input(&merge_args(&twice, &out, &["--no-plot"]));
     assert!(stderr.contains("are both shard 2/3"), "{stderr}");
     assert!(stderr.contains("shard-2"), "{stderr}");
+    // Shard 3 of 4 is not a second shard 3 of 3, but of another split.
+    let other_split = dir.path("shard-3-of-4");
+    ok(&[
+        "experiment",
+        text(&file),
+        "--shard",
+        "3/4",
+        "--out",
+        text(&other_split),
+        "--no-plot",
+    ]);
+    let mixed = [shards.clone(), vec![other_split]].concat();
+    let stderr = bad_input(&merge_args(&mixed, &out, &["--no-plot"]));
+    assert!(stderr.contains("were split differently"), "{stderr}");
 
     // A shard record no --shard I/N run writes: refused before its rows are read.
     let run_json = shards[0].join("run.json");
@@ -487,6 +540,21 @@ fn a_shard_resumes_its_own_jobs() {
         plylab(&args)
     };
     assert_eq!(run(&complete, "2/3", &[]).0, 0);
+    // A dry run pointed at the shard's directory scales its time by the shard's jobs, not
+    // by the whole plan's (it estimated a third of the time).
+    let held = plylab::cluster::shard::ShardRecord::of_plan(
+        &spec::load(&file).expect("valid"),
+        Shard { index: 2, count: 3 },
+        false,
+    )
+    .jobs
+    .len();
+    let (code, stdout, stderr) = run(&complete, "2/3", &["--dry-run"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stdout.contains(&format!("s for {held} jobs on")),
+        "{stdout}"
+    );
     // An interrupted shard: its run.json, and searches.csv without its last two jobs.
     let cut = dir.path("cut");
     std::fs::create_dir_all(&cut).expect("mkdir");
@@ -678,6 +746,21 @@ fn check_arena_merge(name: &str, arena: &str, n: usize) -> (usize, usize) {
     );
     assert!(!summary.contains("oversubscribed"), "{summary}");
     let played = shards.iter().map(|d| games(d).len() - 1).sum();
+    // A shard's damaged row leaves its game missing, and the refusal says which line and
+    // why (it had said only "1 games missing").
+    let rows_path = shards[0].join("games.csv");
+    let rows = std::fs::read_to_string(&rows_path).expect("games.csv");
+    let last = rows.lines().last().expect("a game");
+    let line = rows.lines().count();
+    std::fs::write(&rows_path, rows.replace(last, &last[..last.len() / 2])).expect("damage");
+    let stderr = bad_input(&merge_args(&shards, &dir.path("damaged"), &["--no-plot"]));
+    assert!(stderr.contains("games missing"), "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "games.csv: 1 rows left out, line {line} (unreadable)"
+        )),
+        "{stderr}"
+    );
     (games(&merged).len() - 1, played)
 }
 
@@ -700,6 +783,16 @@ fn arena_shards_apply_the_sprt_as_one_machine_would() {
 #[test]
 fn the_slurm_script_has_the_array_the_cores_and_the_merge() {
     let dir = TempDir::new("slurm-script");
+    // A learning file is told as one (it was told as an experiment file's unknown key).
+    let learning = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/experiments/learn_connect4.toml"
+    );
+    let stderr = bad_input(&["slurm", learning, "--tasks", "2"]);
+    assert!(
+        stderr.contains("a learning file") && stderr.contains("plylab learn"),
+        "{stderr}"
+    );
     let file = write_experiment(&dir, TWINS);
     let out = dir.path("results");
     let script = ok(&[

@@ -7,7 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::run::{LeftOut, read_games_counted};
+use super::run::{LeftOut, read_games};
 use super::spec::{self, MatchPlan};
 use super::standings::{standings, write_csv};
 use super::summary;
@@ -33,7 +33,7 @@ pub fn redraw(dir: &Path) -> Result<Vec<PathBuf>, RunError> {
         .ok_or_else(|| RunError::Refused(format!("{}: missing or unreadable", json.display())))?;
     let plan = recorded_plan(&info, &json)?;
     let games = dir.join("games.csv");
-    let (mut rows, left_out) = read_games_counted(&plan, &games)?;
+    let (mut rows, left_out) = read_games(&plan, &games)?;
     if rows.is_empty() {
         return Err(RunError::Refused(format!(
             "{}: no game of the match that {} records{}",
@@ -61,7 +61,7 @@ pub fn redraw(dir: &Path) -> Result<Vec<PathBuf>, RunError> {
 
 /// The rows left out of games.csv, the first five named with their lines and reasons;
 /// `None` when none was.
-fn describe(left_out: &[LeftOut]) -> Option<String> {
+pub(crate) fn describe(left_out: &[LeftOut]) -> Option<String> {
     if left_out.is_empty() {
         return None;
     }

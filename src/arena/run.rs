@@ -602,22 +602,19 @@ pub(crate) fn write_match_files(
     Ok(rows)
 }
 
-/// The games of `plan` in the games.csv at `path` (or beside it, gzip-compressed): the whole
-/// rows that match the plan's schedule, the first row of each game, in file order.
-///
-/// # Errors
-/// [`RunError::Io`] when the file cannot be opened.
-pub(crate) fn read_games(plan: &MatchPlan, path: &Path) -> Result<Vec<GameRow>, RunError> {
-    read_games_counted(plan, path).map(|(rows, _)| rows)
-}
-
 /// A record of games.csv left out: its line, and why.
 pub(crate) type LeftOut = (u64, &'static str);
 
-/// [`read_games`], and the lines of the records it left out, each with why: `unreadable`,
-/// `no game of the match` (another schedule's), a line that cannot be the game
-/// ([`GameRow::line_fault`]) or `a game read twice`.
-pub(crate) fn read_games_counted(
+/// The games of `plan` in the games.csv at `path` (or beside it, gzip-compressed): the whole
+/// rows that match the plan's schedule, the first row of each game, in file order; and the
+/// lines of the records left out, each with why: `unreadable`, `no game of the match`
+/// (another schedule's), a line that cannot be the game ([`GameRow::line_fault`]) or `a game
+/// read twice`.
+///
+/// # Errors
+/// [`RunError::Io`] when the file cannot be opened; [`RunError::Refused`] when its header
+/// is not games.csv's.
+pub(crate) fn read_games(
     plan: &MatchPlan,
     path: &Path,
 ) -> Result<(Vec<GameRow>, Vec<LeftOut>), RunError> {

@@ -46,7 +46,8 @@ pub fn write(
     if !info.file.is_empty() {
         let command =
             crate::plot::data::regeneration_command(&info.file, out, info.jobs, info.quick);
-        let _ = writeln!(md, "\nRegenerate: `{command}`");
+        let merged = crate::plot::data::merged_note(info.merged_from.len());
+        let _ = writeln!(md, "\nRegenerate: `{command}`{merged}");
     }
     crate::output::replace_bytes(&out.join("summary.md"), md.as_bytes())
 }

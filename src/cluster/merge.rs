@@ -23,7 +23,7 @@ use crate::arena::standings::standings;
 use crate::cluster::shard::ShardRecord;
 use crate::lab::machine::{RunInfo, read_recorded_run, write_info};
 use crate::lab::record::{Row, SearcherRow, link_twins, read_searchers, write_searchers};
-use crate::lab::runner::{RunError, csv_err, flexible_csv, io, whole_jobs};
+use crate::lab::runner::{RunError, csv_err, io, whole_jobs};
 
 /// Why a merge could not be made.
 #[derive(Debug, thiserror::Error)]
@@ -224,22 +224,24 @@ fn check_same_run(shards: &[ShardDir]) -> Result<(), MergeError> {
                 )));
             }
         }
-        if let Some(twin) = shards
-            .iter()
-            .find(|s| !std::ptr::eq(*s, other) && record(s).index == record(other).index)
-        {
-            return Err(MergeError::Refused(format!(
-                "{} and {} are both shard {}",
-                twin.dir.display(),
-                other.dir.display(),
-                record(other).shard()
-            )));
-        }
+        // Shard 5/5 and shard 5/7 are not both shard 5, but of two splits.
         if split(first) != split(other) {
             return Err(MergeError::Refused(format!(
                 "{} and {} were split differently (shard counts or --quick differ)",
                 first.dir.display(),
                 other.dir.display()
+            )));
+        }
+        if let Some(twin) = shards.iter().find(|s| {
+            !std::ptr::eq(*s, other)
+                && record(s).index == record(other).index
+                && split(s) == split(other)
+        }) {
+            return Err(MergeError::Refused(format!(
+                "{} and {} are both shard {}",
+                twin.dir.display(),
+                other.dir.display(),
+                record(other).shard()
             )));
         }
     }
@@ -358,14 +360,27 @@ fn check_held(shard: &ShardDir, ids: &[usize], file: &str, unit: &str) -> Result
     )))
 }
 
+/// A shard's table `name` as `compress-results` may have left it: the plain file, or else
+/// its `.gz` (named in what is said of its rows), or else the plain name, for the error.
+fn shard_table(dir: &Path, name: &str) -> PathBuf {
+    let plain = dir.join(name);
+    let gz = crate::compressed::gz_path(&plain);
+    if !plain.exists() && gz.exists() {
+        gz
+    } else {
+        plain
+    }
+}
+
 /// Merges searches.csv; returns the number of jobs.
 fn merge_searches(shards: &[ShardDir], out: &Path) -> Result<usize, MergeError> {
     let mut rows: Vec<Row> = Vec::new();
     let mut held = Vec::new();
     let mut damaged = BTreeMap::new();
     for shard in shards {
-        let path = shard.dir.join("searches.csv");
-        let reader = flexible_csv(&path)
+        let path = shard_table(&shard.dir, "searches.csv");
+        let reader = crate::compressed::open(&path)
+            .map(|file| csv::ReaderBuilder::new().flexible(true).from_reader(file))
             .map_err(|e| MergeError::Refused(format!("{}: {e}", path.display())))?;
         // A shard's rows that cannot be read are the shard's fault: bad input, as above.
         let (mine, why) =
@@ -464,10 +479,14 @@ fn merge_match(shards: &[ShardDir], out: &Path, info: &RunInfo) -> Result<usize,
     let schedule = plan.schedule();
     let mut rows: Vec<GameRow> = Vec::new();
     let mut held = Vec::new();
+    let mut left_out = Vec::new();
     for shard in shards {
-        let path = shard.dir.join("games.csv");
-        let mine = crate::arena::run::read_games(&plan, &path)
+        let path = shard_table(&shard.dir, "games.csv");
+        let (mine, dropped) = crate::arena::run::read_games(&plan, &path)
             .map_err(|e| MergeError::Refused(e.to_string()))?;
+        if let Some(rows) = crate::arena::redraw::describe(&dropped) {
+            left_out.push(format!("{}: {rows}", path.display()));
+        }
         let mut ids: Vec<usize> = mine.iter().map(|r| r.game).collect();
         ids.sort_unstable();
         ids.dedup();
@@ -475,8 +494,19 @@ fn merge_match(shards: &[ShardDir], out: &Path, info: &RunInfo) -> Result<usize,
         held.push(ids);
         rows.extend(mine);
     }
-    // Damaged games.csv rows are warned of, with their lines, as they are read.
-    check_coverage(shards, &held, schedule.len(), "game", &BTreeMap::new())?;
+    // A game row left out has no game number to be told by: where games are missing, every
+    // row left out is named with the refusal; where none is, they are warned of.
+    check_coverage(shards, &held, schedule.len(), "game", &BTreeMap::new()).map_err(
+        |e| match e {
+            MergeError::Refused(m) if !left_out.is_empty() => {
+                MergeError::Refused(format!("{m}; {}", left_out.join("; ")))
+            }
+            other => other,
+        },
+    )?;
+    for rows in &left_out {
+        eprintln!("warning: {rows}");
+    }
     rows.sort_by_key(|r| r.game);
     let rows = crate::arena::run::write_match_files(&plan, out, sprt_in_order(&plan, rows))?;
     let table = standings(&plan, &rows);

@@ -434,7 +434,7 @@ fn pairing_game_cost(plan: &MatchPlan, pairing: usize) -> u64 {
 /// moves; a time limit gives [`NODES_PER_SECOND`] per second. Several threads multiply the
 /// depth and time estimates (each thread of lazy SMP searches about the whole tree), not a
 /// node budget. A Monte Carlo job costs its playouts times the plies left (a playout's
-/// length). A played-out mate in `n` costs `2n + 1` searches.
+/// length), at least 1. A played-out mate in `n` costs `2n + 1` searches.
 #[must_use]
 pub fn job_cost(job: &Job) -> u64 {
     let shape = RootShape::of(&job.position.position);
@@ -459,7 +459,9 @@ fn search_cost(searcher: &SearcherVariant, limits: &Limits, shape: RootShape) ->
             .nodes
             .or_else(|| limits.time.map(|t| seconds_to_nodes(t) * threads))
             .unwrap_or(NODES_PER_SECOND);
-        return playouts.saturating_mul(shape.plies_left().into());
+        // At least 1, as every job: at a finished position (no plies left) a cost of 0 put
+        // all such jobs in one shard and left others empty, a split `--shard` refuses.
+        return playouts.saturating_mul(shape.plies_left().into()).max(1);
     }
     limits_cost(limits, Effort::of(searcher), threads, shape)
 }

@@ -225,7 +225,7 @@ pub fn probe_tablebase(file: &Path, fen: &str) -> Result<(), CommandError> {
         Some(Exact::Loss(d)) if chess => format!("loss, mated in {d} plies"),
         Some(Exact::Loss(d)) => format!("loss in {d} plies"),
     };
-    println!("{text}");
+    crate::say!("{text}");
     Ok(())
 }
 
@@ -265,7 +265,7 @@ pub fn build_chess_book(pgn: &Path, out: &Path, max_ply: usize) -> Result<(), Co
     }
     create_parent(out)?;
     book.save(out)?;
-    println!(
+    crate::say!(
         "{} games -> {}: {} entries",
         games.len(),
         out.display(),
@@ -359,7 +359,7 @@ pub fn build_connect4_book(
         out.to_path_buf()
     };
     book.save(&target)?;
-    println!(
+    crate::say!(
         "connect4 book -> {}: {} positions, {} moves (depth {depth}, omega {omega}), {:.1} s",
         target.display(),
         book.positions(),
@@ -424,10 +424,10 @@ pub fn probe_book(file: &Path, fen: &str) -> Result<(), CommandError> {
             }
             let moves = book.scored_moves(&connect4_position(fen).map_err(bad)?);
             if moves.is_empty() {
-                println!("out of book");
+                crate::say!("out of book");
             }
             for (mv, value) in moves {
-                println!("{mv} {value}");
+                crate::say!("{mv} {value}");
             }
             return Ok(());
         }
@@ -435,7 +435,7 @@ pub fn probe_book(file: &Path, fen: &str) -> Result<(), CommandError> {
     let pos = Chess::parse_position(fen).map_err(bad)?;
     let moves = book.moves(&pos);
     if moves.is_empty() {
-        println!("out of book");
+        crate::say!("out of book");
     }
     // Play skips an entry whose move is not legal (as PolyGlot does: a key collision);
     // a probe says so, for such entries also mean a book made wrongly.
@@ -447,7 +447,7 @@ pub fn probe_book(file: &Path, fen: &str) -> Result<(), CommandError> {
         );
     }
     for (mv, weight) in moves {
-        println!("{mv} {weight}");
+        crate::say!("{mv} {weight}");
     }
     Ok(())
 }

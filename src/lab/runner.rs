@@ -456,9 +456,12 @@ pub(crate) fn whole_jobs<R: std::io::Read>(
 
 /// Whether the file at `path` is empty or ends with a line end, as every file the runner
 /// writes does once its last row is whole (true when it cannot be read: the reader reports
-/// that).
+/// that; and for a `.gz`, compressed from a finished file and read whole or not at all).
 pub(crate) fn ends_with_line_end(path: &Path) -> bool {
     use std::io::{Read, Seek, SeekFrom};
+    if path.extension().is_some_and(|e| e == "gz") {
+        return true;
+    }
     let last_byte = || -> std::io::Result<Option<u8>> {
         let mut file = File::open(path)?;
         if file.metadata()?.len() == 0 {

@@ -620,6 +620,8 @@ pub struct RunInfo {
     /// The command that runs the experiment again into the directory of run.json
     /// ([`regeneration_command`]), if run.json names its file.
     pub command: Option<String>,
+    /// The shards a merged run was made from (`plylab merge`); 0 for a run on one machine.
+    pub shards: usize,
     /// The keys present with another type than plylab writes (`"cores": "two"`): read as
     /// absent, they would quietly drop a fact from every footer.
     pub mistyped: Vec<&'static str>,
@@ -656,6 +658,19 @@ pub fn regeneration_command(file: &str, out: &Path, jobs: usize, quick: bool) ->
     )
 }
 
+/// What a summary says after the regeneration command of a run merged from `shards` shards
+/// (nothing for a run on one machine): the command makes the same rows on one machine.
+#[must_use]
+pub fn merged_note(shards: usize) -> String {
+    match shards {
+        0 => String::new(),
+        n => format!(
+            " (on one machine; these results were merged from {n} shards: EXPERIMENTS.md, \
+             \"Many machines\")"
+        ),
+    }
+}
+
 impl RunInfo {
     /// Reads `run.json`; a missing or malformed file gives a `RunInfo` with `found == false`
     /// (charts still get drawn, their footer then says so).
@@ -690,6 +705,7 @@ impl RunInfo {
         let file = f.text("file");
         let jobs = f.get("jobs", serde_json::Value::as_u64);
         let quick = f.get("quick", serde_json::Value::as_bool);
+        let shards = f.get("merged_from", |v| v.as_array().map(Vec::len));
         Self {
             path: path.to_path_buf(),
             found: true,
@@ -710,6 +726,7 @@ impl RunInfo {
                     quick.unwrap_or(false),
                 )
             }),
+            shards: shards.unwrap_or(0),
             mistyped: f.mistyped,
         }
     }

@@ -36,11 +36,12 @@ fn header(data: &Dataset) -> String {
         .source
         .file_name()
         .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
-    let command = data
-        .run
-        .command
-        .as_ref()
-        .map_or_else(String::new, |c| format!("- Regenerate: `{c}`\n"));
+    let command = data.run.command.as_ref().map_or_else(String::new, |c| {
+        format!(
+            "- Regenerate: `{c}`{}\n",
+            super::data::merged_note(data.run.shards)
+        )
+    });
     format!(
         "# Experiment `{}`\n\n\
          - Machine: {}\n\

@@ -19,6 +19,24 @@ pub fn plylab(args: &[&str]) -> (i32, String, String) {
     )
 }
 
+/// Runs the binary with `args` from the crate's root, its stdout a pipe whose reader is
+/// already gone (as `| head -1` leaves it once it has its line); returns (exit code,
+/// stderr).
+pub fn plylab_to_closed_stdout(args: &[&str]) -> (i32, String) {
+    let (reader, writer) = std::io::pipe().expect("a pipe");
+    drop(reader);
+    let out = Command::new(env!("CARGO_BIN_EXE_plylab"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(writer)
+        .output()
+        .expect("the binary runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
 /// A scratch directory under the system's temporary directory, unique to this process and
 /// `name`, removed when dropped.
 pub struct TempDir(pub PathBuf);
