@@ -229,6 +229,13 @@ pub trait Game: Clone + Send + Sync + 'static {
             .ok_or_else(|| ParseError::new(format!("`{text}` is not a legal move here")))
     }
 
+    /// The moves of `line`, move texts joined by spaces as the arena's `line` column and
+    /// stored self-play games write them, each as [`Game::parse_move`] reads it: a word each,
+    /// unless a move's text holds spaces (a backgammon play, `24/20 20/15`).
+    fn line_moves(line: &str) -> Vec<&str> {
+        line.split_whitespace().collect()
+    }
+
     /// An upper bound on the plies left before the game must end (9 − stones in tic-tac-toe),
     /// or `None` when the rules set no practical bound. A search without a depth limit goes
     /// this deep, so it solves the game.

@@ -207,7 +207,7 @@ impl GameRow {
     /// that is not legal or follows the end, a `plies` that is not the line's length, or a
     /// result that the line's final position contradicts (a game that ended otherwise, by
     /// adjudication, a forfeit or repetition, may have any result). `None` when it can be.
-    /// Games of chance are not replayed (a backgammon play holds spaces).
+    /// Chance trees are not replayed (their rolls are not written).
     #[must_use]
     pub fn line_fault(&self, start: &GamePosition) -> Option<&'static str> {
         match start {
@@ -217,18 +217,19 @@ impl GameRow {
             GamePosition::Chess(p) => self.replay_fault(p),
             GamePosition::Checkers(p) => self.replay_fault(p),
             GamePosition::Othello(p) => self.replay_fault(p),
-            GamePosition::ChanceTree(_) | GamePosition::Backgammon(_) => None,
+            GamePosition::Backgammon(p) => self.replay_fault(p),
+            GamePosition::ChanceTree(_) => None,
         }
     }
 
     fn replay_fault<G: Game>(&self, start: &G) -> Option<&'static str> {
         let mut pos = start.clone();
         let mut plies = 0;
-        for word in self.line.split_whitespace() {
+        for text in G::line_moves(&self.line) {
             if pos.status() != Status::Ongoing {
                 return Some("a move after the end of the game");
             }
-            let Ok(mv) = pos.parse_move(word) else {
+            let Ok(mv) = pos.parse_move(text) else {
                 return Some("a move that is not legal");
             };
             pos.play(mv);

@@ -1436,8 +1436,11 @@ const HELD_OUT_BASE: usize = 1 << 40;
 /// final position contradicts, a move that does not parse or follows the end): the games
 /// from there on are played again.
 fn replay<G: LearnGame>(line: &str, random: usize) -> Option<PlayedGame<G>> {
-    let mut words = line.split_whitespace();
-    let result: f64 = words.next()?.parse().ok()?;
+    let (result, line) = line
+        .trim_start()
+        .split_once(char::is_whitespace)
+        .unwrap_or((line, ""));
+    let result: f64 = result.parse().ok()?;
     // 0, ½ or 1; in backgammon ½ ± points/6: the final position checks it below.
     if !(0.0..=1.0).contains(&result) {
         return None;
@@ -1450,7 +1453,7 @@ fn replay<G: LearnGame>(line: &str, random: usize) -> Option<PlayedGame<G>> {
         moves: Vec::new(),
     };
     let mut chance = false;
-    for (ply, w) in words.enumerate() {
+    for (ply, w) in G::line_moves(line).into_iter().enumerate() {
         if pos.status() != Status::Ongoing {
             return None;
         }

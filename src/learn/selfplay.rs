@@ -258,25 +258,37 @@ pub fn read_arena_games<G: LearnGame>(path: &Path) -> Result<Vec<PlayedGame<G>>,
             result,
             moves: Vec::new(),
         };
-        for word in record.get(line).unwrap_or("").split_whitespace() {
+        let mut chance = false;
+        for text in G::line_moves(record.get(line).unwrap_or("")) {
             if pos.status() != Status::Ongoing {
-                return Err(at(format!("move `{word}` after the end of the game")));
+                return Err(at(format!("move `{text}` after the end of the game")));
             }
             let mv = pos
-                .parse_move(word)
-                .map_err(|e| at(format!("move `{word}`: {e}")))?;
-            game.positions.push(pos.clone());
-            game.leaves.push(pos.clone());
-            game.moves.push(word.to_string());
+                .parse_move(text)
+                .map_err(|e| at(format!("move `{text}`: {e}")))?;
+            let before = pos.clone();
+            game.moves.push(text.to_string());
             pos.play(mv);
+            // The states self-play records: none for a roll of the dice.
+            chance |= before.is_chance();
+            if !before.is_chance()
+                && let Some(state) = recorded_state(&before, pos.clone(), chance)
+            {
+                game.positions.push(state.clone());
+                game.leaves.push(state);
+            }
         }
-        if let Status::Over(outcome) = pos.status()
-            && first_player_result::<G>(outcome, pos.side_to_move()) != result
-        {
-            let written = record.get(result_column).unwrap_or("");
-            return Err(at(format!(
-                "result `{written}`, but the line ends the game otherwise"
-            )));
+        if let Status::Over(outcome) = pos.status() {
+            // The winner as written; the value as self-play would label it (a backgammon
+            // gammon, written `1-0`, is worth ⅚: [`LearnGame::outcome_value`]).
+            let by_rule = first_player_result::<G>(outcome, pos.side_to_move());
+            if (by_rule - 0.5).signum() != (result - 0.5).signum() {
+                let written = record.get(result_column).unwrap_or("");
+                return Err(at(format!(
+                    "result `{written}`, but the line ends the game otherwise"
+                )));
+            }
+            game.result = by_rule;
         }
         games.push(game);
     }
@@ -312,6 +324,49 @@ mod tests {
             assert!(game.positions.iter().all(Game::is_chance), "game {index}");
             assert_eq!(game.positions.len(), game.leaves.len());
         }
+    }
+
+    /// A backgammon game as the arena writes it (rolls and plays of several words in one
+    /// line, a gammon written `1-0`) reads back as the game self-play recorded: the same
+    /// states before a roll and the same value; and a stored self-play game replays whole.
+    #[test]
+    fn backgammon_games_read_back_as_self_play_recorded_them() {
+        let sp = SelfPlay {
+            games: 4,
+            depth: 1,
+            random_plies: 0,
+            max_plies: 2000,
+        };
+        let eval = Backgammon::evaluator(Backgammon::hand_set());
+        let dir = std::env::temp_dir().join(format!("plylab-bg-games-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("games.csv");
+        for index in 0..4 {
+            let game = play_game::<Backgammon>(&eval, &sp, 18, index);
+            let line = game.moves.join(" ");
+            assert!(line.contains("/") && line.contains(' '), "{line}");
+            let written = if game.result > 0.5 { "1-0" } else { "0-1" };
+            std::fs::write(
+                &path,
+                format!("opening,result,line\nstart,{written},{line}\n"),
+            )
+            .unwrap();
+            let read = read_arena_games::<Backgammon>(&path).unwrap();
+            let replayed = crate::learn::replay::<Backgammon>(
+                &format!("{} {line}", game.result),
+                sp.random_plies as usize,
+            )
+            .expect("a stored game replays");
+            for again in [&read[0], &replayed] {
+                assert_eq!(again.moves, game.moves);
+                assert_eq!(again.result, game.result);
+                let hashes = |g: &super::PlayedGame<Backgammon>| -> Vec<u64> {
+                    g.positions.iter().map(Game::hash).collect()
+                };
+                assert_eq!(hashes(again), hashes(&game), "game {index}");
+            }
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -488,6 +488,26 @@ impl Game for Backgammon {
         notation::parse_move(self, text)
     }
 
+    /// A roll is a word of its own (`5-4`); the steps between two rolls are one play
+    /// (`24/20 20/15`, or `pass`).
+    fn line_moves(line: &str) -> Vec<&str> {
+        let mut moves = Vec::new();
+        // The play being gathered: the byte range of its words in `line`.
+        let mut play: Option<std::ops::Range<usize>> = None;
+        for word in line.split_whitespace() {
+            if notation::parse_roll(word).is_ok() && !word.contains('/') {
+                moves.extend(play.take().map(|r| &line[r]));
+                moves.push(word);
+            } else {
+                let start = word.as_ptr() as usize - line.as_ptr() as usize;
+                let end = start + word.len();
+                play = Some(play.map_or(start, |r| r.start)..end);
+            }
+        }
+        moves.extend(play.map(|r| &line[r]));
+        moves
+    }
+
     fn is_chance(&self) -> bool {
         self.dice.is_none() && self.result().is_none()
     }

@@ -229,3 +229,23 @@ fn evaluations_prefer_the_side_ahead_and_stay_in_bounds() {
     assert_eq!((lo, hi), (-3 * POINT, 3 * POINT));
     assert!((lo..=hi).contains(&Pubeval.evaluate(&start)));
 }
+
+/// A recorded line splits into its rolls and plays, a play's steps kept together.
+#[test]
+fn a_line_splits_into_rolls_and_whole_plays() {
+    let line = "5-4 24/20 20/15  6-4 pass 3-3 13/10* 8/5 7/4 7/4 66 bar/19";
+    assert_eq!(
+        Backgammon::line_moves(line),
+        [
+            "5-4",
+            "24/20 20/15",
+            "6-4",
+            "pass",
+            "3-3",
+            "13/10* 8/5 7/4 7/4",
+            "66",
+            "bar/19"
+        ]
+    );
+    assert!(Backgammon::line_moves(" ").is_empty());
+}
