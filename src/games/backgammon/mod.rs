@@ -264,6 +264,19 @@ impl Backgammon {
             .sum()
     }
 
+    /// Tom Keith's adjusted pip count of player `p` (the Keith count, 2004): the pips, plus
+    /// the pips a bear-off wastes on a crowded low point or loses to a gap: 2 for each
+    /// checker past the first on the one-point, 1 for each past the first on the two-point
+    /// and past the third on the three-point, and 1 for each of the four-, five- and
+    /// six-points left empty.
+    #[must_use]
+    pub fn keith_count(&self, p: Player) -> u32 {
+        let row = self.row(p);
+        let beyond = |point: usize, allowed: u8| u32::from(row[point].saturating_sub(allowed));
+        let gaps = (4..=6).filter(|&point| row[point] == 0).count() as u32;
+        self.pips(p) + 2 * beyond(1, 1) + beyond(2, 1) + beyond(3, 3) + gaps
+    }
+
     /// True when no checker of one player must still pass a checker of the other: a race.
     #[must_use]
     pub fn is_race(&self) -> bool {

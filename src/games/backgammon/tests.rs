@@ -249,3 +249,38 @@ fn a_line_splits_into_rolls_and_whole_plays() {
     );
     assert!(Backgammon::line_moves(" ").is_empty());
 }
+
+/// The Keith count adds the pips a bear-off wastes to the pip count; the race evaluation
+/// built on it bears off where the plain pip count scored every play of the roll alike and
+/// played the first generated, `6/3 6/2`, taking none off.
+#[test]
+fn the_keith_count_charges_wastage_and_the_race_bears_off() {
+    let mut rows = [[0u8; 26]; 2];
+    // 3 on the one-point, 2 on the two, 5 on the three, none on the four, 5 on the five,
+    // none on the six: 47 pips.
+    (rows[0][1], rows[0][2], rows[0][3], rows[0][5]) = (3, 2, 5, 5);
+    rows[1][6] = 15;
+    let pos = Backgammon::from_rows(rows, Player::First, None, Scoring::Gammons).unwrap();
+    assert_eq!(pos.pips(Player::First), 47);
+    // + 2·2 (one-point) + 1 (two-point) + 2 (three-point) + 2 (four and six empty).
+    assert_eq!(pos.keith_count(Player::First), 56);
+    assert_eq!(pos.keith_count(Player::Second), 90 + 2);
+
+    let bear_off = self::pos("+L4PAADb7g4AAA 43");
+    let mut plays = Vec::new();
+    bear_off.generate_moves(&mut plays);
+    let value = |mv: BgMove| eval::after(&PipRace, &bear_off, mv);
+    let best = plays.iter().map(|&mv| value(mv)).max().unwrap();
+    let chosen: Vec<String> = plays
+        .iter()
+        .filter(|&&mv| value(mv) == best)
+        .map(ToString::to_string)
+        .collect();
+    assert!(chosen.iter().all(|p| p.contains("off")), "{chosen:?}");
+    let pips_after = |text: &str| {
+        let mut p = bear_off;
+        p.play(bear_off.parse_move(text).unwrap());
+        p.pips(Player::First) + p.pips(Player::Second)
+    };
+    assert_eq!(pips_after("6/3 6/2"), pips_after("4/off 3/off"));
+}
