@@ -23,7 +23,7 @@ pub enum ChessEval {
     Pst,
     /// Backgammon: Tesauro's pubeval (the default there).
     Pubeval,
-    /// Backgammon: the race evaluation by Keith counts (pips adjusted for wastage).
+    /// Backgammon: the pip-count race evaluation (Keith counts once contact is over).
     Race,
     /// A linear evaluation with weights from a file (chess or connect four).
     Linear(crate::games::linear::LinearId),
