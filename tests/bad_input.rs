@@ -589,6 +589,12 @@ const CASES: &[Case] = &[
         "4294967295 outcomes: at most 4096",
     ),
     case(
+        "chance_tree_outcomes_past_u32.toml",
+        8,
+        "chance",
+        "99999999999 outcomes: at most 4096",
+    ),
+    case(
         "secondary_too_deep.toml",
         12,
         "secondary",

@@ -76,13 +76,21 @@ impl<'de> serde::Deserialize<'de> for ChanceKind {
                 f.write_str("a number of equally likely outcomes (at least 1) or \"dice\"")
             }
             fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<ChanceKind, E> {
-                match u32::try_from(v) {
-                    Ok(k) if k >= 1 => Ok(ChanceKind::Uniform(k)),
-                    _ => Err(E::custom(format!("{v} outcomes: need at least 1"))),
+                if v < 1 {
+                    return Err(E::custom(format!("{v} outcomes: need at least 1")));
                 }
+                self.visit_u64(v.unsigned_abs())
             }
             fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<ChanceKind, E> {
-                self.visit_i64(i64::try_from(v).unwrap_or(-1))
+                match u32::try_from(v) {
+                    Ok(k) if k >= 1 => Ok(ChanceKind::Uniform(k)),
+                    Ok(_) => Err(E::custom(format!("{v} outcomes: need at least 1"))),
+                    // As the plan says of a count that fits (spec::chance_trees).
+                    Err(_) => Err(E::custom(format!(
+                        "{v} outcomes: at most {} (every chance node lists them)",
+                        crate::games::random_tree::MAX_BRANCHING
+                    ))),
+                }
             }
             fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<ChanceKind, E> {
                 if v == "dice" {
