@@ -132,6 +132,9 @@ pub(crate) struct OrderingState<G: Game> {
     killers: Vec<[Option<G::Move>; 2]>,
     history: Vec<i32>,
     rng: XorShift,
+    /// Keys of a medium list ([`MEDIUM_LIST`]), per ply.
+    keys: Vec<Vec<i64>>,
+    /// Keys, generation indices and moves of a long list, per ply.
     keyed: Vec<Vec<(i64, u32, G::Move)>>,
     /// A move buffer for [`Game::move_count`]'s default (fastest-first), reused.
     scratch: Vec<G::Move>,
@@ -148,6 +151,7 @@ impl<G: Game> OrderingState<G> {
                 Vec::new()
             },
             rng: XorShift::new(seed),
+            keys: Vec::new(),
             keyed: Vec::new(),
             scratch: Vec::new(),
         }
@@ -156,6 +160,7 @@ impl<G: Game> OrderingState<G> {
     pub(crate) fn ensure_plies(&mut self, plies: usize) {
         while self.killers.len() < plies {
             self.killers.push([None; 2]);
+            self.keys.push(Vec::new());
             self.keyed.push(Vec::new());
         }
     }
@@ -199,6 +204,21 @@ impl<G: Game> OrderingState<G> {
                     self.key(eval, pos, mv, tt_move, ply, depth, side) + self.endgame_key(pos, mv);
             }
             insertion_sort_best_first(&mut keys[..moves.len()], moves);
+            return;
+        }
+        if moves.len() <= MEDIUM_LIST {
+            // A chess middlegame's 30 to 50 moves: most keys are equal (quiet moves without
+            // history), which insertion sort passes over; sorting (key, index, move) tuples
+            // cost a tenth of a chess search. The same order: best first, ties as generated.
+            let mut keys = std::mem::take(&mut self.keys[ply]);
+            keys.clear();
+            for &mv in moves.iter() {
+                keys.push(
+                    self.key(eval, pos, mv, tt_move, ply, depth, side) + self.endgame_key(pos, mv),
+                );
+            }
+            insertion_sort_best_first(&mut keys, moves);
+            self.keys[ply] = keys;
             return;
         }
         let mut keyed = std::mem::take(&mut self.keyed[ply]);
@@ -301,8 +321,14 @@ impl<G: Game> OrderingState<G> {
     }
 }
 
-/// Move lists up to this long are ordered by [`insertion_sort_best_first`].
+/// Move lists up to this long are ordered by [`insertion_sort_best_first`] with their keys
+/// on the stack.
 const SMALL_LIST: usize = 16;
+
+/// Move lists up to this long are ordered by [`insertion_sort_best_first`] with their keys
+/// in a per-ply buffer; longer ones (backgammon's hundreds of plays, all keyed apart by the
+/// hint, where insertion sort's quadratic worst case would bite) by a sort of tuples.
+const MEDIUM_LIST: usize = 64;
 
 /// Sorts `moves` by decreasing `keys` (the two in step); ties keep their order, as the
 /// longer lists' sort keeps generation order. Insertion sort: few moves, often nearly in order.
