@@ -108,6 +108,22 @@ impl fmt::Display for BgMove {
     }
 }
 
+/// The order of two boards' rows as bytes, compared eight at a time: the order of
+/// `[[u8; 26]; 2]`'s own `Ord`, which sorted through a call to `memcmp` for every pair (a
+/// fifth of a Star2 search's time).
+fn rows_order(a: &[[u8; 26]; 2], b: &[[u8; 26]; 2]) -> std::cmp::Ordering {
+    let (a, b) = (a.as_flattened(), b.as_flattened());
+    let word = |bytes: &[u8], at: usize| {
+        u64::from_be_bytes(bytes[at..at + 8].try_into().expect("eight bytes"))
+    };
+    let tail = |bytes: &[u8]| u32::from_be_bytes(bytes[48..52].try_into().expect("four bytes"));
+    (0..48)
+        .step_by(8)
+        .map(|at| word(a, at).cmp(&word(b, at)))
+        .find(|o| o.is_ne())
+        .unwrap_or_else(|| tail(a).cmp(&tail(b)))
+}
+
 fn step_text(s: &Step) -> String {
     let from = if usize::from(s.from) == BAR {
         "bar".to_owned()
@@ -324,7 +340,7 @@ impl Backgammon {
             // Only one die playable: the larger if it can be (a is the larger).
             let larger_only = a != b && most == 1 && found.iter().any(|&(_, _, die)| die == a);
             found.retain(|&(_, m, die)| m.steps().len() == most && (!larger_only || die == a));
-            found.sort_unstable_by_key(|x| x.0);
+            found.sort_unstable_by(|x, y| rows_order(&x.0, &y.0));
             found.dedup_by(|x, y| x.0 == y.0);
             out.extend(found.iter().map(|&(_, m, _)| m));
         });

@@ -284,3 +284,28 @@ fn the_keith_count_charges_wastage_and_the_race_bears_off() {
     };
     assert_eq!(pips_after("6/3 6/2"), pips_after("4/off 3/off"));
 }
+
+/// The eight-bytes-at-a-time order of boards is the arrays' own order.
+#[test]
+fn rows_order_is_the_arrays_order() {
+    let mut rng = crate::rng::XorShift::new(5);
+    let mut board = || {
+        let mut rows = [[0u8; 26]; 2];
+        for row in &mut rows {
+            for n in row.iter_mut() {
+                // Mostly equal, so that long common prefixes are compared too.
+                *n = if rng.below(8) == 0 {
+                    rng.below(4) as u8
+                } else {
+                    0
+                };
+            }
+        }
+        rows
+    };
+    for _ in 0..20_000 {
+        let (a, b) = (board(), board());
+        assert_eq!(rows_order(&a, &b), a.cmp(&b), "{a:?} {b:?}");
+        assert_eq!(rows_order(&a, &a), std::cmp::Ordering::Equal);
+    }
+}
