@@ -303,6 +303,15 @@ mod tests {
     use crate::games::connect4::Connect4;
     use crate::learn::LearnGame;
 
+    /// Backgammon self-play as the committed runs start it: pubeval at 1 ply, no random
+    /// plies, games played to their end.
+    const PUBEVAL_SELF_PLAY: SelfPlay = SelfPlay {
+        games: 200,
+        depth: 1,
+        random_plies: 0,
+        max_plies: 2000,
+    };
+
     /// Backgammon self-play (pubeval at 1 ply, as the committed runs start): no game is
     /// drawn, not even by a position's third occurrence (both sides dancing on the bar made
     /// games 82 and 143 of seed 18 draws), and every recorded state is a position before a
@@ -310,15 +319,9 @@ mod tests {
     /// place, repeated the board of the state before).
     #[test]
     fn backgammon_self_play_has_no_draws_and_records_only_states_before_a_roll() {
-        let sp = SelfPlay {
-            games: 200,
-            depth: 1,
-            random_plies: 0,
-            max_plies: 2000,
-        };
         let eval = Backgammon::evaluator(Backgammon::hand_set());
         for index in [82, 143, 0, 1] {
-            let game = play_game::<Backgammon>(&eval, &sp, 18, index);
+            let game = play_game::<Backgammon>(&eval, &PUBEVAL_SELF_PLAY, 18, index);
             assert_ne!(game.result, 0.5, "game {index}: {:?}", game.moves);
             assert!(!game.positions.is_empty());
             assert!(game.positions.iter().all(Game::is_chance), "game {index}");
@@ -331,12 +334,7 @@ mod tests {
     /// states before a roll and the same value; and a stored self-play game replays whole.
     #[test]
     fn backgammon_games_read_back_as_self_play_recorded_them() {
-        let sp = SelfPlay {
-            games: 4,
-            depth: 1,
-            random_plies: 0,
-            max_plies: 2000,
-        };
+        let sp = PUBEVAL_SELF_PLAY;
         let eval = Backgammon::evaluator(Backgammon::hand_set());
         let dir = std::env::temp_dir().join(format!("plylab-bg-games-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
