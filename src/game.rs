@@ -161,6 +161,14 @@ impl ParseError {
 /// move.
 pub const REFINED_UNIT: i64 = 1 << 10;
 
+/// The logistic `1 / (1 + 10^(-score / 400))` of the Elo scale (Elo 1978; the same curve as
+/// the chess programming wiki's "Pawn Advantage, Win Percentage, and Elo" with centipawns):
+/// 0 maps to 0.5, +400 to about 0.91. [`Game::win_probability`]'s default.
+#[must_use]
+pub fn elo_win_probability(score: Score) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-f64::from(score) / 400.0))
+}
+
 /// A two-player, zero-sum, perfect-information game: a position and its rules.
 ///
 /// Positions are copy-make: a search clones the parent and calls [`Game::play`] on the
@@ -227,6 +235,15 @@ pub trait Game: Clone + Send + Sync + 'static {
             .into_iter()
             .find(|m| m.to_string() == text)
             .ok_or_else(|| ParseError::new(format!("`{text}` is not a legal move here")))
+    }
+
+    /// A score of this game (an evaluation, or a finished game's [`Outcome::Points`]) as the
+    /// probability that the side it is scored for wins, as Monte Carlo search rewards a
+    /// playout cut short or ended in points: by default the logistic of the Elo scale,
+    /// [`elo_win_probability`], for centipawn-like scores. A game whose scores are on
+    /// another scale (backgammon's points of `1,000,000`) reads them its own way.
+    fn win_probability(score: Score) -> f64 {
+        elo_win_probability(score)
     }
 
     /// The moves of `line`, move texts joined by spaces as the arena's `line` column and

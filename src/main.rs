@@ -549,8 +549,8 @@ struct Techniques {
     /// Keep fractional depths (check extensions') in the table to half a ply.
     #[arg(long)]
     tt_fractional: bool,
-    /// Monte Carlo algorithms: the UCB1 exploration constant c, from 0 to 1e6 [default:
-    /// √2].
+    /// Monte Carlo tree searches (not flat): the UCB1 exploration constant c, from 0 to 1e6
+    /// [default: √2].
     #[arg(long, value_name = "C", allow_negative_numbers = true)]
     exploration: Option<f64>,
     /// --algorithm tree_parallel: each thread holds back the statistics of the nodes this
@@ -986,6 +986,11 @@ impl Techniques {
             }
         }
         if let Some(c) = self.exploration {
+            if matches!(self.algorithm, AlgorithmName::Flat) {
+                return Err(Failure::bad_input(
+                    "--exploration is for the tree searches: flat spreads its playouts evenly",
+                ));
+            }
             plylab::search::mcts::check_exploration(c)
                 .map_err(|why| Failure::bad_input(format!("--exploration {why}")))?;
         }

@@ -589,6 +589,12 @@ const CASES: &[Case] = &[
         "4294967295 outcomes: at most 4096",
     ),
     case(
+        "flat_monte_carlo_exploration.toml",
+        9,
+        "exploration",
+        "`flat_monte_carlo` spreads its playouts evenly: it has no exploration term",
+    ),
+    case(
         "chance_tree_outcomes_past_u32.toml",
         8,
         "chance",
@@ -935,6 +941,21 @@ fn bad_flags_are_refused() {
             &[&format!("--exploration {c} is not a number from 0 to 1e6")],
         );
     }
+    // Flat Monte Carlo has no exploration term: a constant given it would change nothing.
+    refused(
+        &[
+            "search",
+            "connect4",
+            "44",
+            "--algorithm",
+            "flat",
+            "--nodes",
+            "100",
+            "--exploration",
+            "3",
+        ],
+        &["--exploration is for the tree searches"],
+    );
     refused(
         &[
             "suite",

@@ -485,3 +485,38 @@ fn a_tree_stops_growing_at_its_memory_cap() {
         assert_eq!(outcome(&within), outcome(&free));
     }
 }
+
+/// A backgammon playout cut short is rewarded by its evaluation read in points: graded
+/// rewards, not the Elo logistic's 0 or 1 of a score in millions (every play of `start 31`
+/// then had a mean of 1.000, and UCT played the first generated).
+#[test]
+fn a_backgammon_playout_cut_short_is_rewarded_by_its_points() {
+    use plylab::games::backgammon::POINT;
+    for (score, p) in [(POINT, 1.0), (-POINT, 0.0), (0, 0.5), (POINT / 2, 0.75)] {
+        assert!(
+            (Backgammon::win_probability(score) - p).abs() < 1e-12,
+            "{score}"
+        );
+    }
+    assert_eq!(
+        Backgammon::win_probability(3 * POINT),
+        1.0,
+        "a backgammon is a win"
+    );
+    let root = Backgammon::parse_position("start 31").unwrap();
+    let cfg = MctsConfig {
+        playout_cutoff: Some(0),
+        ..config(4)
+    };
+    let r = uct(&root, &Pubeval, &cfg, &MctsBudget::iterations(2000));
+    let means: Vec<f64> = r.root_visits.iter().map(|e| e.2).collect();
+    assert_eq!(means.len(), legal(&root).len());
+    assert!(
+        means.iter().all(|&m| m > 0.01 && m < 0.99),
+        "saturated rewards: {means:?}"
+    );
+    let (lo, hi) = means
+        .iter()
+        .fold((1.0f64, 0.0f64), |(lo, hi), &m| (lo.min(m), hi.max(m)));
+    assert!(hi - lo > 0.01, "every play valued alike: {means:?}");
+}

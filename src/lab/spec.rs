@@ -2198,10 +2198,14 @@ fn check_family_keys(
             None => Ok(()),
         };
     }
-    if let Some(e) = &spec.exploration
-        && let Err(why) = crate::search::mcts::check_exploration(variant.mcts_config.exploration)
-    {
-        return Err(src.at(e, "exploration", why));
+    if let Some(e) = &spec.exploration {
+        if variant.mcts == Some(MctsAlgorithm::FlatMonteCarlo) {
+            let why = "`flat_monte_carlo` spreads its playouts evenly: it has no exploration term";
+            return Err(src.at(e, "exploration", why));
+        }
+        if let Err(why) = crate::search::mcts::check_exploration(variant.mcts_config.exploration) {
+            return Err(src.at(e, "exploration", why));
+        }
     }
     let hold_keys = mcts_keys.iter().filter(|(key, _)| key.starts_with("hold_"));
     for (key, span) in hold_keys {

@@ -517,6 +517,14 @@ impl Game for Backgammon {
         notation::parse_move(self, text)
     }
 
+    /// Linear in points: a score of `+POINT` (a single game won, or an evaluation worth
+    /// it) is a sure win, `-POINT` a sure loss, `0` even, as under win/loss scoring the
+    /// value is `(2p − 1) · POINT`; gammons count as wins. The Elo logistic, made for
+    /// centipawns, read every evaluation as 0 or 1.
+    fn win_probability(score: Score) -> f64 {
+        ((f64::from(score) / f64::from(POINT) + 1.0) / 2.0).clamp(0.0, 1.0)
+    }
+
     /// A roll is a word of its own (`5-4`); the steps between two rolls are one play
     /// (`24/20 20/15`, or `pass`).
     fn line_moves(line: &str) -> Vec<&str> {

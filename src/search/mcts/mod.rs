@@ -27,11 +27,11 @@ mod tree;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
+pub use crate::game::elo_win_probability as win_probability;
 use crate::game::{Evaluator, Game, Status};
 use crate::rng::{XorShift, mix};
 pub use lockfree::tree_parallel;
 pub use parallel::{root_parallel, tree_parallel_locked};
-pub use tree::win_probability;
 use tree::{Tree, playout, reward_for};
 
 /// Which Monte Carlo search to run (the `algorithm` of an experiment's searcher).
@@ -121,8 +121,9 @@ pub struct MctsConfig {
     /// UCB1 constant for rewards in `[0, 1]` (Auer et al. 2002; Kocsis and Szepesvári 2006).
     pub exploration: f64,
     /// Stops each playout after this many plies and scores it with the evaluator, mapped to
-    /// a win probability by [`win_probability`] (`1 / (1 + 10^(-eval / 400))`). `None`:
-    /// play every playout to the end of the game.
+    /// a win probability by [`Game::win_probability`] (by default `1 / (1 + 10^(-eval /
+    /// 400))`; backgammon's `(eval / POINT + 1) / 2`). `None`: play every playout to the end
+    /// of the game.
     pub playout_cutoff: Option<u32>,
     /// The seed of every random choice (expansion order and playouts).
     pub seed: u64,

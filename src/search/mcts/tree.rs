@@ -5,7 +5,7 @@
 use std::sync::LazyLock;
 
 use super::MctsConfig;
-use crate::game::{Evaluator, Game, Outcome, Player, Score, Status, Weight};
+use crate::game::{Evaluator, Game, Outcome, Player, Status, Weight};
 use crate::rng::XorShift;
 
 /// No parent (the root).
@@ -393,27 +393,20 @@ pub(super) fn reward_for(mover: Player, player: Player, value: f64) -> f64 {
     if mover == player { value } else { 1.0 - value }
 }
 
-/// An evaluation (or `Outcome::Points`) as a win probability for the side it is scored for:
-/// the logistic `1 / (1 + 10^(-score / 400))` of the Elo scale (Elo 1978; the same curve as
-/// the chess programming wiki's "Pawn Advantage, Win Percentage, and Elo" with centipawns).
-/// 0 maps to 0.5, +400 to about 0.91.
-#[must_use]
-pub fn win_probability(score: Score) -> f64 {
-    1.0 / (1.0 + 10f64.powf(-f64::from(score) / 400.0))
-}
-
-/// The value of a finished game for its side to move: 1, 0.5 or 0, or the logistic of the points.
-fn outcome_value(outcome: Outcome) -> f64 {
+/// The value of a finished game for its side to move: 1, 0.5 or 0, or its points as the
+/// game reads them as a win probability ([`Game::win_probability`]).
+fn outcome_value<G: Game>(outcome: Outcome) -> f64 {
     match outcome {
         Outcome::Win => 1.0,
         Outcome::Loss => 0.0,
         Outcome::Draw => 0.5,
-        Outcome::Points(p) => win_probability(p),
+        Outcome::Points(p) => G::win_probability(p),
     }
 }
 
 /// A uniformly random playout from `pos` to the end of the game, or for `cutoff` plies and
-/// then the evaluator's score through [`win_probability`]. Returns the player the value is
+/// then the evaluator's score as a win probability ([`Game::win_probability`]). Returns the
+/// player the value is
 /// for (the side to move where the playout stopped) and the value. A position with no moves
 /// that is not over counts as a draw. At a chance node the outcome is drawn by its weight.
 /// Reuses `buf` and `outcomes`: nothing is allocated per step.
@@ -427,10 +420,10 @@ pub(super) fn playout<G: Game, E: Evaluator<G>>(
     let mut plies = 0u32;
     loop {
         if let Status::Over(outcome) = pos.status() {
-            return (pos.side_to_move(), outcome_value(outcome));
+            return (pos.side_to_move(), outcome_value::<G>(outcome));
         }
         if cutoff.is_some_and(|c| plies >= c) {
-            return (pos.side_to_move(), win_probability(eval.evaluate(pos)));
+            return (pos.side_to_move(), G::win_probability(eval.evaluate(pos)));
         }
         if pos.is_chance() {
             outcomes.clear();
