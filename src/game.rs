@@ -237,8 +237,8 @@ pub trait Game: Clone + Send + Sync + 'static {
             .ok_or_else(|| ParseError::new(format!("`{text}` is not a legal move here")))
     }
 
-    /// A score of this game (an evaluation, or a finished game's [`Outcome::Points`]) as the
-    /// probability that the side it is scored for wins, as Monte Carlo search rewards a
+    /// A score of this game (an evaluation, or a finished game's [`Outcome::Points`]) as
+    /// the probability that the side it is scored for wins, as Monte Carlo search rewards a
     /// playout cut short or ended in points: by default the logistic of the Elo scale,
     /// [`elo_win_probability`], for centipawn-like scores. A game whose scores are on
     /// another scale (backgammon's points of `1,000,000`) reads them its own way.
@@ -247,8 +247,8 @@ pub trait Game: Clone + Send + Sync + 'static {
     }
 
     /// The moves of `line`, move texts joined by spaces as the arena's `line` column and
-    /// stored self-play games write them, each as [`Game::parse_move`] reads it: a word each,
-    /// unless a move's text holds spaces (a backgammon play, `24/20 20/15`).
+    /// stored self-play games write them, each as [`Game::parse_move`] reads it: a word
+    /// each, unless a move's text holds spaces (a backgammon play, `24/20 20/15`).
     fn line_moves(line: &str) -> Vec<&str> {
         line.split_whitespace().collect()
     }

@@ -99,10 +99,10 @@ pub fn replace_bytes(path: &Path, bytes: &[u8]) -> io::Result<()> {
     replace(path, |file| file.write_all(bytes))
 }
 
-/// Prints a line to stdout as `println!` does, except that a failed write is not a panic.
-/// A reader that has seen enough (`| head -1`) closes the pipe, and `println!` would then
-/// panic at the run's report line, before the charts and summary.md are drawn; the lost line
-/// is all that is lost. Any other failure to write is told on stderr.
+/// Prints a line to stdout as `println!` does, except that a failed write is not a panic. A
+/// reader that has seen enough (`| head -1`) closes the pipe, and `println!` would then
+/// panic at the run's report line, before the charts and summary.md are drawn; the lost
+/// line is all that is lost. Any other failure to write is told on stderr.
 #[macro_export]
 macro_rules! say {
     ($($arg:tt)*) => {

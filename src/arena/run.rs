@@ -605,11 +605,11 @@ pub(crate) fn write_match_files(
 /// A record of games.csv left out: its line, and why.
 pub(crate) type LeftOut = (u64, &'static str);
 
-/// The games of `plan` in the games.csv at `path` (or beside it, gzip-compressed): the whole
-/// rows that match the plan's schedule, the first row of each game, in file order; and the
-/// lines of the records left out, each with why: `unreadable`, `no game of the match`
-/// (another schedule's), a line that cannot be the game ([`GameRow::line_fault`]) or `a game
-/// read twice`.
+/// The games of `plan` in the games.csv at `path` (or beside it, gzip-compressed): the
+/// whole rows that match the plan's schedule, the first row of each game, in file order;
+/// and the lines of the records left out, each with why: `unreadable`, `no game of the
+/// match` (another schedule's), a line that cannot be the game ([`GameRow::line_fault`]) or
+/// `a game read twice`.
 ///
 /// # Errors
 /// [`RunError::Io`] when the file cannot be opened; [`RunError::Refused`] when its header

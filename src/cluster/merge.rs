@@ -360,8 +360,9 @@ fn check_held(shard: &ShardDir, ids: &[usize], file: &str, unit: &str) -> Result
     )))
 }
 
-/// A shard's table `name` as `compress-results` may have left it: the plain file, or else
-/// its `.gz` (named in what is said of its rows), or else the plain name, for the error.
+/// A shard's table `name` as scripts/regenerate-results.sh may leave it: the plain file,
+/// or else its `.gz` (named in what is said of its rows), or else the plain name, for the
+/// error.
 fn shard_table(dir: &Path, name: &str) -> PathBuf {
     let plain = dir.join(name);
     let gz = crate::compressed::gz_path(&plain);

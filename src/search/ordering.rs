@@ -209,7 +209,8 @@ impl<G: Game> OrderingState<G> {
         if moves.len() <= MEDIUM_LIST {
             // A chess middlegame's 30 to 50 moves: most keys are equal (quiet moves without
             // history), which insertion sort passes over; sorting (key, index, move) tuples
-            // cost a tenth of a chess search. The same order: best first, ties as generated.
+            // cost a tenth of a chess search. The same order: best first, ties as
+            // generated.
             let mut keys = std::mem::take(&mut self.keys[ply]);
             keys.clear();
             for &mv in moves.iter() {

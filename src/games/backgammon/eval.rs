@@ -33,14 +33,15 @@ pub(crate) fn after<E: Evaluator<Backgammon>>(eval: &E, pos: &Backgammon, mv: Bg
 
 /// The race evaluation: the side to move's lead in pips relative to the opponent's count,
 /// counting 4 pips for being on roll (half an average roll of 8 1/6 pips), squashed into
-/// `(-POINT, POINT)`: `POINT · tanh(8 · (opp + 4 − own) / opp)`. An 8% lead then scores about
-/// 0.56 of a point (a win probability near 0.78). Once contact is over (a race) the counts
-/// are Keith counts, pips plus the pips a bear-off wastes ([`Backgammon::keith_count`]): by
-/// plain pips every play of a roll scored alike, and the first generated, bearing off the
-/// fewest checkers, was played. (Keith counts before the race, kept too, made it bring
-/// builders home and leave its back checkers: 2.17 points a game lost to pubeval, 400
-/// games, against 2.06 by pips and 2.04 as now.) The scale is a plain choice, not fitted:
-/// it knows nothing of contact, hits or gammons, a baseline.
+/// `(-POINT, POINT)`: `POINT · tanh(8 · (opp + 4 − own) / opp)`. An 8% lead then scores
+/// about 0.56 of a point (a win probability near 0.78). Once contact is over (a race) the
+/// counts are Keith counts, pips plus the pips a bear-off wastes
+/// ([`Backgammon::keith_count`]): by plain pips every play of a roll scored alike, and the
+/// first generated, bearing off the fewest checkers, was played. (Used before the race
+/// too, Keith counts made it bring builders home and leave its back checkers: it lost 2.17
+/// points a game to pubeval over 400 games, against 2.06 by pips and 2.04 as now.) The
+/// scale is a plain choice, not fitted: it knows nothing of contact, hits or gammons, a
+/// baseline.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct PipRace;
 

@@ -122,8 +122,8 @@ pub struct MctsConfig {
     pub exploration: f64,
     /// Stops each playout after this many plies and scores it with the evaluator, mapped to
     /// a win probability by [`Game::win_probability`] (by default `1 / (1 + 10^(-eval /
-    /// 400))`; backgammon's `(eval / POINT + 1) / 2`). `None`: play every playout to the end
-    /// of the game.
+    /// 400))`; backgammon's `(eval / POINT + 1) / 2`). `None`: play every playout to the
+    /// end of the game.
     pub playout_cutoff: Option<u32>,
     /// The seed of every random choice (expansion order and playouts).
     pub seed: u64,
