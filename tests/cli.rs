@@ -128,26 +128,55 @@ fn without_timing(path: &Path) -> String {
         .join("\n")
 }
 
+/// searches.csv's columns in their order (EXPERIMENTS.md, "searches.csv columns", says
+/// what each holds): readers look them up by name, but the order is the file's format.
 const COLUMNS: &[&str] = &[
+    "job",
     "game",
+    "set",
     "position",
     "searcher",
     "seed",
+    "repetition",
+    "iterations",
+    "step",
     "depth",
     "score",
     "best_move",
+    "pv",
     "nodes",
     "leaf_nodes",
     "qnodes",
+    "tt_probes",
     "tt_hits",
     "beta_cutoffs",
     "first_move_cutoffs",
     "first_move_cutoff_rate",
     "ebf",
+    "ebf_root",
     "branching",
     "minimal_leaves",
+    "max_ply",
     "elapsed_s",
     "nps",
+    "expected",
+    "solved",
+    "answer_depth",
+    "answer_nodes",
+    "answer_s",
+    "playouts",
+    "playouts_per_s",
+    "total_nodes",
+    "time_to_depth_s",
+    "speedup",
+    "overhead",
+    "nps_scaling",
+    "tb_probes",
+    "tb_hits",
+    "secondary_nodes",
+    "secondary_switches",
+    "total_s",
+    "nodes_to_depth",
 ];
 
 #[test]
@@ -169,9 +198,10 @@ fn experiment_writes_csv_run_json_charts_and_summary_then_plot_redraws() {
     );
 
     let (header, rows) = read_csv(&out.join("searches.csv"));
-    for column in COLUMNS {
-        assert!(header.iter().any(|h| h == column), "no column {column}");
-    }
+    assert_eq!(
+        header, COLUMNS,
+        "searches.csv's columns or their order changed"
+    );
     let col = |name: &str| header.iter().position(|h| h == name).expect(name);
     let (job, depth) = (col("job"), col("depth"));
     let keys: Vec<(usize, u32)> = rows

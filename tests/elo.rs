@@ -186,6 +186,13 @@ fn sprt_bounds_and_verdict() {
     assert_eq!(s.verdict(-3.0), Some(Verdict::AcceptH0));
     assert_eq!(s.verdict(0.0), None);
     assert_eq!(s.verdict(2.944), None);
+    // α ≠ β tells the bounds apart (Wald 1945): ln(β/(1−α)) = ln(0.10/0.95) = −2.251292,
+    // ln((1−β)/α) = ln(0.90/0.05) = 2.890372; with α = β the two formulas agree.
+    let unequal = Sprt::new(0.0, 5.0, 0.05, 0.10).expect("valid");
+    close3(unequal.lower_bound(), -2.251_292);
+    close3(unequal.upper_bound(), 2.890_372);
+    assert_eq!(unequal.verdict(-2.5), Some(Verdict::AcceptH0));
+    assert_eq!(unequal.verdict(2.5), None);
     assert!(Sprt::new(5.0, 0.0, 0.05, 0.05).is_none());
     assert!(Sprt::new(0.0, 5.0, 0.0, 0.05).is_none());
     assert!(Sprt::new(0.0, 5.0, 0.6, 0.5).is_none());

@@ -364,6 +364,39 @@ fn a_missing_or_duplicated_shard_is_refused() {
     let stderr = bad_input(&merge_args(&twice, &out, &["--no-plot"]));
     assert!(stderr.contains("are both shard 2/3"), "{stderr}");
     assert!(stderr.contains("shard-2"), "{stderr}");
+    // A job held whole by two shards (a record edited to claim it, its rows copied) is
+    // refused by the coverage check, naming both shards.
+    let (rows_2, json_2) = (shards[1].join("searches.csv"), shards[1].join("run.json"));
+    let (kept_rows, kept_json) = (
+        std::fs::read_to_string(&rows_2).expect("rows"),
+        std::fs::read_to_string(&json_2).expect("run.json"),
+    );
+    let rows_1 = std::fs::read_to_string(shards[0].join("searches.csv")).expect("rows");
+    let job = rows_1
+        .lines()
+        .nth(1)
+        .expect("a row")
+        .split(',')
+        .next()
+        .expect("a job");
+    let copied: String = rows_1
+        .lines()
+        .filter(|l| l.split(',').next() == Some(job))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(&rows_2, format!("{kept_rows}{copied}")).expect("copy the rows");
+    let mut run: serde_json::Value = serde_json::from_str(&kept_json).expect("JSON");
+    let jobs = run["shard"]["jobs"].as_array_mut().expect("jobs");
+    jobs.push(job.parse::<u64>().expect("an id").into());
+    jobs.sort_by_key(|j| j.as_u64());
+    std::fs::write(&json_2, run.to_string()).expect("claim the job");
+    let stderr = bad_input(&merge_args(&shards, &out, &["--no-plot"]));
+    assert!(
+        stderr.contains(&format!("1 jobs in more than one shard: {job} (in ")),
+        "{stderr}"
+    );
+    std::fs::write(&rows_2, kept_rows).expect("mend");
+    std::fs::write(&json_2, kept_json).expect("mend");
     // Shard 3 of 4 is not a second shard 3 of 3, but of another split.
     let other_split = dir.path("shard-3-of-4");
     ok(&[
