@@ -282,7 +282,7 @@ pub fn read_arena_games<G: LearnGame>(path: &Path) -> Result<Vec<PlayedGame<G>>,
             // The winner as written; the value as self-play would label it (a backgammon
             // gammon, written `1-0`, is worth ⅚: [`LearnGame::outcome_value`]).
             let by_rule = first_player_result::<G>(outcome, pos.side_to_move());
-            if (by_rule - 0.5).signum() != (result - 0.5).signum() {
+            if by_rule.partial_cmp(&0.5) != result.partial_cmp(&0.5) {
                 let written = record.get(result_column).unwrap_or("");
                 return Err(at(format!(
                     "result `{written}`, but the line ends the game otherwise"
@@ -406,6 +406,10 @@ mod tests {
             (
                 "start,0-1,4 5 4 5 4 5 4",
                 "row 2: result `0-1`, but the line ends",
+            ),
+            (
+                "start,1/2-1/2,4 5 4 5 4 5 4",
+                "row 2: result `1/2-1/2`, but the line ends",
             ),
         ] {
             std::fs::write(&path, format!("opening,result,line\n{row}\n")).unwrap();
