@@ -5,7 +5,9 @@
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use plylab::game::{Evaluator, Game, Neutral, Notation, Outcome, Player, Status};
+use plylab::game::{
+    Evaluator, Game, Neutral, Notation, Outcome, Player, Status, elo_win_probability,
+};
 use plylab::games::backgammon::{Backgammon, Pubeval};
 use plylab::games::chance_tree::{ChanceKind, ChanceTree, ChanceTreeParams, ChanceTreeValue};
 use plylab::games::connect4::{CentreFirst, Connect4};
@@ -13,7 +15,7 @@ use plylab::games::tictactoe::TicTacToe;
 use plylab::rng::XorShift;
 use plylab::search::mcts::{
     MctsBudget, MctsConfig, MctsResult, flat_monte_carlo, root_parallel, tree_parallel,
-    tree_parallel_locked, uct, win_probability,
+    tree_parallel_locked, uct,
 };
 use plylab::search::{Limits, SearchConfig, search};
 
@@ -158,8 +160,8 @@ fn uct_with_a_playout_cutoff_also_finds_the_win() {
     };
     let result = uct(&root, &CentreFirst, &cfg, &MctsBudget::iterations(2000));
     assert_eq!(result.best_move, Some(root.parse_move("1").unwrap()));
-    assert!((win_probability(0) - 0.5).abs() < 1e-12);
-    assert!((win_probability(400) - 10.0 / 11.0).abs() < 1e-12);
+    assert!((elo_win_probability(0) - 0.5).abs() < 1e-12);
+    assert!((elo_win_probability(400) - 10.0 / 11.0).abs() < 1e-12);
 }
 
 #[test]

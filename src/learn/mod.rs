@@ -1436,10 +1436,8 @@ const HELD_OUT_BASE: usize = 1 << 40;
 /// final position contradicts, a move that does not parse or follows the end): the games
 /// from there on are played again.
 fn replay<G: LearnGame>(line: &str, random: usize) -> Option<PlayedGame<G>> {
-    let (result, line) = line
-        .trim_start()
-        .split_once(char::is_whitespace)
-        .unwrap_or((line, ""));
+    let line = line.trim_start();
+    let (result, line) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
     let result: f64 = result.parse().ok()?;
     // 0, ½ or 1; in backgammon ½ ± points/6: the final position checks it below.
     if !(0.0..=1.0).contains(&result) {

@@ -27,7 +27,6 @@ mod tree;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
-pub use crate::game::elo_win_probability as win_probability;
 use crate::game::{Evaluator, Game, Status};
 use crate::rng::{XorShift, mix};
 pub use lockfree::tree_parallel;
