@@ -212,7 +212,7 @@ struct PlotArgs {
     /// A results directory (holding searches.csv, or a match's games.csv, and run.json) or
     /// a CSV file.
     path: PathBuf,
-    /// Image format(s) [default: both].
+    /// An image format to draw; repeat for both [default: png and svg].
     #[arg(long, value_enum)]
     format: Vec<FormatName>,
 }

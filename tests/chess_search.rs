@@ -1,7 +1,8 @@
 //! Chess searches against what each technique promises: the seed-000 mate in one, quiescence
 //! removing the horizon effect of horizon.epd, null move saving nodes to a fixed depth on
-//! Bratko-Kopec while verification keeps the plain search's answers on the mate suite, and a
-//! played-out mate delivered on time with the table kept between moves.
+//! Bratko-Kopec while verification finds the zugzwang mates it prunes, a perpetual check
+//! scored as the draw it is, and a played-out mate delivered on time with the table kept
+//! between moves.
 
 use std::path::Path;
 
@@ -111,6 +112,78 @@ fn null_move_saves_nodes_to_a_fixed_depth() {
     };
     let (off, on) = (nodes(&strong()), nodes(&with_null));
     assert!(on * 2 < off, "null move: {on} nodes, without: {off}");
+}
+
+#[test]
+fn verification_finds_the_zugzwang_mates_that_plain_null_move_prunes() {
+    // ZPTS.05 (mate in 4 by the quiet Qg7) and ZPTS.10 (mate in 3 by Qa7): each key move
+    // leaves Black in zugzwang, where a pass would be Black's best reply, so a null-move
+    // search at the node after it fails high for Black and cuts the mate off. Verified
+    // null move (Tabibi and Netanyahu 2002) trusts that fail-high only after a shallower
+    // search without the pass agrees, and finds the mate at the same depth as no null move.
+    let positions = test_set::read(GameKind::Chess, &data("zugzwang.epd"), None).unwrap();
+    let null_move = |verify| SearchConfig {
+        null_move: Some(NullMove {
+            reduction: Reduction::Fixed(2),
+            verify,
+        }),
+        ..strong()
+    };
+    for (id, fen) in [
+        ("ZPTS.05", "6Q1/8/8/7k/8/8/3p1pp1/3Kbrrb w"),
+        ("ZPTS.10", "8/1B6/8/5p2/8/8/5Qrq/1K1R2bk w"),
+    ] {
+        let entry = positions
+            .iter()
+            .find(|e| e.label.starts_with(fen))
+            .expect(id);
+        let plylab::lab::spec::GamePosition::Chess(pos) = &entry.position else {
+            unreachable!()
+        };
+        let answer = entry.answer.as_ref().unwrap();
+        let run = |config: &SearchConfig| search(pos, &Pst, config, &depth(9));
+        let (off, plain, verified) = (
+            run(&strong()),
+            run(&null_move(false)),
+            run(&null_move(true)),
+        );
+        let mates = |result: &plylab::search::SearchResult<_>| {
+            answer.accepts(result.last().unwrap(), &|s| s)
+                && result.score().is_some_and(score::is_decisive)
+        };
+        assert!(
+            mates(&off),
+            "{id}: without null move the mate is found at depth 9"
+        );
+        assert!(
+            !mates(&plain),
+            "{id}: plain null move prunes it (else this tests nothing)"
+        );
+        assert!(mates(&verified), "{id}: verified null move finds it");
+        assert_eq!(
+            verified.score(),
+            off.score(),
+            "{id}: the same mate distance"
+        );
+    }
+}
+
+#[test]
+fn a_perpetual_check_is_scored_as_the_draw_it_is() {
+    // Two rooks down, White draws by perpetual check, Qe8+ Kh7 Qh5+ Kg8 Qe8+: Black's king
+    // has no other square and nothing can interpose (Stockfish 15.1 at depth 20: 0.00, by
+    // another perpetual). At every horizon White is still two rooks down, so only a search
+    // that scores the repetition inside its tree as a draw finds the 0.
+    let pos = Chess::parse_position("6k1/3Q2p1/8/8/8/6K1/8/rr6 w - - 0 1").unwrap();
+    for d in [6, 8] {
+        let result = search(&pos, &Pst, &strong(), &depth(d));
+        assert_eq!(
+            result.score(),
+            Some(0),
+            "depth {d}: {:?}",
+            result.best_move()
+        );
+    }
 }
 
 #[test]

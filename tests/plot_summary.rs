@@ -49,6 +49,39 @@ fn summary_flags_an_ordered_search_off_the_minimal_tree() {
 }
 
 #[test]
+fn the_minimal_tree_is_checked_for_each_perfectly_ordered_searcher_whatever_its_label() {
+    let mut data = Dataset::load(&fixture("searches.csv")).unwrap();
+    for row in data.rows.iter_mut() {
+        if row.searcher == "alphabeta-ordered" {
+            row.searcher = "oracle".into();
+        }
+        if row.searcher == "alphabeta" {
+            row.perfect_order = true;
+        }
+    }
+    data.searchers = vec!["minimax".into(), "alphabeta".into(), "oracle".into()];
+    data.searchers.insert(2, "alphabeta-random".into());
+    let text = summary::render(&data, &[], None);
+    assert!(
+        text.contains("| `alphabeta` = minimal on every tree | `oracle` = minimal on every tree |"),
+        "{text}"
+    );
+    assert!(text.contains("`oracle` examines exactly the minimal number of leaves on every tree and depth: yes (16 of 16)."), "{text}");
+    assert!(text.contains("`alphabeta` examines exactly the minimal number of leaves on every tree and depth: **no**"), "{text}");
+    // Without a perfectly ordered searcher there is nothing to check, and no column.
+    for row in data.rows.iter_mut() {
+        row.perfect_order = false;
+    }
+    let text = summary::render(&data, &[], None);
+    assert!(
+        text.contains("### Leaf nodes against the Knuth–Moore minimal tree"),
+        "{text}"
+    );
+    assert!(!text.contains("minimal on every tree"), "{text}");
+    assert!(!text.contains("examines exactly"), "{text}");
+}
+
+#[test]
 fn summary_without_run_json_says_so() {
     let csv = Path::new(env!("CARGO_TARGET_TMPDIR")).join("plot_summary_norun/searches.csv");
     std::fs::create_dir_all(csv.parent().unwrap()).unwrap();

@@ -33,7 +33,7 @@ pub const REQUIRED_COLUMNS: [&str; 15] = [
 /// `threads` and `oversubscribed` are no longer written on every row (the experiment's name is
 /// in run.json, a searcher's threads and machine use in searchers.csv): when absent they are
 /// taken from those files ([`read_searches`]).
-pub const OPTIONAL_COLUMNS: [&str; 15] = [
+pub const OPTIONAL_COLUMNS: [&str; 16] = [
     "experiment",
     "job",
     "step",
@@ -49,6 +49,7 @@ pub const OPTIONAL_COLUMNS: [&str; 15] = [
     "nps_scaling",
     "oversubscribed",
     "total_s",
+    "params",
 ];
 
 /// One completed iteration of one job: one row of `searches.csv`.
@@ -112,6 +113,10 @@ pub struct SearchRow {
     /// On the row with `total_nodes`: seconds of the whole search, the interrupted
     /// iteration included.
     pub total_s: Option<f64>,
+    /// Whether its searcher orders a random tree's moves by their true values
+    /// (`oracle=perfect` among the `params` of searchers.csv, or of searches.csv where it
+    /// has them), so that its leaves must be exactly the Knuth–Moore minimal tree's.
+    pub perfect_order: bool,
 }
 
 impl SearchRow {
@@ -224,7 +229,7 @@ pub const SEARCHERS_CSV: &str = "searchers.csv";
 const SEARCHER_COLUMNS: [&str; 2] = ["searcher", "threads"];
 
 /// Columns of searchers.csv read when present.
-const SEARCHER_OPTIONAL_COLUMNS: [&str; 2] = ["baseline", "oversubscribed"];
+const SEARCHER_OPTIONAL_COLUMNS: [&str; 3] = ["baseline", "oversubscribed", "params"];
 
 /// A searcher variant's row of searchers.csv, as far as the charts need it.
 #[derive(Clone, Debug, PartialEq)]
@@ -237,6 +242,13 @@ pub struct SearcherInfo {
     pub baseline: Option<String>,
     /// Whether its jobs may have shared the cores with more threads than there were.
     pub oversubscribed: Option<bool>,
+    /// Whether it orders random trees perfectly ([`SearchRow::perfect_order`]).
+    pub perfect_order: bool,
+}
+
+/// Whether a `params` cell names the perfect oracle order (`oracle=perfect`).
+fn orders_perfectly(params: &str) -> bool {
+    params.split_whitespace().any(|p| p == "oracle=perfect")
 }
 
 fn parse_searcher(cell: &Cell<'_>) -> Result<SearcherInfo, PlotError> {
@@ -245,6 +257,7 @@ fn parse_searcher(cell: &Cell<'_>) -> Result<SearcherInfo, PlotError> {
         threads: cell.threads()?.ok_or_else(|| cell.bad("threads"))?,
         baseline: Some(cell.text("baseline")).filter(|b| !b.is_empty()),
         oversubscribed: cell.flag("oversubscribed")?,
+        perfect_order: orders_perfectly(&cell.text("params")),
     })
 }
 
@@ -262,6 +275,7 @@ fn complete_rows(rows: &mut [SearchRow], variants: &[SearcherInfo], has_threads:
             if row.oversubscribed.is_none() {
                 row.oversubscribed = v.oversubscribed;
             }
+            row.perfect_order |= v.perfect_order;
         }
     }
     if variants.iter().all(|v| v.baseline.is_none()) {
@@ -434,6 +448,7 @@ fn parse_search(cell: &Cell<'_>) -> Result<SearchRow, PlotError> {
         nps_scaling: cell.measure("nps_scaling")?,
         oversubscribed: cell.flag("oversubscribed")?,
         total_s: cell.measure("total_s")?,
+        perfect_order: orders_perfectly(&cell.text("params")),
     })
 }
 

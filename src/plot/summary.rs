@@ -12,9 +12,6 @@ use super::data::SearchRow;
 use super::model::{Dataset, Group, fmt_plain};
 use super::stats::{Stats, integral, minimal_leaves, pearl_r};
 
-/// The searcher label whose leaf counts are checked against the Knuth–Moore minimal tree.
-pub const ORDERED_SEARCHER: &str = "alphabeta-ordered";
-
 /// Depth from which EBF measurements are taken as near-asymptotic.
 pub const DEEP: u32 = 8;
 
@@ -264,20 +261,32 @@ fn deepest_ebf(group: &Group<'_>, searcher: &str) -> Option<(u32, Stats)> {
     Stats::of(&values).map(|s| (depth, s))
 }
 
-/// Mean leaf nodes per searcher and depth beside the minimal tree and the full tree.
+/// Mean leaf nodes per searcher and depth beside the minimal tree and the full tree, and
+/// for each perfectly ordered searcher whether it examined exactly the minimal tree.
 fn knuth_moore_table(group: &Group<'_>) -> String {
     let b = group.branching();
     let searchers = group.searchers();
+    let perfect: Vec<&str> = searchers
+        .iter()
+        .copied()
+        .filter(|s| group.rows_of(s).any(|r| r.perfect_order))
+        .collect();
     let mut out =
         String::from("\n### Leaf nodes against the Knuth–Moore minimal tree\n\n| depth |");
     for s in &searchers {
         let _ = write!(out, " {s} |");
     }
-    out.push_str(&format!(
-        " minimal leaves | b^d | `{ORDERED_SEARCHER}` = minimal on every tree |\n|---:|{}---:|---:|---|\n",
-        "---:|".repeat(searchers.len())
-    ));
-    let mut all = (0, 0);
+    out.push_str(" minimal leaves | b^d |");
+    for s in &perfect {
+        let _ = write!(out, " `{s}` = minimal on every tree |");
+    }
+    let _ = writeln!(
+        out,
+        "\n|---:|{}---:|---:|{}",
+        "---:|".repeat(searchers.len()),
+        "---|".repeat(perfect.len())
+    );
+    let mut all = vec![(0, 0); perfect.len()];
     for depth in group.depths() {
         let mut line = format!("| {depth} |");
         for s in &searchers {
@@ -288,22 +297,26 @@ fn knuth_moore_table(group: &Group<'_>) -> String {
                 .collect();
             let _ = write!(line, " {} |", mean(Stats::of(&leaves), fmt_count));
         }
-        let (equal, total) = ordered_matches(group, depth);
-        all = (all.0 + equal, all.1 + total);
-        let _ = writeln!(
-            out,
-            "{line} {} | {} | {} |",
+        let _ = write!(
+            line,
+            " {} | {} |",
             minimal_at(group, depth).map_or_else(dash, fmt_count),
             fmt_count(b.powi(depth as i32)),
-            verdict(equal, total),
+        );
+        for (s, total) in perfect.iter().zip(&mut all) {
+            let (equal, rows) = minimal_matches(group, s, depth);
+            *total = (total.0 + equal, total.1 + rows);
+            let _ = write!(line, " {} |", verdict(equal, rows));
+        }
+        let _ = writeln!(out, "{line}");
+    }
+    for (s, (equal, rows)) in perfect.iter().zip(all) {
+        let _ = writeln!(
+            out,
+            "\n`{s}` examines exactly the minimal number of leaves on every tree and depth: {}.",
+            verdict(equal, rows)
         );
     }
-    let _ = writeln!(
-        out,
-        "\n`{ORDERED_SEARCHER}` examines exactly the minimal number of leaves on every tree \
-         and depth: {}.",
-        verdict(all.0, all.1)
-    );
     out
 }
 
@@ -317,10 +330,10 @@ fn minimal_at(group: &Group<'_>, depth: u32) -> Option<f64> {
         .or_else(|| integral(group.branching()).map(|b| minimal_leaves(f64::from(b), depth)))
 }
 
-/// (rows where the ordered searcher's leaves equal the minimal count, its rows) at `depth`.
-fn ordered_matches(group: &Group<'_>, depth: u32) -> (usize, usize) {
+/// (rows where `searcher`'s leaves equal the minimal count, its rows) at `depth`.
+fn minimal_matches(group: &Group<'_>, searcher: &str, depth: u32) -> (usize, usize) {
     let rows: Vec<&SearchRow> = group
-        .rows_of(ORDERED_SEARCHER)
+        .rows_of(searcher)
         .filter(|r| r.depth == depth)
         .collect();
     let minimal = |r: &SearchRow| {

@@ -16,7 +16,7 @@ SEARCHERS = {
     "minimax": ("minimax", "", None),
     "alphabeta": ("alphabeta", "order=none", 0.70),
     "alphabeta-random": ("alphabeta", "order=random", 0.55),
-    "alphabeta-ordered": ("alphabeta", "order=oracle", 1.0),
+    "alphabeta-ordered": ("alphabeta", "oracle=perfect", 1.0),
 }
 
 
