@@ -3,7 +3,8 @@
 //! so that nearly every node splits) it returns the minimax value on tic-tac-toe and random
 //! trees and the serial alpha-beta value on connect four and chess, run after run; a cutoff
 //! at a split point abandons the brothers other threads are searching; the time limit and
-//! the stop flag stop every thread.
+//! the stop flag stop every thread, and a stopped search leaves only sound entries in its
+//! table.
 
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::{Duration, Instant};
@@ -17,7 +18,7 @@ use plylab::search::smp::Shared;
 use plylab::search::ybw::{SplitCounters, ybw_observed, ybw_with};
 use plylab::search::{
     Algorithm, Limits, NullMove, Ordering, Quiescence, Reduction, SearchConfig, SearchResult,
-    Table, search,
+    Searcher, Table, search,
 };
 
 fn depth(d: u32) -> Limits {
@@ -287,6 +288,91 @@ fn the_time_limit_and_the_stop_flag_stop_every_thread() {
         "{:?}",
         started.elapsed()
     );
+}
+
+#[test]
+fn a_stopped_search_leaves_only_sound_entries_in_its_table() {
+    // A stop can come while a helper owns a split point: it reads the stop flag only every
+    // few nodes, and the split point's best over the moves its helpers finished before they
+    // stopped bounds only some of them; stored, it would mislead every later search that
+    // keeps the table (a UCI game, an arena player, a mate played out). Stopped at staggered
+    // moments, the table left behind must not change the value of a plain search of the
+    // root, its children or its grandchildren to the depths the stopped search reached:
+    // entries with sound bounds cannot. Before the mend, the second stop already left one.
+    let roots = ["", "4", "44", "4453"].map(|moves| Connect4::parse_position(moves).unwrap());
+    let config = SearchConfig {
+        split_plies: 1,
+        threads: 16,
+        ..with(Algorithm::Ybw, &ordered())
+    };
+    let plain = SearchConfig {
+        iterative: false,
+        ..ordered()
+    };
+    let value = |pos: &Connect4, d: u32, table: &Table| {
+        Searcher::new(&CentreFirst, &plain)
+            .with_table(table)
+            .run(pos, &depth(d))
+            .score()
+            .unwrap()
+    };
+    let mut fresh = std::collections::HashMap::new();
+    let mut stopped = 0;
+    for trial in 0..100u64 {
+        let root = &roots[trial as usize % roots.len()];
+        let table = Table::new(4);
+        let stop = AtomicBool::new(false);
+        let shared = Shared {
+            table: &table,
+            stop: &stop,
+            history: &[],
+        };
+        let result = std::thread::scope(|scope| {
+            scope.spawn(|| {
+                std::thread::sleep(Duration::from_micros(200 + trial * 7919 % 8_000));
+                stop.store(true, Relaxed);
+            });
+            ybw_observed(root, &CentreFirst, &config, &depth(10), 16, &shared, |_| {})
+        });
+        if !result.stopped {
+            continue;
+        }
+        stopped += 1;
+        let reached = result.last().map_or(1, |it| it.depth + 1);
+        let mut below = vec![(root.clone(), reached)];
+        for ply in 0..2 {
+            let at_ply = |p: &Connect4| p.plies_played() == root.plies_played() + ply;
+            for (pos, d) in below.clone().into_iter().filter(|(p, _)| at_ply(p)) {
+                for child in children(&pos) {
+                    below.push((child, d.saturating_sub(1)));
+                }
+            }
+        }
+        for (pos, d) in below.into_iter().filter(|(_, d)| *d > 0) {
+            let want = *fresh
+                .entry((pos.hash(), d))
+                .or_insert_with(|| value(&pos, d, &Table::new(4)));
+            assert_eq!(value(&pos, d, &table), want, "trial {trial}: to depth {d}");
+        }
+    }
+    assert!(
+        stopped >= 12,
+        "only {stopped} of 24 searches were stopped before depth 10"
+    );
+}
+
+/// The positions one move after `pos`.
+fn children<G: Game>(pos: &G) -> Vec<G> {
+    let mut moves = Vec::new();
+    pos.generate_moves(&mut moves);
+    moves
+        .into_iter()
+        .map(|mv| {
+            let mut child = pos.clone();
+            child.play(mv);
+            child
+        })
+        .collect()
 }
 
 /// A tree built so that the second move of node B fails high after a while, and the

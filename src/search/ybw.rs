@@ -314,6 +314,10 @@ struct SplitState<G: Game> {
     /// The helpers' counters, added to the owner's when the split point closes.
     stats: Stats,
     owner: usize,
+    /// Whether a thread left a move half searched because the search was stopped: `best`
+    /// then bounds only some of the moves, and must go neither up the tree nor into the
+    /// table (a cutoff's abandoned moves are no loss: its `best` already fails high).
+    stopped: bool,
 }
 
 impl<G: Game> Pool<G> {
@@ -348,6 +352,7 @@ impl<G: Game> Pool<G> {
                     anticipated: false,
                     stats: Stats::default(),
                     owner: 0,
+                    stopped: false,
                 }),
             })
             .collect();
@@ -571,6 +576,7 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
                 state.anticipated = self.anticipated[ply];
                 state.stats = Stats::default();
                 state.owner = me;
+                state.stopped = false;
             }
             sp.cutoff.store(false, Relaxed);
             sp.parent.store(parent, Relaxed);
@@ -596,6 +602,14 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
         self.seat().stand_at(parent);
         worker.open.store(open, Relaxed);
         let state = sp.state.lock();
+        if state.stopped {
+            // Unwind as a stopped search does, storing nothing (audit of 2026-11-30: a
+            // helper owning this split point reads the stop flag only every few nodes).
+            self.control
+                .as_mut()
+                .expect("a YBW thread has limits")
+                .aborted = true;
+        }
         self.stats += state.stats;
         self.pv[ply].clear();
         self.pv[ply].extend_from_slice(&state.pv);
@@ -636,7 +650,11 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
             let child_depth = depth - ONE_PLY + self.extension(&child);
             let value = self.search_move(&child, child_depth, alpha, beta, ply, index);
             if self.aborted() {
-                pool.abandoned.fetch_add(1, Relaxed);
+                if self.control.as_ref().is_some_and(|c| c.aborted) {
+                    sp.state.lock().stopped = true;
+                } else {
+                    pool.abandoned.fetch_add(1, Relaxed);
+                }
                 break;
             }
             let first_cut = {
