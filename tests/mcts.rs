@@ -401,6 +401,27 @@ fn stop_flag_and_time_budget_end_the_search() {
 }
 
 #[test]
+fn a_budget_spent_before_the_first_playout_still_gives_a_move() {
+    // No time at all: every thread still makes its first playouts, as starting 16 threads
+    // can take a whole millisecond budget (they had returned no move).
+    let root = Connect4::new();
+    let none = MctsBudget::time(Duration::ZERO);
+    let results = [
+        uct(&root, &Neutral, &config(0), &none),
+        flat_monte_carlo(&root, &Neutral, &config(0), &none),
+        root_parallel(&root, &Neutral, &config(0), &none, 16),
+        tree_parallel(&root, &Neutral, &config(0), &none, 16),
+        tree_parallel_locked(&root, &Neutral, &config(0), &none, 16),
+    ];
+    for result in results {
+        assert!(
+            result.playouts > 0 && result.best_move.is_some(),
+            "{result:?}"
+        );
+    }
+}
+
+#[test]
 fn a_finished_game_has_no_move() {
     let root = TicTacToe::parse_position("14253").unwrap();
     assert!(matches!(root.status(), Status::Over(_)));

@@ -248,9 +248,12 @@ impl<'a> Clock<'a> {
     }
 
     /// True when, at iteration `done` of this thread, time is up or a stop was asked for.
+    /// Time is not looked at before a thread's first iteration: starting the threads of a
+    /// parallel search can take a whole short budget, and a search without a playout has
+    /// no move to give (parallel search audit of 2026-11-30). A stop is obeyed at once.
     fn interrupted(&self, done: u64) -> bool {
         done.is_multiple_of(CHECK_INTERVAL)
-            && (self.deadline.is_some_and(|d| Instant::now() >= d)
+            && (done > 0 && self.deadline.is_some_and(|d| Instant::now() >= d)
                 || self.stop.is_some_and(|s| s.load(Relaxed)))
     }
 }
