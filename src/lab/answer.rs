@@ -96,16 +96,17 @@ pub fn proven<G: Game>(root: &G, it: &Iteration<G::Move>) -> bool {
 }
 
 /// Whether `it`, the final completed iteration of a search from `root`, solves the position
-/// by `answer`: [`Answer::accepts`], and for a known game score ([`Answer::Score`]) only a
-/// [`proven`] one counts. (Best-move answers judge the move, and an othello record's
-/// disc count is only ever an exact score, so they are judged as they are.)
+/// by `answer`: [`Answer::accepts`], and for a known game score ([`Answer::Score`], an
+/// othello record's [`Answer::Exact`]) only a [`proven`] one counts: a heuristic score can
+/// land on the known one (an othello evaluation on a whole number of discs). Best-move
+/// answers judge the move, so they are judged as they are.
 pub fn solves<G: Game>(
     answer: &Answer,
     root: &G,
     it: &Iteration<G::Move>,
     to_set_score: &dyn Fn(Score) -> i32,
 ) -> bool {
-    answer.accepts(it, to_set_score) && (!matches!(answer, Answer::Score(_)) || proven(root, it))
+    answer.accepts(it, to_set_score) && (matches!(answer, Answer::Moves { .. }) || proven(root, it))
 }
 
 /// The number of moves to a forced mate announced by a winning score (a mate at ply p from
@@ -194,6 +195,46 @@ mod tests {
         assert!(
             solves(&win, &root, &it, &to_set),
             "a forced win is proven at any depth"
+        );
+    }
+
+    /// An othello record's disc count, matched by a depth-2 evaluation that lands on a
+    /// whole number of discs (FFO #3 with its best move written as G3, to match): not exact
+    /// until searched to the end (othello audit of 2026-11-30).
+    #[test]
+    fn an_othello_record_is_exact_only_when_proven() {
+        use crate::game::Notation;
+        use crate::games::othello::Othello;
+        let root = Othello::parse_position(
+            "----OX----OOXX---OOOXX-XOOXXOOOOOXXOXXOOOXXXOOOOOXXXXOXO--OOOOOX X",
+        )
+        .unwrap();
+        let record = Answer::Exact {
+            score: 2,
+            best: vec!["g3".into()],
+        };
+        let mut it = Iteration {
+            depth: 2,
+            score: 200,
+            best_move: Some(root.parse_move("g3").unwrap()),
+            pv: vec![],
+            stats: Stats::default(),
+            elapsed: Duration::ZERO,
+            lines: vec![],
+        };
+        let to_set = |s: Score| s / 100;
+        assert!(
+            record.accepts(&it, &to_set),
+            "the score and move alone match"
+        );
+        assert!(
+            !solves(&record, &root, &it, &to_set),
+            "but a depth-2 score proves nothing"
+        );
+        it.depth = root.remaining_plies().unwrap();
+        assert!(
+            solves(&record, &root, &it, &to_set),
+            "searched to the end: proven"
         );
     }
 
