@@ -167,3 +167,35 @@ fn uneven_position_counts_are_named_in_the_legend() {
     let labels: Vec<&str> = charts[0].series.iter().map(|s| s.label.as_str()).collect();
     assert_eq!(labels, ["all (3 positions)", "first (1 position)"]);
 }
+
+#[test]
+fn a_mate_played_out_counts_the_work_of_every_search() {
+    // The first search's last row holds its whole work (an interrupted iteration's 50 nodes
+    // included); the two later searches of the play-out (steps 1 and 2) hold only their
+    // completed iterations, which the total must add (it had counted the first search alone,
+    // less than the work to the final iteration).
+    let dir = scratch("plot_sets_played_out");
+    let csv = dir.join("searches.csv");
+    let header = "job,step,game,set,position,searcher,seed,repetition,depth,nodes,leaf_nodes,\
+                  first_move_cutoff_rate,ebf,ebf_root,branching,minimal_leaves,elapsed_s,nps,\
+                  solved,total_nodes,total_s";
+    let rows = [
+        "0,0,chess,m.epd,p,s,1,0,1,100,50,,,,30,,0.1,1000,,,",
+        "0,0,chess,m.epd,p,s,1,0,2,200,100,,,,30,,0.2,1000,,350,0.5",
+        "0,1,chess,m.epd,p,s,1,0,2,80,40,,,,30,,0.1,800,,,",
+        "0,2,chess,m.epd,p,s,1,0,1,20,10,,,,30,,0.05,400,true,,",
+    ];
+    std::fs::write(&csv, format!("{header}\n{}\n", rows.join("\n"))).unwrap();
+    let data = plylab::plot::Dataset::load(&csv).unwrap();
+    let text = plylab::plot::summary::render(&data, &[], None);
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("| m.epd | s |"))
+        .unwrap_or_else(|| panic!("{text}"));
+    let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+    // set, searcher, positions, exact, interval, geometric mean, median, mean, to the final
+    // completed iteration, time per position.
+    assert_eq!(cells[6].split(' ').next(), Some("450"), "{line}");
+    assert_eq!(cells[9], "400", "{line}");
+    assert!(cells[10].starts_with("0.650000"), "{line}");
+}

@@ -113,6 +113,9 @@ pub struct SearchRow {
     /// On the row with `total_nodes`: seconds of the whole search, the interrupted
     /// iteration included.
     pub total_s: Option<f64>,
+    /// Whether the row is from a later search of a job played out (`step` above 0): the
+    /// first search's `total_nodes` and `total_s` leave it out.
+    pub later_search: bool,
     /// Whether its searcher orders a random tree's moves by their true values
     /// (`oracle=perfect` among the `params` of searchers.csv, or of searches.csv where it
     /// has them), so that its leaves must be exactly the Knuth–Moore minimal tree's.
@@ -448,6 +451,7 @@ fn parse_search(cell: &Cell<'_>) -> Result<SearchRow, PlotError> {
         nps_scaling: cell.measure("nps_scaling")?,
         oversubscribed: cell.flag("oversubscribed")?,
         total_s: cell.measure("total_s")?,
+        later_search: cell.whole("step")?.is_some_and(|step| step > 0.0),
         perfect_order: orders_perfectly(&cell.text("params")),
     })
 }

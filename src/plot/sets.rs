@@ -143,6 +143,10 @@ struct JobTotal {
     /// Nodes and seconds of the completed iterations alone.
     completed_nodes: f64,
     completed_seconds: f64,
+    /// Those of the later searches of a job played out, which the first search's totals
+    /// leave out.
+    later_nodes: f64,
+    later_seconds: f64,
     total_nodes: Option<f64>,
     total_s: Option<f64>,
     solved: Option<bool>,
@@ -151,10 +155,15 @@ struct JobTotal {
 }
 
 impl JobTotal {
-    /// Takes the totals of the whole search over the sums of completed iterations.
+    /// Takes the totals of the whole search (and the later searches of a play-out) over the
+    /// sums of completed iterations.
     fn finish(mut self) -> Self {
-        self.nodes = self.total_nodes.unwrap_or(self.completed_nodes);
-        self.seconds = self.total_s.unwrap_or(self.completed_seconds);
+        self.nodes = self
+            .total_nodes
+            .map_or(self.completed_nodes, |n| n + self.later_nodes);
+        self.seconds = self
+            .total_s
+            .map_or(self.completed_seconds, |s| s + self.later_seconds);
         self
     }
 }
@@ -221,6 +230,10 @@ fn jobs_by_set(rows: &[SearchRow]) -> Vec<(SetKey, Vec<JobTotal>)> {
             });
         total.completed_nodes += row.nodes;
         total.completed_seconds += row.elapsed_s.unwrap_or(0.0);
+        if row.later_search {
+            total.later_nodes += row.nodes;
+            total.later_seconds += row.elapsed_s.unwrap_or(0.0);
+        }
         // The first search's last row carries the whole search's work.
         if total.total_nodes.is_none() {
             total.total_nodes = row.total_nodes;
