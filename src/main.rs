@@ -1762,10 +1762,11 @@ fn arena(args: &ExperimentArgs) -> Result<(), Failure> {
         other => Failure::failed(other),
     })?;
     say!(
-        "{} games played ({} kept from an earlier run, {} skipped after an SPRT verdict) in {:.1} s -> {}",
+        "{} games played ({} kept from an earlier run, {} skipped after an SPRT verdict, {} under way at it dropped) in {:.1} s -> {}",
         report.played,
         report.kept,
         report.skipped,
+        report.dropped,
         report.elapsed_s,
         report.out.join("games.csv").display()
     );

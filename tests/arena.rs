@@ -268,6 +268,34 @@ fn an_sprt_stops_at_the_same_game_whatever_the_concurrency() {
     for name in ["four", "four-again"] {
         assert_eq!(played(name, "4"), (one.clone(), sprt.clone()), "{name}");
     }
+    // Every scheduled game is told for: played and counted, never started, or under way at
+    // its pairing's verdict and dropped (these had gone untold).
+    let file = dir.path("one.toml");
+    let out = dir.path("told");
+    let (code, stdout, stderr) = plylab(&[
+        "experiment",
+        file.to_str().expect("UTF-8"),
+        "--out",
+        out.to_str().expect("UTF-8"),
+        "--no-plot",
+        "--jobs",
+        "4",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let told = stdout
+        .lines()
+        .find(|l| l.contains(" games played ("))
+        .unwrap_or_else(|| panic!("{stdout}"));
+    let counts: Vec<usize> = told
+        .split(|c: char| !c.is_ascii_digit())
+        .filter_map(|n| n.parse().ok())
+        .take(4)
+        .collect();
+    let [counted, kept, skipped, dropped] = counts[..] else {
+        panic!("{stdout}")
+    };
+    assert_eq!((counted, kept), (one.len(), 0), "{stdout}");
+    assert_eq!(counted + skipped + dropped, 3 * 61, "{stdout}");
 }
 
 #[test]

@@ -297,6 +297,14 @@ fn draw_and_resign_adjudication_end_games_as_cutechess_does() {
     }
     let pgn = std::fs::read_to_string(out.join("games.pgn")).expect("games.pgn");
     assert_eq!(pgn.matches("[Termination \"adjudication\"]").count(), 2);
+    let summary = std::fs::read_to_string(out.join("summary.md")).expect("summary.md");
+    assert!(
+        summary.contains(
+            "- draw adjudication: a draw once 2 full moves are played and the last 4 plies' \
+             movers all reported scores within ±10000 of zero\n"
+        ),
+        "{summary}"
+    );
     // A queen up from the start (Black has none): the side without it resigns once its
     // own score has been below -500 for 2 moves; twosided, once White agreed twice too.
     let fen = "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -311,6 +319,14 @@ fn draw_and_resign_adjudication_end_games_as_cutechess_does() {
     }
     let pgn = std::fs::read_to_string(out.join("games.pgn")).expect("games.pgn");
     assert_eq!(pgn.matches("[Termination \"adjudication\"]").count(), 2);
+    let summary = std::fs::read_to_string(out.join("summary.md")).expect("summary.md");
+    assert!(
+        summary.contains(
+            "- resign adjudication: a loss for the side whose last 2 moves all reported -500 or \
+             below, and the opponent's last 2 moves 500 or above\n"
+        ),
+        "{summary}"
+    );
     pgn_extract_reads_cleanly(&out.join("games.pgn"));
 }
 

@@ -61,6 +61,9 @@ pub struct ArenaReport {
     pub kept: usize,
     /// Games not played because an SPRT had decided their pairing.
     pub skipped: usize,
+    /// Games played past their pairing's SPRT verdict (under way when it came), dropped so
+    /// that the verdict falls at the same game on any concurrency.
+    pub dropped: usize,
     /// Standings over every game.
     pub standings: Vec<Standing>,
     /// Wall-clock seconds.
@@ -240,6 +243,7 @@ pub fn run_games(
         .into());
     }
     let skipped = unplayed;
+    let finished = state.rows.len();
     let rows = finish_files(plan, &out, state)?;
     let elapsed_s = started.elapsed().as_secs_f64();
     // After `drop(engines)`: their CPU time is in.
@@ -253,6 +257,7 @@ pub fn run_games(
         played: rows.len() - kept_count,
         kept: kept_count,
         skipped,
+        dropped: finished - rows.len(),
         standings,
         elapsed_s,
     })

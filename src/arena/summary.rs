@@ -230,10 +230,38 @@ fn settings(md: &mut String, plan: &MatchPlan, concurrency: usize) {
         md,
         "- adjudication: {}",
         r.adjudicate.map_or("none".into(), |a| format!(
-            "a win when {} consecutive plies' searches report a score beyond ±{} for the same side",
+            "a win when {} consecutive plies' searches report a score of at least ±{} for the \
+             same side",
             a.plies, a.score
         ))
     );
+    if let Some(d) = &r.draw {
+        let _ = writeln!(
+            md,
+            "- draw adjudication: a draw once {} full moves are played and the last {} plies' \
+             movers all reported scores within ±{} of zero",
+            d.movenumber,
+            2 * d.movecount,
+            d.score
+        );
+    }
+    if let Some(d) = &r.resign {
+        let _ = writeln!(
+            md,
+            "- resign adjudication: a loss for the side whose last {} moves all reported {} or \
+             below{}",
+            d.movecount,
+            -d.score,
+            if d.twosided {
+                format!(
+                    ", and the opponent's last {} moves {} or above",
+                    d.movecount, d.score
+                )
+            } else {
+                String::new()
+            }
+        );
+    }
     let _ = writeln!(md, "- games at once: {concurrency}; seed {}", plan.seed);
     md.push_str("\n| player | configuration |\n|---|---|\n");
     for p in &plan.players {
@@ -256,7 +284,7 @@ const HOW_TO_READ: &str = "## How to read this
 - **SPRT**: the log-likelihood ratio of H1 (Elo = elo1) to H0 (Elo = elo0) in the
   normalized-Elo model (Van den Bergh; fastchess's default, OpenBench's pentanomial SPRT);
   the pairing stopped when it left [ln(β/(1−α)), ln((1−β)/α)]. Games already under way when
-  it stopped were finished and count.
+  it stopped were dropped, so that the verdict falls at the same game on any concurrency.
 - Intervals of ±∞ mean a score of 0 or 1: no finite Elo fits.
 
 ";
