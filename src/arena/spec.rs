@@ -914,8 +914,11 @@ fn rules(src: &Source, m: &MatchSpec) -> Result<Rules, SpecError> {
     let max_plies = match &m.max_plies {
         Some(p) if *p.get_ref() == 0 => return Err(src.at(p, "max_plies", "must be at least 1")),
         Some(p) => Some(*p.get_ref()),
-        None if *m.game.get_ref() == GameKind::Chess => Some(DEFAULT_CHESS_MAX_PLIES),
-        None => None,
+        None => match m.game.get_ref() {
+            GameKind::Chess => Some(DEFAULT_CHESS_MAX_PLIES),
+            GameKind::Backgammon => Some(DEFAULT_BACKGAMMON_MAX_PLIES),
+            _ => None,
+        },
     };
     let adjudicate = match &m.adjudicate {
         None => None,
@@ -945,6 +948,11 @@ fn rules(src: &Source, m: &MatchSpec) -> Result<Rules, SpecError> {
 
 /// A chess game still going after this many plies is drawn, unless the file says otherwise.
 pub const DEFAULT_CHESS_MAX_PLIES: u32 = 400;
+
+/// The same for backgammon, whose games have no bound either: two weak players can hit each
+/// other for hundreds of thousands of plies (a roll and a play are a ply each, about 220
+/// in a game between good players).
+pub const DEFAULT_BACKGAMMON_MAX_PLIES: u32 = 2000;
 
 fn adjudication(src: &Source, a: &AdjudicateSpec) -> Result<Adjudication, SpecError> {
     if *a.score.get_ref() <= 0 {
@@ -1233,6 +1241,24 @@ mod tests {
         for bad in ["0/60", "x/60", "40/", "/60", "40/0"] {
             assert!(mmss(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn games_without_a_bound_on_their_length_get_a_default_one() {
+        let plan = |game: &str| {
+            let text = format!(
+                "name = \"m\"\n[match]\ngame = \"{game}\"\ngames = 2\n\n\
+                 [[searchers]]\nlabel = \"a\"\nalgorithm = \"uct\"\nlimits = {{ nodes = 9 }}\n\n\
+                 [[searchers]]\nlabel = \"b\"\nalgorithm = \"uct\"\nlimits = {{ nodes = 9 }}\n"
+            );
+            parse(Path::new("m.toml"), &text).expect("a valid match")
+        };
+        assert_eq!(plan("chess").rules.max_plies, Some(DEFAULT_CHESS_MAX_PLIES));
+        assert_eq!(
+            plan("backgammon").rules.max_plies,
+            Some(DEFAULT_BACKGAMMON_MAX_PLIES)
+        );
+        assert_eq!(plan("connect4").rules.max_plies, None, "its rules end it");
     }
 
     #[test]
