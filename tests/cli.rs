@@ -1055,6 +1055,26 @@ fn flags_the_algorithm_or_game_does_not_read_are_bad_input() {
             "--threats (set by --pons) does nothing here: checkers has no winning spots",
         ),
         (
+            &["search", "othello", "start", "--win-check", "--depth", "2"],
+            "--win-check does nothing here: othello has no wins to check for",
+        ),
+        (
+            &["search", "othello", "start", "--anticipate", "--depth", "2"],
+            "--anticipate does nothing here: othello has no losses to anticipate",
+        ),
+        (
+            &[
+                "search",
+                "random_tree",
+                "b=3,d=4,seed=1",
+                "--score-grain",
+                "2",
+                "--depth",
+                "2",
+            ],
+            "--score-grain does nothing here: random_tree has no wins or losses",
+        ),
+        (
             &[
                 "search",
                 "connect4",

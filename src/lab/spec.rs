@@ -131,13 +131,16 @@ impl GameKind {
     /// solver work on othello's empty regions ([`Game::region_parity`],
     /// [`Game::solve_endgame`]), the `refined_mobility` ordering on othello's finer measure
     /// of mobility ([`Game::refined_mobility`]), and the `threats` ordering counts the
-    /// winning spots of connect four and tic-tac-toe ([`Game::winning_spots_after`]). Such a
+    /// winning spots of connect four and tic-tac-toe ([`Game::winning_spots_after`]). The
+    /// immediate-win check, anticipation and a score grain need wins and losses, which
+    /// othello (disc counts) and random trees (leaf values) never end in. Such a
     /// technique would run and change nothing but the labels (`refined_mobility` nothing but
     /// fastest-first's), so it is refused rather than reported as measured.
     #[must_use]
     pub fn idle_technique(self, config: &SearchConfig) -> Option<(&'static str, String)> {
         let captures = matches!(self, Self::Chess | Self::Checkers);
         let checks = self == Self::Chess;
+        let wins = !matches!(self, Self::Othello | Self::RandomTree);
         let q = config.quiescence.as_ref();
         let idle = [
             (
@@ -189,6 +192,21 @@ impl GameKind {
                 "threats",
                 config.ordering.threats && !matches!(self, Self::Connect4 | Self::Tictactoe),
                 "no winning spots to count",
+            ),
+            (
+                "win_check",
+                config.solve.win_check && !wins,
+                "no wins to check for (its games end in scores)",
+            ),
+            (
+                "anticipate",
+                config.solve.anticipate && !wins,
+                "no losses to anticipate (its games end in scores)",
+            ),
+            (
+                "score_grain",
+                config.solve.score_grain > 1 && !wins,
+                "no wins or losses whose distance a grain could round (its games end in scores)",
             ),
         ];
         idle.into_iter()
