@@ -43,6 +43,9 @@ pub enum NotationError {
     #[error("`{0}` is not a move: expected squares 1-32 joined by `-` or `x` (`11-15`, `22x15x8`)")]
     MoveSyntax(String),
     /// No legal move matches.
+    #[error("`{0}` is written as a capture (`x`), but it captures nothing: write `-`")]
+    NotACapture(String),
+
     #[error("`{text}` is not a legal move here{hint}; legal: {legal}")]
     Illegal {
         /// The move as given.
@@ -152,7 +155,9 @@ fn unwrap_tag(text: &str) -> &str {
 /// A comma-separated piece list: the pieces' squares and the kings among them.
 fn parse_pieces(list: &str) -> Result<(Squares, Squares), NotationError> {
     let (mut pieces, mut kings) = (0u32, 0u32);
-    for item in list.split(',').map(str::trim).filter(|i| !i.is_empty()) {
+    // An empty list is a side without pieces; an empty item (`21,,22`) is a slip.
+    let items = list.split(',').map(str::trim);
+    for item in items.filter(|_| !list.trim().is_empty()) {
         let (king, range) = match item.strip_prefix(['K', 'k']) {
             Some(rest) => (true, rest),
             None => (false, item),
@@ -194,9 +199,13 @@ fn square(text: &str) -> Option<u8> {
 /// Reads a move in PDN and finds it among the legal moves of `pos`.
 pub fn parse_move(pos: &Checkers, text: &str) -> Result<CheckersMove, NotationError> {
     let trimmed = text.trim();
+    // One separator throughout: `-` for a step (or, as some PDN writers do, a capture), `x`
+    // for a capture.
+    let steps = trimmed.contains('-');
+    let captures = trimmed.contains(['x', 'X']);
     let squares: Option<Vec<u8>> = trimmed.split(['-', 'x', 'X']).map(square).collect();
     let squares = squares
-        .filter(|s| s.len() >= 2)
+        .filter(|s| s.len() >= 2 && !(steps && captures))
         .ok_or_else(|| NotationError::MoveSyntax(trimmed.to_owned()))?;
     let mut legal = Vec::new();
     pos.generate_moves(&mut legal);
@@ -214,6 +223,9 @@ pub fn parse_move(pos: &Checkers, text: &str) -> Result<CheckersMove, NotationEr
             .collect()
     };
     match candidates[..] {
+        [one] if captures && !one.is_capture() => {
+            Err(NotationError::NotACapture(trimmed.to_owned()))
+        }
         [one] => Ok(one),
         [] => Err(NotationError::Illegal {
             text: trimmed.to_owned(),

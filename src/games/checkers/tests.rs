@@ -147,7 +147,7 @@ fn fen_round_trips_and_bad_positions_are_refused_with_a_reason() {
         assert_eq!(to_fen(&pos(fen)), fen);
     }
     assert_eq!(to_fen(&pos(" W : B1 , K3 : W22,21 . ")), "W:W21,22:B1,K3");
-    let cases: [(&str, &str); 12] = [
+    let cases: [(&str, &str); 13] = [
         ("start moves", "`moves` with no move after it"),
         ("W:W21:B1 moves  ", "`moves` with no move after it"),
         ("X:W21:B1", "side to move"),
@@ -160,6 +160,7 @@ fn fen_round_trips_and_bad_positions_are_refused_with_a_reason() {
         ("B:W21:B5-3", "`5-3`"),
         ("B:W1-32:B", "at most 12"),
         ("B:W:B", "the board is empty"),
+        ("B:W21,,22:B1", "`` is not a square"),
     ];
     for (bad, why) in cases {
         let err = Checkers::parse_position(bad).unwrap_err();
@@ -175,10 +176,16 @@ fn fen_round_trips_and_bad_positions_are_refused_with_a_reason() {
         "{err}"
     );
     let start = Checkers::new();
-    for bad in ["", "11", "11-", "x15", "11-15-", "0-4", "11-33"] {
+    for bad in ["", "11", "11-", "x15", "11-15-", "0-4", "11-33", "11x15-18"] {
         let err = parse_move(&start, bad).unwrap_err();
         assert!(matches!(err, NotationError::MoveSyntax(_)), "{bad}: {err}");
     }
+    let err = parse_move(&start, "11x15").unwrap_err();
+    assert!(matches!(err, NotationError::NotACapture(_)), "{err}");
+    // A capture may be written either way, as PDN writers do.
+    let capture = pos("W:W22:B18");
+    assert_eq!(parse_move(&capture, "22x15"), parse_move(&capture, "22-15"));
+    assert!(parse_move(&capture, "22x15").is_ok());
     let err = parse_move(&start, "11-18").unwrap_err();
     assert!(err.to_string().contains("legal: 9-13"), "{err}");
 }
