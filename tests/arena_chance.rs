@@ -249,6 +249,37 @@ fn gnubg_plays_whole_games_at_zero_ply() {
     assert!(outcomes(&first) == outcomes(&again), "gnubg's games differ");
 }
 
+/// A GTP engine that knows no command but the handshake: it cannot be set to an opening.
+const BARE_GTP: &str = r#"
+import sys
+for line in sys.stdin:
+    word = (line.split() or [''])[0]
+    answer = {'protocol_version': '2', 'name': 'bare'}.get(word, 'false')
+    sys.stdout.write('= ' + answer + '\n\n')
+    sys.stdout.flush()
+    if word == 'quit':
+        break
+"#;
+
+#[test]
+fn a_gtp_engine_that_cannot_be_set_to_the_openings_is_refused_before_any_game() {
+    // Every game had been forfeited as an illegal move, and the run had ended with exit
+    // code 0.
+    let dir = TempDir::new("arena-chance-bare-gtp");
+    let text = format!(
+        "name = \"bare\"\nseed = 3\n[match]\ngame = \"othello\"\ngames = 2\nopenings = {{ random_plies = 4 }}\n\n\
+         [[searchers]]\nlabel = \"bare\"\nengine = {{ cmd = \"python3\", args = [\"-c\", {BARE_GTP:?}] }}\n\n\
+         [[searchers]]\nlabel = \"ab\"\nalgorithm = \"alphabeta\"\ntt_mb = 1\nlimits = {{ depth = 1 }}\n"
+    );
+    let (code, log, out) = run(&dir, "bare", &text, &[]);
+    assert_eq!(code, 2, "{log}");
+    assert!(
+        log.contains("cannot be set to a position other than the start"),
+        "{log}"
+    );
+    assert!(!out.exists(), "refused before anything is written");
+}
+
 #[test]
 fn gtp_rhino_plays_othello_from_random_openings() {
     if !Path::new(GTP_RHINO).exists() {

@@ -15,10 +15,11 @@ use std::time::Duration;
 use super::engine::EngineError;
 use super::gnubg::{GnubgEngine, GnubgSpec, MAX_PLIES};
 use super::gtp::{GtpEngine, GtpMove, GtpSpec};
+use super::spec::Opening;
 use crate::game::Game;
 use crate::games::backgammon::Backgammon;
 use crate::games::othello::Othello;
-use crate::lab::spec::{GameKind, Source, SpecError};
+use crate::lab::spec::{GameKind, GamePosition, Source, SpecError};
 
 /// An external player of a game other than chess.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -135,6 +136,30 @@ impl ExternalEngine {
             Self::Gtp(e, _) => e.pid(),
             Self::Gnubg(e) => e.pid(),
         }
+    }
+
+    /// Checks that the engine can start the games of `openings`: a GTP engine must be able
+    /// to be set to each one other than the start (checked before any game, so that a match
+    /// it cannot play is refused rather than forfeited game by game).
+    ///
+    /// # Errors
+    /// As [`GtpEngine::check_setup_board`].
+    pub fn check_openings(
+        &mut self,
+        openings: &[Opening],
+        timeout: Duration,
+    ) -> Result<(), EngineError> {
+        let Self::Gtp(engine, _) = self else {
+            return Ok(());
+        };
+        let start = Othello::new().hash();
+        let elsewhere = openings
+            .iter()
+            .any(|o| matches!(&o.position, GamePosition::Othello(p) if p.hash() != start));
+        if elsewhere {
+            engine.check_setup_board(timeout)?;
+        }
+        Ok(())
     }
 
     /// Prepares a game from `opening`: a GTP engine clears its board, then is set to the

@@ -135,20 +135,34 @@ impl GtpEngine {
                 ),
             });
         }
+        self.check_setup_board(timeout)?;
         let deadline = Deadline::new(timeout);
-        if self.command("known_command grhino-setup_board", &deadline)? != "true" {
-            return Err(EngineError::Protocol {
-                message: "the engine cannot be set to a position other than the start (it lacks \
-                          grhino-setup_board): play it from the start position"
-                    .into(),
-            });
-        }
         let side = match to_move {
             Player::First => "X",
             Player::Second => "O",
         };
         self.command(&format!("grhino-setup_board {board} {side}"), &deadline)
             .map(drop)
+    }
+
+    /// Whether the engine can be set to a position other than the start (grhino's
+    /// `grhino-setup_board`, asked with `known_command`).
+    ///
+    /// # Errors
+    /// [`EngineError::BadRequest`] when it cannot (the match asks what the engine does not
+    /// have); otherwise as for [`GtpEngine::start`].
+    pub fn check_setup_board(&mut self, timeout: Duration) -> Result<(), EngineError> {
+        let deadline = Deadline::new(timeout);
+        if self.command("known_command grhino-setup_board", &deadline)? == "true" {
+            return Ok(());
+        }
+        Err(EngineError::BadRequest {
+            message: format!(
+                "`{}` cannot be set to a position other than the start (it lacks \
+                 grhino-setup_board): play it from the start position",
+                self.process.name
+            ),
+        })
     }
 
     /// Tells the engine that `player` played `mv` (`f5`, or `pass`).

@@ -751,8 +751,11 @@ impl EnginePool {
         for p in &plan.players {
             let mut theirs = Vec::new();
             if let PlayerKind::External(spec) = &p.kind {
-                let engine =
+                let mut engine =
                     ExternalEngine::start(spec, timeout).map_err(|e| engine_error(p, &e))?;
+                engine
+                    .check_openings(&plan.openings, timeout)
+                    .map_err(|e| engine_error(p, &e))?;
                 pids.push(engine.pid());
                 theirs.push(engine);
             }
