@@ -769,12 +769,19 @@ impl Engine {
             self.out
                 .info_string("searchmoves lists no legal move: searching every move");
         }
+        let parallel = if self.variant.config.algorithm == Algorithm::Ybw {
+            "Young Brothers Wait"
+        } else {
+            "lazy SMP"
+        };
         if self.multipv > 1 && self.threads > 1 && self.table.is_some() {
-            self.out
-                .info_string("MultiPV: searching on one thread (lazy SMP finds one line)");
+            self.out.info_string(&format!(
+                "MultiPV: searching on one thread ({parallel} finds one line)"
+            ));
         } else if !codes.is_empty() && self.threads > 1 && self.table.is_some() {
-            self.out
-                .info_string("searchmoves: searching on one thread (lazy SMP searches every move)");
+            self.out.info_string(&format!(
+                "searchmoves: searching on one thread ({parallel} searches every move)"
+            ));
         }
         codes
     }
