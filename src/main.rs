@@ -1424,13 +1424,14 @@ fn experiment(args: &ExperimentArgs) -> Result<(), Failure> {
         });
     }
     let options = run_options(args, out);
+    let threads = options.jobs.unwrap_or_else(machine::cores);
     eprintln!(
-        "{}: {} jobs{} on {} threads -> {}",
+        "{}: {} jobs{} on {threads} thread{} -> {}",
         plan.name,
         shard.as_ref().map_or(plan.jobs.len(), |s| s.jobs.len()),
         args.shard
             .map_or(String::new(), |s| format!(" (shard {s})")),
-        options.jobs.unwrap_or_else(machine::cores),
+        if threads == 1 { "" } else { "s" },
         runner::output_dir(&plan, &options).display()
     );
     let report = runner::run_jobs(&plan, &options, shard.as_ref()).map_err(run_failure)?;
