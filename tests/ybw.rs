@@ -339,7 +339,7 @@ fn a_stopped_search_leaves_only_sound_entries_in_its_table() {
         }
         stopped += 1;
         let reached = result.last().map_or(1, |it| it.depth + 1);
-        let mut below = vec![(root.clone(), reached)];
+        let mut below = vec![(*root, reached)];
         for ply in 0..2 {
             let at_ply = |p: &Connect4| p.plies_played() == root.plies_played() + ply;
             for (pos, d) in below.clone().into_iter().filter(|(p, _)| at_ply(p)) {
