@@ -38,6 +38,11 @@ fn arena(name: &str, settings: &str, searchers: &[String]) -> String {
 /// Writes `text` as DIR/<name>.toml and runs it into DIR/<name>; returns the output
 /// directory, failing the test unless the run succeeds.
 fn run(dir: &TempDir, name: &str, text: &str, extra: &[&str]) -> std::path::PathBuf {
+    run_told(dir, name, text, extra).0
+}
+
+/// [`run`], with what the run wrote to standard output.
+fn run_told(dir: &TempDir, name: &str, text: &str, extra: &[&str]) -> (std::path::PathBuf, String) {
     let file = dir.path(&format!("{name}.toml"));
     std::fs::write(&file, text).expect("write the arena file");
     let out = dir.path(name);
@@ -51,7 +56,7 @@ fn run(dir: &TempDir, name: &str, text: &str, extra: &[&str]) -> std::path::Path
     args.extend_from_slice(extra);
     let (code, stdout, stderr) = plylab(&args);
     assert_eq!(code, 0, "{stdout}\n{stderr}");
-    out
+    (out, stdout)
 }
 
 /// games.csv as (header, rows of fields).
@@ -270,18 +275,7 @@ fn an_sprt_stops_at_the_same_game_whatever_the_concurrency() {
     }
     // Every scheduled game is told for: played and counted, never started, or under way at
     // its pairing's verdict and dropped (these had gone untold).
-    let file = dir.path("one.toml");
-    let out = dir.path("told");
-    let (code, stdout, stderr) = plylab(&[
-        "experiment",
-        file.to_str().expect("UTF-8"),
-        "--out",
-        out.to_str().expect("UTF-8"),
-        "--no-plot",
-        "--jobs",
-        "4",
-    ]);
-    assert_eq!(code, 0, "{stderr}");
+    let (_, stdout) = run_told(&dir, "told", &text, &["--jobs", "4"]);
     let told = stdout
         .lines()
         .find(|l| l.contains(" games played ("))

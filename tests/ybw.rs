@@ -267,21 +267,15 @@ fn the_time_limit_and_the_stop_flag_stop_every_thread() {
         started.elapsed()
     );
 
-    let table = Table::new(4);
-    let stop = AtomicBool::new(false);
-    let shared = Shared {
-        table: &table,
-        stop: &stop,
-        history: &[],
-    };
     let started = Instant::now();
-    let result = std::thread::scope(|scope| {
-        scope.spawn(|| {
-            std::thread::sleep(Duration::from_millis(300));
-            stop.store(true, Relaxed);
-        });
-        ybw_observed(&root, &Pst, &base, &Limits::default(), 2, &shared, |_| {})
-    });
+    let result = stopped_after(
+        &root,
+        &Pst,
+        &base,
+        &Limits::default(),
+        &Table::new(4),
+        Duration::from_millis(300),
+    );
     assert!(result.stopped);
     assert!(
         started.elapsed() < Duration::from_secs(5),
@@ -321,19 +315,8 @@ fn a_stopped_search_leaves_only_sound_entries_in_its_table() {
     for trial in 0..100u64 {
         let root = &roots[trial as usize % roots.len()];
         let table = Table::new(4);
-        let stop = AtomicBool::new(false);
-        let shared = Shared {
-            table: &table,
-            stop: &stop,
-            history: &[],
-        };
-        let result = std::thread::scope(|scope| {
-            scope.spawn(|| {
-                std::thread::sleep(Duration::from_micros(200 + trial * 7919 % 8_000));
-                stop.store(true, Relaxed);
-            });
-            ybw_observed(root, &CentreFirst, &config, &depth(10), 16, &shared, |_| {})
-        });
+        let delay = Duration::from_micros(200 + trial * 7919 % 8_000);
+        let result = stopped_after(root, &CentreFirst, &config, &depth(10), &table, delay);
         if !result.stopped {
             continue;
         }
@@ -359,6 +342,31 @@ fn a_stopped_search_leaves_only_sound_entries_in_its_table() {
         stopped >= 12,
         "only {stopped} of 24 searches were stopped before depth 10"
     );
+}
+
+/// YBW's search of `root` on `config.threads` threads sharing `table`, stopped by its stop
+/// flag after `delay`.
+fn stopped_after<G: Game, E: Evaluator<G>>(
+    root: &G,
+    eval: &E,
+    config: &SearchConfig,
+    limits: &Limits,
+    table: &Table,
+    delay: Duration,
+) -> SearchResult<G::Move> {
+    let stop = AtomicBool::new(false);
+    let shared = Shared {
+        table,
+        stop: &stop,
+        history: &[],
+    };
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            std::thread::sleep(delay);
+            stop.store(true, Relaxed);
+        });
+        ybw_observed(root, eval, config, limits, config.threads, &shared, |_| {})
+    })
 }
 
 /// The positions one move after `pos`.
