@@ -172,8 +172,8 @@ fn uneven_position_counts_are_named_in_the_legend() {
 fn a_mate_played_out_counts_the_work_of_every_search() {
     // The first search's last row holds its whole work (an interrupted iteration's 50 nodes
     // included); the two later searches of the play-out (steps 1 and 2) hold only their
-    // completed iterations, which the total must add (it had counted the first search alone,
-    // less than the work to the final iteration).
+    // completed iterations, which the total must add (it had counted the first search
+    // alone, less than the work to the final iteration).
     let dir = scratch("plot_sets_played_out");
     let csv = dir.join("searches.csv");
     let header = "job,step,game,set,position,searcher,seed,repetition,depth,nodes,leaf_nodes,\

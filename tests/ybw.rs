@@ -289,10 +289,11 @@ fn a_stopped_search_leaves_only_sound_entries_in_its_table() {
     // A stop can come while a helper owns a split point: it reads the stop flag only every
     // few nodes, and the split point's best over the moves its helpers finished before they
     // stopped bounds only some of them; stored, it would mislead every later search that
-    // keeps the table (a UCI game, an arena player, a mate played out). Stopped at staggered
-    // moments, the table left behind must not change the value of a plain search of the
-    // root, its children or its grandchildren to the depths the stopped search reached:
-    // entries with sound bounds cannot. Before the mend, the second stop already left one.
+    // keeps the table (a UCI game, an arena player, a mate played out). Stopped at
+    // staggered moments, the table left behind must not change the value of a plain search
+    // of the root, its children or its grandchildren to the depths the stopped search
+    // reached: entries with sound bounds cannot. Before the mend, the second stop already
+    // left one.
     let roots = ["", "4", "44", "4453"].map(|moves| Connect4::parse_position(moves).unwrap());
     let config = SearchConfig {
         split_plies: 1,

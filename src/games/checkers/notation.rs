@@ -42,10 +42,10 @@ pub enum NotationError {
     /// A move is not squares 1-32 joined by `-` or `x`.
     #[error("`{0}` is not a move: expected squares 1-32 joined by `-` or `x` (`11-15`, `22x15x8`)")]
     MoveSyntax(String),
-    /// No legal move matches.
+    /// A step written with `x`, which marks a capture.
     #[error("`{0}` is written as a capture (`x`), but it captures nothing: write `-`")]
     NotACapture(String),
-
+    /// No legal move matches.
     #[error("`{text}` is not a legal move here{hint}; legal: {legal}")]
     Illegal {
         /// The move as given.
@@ -156,8 +156,10 @@ fn unwrap_tag(text: &str) -> &str {
 fn parse_pieces(list: &str) -> Result<(Squares, Squares), NotationError> {
     let (mut pieces, mut kings) = (0u32, 0u32);
     // An empty list is a side without pieces; an empty item (`21,,22`) is a slip.
-    let items = list.split(',').map(str::trim);
-    for item in items.filter(|_| !list.trim().is_empty()) {
+    if list.trim().is_empty() {
+        return Ok((pieces, kings));
+    }
+    for item in list.split(',').map(str::trim) {
         let (king, range) = match item.strip_prefix(['K', 'k']) {
             Some(rest) => (true, rest),
             None => (false, item),
