@@ -340,8 +340,8 @@ fn a_stopped_search_leaves_only_sound_entries_in_its_table() {
         }
     }
     assert!(
-        stopped >= 12,
-        "only {stopped} of 24 searches were stopped before depth 10"
+        stopped >= 50,
+        "only {stopped} of 100 searches were stopped before depth 10"
     );
 }
 
