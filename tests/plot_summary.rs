@@ -59,8 +59,9 @@ fn the_minimal_tree_is_checked_for_each_perfectly_ordered_searcher_whatever_its_
             row.perfect_order = true;
         }
     }
-    data.searchers = vec!["minimax".into(), "alphabeta".into(), "oracle".into()];
-    data.searchers.insert(2, "alphabeta-random".into());
+    data.searchers = ["minimax", "alphabeta", "alphabeta-random", "oracle"]
+        .map(String::from)
+        .to_vec();
     let text = summary::render(&data, &[], None);
     assert!(
         text.contains("| `alphabeta` = minimal on every tree | `oracle` = minimal on every tree |"),
