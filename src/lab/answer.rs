@@ -150,15 +150,23 @@ mod tests {
     use crate::search::Stats;
     use std::time::Duration;
 
-    fn iteration(best: &str, score: Score) -> Iteration<String> {
+    /// A completed iteration to `depth` that scores `score` for the move `best`.
+    fn scored<M>(depth: u32, score: Score, best: M) -> Iteration<M> {
         Iteration {
-            depth: 5,
+            depth,
             score,
-            best_move: Some(best.to_owned()),
-            pv: vec![best.to_owned()],
+            best_move: Some(best),
+            pv: Vec::new(),
             stats: Stats::default(),
             elapsed: Duration::ZERO,
             lines: Vec::new(),
+        }
+    }
+
+    fn iteration(best: &str, score: Score) -> Iteration<String> {
+        Iteration {
+            pv: vec![best.to_owned()],
+            ..scored(5, score, best.to_owned())
         }
     }
 
@@ -173,15 +181,7 @@ mod tests {
         let left = root.remaining_plies().unwrap();
         let to_set = |s: Score| pons_score(&root, s).unwrap_or(i32::MIN);
         let draw = Answer::Score(0);
-        let mut it = Iteration {
-            depth: 1,
-            score: 0,
-            best_move: Some(root.parse_move("4").unwrap()),
-            pv: vec![],
-            stats: Stats::default(),
-            elapsed: Duration::ZERO,
-            lines: vec![],
-        };
+        let mut it = scored(1, 0, root.parse_move("4").unwrap());
         assert!(draw.accepts(&it, &to_set), "the score alone matches");
         assert!(!solves(&draw, &root, &it, &to_set), "but it is not proven");
         it.depth = left;
@@ -213,15 +213,7 @@ mod tests {
             score: 2,
             best: vec!["g3".into()],
         };
-        let mut it = Iteration {
-            depth: 2,
-            score: 200,
-            best_move: Some(root.parse_move("g3").unwrap()),
-            pv: vec![],
-            stats: Stats::default(),
-            elapsed: Duration::ZERO,
-            lines: vec![],
-        };
+        let mut it = scored(2, 200, root.parse_move("g3").unwrap());
         let to_set = |s: Score| s / 100;
         assert!(
             record.accepts(&it, &to_set),

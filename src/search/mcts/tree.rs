@@ -406,10 +406,9 @@ fn outcome_value<G: Game>(outcome: Outcome) -> f64 {
 
 /// A uniformly random playout from `pos` to the end of the game, or for `cutoff` plies and
 /// then the evaluator's score as a win probability ([`Game::win_probability`]). Returns the
-/// player the value is
-/// for (the side to move where the playout stopped) and the value. A position with no moves
-/// that is not over counts as a draw. At a chance node the outcome is drawn by its weight.
-/// Reuses `buf` and `outcomes`: nothing is allocated per step.
+/// player the value is for (the side to move where the playout stopped) and the value. A
+/// position with no moves that is not over counts as a draw. At a chance node the outcome is
+/// drawn by its weight. Reuses `buf` and `outcomes`: nothing is allocated per step.
 pub(super) fn playout<G: Game, E: Evaluator<G>>(
     pos: &mut G,
     eval: &E,
