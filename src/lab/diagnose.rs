@@ -11,6 +11,9 @@ use super::spec::{Job, ReferenceSpec, SearcherSpec, Source, SpecError};
 
 /// The candidate nearest to `word` by edit distance, if it is near enough to be a typo:
 /// at most 2 edits, and fewer than half of the word's letters (so `x` suggests nothing).
+/// Two edits count as a typo only when the first letter is right (`games` is not `name`),
+/// and of equally near candidates the one sharing the longest start with `word` wins
+/// (`game` suggests `games`, not `name`).
 #[must_use]
 pub fn did_you_mean<'a>(
     word: &str,
@@ -19,10 +22,15 @@ pub fn did_you_mean<'a>(
     let limit = (word.chars().count() / 2).clamp(1, 2);
     candidates
         .into_iter()
-        .map(|c| (edit_distance(word, c), c))
-        .filter(|&(d, c)| d <= limit && c != word)
-        .min_by_key(|&(d, _)| d)
-        .map(|(_, c)| c)
+        .map(|c| (edit_distance(word, c), common_start(word, c), c))
+        .filter(|&(d, start, c)| d <= limit && c != word && (d < 2 || start > 0))
+        .min_by_key(|&(d, start, _)| (d, std::cmp::Reverse(start)))
+        .map(|(_, _, c)| c)
+}
+
+/// How many leading characters `a` and `b` share.
+fn common_start(a: &str, b: &str) -> usize {
+    a.chars().zip(b.chars()).take_while(|(x, y)| x == y).count()
 }
 
 /// The first `shown` of `items` joined by `separator`, then how many more there are
@@ -523,6 +531,12 @@ mod tests {
             Some("pst")
         );
         assert_eq!(did_you_mean("speed", keys), None);
+        // Of two candidates one edit away, the one sharing the word's start; two edits
+        // with another first letter is not a typo.
+        let top = ["name", "seed", "games", "searchers"];
+        assert_eq!(did_you_mean("game", top), Some("games"));
+        assert_eq!(did_you_mean("games", ["name", "match"]), None);
+        assert_eq!(did_you_mean("nmae", top), Some("name"));
         assert_eq!(edit_distance("kitten", "sitting"), 3);
     }
 
