@@ -608,8 +608,8 @@ const CASES: &[Case] = &[
     ),
     case(
         "technique_idle_in_game.toml",
-        6,
-        "game",
+        13,
+        "null_move",
         "searcher `null` turns on `null_move`, and connect4 has no null move",
     ),
     case("name_too_long.toml", 2, "name", "at most 100 characters"),
@@ -645,8 +645,8 @@ const CASES: &[Case] = &[
     ),
     case(
         "threats_idle_in_game.toml",
-        5,
-        "game",
+        12,
+        "threats",
         "searcher `threats` turns on `threats`, and chess has no winning spots to count",
     ),
     case(

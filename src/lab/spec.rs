@@ -1189,7 +1189,7 @@ pub fn parse(file: &Path, text: &str) -> Result<Plan, SpecError> {
         check_knowledge_game(&src, &doc, game, &chosen)?;
         check_game_evals(&src, &doc, game, &chosen)?;
         check_chance_searchers(&src, game, &chosen)?;
-        check_idle_techniques(&src, game, &chosen)?;
+        check_idle_techniques(&src, &doc, game, &chosen)?;
         let per_position: Option<usize> = chosen.iter().try_fold(0usize, |sum, (_, limits)| {
             let sweeps = limit_variants([limits, &game.limits, &doc.limits]).len();
             // A product past MAX_VARIANTS was cut short: its true size is unknown.
@@ -2584,9 +2584,11 @@ fn check_chance_searchers(
 }
 
 /// No searcher of a game turns on a technique the game gives nothing to work on
-/// ([`GameKind::idle_technique`]).
+/// ([`GameKind::idle_technique`]). The error points at the technique's key in the
+/// searcher's entry, where the fix is.
 fn check_idle_techniques(
     src: &Source,
+    doc: &ExperimentFile,
     game: &GameSpec,
     chosen: &[(SearcherVariant, LimitsSpec)],
 ) -> Result<(), SpecError> {
@@ -2597,7 +2599,15 @@ fn check_idle_techniques(
                 "searcher `{}` turns on `{key}`, and {why}: leave it off for this game",
                 v.label
             );
-            return Err(src.at(&game.game, "game", why));
+            let entry = doc
+                .searchers
+                .get_ref()
+                .iter()
+                .find(|s| *s.label.get_ref() == v.label);
+            return Err(match entry {
+                Some(spec) => src.at_key_of(&spec.label, key, why),
+                None => src.at(&game.game, "game", why),
+            });
         }
     }
     Ok(())
