@@ -21,32 +21,61 @@
 # `scripts/scaling-run.sh OUT scaling=520`). Past its budget in seconds, a Ctrl-C (SIGINT)
 # stops an experiment the way plylab documents, keeping every finished job and game, so the
 # pack always comes back. Back here, `plylab plot` draws the charts (README.md gives the
-# steps). PLYLAB names another binary than target/portable/plylab.
+# steps). PLYLAB names another binary than target/portable/plylab. OUT and PLYLAB are taken
+# from the directory the script is started in. Exit 0 when every run ended normally or at
+# its budget (130), 1 when one failed (the pack still comes back, its log saying which),
+# 2 for a bad argument, before anything runs.
 set -uo pipefail
-out=${1:?usage: scripts/scaling-run.sh OUT [NAME=BUDGET_S ...]}
+usage="usage: scripts/scaling-run.sh OUT [NAME=BUDGET_S ...]"
+refuse() {
+    echo "scaling-run.sh: $1" >&2
+    exit 2
+}
+[ $# -ge 1 ] || refuse "$usage"
+out=$(realpath -m -- "$1")
 shift
 runs=("$@")
 [ ${#runs[@]} -gt 0 ] || runs=(scaling=520 scaling_arena=230)
-cd "$(dirname "$0")/.."
-plylab=${PLYLAB:-target/portable/plylab}
-mkdir -p "$out"
+plylab=${PLYLAB:+$(realpath -m -- "$PLYLAB")}
+cd "$(dirname "$0")/.." || exit 2
+plylab=${plylab:-$PWD/target/portable/plylab}
+[ -x "$plylab" ] || refuse "no plylab binary at $plylab (build it with scripts/portable-binary.sh and carry target/portable, or set PLYLAB)"
+# Every argument is checked before anything runs: a typo found after an hour's run would
+# cost the loan.
+for spec in "${runs[@]}"; do
+    [ "$spec" = calibrate ] && continue
+    name=${spec%%=*}
+    budget=${spec#*=}
+    if [ "$name" = "$spec" ] || ! [[ "$budget" =~ ^[1-9][0-9]*$ ]]; then
+        refuse "\`$spec\`: give NAME=BUDGET_S (seconds, a whole number) or calibrate; $usage"
+    fi
+    [ -f "experiments/$name.toml" ] || refuse "\`$spec\`: there is no experiments/$name.toml"
+done
+mkdir -p "$out" || exit 2
 log="$out/log.txt"
+failed=0
 {
     date -u
     nproc
     lscpu
     free -g
 } >"$out/machine.txt" 2>&1
-# One row of calibrate.csv: "$@" run as $1 separate processes at once.
+# One row of calibrate.csv: "$@" run as $1 separate processes at once. A copy that fails
+# makes the row worthless: it is logged and the calibration stops.
 timed_copies() {
-    local copies=$1 start end pids=()
+    local copies=$1 start end pids=() pid
     shift
     start=$(date +%s.%N)
     for _ in $(seq "$copies"); do
-        "$plylab" "$@" >/dev/null 2>&1 &
+        "$plylab" "$@" >/dev/null 2>>"$out/calibrate/errors.txt" &
         pids+=($!)
     done
-    wait "${pids[@]}"
+    for pid in "${pids[@]}"; do
+        wait "$pid" || {
+            echo "calibrate: \`plylab $*\` failed (exit $?): see calibrate/errors.txt"
+            return 1
+        }
+    done
     end=$(date +%s.%N)
     awk -v cmd="$*" -v n="$copies" -v s="$start" -v e="$end" \
         'BEGIN { printf "\"%s\",%d,%.3f\n", cmd, n, e - s }' >>"$out/calibrate/calibrate.csv"
@@ -54,8 +83,7 @@ timed_copies() {
 
 # "$@" alone, then one copy per core.
 alone_and_together() {
-    timed_copies 1 "$@"
-    timed_copies "$(nproc)" "$@"
+    timed_copies 1 "$@" && timed_copies "$(nproc)" "$@"
 }
 
 calibrate() {
@@ -63,9 +91,9 @@ calibrate() {
     mkdir -p "$out/calibrate"
     echo "command,copies,wall_s" >"$out/calibrate/calibrate.csv"
     for _ in 1 2 3; do
-        alone_and_together perft chess start 6
-        alone_and_together search connect4 44 --algorithm uct --nodes 1000000
-        alone_and_together search chess "$fen" --algorithm uct --nodes 20000
+        alone_and_together perft chess start 6 &&
+            alone_and_together search connect4 44 --algorithm uct --nodes 1000000 &&
+            alone_and_together search chess "$fen" --algorithm uct --nodes 20000 || return 1
     done
     cat "$out/calibrate/calibrate.csv"
 }
@@ -77,16 +105,26 @@ for spec in "${runs[@]}"; do
     if [ "$name" = calibrate ]; then
         echo "== calibrate: the machine's own scaling" | tee -a "$log"
         calibrate 2>&1 | tee -a "$log"
+        [ "${PIPESTATUS[0]}" -eq 0 ] || failed=1
         names+=(calibrate)
         continue
     fi
     file=experiments/$name.toml
     echo "== $file: at most $budget s" | tee -a "$log"
-    timeout -s INT -k 30 "$budget" "$plylab" experiment "$file" --out "$out/$name" --no-plot 2>&1 |
+    timeout --preserve-status -s INT -k 30 "$budget" "$plylab" experiment "$file" --out "$out/$name" --no-plot 2>&1 |
         tee -a "$log" | grep -v '^progress:'
-    echo "== $file: exit ${PIPESTATUS[0]}" | tee -a "$log"
-    names+=("$name")
+    status=${PIPESTATUS[0]}
+    echo "== $file: exit $status" | tee -a "$log"
+    # 130: stopped at its budget by the SIGINT, every finished job kept.
+    [ "$status" -eq 0 ] || [ "$status" -eq 130 ] || failed=1
+    [ -d "$out/$name" ] && names+=("$name")
 done
-tar -czf "$out/scaling.tar.gz" -C "$out" machine.txt log.txt "${names[@]}" &&
+if tar -czf "$out/scaling.tar.gz" -C "$out" machine.txt log.txt "${names[@]}"; then
     (cd "$out" && rm -rf "${names[@]}")
+else
+    echo "scaling-run.sh: packing failed: the runs are left unpacked in $out" >&2
+    rm -f "$out/scaling.tar.gz"
+    failed=1
+fi
 ls -l "$out"
+exit "$failed"
