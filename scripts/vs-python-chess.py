@@ -35,6 +35,7 @@ import gzip
 import math
 import os
 import pathlib
+import shlex
 import shutil
 import subprocess
 import sys
@@ -211,12 +212,20 @@ def main():
     p.add_argument("--out", default="results/vs_python_chess")
     a = p.parse_args()
     if a.games < 2 or a.games % 2:
-        sys.exit("--games must be even and at least 2 (each opening twice)")
+        p.error("--games must be even and at least 2 (each opening twice)")
+    if a.nodes < 1 or a.jobs < 1:
+        p.error("--nodes and --jobs must be at least 1")
+    if not 0 <= a.skill <= 20:
+        p.error("--skill is Stockfish's Skill Level: 0 to 20")
     for program in (STOCKFISH, PLYLAB):
         if not pathlib.Path(program).exists():
             sys.exit(f"{program} is missing (apt-get install stockfish; cargo build --release)")
     out = (ROOT / a.out).resolve()
     if out.exists():
+        # Only an earlier run of this script is replaced: `--out results` must not take
+        # the committed results with it.
+        if any(out.iterdir()) and not (out / "uci.toml").is_file():
+            p.error(f"{out} exists and is not an earlier run of this script: choose another --out")
         shutil.rmtree(out)
     out.mkdir(parents=True)
     arena_file = out / "arena.toml"
@@ -279,7 +288,7 @@ def main():
     agree = abs(diff) <= 1.96 * se
     command = (
         f"python3 scripts/vs-python-chess.py --games {a.games} --nodes {a.nodes} "
-        f"--skill {a.skill} --jobs {a.jobs} --out {a.out}"
+        f"--skill {a.skill} --jobs {a.jobs} --out {shlex.quote(a.out)}"
     )
     lines = [
         "# plylab's arena against python-chess's engine driver",
