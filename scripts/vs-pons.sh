@@ -51,7 +51,8 @@ status=0
 # Pons's solver on set $1: "<seconds> <nodes>". His lines are `<moves> <score> <nodes>
 # <microseconds>`; the set's are `<moves> <score>`.
 run_pons() {
-    cut -d' ' -f1 "$1" | "$pons" > "$tmp/pons.out"
+    cut -d' ' -f1 "$1" | "$pons" > "$tmp/pons.out" \
+        || { echo "$name: Pons's solver $pons failed (exit $?)" >&2; exit 1; }
     local wrong
     wrong=$(paste -d' ' "$1" "$tmp/pons.out" | awk '$2 != $4 {n++} END {print n+0}')
     [ "$wrong" -eq 0 ] || { echo "$name: Pons's solver answers $wrong positions wrongly" >&2; status=1; }
@@ -78,7 +79,7 @@ echo "set,positions,pons_s,plylab_s,pons_nodes,plylab_nodes"
 for set in "$@"; do
     [ -r "$set" ] || { echo "$0: cannot read $set" >&2; exit 2; }
     name=$(basename "$set")
-    positions=$(grep -c . "$set")
+    positions=$(grep -c . "$set") || { echo "$0: $set has no positions" >&2; exit 2; }
     pons_s="" plylab_s=""
     for _ in $(seq "$rounds"); do
         # Not in a subshell: their failures set `status` (or exit) for the script.
