@@ -14,11 +14,20 @@
 # Usage: scripts/slurm-test.sh [PLYLAB_BINARY]   (default target/release/plylab, built if
 # missing). Keep the temporary directory with KEEP=1.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+# A binary given is taken from the directory the script is started in.
+PLYLAB=${1:+$(realpath -m -- "$1")}
+cd "$(dirname "$0")/.." || exit 1
 
 skip() { echo "slurm-test: SKIP: $*"; exit 0; }
 fail() { echo "slurm-test: FAIL: $*"; show_logs; exit 1; }
 say() { echo "slurm-test: $*"; }
+show_logs() {
+    [ -n "${TMP:-}" ] || return 0
+    for f in "$TMP"/slurmctld.log "$TMP"/slurmd.log "$TMP"/munged.log "$TMP"/results/logs/*; do
+        [ -s "$f" ] && { echo "--- $f (last lines)"; tail -n 15 "$f"; }
+    done
+    return 0
+}
 
 [ "$(id -u)" -eq 0 ] || skip "not root (installing Slurm and starting its daemons needs root)"
 
@@ -33,21 +42,18 @@ install_slurm() {
 }
 install_slurm
 
-PLYLAB=${1:-target/release/plylab}
-if [ ! -x "$PLYLAB" ]; then
-    say "building $PLYLAB"
-    cargo build --release --quiet || fail "cargo build --release"
+if [ -z "$PLYLAB" ]; then
+    PLYLAB=$PWD/target/release/plylab
+    if [ ! -x "$PLYLAB" ]; then
+        say "building $PLYLAB"
+        cargo build --release --quiet || fail "cargo build --release"
+    fi
 fi
-PLYLAB=$(realpath "$PLYLAB")
+# Checked before any daemon starts.
+[ -x "$PLYLAB" ] || fail "no plylab binary at $PLYLAB"
 
 TMP=$(mktemp -d /tmp/plylab-slurm.XXXXXX)
 PIDS=()
-show_logs() {
-    for f in "$TMP"/slurmctld.log "$TMP"/slurmd.log "$TMP"/munged.log "$TMP"/results/logs/*; do
-        [ -s "$f" ] && { echo "--- $f (last lines)"; tail -n 15 "$f"; }
-    done
-    return 0
-}
 cleanup() {
     if [ -n "${SLURM_CONF:-}" ] && [ -f "$SLURM_CONF" ]; then
         timeout 10 scancel --user=root >/dev/null 2>&1
