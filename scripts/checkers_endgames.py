@@ -10,10 +10,16 @@ import random
 import subprocess
 import sys
 
+if len(sys.argv) != 3:
+    sys.exit("usage: checkers_endgames.py PLYLAB TABLE.plytb > endgames4.txt")
 plylab, table = sys.argv[1], sys.argv[2]
 rng = random.Random(16)
 found = []
-while len(found) < 20:
+# The committed set took 166 draws: a table that never gives a long enough ending (a
+# wrong one) ends the script instead of looping forever.
+for _ in range(100_000):
+    if len(found) == 20:
+        break
     squares = rng.sample(range(1, 33), 4)
     pieces = {"B": [], "W": []}
     for sq in squares:
@@ -28,6 +34,9 @@ while len(found) < 20:
                          capture_output=True, text=True, check=True).stdout.split()
     if out[0] in ("win", "loss") and int(out[2]) >= 25:
         found.append("%s %d" % (fen, int(out[2]) * (1 if out[0] == "win" else -1)))
+if len(found) < 20:
+    sys.exit("found only %d positions decided in 25 plies or more: is %s a 4-piece table?"
+             % (len(found), table))
 print("# 4-piece checkers positions decided in 25 plies or more, with the database's signed")
 print("# distance in plies (scripts/checkers_endgames.py, seed 16).")
 print("\n".join(found))
