@@ -14,8 +14,9 @@
 #
 # Time: the files run on the 2-core development machine took about 80 minutes there in all
 # (each run.json's elapsed_s). The scaling files (scaling*.toml, and quiescence_tt.toml for
-# results/scaling_qtt) were run on lent 16-core machines with scripts/scaling-run.sh, one at
-# a time: results/scaling_summary.md names each one's command and machine. The default runs
+# results/scaling_qtt) were run on lent 16-core machines, most with scripts/scaling-run.sh,
+# one at a time (scaling_tables on the 2-core machine): results/scaling_summary.md names
+# each one's command and machine. The default runs
 # them too: here they take hours more (`plylab experiment FILE --dry-run` estimates each) and
 # their jobs with more threads than cores are `oversubscribed`, not what is committed, so on
 # a smaller machine name the other files instead.
@@ -78,7 +79,11 @@ done
 command_of() {
     case "$1" in
         learn_*) echo "$plylab learn experiments/$1.toml --restart --force --quiet" ;;
-        *) echo "$plylab experiment experiments/$1.toml --out results/$1 --force $(flags_of "$1")" ;;
+        *)
+            local flags
+            flags=$(flags_of "$1")
+            echo "$plylab experiment experiments/$1.toml --out results/$1 --force${flags:+ $flags}"
+            ;;
     esac
 }
 

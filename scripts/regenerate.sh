@@ -11,8 +11,8 @@
 #                                       experiments and matches (not the learning runs')
 set -euo pipefail
 cd "$(dirname "$0")/.."
-case "${1:-}" in
-    "" | --quick | --plots-only) ;;
+case "$#:${1:-}" in
+    0: | 1:--quick | 1:--plots-only) ;;
     *)
         echo "usage: $0 [--quick | --plots-only]" >&2
         exit 2
