@@ -121,8 +121,16 @@ pub fn read(path: &Path, cap: Cap) -> io::Result<Vec<u8>> {
 const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
 const FNV_PRIME: u64 = 0x0100_0000_01b3;
 
+/// FNV-1a, 64 bits (Fowler, Noll and Vo; IETF draft-eastlake-fnv): the fingerprints here,
+/// the databases' and books' load-time checksums, the learning checkpoints' hash.
+#[must_use]
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    fnv1a_from(FNV_OFFSET, bytes)
+}
+
 /// FNV-1a continued from the hash `hash` of the bytes before `bytes`.
-fn fnv1a_from(hash: u64, bytes: &[u8]) -> u64 {
+#[must_use]
+pub fn fnv1a_from(hash: u64, bytes: &[u8]) -> u64 {
     bytes
         .iter()
         .fold(hash, |h, &b| (h ^ u64::from(b)).wrapping_mul(FNV_PRIME))
@@ -152,7 +160,7 @@ pub fn fingerprint(path: &Path) -> io::Result<String> {
 /// those bytes: what stands for something that is not one file (a directory's listing).
 #[must_use]
 pub fn fingerprint_bytes(bytes: &[u8]) -> String {
-    format!("{:016x}", fnv1a_from(FNV_OFFSET, bytes))
+    format!("{:016x}", fnv1a(bytes))
 }
 
 /// Whether `output` names the file `input` (both existing, by their canonical paths): a

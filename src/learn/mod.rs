@@ -798,12 +798,6 @@ impl Checkpoint {
     }
 }
 
-fn fnv1a(text: &str) -> u64 {
-    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
-}
-
 fn bits(v: &[f64]) -> Vec<u64> {
     v.iter().map(|x| x.to_bits()).collect()
 }
@@ -991,7 +985,7 @@ impl<'a, G: LearnGame> Run<'a, G> {
                 .unwrap_or_default();
             text.push_str(&format!("\n{file} {print}"));
         }
-        fnv1a(&text)
+        crate::input::fnv1a(text.as_bytes())
     }
 
     /// The state after `done` epochs or batches, as a checkpoint of this file.

@@ -367,7 +367,7 @@ impl SearchBook {
 /// The file's checksum: FNV-1a over the header before the checksum field (magic, version,
 /// game, entry count), then the entries.
 fn checksum(header: &[u8], body: &[u8]) -> u64 {
-    use crate::knowledge::tablebase::{fnv1a, fnv1a_from};
+    use crate::input::{fnv1a, fnv1a_from};
     fnv1a_from(fnv1a(header), body)
 }
 

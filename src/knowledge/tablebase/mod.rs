@@ -30,6 +30,7 @@ use cozy_chess::{Board, Color, Piece};
 use crate::game::Game;
 use crate::games::checkers::Checkers;
 use crate::games::chess::Chess;
+use crate::input::{fnv1a, fnv1a_from};
 use crate::search::probe::{Exact, Probe};
 use board::{Extra, MAX_EXTRA, TbPos};
 use checkers::CheckersTable;
@@ -452,18 +453,6 @@ const fn piece_of(p: Extra) -> Piece {
         Extra::Knight => Piece::Knight,
         Extra::Pawn => Piece::Pawn,
     }
-}
-
-/// FNV-1a, 64 bits (Fowler, Noll and Vo; IETF draft-eastlake-fnv): the load-time checksum.
-pub(crate) fn fnv1a(bytes: &[u8]) -> u64 {
-    fnv1a_from(0xcbf2_9ce4_8422_2325, bytes)
-}
-
-/// FNV-1a continued from the hash `h` of the bytes before `bytes`.
-pub(crate) fn fnv1a_from(h: u64, bytes: &[u8]) -> u64 {
-    bytes.iter().fold(h, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
-    })
 }
 
 /// The database files `path` names: the file itself, or a directory's `*.plytb` files in
