@@ -173,10 +173,10 @@ struct RawFile {
     game: toml::Spanned<String>,
     features: toml::Spanned<i64>,
     weights: toml::Spanned<BTreeMap<String, toml::Spanned<f64>>>,
-    /// Free-form facts about how the weights were made (method, seed, data); not checked.
-    #[serde(default)]
-    #[allow(dead_code)]
-    learned: Option<toml::Table>,
+    /// Free-form facts about how the weights were made (method, seed, data): read as a table
+    /// and otherwise not checked, nor used.
+    #[serde(default, rename = "learned")]
+    _learned: Option<toml::Table>,
 }
 
 /// The 1-based line of byte `offset` in `text`.
