@@ -119,8 +119,8 @@ fn verification_finds_the_zugzwang_mates_that_plain_null_move_prunes() {
     // ZPTS.05 (mate in 4 by the quiet Qg7) and ZPTS.10 (mate in 3 by Qa7): each key move
     // leaves Black in zugzwang, where a pass would be Black's best reply, so a null-move
     // search at the node after it fails high for Black and cuts the mate off. Verified
-    // null move (Tabibi and Netanyahu 2002) trusts that fail-high only after a shallower
-    // search without the pass agrees, and finds the mate at the same depth as no null move.
+    // null move trusts that fail-high only after a shallower search without the pass
+    // agrees, and finds the mate at the same depth as no null move.
     let positions = test_set::read(GameKind::Chess, &data("zugzwang.epd"), None).unwrap();
     let null_move = |verify| SearchConfig {
         null_move: Some(NullMove {
@@ -203,7 +203,7 @@ fn mates_are_played_out_on_time_with_the_table_kept() {
             baseline: None,
             seed: 1,
         };
-        let rows = runner::execute(&job, "test");
+        let rows = runner::execute(&job);
         let last = rows.last().unwrap();
         assert_eq!(last.solved, Some(true), "{label}");
         // Searches at plies 0 (mate in 2), 1 (defence), 2 (mate in 1): then mate.
@@ -242,7 +242,7 @@ fn parallel_searchers_play_mates_out_with_their_own_table_kept() {
             baseline: None,
             seed: 1,
         };
-        runner::execute(&job, "test")
+        runner::execute(&job)
     };
     let outcome = |rows: &[plylab::lab::record::Row]| -> Vec<_> {
         rows.iter()

@@ -326,8 +326,10 @@ impl Reduction {
 pub struct NullMove {
     /// The depth reduction R.
     pub reduction: Reduction,
-    /// Verified null-move pruning (Tabibi and Netanyahu 2002): a null-move fail-high is only
-    /// trusted after a search R plies shallower without the null move fails high too.
+    /// Verified null move: a null-move fail-high is only trusted after a search of the node
+    /// R plies shallower without the null move fails high too (Stockfish's verification
+    /// search, after Tabibi and Netanyahu 2002; [`super::null_move`] says how theirs
+    /// differs).
     pub verify: bool,
 }
 

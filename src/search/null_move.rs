@@ -1,7 +1,12 @@
 //! Null-move pruning (seed 001): pass, search the reply R plies shallower with a null window
 //! at beta; if even a free move for the opponent fails high, the node very likely does too.
 //! Lossy: in zugzwang, where passing would be the best move, it prunes wrongly, which the
-//! optional verification search is meant to catch (Tabibi and Netanyahu 2002).
+//! optional verification is meant to catch: the cutoff is taken only if a null-window
+//! search of the node itself, R plies shallower and without the pass at this node, fails
+//! high too. This is the verification search engines such as Stockfish use; the idea of
+//! verifying is Tabibi and Netanyahu's ("Verified null-move pruning", ICGA Journal 25(3),
+//! 2002), whose own method instead goes on searching the node one ply shallower and
+//! re-searches at full depth when that finds a zugzwang.
 
 use crate::game::{Evaluator, Game, Score, score};
 
