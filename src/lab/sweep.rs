@@ -85,13 +85,13 @@ fn first_repeated<T: fmt::Display>(values: &[T]) -> Option<String> {
         .find(|v| !seen.insert(v.clone()))
 }
 
-/// The cartesian product of sweeps, built one field at a time: each variant carries the
-/// `key=value` assignments of the swept fields that made it, for labels and CSV columns.
 /// The most variants one product of sweeps may make. [`Variants::across`] stops multiplying
 /// one past it, so that a file with many long lists cannot exhaust memory before the
 /// caller sees `items.len() > MAX_VARIANTS` and refuses it.
 pub const MAX_VARIANTS: usize = 10_000;
 
+/// The cartesian product of sweeps, built one field at a time: each variant carries the
+/// `key=value` assignments of the swept fields that made it, for labels and CSV columns.
 #[derive(Clone, Debug)]
 pub struct Variants<S> {
     /// (the variant, its swept assignments)

@@ -1,12 +1,20 @@
 //! Searches, generic over [`Game`] and [`Evaluator`], statically dispatched inside.
 //!
 //! - [`minimax`]: negamax without pruning, the reference every exact configuration must match;
-//! - [`alphabeta`]: fail-soft alpha-beta, each technique a switch ([`Ordering`], the table);
+//! - [`alphabeta`]: fail-soft alpha-beta, each technique a named helper behind a switch;
+//!   [`lean`], the same node function for searches that leave its heavier switches off;
+//! - [`config`]: the algorithm, the technique switches and the limits;
 //! - [`ordering`]: the move-ordering switches (static hint, table move, killers, history,
-//!   seeded shuffle);
-//! - [`tt`]: the lock-free transposition table;
+//!   threats, seeded shuffle);
+//! - [`tt`]: the lock-free transposition table; [`probe`], the endgame-database hook;
+//! - techniques: [`quiescence`], [`null_move`], [`secondary`] (verifying the chosen move
+//!   deeper), [`solve`] (the exact-solver switches of Pons's connect-four ladder);
+//! - parallel searches: [`smp`] (lazy SMP, with [`busy`]'s deferral of busy moves) and
+//!   [`ybw`] (Young Brothers Wait);
+//! - [`expecti`]: expectiminimax and Ballard's Star1 and Star2 for games of chance;
+//! - [`mcts`]: Monte Carlo tree search (UCT, flat, root- and tree-parallel);
 //! - [`stats`]: the node counters;
-//! - this module: configuration, limits, and iterative deepening ([`Searcher::run`]).
+//! - this module: the [`Searcher`] and iterative deepening ([`Searcher::run`]).
 
 pub mod alphabeta;
 pub mod busy;
