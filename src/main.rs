@@ -13,7 +13,7 @@ use plylab::cluster::shard::{Shard, ShardRecord};
 use plylab::game::{Evaluator, Game, Score, Status, score};
 use plylab::games::random_tree::OracleOrder;
 use plylab::lab::runner::{GameTask, RunOptions, with_game};
-use plylab::lab::settings::{ChessEval, EvalChoice, NullMoveSetting, QuiescenceSetting};
+use plylab::lab::settings::{EvalChoice, EvalSetting, NullMoveSetting, QuiescenceSetting};
 use plylab::lab::spec::{GameKind, GamePosition, SearcherVariant};
 use plylab::lab::{bench, machine, perft, runner, spec, suite, test_set};
 use plylab::plot::{self, Format};
@@ -760,11 +760,11 @@ impl Techniques {
                 OracleName::Random => OracleOrder::Random,
             }),
             eval: match self.eval {
-                EvalName::Material => ChessEval::Material,
-                EvalName::Shannon => ChessEval::Shannon,
-                EvalName::Pst => ChessEval::Pst,
-                EvalName::Pubeval => ChessEval::Pubeval,
-                EvalName::Race => ChessEval::Race,
+                EvalName::Material => EvalSetting::Material,
+                EvalName::Shannon => EvalSetting::Shannon,
+                EvalName::Pst => EvalSetting::Pst,
+                EvalName::Pubeval => EvalSetting::Pubeval,
+                EvalName::Race => EvalSetting::Race,
             },
             mcts: match self.algorithm {
                 AlgorithmName::Uct => Some(MctsAlgorithm::Uct),
@@ -1069,9 +1069,9 @@ fn uci_searcher(args: &UciArgs) -> Result<SearcherVariant, String> {
             .map_err(|f| f.message)?;
     }
     let chess_eval = match searcher.eval {
-        ChessEval::Material | ChessEval::Shannon | ChessEval::Pst => true,
-        ChessEval::Linear(id) => id.kind() == plylab::games::linear::LinearKind::Chess,
-        ChessEval::Pubeval | ChessEval::Race => false,
+        EvalSetting::Material | EvalSetting::Shannon | EvalSetting::Pst => true,
+        EvalSetting::Linear(id) => id.kind() == plylab::games::linear::LinearKind::Chess,
+        EvalSetting::Pubeval | EvalSetting::Race => false,
     };
     if !chess_eval {
         return Err(format!(

@@ -61,7 +61,7 @@ use crate::game::{Evaluator, Game, Notation, Score, score};
 use crate::games::chess::{Chess, ChessMove, Color, Material, Pst, Shannon};
 use crate::knowledge::tablebase::Tablebases;
 use crate::knowledge::uci_options::{UciKnowledge, as_probe};
-use crate::lab::settings::ChessEval;
+use crate::lab::settings::EvalSetting;
 use crate::lab::spec::{self, GameKind, SearcherVariant};
 use crate::search::smp::{Shared, lazy_smp_observed};
 use crate::search::ybw::ybw_observed;
@@ -1067,13 +1067,13 @@ struct SearchJob {
 impl SearchJob {
     /// Searches with the chess evaluator `eval` and writes `bestmove` (even if the search
     /// panicked: then the first legal move, so that a GUI is never left waiting).
-    fn run(self, eval: ChessEval) {
+    fn run(self, eval: EvalSetting) {
         let searched = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match eval {
-            ChessEval::Material => self.search(&Material),
-            ChessEval::Shannon => self.search(&Shannon),
+            EvalSetting::Material => self.search(&Material),
+            EvalSetting::Shannon => self.search(&Shannon),
             // Backgammon's evaluations are not chess's: the default stands in.
-            ChessEval::Pst | ChessEval::Pubeval | ChessEval::Race => self.search(&Pst),
-            ChessEval::Linear(id) => match &id.get().chess {
+            EvalSetting::Pst | EvalSetting::Pubeval | EvalSetting::Race => self.search(&Pst),
+            EvalSetting::Linear(id) => match &id.get().chess {
                 Some(linear) => self.search(linear),
                 None => self.search(&Pst),
             },

@@ -194,9 +194,9 @@ fn jobs_to_rerun<'a>(jobs: &'a [Job], committed: &BTreeMap<Key, Vec<Record>>) ->
 }
 
 /// The rows `execute` gives for `job`, as the runner writes them.
-fn rerun(job: &Job, experiment: &str) -> Vec<Record> {
+fn rerun(job: &Job) -> Vec<Record> {
     let mut csv = csv::Writer::from_writer(Vec::new());
-    for row in execute(job, experiment) {
+    for row in execute(job) {
         csv.serialize(row).unwrap();
     }
     let text = csv.into_inner().unwrap();
@@ -254,7 +254,7 @@ fn committed_searches_are_reproduced_by_their_experiment_files() {
         );
         for job in jobs {
             checked += 1;
-            let found = differences(&committed[&key(job)], &rerun(job, &plan.name), search_value);
+            let found = differences(&committed[&key(job)], &rerun(job), search_value);
             if !found.is_empty() {
                 failures.push(format!(
                     "{} job {} ({} on {}): {}",

@@ -18,7 +18,7 @@ use super::guard;
 use super::machine::Spent;
 use super::progress::Progress;
 use super::record::{Row, SearcherRow, derived, link_scaling, mean_branching, nps, round4};
-use super::settings::{ChessEval, EvalChoice};
+use super::settings::{EvalChoice, EvalSetting};
 use super::spec::{GamePosition, Job, Plan};
 use crate::cluster::shard::ShardRecord;
 use crate::game::{Evaluator, Game, Neutral, Score, score};
@@ -668,8 +668,9 @@ impl<T: GameTask> PairTask for OneEvaluator<T> {
 }
 
 /// The one `match` on the game: picks the evaluators for `position` as `a` and `b` say and
-/// runs `task` with both. Every game but random trees (oracle or not) and chess (material,
-/// Shannon or PeSTO) has a single evaluator.
+/// runs `task` with both: the oracle or not on random trees; chess's material, Shannon or
+/// PeSTO; backgammon's pubeval or race; linear weights in chess, connect four, checkers,
+/// othello and backgammon. Tic-tac-toe and chance trees have a single evaluator.
 pub fn with_game_pair<T: PairTask>(
     position: &GamePosition,
     a: EvalChoice,
@@ -682,8 +683,8 @@ pub fn with_game_pair<T: PairTask>(
         GamePosition::Connect4(p) => {
             let to_set = |s| pons_score(p, s).unwrap_or(i32::MIN);
             // Linear weights (validated as connect four's when the file was read).
-            let linear = |c: EvalChoice| match c.chess {
-                ChessEval::Linear(id) => id.get().connect4.as_ref(),
+            let linear = |c: EvalChoice| match c.named {
+                EvalSetting::Linear(id) => id.get().connect4.as_ref(),
                 _ => None,
             };
             match (linear(a), linear(b)) {
@@ -696,8 +697,8 @@ pub fn with_game_pair<T: PairTask>(
         GamePosition::Othello(p) => {
             let to_set = |s| othello_discs(s).unwrap_or(i32::MIN);
             // Linear weights (validated as Othello's when the file was read).
-            let linear = |c: EvalChoice| match c.chess {
-                ChessEval::Linear(id) => id.get().othello.as_ref(),
+            let linear = |c: EvalChoice| match c.named {
+                EvalSetting::Linear(id) => id.get().othello.as_ref(),
                 _ => None,
             };
             let standard = &OthelloEval::STANDARD;
@@ -728,8 +729,8 @@ pub fn with_game_pair<T: PairTask>(
                 None => i32::MIN,
             };
             // Linear weights (validated as checkers' when the file was read).
-            let linear = |c: EvalChoice| match c.chess {
-                ChessEval::Linear(id) => id.get().checkers.as_ref(),
+            let linear = |c: EvalChoice| match c.named {
+                EvalSetting::Linear(id) => id.get().checkers.as_ref(),
                 _ => None,
             };
             match (linear(a), linear(b)) {
@@ -742,21 +743,21 @@ pub fn with_game_pair<T: PairTask>(
         GamePosition::ChanceTree(p) => task.run(p, &ChanceTreeValue, &ChanceTreeValue, &same),
         GamePosition::Backgammon(p) => {
             // Linear weights (validated as backgammon's when the file was read).
-            let linear = |c: EvalChoice| match c.chess {
-                ChessEval::Linear(id) => id.get().backgammon.as_ref(),
+            let linear = |c: EvalChoice| match c.named {
+                EvalSetting::Linear(id) => id.get().backgammon.as_ref(),
                 _ => None,
             };
             // The second evaluator, for a first one already chosen.
             macro_rules! second {
                 ($first:expr) => {
-                    match (linear(b), b.chess == ChessEval::Race) {
+                    match (linear(b), b.named == EvalSetting::Race) {
                         (Some(y), _) => task.run(p, $first, y, &same),
                         (None, true) => task.run(p, $first, &PipRace, &same),
                         (None, false) => task.run(p, $first, &Pubeval, &same),
                     }
                 };
             }
-            match (linear(a), a.chess == ChessEval::Race) {
+            match (linear(a), a.named == EvalSetting::Race) {
                 (Some(x), _) => second!(x),
                 (None, true) => second!(&PipRace),
                 (None, false) => second!(&Pubeval),
@@ -766,39 +767,38 @@ pub fn with_game_pair<T: PairTask>(
             // The second evaluator, for a first one already chosen.
             macro_rules! second {
                 ($first:expr) => {
-                    match b.chess {
-                        ChessEval::Material => task.run(p, $first, &Material, &same),
-                        ChessEval::Shannon => task.run(p, $first, &Shannon, &same),
+                    match b.named {
+                        EvalSetting::Material => task.run(p, $first, &Material, &same),
+                        EvalSetting::Shannon => task.run(p, $first, &Shannon, &same),
                         // Linear weights of another game are refused when files are
                         // validated; PeSTO stands in for them as for backgammon's.
-                        ChessEval::Linear(id) => match &id.get().chess {
+                        EvalSetting::Linear(id) => match &id.get().chess {
                             Some(linear) => task.run(p, $first, linear, &same),
                             None => task.run(p, $first, &Pst, &same),
                         },
-                        ChessEval::Pst | ChessEval::Pubeval | ChessEval::Race => {
+                        EvalSetting::Pst | EvalSetting::Pubeval | EvalSetting::Race => {
                             task.run(p, $first, &Pst, &same)
                         }
                     }
                 };
             }
-            match a.chess {
-                ChessEval::Material => second!(&Material),
-                ChessEval::Shannon => second!(&Shannon),
+            match a.named {
+                EvalSetting::Material => second!(&Material),
+                EvalSetting::Shannon => second!(&Shannon),
                 // Backgammon's evaluations are refused on chess when files are validated.
-                ChessEval::Linear(id) => match &id.get().chess {
+                EvalSetting::Linear(id) => match &id.get().chess {
                     Some(linear) => second!(linear),
                     None => second!(&Pst),
                 },
-                ChessEval::Pst | ChessEval::Pubeval | ChessEval::Race => second!(&Pst),
+                EvalSetting::Pst | EvalSetting::Pubeval | EvalSetting::Race => second!(&Pst),
             }
         }
     }
 }
 
-/// Runs one job and returns its rows. (`_experiment` is not recorded on them: the
-/// experiment's name is in run.json.)
+/// Runs one job and returns its rows.
 #[must_use]
-pub fn execute(job: &Job, _experiment: &str) -> Vec<Row> {
+pub fn execute(job: &Job) -> Vec<Row> {
     execute_with_table(job, None)
 }
 

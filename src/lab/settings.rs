@@ -8,12 +8,14 @@ use serde::de::{self, Deserializer, Visitor};
 use crate::search::mcts::MctsAlgorithm;
 use crate::search::{Algorithm, NullMove, Quiescence, Reduction};
 
-/// `eval`: the chess evaluation (other games have one evaluator each and ignore it), or
-/// `"linear:<weights file>"`, a linear evaluation of chess, connect four, checkers, othello
-/// or backgammon with the weights in that file (`crate::games::linear`; the path is
-/// relative to the working directory).
+/// `eval`: a named evaluation, chess's (`material`, `shannon`, `pst`) or backgammon's
+/// (`pubeval`, `race`), or `"linear:<weights file>"`, a linear evaluation of chess, connect
+/// four, checkers, othello or backgammon with the weights in that file
+/// (`crate::games::linear`; the path is relative to the working directory). Tic-tac-toe and
+/// the synthetic trees have one evaluator each and take none; spec.rs refuses a name that
+/// is not the game's.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum ChessEval {
+pub enum EvalSetting {
     /// Material only: 1, 3, 3, 5, 9 pawns.
     Material,
     /// Shannon's 1950 evaluation: material, pawn structure, mobility (seed 004).
@@ -25,11 +27,11 @@ pub enum ChessEval {
     Pubeval,
     /// Backgammon: the pip-count race evaluation (Keith counts once contact is over).
     Race,
-    /// A linear evaluation with weights from a file (chess or connect four).
+    /// A linear evaluation with weights from a file, of the game the file names.
     Linear(crate::games::linear::LinearId),
 }
 
-impl<'de> serde::Deserialize<'de> for ChessEval {
+impl<'de> serde::Deserialize<'de> for EvalSetting {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         const NAMES: &[&str] = &[
             "material",
@@ -56,7 +58,7 @@ impl<'de> serde::Deserialize<'de> for ChessEval {
     }
 }
 
-impl fmt::Display for ChessEval {
+impl fmt::Display for EvalSetting {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
             Self::Material => "material",
@@ -128,14 +130,14 @@ impl fmt::Display for AlgorithmSetting {
     }
 }
 
-/// How a job's evaluator is chosen: the oracle on random trees (seeded), a named evaluation
-/// in chess; every other game has one evaluator.
+/// How a job's evaluator is chosen: the oracle on random trees (seeded), or the `eval` of
+/// the searcher (a named or a linear evaluation) in the games that have several.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct EvalChoice {
     /// Random trees: order by the oracle.
     pub oracle: Option<crate::games::random_tree::OracleOrder>,
-    /// Chess: which evaluation.
-    pub chess: ChessEval,
+    /// Which evaluation, where the game has several (its default where not chosen).
+    pub named: EvalSetting,
     /// Seed of the oracle's random choices.
     pub seed: u64,
 }

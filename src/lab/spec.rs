@@ -13,7 +13,7 @@ use toml::Spanned;
 
 use super::answer::Answer;
 use super::settings::{
-    AlgorithmSetting, ChessEval, EvalChoice, NullMoveSetting, QuiescenceSetting,
+    AlgorithmSetting, EvalChoice, EvalSetting, NullMoveSetting, QuiescenceSetting,
 };
 use super::sweep::{Sweep, Variants};
 use crate::game::{Game, Notation, ParseError, Status};
@@ -320,7 +320,7 @@ pub struct SearcherSpec {
     /// Chess: `material`, `shannon` or `pst` (default); backgammon: `pubeval` (default) or
     /// `race`; either, and connect four, checkers and othello: `linear:<weights file>` of
     /// the game. Any other is refused (`check_eval`).
-    pub eval: Option<Spanned<Sweep<ChessEval>>>,
+    pub eval: Option<Spanned<Sweep<EvalSetting>>>,
     /// Quiescence search: "off" (default), "unlimited" or its deepest ply.
     pub quiescence: Option<Sweep<QuiescenceSetting>>,
     /// Also search checking moves in the first quiescence ply.
@@ -558,7 +558,7 @@ pub struct SearcherVariant {
     /// The oracle order on random trees.
     pub oracle: Option<OracleOrder>,
     /// The chess evaluation.
-    pub eval: ChessEval,
+    pub eval: EvalSetting,
     /// A Monte Carlo search instead of the alpha-beta family one in `config` (which then
     /// only gives the threads and the seed).
     pub mcts: Option<MctsAlgorithm>,
@@ -580,7 +580,7 @@ impl SearcherVariant {
             swept: String::new(),
             config,
             oracle: None,
-            eval: ChessEval::default(),
+            eval: EvalSetting::default(),
             mcts: None,
             mcts_config: MctsConfig::default(),
             exclusive: false,
@@ -625,7 +625,7 @@ impl SearcherVariant {
         if let Some(o) = self.oracle {
             s.push_str(&format!(" oracle={o}"));
         }
-        if self.eval != ChessEval::default() {
+        if self.eval != EvalSetting::default() {
             s.push_str(&format!(" eval={}", self.eval));
         }
         s.push_str(&technique_label(c));
@@ -639,7 +639,7 @@ impl SearcherVariant {
     #[must_use]
     pub fn input_files(&self) -> Vec<String> {
         let mut files = Vec::new();
-        if let ChessEval::Linear(id) = self.eval {
+        if let EvalSetting::Linear(id) = self.eval {
             files.push(id.get().path.clone());
         }
         let knowledge = [
@@ -717,7 +717,7 @@ impl SearcherVariant {
     pub fn eval_choice(&self, seed: u64) -> EvalChoice {
         EvalChoice {
             oracle: self.oracle,
-            chess: self.eval,
+            named: self.eval,
             seed,
         }
     }
@@ -2616,12 +2616,12 @@ fn check_idle_techniques(
 /// Whether `eval` is one of `kind`'s evaluations: chess's three and backgammon's two by
 /// name, and linear weights of the game (`crate::games::linear`); the other games have one
 /// evaluator each and no `eval` to choose.
-fn game_has_eval(kind: GameKind, eval: ChessEval) -> bool {
+fn game_has_eval(kind: GameKind, eval: EvalSetting) -> bool {
     use crate::games::linear::LinearKind;
     match eval {
-        ChessEval::Material | ChessEval::Shannon | ChessEval::Pst => kind == GameKind::Chess,
-        ChessEval::Pubeval | ChessEval::Race => kind == GameKind::Backgammon,
-        ChessEval::Linear(id) => match kind {
+        EvalSetting::Material | EvalSetting::Shannon | EvalSetting::Pst => kind == GameKind::Chess,
+        EvalSetting::Pubeval | EvalSetting::Race => kind == GameKind::Backgammon,
+        EvalSetting::Linear(id) => match kind {
             GameKind::Chess => id.kind() == LinearKind::Chess,
             GameKind::Connect4 => id.kind() == LinearKind::Connect4,
             GameKind::Checkers => id.kind() == LinearKind::Checkers,
