@@ -42,6 +42,20 @@ pub fn replace<T>(
     written
 }
 
+/// Whether [`replace`] could write `path`: creates and removes the temporary file it
+/// would write beside it. A command whose work takes minutes checks this before the work,
+/// so that an unwritable place is told at once (bad input) rather than after the work.
+///
+/// # Errors
+/// Why the file cannot be created (permissions, a read-only file system).
+pub fn check_writable(path: &Path) -> io::Result<()> {
+    let mut probe = path.as_os_str().to_owned();
+    probe.push(format!(".{}.tmp", std::process::id()));
+    let probe = PathBuf::from(probe);
+    File::create(&probe)?;
+    std::fs::remove_file(&probe)
+}
+
 /// Removes the temporary files of `path` that writers no longer running left behind (a
 /// process killed outright, `kill -9`, while it wrote): `<path>.<pid>.tmp` whose process
 /// is gone. Those of running processes are theirs to rename.

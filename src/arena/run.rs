@@ -25,9 +25,10 @@ use crate::lab::machine::{
     Described, RunInfo, child_cpu_seconds, commits_continuing, cpu_seconds, recorded_run, run_info,
     write_info,
 };
+use crate::lab::progress::Progress;
 use crate::lab::runner::{
-    RunError, RunOptions, check_same_shard, csv_err, ends_with_line_end, io, progress_bar,
-    readable_records, record_time_so_far, resumable_csv, tables_fit,
+    RunError, RunOptions, check_same_shard, csv_err, ends_with_line_end, io, readable_records,
+    record_time_so_far, resumable_csv, tables_fit,
 };
 use crate::lab::spec::GameKind;
 
@@ -158,7 +159,7 @@ pub fn run_games(
         &schedule,
         shard.is_none(),
     )?);
-    let progress = progress_bar(options.progress, pending.len(), "games");
+    let progress = Progress::new(options.progress, pending.len(), "games");
     let next = AtomicUsize::new(0);
     // When run.json last recorded the time so far (none yet).
     let recorded: Mutex<Option<Instant>> = Mutex::new(None);
@@ -194,20 +195,17 @@ pub fn run_games(
                         );
                     });
                 }
-                progress.set_message(format!(
-                    "{} vs {}: {}",
-                    row.first,
-                    row.second,
-                    row.winner.result()
-                ));
+                let played = format!("{} vs {}: {}", row.first, row.second, row.winner.result());
                 lock(&state).add(plan, row)?;
                 record_time_so_far(&recorded, || {
                     let so_far = started.elapsed().as_secs_f64();
                     let running = engines.running_cpu_seconds();
                     write_info(&earlier.so_far(&what, concurrency, so_far, running), &out)
                 })?;
+                progress.finished(&played);
+            } else {
+                progress.finished("a game of a pairing the SPRT has decided, not played");
             }
-            progress.inc(1);
         }
     };
     let pool = rayon::ThreadPoolBuilder::new()
@@ -216,7 +214,7 @@ pub fn run_games(
         .map_err(|_| RunError::Pool(concurrency))?;
     let results: Vec<Result<(), RunError>> = pool.broadcast(|_| worker());
     let interrupted = options.progress && interrupt::requested();
-    progress.finish_and_clear();
+    progress.finish();
     // The engines quit and are reaped here, so that their CPU time counts in summary.md's
     // (getrusage's children).
     drop(engines);

@@ -32,6 +32,8 @@ pub struct Progress {
 struct Plain {
     started: Instant,
     done: usize,
+    /// Items finished before this run (a resumed one): not counted in the rate.
+    earlier: usize,
     last_line: Option<Instant>,
 }
 
@@ -47,6 +49,7 @@ impl Progress {
                 Mutex::new(Plain {
                     started: Instant::now(),
                     done: 0,
+                    earlier: 0,
                     last_line: None,
                 })
             }),
@@ -59,13 +62,44 @@ impl Progress {
     pub fn finished(&self, what: &str) {
         self.bar.set_message(what.to_owned());
         self.bar.inc(1);
+        self.plain_line_if_due(|done| done + 1, what);
+    }
+
+    /// `done` items were finished before this run (a resumed one), and are not counted in
+    /// the rate that gives the time left.
+    pub fn resume_at(&self, done: usize) {
+        self.bar.set_position(done as u64);
+        if let Some(plain) = &self.plain {
+            let mut p = plain
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            (p.done, p.earlier) = (done, done);
+        }
+    }
+
+    /// `done` items finished in all (work that advances in batches: self-play games, a
+    /// learning run's epochs); `what` names the last.
+    pub fn set_done(&self, done: usize, what: &str) {
+        self.bar.set_message(what.to_owned());
+        self.bar.set_position(done as u64);
+        self.plain_line_if_due(|_| done, what);
+    }
+
+    /// Runs `f` (which writes to stderr) with the bar out of the way.
+    pub fn suspend<R>(&self, f: impl FnOnce() -> R) -> R {
+        self.bar.suspend(f)
+    }
+
+    /// Without a terminal: the count of finished items moved by `advance`, and a plain line
+    /// for the first, the last, and at most one every [`PLAIN_INTERVAL_S`] seconds.
+    fn plain_line_if_due(&self, advance: impl FnOnce(usize) -> usize, what: &str) {
         let Some(plain) = &self.plain else {
             return;
         };
         let mut p = plain
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        p.done += 1;
+        p.done = advance(p.done);
         let now = Instant::now();
         let due = p
             .last_line
@@ -74,7 +108,7 @@ impl Progress {
             p.last_line = Some(now);
             eprintln!(
                 "{}",
-                plain_line(p.done, self.total, self.unit, p.started, what)
+                plain_line(p.done, p.earlier, self.total, self.unit, p.started, what)
             );
         }
     }
@@ -85,13 +119,21 @@ impl Progress {
     }
 }
 
-/// `progress: 12/40 jobs, 4.2 s elapsed, ETA 9.8 s (last: WHAT)`.
-fn plain_line(done: usize, total: usize, unit: &str, started: Instant, what: &str) -> String {
+/// `progress: 12/40 jobs, 4.2 s elapsed, ETA 9.8 s (last: WHAT)`, the time left at the rate
+/// of the items finished since `earlier`.
+fn plain_line(
+    done: usize,
+    earlier: usize,
+    total: usize,
+    unit: &str,
+    started: Instant,
+    what: &str,
+) -> String {
     let elapsed = started.elapsed().as_secs_f64();
-    let eta = if done == 0 {
+    let eta = if done <= earlier {
         "unknown".to_owned()
     } else {
-        duration(elapsed / done as f64 * (total - done) as f64)
+        duration(elapsed / (done - earlier) as f64 * total.saturating_sub(done) as f64)
     };
     format!(
         "progress: {done}/{total} {unit}, {} elapsed, ETA {eta} (last: {what})",
@@ -130,9 +172,12 @@ mod tests {
     #[test]
     fn a_plain_line_has_done_total_and_an_eta() {
         let started = Instant::now();
-        let line = plain_line(1, 4, "jobs", started, "ab on start");
+        let line = plain_line(1, 0, 4, "jobs", started, "ab on start");
         assert!(line.starts_with("progress: 1/4 jobs, "), "{line}");
         assert!(line.contains("ETA "), "{line}");
         assert!(line.ends_with("(last: ab on start)"), "{line}");
+        // A resumed run's earlier items give no rate.
+        let line = plain_line(3, 3, 4, "games", started, "x");
+        assert!(line.contains("ETA unknown"), "{line}");
     }
 }

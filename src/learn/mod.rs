@@ -34,6 +34,7 @@ use crate::games::connect4::Connect4;
 use crate::games::linear::{self, LinearKind, Weights};
 use crate::games::othello::Othello;
 use crate::interrupt;
+use crate::lab::progress::Progress;
 use crate::rng::mix;
 use crate::search::{Ordering, Quiescence, SearchConfig};
 use selfplay::{PlayedGame, SelfPlay, play_game, read_arena_games};
@@ -870,6 +871,14 @@ impl<'a, G: LearnGame> Run<'a, G> {
                     dir.display()
                 ))
             })?;
+            crate::output::check_writable(&dir.join(format!("{}.toml", spec.name))).map_err(
+                |e| {
+                    LearnError::BadInput(format!(
+                        "cannot write in the directory {}: {e} (choose another {flag})",
+                        dir.display()
+                    ))
+                },
+            )?;
         }
         let mut run = Self {
             spec,
@@ -924,8 +933,12 @@ impl<'a, G: LearnGame> Run<'a, G> {
         crate::output::replace_bytes(&path, text.as_bytes()).map_err(io_err(&path))
     }
 
-    fn bar(&self, len: usize, unit: &str) -> indicatif::ProgressBar {
-        crate::lab::runner::progress_bar(self.options.progress, len, unit)
+    /// Progress over `len` items called `unit`, of which `done` were finished before this
+    /// run: a bar on a terminal, plain `progress:` lines elsewhere.
+    fn progress(&self, len: usize, unit: &'static str, done: usize) -> Progress {
+        let progress = Progress::new(self.options.progress, len, unit);
+        progress.resume_at(done);
+        progress
     }
 
     /// A bad value at `key` of the learning file.
@@ -1074,8 +1087,7 @@ impl<'a, G: LearnGame> Run<'a, G> {
             let _ = writeln!(file_text, "{} {}", g.result, g.moves.join(" "));
         }
         let eval = G::evaluator(&self.start);
-        let bar = self.bar(sp.games, "self-play games");
-        bar.set_position(games.len() as u64);
+        let bar = self.progress(sp.games, "self-play games", games.len());
         let step = 4 * self.spec.threads;
         while games.len() < sp.games {
             let from = games.len();
@@ -1091,7 +1103,7 @@ impl<'a, G: LearnGame> Run<'a, G> {
             crate::output::replace_bytes(&path, file_text.as_bytes()).map_err(io_err(&path))?;
             self.record_seconds()?;
             games.extend(batch);
-            bar.set_position(games.len() as u64);
+            bar.set_done(games.len(), "a batch of games played");
             if games.len() < sp.games && interrupt::requested() {
                 return Err(LearnError::Interrupted(format!(
                     "interrupted: {} of {} self-play games played, kept in {}",
@@ -1101,7 +1113,7 @@ impl<'a, G: LearnGame> Run<'a, G> {
                 )));
             }
         }
-        bar.finish_and_clear();
+        bar.finish();
         Ok(games)
     }
 
@@ -1196,20 +1208,22 @@ impl<'a, G: LearnGame> Run<'a, G> {
         if curve.is_empty() {
             measure(&w, &mut curve, 0);
         }
-        let bar = self.bar(t.epochs as usize, "epochs");
-        bar.set_position(u64::from(done));
+        let bar = self.progress(t.epochs as usize, "epochs", done as usize);
         for epoch in done + 1..=t.epochs {
             let (_, g) = texel::loss_and_gradient(&train, &w, k, true);
             adam.step(&mut w, &g, &self.frozen);
             measure(&w, &mut curve, epoch);
-            bar.set_position(u64::from(epoch));
+            bar.set_done(
+                epoch as usize,
+                &format!("training loss {:.6}", curve[curve.len() - 1].train),
+            );
             let stop = self.stop_at(epoch, t.epochs);
             if (epoch % t.checkpoint_every == 0 && epoch < t.epochs) || stop.is_some() {
                 let c = self.checkpoint(epoch, &w, &adam, k, &curve, 0);
                 self.save_checkpoint(&c, stop, t.epochs, "epochs")?;
             }
         }
-        bar.finish_and_clear();
+        bar.finish();
         let facts = format!(
             "{} games, {} quiet training positions, {} held out; K = {k:.4}; {} epochs of Adam (step {})",
             games.len(),
@@ -1273,8 +1287,7 @@ impl<'a, G: LearnGame> Run<'a, G> {
         }
         let held_loss = |w: &[f64]| texel::loss_and_gradient(&held_out, w, t.k, false).0;
         let start_loss = held_loss(&self.start);
-        let bar = self.bar(sp.games, "self-play games");
-        bar.set_position((done * t.batch).min(sp.games) as u64);
+        let bar = self.progress(sp.games, "self-play games", (done * t.batch).min(sp.games));
         for b in done..batches {
             let eval = G::evaluator(&w);
             let range = b * t.batch..((b + 1) * t.batch).min(sp.games);
@@ -1302,7 +1315,11 @@ impl<'a, G: LearnGame> Run<'a, G> {
                 train: sq / count.max(1) as f64,
                 validation: Some(held_loss(&w)),
             });
-            bar.set_position(((b + 1) * t.batch).min(sp.games) as u64);
+            let held = curve[curve.len() - 1].validation.unwrap_or(f64::NAN);
+            bar.set_done(
+                ((b + 1) * t.batch).min(sp.games),
+                &format!("held-out loss {held:.6}"),
+            );
             let done = (b + 1) as u32;
             let stop = self.stop_at(done, total);
             if b + 1 < batches || stop.is_some() {
@@ -1310,7 +1327,7 @@ impl<'a, G: LearnGame> Run<'a, G> {
                 self.save_checkpoint(&c, stop, total, "batches")?;
             }
         }
-        bar.finish_and_clear();
+        bar.finish();
         let facts = format!(
             "{} self-play games at depth {} in batches of {}, {decisive} of them decisive; λ = {}{}, K = {}, Adam step {}; held out: {} quiet positions of {held_games} games of the starting weights, loss {start_loss:.6} before learning",
             sp.games,
