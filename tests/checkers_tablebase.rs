@@ -171,7 +171,7 @@ fn build_probe_and_damaged_files_on_the_command_line() {
     assert!(stdout.contains("6972"), "{stdout}");
     let (code, stdout, _) = plylab(&["tablebase", "probe", path, "B:W:BK1"]);
     assert_eq!(code, 0);
-    assert_eq!(stdout.trim(), "win in 1 plies");
+    assert_eq!(stdout.trim(), "win in 1 ply");
     // Three pieces are not in a table of up to two: refused, naming what it holds.
     let (code, _, stderr) = plylab(&["tablebase", "probe", path, "B:W5,6:BK1"]);
     assert_eq!(code, 2, "{stderr}");

@@ -40,14 +40,20 @@ impl From<TablebaseError> for CommandError {
 }
 
 /// Makes the folder `out` is to be written in, as `experiment --out` makes its own, so that
-/// `--out experiments/data/tablebase/KQK.plytb` works on a fresh clone.
+/// `--out experiments/data/tablebase/KQK.plytb` works on a fresh clone, and checks that the
+/// file can be written there: before the build, not after it.
 fn create_parent(out: &Path) -> Result<(), CommandError> {
-    match out.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => std::fs::create_dir_all(dir).map_err(|e| {
+    if let Some(dir) = out.parent().filter(|dir| !dir.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|e| {
             CommandError::BadInput(format!("cannot make the folder {}: {e}", dir.display()))
-        }),
-        _ => Ok(()),
+        })?;
     }
+    crate::output::check_writable(out).map_err(|e| {
+        CommandError::BadInput(format!(
+            "cannot write {}: {e}: choose another --out",
+            out.display()
+        ))
+    })
 }
 
 /// Refuses a database or book `--out` that is there and is not a regular file (a directory,
@@ -220,13 +226,31 @@ pub fn probe_tablebase(file: &Path, fen: &str) -> Result<(), CommandError> {
             )));
         }
         Some(Exact::Draw) => "draw".to_string(),
-        Some(Exact::Win(d)) if chess => format!("win, mate in {d} plies ({} moves)", d.div_ceil(2)),
-        Some(Exact::Win(d)) => format!("win in {d} plies"),
-        Some(Exact::Loss(d)) if chess => format!("loss, mated in {d} plies"),
-        Some(Exact::Loss(d)) => format!("loss in {d} plies"),
+        Some(Exact::Win(d)) if chess => format!("win, mate in {}", plies_and_moves(d)),
+        Some(Exact::Win(d)) => format!("win in {}", count(d, "ply", "plies")),
+        Some(Exact::Loss(0)) if chess => "loss, mated now".to_string(),
+        Some(Exact::Loss(0)) => "loss now (no move to play)".to_string(),
+        Some(Exact::Loss(d)) if chess => format!("loss, mated in {}", plies_and_moves(d)),
+        Some(Exact::Loss(d)) => format!("loss in {}", count(d, "ply", "plies")),
     };
     crate::say!("{text}");
     Ok(())
+}
+
+/// `13 plies (7 moves)`: a chess mate's distance, and the side's own moves to it (a mate
+/// in 13 plies is the winner's 7th move; mated in 16 plies, the loser's 8th).
+fn plies_and_moves(plies: u32) -> String {
+    let moves = plies.div_ceil(2);
+    format!(
+        "{} ({})",
+        count(plies, "ply", "plies"),
+        count(moves, "move", "moves")
+    )
+}
+
+/// `1 ply`, `2 plies`.
+fn count(n: u32, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 impl From<super::book::BookError> for CommandError {
@@ -329,18 +353,18 @@ pub fn build_connect4_book(
     let params = connect4_book_params(positions, depth, omega);
     create_parent(out)?;
     let started = std::time::Instant::now();
-    let bar = ProgressBar::new(positions as u64);
+    let bar = crate::lab::progress::Progress::new(true, positions, "positions expanded");
     // Ctrl-C ends the build after the position being expanded, and the book of those
     // expanded is written: a long build loses nothing finished.
     let mut expanded = 0;
     // Held until the book is written: a Ctrl-C while it is saved waits for the save.
     let _catching = interrupt::Catching::new(true);
     let book = super::book::doe::build_doe(&root, &CentreFirst, &params, &mut |n| {
-        bar.set_position(n as u64);
+        bar.set_done(n, "drop-out expansion");
         expanded = n;
         !interrupt::requested()
     });
-    bar.finish_and_clear();
+    bar.finish();
     // Not expected once the start is ongoing and a position is expanded; never write one.
     if book.entries().is_empty() {
         return Err(CommandError::Failed(
