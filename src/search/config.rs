@@ -177,7 +177,7 @@ pub struct SearchConfig {
     /// Search threads (lazy SMP and Young Brothers Wait only; 1 otherwise).
     pub threads: usize,
     /// Young Brothers Wait: a node at least this many plies from the horizon may hand its
-    /// younger brothers to idle threads (default [`super::ybw::SPLIT_DEPTH`]; at least 1).
+    /// younger brothers to idle threads (default [`SPLIT_DEPTH`]; at least 1).
     pub split_plies: u32,
     /// Lazy SMP: the depths the helper threads search.
     pub helper_depths: HelperDepths,
@@ -201,7 +201,7 @@ pub struct SearchConfig {
     /// The exact-solver switches of Pons's connect-four ladder (immediate wins, the score
     /// window, the score grain, null-window deepening on the score, anticipation, the weak
     /// solver, upper-bound-only tables), all off by default ([`super::solve`]).
-    pub solve: super::solve::SolveSwitches,
+    pub solve: SolveSwitches,
 }
 
 impl Default for SearchConfig {
@@ -219,14 +219,14 @@ impl Default for SearchConfig {
             etc: false,
             aspiration: None,
             threads: 1,
-            split_plies: super::ybw::SPLIT_DEPTH,
+            split_plies: SPLIT_DEPTH,
             helper_depths: HelperDepths::Alternate,
             main_depths: MainDepths::Every,
             tt_mate_adjust: true,
             tt_fractional: false,
             endgame_solver: None,
             secondary: None,
-            solve: super::solve::SolveSwitches::default(),
+            solve: SolveSwitches::default(),
         }
     }
 }
@@ -338,4 +338,81 @@ pub struct NullMove {
 pub struct Extensions {
     /// Added to the depth of a move that gives check.
     pub check: i32,
+}
+
+/// The default least remaining depth, in plies, of a node whose younger brothers may go to
+/// other threads ([`SearchConfig::split_plies`]). Shallower subtrees are too small to pay
+/// for waking a thread and copying the node (Stockfish 1.x-6 used 4 plies, its
+/// `MinimumSplitDepth`; Crafty about the same). Right for chess; connect four's nodes are so
+/// cheap that 16 threads want 8 (results/scaling_summary.md).
+pub const SPLIT_DEPTH: u32 = 4;
+
+/// The exact-solver switches of Pons's connect-four ladder ([`super::solve`], where they act;
+/// the parts are his blog's); the default changes nothing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SolveSwitches {
+    /// Score a node whose side to move wins at once without expanding it (part 3).
+    pub win_check: bool,
+    /// Narrow the window to the scores still possible, and by the table's bound (part 4).
+    pub score_window: bool,
+    /// Decisive scores count the end of the game in units of this many plies (Pons: 2).
+    pub score_grain: u8,
+    /// Find the root value by null-window searches on the score (part 8).
+    pub mtd: bool,
+    /// Generate only moves that do not lose at once (part 9); implies the win check.
+    pub anticipate: bool,
+    /// The weak solver: the root window is (−1, 1), only the result's sign is exact.
+    pub weak: bool,
+    /// Store lower bounds (and exact values) beside upper bounds in the table (part 12).
+    pub tt_lower_bounds: bool,
+    /// The compact table with partial keys (part 11) instead of four-entry buckets.
+    pub tt_compact: bool,
+}
+
+impl Default for SolveSwitches {
+    fn default() -> Self {
+        Self {
+            win_check: false,
+            score_window: false,
+            score_grain: 1,
+            mtd: false,
+            anticipate: false,
+            weak: false,
+            tt_lower_bounds: true,
+            tt_compact: false,
+        }
+    }
+}
+
+impl SolveSwitches {
+    /// The switches that differ from the default, as `key=value` words for labels.
+    #[must_use]
+    pub fn words(&self) -> Vec<String> {
+        let flags = [
+            (self.win_check, "win_check"),
+            (self.score_window, "score_window"),
+            (self.mtd, "mtd"),
+            (self.anticipate, "anticipate"),
+            (self.weak, "weak"),
+            (self.tt_compact, "tt_compact"),
+        ];
+        let mut words: Vec<String> = flags
+            .iter()
+            .filter(|(on, _)| *on)
+            .map(|(_, name)| (*name).to_string())
+            .collect();
+        if self.score_grain != 1 {
+            words.push(format!("score_grain={}", self.score_grain));
+        }
+        if !self.tt_lower_bounds {
+            words.push("tt_lower_bounds=false".into());
+        }
+        words
+    }
+
+    /// Whether nodes look for an immediate win before expanding.
+    #[must_use]
+    pub fn checks_wins(&self) -> bool {
+        self.win_check || self.anticipate
+    }
 }

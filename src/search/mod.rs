@@ -39,12 +39,12 @@ use std::time::{Duration, Instant};
 
 use crate::game::{Evaluator, Game, Score, score};
 use config::ONE_PLY;
+pub use config::SolveSwitches;
 pub use config::{
     Algorithm, Extensions, HelperDepths, Limits, MAX_DEPTH, MainDepths, NullMove, Quiescence,
     Reduction, SearchConfig, Secondary,
 };
 pub use ordering::Ordering;
-pub use solve::SolveSwitches;
 pub use stats::Stats;
 pub use tt::Table;
 

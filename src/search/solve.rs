@@ -49,75 +49,7 @@ use crate::game::{Evaluator, Game, Score, score};
 
 use super::Searcher;
 use super::config::ONE_PLY;
-
-/// The solver switches; the default changes nothing.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SolveSwitches {
-    /// Score a node whose side to move wins at once without expanding it (part 3).
-    pub win_check: bool,
-    /// Narrow the window to the scores still possible, and by the table's bound (part 4).
-    pub score_window: bool,
-    /// Decisive scores count the end of the game in units of this many plies (Pons: 2).
-    pub score_grain: u8,
-    /// Find the root value by null-window searches on the score (part 8).
-    pub mtd: bool,
-    /// Generate only moves that do not lose at once (part 9); implies the win check.
-    pub anticipate: bool,
-    /// The weak solver: the root window is (−1, 1), only the result's sign is exact.
-    pub weak: bool,
-    /// Store lower bounds (and exact values) beside upper bounds in the table (part 12).
-    pub tt_lower_bounds: bool,
-    /// The compact table with partial keys (part 11) instead of four-entry buckets.
-    pub tt_compact: bool,
-}
-
-impl Default for SolveSwitches {
-    fn default() -> Self {
-        Self {
-            win_check: false,
-            score_window: false,
-            score_grain: 1,
-            mtd: false,
-            anticipate: false,
-            weak: false,
-            tt_lower_bounds: true,
-            tt_compact: false,
-        }
-    }
-}
-
-impl SolveSwitches {
-    /// The switches that differ from the default, as `key=value` words for labels.
-    #[must_use]
-    pub fn words(&self) -> Vec<String> {
-        let flags = [
-            (self.win_check, "win_check"),
-            (self.score_window, "score_window"),
-            (self.mtd, "mtd"),
-            (self.anticipate, "anticipate"),
-            (self.weak, "weak"),
-            (self.tt_compact, "tt_compact"),
-        ];
-        let mut words: Vec<String> = flags
-            .iter()
-            .filter(|(on, _)| *on)
-            .map(|(_, name)| (*name).to_string())
-            .collect();
-        if self.score_grain != 1 {
-            words.push(format!("score_grain={}", self.score_grain));
-        }
-        if !self.tt_lower_bounds {
-            words.push("tt_lower_bounds=false".into());
-        }
-        words
-    }
-
-    /// Whether nodes look for an immediate win before expanding.
-    #[must_use]
-    pub fn checks_wins(&self) -> bool {
-        self.win_check || self.anticipate
-    }
-}
+pub use super::config::SolveSwitches;
 
 /// The search's score of a decisive end `ply` plies below the root: with grain `g`, the end
 /// is counted at the next multiple of `g` plies of the whole game (`root` plies were played

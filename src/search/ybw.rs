@@ -72,12 +72,7 @@ use super::{
     CHECK_INTERVAL, Control, Iteration, Limits, SearchConfig, SearchResult, Searcher, Stats, Table,
 };
 
-/// The default least remaining depth, in plies, of a node whose younger brothers may go to
-/// other threads ([`SearchConfig::split_plies`]). Shallower subtrees are too small to pay
-/// for waking a thread and copying the node (Stockfish 1.x-6 used 4 plies, its
-/// `MinimumSplitDepth`; Crafty about the same). Right for chess; connect four's nodes are so
-/// cheap that 16 threads want 8 (results/scaling_summary.md).
-pub const SPLIT_DEPTH: u32 = 4;
+pub use super::config::SPLIT_DEPTH;
 
 /// The most threads a search can have (threads are bits of a 64-bit mask).
 pub const MAX_THREADS: usize = 64;
