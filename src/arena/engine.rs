@@ -22,16 +22,12 @@
 //! is only killed at the wrapper: use `exec` in such scripts.
 
 use std::fmt;
-use std::io;
 use std::time::{Duration, Instant};
 
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 
 use super::process::{Deadline, EngineProcess};
-
-/// How long [`UciEngine::quit`] (and dropping an engine) waits for the engine to exit after
-/// `quit`, and for a crashed engine's exit status, before killing it.
-pub const QUIT_GRACE: Duration = Duration::from_secs(1);
+pub use super::process::{EngineError, QUIT_GRACE};
 
 /// How to run an engine, as an experiment file writes it:
 /// `engine = { cmd = "stockfish", args = [], options = { Threads = 1, Hash = "16" } }`.
@@ -135,52 +131,6 @@ pub struct EngineReply {
     pub score: Option<EngineScore>,
     /// Wall-clock time from sending `go` to reading `bestmove`.
     pub elapsed: Duration,
-}
-
-/// What went wrong with an engine.
-#[derive(Debug, thiserror::Error)]
-pub enum EngineError {
-    /// The command could not be run (not found, not executable, ...).
-    #[error("cannot start engine `{cmd}`: {source}")]
-    Spawn {
-        /// The command, as given.
-        cmd: String,
-        /// Why it could not run.
-        source: io::Error,
-    },
-    /// The engine closed its output or its input (it exited, most likely), or it is no
-    /// longer running because an earlier call found it crashed or hung.
-    #[error("engine crashed: {reason}")]
-    Crashed {
-        /// What happened, with the exit status when known.
-        reason: String,
-    },
-    /// The engine did not answer within the call's timeout; it has been killed.
-    #[error("engine hung: no answer within {} ms, so it was killed", waited.as_millis())]
-    Hung {
-        /// The call's timeout.
-        waited: Duration,
-    },
-    /// The engine answered with something the protocol does not allow (a `bestmove` whose
-    /// move is not UCI move text; a GTP command refused with `?`). The engine still runs.
-    #[error("engine broke the protocol (UCI or GTP): {message}")]
-    Protocol {
-        /// The offending line and what is wrong with it.
-        message: String,
-    },
-    /// The engine answered `bestmove (none)` or `bestmove 0000`: it sees no legal move
-    /// (checkmate or stalemate, or it disagrees with the caller about the position). This
-    /// is an error rather than a move so that a caller cannot play it by mistake. The engine
-    /// still runs.
-    #[error("engine has no move (`bestmove (none)` or `bestmove 0000`)")]
-    NoMove,
-    /// The caller asked for something that cannot be sent: a `go` without limits, or a
-    /// position, move or option containing a line break. Nothing was sent.
-    #[error("cannot send to an engine: {message}")]
-    BadRequest {
-        /// What is wrong with the request.
-        message: String,
-    },
 }
 
 /// A running UCI engine, driven by one caller one command at a time: it may be moved to

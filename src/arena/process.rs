@@ -24,7 +24,55 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use super::engine::{EngineError, QUIT_GRACE};
+/// How long [`super::engine::UciEngine::quit`] (and dropping an engine) waits for the engine to exit after
+/// `quit`, and for a crashed engine's exit status, before killing it.
+pub const QUIT_GRACE: Duration = Duration::from_secs(1);
+
+/// What went wrong with an engine.
+#[derive(Debug, thiserror::Error)]
+pub enum EngineError {
+    /// The command could not be run (not found, not executable, ...).
+    #[error("cannot start engine `{cmd}`: {source}")]
+    Spawn {
+        /// The command, as given.
+        cmd: String,
+        /// Why it could not run.
+        source: io::Error,
+    },
+    /// The engine closed its output or its input (it exited, most likely), or it is no
+    /// longer running because an earlier call found it crashed or hung.
+    #[error("engine crashed: {reason}")]
+    Crashed {
+        /// What happened, with the exit status when known.
+        reason: String,
+    },
+    /// The engine did not answer within the call's timeout; it has been killed.
+    #[error("engine hung: no answer within {} ms, so it was killed", waited.as_millis())]
+    Hung {
+        /// The call's timeout.
+        waited: Duration,
+    },
+    /// The engine answered with something the protocol does not allow (a `bestmove` whose
+    /// move is not UCI move text; a GTP command refused with `?`). The engine still runs.
+    #[error("engine broke the protocol (UCI or GTP): {message}")]
+    Protocol {
+        /// The offending line and what is wrong with it.
+        message: String,
+    },
+    /// The engine answered `bestmove (none)` or `bestmove 0000`: it sees no legal move
+    /// (checkmate or stalemate, or it disagrees with the caller about the position). This
+    /// is an error rather than a move so that a caller cannot play it by mistake. The engine
+    /// still runs.
+    #[error("engine has no move (`bestmove (none)` or `bestmove 0000`)")]
+    NoMove,
+    /// The caller asked for something that cannot be sent: a `go` without limits, or a
+    /// position, move or option containing a line break. Nothing was sent.
+    #[error("cannot send to an engine: {message}")]
+    BadRequest {
+        /// What is wrong with the request.
+        message: String,
+    },
+}
 
 /// The longest line read from an engine, in bytes; longer lines are split at this length
 /// (so that an engine writing without newlines cannot exhaust memory).
