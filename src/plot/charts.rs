@@ -5,9 +5,6 @@ use super::data::SearchRow;
 use super::model::{Dataset, Group, fmt_plain};
 use super::stats::{Geometric, LEVEL, Stats, integral, minimal_leaves, pearl_r};
 
-/// The x-axis label shared by the per-depth charts.
-pub const DEPTH_LABEL: &str = "iteration depth (plies)";
-
 /// A chart builder: `None` when the group has nothing to show for this chart.
 pub type Builder = fn(&Dataset, &Group<'_>) -> Option<Chart>;
 

@@ -26,6 +26,7 @@ pub mod chart;
 pub mod charts;
 pub mod data;
 mod error;
+pub mod format;
 pub mod model;
 pub mod parallel;
 pub mod render;

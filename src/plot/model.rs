@@ -7,6 +7,9 @@ use super::data::{RunInfo, SearchRow, read_searches};
 use super::error::PlotError;
 use super::stats::Stats;
 
+/// The x-axis label shared by the per-depth charts.
+pub const DEPTH_LABEL: &str = "iteration depth (plies)";
+
 /// The game name of synthetic random trees in `searches.csv`.
 pub const RANDOM_TREE: &str = "random_tree";
 
@@ -239,13 +242,13 @@ impl Group<'_> {
             .collect()
     }
 
-    /// The depth axis's label: [`crate::plot::charts::DEPTH_LABEL`], and where the
+    /// The depth axis's label: [`DEPTH_LABEL`], and where the
     /// positions behind the means change ([`Self::set_changes`]), that too.
     #[must_use]
     pub fn depth_label(&self) -> String {
         let changes = self.set_changes();
         if changes.is_empty() {
-            return super::charts::DEPTH_LABEL.to_owned();
+            return DEPTH_LABEL.to_owned();
         }
         let shown: Vec<String> = changes
             .iter()
@@ -255,7 +258,7 @@ impl Group<'_> {
         let more = if changes.len() > 4 { ", …" } else { "" };
         format!(
             "{}; positions per depth change at {}{more}",
-            super::charts::DEPTH_LABEL,
+            DEPTH_LABEL,
             shown.join(", ")
         )
     }

@@ -11,10 +11,10 @@ use std::fmt::Write as _;
 use super::Format;
 use super::chart::{Chart, Point, Series, SeriesKind, YScale};
 use super::data::SearchRow;
+use super::format::{cell, chart_links, dash, fmt_count, fmt_integer, fmt_percent, fmt_ratio};
 use super::model::Dataset;
 use super::sets::geometric;
 use super::stats::{Geometric, Interval, LEVEL, Stats, wilson_rate};
-use super::summary::{cell, dash, fmt_count, fmt_integer, fmt_percent, fmt_ratio};
 
 /// Group prefix of the Monte Carlo and scaling charts.
 const PARALLEL_GROUP: &str = "parallel_";
@@ -58,7 +58,7 @@ pub fn sections(data: &Dataset, charts: &[Chart], format: Option<Format>) -> Str
             .collect();
         if !ours.is_empty() {
             out.push('\n');
-            out.push_str(&super::summary::chart_links(ours.into_iter(), format));
+            out.push_str(&chart_links(ours.into_iter(), format));
         }
     }
     out

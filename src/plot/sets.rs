@@ -271,7 +271,7 @@ pub fn sections(data: &Dataset, charts: &[Chart], format: Option<Format>) -> Str
         if let Some(format) = format {
             out.push('\n');
             let set_charts = charts.iter().filter(|c| c.group.starts_with(SET_GROUP));
-            out.push_str(&super::summary::chart_links(set_charts, format));
+            out.push_str(&super::format::chart_links(set_charts, format));
         }
     }
     if !data.run.references.is_empty() {

@@ -9,6 +9,9 @@ use std::fmt::Write as _;
 use super::Format;
 use super::chart::Chart;
 use super::data::SearchRow;
+use super::format::{
+    cell, chart_links, dash, fmt_count, fmt_integer, fmt_percent, fmt_ratio, fmt_seconds, mean,
+};
 use super::model::{Dataset, Group, fmt_plain};
 use super::stats::{Stats, integral, minimal_leaves, pearl_r};
 
@@ -353,72 +356,4 @@ fn verdict(equal: usize, total: usize) -> String {
         (e, t) if e == t => format!("yes ({t} of {t})"),
         (e, t) => format!("**no** ({e} of {t})"),
     }
-}
-
-/// A markdown image line per chart, linking its file in `format`.
-pub(super) fn chart_links<'a>(charts: impl Iterator<Item = &'a Chart>, format: Format) -> String {
-    let mut out = String::new();
-    for chart in charts {
-        let _ = writeln!(
-            out,
-            "![{}]({}.{})",
-            chart.caption,
-            chart.stem,
-            format.extension()
-        );
-    }
-    out
-}
-
-pub(super) fn dash() -> String {
-    "–".into()
-}
-
-/// "mean [lo–hi]" with the mean's 95% t interval, or just the mean when all values are
-/// equal or there is one; "–" when there are none.
-pub(super) fn cell(stats: Option<Stats>, f: fn(f64) -> String) -> String {
-    match stats {
-        None => dash(),
-        Some(s) if s.min == s.max => f(s.mean),
-        Some(Stats {
-            mean,
-            min,
-            interval: Some(i),
-            ..
-        }) => {
-            // Counts, rates and times are never negative: a lower end below 0 (skewed
-            // data, few runs) is shown as 0.
-            let lo = if min >= 0.0 { i.lo.max(0.0) } else { i.lo };
-            format!("{} [{}–{}]", f(mean), f(lo), f(i.hi))
-        }
-        Some(s) => f(s.mean),
-    }
-}
-
-pub(super) fn mean(stats: Option<Stats>, f: fn(f64) -> String) -> String {
-    stats.map_or_else(dash, |s| f(s.mean))
-}
-
-pub(super) fn fmt_count(x: f64) -> String {
-    if x.fract() == 0.0 {
-        format!("{x:.0}")
-    } else {
-        format!("{x:.1}")
-    }
-}
-
-pub(super) fn fmt_integer(x: f64) -> String {
-    format!("{x:.0}")
-}
-
-pub(super) fn fmt_ratio(x: f64) -> String {
-    format!("{x:.3}")
-}
-
-pub(super) fn fmt_percent(x: f64) -> String {
-    format!("{:.1}%", x * 100.0)
-}
-
-pub(super) fn fmt_seconds(x: f64) -> String {
-    format!("{x:.4}")
 }
