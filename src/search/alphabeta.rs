@@ -14,7 +14,9 @@ use super::config::ONE_PLY;
 use super::solve::reaches_end;
 use super::tt::{Bound, Entry};
 
-/// Nodes at least this deep (1/24 ply) defer busy moves and mark their children busy.
+/// Nodes at least this deep (1/24 ply) defer busy moves and mark their children busy (a
+/// child is marked when its own depth plus a ply reaches this: the same nodes, but that a
+/// child's check extension can carry it over).
 const DEFER_DEPTH: i32 = 3 * ONE_PLY;
 
 /// The two passes over a node's moves: everything not deferred, then the deferred ones.
@@ -64,7 +66,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         pos: &G,
         depth: i32,
         mut alpha: Score,
-        beta: Score,
+        mut beta: Score,
         ply: usize,
         after_null: bool,
     ) -> Score {
@@ -86,7 +88,6 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             Ok(done) => done,
             Err(value) => return value,
         };
-        let mut beta = beta;
         if let Some(value) = self.narrow_window(pos, ply, depth, anticipated, &mut alpha, &mut beta)
         {
             return value;
