@@ -314,3 +314,39 @@ fn series_past_the_palette_get_another_marker_shape() {
     // One square per point and one in the legend.
     assert_eq!(count(&chart), plain + points + 1);
 }
+
+/// Random trees of the two models are grouped apart, each with its own charts and Pearl
+/// line: the i.i.d. model's group keeps its name, the incremental one's says its model.
+#[test]
+fn random_trees_of_the_two_models_are_grouped_apart() {
+    let dir = scratch("plot_tree_models");
+    let mut csv = String::from(
+        "game,position,searcher,seed,repetition,depth,nodes,leaf_nodes,\
+         first_move_cutoff_rate,ebf,ebf_root,branching,minimal_leaves,max_ply,elapsed_s,nps\n",
+    );
+    for (model, n) in [("iid", 16), ("incremental", 12)] {
+        csv.push_str(&format!(
+            "random_tree,b=4 d=2 seed=1 model={model},ab,1,0,2,{n},{n},0.9,,,4,7,2,0.001,1000\n"
+        ));
+    }
+    let path = dir.join("searches.csv");
+    std::fs::write(&path, csv).unwrap();
+    let data = Dataset::load(&path).unwrap();
+    let groups = data.groups();
+    let named: Vec<(String, String, usize)> = groups
+        .iter()
+        .map(|g| (g.stem(), g.label(), g.rows.len()))
+        .collect();
+    assert_eq!(
+        named,
+        [
+            ("random_b4".into(), "random trees, b = 4".into(), 1),
+            (
+                "random_b4_incremental".into(),
+                "random trees, b = 4, incremental model".into(),
+                1
+            ),
+        ]
+    );
+    assert!((groups[1].rows[0].nodes - 12.0).abs() < 1e-9);
+}

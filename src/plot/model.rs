@@ -69,7 +69,7 @@ impl Dataset {
     /// order of first appearance.
     #[must_use]
     pub fn groups(&self) -> Vec<Group<'_>> {
-        let mut random: BTreeMap<u64, Group<'_>> = BTreeMap::new();
+        let mut random: BTreeMap<(u64, bool), Group<'_>> = BTreeMap::new();
         let mut games: Vec<Group<'_>> = Vec::new();
         // Monte Carlo rows have no depths: their section is `parallel`'s. A row at depth 0
         // is a search that completed no iteration: counted by the test-set sections, but
@@ -80,11 +80,14 @@ impl Dataset {
             .filter(|r| r.playouts.is_none() && r.depth > 0)
         {
             match (row.game == RANDOM_TREE, row.branching) {
-                (true, Some(b)) => random
-                    .entry(b.to_bits())
-                    .or_insert_with(|| self.group(GroupKind::RandomTree { b }))
-                    .rows
-                    .push(row),
+                (true, Some(b)) => {
+                    let incremental = is_incremental_tree(&row.position);
+                    random
+                        .entry((b.to_bits(), incremental))
+                        .or_insert_with(|| self.group(GroupKind::RandomTree { b, incremental }))
+                        .rows
+                        .push(row);
+                }
                 _ => match games.iter_mut().find(|g| g.is_game(&row.game)) {
                     Some(g) => g.rows.push(row),
                     None => {
@@ -98,6 +101,7 @@ impl Dataset {
             }
         }
         let mut groups: Vec<Group<'_>> = random.into_values().collect();
+        // By b, the i.i.d. model before the incremental one (the sort is stable).
         groups.sort_by(|a, b| a.branching().total_cmp(&b.branching()));
         groups.extend(games);
         groups
@@ -110,6 +114,14 @@ impl Dataset {
             searchers: &self.searchers,
         }
     }
+}
+
+/// Whether a random tree's position text (`b=4 d=8 seed=1 model=incremental`) is of the
+/// incremental model; i.i.d. is the default.
+fn is_incremental_tree(position: &str) -> bool {
+    position
+        .split([' ', ','])
+        .any(|word| word == "model=incremental")
 }
 
 fn dir_name(path: &Path) -> String {
@@ -125,6 +137,10 @@ pub enum GroupKind {
     RandomTree {
         /// The branching factor.
         b: f64,
+        /// Trees of the incremental model (values summed along the path) rather than i.i.d.
+        /// leaves: apart, since the two grow different trees, and Pearl's asymptotic
+        /// branching factor is the i.i.d. model's.
+        incremental: bool,
     },
     /// The positions of one game.
     Game {
@@ -152,7 +168,11 @@ impl Group<'_> {
     #[must_use]
     pub fn stem(&self) -> String {
         match &self.kind {
-            GroupKind::RandomTree { b } => format!("random_b{}", fmt_plain(*b)),
+            GroupKind::RandomTree { b, incremental } => format!(
+                "random_b{}{}",
+                fmt_plain(*b),
+                if *incremental { "_incremental" } else { "" }
+            ),
             GroupKind::Game { name } => name
                 .chars()
                 .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
@@ -164,7 +184,15 @@ impl Group<'_> {
     #[must_use]
     pub fn label(&self) -> String {
         match &self.kind {
-            GroupKind::RandomTree { b } => format!("random trees, b = {}", fmt_plain(*b)),
+            GroupKind::RandomTree { b, incremental } => format!(
+                "random trees, b = {}{}",
+                fmt_plain(*b),
+                if *incremental {
+                    ", incremental model"
+                } else {
+                    ""
+                }
+            ),
             GroupKind::Game { name } => name.clone(),
         }
     }
@@ -174,7 +202,7 @@ impl Group<'_> {
     #[must_use]
     pub fn branching(&self) -> f64 {
         match &self.kind {
-            GroupKind::RandomTree { b } => *b,
+            GroupKind::RandomTree { b, .. } => *b,
             GroupKind::Game { .. } => {
                 let values: Vec<f64> = self.rows.iter().filter_map(|r| r.branching).collect();
                 Stats::of(&values).map_or(f64::NAN, |s| s.mean)
