@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use plylab::plot::chart::{Chart, SeriesKind};
 use plylab::plot::charts::{cutoff_chart, ebf_chart, nodes_chart};
 use plylab::plot::model::Group;
-use plylab::plot::render::{LEGEND_TEXT_X, write_chart};
+use plylab::plot::render::{LEGEND_MORE_X, LEGEND_TEXT_X, write_chart};
 use plylab::plot::{Dataset, Format, footer, minimal_leaves};
 
 fn dataset() -> Dataset {
@@ -79,14 +79,21 @@ impl Svg {
         measured + references.len()
     }
 
-    /// Legend labels, top to bottom.
-    fn legend(&self) -> Vec<&str> {
-        let x = LEGEND_TEXT_X.to_string();
-        self.texts
-            .iter()
-            .filter(|(tx, _)| *tx == x)
-            .map(|(_, c)| c.as_str())
-            .collect()
+    /// Legend labels, top to bottom: a wrapped label's lines joined by spaces.
+    fn legend(&self) -> Vec<String> {
+        let (first, more) = (LEGEND_TEXT_X.to_string(), LEGEND_MORE_X.to_string());
+        let mut labels: Vec<String> = Vec::new();
+        for (x, text) in &self.texts {
+            if *x == first {
+                labels.push(text.clone());
+            } else if *x == more
+                && let Some(label) = labels.last_mut()
+            {
+                label.push(' ');
+                label.push_str(text);
+            }
+        }
+        labels
     }
 
     fn has_text(&self, s: &str) -> bool {
@@ -236,20 +243,51 @@ fn a_searcher_keeps_its_colour_slot_across_charts() {
 }
 
 #[test]
-fn overlong_legend_labels_are_shortened_in_the_middle_not_spilled() {
+fn overlong_legend_labels_are_wrapped_whole_where_there_is_room() {
     let data = dataset();
     let mut chart = cutoff_chart(&data, &group(&data, "connect4")).unwrap();
-    // Two labels that differ only at their end, as a sweep's do: both ends are kept, so
-    // they stay told apart.
-    chart.series[0].label =
-        "alphabeta with a very long description of its options[threads=2]".into();
-    chart.series[1].label =
-        "alphabeta with a very long description of its options[threads=16]".into();
+    // Two labels that differ only in their middle word, as a sweep's over two keys do: both
+    // are shown whole, on two lines or more, so they stay told apart.
+    let labels = [
+        "strong[quiescence_tt=false tt_fractional=false threads=16]",
+        "strong[quiescence_tt=true tt_fractional=false threads=16]",
+    ];
+    for (series, label) in chart.series.iter_mut().zip(labels) {
+        series.label = label.into();
+    }
+    let svg = render(&data, &chart);
+    assert_eq!(&svg.legend()[..2], labels);
+    assert!(
+        svg.texts
+            .iter()
+            .any(|(x, _)| *x == LEGEND_MORE_X.to_string()),
+        "no label was wrapped"
+    );
+}
+
+#[test]
+fn legend_labels_without_room_to_wrap_are_cut_in_the_middle_not_spilled() {
+    let data = dataset();
+    let mut chart = cutoff_chart(&data, &group(&data, "connect4")).unwrap();
+    // Forty series of one long word each: no room for a second line, so each is cut in the
+    // middle and keeps both ends.
+    let template = chart.series[0].clone();
+    chart.series = (0..40)
+        .map(|i| {
+            let mut s = template.clone();
+            s.label = format!("alphabeta_with_a_very_long_description_of_its_options[threads={i}]");
+            s.slot = i;
+            s
+        })
+        .collect();
     let svg = render(&data, &chart);
     let legend = svg.legend();
-    for (label, end) in legend.iter().zip(["[threads=2]", "[threads=16]"]) {
+    assert_eq!(legend.len(), 40, "{legend:?}");
+    for (i, label) in legend.iter().enumerate() {
         assert!(
-            label.starts_with("alphabeta") && label.contains('…') && label.ends_with(end),
+            label.starts_with("alphabeta")
+                && label.contains('…')
+                && label.ends_with(&format!("[threads={i}]")),
             "{legend:?}"
         );
     }

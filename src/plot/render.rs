@@ -23,8 +23,12 @@ const LEGEND_WIDTH: u32 = 300;
 const TICK_FONT: u32 = 18;
 const LEGEND_ROW: i32 = 30;
 const LEGEND_TEXT_OFFSET: i32 = 58;
-/// The x pixel where legend labels start: every legend text element has this x.
+/// How much further in a legend label's second and later lines start.
+const LEGEND_INDENT: i32 = 12;
+/// The x pixel where legend labels start: the first line of every legend label has this x.
 pub const LEGEND_TEXT_X: i32 = (SIZE.0 - LEGEND_WIDTH) as i32 + LEGEND_TEXT_OFFSET;
+/// The x pixel of a legend label's later lines, where a long label is wrapped at its spaces.
+pub const LEGEND_MORE_X: i32 = LEGEND_TEXT_X + LEGEND_INDENT;
 
 /// Colours of measured series (Tableau 10).
 const MEASURED: [RGBColor; 8] = [
@@ -296,16 +300,23 @@ fn dash(series: &Series) -> (u32, u32) {
 
 /// The marker of a measured series: the palette's colours come round again after
 /// [`MEASURED`]'s length, each round with another shape, so that no two series of a chart
-/// with up to 24 searchers look alike.
+/// with up to 32 searchers look alike.
 #[derive(Clone, Copy)]
 enum Marker {
     Circle,
     Square,
     Triangle,
+    Diamond,
 }
 
 fn marker(series: &Series) -> Marker {
-    [Marker::Circle, Marker::Square, Marker::Triangle][series.slot / MEASURED.len() % 3]
+    const SHAPES: [Marker; 4] = [
+        Marker::Circle,
+        Marker::Square,
+        Marker::Triangle,
+        Marker::Diamond,
+    ];
+    SHAPES[series.slot / MEASURED.len() % SHAPES.len()]
 }
 
 /// Draws `marker` centred at `at`, in the coordinates of `area` (data or pixels).
@@ -325,6 +336,9 @@ where
             area.draw(&(EmptyElement::at(at) + Rectangle::new([(-5, -5), (5, 5)], style)))
         }
         Marker::Triangle => area.draw(&TriangleMarker::new(at, 7, style)),
+        Marker::Diamond => area.draw(
+            &(EmptyElement::at(at) + Polygon::new(vec![(0, -7), (7, 0), (0, 7), (-7, 0)], style)),
+        ),
     }
     .map_err(fail)
 }
@@ -391,14 +405,20 @@ fn draw_whiskers<DB: DrawingBackend>(
 
 /// The legend, in its own column right of the plot so it never covers data; its rows
 /// close up (and their text shrinks) so that every series fits the column's height.
+/// The legend: a sample line and marker per series, and its label. A label too long for the
+/// legend's width is wrapped at its spaces where the legend has room for the lines (the
+/// labels of a sweep differ in their last words, which a cut would lose: issue 19's charts
+/// once showed `strong[quiesce…tional=false]` twice); the font shrinks from 18 to 12 px
+/// before a label is cut in the middle.
 fn draw_legend<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, series: &[Series]) -> DrawResult {
     let top = 40;
     let room = area.dim_in_pixel().1 as i32 - top - 8;
-    let row = (room / series.len().max(1) as i32).clamp(14, LEGEND_ROW);
-    let text = TextStyle::from((FONT, (row - 8).clamp(12, 18)).into_font())
-        .pos(Pos::new(HPos::Left, VPos::Center));
-    for (i, (s, color)) in series.iter().zip(colors(series)).enumerate() {
-        let yy = top + row * i as i32;
+    let width = LEGEND_WIDTH - LEGEND_TEXT_OFFSET as u32 - 8;
+    let layout = legend_layout(area, series, room, width);
+    let text =
+        TextStyle::from((FONT, layout.font).into_font()).pos(Pos::new(HPos::Left, VPos::Center));
+    let mut yy = top;
+    for ((s, color), lines) in series.iter().zip(colors(series)).zip(&layout.lines) {
         match line_style(s.kind, color) {
             Some(style) if s.kind == SeriesKind::Reference => {
                 let (on, off) = dash(s);
@@ -418,10 +438,109 @@ fn draw_legend<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, series: &[Seri
         if s.kind != SeriesKind::Reference {
             draw_marker(area, (28, yy), marker(s), color)?;
         }
-        let width = LEGEND_WIDTH - LEGEND_TEXT_OFFSET as u32 - 8;
-        let label = fit(area, &s.label, &text, width, Cut::Middle);
-        area.draw_text(&label, &text, (LEGEND_TEXT_OFFSET, yy))
-            .map_err(fail)?;
+        for (k, line) in lines.iter().enumerate() {
+            let x = if k == 0 {
+                LEGEND_TEXT_OFFSET
+            } else {
+                LEGEND_TEXT_OFFSET + LEGEND_INDENT
+            };
+            area.draw_text(line, &text, (x, yy + k as i32 * layout.line))
+                .map_err(fail)?;
+        }
+        yy += layout.row + (lines.len() as i32 - 1) * layout.line;
     }
     Ok(())
+}
+
+/// How the legend's labels are set: the font size, each label's lines, the height of a
+/// wrapped label's extra line and of a series' row.
+struct LegendLayout {
+    font: i32,
+    lines: Vec<Vec<String>>,
+    line: i32,
+    row: i32,
+}
+
+/// The largest font (18 px down to 12) at which every label, wrapped at its spaces into at
+/// most three lines, fits `room` pixels of height; where none does, one line per label,
+/// cut in the middle, at the font the rows' height allows. Labels that fit on one line are
+/// set as they always were: 18 px rows of 30 px, rows as high as the room allows (and the
+/// font 8 px less) when there are many.
+fn legend_layout<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    series: &[Series],
+    room: i32,
+    width: u32,
+) -> LegendLayout {
+    let n = series.len().max(1) as i32;
+    for font in (12..=18).rev() {
+        let style = TextStyle::from((FONT, font).into_font());
+        let indented = width - LEGEND_INDENT as u32;
+        let lines: Option<Vec<Vec<String>>> = series
+            .iter()
+            .map(|s| wrap(area, &s.label, &style, width, indented).filter(|l| l.len() <= 3))
+            .collect();
+        let Some(lines) = lines else { continue };
+        // A row is at least 8 px taller than its font, up to LEGEND_ROW where there is room;
+        // a wrapped label's extra lines are 2 px taller than the font.
+        let line = font + 2;
+        let extra: i32 = lines.iter().map(|l| l.len() as i32 - 1).sum();
+        let rows_room = room - extra * line;
+        if n * (font + 8) <= rows_room {
+            let row = (rows_room / n).clamp(font + 8, LEGEND_ROW);
+            return LegendLayout {
+                font,
+                lines,
+                line,
+                row,
+            };
+        }
+    }
+    let row = (room / n).clamp(14, LEGEND_ROW);
+    let font = (row - 8).clamp(12, 18);
+    let style = TextStyle::from((FONT, font).into_font());
+    let lines = series
+        .iter()
+        .map(|s| vec![fit(area, &s.label, &style, width, Cut::Middle)])
+        .collect();
+    LegendLayout {
+        font,
+        lines,
+        line: font + 2,
+        row,
+    }
+}
+
+/// `text` in lines of at most `first` pixels (the later ones `rest`), broken at spaces;
+/// `None` where a single word is too wide.
+fn wrap<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    text: &str,
+    style: &TextStyle<'_>,
+    first: u32,
+    rest: u32,
+) -> Option<Vec<String>> {
+    let fits = |t: &str, width: u32| {
+        area.estimate_text_size(t, style)
+            .is_ok_and(|(w, _)| w <= width)
+    };
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for word in text.split(' ') {
+        let width = if lines.is_empty() { first } else { rest };
+        let longer = if line.is_empty() {
+            word.to_string()
+        } else {
+            format!("{line} {word}")
+        };
+        if fits(&longer, width) {
+            line = longer;
+        } else if line.is_empty() || !fits(word, rest) {
+            return None;
+        } else {
+            lines.push(std::mem::replace(&mut line, word.to_string()));
+        }
+    }
+    lines.push(line);
+    Some(lines)
 }
