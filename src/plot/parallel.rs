@@ -184,6 +184,7 @@ fn ideal(label: String, slot: usize, base: f64, threads: &[f64]) -> Series {
 /// its t interval), each with its ideal line (one thread's rate × threads).
 fn playout_rate_chart(data: &Dataset, game: &str, rows: &[&SearchRow]) -> Option<Chart> {
     let timed = rows.iter().copied().filter(|r| r.playouts_per_s.is_some());
+    let x_label = threads_label(timed.clone());
     let mut series = Vec::new();
     let mut refs = Vec::new();
     for (label, rows) in grouped(timed, |r| without_threads(&r.searcher)) {
@@ -229,12 +230,28 @@ fn playout_rate_chart(data: &Dataset, game: &str, rows: &[&SearchRow]) -> Option
             data,
             format!("playouts_{game}"),
             format!("playouts per second against threads, {game}"),
-            "search threads",
+            &x_label,
             "playouts per second (mean, bars 95% interval)",
             YScale::Linear { range: None },
             series,
         )
     })
+}
+
+/// The thread axis's label: `search threads`, and where `rows` come from several sets,
+/// that the points pool them (as the table's `all N sets` rows do).
+fn threads_label<'a>(rows: impl Iterator<Item = &'a SearchRow>) -> String {
+    let mut sets: Vec<&str> = rows.map(|r| r.set.as_str()).collect();
+    sets.sort_unstable();
+    sets.dedup();
+    if sets.len() < 2 {
+        return "search threads".into();
+    }
+    format!(
+        "search threads (all {} sets pooled: {})",
+        sets.len(),
+        sets.join(", ")
+    )
 }
 
 /// Adds `points` as a measured series named `label`, and those of oversubscribed jobs as
@@ -326,6 +343,7 @@ fn scaling_chart(
     metric: ScalingMetric,
 ) -> Option<Chart> {
     let measured = rows.iter().copied().filter(|r| metric.value(r).is_some());
+    let x_label = threads_label(measured.clone());
     let mut series = Vec::new();
     let mut all_threads = vec![1.0];
     for (label, rows) in grouped(measured, |r| without_threads(&r.searcher)) {
@@ -375,7 +393,7 @@ fn scaling_chart(
         data,
         format!("{stem}_{game}"),
         format!("{caption}, {game}"),
-        "search threads",
+        &x_label,
         y_label,
         YScale::Linear { range: None },
         series,
@@ -571,34 +589,71 @@ fn scaling(data: &Dataset) -> String {
          | game | set | searcher | threads | jobs | speedup total | speedup per job | overhead total | overhead per job | nps scaling total | nps scaling per job | oversubscribed |\n\
          |---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n",
     );
-    for ((game, set, searcher, threads, over), rows) in groups {
-        let totals = Totals::of(&rows);
-        let per_job = |f: fn(&SearchRow) -> Option<f64>| {
-            geometric(
-                &rows.iter().filter_map(|r| f(r)).collect::<Vec<_>>(),
-                fmt_ratio,
+    let mut pooled_games = BTreeMap::new();
+    for ((game, set, searcher, threads, over), rows) in &groups {
+        out.push_str(&scaling_row(game, set, searcher, *threads, *over, rows));
+        pooled_games
+            .entry(game.clone())
+            .or_insert_with(Vec::new)
+            .push(set.clone());
+    }
+    // A game measured on several sets: its charts pool them, so the table gives the pooled
+    // figures too (the charts' points are their `per job` columns).
+    for (game, sets) in &mut pooled_games {
+        sets.sort();
+        sets.dedup();
+        if sets.len() < 2 {
+            continue;
+        }
+        let set = format!("all {} sets", sets.len());
+        let rows = groups.iter().filter(|((g, ..), _)| g == game);
+        let pooled = grouped(rows.flat_map(|(_, rows)| rows.iter().copied()), |r| {
+            (
+                without_threads(&r.searcher),
+                r.threads,
+                r.oversubscribed == Some(true),
             )
-        };
-        let _ = writeln!(
-            out,
-            "| {game} | {set} | {searcher} | {threads} | {} | {} | {} | {} | {} | {} | {} | {} |",
-            rows.len(),
-            totals.speedup.map_or_else(dash, fmt_ratio),
-            per_job(|r| r.speedup),
-            totals.overhead.map_or_else(dash, fmt_ratio),
-            per_job(|r| r.overhead),
-            totals.nps_scaling.map_or_else(dash, fmt_ratio),
-            per_job(|r| r.nps_scaling),
-            if over {
-                "**oversubscribed**: timings are time-sharing"
-            } else {
-                "no"
-            },
-        );
+        });
+        for ((searcher, threads, over), rows) in pooled {
+            out.push_str(&scaling_row(game, &set, &searcher, threads, over, &rows));
+        }
     }
     out.push('\n');
     out.push_str(&literature());
     out
+}
+
+/// One row of the parallel-scaling table: the jobs `rows` of `searcher` at `threads`.
+fn scaling_row(
+    game: &str,
+    set: &str,
+    searcher: &str,
+    threads: u32,
+    over: bool,
+    rows: &[&SearchRow],
+) -> String {
+    let totals = Totals::of(rows);
+    let per_job = |f: fn(&SearchRow) -> Option<f64>| {
+        geometric(
+            &rows.iter().filter_map(|r| f(r)).collect::<Vec<_>>(),
+            fmt_ratio,
+        )
+    };
+    format!(
+        "| {game} | {set} | {searcher} | {threads} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+        rows.len(),
+        totals.speedup.map_or_else(dash, fmt_ratio),
+        per_job(|r| r.speedup),
+        totals.overhead.map_or_else(dash, fmt_ratio),
+        per_job(|r| r.overhead),
+        totals.nps_scaling.map_or_else(dash, fmt_ratio),
+        per_job(|r| r.nps_scaling),
+        if over {
+            "**oversubscribed**: timings are time-sharing"
+        } else {
+            "no"
+        },
+    )
 }
 
 /// Ratios of sums over the jobs of one thread count. The one-thread twin's figures are
@@ -639,7 +694,7 @@ impl Totals {
 
 #[cfg(test)]
 mod tests {
-    use super::{SearchRow, dts_reference, rightness, without_threads};
+    use super::{SearchRow, dts_reference, rightness, scaling_row, threads_label, without_threads};
 
     /// Two positions searched three times each, one always right, one once: 4/6 runs, and
     /// the interval is that of a rate of (1 + 1/3)/2 over two positions, not over six runs.
@@ -682,6 +737,33 @@ mod tests {
             "Hyatt 1997: 11.1 on 16"
         );
         assert_eq!(xy(12.0).len(), 4, "no point beyond the data");
+    }
+
+    /// A game measured on two sets: its pooled row takes every job of both, and its charts'
+    /// thread axis names the sets it pools.
+    #[test]
+    fn a_game_of_several_sets_is_pooled_in_the_table_and_named_on_the_axis() {
+        let row = |set: &str, speedup: f64| SearchRow {
+            game: "connect4".into(),
+            set: set.into(),
+            searcher: "smp[threads=2]".into(),
+            threads: 2,
+            speedup: Some(speedup),
+            ..SearchRow::default()
+        };
+        let rows = [row("start", 2.0), row("list", 1.0), row("list", 4.0)];
+        assert_eq!(
+            threads_label(rows.iter()),
+            "search threads (all 2 sets pooled: list, start)"
+        );
+        assert_eq!(threads_label(rows[1..].iter()), "search threads");
+        let all: Vec<&SearchRow> = rows.iter().collect();
+        let line = scaling_row("connect4", "all 2 sets", "smp", 2, false, &all);
+        // The geometric mean of 2, 1 and 4 is 2.
+        assert!(
+            line.starts_with("| connect4 | all 2 sets | smp | 2 | 3 | – | 2.000 ["),
+            "{line}"
+        );
     }
 
     #[test]
