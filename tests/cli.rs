@@ -298,6 +298,22 @@ fn plot_on_a_missing_directory_is_bad_input() {
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
 
+/// A learning run's directory has a curve, not searches: `plot` says so and names the
+/// command that draws it, instead of a bare "cannot access searches.csv".
+#[test]
+fn plot_on_a_learning_run_names_learn() {
+    let tmp = TempDir::new("plot-learning");
+    let dir = tmp.path("td");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("curve.csv"), "x,train,validation\n0,0.5,0.5\n").unwrap();
+    let (code, _, stderr) = plylab(&["plot", text(&dir)]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("learning run's (curve.csv)") && stderr.contains("plylab learn"),
+        "{stderr}"
+    );
+}
+
 #[test]
 fn results_do_not_depend_on_the_number_of_threads() {
     let tmp = TempDir::new("determinism");
