@@ -330,14 +330,16 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// The exact value of this position, if the game has a dedicated solver for positions
     /// within `limit` of the end (in the game's own measure: empty squares in othello) and
     /// this one is: fail-soft in the window `(alpha, beta)` like an alpha-beta node, in
-    /// score units, adding the nodes it visits to `nodes`. The search calls it only where its
-    /// depth reaches the end of the game (`endgame_solver` switch). Default: `None`.
+    /// score units, counting the nodes it visits in `nodes` and giving up (any value) once
+    /// [`SolverNodes::should_stop`] says the search's limits are reached. The search calls
+    /// it only where its depth reaches the end of the game (`endgame_solver` switch), and
+    /// discards the value of a solve it stopped. Default: `None`.
     fn solve_endgame(
         &self,
         _alpha: Score,
         _beta: Score,
         _limit: u32,
-        _nodes: &mut u64,
+        _nodes: &mut SolverNodes<'_>,
     ) -> Option<Score> {
         None
     }
@@ -491,6 +493,58 @@ pub struct Neutral;
 impl<G: Game> Evaluator<G> for Neutral {
     fn evaluate(&self, _pos: &G) -> Score {
         0
+    }
+}
+
+/// The nodes a game's own endgame solver ([`Game::solve_endgame`]) visits, and whether the
+/// search that called it must stop: a solve of twenty empty squares can take a minute, past
+/// any time or node limit, so the solver asks [`Self::should_stop`] as it goes (every
+/// [`Self::CHECK_INTERVAL`] nodes the search's own check runs, as the search does at its
+/// nodes).
+pub struct SolverNodes<'a> {
+    /// Nodes visited so far.
+    pub count: u64,
+    next_check: u64,
+    stop: Option<&'a mut dyn FnMut(u64) -> bool>,
+    stopped: bool,
+}
+
+impl<'a> SolverNodes<'a> {
+    /// Solver nodes between two checks of the search's limits.
+    pub const CHECK_INTERVAL: u64 = 4096;
+
+    /// A count that never stops the solver (tests, a solve without limits).
+    #[must_use]
+    pub fn unlimited() -> Self {
+        Self {
+            count: 0,
+            next_check: u64::MAX,
+            stop: None,
+            stopped: false,
+        }
+    }
+
+    /// A count that asks `stop(count)` every [`Self::CHECK_INTERVAL`] nodes whether the
+    /// solver must stop.
+    #[must_use]
+    pub fn with_stop(stop: &'a mut dyn FnMut(u64) -> bool) -> Self {
+        Self {
+            count: 0,
+            next_check: Self::CHECK_INTERVAL,
+            stop: Some(stop),
+            stopped: false,
+        }
+    }
+
+    /// Whether the solver must stop now; once true, true for good.
+    #[inline]
+    pub fn should_stop(&mut self) -> bool {
+        if self.count >= self.next_check && !self.stopped {
+            self.next_check = self.count + Self::CHECK_INTERVAL;
+            let count = self.count;
+            self.stopped = self.stop.as_mut().is_some_and(|stop| stop(count));
+        }
+        self.stopped
     }
 }
 

@@ -61,6 +61,32 @@ fn solve(pos: &Othello, config: &SearchConfig) -> (i32, Option<OthelloMove>, u64
     (last.score / DISC, last.best_move, result.total.nodes)
 }
 
+/// The last-empties solver obeys the search's limits as the search's own nodes do: on a
+/// 26-empty board (FFO #14 with six edge discs taken off) its calls at 20 empties had run
+/// 58 s past a 20 ms limit (3.7 billion nodes) before the solver looked at the limits.
+#[test]
+fn the_endgame_solver_stops_at_the_search_limits() {
+    let pos = Othello::parse_position(
+        "----------OOOX---XOOXXX--OOOOOOOOOOXXXOOOOOXXOOX--XXOO----XXXXX- X",
+    )
+    .expect("a legal board");
+    let config = SearchConfig {
+        endgame_solver: Some(20),
+        ..endgame_config(0b11_0111)
+    };
+    let limits = Limits {
+        nodes: Some(300_000),
+        ..Limits::default()
+    };
+    let result = search(&pos, &OthelloEval::STANDARD, &config, &limits);
+    let nodes = result.total.nodes;
+    // Time limits and stop flags are read by the same check, every 4,096 solver nodes.
+    assert!(
+        (300_000..300_000 + 2 * 4096).contains(&nodes),
+        "{nodes} nodes under a 300,000-node limit"
+    );
+}
+
 #[test]
 fn ffo_1_to_19_are_solved_with_exact_scores_and_best_moves() {
     // Fastest-first is what makes these positions (14-16 empties) quick: configurations with

@@ -7,7 +7,7 @@
 //!
 //! Depth is in 1/24 ply ([`ONE_PLY`]); a node with `depth <= 0` is at the horizon.
 
-use crate::game::{Evaluator, Game, Score, score};
+use crate::game::{Evaluator, Game, Score, SolverNodes, score};
 
 use super::Searcher;
 use super::config::ONE_PLY;
@@ -310,9 +310,17 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         if ply == 0 || !reaches_end(pos, depth) {
             return None;
         }
-        let mut nodes = 0;
-        let value = pos.solve_endgame(alpha, beta, limit, &mut nodes)?;
-        self.stats.nodes += nodes.saturating_sub(1);
+        // The solver checks the search's limits as the search does at its own nodes (a
+        // solve of twenty empties can take a minute); a stopped solve's value is discarded
+        // by the callers, which see the search aborted.
+        let before = self.nodes_before + self.stats.nodes;
+        let control = &mut self.control;
+        let mut stop = |n: u64| control.as_mut().is_some_and(|c| c.should_stop(before + n));
+        let mut nodes = SolverNodes::with_stop(&mut stop);
+        let value = pos.solve_endgame(alpha, beta, limit, &mut nodes);
+        let visited = nodes.count;
+        self.stats.nodes += visited.saturating_sub(1);
+        let value = value?;
         self.stats.leaf_nodes += 1;
         Some(value)
     }

@@ -25,8 +25,8 @@ pub const MAX_SEARCH_THREADS: usize = 256;
 pub const MAX_SPLIT_PLIES: u32 = 64;
 
 /// The most empties handed to a game's endgame solver (`endgame_solver`, 1 to this): the
-/// solver does not look at the search's node or time limit, so its reach is kept to what it
-/// solves in a moment.
+/// solver keeps no table and orders by parity alone, so its reach is kept to what it solves
+/// in a moment (it checks the search's limits as it goes, [`crate::game::SolverNodes`]).
 pub const MAX_ENDGAME_SOLVER: u32 = 20;
 
 /// The coarsest score grain in plies (`score_grain`, 1 to this).

@@ -36,7 +36,7 @@ use super::bits::{
 };
 use super::stability::stable_discs;
 use super::{DISC, Othello};
-use crate::game::Score;
+use crate::game::{Score, SolverNodes};
 
 /// Larger than any disc difference.
 const INF: i32 = 65;
@@ -45,7 +45,12 @@ const INF: i32 = 65;
 /// hundredths of a disc (scores are then multiples of [`DISC`]). The window is widened to
 /// whole discs outwards, which keeps the fail-soft guarantees: a value is a multiple of
 /// `DISC`, so it is at most `alpha` exactly when it is at most `floor(alpha / DISC)` discs.
-pub fn solve_scaled(pos: &Othello, alpha: Score, beta: Score, nodes: &mut u64) -> Score {
+pub fn solve_scaled(
+    pos: &Othello,
+    alpha: Score,
+    beta: Score,
+    nodes: &mut SolverNodes<'_>,
+) -> Score {
     let lo = alpha.div_euclid(DISC).clamp(-INF, INF);
     let hi = (-((-beta).div_euclid(DISC))).clamp(-INF, INF);
     solve(pos.player(), pos.opponent(), lo, hi, false, nodes) * DISC
@@ -63,7 +68,7 @@ pub fn solve(
     alpha: i32,
     beta: i32,
     passed: bool,
-    nodes: &mut u64,
+    nodes: &mut SolverNodes<'_>,
 ) -> i32 {
     let odd = odd_quadrants(!(player | opponent));
     solve_in(player, opponent, alpha, beta, passed, odd, nodes)
@@ -78,12 +83,12 @@ fn solve_in(
     beta: i32,
     passed: bool,
     odd: usize,
-    nodes: &mut u64,
+    nodes: &mut SolverNodes<'_>,
 ) -> i32 {
     let empty = !(player | opponent);
     match empty.count_ones() {
         1 => {
-            *nodes += 1;
+            nodes.count += 1;
             last_square(player, opponent, empty.trailing_zeros())
         }
         2 => solve_2(player, opponent, alpha, beta, passed, nodes),
@@ -103,9 +108,13 @@ fn solve_many(
     passed: bool,
     odd: usize,
     empties: u32,
-    nodes: &mut u64,
+    nodes: &mut SolverNodes<'_>,
 ) -> i32 {
-    *nodes += 1;
+    nodes.count += 1;
+    // A search's limit reached: give up, the value discarded by the search.
+    if nodes.should_stop() {
+        return 0;
+    }
     if let Some(bound) = stability_cutoff(player, opponent, alpha, empties) {
         return bound;
     }
@@ -138,9 +147,9 @@ fn solve_3(
     beta: i32,
     passed: bool,
     odd: usize,
-    nodes: &mut u64,
+    nodes: &mut SolverNodes<'_>,
 ) -> i32 {
-    *nodes += 1;
+    nodes.count += 1;
     let best = best_in_parity_order(
         player,
         opponent,
@@ -163,9 +172,9 @@ fn solve_2(
     alpha: i32,
     beta: i32,
     passed: bool,
-    nodes: &mut u64,
+    nodes: &mut SolverNodes<'_>,
 ) -> i32 {
-    *nodes += 1;
+    nodes.count += 1;
     let empty = !(player | opponent);
     let (x1, x2) = (empty.trailing_zeros(), 63 - empty.leading_zeros());
     let mut best = -INF;
@@ -174,7 +183,7 @@ fn solve_2(
             continue;
         };
         // The child, with one empty square, counted and scored here.
-        *nodes += 1;
+        nodes.count += 1;
         let value = -last_square(opponent ^ flipped, player | flipped | 1 << sq, last);
         if value >= beta {
             return value;

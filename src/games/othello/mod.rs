@@ -25,7 +25,9 @@ pub mod stability;
 
 use std::fmt;
 
-use crate::game::{Game, Notation, Outcome, ParseError, Player, REFINED_UNIT, Score, Status};
+use crate::game::{
+    Game, Notation, Outcome, ParseError, Player, REFINED_UNIT, Score, SolverNodes, Status,
+};
 use crate::rng::mix;
 
 pub use eval::{OthelloEval, Weights};
@@ -385,7 +387,7 @@ impl Game for Othello {
         alpha: Score,
         beta: Score,
         limit: u32,
-        nodes: &mut u64,
+        nodes: &mut SolverNodes<'_>,
     ) -> Option<Score> {
         (self.empties() <= limit).then(|| endgame::solve_scaled(self, alpha, beta, nodes))
     }
