@@ -498,9 +498,9 @@ impl<G: Game> Evaluator<G> for Neutral {
 
 /// The nodes a game's own endgame solver ([`Game::solve_endgame`]) visits, and whether the
 /// search that called it must stop: a solve of twenty empty squares can take a minute, past
-/// any time or node limit, so the solver asks [`Self::should_stop`] as it goes (every
-/// [`Self::CHECK_INTERVAL`] nodes the search's own check runs, as the search does at its
-/// nodes).
+/// any time or node limit, so the solver asks [`Self::should_stop`] as it goes, which runs
+/// the search's own check of its limits and stop flags every [`Self::CHECK_INTERVAL`]
+/// solver nodes.
 pub struct SolverNodes<'a> {
     /// Nodes visited so far.
     pub count: u64,

@@ -39,10 +39,9 @@ use std::time::{Duration, Instant};
 
 use crate::game::{Evaluator, Game, Score, score};
 use config::ONE_PLY;
-pub use config::SolveSwitches;
 pub use config::{
     Algorithm, Extensions, HelperDepths, Limits, MAX_DEPTH, MainDepths, NullMove, Quiescence,
-    Reduction, SearchConfig, Secondary,
+    Reduction, SearchConfig, Secondary, SolveSwitches,
 };
 pub use ordering::Ordering;
 pub use stats::Stats;

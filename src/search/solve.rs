@@ -49,7 +49,6 @@ use crate::game::{Evaluator, Game, Score, score};
 
 use super::Searcher;
 use super::config::ONE_PLY;
-pub use super::config::SolveSwitches;
 
 /// The search's score of a decisive end `ply` plies below the root: with grain `g`, the end
 /// is counted at the next multiple of `g` plies of the whole game (`root` plies were played
