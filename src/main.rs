@@ -132,7 +132,8 @@ struct BookBuildArgs {
     /// Chess: the PGN games.
     #[arg(long, value_name = "FILE")]
     pgn: Option<PathBuf>,
-    /// Connect four: positions to expand, 1 to 10,000,000 (transpositions merge: the book may hold fewer) [default: 200].
+    /// Connect four: positions to expand, 1 to 10,000,000 (transpositions merge: the book
+    /// may hold fewer) [default: 200].
     #[arg(long, allow_negative_numbers = true, value_name = "N")]
     positions: Option<usize>,
     /// Connect four: the depth of each leaf's alpha-beta search (0: to the end)

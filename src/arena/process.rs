@@ -24,11 +24,11 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
 use std::time::{Duration, Instant};
 
-/// How long [`super::engine::UciEngine::quit`] (and dropping an engine) waits for the engine to exit after
-/// `quit`, and for a crashed engine's exit status, before killing it.
+/// How long [`super::engine::UciEngine::quit`] (and dropping an engine) waits for the
+/// engine to exit after `quit`, and for a crashed engine's exit status, before killing it.
 pub const QUIT_GRACE: Duration = Duration::from_secs(1);
 
-/// What went wrong with an engine.
+/// What went wrong with an engine, whichever protocol it speaks.
 #[derive(Debug, thiserror::Error)]
 pub enum EngineError {
     /// The command could not be run (not found, not executable, ...).

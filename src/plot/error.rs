@@ -74,16 +74,15 @@ pub enum PlotError {
         /// How it disagrees with the other.
         message: String,
     },
-    /// A directory that holds no results `plot` draws: a learning run's (its curve is
-    /// drawn by `plylab learn`), or none at all.
-    #[error("{path} holds no {searches} or standings.csv to draw from{hint}")]
-    NothingToDraw {
+    /// A learning run's directory (a curve.csv, no searches.csv): `plylab learn` draws it.
+    #[error(
+        "{path} holds no searches.csv or standings.csv to draw from: it is a learning run's \
+         (curve.csv), whose chart and summary `plylab learn` draws (its summary.md names the \
+         command)"
+    )]
+    LearningRun {
         /// The directory.
         path: PathBuf,
-        /// The per-job CSV file's name.
-        searches: &'static str,
-        /// What the directory is instead, if known.
-        hint: &'static str,
     },
     /// The embedded font could not be loaded (a build problem, not an input problem).
     #[error("cannot load the embedded chart font")]

@@ -109,11 +109,8 @@ pub fn plot_dir(dir: &Path, formats: &[Format]) -> Result<PlotReport, PlotError>
     let searches = dir.join(SEARCHES_CSV);
     if !dir.join(STANDINGS_CSV).exists() {
         if !crate::compressed::exists(&searches) && dir.join("curve.csv").exists() {
-            return Err(PlotError::NothingToDraw {
+            return Err(PlotError::LearningRun {
                 path: dir.to_path_buf(),
-                searches: SEARCHES_CSV,
-                hint: ": it is a learning run's (curve.csv), whose chart and summary `plylab \
-                       learn` draws (its summary.md names the command)",
             });
         }
         return plot_csv(&searches, dir, formats);
