@@ -14,6 +14,10 @@ fn dataset() -> Dataset {
     Dataset::load(&csv).unwrap()
 }
 
+/// The columns of the small searches.csv files some tests write.
+const SMALL_HEADER: &str = "game,position,searcher,seed,repetition,depth,nodes,leaf_nodes,\
+     first_move_cutoff_rate,ebf,ebf_root,branching,minimal_leaves,max_ply,elapsed_s,nps\n";
+
 fn scratch(name: &str) -> PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
     let _ = std::fs::remove_dir_all(&dir);
@@ -298,10 +302,7 @@ fn legend_labels_without_room_to_wrap_are_cut_in_the_middle_not_spilled() {
 #[test]
 fn a_shrinking_set_of_positions_is_named_on_the_depth_axis() {
     let dir = scratch("plot_set_changes");
-    let mut csv = String::from(
-        "game,position,searcher,seed,repetition,depth,nodes,leaf_nodes,\
-         first_move_cutoff_rate,ebf,ebf_root,branching,minimal_leaves,max_ply,elapsed_s,nps\n",
-    );
+    let mut csv = String::from(SMALL_HEADER);
     // Three positions reach depth 2; one of them goes on to depth 3.
     for (position, deepest) in [("p1", 3), ("p2", 2), ("p3", 2)] {
         for depth in 1..=deepest {
@@ -358,10 +359,7 @@ fn series_past_the_palette_get_another_marker_shape() {
 #[test]
 fn random_trees_of_the_two_models_are_grouped_apart() {
     let dir = scratch("plot_tree_models");
-    let mut csv = String::from(
-        "game,position,searcher,seed,repetition,depth,nodes,leaf_nodes,\
-         first_move_cutoff_rate,ebf,ebf_root,branching,minimal_leaves,max_ply,elapsed_s,nps\n",
-    );
+    let mut csv = String::from(SMALL_HEADER);
     for (model, n) in [("iid", 16), ("incremental", 12)] {
         csv.push_str(&format!(
             "random_tree,b=4 d=2 seed=1 model={model},ab,1,0,2,{n},{n},0.9,,,4,7,2,0.001,1000\n"

@@ -160,11 +160,19 @@ fn title_font<DB: DrawingBackend>(
     (14..=28)
         .rev()
         .map(style)
-        .find(|f| {
-            area.estimate_text_size(title, f)
-                .is_ok_and(|(w, _)| w <= width)
-        })
+        .find(|f| fits(area, title, f, width))
         .unwrap_or_else(|| style(14))
+}
+
+/// Whether `text` in `style` is at most `width` pixels wide.
+fn fits<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    text: &str,
+    style: &TextStyle<'_>,
+    width: u32,
+) -> bool {
+    area.estimate_text_size(text, style)
+        .is_ok_and(|(w, _)| w <= width)
 }
 
 /// Where [`fit`] cuts a text that is too long.
@@ -186,11 +194,7 @@ fn fit<DB: DrawingBackend>(
     width: u32,
     cut: Cut,
 ) -> String {
-    let fits = |t: &str| {
-        area.estimate_text_size(t, style)
-            .is_ok_and(|(w, _)| w <= width)
-    };
-    if fits(text) {
+    if fits(area, text, style, width) {
         return text.to_string();
     }
     let chars: Vec<char> = text.chars().collect();
@@ -209,7 +213,7 @@ fn fit<DB: DrawingBackend>(
     (1..chars.len())
         .rev()
         .map(shortened)
-        .find(|t| fits(t))
+        .find(|t| fits(area, t, style, width))
         .unwrap_or_else(|| "…".into())
 }
 
@@ -520,10 +524,7 @@ fn wrap<DB: DrawingBackend>(
     first: u32,
     rest: u32,
 ) -> Option<Vec<String>> {
-    let fits = |t: &str, width: u32| {
-        area.estimate_text_size(t, style)
-            .is_ok_and(|(w, _)| w <= width)
-    };
+    let fits_in = |t: &str, width: u32| fits(area, t, style, width);
     let mut lines: Vec<String> = Vec::new();
     let mut line = String::new();
     for word in text.split(' ') {
@@ -533,9 +534,9 @@ fn wrap<DB: DrawingBackend>(
         } else {
             format!("{line} {word}")
         };
-        if fits(&longer, width) {
+        if fits_in(&longer, width) {
             line = longer;
-        } else if line.is_empty() || !fits(word, rest) {
+        } else if line.is_empty() || !fits_in(word, rest) {
             return None;
         } else {
             lines.push(std::mem::replace(&mut line, word.to_string()));
