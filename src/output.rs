@@ -23,9 +23,7 @@ pub fn replace<T>(
         .then(|| std::fs::canonicalize(path).ok())
         .flatten();
     let path = resolved.as_deref().unwrap_or(path);
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(format!(".{}.tmp", std::process::id()));
-    let tmp = PathBuf::from(tmp);
+    let tmp = temporary(path);
     let written = File::create(&tmp).and_then(|file| {
         let mut file = BufWriter::new(file);
         let value = write(&mut file)?;
@@ -49,11 +47,17 @@ pub fn replace<T>(
 /// # Errors
 /// Why the file cannot be created (permissions, a read-only file system).
 pub fn check_writable(path: &Path) -> io::Result<()> {
-    let mut probe = path.as_os_str().to_owned();
-    probe.push(format!(".{}.tmp", std::process::id()));
-    let probe = PathBuf::from(probe);
+    let probe = temporary(path);
     File::create(&probe)?;
     std::fs::remove_file(&probe)
+}
+
+/// The temporary file [`replace`] writes `path` through: `<path>.<pid>.tmp`, named after
+/// this process so that two writers of one file never share it.
+fn temporary(path: &Path) -> PathBuf {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(format!(".{}.tmp", std::process::id()));
+    PathBuf::from(tmp)
 }
 
 /// Removes the temporary files of `path` that writers no longer running left behind (a
