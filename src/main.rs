@@ -151,6 +151,9 @@ struct BookBuildArgs {
     /// Where to write the book.
     #[arg(long, value_name = "FILE")]
     out: PathBuf,
+    /// Replace the file at --out (refused without it).
+    #[arg(long)]
+    force: bool,
     /// Chess: plies of each game that enter the book (at least 1) [default: 1024].
     #[arg(long, allow_negative_numbers = true, value_name = "N")]
     max_ply: Option<usize>,
@@ -185,6 +188,9 @@ enum TablebaseAction {
         /// Where to write it [default: ENDING.plytb for chess, checkersN.plytb for checkers].
         #[arg(long, value_name = "FILE")]
         out: Option<PathBuf>,
+        /// Replace the file at --out (refused without it).
+        #[arg(long)]
+        force: bool,
     },
     /// Print the value of a position (chess FEN or checkers PDN FEN) from a database file.
     Probe {
@@ -1296,9 +1302,12 @@ fn command_failure(e: plylab::knowledge::commands::CommandError) -> Failure {
 fn tablebase(action: &TablebaseAction) -> Result<(), Failure> {
     use plylab::knowledge::commands;
     match action {
-        TablebaseAction::Build { game, ending, out } => {
-            commands::build_tablebase(game, ending, out.as_deref())
-        }
+        TablebaseAction::Build {
+            game,
+            ending,
+            out,
+            force,
+        } => commands::build_tablebase(game, ending, out.as_deref(), *force),
         TablebaseAction::Probe { file, fen } => commands::probe_tablebase(file, fen),
     }
     .map_err(command_failure)
@@ -1349,7 +1358,7 @@ fn build_book(args: &BookBuildArgs) -> Result<(), plylab::knowledge::commands::C
     }
     match (game, &args.pgn) {
         ("chess", Some(pgn)) => {
-            commands::build_chess_book(pgn, &args.out, args.max_ply.unwrap_or(1024))
+            commands::build_chess_book(pgn, &args.out, args.max_ply.unwrap_or(1024), args.force)
         }
         ("chess", None) => Err(CommandError::BadInput(
             "book build chess: --pgn FILE is needed (the games the book is made from)".into(),
@@ -1360,6 +1369,7 @@ fn build_book(args: &BookBuildArgs) -> Result<(), plylab::knowledge::commands::C
             args.positions.unwrap_or(200),
             args.depth.unwrap_or(8),
             args.omega.unwrap_or(4),
+            args.force,
         ),
         _ => Err(CommandError::BadInput(format!(
             "book build: game `{game}` has no book builder here (chess: --pgn FILE; connect4)"

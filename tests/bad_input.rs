@@ -1395,13 +1395,52 @@ fn a_database_out_that_is_not_a_regular_file_is_refused() {
     let link = dir.path("link.plytb");
     std::os::unix::fs::symlink(&target, &link).expect("symlink");
     let link_text = link.to_str().expect("UTF-8");
-    let (code, _, stderr) = plylab(&["tablebase", "build", "chess", "KQK", "--out", link_text]);
+    let args = ["tablebase", "build", "chess", "KQK", "--out", link_text];
+    let (code, _, stderr) = plylab(&[&args[..], &["--force"]].concat());
     assert_eq!(code, 0, "{stderr}");
     assert!(link.is_symlink(), "the link was replaced");
     assert!(
         std::fs::metadata(&target).expect("target").len() > 0,
         "not written through"
     );
+}
+
+/// A database or book already at `--out` is replaced only with `--force`: without it the
+/// build is refused before it starts (exit code 2) and the file stays as it was.
+#[test]
+fn a_database_or_book_already_there_is_replaced_only_with_force() {
+    let dir = TempDir::new("out-there");
+    let table = dir.path("KQK.plytb");
+    let book = dir.path("c4.book");
+    let (table_text, book_text) = (
+        table.to_str().expect("UTF-8"),
+        book.to_str().expect("UTF-8"),
+    );
+    let builds = [
+        vec!["tablebase", "build", "chess", "KQK", "--out", table_text],
+        vec![
+            "book",
+            "build",
+            "connect4",
+            "--positions",
+            "3",
+            "--out",
+            book_text,
+        ],
+    ];
+    for (args, file) in builds.iter().zip([&table, &book]) {
+        std::fs::write(file, "an earlier file").expect("write");
+        let (code, _, stderr) = plylab(args);
+        assert_eq!(code, 2, "{stderr}");
+        assert!(
+            stderr.contains(&format!("{} is there already: --force", file.display())),
+            "{stderr}"
+        );
+        assert_eq!(std::fs::read(file).expect("read"), b"an earlier file");
+        let (code, _, stderr) = plylab(&[&args[..], &["--force"]].concat());
+        assert_eq!(code, 0, "{stderr}");
+        assert_ne!(std::fs::read(file).expect("read"), b"an earlier file");
+    }
 }
 
 /// A book is written beside its file and renamed over it as a database is: an `--out` that

@@ -306,6 +306,7 @@ fn a_damaged_book_is_refused_with_exit_code_2() {
         pgn.to_str().expect("utf-8"),
         "--out",
         path,
+        "--force",
     ]);
     assert_eq!(code, 2, "{stderr}");
     assert!(stderr.contains(":3:") && stderr.contains("Ke3"), "{stderr}");

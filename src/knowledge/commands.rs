@@ -56,14 +56,19 @@ fn create_parent(out: &Path) -> Result<(), CommandError> {
     })
 }
 
-/// Refuses a database or book `--out` that is there and is not a regular file (a directory,
-/// a device such as /dev/null, a pipe): the file is written beside it and renamed over it,
-/// which would replace such a file rather than write to it. Checked before the build, which
-/// can take minutes.
-fn check_out_file(out: &Path) -> Result<(), CommandError> {
+/// Refuses a database or book `--out` that is there, unless `force` (a book of hours of
+/// searches, or one of another kind, is not replaced by a mistyped name), and always one that
+/// is not a regular file (a directory, a device such as /dev/null, a pipe): the file is
+/// written beside it and renamed over it, which would replace such a file rather than write
+/// to it. Checked before the build, which can take minutes.
+fn check_out_file(out: &Path, force: bool) -> Result<(), CommandError> {
     match std::fs::metadata(out) {
         Ok(meta) if !meta.is_file() => Err(CommandError::BadInput(format!(
             "{}: not a regular file (the output is written beside it and renamed over it): choose another --out",
+            out.display()
+        ))),
+        Ok(_) if !force => Err(CommandError::BadInput(format!(
+            "{} is there already: --force replaces it, --out FILE writes elsewhere",
             out.display()
         ))),
         _ => Ok(()),
@@ -86,9 +91,14 @@ fn names_a_bad_file(e: &std::io::Error) -> bool {
 ///
 /// # Errors
 /// An unknown game or ending (bad input), or a file that cannot be written.
-pub fn build_tablebase(game: &str, ending: &str, out: Option<&Path>) -> Result<(), CommandError> {
+pub fn build_tablebase(
+    game: &str,
+    ending: &str,
+    out: Option<&Path>,
+    force: bool,
+) -> Result<(), CommandError> {
     if game == "checkers" {
-        return build_checkers_tablebase(ending, out);
+        return build_checkers_tablebase(ending, out, force);
     }
     if game != "chess" {
         return Err(CommandError::BadInput(format!(
@@ -100,7 +110,7 @@ pub fn build_tablebase(game: &str, ending: &str, out: Option<&Path>) -> Result<(
         || PathBuf::from(format!("{ending}.plytb")),
         Path::to_path_buf,
     );
-    check_out_file(&path)?;
+    check_out_file(&path, force)?;
     create_parent(&path)?;
     let bar = spinner();
     let (table, stats) = build(ending, &mut |plies| {
@@ -115,7 +125,11 @@ pub fn build_tablebase(game: &str, ending: &str, out: Option<&Path>) -> Result<(
 
 /// `plylab tablebase build checkers N`: every position of 1 to N pieces (N at most 4), to
 /// `checkersN.plytb` by default.
-fn build_checkers_tablebase(pieces: &str, out: Option<&Path>) -> Result<(), CommandError> {
+fn build_checkers_tablebase(
+    pieces: &str,
+    out: Option<&Path>,
+    force: bool,
+) -> Result<(), CommandError> {
     let max = checkers::MAX_PIECES;
     let n: u32 = pieces
         .parse()
@@ -130,7 +144,7 @@ fn build_checkers_tablebase(pieces: &str, out: Option<&Path>) -> Result<(), Comm
         || PathBuf::from(format!("checkers{n}.plytb")),
         Path::to_path_buf,
     );
-    check_out_file(&path)?;
+    check_out_file(&path, force)?;
     create_parent(&path)?;
     let bar = spinner();
     let (table, stats) = checkers::build_checkers(n, &mut |k, plies| {
@@ -270,13 +284,18 @@ impl From<super::book::BookError> for CommandError {
 /// # Errors
 /// An unreadable PGN, `--max-ply 0` or games that give no entry (bad input: no empty book
 /// is written), or a file that cannot be written.
-pub fn build_chess_book(pgn: &Path, out: &Path, max_ply: usize) -> Result<(), CommandError> {
+pub fn build_chess_book(
+    pgn: &Path,
+    out: &Path,
+    max_ply: usize,
+    force: bool,
+) -> Result<(), CommandError> {
     if max_ply == 0 {
         return Err(CommandError::BadInput(
             "book build: --max-ply 0 puts no move in the book (at least 1)".into(),
         ));
     }
-    check_out_file(out)?;
+    check_out_file(out, force)?;
     let games = super::book::read_pgn(pgn)?;
     let book = super::book::PolyglotBook::from_games(&games, max_ply);
     if book.entries().is_empty() {
@@ -329,6 +348,7 @@ pub fn build_connect4_book(
     positions: usize,
     depth: u32,
     omega: i32,
+    force: bool,
 ) -> Result<(), CommandError> {
     use crate::games::connect4::CentreFirst;
     let root = connect4_position(from)
@@ -349,7 +369,7 @@ pub fn build_connect4_book(
              position is a search, and the book is held in memory whole)"
         )));
     }
-    check_out_file(out)?;
+    check_out_file(out, force)?;
     let params = connect4_book_params(positions, depth, omega);
     create_parent(out)?;
     let started = std::time::Instant::now();
