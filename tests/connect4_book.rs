@@ -96,6 +96,25 @@ fn build_probe_and_damaged_books_on_the_command_line() {
     let (code, stdout, _) = plylab(&["book", "probe", path, "start"]);
     assert_eq!(code, 0);
     assert_eq!(stdout.lines().count(), 7, "{stdout}");
+    // Best first, and exactly the moves of the best value marked as the book's moves.
+    let values: Vec<i32> = stdout
+        .lines()
+        .map(|l| {
+            l.split_whitespace()
+                .nth(1)
+                .expect("a value")
+                .parse()
+                .expect("a number")
+        })
+        .collect();
+    assert!(values.windows(2).all(|w| w[0] >= w[1]), "{stdout}");
+    for (line, value) in stdout.lines().zip(&values) {
+        assert_eq!(
+            line.ends_with("  book move"),
+            *value == values[0],
+            "{stdout}"
+        );
+    }
     // An empty position is a mistake (the start is written `start`), not the start.
     let (code, _, stderr) = plylab(&["book", "probe", path, " "]);
     assert_eq!(code, 2, "{stderr}");

@@ -450,7 +450,8 @@ pub fn connect4_book_params(
 }
 
 /// `plylab book probe FILE POSITION`: the book's moves in a position (FEN for a Polyglot
-/// book, the game's notation for a search book), with their weights or values.
+/// book, the game's notation for a search book), with their weights, or with their values
+/// best first and the book moves marked.
 ///
 /// # Errors
 /// A damaged book or an unreadable position (bad input), or a file that cannot be read.
@@ -466,12 +467,21 @@ pub fn probe_book(file: &Path, fen: &str) -> Result<(), CommandError> {
                     file.display()
                 )));
             }
-            let moves = book.scored_moves(&connect4_position(fen).map_err(bad)?);
+            let mut moves = book.scored_moves(&connect4_position(fen).map_err(bad)?);
             if moves.is_empty() {
                 crate::say!("out of book");
             }
+            // Best first (ties in the game's move order), the moves of the best value marked:
+            // they are the book's moves, those play chooses among (`weighted_moves`).
+            moves.sort_by_key(|&(_, value)| std::cmp::Reverse(value));
+            let best = moves.first().map(|&(_, value)| value);
             for (mv, value) in moves {
-                crate::say!("{mv} {value}");
+                let mark = if Some(value) == best {
+                    "  book move"
+                } else {
+                    ""
+                };
+                crate::say!("{mv} {value}{mark}");
             }
             return Ok(());
         }
