@@ -15,6 +15,7 @@ use plylab::games::random_tree::OracleOrder;
 use plylab::lab::runner::{GameTask, RunOptions, with_game};
 use plylab::lab::settings::{EvalChoice, EvalSetting, NullMoveSetting, QuiescenceSetting};
 use plylab::lab::spec::{GameKind, GamePosition, SearcherVariant};
+use plylab::lab::suite_csv::{SuiteCsv, SuiteCsvError};
 use plylab::lab::{bench, machine, perft, runner, spec, suite, test_set};
 use plylab::plot::{self, Format};
 use plylab::say;
@@ -2229,7 +2230,9 @@ fn run_suite(args: &SuiteArgs) -> Result<(), Failure> {
         )));
     }
     let (done, mut csv) = match &args.csv {
-        Some(path) => suite_csv(path, args.resume, args.force, &positions, &searcher)?,
+        Some(path) => SuiteCsv::open(path, args.resume, args.force, &positions, &searcher)
+            .map(|(done, csv)| (done, Some(csv)))
+            .map_err(suite_csv_failure)?,
         None if args.resume => {
             return Err(Failure::bad_input(
                 "--resume needs --csv FILE: the rows to resume from",
@@ -2246,7 +2249,6 @@ fn run_suite(args: &SuiteArgs) -> Result<(), Failure> {
         searcher.config.threads,
     );
     let mut progress = SuiteProgress::new(total, done.len());
-    let mut write_error = None;
     let catching = plylab::interrupt::Catching::new(true);
     let report = suite::run(
         positions,
@@ -2256,13 +2258,8 @@ fn run_suite(args: &SuiteArgs) -> Result<(), Failure> {
         args.wipe_table,
         done,
         |outcome| {
-            if let Some((path, w)) = &mut csv
-                && write_error.is_none()
-                && let Err(e) = w
-                    .serialize((&outcome.row, searcher_row.columns()))
-                    .and_then(|()| Ok(w.flush()?))
-            {
-                write_error = Some(format!("{}: {e}", path.display()));
+            if let Some(csv) = &mut csv {
+                csv.append(outcome, &searcher_row);
             }
             progress.finished(outcome);
         },
@@ -2271,8 +2268,8 @@ fn run_suite(args: &SuiteArgs) -> Result<(), Failure> {
     drop(catching);
     let report = report?;
     progress.close();
-    if let Some(e) = write_error {
-        return Err(Failure::failed(e));
+    if let Some(csv) = &csv {
+        csv.check().map_err(suite_csv_failure)?;
     }
     if report.outcomes.len() < total {
         return Err(suite_interrupted(
@@ -2281,9 +2278,9 @@ fn run_suite(args: &SuiteArgs) -> Result<(), Failure> {
             args.csv.as_deref(),
         ));
     }
-    if let Some((path, writer)) = csv.take() {
-        drop(writer);
-        rewrite_suite_rows(&path, &report.outcomes, &searcher_row)?;
+    if let Some(csv) = csv {
+        csv.finish(&report.outcomes, &searcher_row)
+            .map_err(suite_csv_failure)?;
     }
     for (position, expected) in report.misses.iter().take(10) {
         let expected = expected.as_ref().map_or("?".into(), ToString::to_string);
@@ -2300,159 +2297,12 @@ fn run_suite(args: &SuiteArgs) -> Result<(), Failure> {
     Ok(())
 }
 
-/// Writes the finished suite's rows to `path` again, in the test set's order, so that runs
-/// on any `--jobs` differ only in their timings (the rows were appended as positions
-/// finished, in no fixed order with several workers).
-fn rewrite_suite_rows(
-    path: &std::path::Path,
-    outcomes: &[suite::Outcome],
-    searcher: &plylab::lab::record::SearcherRow,
-) -> Result<(), Failure> {
-    let failed = |e: &dyn std::fmt::Display| Failure::failed(format!("{}: {e}", path.display()));
-    let mut w = csv::Writer::from_writer(Vec::new());
-    for outcome in outcomes {
-        w.serialize((&outcome.row, searcher.columns()))
-            .map_err(|e| failed(&e))?;
+/// A suite CSV that cannot be used (exit code 2) or written (1).
+fn suite_csv_failure(e: SuiteCsvError) -> Failure {
+    match e {
+        SuiteCsvError::BadInput(message) => Failure::bad_input(message),
+        SuiteCsvError::Failed(message) => Failure::failed(message),
     }
-    let bytes = w.into_inner().map_err(|e| failed(&e))?;
-    plylab::output::replace_bytes(path, &bytes).map_err(|e| failed(&e))
-}
-
-/// The suite's CSV: with `resume`, the rows already in `path` (see [`resumed_suite_rows`])
-/// and a writer appending to it; else a fresh file (one that holds something only with
-/// `force`).
-#[allow(clippy::type_complexity)]
-fn suite_csv(
-    path: &std::path::Path,
-    resume: bool,
-    force: bool,
-    positions: &[plylab::lab::spec::PositionEntry],
-    searcher: &plylab::lab::spec::SearcherVariant,
-) -> Result<
-    (
-        Vec<suite::Outcome>,
-        Option<(PathBuf, csv::Writer<std::fs::File>)>,
-    ),
-    Failure,
-> {
-    if path.is_dir() {
-        return Err(Failure::bad_input(format!(
-            "--csv {}: a directory; give a file to write the rows to",
-            path.display()
-        )));
-    }
-    let holds_something = std::fs::metadata(path).is_ok_and(|m| m.len() > 0);
-    if holds_something && !resume && !force {
-        return Err(Failure::bad_input(format!(
-            "--csv {}: the file exists; --resume to continue the run it holds, --force to \
-             replace it",
-            path.display()
-        )));
-    }
-    let (done, kept_bytes) = if resume && holds_something {
-        resumed_suite_rows(path, searcher, positions)?
-    } else {
-        (Vec::new(), 0)
-    };
-    let file = std::fs::OpenOptions::new()
-        .create(true)
-        .append(resume)
-        .write(true)
-        .truncate(!resume)
-        .open(path)
-        .and_then(|file| {
-            // A line torn by a run killed while writing it is cut off before appending.
-            if resume {
-                file.set_len(kept_bytes)?;
-            }
-            Ok(file)
-        })
-        .map_err(|e| {
-            // The --csv given cannot be opened, before anything is searched: a bad flag.
-            Failure::bad_input(format!(
-                "cannot write the --csv file {}: {e}",
-                path.display()
-            ))
-        })?;
-    let writer = csv::WriterBuilder::new()
-        .has_headers(kept_bytes == 0)
-        .from_writer(file);
-    Ok((done, Some((path.to_path_buf(), writer))))
-}
-
-/// The rows an interrupted `suite --csv` left in `path`, and the length of the file that
-/// holds them: a last line without its line end was torn by a run killed while writing it,
-/// and is dropped (its position searched again). Refused: a first line that is not the
-/// header the suite writes, a row that does not read, or one that another search wrote
-/// ([`same_suite_search`]).
-fn resumed_suite_rows(
-    path: &std::path::Path,
-    searcher: &plylab::lab::spec::SearcherVariant,
-    positions: &[plylab::lab::spec::PositionEntry],
-) -> Result<(Vec<suite::Outcome>, u64), Failure> {
-    let bad = |e: &dyn std::fmt::Display| Failure::bad_input(format!("{}: {e}", path.display()));
-    let bytes = plylab::input::read(path, plylab::input::Cap::RESULTS).map_err(|e| bad(&e))?;
-    let whole_lines = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-    if whole_lines == 0 {
-        // Not even the header was finished: nothing to keep.
-        return Ok((Vec::new(), 0));
-    }
-    let mut reader = csv::Reader::from_reader(&bytes[..whole_lines]);
-    let headers = reader.headers().map_err(|e| bad(&e))?.clone();
-    let columns = plylab::lab::record::suite_columns();
-    if !headers.iter().eq(columns.iter().copied()) {
-        return Err(bad(&format!(
-            "line 1 is not the header `plylab suite --csv` writes ({} columns, from `{}`), so \
-             its rows cannot be resumed: give the file an interrupted suite wrote, or --force \
-             to replace it",
-            columns.len(),
-            columns[..3].join(",")
-        )));
-    }
-    let mut rows = Vec::new();
-    for record in reader.records() {
-        let record = record.map_err(|e| bad(&e))?;
-        let row: plylab::lab::record::Row =
-            record.deserialize(Some(&headers)).map_err(|e| bad(&e))?;
-        same_suite_search(&headers, &record, searcher, positions).map_err(|e| bad(&e))?;
-        rows.push(row);
-    }
-    let done = suite::resumed(rows, positions).map_err(|e| bad(&e))?;
-    Ok((done, whole_lines as u64))
-}
-
-/// Refuses a row of an earlier suite run that another search wrote: another test set,
-/// searcher (limits included), seed, algorithm, thread count or techniques.
-fn same_suite_search(
-    headers: &csv::StringRecord,
-    record: &csv::StringRecord,
-    searcher: &plylab::lab::spec::SearcherVariant,
-    positions: &[plylab::lab::spec::PositionEntry],
-) -> Result<(), String> {
-    let set = positions.first().map_or("", |p| p.set.as_str());
-    let expected = [
-        ("set", set.to_owned()),
-        ("searcher", searcher.name()),
-        ("seed", searcher.config.seed.to_string()),
-        ("algorithm", searcher.algorithm_name()),
-        ("threads", searcher.config.threads.to_string()),
-        ("params", searcher.params()),
-    ];
-    for (column, want) in expected {
-        let found = headers
-            .iter()
-            .position(|h| h == column)
-            .and_then(|i| record.get(i));
-        if found != Some(want.as_str()) {
-            return Err(format!(
-                "line {}: `{column}` is `{}` but this run's is `{want}`: rows of another search \
-                 cannot be resumed (give the same set, flags and limits, or another --csv)",
-                record.position().map_or(0, csv::Position::line),
-                found.unwrap_or("(missing)"),
-            ));
-        }
-    }
-    Ok(())
 }
 
 /// Progress of a suite: a bar on a terminal, else a line per finished position.

@@ -7,7 +7,8 @@
 //! - [`guard`]: results directories that refuse to mix runs, and `--resume` by job identity;
 //! - [`progress`]: progress bar or plain lines, and Ctrl-C;
 //! - [`machine`]: run.json (experiment text, commit, machine, date);
-//! - [`test_set`]: positions with known answers; [`suite`] runs them.
+//! - [`test_set`]: positions with known answers; [`suite`] runs them, [`suite_csv`] keeps
+//!   their rows.
 
 pub mod answer;
 pub mod bench;
@@ -23,5 +24,6 @@ pub mod runner;
 pub mod settings;
 pub mod spec;
 pub mod suite;
+pub mod suite_csv;
 pub mod sweep;
 pub mod test_set;
