@@ -33,6 +33,25 @@ pub(super) fn write_results<G: LearnGame>(
     let out = &run.out;
     fs::create_dir_all(out).map_err(io_err(out))?;
     let texel = run.spec.method == Method::Texel;
+    write_curve_csv(run, curve, texel)?;
+    if run.options.charts {
+        draw_curve(run, curve, texel, seconds)?;
+    }
+    let losses = (
+        curve.first().map_or(f64::NAN, headline),
+        curve.last().map_or(f64::NAN, headline),
+    );
+    write_summary(run, weights, curve, facts, seconds, losses)?;
+    write_run_json(run, seconds)?;
+    Ok(losses)
+}
+
+/// curve.csv: every point of the curve (Texel: epochs; TD: batches of self-play games).
+fn write_curve_csv<G: LearnGame>(
+    run: &Run<'_, G>,
+    curve: &[CurvePoint],
+    texel: bool,
+) -> Result<(), LearnError> {
     let mut csv = String::from(if texel {
         "epoch,train_loss,validation_loss\n"
     } else {
@@ -47,81 +66,99 @@ pub(super) fn write_results<G: LearnGame>(
             let _ = writeln!(csv, "{},{:.6},{r:.6}", p.x, p.train);
         }
     }
-    let path = out.join("curve.csv");
-    replace_bytes(&path, csv.as_bytes()).map_err(io_err(&path))?;
+    let path = run.out.join("curve.csv");
+    replace_bytes(&path, csv.as_bytes()).map_err(io_err(&path))
+}
 
-    let first = curve.first().map_or(f64::NAN, headline);
-    let last = curve.last().map_or(f64::NAN, headline);
+/// curve.png and curve.svg: the training loss (or TD error) and, where measured, the
+/// validation (or held-out) loss.
+fn draw_curve<G: LearnGame>(
+    run: &Run<'_, G>,
+    curve: &[CurvePoint],
+    texel: bool,
+    seconds: f64,
+) -> Result<(), LearnError> {
     let name = &run.spec.name;
-    let file = format!("learn/{name}");
     let footer = format!(
         "plylab learn, {} on {} cores, {}, {seconds:.0} s",
         machine::cpu_model(),
         machine::cores(),
         machine::now_iso8601()
     );
-    if run.options.charts {
-        // Long curves (thousands of TD batches) are drawn from every `step`-th point and the
-        // last, so that the SVG stays small; curve.csv keeps them all.
-        let step = curve.len().div_ceil(CHART_POINTS).max(1);
-        let drawn = |i: usize| i.is_multiple_of(step) || i + 1 == curve.len();
-        let series_of = |label: &str, slot, pick: &dyn Fn(&CurvePoint) -> Option<f64>| Series {
-            label: label.into(),
-            kind: SeriesKind::Measured,
-            slot,
-            points: curve
-                .iter()
-                .enumerate()
-                .filter(|&(i, _)| drawn(i))
-                .filter_map(|(_, p)| pick(p).map(|y| Point::new(p.x, y)))
-                .collect(),
+    // Long curves (thousands of TD batches) are drawn from every `step`-th point and the
+    // last, so that the SVG stays small; curve.csv keeps them all.
+    let step = curve.len().div_ceil(CHART_POINTS).max(1);
+    let drawn = |i: usize| i.is_multiple_of(step) || i + 1 == curve.len();
+    let series_of = |label: &str, slot, pick: &dyn Fn(&CurvePoint) -> Option<f64>| Series {
+        label: label.into(),
+        kind: SeriesKind::Measured,
+        slot,
+        points: curve
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| drawn(i))
+            .filter_map(|(_, p)| pick(p).map(|y| Point::new(p.x, y)))
+            .collect(),
+    };
+    let mut series = vec![series_of(
+        if texel {
+            "training loss"
+        } else {
+            "mean squared TD error"
+        },
+        0,
+        &|p| Some(p.train),
+    )];
+    if curve.iter().any(|p| p.validation.is_some()) {
+        let label = if texel {
+            "validation loss"
+        } else {
+            "held-out loss (fixed positions)"
         };
-        let mut series = vec![series_of(
-            if texel {
-                "training loss"
-            } else {
-                "mean squared TD error"
-            },
-            0,
-            &|p| Some(p.train),
-        )];
-        if curve.iter().any(|p| p.validation.is_some()) {
-            let label = if texel {
-                "validation loss"
-            } else {
-                "held-out loss (fixed positions)"
-            };
-            series.push(series_of(label, 1, &|p| p.validation));
-        }
-        let ys = series.iter().flat_map(|s| s.points.iter().map(|p| p.y));
-        let (lo, hi) = ys.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), y| {
-            (a.min(y), b.max(y))
-        });
-        let pad = ((hi - lo) * 0.05).max(1e-6);
-        let chart = Chart {
-            stem: "curve".into(),
-            group: file.clone(),
-            caption: "learning curve".into(),
-            title: format!("{name}: learning curve"),
-            x_label: if texel { "epoch" } else { "self-play games" }.into(),
-            y_label: "mean squared error, results and predictions σ(K·eval/400) in [0, 1]".into(),
-            // TD's two errors differ by orders of magnitude: a log scale shows both.
-            y_scale: if texel {
-                YScale::Linear {
-                    range: Some((lo - pad, hi + pad)),
-                }
-            } else {
-                YScale::Log
-            },
-            series,
-        };
-        for format in Format::ALL {
-            let path = out.join(format!("curve.{}", format.extension()));
-            write_chart(&chart, &footer, &path, format)
-                .map_err(|e| LearnError::Failed(e.to_string()))?;
-        }
+        series.push(series_of(label, 1, &|p| p.validation));
     }
+    let ys = series.iter().flat_map(|s| s.points.iter().map(|p| p.y));
+    let (lo, hi) = ys.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), y| {
+        (a.min(y), b.max(y))
+    });
+    let pad = ((hi - lo) * 0.05).max(1e-6);
+    let chart = Chart {
+        stem: "curve".into(),
+        group: format!("learn/{name}"),
+        caption: "learning curve".into(),
+        title: format!("{name}: learning curve"),
+        x_label: if texel { "epoch" } else { "self-play games" }.into(),
+        y_label: "mean squared error, results and predictions σ(K·eval/400) in [0, 1]".into(),
+        // TD's two errors differ by orders of magnitude: a log scale shows both.
+        y_scale: if texel {
+            YScale::Linear {
+                range: Some((lo - pad, hi + pad)),
+            }
+        } else {
+            YScale::Log
+        },
+        series,
+    };
+    for format in Format::ALL {
+        let path = run.out.join(format!("curve.{}", format.extension()));
+        write_chart(&chart, &footer, &path, format)
+            .map_err(|e| LearnError::Failed(e.to_string()))?;
+    }
+    Ok(())
+}
 
+/// summary.md: how to regenerate, the method, data, seed, time, the headline loss from
+/// `first` to `last`, the chart and the weights from start to learned.
+fn write_summary<G: LearnGame>(
+    run: &Run<'_, G>,
+    weights: &Weights,
+    curve: &[CurvePoint],
+    facts: &str,
+    seconds: f64,
+    (first, last): (f64, f64),
+) -> Result<(), LearnError> {
+    let name = &run.spec.name;
+    let texel = run.spec.method == Method::Texel;
     let mut md = String::new();
     let _ = writeln!(md, "# {name}\n");
     if !run.spec.description.is_empty() {
@@ -169,11 +206,14 @@ pub(super) fn write_results<G: LearnGame>(
     for ((n, s), l) in G::KIND.names().iter().zip(&run.start).zip(&weights.values) {
         let _ = writeln!(md, "| {n} | {s:.d$} | {l:.d$} |");
     }
-    let path = out.join("summary.md");
-    replace_bytes(&path, md.as_bytes()).map_err(io_err(&path))?;
+    let path = run.out.join("summary.md");
+    replace_bytes(&path, md.as_bytes()).map_err(io_err(&path))
+}
 
+/// run.json: the learning file's text, seed, threads, commit, machine, date and time taken.
+fn write_run_json<G: LearnGame>(run: &Run<'_, G>, seconds: f64) -> Result<(), LearnError> {
     let info = serde_json::json!({
-        "learn": name,
+        "learn": run.spec.name,
         "text": run.text,
         "seed": run.spec.seed,
         "threads": run.spec.threads,
@@ -184,9 +224,8 @@ pub(super) fn write_results<G: LearnGame>(
         "date": machine::now_iso8601(),
         "elapsed_s": (seconds * 10.0).round() / 10.0,
     });
-    let path = out.join("run.json");
+    let path = run.out.join("run.json");
     let text =
         serde_json::to_string_pretty(&info).map_err(|e| LearnError::Failed(e.to_string()))?;
-    replace_bytes(&path, (text + "\n").as_bytes()).map_err(io_err(&path))?;
-    Ok((first, last))
+    replace_bytes(&path, (text + "\n").as_bytes()).map_err(io_err(&path))
 }
