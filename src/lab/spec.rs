@@ -1644,27 +1644,43 @@ fn searchers_for(
         .collect())
 }
 
-/// Multiplies `variants` by the sweeps of the search techniques. Modifiers of a technique
-/// (quiescence checks, delta margin, null-move verification) come after the technique.
+/// Multiplies `variants` by the sweeps of the search techniques, group by group in the
+/// order their keys are labelled. Modifiers of a technique (quiescence checks, delta margin,
+/// null-move verification, the secondary search's margin) come after the technique.
 fn technique_variants(
     spec: &SearcherSpec,
     variants: Variants<SearcherVariant>,
 ) -> Variants<SearcherVariant> {
-    fn c(v: &mut SearcherVariant) -> &mut SearchConfig {
-        &mut v.config
-    }
+    let variants = selectivity_variants(spec, variants);
+    let variants = parallel_variants(spec, variants);
+    let variants = table_and_solver_variants(spec, variants);
+    let variants = secondary_variants(spec, variants);
+    mcts_variants(spec, variants)
+}
+
+/// The search configuration a technique's sweep sets.
+fn config_of(v: &mut SearcherVariant) -> &mut SearchConfig {
+    &mut v.config
+}
+
+/// The evaluation and what shapes the tree: quiescence, null move, extensions, PVS,
+/// enhanced transposition cutoffs, the endgame solver and aspiration windows.
+fn selectivity_variants(
+    spec: &SearcherSpec,
+    variants: Variants<SearcherVariant>,
+) -> Variants<SearcherVariant> {
     variants
         .across("eval", spec.eval.as_ref().map(Spanned::get_ref), |v, e| {
             v.eval = e
         })
         .across("quiescence", spec.quiescence.as_ref(), |v, q| {
-            c(v).quiescence = q.config()
+            config_of(v).quiescence = q.config()
         })
         .across(
             "quiescence_checks",
             spec.quiescence_checks.as_ref(),
             |v, b| {
-                if let Some(q) = &mut c(v).quiescence {
+                if let Some(q) = &mut config_of(v).quiescence {
                     q.checks = b;
                 }
             },
@@ -1673,21 +1689,21 @@ fn technique_variants(
             "delta_margin",
             spec.delta_margin.as_ref().map(Spanned::get_ref),
             |v, m| {
-                if let Some(q) = &mut c(v).quiescence {
+                if let Some(q) = &mut config_of(v).quiescence {
                     q.delta = Some(m);
                 }
             },
         )
         .across("quiescence_tt", spec.quiescence_tt.as_ref(), |v, b| {
-            if let Some(q) = &mut c(v).quiescence {
+            if let Some(q) = &mut config_of(v).quiescence {
                 q.tt = b;
             }
         })
         .across("null_move", spec.null_move.as_ref(), |v, n| {
-            c(v).null_move = n.config(false)
+            config_of(v).null_move = n.config(false)
         })
         .across("null_verify", spec.null_verify.as_ref(), |v, b| {
-            if let Some(n) = &mut c(v).null_move {
+            if let Some(n) = &mut config_of(v).null_move {
                 n.verify = b;
             }
         })
@@ -1695,78 +1711,104 @@ fn technique_variants(
             "check_extension",
             spec.check_extension.as_ref().map(Spanned::get_ref),
             |v, e| {
-                c(v).extensions.check = e;
+                config_of(v).extensions.check = e;
             },
         )
-        .across("pvs", spec.pvs.as_ref(), |v, b| c(v).pvs = b)
-        .across("etc", spec.etc.as_ref(), |v, b| c(v).etc = b)
+        .across("pvs", spec.pvs.as_ref(), |v, b| config_of(v).pvs = b)
+        .across("etc", spec.etc.as_ref(), |v, b| config_of(v).etc = b)
         .across(
             "endgame_solver",
             spec.endgame_solver.as_ref().map(Spanned::get_ref),
-            |v, n| c(v).endgame_solver = (n > 0).then_some(n),
+            |v, n| config_of(v).endgame_solver = (n > 0).then_some(n),
         )
         .across(
             "aspiration",
             spec.aspiration.as_ref().map(Spanned::get_ref),
             |v, w| {
-                c(v).aspiration = (w > 0).then_some(w);
+                config_of(v).aspiration = (w > 0).then_some(w);
             },
         )
+}
+
+/// Threads and the parallel searches' own settings.
+fn parallel_variants(
+    spec: &SearcherSpec,
+    variants: Variants<SearcherVariant>,
+) -> Variants<SearcherVariant> {
+    variants
         .across(
             "threads",
             spec.threads.as_ref().map(Spanned::get_ref),
             |v, t| {
-                c(v).threads = t;
+                config_of(v).threads = t;
             },
         )
         .across(
             "split_plies",
             spec.split_plies.as_ref().map(Spanned::get_ref),
-            |v, n| c(v).split_plies = n,
+            |v, n| config_of(v).split_plies = n,
         )
         .across(
             "helper_depths",
             spec.helper_depths.as_ref().map(Spanned::get_ref),
-            |v, d| c(v).helper_depths = d,
+            |v, d| config_of(v).helper_depths = d,
         )
         .across(
             "main_depths",
             spec.main_depths.as_ref().map(Spanned::get_ref),
-            |v, d| c(v).main_depths = d,
+            |v, d| config_of(v).main_depths = d,
         )
+}
+
+/// The table's options and the solver switches (Pons's ladder).
+fn table_and_solver_variants(
+    spec: &SearcherSpec,
+    variants: Variants<SearcherVariant>,
+) -> Variants<SearcherVariant> {
+    variants
         .across("tt_fractional", spec.tt_fractional.as_ref(), |v, b| {
-            c(v).tt_fractional = b
+            config_of(v).tt_fractional = b
         })
         .across("tt_mate_adjust", spec.tt_mate_adjust.as_ref(), |v, b| {
-            c(v).tt_mate_adjust = b
+            config_of(v).tt_mate_adjust = b
         })
         .across("win_check", spec.win_check.as_ref(), |v, b| {
-            c(v).solve.win_check = b
+            config_of(v).solve.win_check = b
         })
         .across("score_window", spec.score_window.as_ref(), |v, b| {
-            c(v).solve.score_window = b
+            config_of(v).solve.score_window = b
         })
         .across(
             "score_grain",
             spec.score_grain.as_ref().map(Spanned::get_ref),
-            |v, g| c(v).solve.score_grain = u8::try_from(g).unwrap_or(u8::MAX),
+            |v, g| config_of(v).solve.score_grain = u8::try_from(g).unwrap_or(u8::MAX),
         )
-        .across("mtd", spec.mtd.as_ref(), |v, b| c(v).solve.mtd = b)
+        .across("mtd", spec.mtd.as_ref(), |v, b| config_of(v).solve.mtd = b)
         .across("anticipate", spec.anticipate.as_ref(), |v, b| {
-            c(v).solve.anticipate = b
+            config_of(v).solve.anticipate = b
         })
-        .across("weak", spec.weak.as_ref(), |v, b| c(v).solve.weak = b)
+        .across("weak", spec.weak.as_ref(), |v, b| {
+            config_of(v).solve.weak = b
+        })
         .across("tt_lower_bounds", spec.tt_lower_bounds.as_ref(), |v, b| {
-            c(v).solve.tt_lower_bounds = b
+            config_of(v).solve.tt_lower_bounds = b
         })
         .across("tt_compact", spec.tt_compact.as_ref(), |v, b| {
-            c(v).solve.tt_compact = b
+            config_of(v).solve.tt_compact = b
         })
+}
+
+/// Secondary search and its margin.
+fn secondary_variants(
+    spec: &SearcherSpec,
+    variants: Variants<SearcherVariant>,
+) -> Variants<SearcherVariant> {
+    variants
         .across(
             "secondary",
             spec.secondary.as_ref().map(Spanned::get_ref),
             |v, k| {
-                c(v).secondary = (k > 0).then_some(crate::search::Secondary {
+                config_of(v).secondary = (k > 0).then_some(crate::search::Secondary {
                     plies: k,
                     margin: 0,
                 });
@@ -1776,11 +1818,19 @@ fn technique_variants(
             "secondary_margin",
             spec.secondary_margin.as_ref().map(Spanned::get_ref),
             |v, m| {
-                if let Some(s) = &mut c(v).secondary {
+                if let Some(s) = &mut config_of(v).secondary {
                     s.margin = m;
                 }
             },
         )
+}
+
+/// The Monte Carlo searches' settings.
+fn mcts_variants(
+    spec: &SearcherSpec,
+    variants: Variants<SearcherVariant>,
+) -> Variants<SearcherVariant> {
+    variants
         .across(
             "exploration",
             spec.exploration.as_ref().map(Spanned::get_ref),
