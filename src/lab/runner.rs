@@ -207,17 +207,7 @@ pub fn run_jobs(
     guard::check_out(&out, options.resume, options.force)?;
     let csv_path = out.join("searches.csv");
     let selected = |id: usize| shard.is_none_or(|s| s.holds(id));
-    let kept: Vec<Row> = if options.resume {
-        check_same_shard(&out, shard)?;
-        guard::check_same_name(&out, &plan.name)?;
-        guard::restore_rows(&csv_path)?;
-        guard::kept_rows(plan, &out, &csv_path)?
-            .into_iter()
-            .filter(|r| selected(r.job))
-            .collect()
-    } else {
-        Vec::new()
-    };
+    let kept = kept_rows(plan, options, shard, &out, &csv_path)?;
     let searchers =
         super::record::searcher_rows(plan.jobs.iter().filter(|j| selected(j.id)), &plan.jobs)
             .map_err(RunError::Refused)?;
@@ -234,33 +224,67 @@ pub fn run_jobs(
     check_tables_fit(&pending, threads)?;
     guard::create(&out)?;
     guard::clear_outputs(&out, options.force && !options.resume)?;
-    // A resumed run's run.json counts the time of the run it continues (read before this
-    // run overwrites it).
-    let earlier = options
-        .resume
-        .then(|| super::machine::recorded_run(&out))
-        .flatten();
-    let earlier_s = earlier
-        .as_ref()
-        .and_then(super::machine::RunInfo::seconds_spent)
-        .unwrap_or(0.0);
-    let commits = super::machine::commits_continuing(earlier.as_ref());
-    let at_start = if earlier_s > 0.0 {
-        Spent::SoFar(earlier_s)
-    } else {
-        Spent::Running
-    };
-    super::machine::write_run_json(
-        plan,
-        &out,
-        threads,
-        at_start,
-        shard,
-        options.quick,
-        &commits,
-    )?;
-
+    let record = RunRecord::start(plan, &out, threads, shard, options, started)?;
     let sink = Mutex::new(CsvSink::open(&csv_path, &kept)?);
+    let finished = run_pending(&pending, threads, searchers, &out, &sink, &record, options)?;
+    if finished < pending.len() {
+        record.write(Spent::Interrupted(record.seconds()))?;
+        return Err(RunError::Interrupted {
+            out,
+            finished: finished + done.len(),
+            total: pending.len() + done.len(),
+            unit: "jobs",
+            file: "searches.csv",
+        });
+    }
+    let rows = sink
+        .into_inner()
+        .expect("a writer panicked")
+        .finish(&plan.jobs)?;
+    let elapsed_s = started.elapsed().as_secs_f64();
+    record.write(Spent::Finished(record.seconds()))?;
+    Ok(RunReport {
+        out,
+        jobs_run: pending.len(),
+        jobs_kept: done.len(),
+        rows,
+        elapsed_s,
+    })
+}
+
+/// The rows of the finished jobs an earlier run left in `csv_path` that this run keeps
+/// (`--resume`: those of `shard`'s jobs whose configuration is unchanged); none otherwise.
+fn kept_rows(
+    plan: &Plan,
+    options: &RunOptions,
+    shard: Option<&ShardRecord>,
+    out: &Path,
+    csv_path: &Path,
+) -> Result<Vec<Row>, RunError> {
+    if !options.resume {
+        return Ok(Vec::new());
+    }
+    check_same_shard(out, shard)?;
+    guard::check_same_name(out, &plan.name)?;
+    guard::restore_rows(csv_path)?;
+    Ok(guard::kept_rows(plan, out, csv_path)?
+        .into_iter()
+        .filter(|r| shard.is_none_or(|s| s.holds(r.job)))
+        .collect())
+}
+
+/// Runs `pending` (the shared jobs on a pool of at most `threads` workers, then the
+/// exclusive ones alone), appending each one's rows to `sink` as it finishes, after writing
+/// `searchers` to searchers.csv; returns how many finished (fewer after Ctrl-C).
+fn run_pending(
+    pending: &[&Job],
+    threads: usize,
+    searchers: Vec<SearcherRow>,
+    out: &Path,
+    sink: &Mutex<CsvSink>,
+    record: &RunRecord<'_>,
+    options: &RunOptions,
+) -> Result<usize, RunError> {
     let progress = Progress::new(options.progress, pending.len(), "jobs");
     let (shared, exclusive): (Vec<&Job>, Vec<&Job>) =
         pending.iter().partition(|j| !j.searcher.exclusive);
@@ -293,18 +317,7 @@ pub fn run_jobs(
         let rows = execute_reusing_table(job);
         sink.lock().expect("a writer panicked").append(&rows)?;
         finished.fetch_add(1, AtomicOrdering::SeqCst);
-        record_time_so_far(&recorded, || {
-            let spent = Spent::SoFar(earlier_s + started.elapsed().as_secs_f64());
-            super::machine::write_run_json(
-                plan,
-                &out,
-                threads,
-                spent,
-                shard,
-                options.quick,
-                &commits,
-            )
-        })?;
+        record_time_so_far(&recorded, || record.write(Spent::SoFar(record.seconds())))?;
         progress.finished(&format!(
             "{} on {}",
             job.searcher.name(),
@@ -328,33 +341,78 @@ pub fn run_jobs(
         .and_then(|()| exclusive.iter().try_for_each(|job| finish(job)));
     progress.finish();
     ran?;
-    let finished = finished.into_inner();
-    if finished < pending.len() {
-        let spent = Spent::Interrupted(earlier_s + started.elapsed().as_secs_f64());
-        super::machine::write_run_json(plan, &out, threads, spent, shard, options.quick, &commits)?;
-        return Err(RunError::Interrupted {
+    Ok(finished.into_inner())
+}
+
+/// What run.json records of an experiment's run, written as it starts, as jobs finish,
+/// and at its end: a resumed run counts the time of the runs it continues and their
+/// commits.
+struct RunRecord<'a> {
+    plan: &'a Plan,
+    out: &'a Path,
+    threads: usize,
+    shard: Option<&'a ShardRecord>,
+    quick: bool,
+    /// The `git_commit` to record ([`super::machine::commits_continuing`]).
+    commits: String,
+    /// Seconds the runs this one continues took (0 for a fresh run).
+    earlier_s: f64,
+    started: Instant,
+}
+
+impl<'a> RunRecord<'a> {
+    /// Reads what an earlier run recorded (with `--resume`; before this run overwrites it)
+    /// and writes the run.json of this run, `started` then.
+    fn start(
+        plan: &'a Plan,
+        out: &'a Path,
+        threads: usize,
+        shard: Option<&'a ShardRecord>,
+        options: &RunOptions,
+        started: Instant,
+    ) -> Result<Self, RunError> {
+        let earlier = options
+            .resume
+            .then(|| super::machine::recorded_run(out))
+            .flatten();
+        let earlier_s = earlier
+            .as_ref()
+            .and_then(super::machine::RunInfo::seconds_spent)
+            .unwrap_or(0.0);
+        let record = Self {
+            plan,
             out,
-            finished: finished + done.len(),
-            total: pending.len() + done.len(),
-            unit: "jobs",
-            file: "searches.csv",
-        });
+            threads,
+            shard,
+            quick: options.quick,
+            commits: super::machine::commits_continuing(earlier.as_ref()),
+            earlier_s,
+            started,
+        };
+        record.write(if earlier_s > 0.0 {
+            Spent::SoFar(earlier_s)
+        } else {
+            Spent::Running
+        })?;
+        Ok(record)
     }
 
-    let rows = sink
-        .into_inner()
-        .expect("a writer panicked")
-        .finish(&plan.jobs)?;
-    let elapsed_s = started.elapsed().as_secs_f64();
-    let spent = Spent::Finished(earlier_s + elapsed_s);
-    super::machine::write_run_json(plan, &out, threads, spent, shard, options.quick, &commits)?;
-    Ok(RunReport {
-        out,
-        jobs_run: pending.len(),
-        jobs_kept: done.len(),
-        rows,
-        elapsed_s,
-    })
+    /// The seconds spent so far, the earlier runs' included.
+    fn seconds(&self) -> f64 {
+        self.earlier_s + self.started.elapsed().as_secs_f64()
+    }
+
+    fn write(&self, spent: Spent) -> Result<(), RunError> {
+        super::machine::write_run_json(
+            self.plan,
+            self.out,
+            self.threads,
+            spent,
+            self.shard,
+            self.quick,
+            &self.commits,
+        )
+    }
 }
 
 /// Calls `write` (run.json with the time so far) when a job (or a match's game) has
