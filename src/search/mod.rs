@@ -771,6 +771,27 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
     }
 }
 
+/// Starts one of a parallel search's `threads` threads in `scope`. A thread the system
+/// cannot start (its limit on threads or on memory reached) ends the run with a message
+/// that says what to lower, rather than the standard library's bare "failed to spawn".
+///
+/// # Panics
+/// When the thread cannot be started.
+pub(crate) fn spawn_search_thread<'scope, T: Send + 'scope>(
+    scope: &'scope std::thread::Scope<'scope, '_>,
+    threads: usize,
+    work: impl FnOnce() -> T + Send + 'scope,
+) -> std::thread::ScopedJoinHandle<'scope, T> {
+    std::thread::Builder::new()
+        .spawn_scoped(scope, work)
+        .unwrap_or_else(|e| {
+            panic!(
+                "cannot start the {threads} threads of a parallel search ({e}): give fewer \
+                 `threads`, or fewer jobs at once (--jobs)"
+            )
+        })
+}
+
 /// Searches `root` with `config` under `limits`: the one-call form of [`Searcher::run`], or of
 /// [`smp::lazy_smp`] for `Algorithm::LazySmp`, or of [`ybw::ybw`] for `Algorithm::Ybw`.
 pub fn search<G: Game, E: Evaluator<G>>(

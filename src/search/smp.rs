@@ -113,13 +113,17 @@ pub fn lazy_smp_observed<G: Game, E: Evaluator<G>>(
         }
     };
     std::thread::scope(|scope| {
+        // Raised however the main thread ends, even by a panic (a helper the system cannot
+        // start included): the helpers have no other limit and would keep the scope from
+        // ever joining.
+        let done = RaiseOnDrop(&main_done);
         let helpers: Vec<_> = helper_configs
             .iter()
             .enumerate()
             .map(|(i, helper)| {
                 let (searcher, main_done, helper_finished) =
                     (&searcher, &main_done, &helper_finished);
-                scope.spawn(move || {
+                super::spawn_search_thread(scope, threads, move || {
                     let helper_limits = Limits {
                         nodes: None,
                         time: None,
@@ -137,9 +141,6 @@ pub fn lazy_smp_observed<G: Game, E: Evaluator<G>>(
                 })
             })
             .collect();
-        // Raised however the main thread ends, even by a panic: the helpers have no other
-        // limit and would keep the scope from ever joining.
-        let done = RaiseOnDrop(&main_done);
         let (first, step) = main_schedule(config.main_depths, threads, limits.depth);
         let mut main = searcher(config, shared.stop)
             .with_stop(&helper_finished)

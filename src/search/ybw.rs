@@ -57,7 +57,6 @@
 //! With one thread there is no pool and no split: the search is exactly the single-threaded
 //! alpha-beta of the same configuration (same iterations, same node counts).
 
-use std::sync::Barrier;
 use std::sync::atomic::Ordering::{Acquire, Relaxed, Release};
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, AtomicUsize};
 use std::time::{Duration, Instant};
@@ -201,23 +200,26 @@ fn young_brothers_wait<G: Game, E: Evaluator<G>>(
         return (result, SplitCounters::default());
     }
     let pool = Pool::new(threads, setup.split_plies.max(1) as i32 * ONE_PLY);
-    // Thread 0 starts once every helper waits for work, so that the first nodes can split.
-    let ready = Barrier::new(threads);
     let result = std::thread::scope(|scope| {
+        // Raised however thread 0 ends, even by a panic (a helper the system cannot start
+        // included): the helpers would wait forever.
+        let _quit = QuitOnDrop(&pool);
         for index in 1..threads {
-            let (pool, searcher, ready) = (&pool, &searcher, &ready);
-            scope.spawn(move || {
+            let (pool, searcher) = (&pool, &searcher);
+            super::spawn_search_thread(scope, threads, move || {
                 let _poison = PoisonOnPanic(pool);
                 let mut helper = searcher();
                 helper.take_seat(pool, index, root);
-                pool.idle.fetch_or(1 << index, Relaxed);
-                ready.wait();
+                pool.idle.fetch_or(1 << index, Release);
                 helper.serve();
             });
         }
-        // Raised however thread 0 ends, even by a panic: the helpers would wait forever.
-        let _quit = QuitOnDrop(&pool);
-        ready.wait();
+        // Thread 0 starts once every helper waits for work, so that the first nodes can
+        // split.
+        let helpers = (threads - 1) as u32;
+        while pool.idle.load(Acquire).count_ones() < helpers {
+            std::thread::yield_now();
+        }
         let mut main = searcher().with_stop(setup.stop);
         main.ybw = Some(Seat::new(&pool, 0));
         main.run_observed(root, limits, on_iteration)

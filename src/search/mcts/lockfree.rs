@@ -823,7 +823,9 @@ fn grow<G: Game, E: Evaluator<G>>(
         let handles: Vec<_> = (0..threads.max(1))
             .map(|i| {
                 let run = &run;
-                s.spawn(move || tree.work(root, eval, config, run, (i, threads.max(1))))
+                crate::search::spawn_search_thread(s, threads, move || {
+                    tree.work(root, eval, config, run, (i, threads.max(1)))
+                })
             })
             .collect();
         handles

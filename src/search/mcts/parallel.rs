@@ -46,7 +46,9 @@ pub fn root_parallel<G: Game, E: Evaluator<G>>(
             .map(|i| {
                 let limit = budget.iterations.map_or(u64::MAX, |n| share(n, threads, i));
                 let cap = config.tree_bytes().map(|c| c / threads as u64);
-                s.spawn(move || uct_totals(root, eval, config, (limit, clock), (i, cap)))
+                crate::search::spawn_search_thread(s, threads, move || {
+                    uct_totals(root, eval, config, (limit, clock), (i, cap))
+                })
             })
             .collect();
         handles
@@ -118,7 +120,9 @@ pub fn tree_parallel_locked<G: Game, E: Evaluator<G>>(
         let handles: Vec<_> = (0..threads.max(1))
             .map(|i| {
                 let shared = &shared;
-                s.spawn(move || shared.work(root, eval, config, i))
+                crate::search::spawn_search_thread(s, threads, move || {
+                    shared.work(root, eval, config, i)
+                })
             })
             .collect();
         handles
