@@ -140,10 +140,18 @@ pub fn fnv1a_from(hash: u64, bytes: &[u8]) -> u64 {
 /// those of the files its searchers read (weights, endgame databases, books), so that a run
 /// resuming it can tell a file that changed since (its path alone would not).
 ///
+/// Reads at most the largest of the input caps ([`Cap::RESULTS`]): a fingerprint may be
+/// taken before the file's own capped read, and an endless file (/dev/zero) must not hold
+/// the run there.
+///
 /// # Errors
-/// The file cannot be read (a directory cannot be either).
+/// The file cannot be read (a directory cannot be either), or is larger than that cap.
 pub fn fingerprint(path: &Path) -> io::Result<String> {
-    let mut file = File::open(path)?;
+    let cap = Cap {
+        what: "an input file",
+        ..Cap::RESULTS
+    };
+    let mut file = Capped::new(File::open(path)?, cap);
     let mut hash = FNV_OFFSET;
     let mut chunk = [0u8; 1 << 16];
     loop {

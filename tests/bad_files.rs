@@ -30,6 +30,30 @@ fn text_files_past_the_cap_are_refused() {
     assert_refused(&["learn", &big], &big, "256 MiB");
 }
 
+/// A learning file's games that never end (`/dev/zero`): refused at the cap, not read
+/// forever by the fingerprint the learning checkpoint keeps of its inputs.
+#[cfg(unix)]
+#[test]
+fn endless_games_are_refused_by_learn() {
+    let tmp = TempDir::new("bad-files-learn-games");
+    let file = tmp.path("z.toml");
+    let text = "name = \"z\"\ngame = \"chess\"\nmethod = \"texel\"\nseed = 7\n\
+                games = [\"/dev/zero\"]\n[texel]\nepochs = 3\nlearning_rate = 1.0\n";
+    std::fs::write(&file, text).expect("write");
+    let out = tmp.path("out");
+    let weights = tmp.path("weights");
+    let args = [
+        "learn",
+        file.to_str().expect("utf-8"),
+        "--out",
+        out.to_str().expect("utf-8"),
+        "--weights-dir",
+        weights.to_str().expect("utf-8"),
+        "--quiet",
+    ];
+    assert_refused(&args, "/dev/zero", "1024 MiB");
+}
+
 #[test]
 fn a_result_table_past_the_cap_is_refused_by_plot() {
     let tmp = TempDir::new("bad-files-csv");
