@@ -109,3 +109,24 @@ fn pvs_and_aspiration_preserve_values_on_connect_four() {
         check(&pos, &CentreFirst, 5, &format!("connect4 position {n}"));
     }
 }
+
+/// An aspiration window as wide as the decisive scores is the full window: the same nodes
+/// as none (`guess + width` once overflowed into a window that failed at once).
+#[test]
+fn the_widest_aspiration_window_is_the_full_window() {
+    let pos = Connect4::parse_position("4453").expect("a position");
+    let nodes = |aspiration| {
+        let config = SearchConfig {
+            aspiration,
+            ordering: Ordering::HEURISTICS,
+            tt_mb: 1,
+            ..SearchConfig::default()
+        };
+        let limits = Limits {
+            depth: Some(9),
+            ..Limits::default()
+        };
+        search(&pos, &CentreFirst, &config, &limits).total.nodes
+    };
+    assert_eq!(nodes(Some(i32::MAX)), nodes(None));
+}

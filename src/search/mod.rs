@@ -575,7 +575,13 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
         if score::is_decisive(guess) {
             return self.alphabeta(root, depth, -inf, inf, 0, false);
         }
-        let (mut alpha, mut beta) = (guess - width, guess + width);
+        // A window as wide as the decisive scores is the full one (and `guess ± width`
+        // could overflow past it).
+        let (mut alpha, mut beta) = if width >= score::DECISIVE {
+            (-inf, inf)
+        } else {
+            (guess - width, guess + width)
+        };
         loop {
             let value = self.alphabeta(root, depth, alpha, beta, 0, false);
             if self.aborted() || (value > alpha && value < beta) {
