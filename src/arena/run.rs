@@ -734,15 +734,28 @@ struct EnginePool {
     external: Mutex<Vec<Vec<ExternalEngine>>>,
     /// The process ids of the engines started and not yet known to have ended.
     pids: Mutex<Vec<u32>>,
-    /// How long a start (handshake) may take.
+    /// How long a start (handshake) may take ([`startup_timeout`]).
     timeout: Duration,
+}
+
+/// The least time an engine's start (its handshake: `uci` to `uciok`, GTP's or gnubg's
+/// first answers) is given, however short `engine_timeout_ms`: a start reads files (an
+/// NNUE network, an interpreter's modules) and is slow on a loaded machine, where a fake
+/// engine in Python took 1.5 s to answer `uci` (tests/arena.rs); a deadline meant for a
+/// move's answer would count such an engine as hung.
+const STARTUP_AT_LEAST: Duration = Duration::from_secs(10);
+
+/// How long an engine's start may take: `engine_timeout_ms`, at least
+/// [`STARTUP_AT_LEAST`].
+fn startup_timeout(plan: &MatchPlan) -> Duration {
+    plan.rules.engine_timeout.max(STARTUP_AT_LEAST)
 }
 
 impl EnginePool {
     /// Starts one process of every engine player, so that a bad command fails the match
     /// before any game.
     fn start(plan: &MatchPlan) -> Result<Self, ArenaError> {
-        let timeout = plan.rules.engine_timeout;
+        let timeout = startup_timeout(plan);
         let mut idle = Vec::new();
         let mut external = Vec::new();
         let mut pids = Vec::new();
@@ -752,7 +765,7 @@ impl EnginePool {
                 let mut engine =
                     ExternalEngine::start(spec, timeout).map_err(|e| engine_error(p, &e))?;
                 engine
-                    .check_openings(&plan.openings, timeout)
+                    .check_openings(&plan.openings, plan.rules.engine_timeout)
                     .map_err(|e| engine_error(p, &e))?;
                 pids.push(engine.pid());
                 theirs.push(engine);
