@@ -84,8 +84,9 @@ fn run_until_first_job(
     until_first_job(command)
 }
 
-/// Starts `command` (a run) and reads its stderr up to the first progress line; returns the
-/// running child, the rest of its stderr, and what was read.
+/// Starts `command` (a run, SIGINT at its default: [`common::default_sigint`]) and reads its
+/// stderr up to the first progress line; returns the running child, the rest of its stderr,
+/// and what was read.
 #[cfg(unix)]
 fn until_first_job(
     mut command: Command,
@@ -94,7 +95,7 @@ fn until_first_job(
     BufReader<std::process::ChildStderr>,
     String,
 ) {
-    let mut child = command
+    let mut child = common::default_sigint(&mut command)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -899,10 +900,21 @@ fn a_killed_run_records_its_time_up_to_its_last_finished_job() {
     let before = recorded_seconds(&out, "interrupted_after_s")
         .unwrap_or_else(|| panic!("no time recorded after {seen}"));
     assert!(before > 0.0 && recorded_seconds(&out, "elapsed_s").is_none());
-    assert!(!out.join("run.json.tmp").exists());
-    // The resumed run counts the killed run's time in its own.
+    // The resumed run counts the killed run's time in its own, and leaves no temporary
+    // file (`<file>.<pid>.tmp`) of the killed one.
     let (code, _, stderr) = experiment(&file, &out, &["--resume", "--no-plot"]);
     assert_eq!(code, 0, "{stderr}");
+    let left: Vec<_> = std::fs::read_dir(&out)
+        .expect("the results")
+        .map(|e| {
+            e.expect("an entry")
+                .file_name()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .filter(|name| name.ends_with(".tmp"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
     let whole = recorded_seconds(&out, "elapsed_s").expect("elapsed_s");
     assert!(whole > before, "{whole} after {before}");
     // And its rows are those of a run never stopped.

@@ -204,8 +204,24 @@ pub fn interrupted_when(args: &[&str], ready: impl Fn() -> bool) -> (Option<i32>
     interrupted(command, ready)
 }
 
-/// Starts `command` (from the crate's root, stderr captured) in a process group of its own,
-/// waits up to a minute until `ready()` holds, sends the group SIGINT as a terminal's Ctrl-C
+/// Makes `command` start with SIGINT's default action, as a command typed at a terminal
+/// does. A child inherits an ignored SIGINT (tests started in the background of a
+/// non-interactive shell: `.ci/run &`), and plylab then keeps it ignored, as a background
+/// job should: a test of Ctrl-C would see no interruption, or wait forever for one.
+#[cfg(unix)]
+pub fn default_sigint(command: &mut Command) -> &mut Command {
+    use std::os::unix::process::CommandExt;
+    // SAFETY: signal(2) is async-signal-safe, as a pre_exec hook must be.
+    unsafe {
+        command.pre_exec(|| {
+            libc::signal(libc::SIGINT, libc::SIG_DFL);
+            Ok(())
+        })
+    }
+}
+
+/// Starts `command` (from the crate's root, stderr captured, SIGINT at its default:
+/// [`default_sigint`]) in a process group of its own, waits up to a minute until `ready()` holds, sends the group SIGINT as a terminal's Ctrl-C
 /// does (every process of the foreground group gets it, the programs the binary started
 /// included, unless they are in a group of their own), and returns the exit code and stderr
 /// once it has ended.
@@ -213,7 +229,7 @@ pub fn interrupted_when(args: &[&str], ready: impl Fn() -> bool) -> (Option<i32>
 pub fn interrupted(mut command: Command, ready: impl Fn() -> bool) -> (Option<i32>, String) {
     use std::os::unix::process::CommandExt;
     use std::process::Stdio;
-    let mut child = command
+    let mut child = default_sigint(&mut command)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
