@@ -162,7 +162,7 @@ fn zero_counts_do_not_panic() {
     let s = sprt(0.0, 5.0);
     assert_eq!(s.llr_trinomial(&t, Model::Normalized), 0.0);
     assert_eq!(s.llr_pentanomial(&p, Model::Logistic), 0.0);
-    // All wins: Elo +∞, an interval of zero width at +∞, LOS 1; LLRs stay finite.
+    // All wins: Elo +∞, LOS 1; LLRs stay finite.
     let all = tri(10, 0, 0);
     assert_eq!(all.elo(), Some(f64::INFINITY));
     assert_eq!(all.los_normal(), Some(1.0));
@@ -171,8 +171,12 @@ fn zero_counts_do_not_panic() {
         s.llr_pentanomial(&penta([0, 0, 0, 0, 7]), Model::Normalized)
             .is_finite()
     );
-    // All draws: no decisive games, LOS ½.
+    // All draws: no decisive games, LOS ½; no variance, so no interval (an empty cell),
+    // neither from the games nor from the pairs; nor for all wins.
     assert_eq!(tri(0, 9, 0).los(), 0.5);
+    assert_eq!(tri(0, 9, 0).elo_interval(0.95), None);
+    assert_eq!(penta([0, 0, 4, 0, 0]).elo_interval(0.95), None);
+    assert_eq!(all.elo_interval(0.95), None);
     assert_eq!(score_to_elo(0.0), f64::NEG_INFINITY);
 }
 

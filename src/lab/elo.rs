@@ -161,8 +161,13 @@ fn mean_variance(values: &[f64], weights: &[f64]) -> Option<(f64, f64)> {
     Some((mean, var))
 }
 
-/// Elo interval of `score ± z·√(variance/n)`, each end mapped through [`score_to_elo`].
+/// Elo interval of `score ± z·√(variance/n)`, each end mapped through [`score_to_elo`];
+/// `None` without variance (all games alike: all draws, all wins), where the normal
+/// approximation gives a zero-width interval that no number of games supports.
 fn interval(score: f64, variance: f64, n: f64, confidence: f64) -> Option<Interval> {
+    if variance <= 0.0 {
+        return None;
+    }
     let z = normal_quantile(0.5 + confidence / 2.0)?;
     let half = z * (variance / n).sqrt();
     Some(Interval {
@@ -238,8 +243,8 @@ impl Trinomial {
     }
 
     /// Elo interval at `confidence` (e.g. 0.95) from the normal approximation
-    /// score ± z·σ/√N (fastchess `EloWDL`, OpenBench `Elo`); `None` with no games or a
-    /// confidence outside (0, 1).
+    /// score ± z·σ/√N (fastchess `EloWDL`, OpenBench `Elo`); `None` with no games, no
+    /// variance (every game alike) or a confidence outside (0, 1).
     pub fn elo_interval(&self, confidence: f64) -> Option<Interval> {
         let (score, var) = self.mean_variance()?;
         interval(score, var, self.games() as f64, confidence)
@@ -316,8 +321,8 @@ impl Pentanomial {
     }
 
     /// Elo interval at `confidence` from score ± z·√(variance/pairs) (fastchess
-    /// `EloPentanomial`, OpenBench `Elo` on five counts); `None` with no pairs or a confidence
-    /// outside (0, 1).
+    /// `EloPentanomial`, OpenBench `Elo` on five counts); `None` with no pairs, no variance
+    /// (every pair alike) or a confidence outside (0, 1).
     pub fn elo_interval(&self, confidence: f64) -> Option<Interval> {
         let (score, var) = self.mean_variance()?;
         interval(score, var, self.pairs() as f64, confidence)
