@@ -163,6 +163,13 @@ fn log_axis(bounds: Option<(f64, f64)>) -> Axis {
 }
 
 fn linear_axis(lo: f64, hi: f64) -> Axis {
+    // A span too narrow to tick (every value the same: an all-draw match's Elo 0 with no
+    // interval) is one unit either side of it, not ticks all labelled alike.
+    let (lo, hi) = if hi - lo > 1e-6 * lo.abs().max(hi.abs()).max(1.0) {
+        (lo, hi)
+    } else {
+        (lo - 1.0, hi + 1.0)
+    };
     let step = nice_step((hi - lo) / (MAX_TICKS - 2) as f64);
     let lo = (lo / step).floor() * step;
     let hi = (hi / step).ceil() * step;
@@ -326,6 +333,12 @@ mod tests {
         assert!(a.ticks.len() <= MAX_TICKS + 1);
         let a = linear_axis(0.0, 4.3);
         assert!(a.hi >= 4.3 && a.ticks.len() <= MAX_TICKS + 1);
+        // One value alone (an all-draw match's Elo): a unit either side, a few whole ticks.
+        for v in [0.0, 250.0] {
+            let a = linear_axis(v, v);
+            assert_eq!((a.lo, a.hi), (v - 1.0, v + 1.0));
+            assert!(a.ticks.len() <= MAX_TICKS + 1, "{:?}", a.ticks);
+        }
     }
 
     #[test]
