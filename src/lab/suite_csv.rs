@@ -34,8 +34,8 @@ pub struct SuiteCsv {
 
 impl SuiteCsv {
     /// Opens `path` for `searcher`'s rows on `positions`: with `resume`, the rows already
-    /// there (see [`resumed_rows`]) and the file to append to; else a fresh file (one that
-    /// holds something only with `force`).
+    /// there (a torn last line dropped) and the file to append to; else a fresh file (one
+    /// that holds something only with `force`).
     ///
     /// # Errors
     /// [`SuiteCsvError::BadInput`]: a directory, a file that holds something without
