@@ -215,9 +215,9 @@ fn young_brothers_wait<G: Game, E: Evaluator<G>>(
             });
         }
         // Thread 0 starts once every helper waits for work, so that the first nodes can
-        // split.
+        // split (or once one has panicked: it will never wait).
         let helpers = (threads - 1) as u32;
-        while pool.idle.load(Acquire).count_ones() < helpers {
+        while pool.idle.load(Acquire).count_ones() < helpers && !pool.poisoned.load(Relaxed) {
             std::thread::yield_now();
         }
         let mut main = searcher().with_stop(setup.stop);
