@@ -90,7 +90,8 @@ fn names_a_bad_file(e: &std::io::Error) -> bool {
 /// default) and prints the statistics.
 ///
 /// # Errors
-/// An unknown game or ending (bad input), or a file that cannot be written.
+/// An unknown game or ending, or a file already at `out` without `force` (bad input), or a
+/// file that cannot be written.
 pub fn build_tablebase(
     game: &str,
     ending: &str,
@@ -282,8 +283,9 @@ impl From<super::book::BookError> for CommandError {
 /// from PGN games as PolyGlot's `make-book` makes it.
 ///
 /// # Errors
-/// An unreadable PGN, `--max-ply 0` or games that give no entry (bad input: no empty book
-/// is written), or a file that cannot be written.
+/// An unreadable PGN, `--max-ply 0`, games that give no entry (bad input: no empty book
+/// is written) or a file already at `out` without `force`, or a file that cannot be
+/// written.
 pub fn build_chess_book(
     pgn: &Path,
     out: &Path,
@@ -340,8 +342,8 @@ fn connect4_position(text: &str) -> Result<Connect4, ParseError> {
 ///
 /// # Errors
 /// An unreadable or finished start position, or `--positions` 0 or above
-/// [`MAX_BOOK_POSITIONS`] (bad input: no empty book is written), or a file that cannot be
-/// written.
+/// [`MAX_BOOK_POSITIONS`] (bad input: no empty book is written), a file already at `out`
+/// without `force`, or a file that cannot be written.
 pub fn build_connect4_book(
     from: &str,
     out: &Path,
