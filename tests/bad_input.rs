@@ -101,6 +101,12 @@ const CASES: &[Case] = &[
         "oracle",
         "unknown variant `best`",
     ),
+    case(
+        "oracle_unknown_key.toml",
+        12,
+        "oracle",
+        "unknown field `typo`, expected `best_first`",
+    ),
     Case {
         ..case(
             "best_first_out_of_range.toml",

@@ -375,8 +375,8 @@ impl Evaluator<RandomTree> for TreeValue {
 }
 
 /// Move orders an [`Oracle`] can impose.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Deserialize, serde::Serialize)]
-#[serde(rename_all = "snake_case", deny_unknown_fields)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum OracleOrder {
     /// The best child first (by its true value), the others in generation order: Knuth and
     /// Moore's perfect ordering. Only the first move matters for the minimal tree: at a node
@@ -389,6 +389,49 @@ pub enum OracleOrder {
     Random,
     /// The best child first with probability `p` (decided per node), otherwise a random order.
     BestFirst(f64),
+}
+
+/// Experiment files write `"perfect"`, `"worst"`, `"random"` or `{ best_first = p }`.
+/// Written by hand because serde's derived enum reads an inline table's first key and
+/// ignores the rest: `{ best_first = 0.5, typo = 1 }` must be refused, not half read.
+impl<'de> serde::Deserialize<'de> for OracleOrder {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Order;
+        impl<'de> serde::de::Visitor<'de> for Order {
+            type Value = OracleOrder;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("\"perfect\", \"worst\", \"random\" or { best_first = p }")
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<OracleOrder, E> {
+                match v {
+                    "perfect" => Ok(OracleOrder::Perfect),
+                    "worst" => Ok(OracleOrder::Worst),
+                    "random" => Ok(OracleOrder::Random),
+                    _ => Err(E::unknown_variant(
+                        v,
+                        &["perfect", "worst", "random", "best_first"],
+                    )),
+                }
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<OracleOrder, A::Error> {
+                use serde::de::Error;
+                let mut p = None;
+                while let Some(key) = map.next_key::<String>()? {
+                    match key.as_str() {
+                        "best_first" if p.is_none() => p = Some(map.next_value::<f64>()?),
+                        "best_first" => return Err(A::Error::duplicate_field("best_first")),
+                        other => return Err(A::Error::unknown_field(other, &["best_first"])),
+                    }
+                }
+                p.map(OracleOrder::BestFirst)
+                    .ok_or_else(|| A::Error::missing_field("best_first"))
+            }
+        }
+        d.deserialize_any(Order)
+    }
 }
 
 impl fmt::Display for OracleOrder {
