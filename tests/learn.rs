@@ -150,7 +150,7 @@ fn learning_file_mistakes_are_named_at_their_key() {
     let g = games.display().to_string();
     let texel = TINY_TEXEL.replace("THREADS", "1");
     let td = "name = \"tiny\"\ngame = \"connect4\"\nmethod = \"td\"\nseed = 1\n[self_play]\ngames = 4\ndepth = 2\nrandom_plies = 60\nmax_plies = 100\n[td]\nlambda = 0.7\nlearning_rate = 1.0\nk = 0.4\nbatch = 2\n";
-    let cases: [(&str, String, &str); 12] = [
+    let cases: [(&str, String, &str); 13] = [
         (
             "long name",
             texel.replace(
@@ -191,6 +191,12 @@ fn learning_file_mistakes_are_named_at_their_key() {
             "games twice",
             format!("games = [{g:?}, {g:?}]\n{texel}"),
             "is listed twice (`",
+        ),
+        (
+            // Once accepted: the same weight held twice says nothing more.
+            "freeze twice",
+            format!("freeze = [\"pawn_mg\", \"pawn_mg\"]\n{texel}"),
+            "learn.toml:1: key `freeze`: `pawn_mg` is listed twice",
         ),
         (
             "random plies",

@@ -611,9 +611,12 @@ pub fn read_spec(path: &Path) -> Result<(LearnSpec, String), LearnError> {
     if !(1..=64).contains(&spec.threads) {
         return Err(bad("threads", "1 to 64"));
     }
-    for f in &spec.freeze {
+    for (i, f) in spec.freeze.iter().enumerate() {
         if !kind.names().contains(&f.as_str()) {
             return Err(bad("freeze", &format!("`{f}` is not a {kind} weight")));
+        }
+        if spec.freeze[..i].contains(f) {
+            return Err(bad("freeze", &format!("`{f}` is listed twice")));
         }
     }
     if let Some(sp) = &spec.self_play {
