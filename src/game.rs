@@ -273,6 +273,15 @@ pub trait Game: Clone + Send + Sync + 'static {
         false
     }
 
+    /// Whether quiescence search may "stand pat" here: take the static evaluation instead of
+    /// the noisy moves, a pass that is only sound where the side to move could decline them
+    /// all (seed 001; seed 003: "always expand any forced sequences"). The default is "not
+    /// in check", where chess must play an evasion; checkers overrides it, as a capture
+    /// there is compulsory.
+    fn may_stand_pat(&self) -> bool {
+        !self.in_check()
+    }
+
     /// Whether playing `mv` puts the opponent in check. The default plays it on a copy.
     fn gives_check(&self, mv: Self::Move) -> bool {
         let mut child = self.clone();

@@ -11,7 +11,7 @@ use plylab::games::checkers::notation::{parse_fen, to_fen};
 use plylab::games::checkers::{BLACK, Checkers, CheckersEval, WHITE};
 use plylab::rng::XorShift;
 use plylab::search::mcts::{MctsBudget, MctsConfig, root_parallel, uct};
-use plylab::search::{Algorithm, Limits, Ordering, SearchConfig, search};
+use plylab::search::{Algorithm, Limits, Ordering, Quiescence, SearchConfig, search};
 
 fn legal(pos: &Checkers) -> Vec<<Checkers as Game>::Move> {
     let mut moves = Vec::new();
@@ -128,6 +128,27 @@ fn every_search_finds_the_double_jump_that_wins() {
         root_parallel(&root, &eval, &config, &budget, 2).best_move,
         Some(win)
     );
+}
+
+#[test]
+fn quiescence_makes_the_forced_capture_and_sees_the_shot() {
+    // White gives a man away (23-18); Black's only move is then 14x23, after which 26x10
+    // takes Black's last pieces. A side with a capture pending may not stand pat: at depth
+    // 1 quiescence must follow the compulsory captures to the win, as depth 3 does without.
+    let root = Checkers::parse_position("W:W22,23,26,30:B14,15").unwrap();
+    let shot = root.parse_move("23-18").unwrap();
+    let eval = CheckersEval::default();
+    let plain = search(&root, &eval, &alphabeta(1), &to_depth(3));
+    let quiet = SearchConfig {
+        quiescence: Some(Quiescence::default()),
+        ..alphabeta(1)
+    };
+    let quiescent = search(&root, &eval, &quiet, &to_depth(1));
+    for (what, result) in [("depth 3", &plain), ("depth 1 + quiescence", &quiescent)] {
+        let last = result.last().expect("an iteration");
+        assert_eq!(last.best_move, Some(shot), "{what}");
+        assert_eq!(last.score, score::win_in(3), "{what}");
+    }
 }
 
 #[test]

@@ -1,7 +1,8 @@
 //! Quiescence search (seed 001): past the horizon, only noisy moves (captures and promotions
 //! in chess) are searched, and the side to move may "stand pat" on the static evaluation,
-//! since it is not obliged to capture. The evaluation is thus only taken in quiet positions,
-//! which removes most of the horizon effect.
+//! since it is not obliged to capture (where it is, in check or facing checkers' compulsory
+//! captures, every legal move is searched instead: [`Game::may_stand_pat`]). The evaluation
+//! is thus only taken in quiet positions, which removes most of the horizon effect.
 //!
 //! With [`Quiescence::tt`] the quiescence nodes use the transposition table too (Stockfish's
 //! qsearch probes and stores at depth 0): in chess they are about nine nodes in ten, so
@@ -26,14 +27,15 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         qply: u32,
     ) -> Score {
         let q = self.config.quiescence.unwrap_or_default();
-        let in_check = pos.in_check();
-        // In check, passing is no option: every evasion is searched, with no stand pat.
-        let stand_pat = if in_check {
+        // Where passing is no option (in check in chess, a capture pending in checkers), every
+        // legal move is searched, with no stand pat.
+        let forced = !pos.may_stand_pat();
+        let stand_pat = if forced {
             -score::INFINITY
         } else {
             self.eval.evaluate(pos)
         };
-        if stand_pat >= beta || q.max_depth.is_some_and(|m| qply >= m) && !in_check {
+        if stand_pat >= beta || q.max_depth.is_some_and(|m| qply >= m) && !forced {
             self.stats.leaf_nodes += 1;
             return stand_pat;
         }
@@ -53,7 +55,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         let original_alpha = alpha;
         alpha = alpha.max(stand_pat);
         let checks_too = q.checks && qply == 0;
-        let mut moves = self.quiescence_moves(pos, ply, in_check, checks_too);
+        let mut moves = self.quiescence_moves(pos, ply, forced, checks_too);
         if moves.is_empty() {
             self.stats.leaf_nodes += 1;
             self.put_moves(ply, moves);
@@ -68,7 +70,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         let mut best = stand_pat;
         let mut best_move = None;
         for (i, &mv) in moves.iter().enumerate() {
-            if !in_check && self.futile(pos, mv, stand_pat, alpha) {
+            if !forced && self.futile(pos, mv, stand_pat, alpha) {
                 continue;
             }
             let mut child = pos.clone();
@@ -101,21 +103,22 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         best
     }
 
-    /// The moves a quiescence node searches: every evasion in check, else the noisy moves
-    /// and, with `checks_too`, the checking ones (the root's go through its move filters).
+    /// The moves a quiescence node searches: every legal move where it may not stand pat
+    /// (every evasion in check), else the noisy moves and, with `checks_too`, the checking
+    /// ones (the root's go through its move filters).
     fn quiescence_moves(
         &mut self,
         pos: &G,
         ply: usize,
-        in_check: bool,
+        forced: bool,
         checks_too: bool,
     ) -> Vec<G::Move> {
-        if !in_check && !checks_too && ply > 0 {
+        if !forced && !checks_too && ply > 0 {
             return self.take_noisy_moves(pos, ply);
         }
         let mut moves = self.take_moves(pos, ply);
         moves.retain(|&mv| {
-            in_check || self.eval.is_noisy(pos, mv) || checks_too && pos.gives_check(mv)
+            forced || self.eval.is_noisy(pos, mv) || checks_too && pos.gives_check(mv)
         });
         moves
     }

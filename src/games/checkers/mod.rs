@@ -653,6 +653,12 @@ impl Game for Checkers {
     fn reversible_plies(&self) -> u32 {
         u32::from(self.quiet)
     }
+
+    /// Captures are compulsory: with one pending, quiescence may not stop on the evaluation
+    /// (it would decline a forced capture and miss every shot at the horizon).
+    fn may_stand_pat(&self) -> bool {
+        !self.has_capture()
+    }
 }
 
 /// The splitmix64 finalizer (a bijection on 64 bits).
