@@ -239,12 +239,15 @@ fn outcome<M: Copy>(r: &MctsResult<M>) -> MctsResult<M> {
     }
 }
 
-/// Lock-free tree parallelism on one thread is UCT with the same seed, bit for bit.
+/// Tree parallelism on one thread, lock-free or locked, is UCT with the same seed, bit for
+/// bit (the locked tree's own virtual loss once counted in the parent's N).
 fn one_thread_equals_uct<G: Game>(root: &G, eval: &impl Evaluator<G>, cfg: &MctsConfig, n: u64) {
     let budget = MctsBudget::iterations(n);
     let single = uct(root, eval, cfg, &budget);
     let one = tree_parallel(root, eval, cfg, &budget, 1);
     assert_eq!(outcome(&one), outcome(&single));
+    let locked = tree_parallel_locked(root, eval, cfg, &budget, 1);
+    assert_eq!(outcome(&locked), outcome(&single), "locked");
     assert_eq!(
         outcome(&one),
         outcome(&tree_parallel(root, eval, cfg, &budget, 1))
@@ -252,7 +255,7 @@ fn one_thread_equals_uct<G: Game>(root: &G, eval: &impl Evaluator<G>, cfg: &Mcts
 }
 
 #[test]
-fn lock_free_tree_parallel_on_one_thread_is_uct() {
+fn tree_parallel_on_one_thread_is_uct() {
     one_thread_equals_uct(
         &Connect4::parse_position("4453").unwrap(),
         &Neutral,

@@ -136,7 +136,7 @@ impl<G: Game> Tree<G> {
             let next = if pos.is_chance() {
                 self.sample_child(node, &pos, rng)
             } else {
-                self.next_child(node)
+                self.next_child(node, virtual_loss)
             };
             let Some((child, new)) = next else {
                 return (node, pos);
@@ -160,7 +160,7 @@ impl<G: Game> Tree<G> {
 
     /// The child to follow from `node`: the next unexpanded child (`true`: newly added), or
     /// else the UCB1 choice. `None` when `node` has no moves.
-    fn next_child(&mut self, node: u32) -> Option<(u32, bool)> {
+    fn next_child(&mut self, node: u32, own_loss: bool) -> Option<(u32, bool)> {
         let n = &mut self.nodes[node as usize];
         if n.child_count == 0 {
             return None;
@@ -170,7 +170,7 @@ impl<G: Game> Tree<G> {
             self.added += 1;
             return Some((n.first_child + n.expanded - 1, true));
         }
-        Some((self.select(node), false))
+        Some((self.select(node, own_loss), false))
     }
 
     /// At a chance node, the child of an outcome drawn by its weight (`true`: never visited
@@ -255,11 +255,14 @@ impl<G: Game> Tree<G> {
 
     /// UCB1 (Auer, Cesa-Bianchi and Fischer 2002) over the children of `node`: the mean
     /// reward plus `c · sqrt(ln N / n)`, where virtual losses count as visits with reward 0.
-    /// Ties go to the earlier child.
-    fn select(&self, node: u32) -> u32 {
+    /// The parent's N leaves out this descent's own virtual loss (`own_loss`), which is in
+    /// no child yet: N counts the playouts through the node, finished or in flight
+    /// elsewhere (seed 003's t), as the lock-free tree's does. Ties go to the earlier child.
+    fn select(&self, node: u32, own_loss: bool) -> u32 {
         let n = &self.nodes[node as usize];
         let roots = Roots::get();
-        let c_log = self.exploration * roots.sqrt_ln(n.effective_visits());
+        let parent = n.effective_visits() - u64::from(own_loss);
+        let c_log = self.exploration * roots.sqrt_ln(parent);
         let mut best = (n.first_child, f64::NEG_INFINITY);
         for i in n.first_child..n.first_child + n.child_count {
             let child = &self.nodes[i as usize];
