@@ -14,10 +14,12 @@ use std::path::{Path, PathBuf};
 ///
 /// # Errors
 /// What `write`, the temporary file or the rename report; the temporary file is removed.
+/// A `path` that is there but not a regular file ([`check_regular`]) is refused first.
 pub fn replace<T>(
     path: &Path,
     write: impl FnOnce(&mut BufWriter<File>) -> io::Result<T>,
 ) -> io::Result<T> {
+    check_regular(path)?;
     let resolved = path
         .is_symlink()
         .then(|| std::fs::canonicalize(path).ok())
@@ -40,13 +42,33 @@ pub fn replace<T>(
     written
 }
 
-/// Whether [`replace`] could write `path`: creates and removes the temporary file it
-/// would write beside it. A command whose work takes minutes checks this before the work,
-/// so that an unwritable place is told at once (bad input) rather than after the work.
+/// Refuses a `path` that is there (through symbolic links) but is not a regular file: a
+/// directory, a device such as /dev/null, a pipe such as /dev/stdout. [`replace`] renames
+/// a file over `path`, which would put a regular file in the place of such a file rather
+/// than write to it (run as root, `--csv /dev/null` replaced the device).
 ///
 /// # Errors
-/// Why the file cannot be created (permissions, a read-only file system).
+/// [`io::ErrorKind::InvalidInput`], saying so.
+pub fn check_regular(path: &Path) -> io::Result<()> {
+    match std::fs::metadata(path) {
+        Ok(meta) if !meta.is_file() => Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "not a regular file (the output is written beside it and renamed over it)",
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// Whether [`replace`] could write `path`: refuses what [`check_regular`] refuses, then
+/// creates and removes the temporary file it would write beside it. A command whose work
+/// takes minutes checks this before the work, so that an unwritable place is told at once
+/// (bad input) rather than after the work.
+///
+/// # Errors
+/// Why the file cannot be replaced or created (not a regular file, permissions, a
+/// read-only file system, a name too long for the temporary file).
 pub fn check_writable(path: &Path) -> io::Result<()> {
+    check_regular(path)?;
     let probe = temporary(path);
     File::create(&probe)?;
     std::fs::remove_file(&probe)

@@ -1449,10 +1449,12 @@ fn a_database_or_book_already_there_is_replaced_only_with_force() {
     }
 }
 
-/// A book is written beside its file and renamed over it as a database is: an `--out` that
-/// is a pipe (or a device) is refused before the build, and stays what it was.
+/// A book is written beside its file and renamed over it as a database is, and so is the
+/// suite's CSV once the suite is done: an `--out` or `--csv` that is a pipe (or a device,
+/// /dev/null, which root's suite once replaced by a file), directly or through a symbolic
+/// link, is refused before the work, and stays what it was.
 #[test]
-fn a_book_out_that_is_not_a_regular_file_is_refused() {
+fn an_out_or_csv_that_is_not_a_regular_file_is_refused() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let dir = TempDir::new("book-out");
     let fifo = dir.path("fifo");
@@ -1480,6 +1482,22 @@ fn a_book_out_that_is_not_a_regular_file_is_refused() {
         ],
         &["fifo: not a regular file"],
     );
+    let link = dir.path("link.csv");
+    std::os::unix::fs::symlink(&fifo, &link).expect("symlink");
+    let set = root.join("experiments/data/connect4/Test_L3_R1");
+    for csv in [fifo_text, link.to_str().expect("UTF-8")] {
+        refused(
+            &[
+                "suite",
+                "connect4",
+                set.to_str().expect("UTF-8"),
+                "--csv",
+                csv,
+            ],
+            &[&format!("--csv {csv}: not a regular file")],
+        );
+    }
+    assert!(link.is_symlink(), "the link was replaced");
     use std::os::unix::fs::FileTypeExt;
     let kind = std::fs::symlink_metadata(&fifo).expect("fifo").file_type();
     assert!(kind.is_fifo(), "the pipe was replaced");

@@ -62,17 +62,16 @@ fn create_parent(out: &Path) -> Result<(), CommandError> {
 /// written beside it and renamed over it, which would replace such a file rather than write
 /// to it. Checked before the build, which can take minutes.
 fn check_out_file(out: &Path, force: bool) -> Result<(), CommandError> {
-    match std::fs::metadata(out) {
-        Ok(meta) if !meta.is_file() => Err(CommandError::BadInput(format!(
-            "{}: not a regular file (the output is written beside it and renamed over it): choose another --out",
-            out.display()
-        ))),
-        Ok(_) if !force => Err(CommandError::BadInput(format!(
+    crate::output::check_regular(out).map_err(|e| {
+        CommandError::BadInput(format!("{}: {e}: choose another --out", out.display()))
+    })?;
+    if out.exists() && !force {
+        return Err(CommandError::BadInput(format!(
             "{} is there already: --force replaces it, --out FILE writes elsewhere",
             out.display()
-        ))),
-        _ => Ok(()),
+        )));
     }
+    Ok(())
 }
 
 /// Whether an I/O error is the fault of a path the user gave (a file or folder that is not

@@ -38,8 +38,9 @@ impl SuiteCsv {
     /// that holds something only with `force`).
     ///
     /// # Errors
-    /// [`SuiteCsvError::BadInput`]: a directory, a file that holds something without
-    /// `resume` or `force`, rows that cannot be resumed, or a file that cannot be opened.
+    /// [`SuiteCsvError::BadInput`]: a directory or another file that is not a regular one,
+    /// a file that holds something without `resume` or `force`, rows that cannot be
+    /// resumed, or a file that cannot be opened or replaced.
     pub fn open(
         path: &Path,
         resume: bool,
@@ -54,6 +55,11 @@ impl SuiteCsv {
                 path.display()
             )));
         }
+        // The rows are written again through a rename at the end (`finish`): told now
+        // that it cannot be done (a device, a name too long for the temporary file), not
+        // after the suite.
+        crate::output::check_writable(path)
+            .map_err(|e| bad(format!("--csv {}: {e}", path.display())))?;
         let holds_something = std::fs::metadata(path).is_ok_and(|m| m.len() > 0);
         if holds_something && !resume && !force {
             return Err(bad(format!(

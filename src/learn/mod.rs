@@ -874,14 +874,13 @@ impl<'a, G: LearnGame> Run<'a, G> {
                     dir.display()
                 ))
             })?;
-            crate::output::check_writable(&dir.join(format!("{}.toml", spec.name))).map_err(
-                |e| {
-                    LearnError::BadInput(format!(
-                        "cannot write in the directory {}: {e} (choose another {flag})",
-                        dir.display()
-                    ))
-                },
-            )?;
+            let file = dir.join(format!("{}.toml", spec.name));
+            crate::output::check_writable(&file).map_err(|e| {
+                LearnError::BadInput(format!(
+                    "cannot write {}: {e} (choose another {flag})",
+                    file.display()
+                ))
+            })?;
         }
         let mut run = Self {
             spec,
