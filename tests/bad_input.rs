@@ -1494,7 +1494,9 @@ fn an_out_or_csv_that_is_not_a_regular_file_is_refused() {
                 "--csv",
                 csv,
             ],
-            &[&format!("--csv {csv}: not a regular file")],
+            &[&format!(
+                "cannot write the --csv file {csv}: not a regular file"
+            )],
         );
     }
     assert!(link.is_symlink(), "the link was replaced");

@@ -236,6 +236,34 @@ fn a_directory_with_results_is_refused_unless_resume_or_force() {
     }
 }
 
+/// A run into a directory without results removes none of its files: a picture or a
+/// summary.md there was not drawn by plylab (a run into a results directory removes the
+/// charts drawn from the earlier rows, so that none disagrees with the new ones).
+#[test]
+fn a_run_into_a_directory_without_results_leaves_its_pictures_alone() {
+    let tmp = TempDir::new("pictures");
+    let file = write(&tmp, TINY);
+    let out = tmp.path("mine");
+    std::fs::create_dir(&out).expect("mkdir");
+    let mine = ["photo.png", "architecture.svg", "summary.md"];
+    for name in mine {
+        std::fs::write(out.join(name), name).expect("write");
+    }
+    let (code, _, stderr) = experiment(&file, &out, &["--no-plot"]);
+    assert_eq!(code, 0, "{stderr}");
+    for name in mine {
+        assert!(out.join(name).exists(), "{name} was removed");
+    }
+    let (code, _, stderr) = experiment(&file, &out, &["--no-plot", "--force"]);
+    assert_eq!(code, 0, "{stderr}");
+    for name in mine {
+        assert!(
+            !out.join(name).exists(),
+            "{name} beside the results was kept"
+        );
+    }
+}
+
 #[test]
 fn more_workers_than_jobs_start_no_more_threads_than_jobs_and_past_256_are_refused() {
     let tmp = TempDir::new("workers");

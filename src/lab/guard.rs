@@ -70,11 +70,16 @@ pub fn check_out(out: &Path, resume: bool, force: bool) -> Result<(), RunError> 
 }
 
 /// Removes what `plot` draws from the CSV (summary.md and the .png and .svg charts) from
-/// `out`; with `force`, the earlier results too. Other files are left alone.
+/// `out`; with `force`, the earlier results too. Only from a directory that holds results
+/// ([`holds_results`]): in any other, a .png or a summary.md was not drawn from them, and
+/// is the user's. Other files are left alone.
 ///
 /// # Errors
 /// [`RunError::Io`] when a file cannot be removed.
 pub fn clear_outputs(out: &Path, force: bool) -> Result<(), RunError> {
+    if !holds_results(out) {
+        return Ok(());
+    }
     let Ok(entries) = fs::read_dir(out) else {
         return Ok(());
     };

@@ -58,8 +58,12 @@ impl SuiteCsv {
         // The rows are written again through a rename at the end (`finish`): told now
         // that it cannot be done (a device, a name too long for the temporary file), not
         // after the suite.
-        crate::output::check_writable(path)
-            .map_err(|e| bad(format!("--csv {}: {e}", path.display())))?;
+        crate::output::check_writable(path).map_err(|e| {
+            bad(format!(
+                "cannot write the --csv file {}: {e}",
+                path.display()
+            ))
+        })?;
         let holds_something = std::fs::metadata(path).is_ok_and(|m| m.len() > 0);
         if holds_something && !resume && !force {
             return Err(bad(format!(
