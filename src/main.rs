@@ -18,12 +18,12 @@ use plylab::lab::spec::{GameKind, GamePosition, SearcherVariant};
 use plylab::lab::suite_csv::{SuiteCsv, SuiteCsvError};
 use plylab::lab::{bench, machine, perft, runner, spec, suite, test_set};
 use plylab::plot::{self, Format};
-use plylab::say;
 use plylab::search::mcts::{MctsAlgorithm, MctsBudget, MctsConfig};
 use plylab::search::{
     Algorithm, Extensions, Iteration, Limits, MAX_DEPTH, Ordering, Quiescence, SearchConfig,
     config, search_observed,
 };
+use plylab::{say, tell};
 
 /// plylab: what each game-tree search technique buys, measured.
 ///
@@ -1245,7 +1245,7 @@ fn main() -> ExitCode {
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
         Err(f) => {
-            eprintln!("error: {}", f.message);
+            tell!("error: {}", f.message);
             ExitCode::from(f.code)
         }
     }
@@ -1437,7 +1437,7 @@ fn experiment(args: &ExperimentArgs) -> Result<(), Failure> {
     }
     let options = run_options(args, out);
     let threads = options.jobs.unwrap_or_else(machine::cores);
-    eprintln!(
+    tell!(
         "{}: {} jobs{} on {threads} thread{} -> {}",
         plan.name,
         shard.as_ref().map_or(plan.jobs.len(), |s| s.jobs.len()),
@@ -1758,7 +1758,7 @@ fn arena(args: &ExperimentArgs) -> Result<(), Failure> {
         });
     }
     let options = run_options(args, out);
-    eprintln!(
+    tell!(
         "{}: {} games{}, {} at once -> {}",
         plan.name,
         shard
@@ -2003,7 +2003,7 @@ fn note_unlimited<G: Game>(root: &G, limits: &Limits) {
         let plies = root
             .remaining_plies()
             .map_or(String::new(), |n| format!(", at most {n} plies from here"));
-        eprintln!(
+        tell!(
             "note: no --depth, --nodes or --time-ms: the search deepens to the end of the \
              game{plies} (Ctrl-C stops it)"
         );
@@ -2051,7 +2051,7 @@ impl GameTask for InfoLines {
             }
             None => say!("no iteration completed"),
         }
-        eprintln!(
+        tell!(
             "total nodes {} in {:.3} s{}",
             result.total.nodes,
             result.elapsed.as_secs_f64(),
@@ -2149,14 +2149,14 @@ impl GameTask for MonteCarloLine {
         }
         let best = result.best_move.map_or("(none)".into(), |m| m.to_string());
         say!("bestmove {best}");
-        eprintln!(
+        tell!(
             "{} playouts, {} tree nodes in {:.3} s",
             result.playouts,
             result.tree_nodes,
             result.elapsed.as_secs_f64()
         );
         if let Some(note) = result.memory_note(&self.config) {
-            eprintln!("note: {note}");
+            tell!("note: {note}");
         }
     }
 }
@@ -2195,7 +2195,7 @@ fn run_suite(args: &SuiteArgs) -> Result<(), Failure> {
     let loaded = test_set::read_checked(args.game.into(), &args.file, take, args.skip_invalid)
         .map_err(Failure::bad_input)?;
     for skipped in &loaded.skipped {
-        eprintln!("skipped: {skipped}");
+        tell!("skipped: {skipped}");
     }
     let positions = loaded.entries;
     args.techniques.check()?;

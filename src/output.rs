@@ -150,13 +150,34 @@ macro_rules! say {
     };
 }
 
+/// Prints a line to stderr as `eprintln!` does, except that a failed write is not a panic:
+/// warnings, notes, progress lines and the final error go to a log or a terminal that may
+/// be gone (`2>&1 | head -1`, a full disk under a batch system's log, `2>/dev/full`), and
+/// `eprintln!` would then panic mid-run, leaving run.json without its end and no charts.
+/// There is nowhere left to tell such a failure, so it is ignored.
+#[macro_export]
+macro_rules! tell {
+    ($($arg:tt)*) => {
+        $crate::output::tell_line(::std::format_args!($($arg)*))
+    };
+}
+
+/// The line of [`tell!`]: written to stderr with its newline, any failure ignored. Formatted
+/// first and written at once: stderr is unbuffered, and a formatted write would make a
+/// write for every piece, which lines of several threads could interleave.
+pub fn tell_line(line: std::fmt::Arguments<'_>) {
+    let mut text = line.to_string();
+    text.push('\n');
+    let _ = io::stderr().write_all(text.as_bytes());
+}
+
 /// The line of [`say!`]: written with its newline, a closed pipe ignored.
 pub fn say_line(line: std::fmt::Arguments<'_>) {
     let written = writeln!(io::stdout().lock(), "{line}");
     if let Err(e) = written
         && e.kind() != io::ErrorKind::BrokenPipe
     {
-        eprintln!("warning: could not write to stdout: {e}");
+        tell_line(format_args!("warning: could not write to stdout: {e}"));
     }
 }
 

@@ -613,6 +613,34 @@ fn progress_is_printed_as_lines_without_a_terminal() {
     );
 }
 
+/// A stderr that takes no writes (a full disk under a batch log; here /dev/full) costs the
+/// progress lines and notes, not the run: every job, run.json's end and the charts are
+/// written, exit code 0 (a failed `eprintln!` had panicked before anything ran).
+#[cfg(target_os = "linux")]
+#[test]
+fn a_full_stderr_loses_the_messages_not_the_run() {
+    let tmp = TempDir::new("full-stderr");
+    let file = write(&tmp, TINY);
+    let out = tmp.path("out");
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .expect("/dev/full");
+    let status = std::process::Command::new(env!("CARGO_BIN_EXE_plylab"))
+        .args(["experiment", text(&file), "--out", text(&out)])
+        .stdout(std::process::Stdio::null())
+        .stderr(full)
+        .status()
+        .expect("plylab runs");
+    assert_eq!(status.code(), Some(0));
+    let reference = tmp.path("reference");
+    let (code, _, stderr) = experiment(&file, &reference, &["--no-plot"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(rows(&out), rows(&reference));
+    assert!(recorded_seconds(&out, "elapsed_s").is_some());
+    assert!(out.join("summary.md").exists());
+}
+
 /// A match stopped by Ctrl-C: the games being played finish, those not begun are not,
 /// the exit code is 130 with the count and the command that resumes, and the resumed match
 /// has the games of one that ran straight through.

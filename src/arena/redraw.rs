@@ -44,7 +44,7 @@ pub fn redraw(dir: &Path) -> Result<Vec<PathBuf>, RunError> {
     }
     if let Some(rows) = describe(&left_out) {
         // Standings from fewer games than the file holds: say so rather than drop them quietly.
-        eprintln!(
+        crate::tell!(
             "warning: {}: {rows}; the match is the one {} records",
             games.display(),
             json.display()

@@ -179,7 +179,7 @@ pub fn run_games(
             if !stopped {
                 let (row, detail, engine_died) = play(plan, slot, &engines, &out);
                 if engine_died && interrupt::requested() {
-                    progress.suspend(|| eprintln!("{}", unrecorded(&row, detail.as_deref())));
+                    progress.suspend(|| crate::tell!("{}", unrecorded(&row, detail.as_deref())));
                     continue;
                 }
                 if let Some(detail) = detail {
@@ -189,9 +189,10 @@ pub fn run_games(
                         &row.first
                     };
                     progress.suspend(|| {
-                        eprintln!(
+                        crate::tell!(
                             "game {}: {loser} forfeits ({}): {detail}",
-                            row.game, row.reason
+                            row.game,
+                            row.reason
                         );
                     });
                 }
@@ -369,7 +370,7 @@ fn play(
     if plan.rules.engine_log || record.dead_engine.is_some() {
         let row = GameRow::new(plan, slot, &record);
         if let Err(e) = write_engine_log(out, &row, &logs) {
-            eprintln!(
+            crate::tell!(
                 "game {}: the engine log could not be written: {e}",
                 slot.index
             );
@@ -718,7 +719,7 @@ fn resume_rows(
         }
     }
     if !dropped.is_empty() {
-        eprintln!(
+        crate::tell!(
             "note: {}: rows not kept, their games played again: {}",
             csv_path.display(),
             crate::lab::diagnose::first_few(&dropped, 3, "; ")

@@ -506,7 +506,7 @@ fn merge_match(shards: &[ShardDir], out: &Path, info: &RunInfo) -> Result<usize,
         },
     )?;
     for rows in &left_out {
-        eprintln!("warning: {rows}");
+        crate::tell!("warning: {rows}");
     }
     rows.sort_by_key(|r| r.game);
     let rows = crate::arena::run::write_match_files(&plan, out, sprt_in_order(&plan, rows))?;

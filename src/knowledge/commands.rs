@@ -496,7 +496,7 @@ pub fn probe_book(file: &Path, fen: &str) -> Result<(), CommandError> {
     // a probe says so, for such entries also mean a book made wrongly.
     let skipped = book.entries_for(super::book::polyglot::key(&pos)).len() - moves.len();
     if skipped > 0 {
-        eprintln!(
+        crate::tell!(
             "note: {skipped} of the book's entries for this position's key name a move that \
              is not legal here (a key collision, or a damaged book); play skips them"
         );

@@ -142,7 +142,7 @@ pub fn kept_rows(plan: &Plan, out: &Path, csv_path: &Path) -> Result<Vec<Row>, R
     let (mut rows, damaged) = whole_jobs(reader, csv_path)?;
     if let Some(note) = damaged_note(&damaged) {
         // Run again rather than kept: say so, for a damaged file is not an interrupted one.
-        eprintln!("note: {}: {note}", csv_path.display());
+        crate::tell!("note: {}: {note}", csv_path.display());
     }
     // A row is kept when its job is still in the plan and names the same searcher and
     // position (the rows themselves are checked, not only the earlier file).
@@ -207,7 +207,7 @@ pub fn restore_rows(csv_path: &Path) -> Result<(), RunError> {
 /// Says on stderr that `--resume` found no earlier rows in `out`, so that a mistyped `--out`
 /// is seen at once rather than after a whole run afresh.
 pub fn nothing_to_resume(out: &Path) {
-    eprintln!(
+    crate::tell!(
         "note: --resume: {} holds no earlier rows; everything runs",
         out.display()
     );
@@ -227,7 +227,7 @@ pub fn changed_inputs(
         .map(|(file, _)| file.clone())
         .collect();
     for file in &changed {
-        eprintln!(
+        crate::tell!(
             "note: {file} has changed since the earlier run: what its searchers did is done again"
         );
     }

@@ -189,7 +189,7 @@ pub fn commits_continuing(earlier: Option<&RunInfo>) -> String {
     if earlier.git_commit.split(" + ").any(|c| c == now) {
         return earlier.git_commit.clone();
     }
-    eprintln!(
+    crate::tell!(
         "note: the results kept were written by plylab commit {}, and this is {now}: run.json \
          records both (`plylab bench` on each tells whether their node counts agree)",
         earlier.git_commit

@@ -106,7 +106,7 @@ impl Progress {
             .is_none_or(|t| now.duration_since(t).as_secs_f64() >= PLAIN_INTERVAL_S);
         if due || p.done == self.total {
             p.last_line = Some(now);
-            eprintln!(
+            crate::tell!(
                 "{}",
                 plain_line(p.done, p.earlier, self.total, self.unit, p.started, what)
             );

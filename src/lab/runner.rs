@@ -1048,7 +1048,7 @@ fn run_mcts<G: Game, E: Evaluator<G>>(
     let threads = job.searcher.config.threads;
     let result = algorithm.run(root, eval, config, &budget, threads);
     if let Some(note) = result.memory_note(config) {
-        eprintln!(
+        crate::tell!(
             "note: job {} ({} on {}): {note}",
             job.id,
             job.searcher.name(),

@@ -1165,7 +1165,7 @@ impl<'a, G: LearnGame> Run<'a, G> {
         }
         if t.validation > 0.0 && validation.is_empty() {
             // Each game is held out with that chance: among a few, none may be.
-            eprintln!(
+            crate::tell!(
                 "note: validation = {} held out none of the {} games (each is held out with \
                  that chance): the curve and the losses reported are training losses",
                 t.validation,
