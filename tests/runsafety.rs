@@ -613,6 +613,38 @@ fn progress_is_printed_as_lines_without_a_terminal() {
     );
 }
 
+/// `--resume` from another working directory: the earlier run's text is read as the file
+/// run now, so its relative `file =` is found from that file's directory, not from the
+/// directory the earlier run was started in (which made the resume refused, offering only
+/// `--force`).
+#[test]
+fn resume_from_another_working_directory_keeps_the_finished_jobs() {
+    let tmp = TempDir::new("resume-cwd");
+    let dir = tmp.path("e2");
+    std::fs::create_dir(&dir).expect("mkdir");
+    let set = "2252576253462244111563365343671351441 -1\n7422341735647741166133573473242566 1\n";
+    std::fs::write(dir.join("t.txt"), set).expect("set");
+    let body = "name = \"set\"\n[limits]\ndepth = 2\n[[games]]\ngame = \"connect4\"\n\
+                file = \"t.txt\"\n[[searchers]]\nlabel = \"ab\"\nalgorithm = \"alphabeta\"\n";
+    std::fs::write(dir.join("set.toml"), body).expect("experiment");
+    let run = |cwd: &Path, file: &str, out: &str, extra: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_plylab"))
+            .args(["experiment", file, "--out", out, "--no-plot"])
+            .args(extra)
+            .current_dir(cwd)
+            .output()
+            .expect("plylab runs");
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        (out.status.code(), stdout, stderr)
+    };
+    let (code, _, stderr) = run(&tmp.path(""), "e2/set.toml", "o2", &[]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let (code, stdout, stderr) = run(&dir, "set.toml", "../o2", &["--resume"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stdout.contains("0 jobs run (2 kept"), "{stdout}");
+}
+
 /// A stderr that takes no writes (a full disk under a batch log; here /dev/full) costs the
 /// progress lines and notes, not the run: every job, run.json's end and the charts are
 /// written, exit code 0 (a failed `eprintln!` had panicked before anything ran).

@@ -121,7 +121,10 @@ pub fn kept_rows(plan: &Plan, out: &Path, csv_path: &Path) -> Result<Vec<Row>, R
     let recorded = recorded_run(out)
         .ok_or_else(|| refuse("no readable run.json to tell which jobs its rows are".into()))?;
     let quick = recorded.quick || recorded.shard.as_ref().is_some_and(|s| s.quick);
-    let earlier = super::spec::parse(Path::new(&recorded.file), &recorded.text)
+    // Parsed as if it were the file run now, whose directory its relative paths (data sets,
+    // weights) are found from: the path run.json records is relative to the directory that
+    // run was started in, which this one need not share.
+    let earlier = super::spec::parse(&plan.file, &recorded.text)
         .map(|p| if quick { p.quick() } else { p })
         .map_err(|e| {
             refuse(format!(
