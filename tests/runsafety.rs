@@ -613,6 +613,55 @@ fn progress_is_printed_as_lines_without_a_terminal() {
     );
 }
 
+/// While one run writes into a directory, a second run into it (`--resume` or `--force`
+/// alike) is refused, exit code 2, and touches nothing: the two would each rewrite
+/// searches.csv through a rename and lose the rows the other appended. The first run's lock
+/// is held here by the test itself (the directory's own `flock`, as a run holds it), so
+/// the check does not race a run's timing.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_second_run_into_a_directory_being_written_is_refused() {
+    let tmp = TempDir::new("locked");
+    let file = write(&tmp, TINY);
+    let out = tmp.path("out");
+    let (code, _, stderr) = experiment(&file, &out, &["--no-plot"]);
+    assert_eq!(code, 0, "{stderr}");
+    let before = std::fs::read(out.join("searches.csv")).expect("searches.csv");
+    let running = std::fs::File::open(&out).expect("the directory");
+    running.try_lock().expect("no run holds it");
+    for flag in ["--resume", "--force"] {
+        let (code, _, stderr) = experiment(&file, &out, &["--no-plot", flag]);
+        assert_eq!(code, 2, "{flag}: {stderr}");
+        assert!(
+            stderr.contains("another plylab run is writing there"),
+            "{flag}: {stderr}"
+        );
+    }
+    let (code, _, stderr) = plylab(&[
+        "experiment",
+        "experiments/arena_connect4.toml",
+        "--out",
+        text(&out),
+        "--force",
+    ]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("another plylab run is writing there"),
+        "{stderr}"
+    );
+    assert_eq!(
+        std::fs::read(out.join("searches.csv")).expect("searches.csv"),
+        before
+    );
+    drop(running);
+    let (code, stdout, stderr) = experiment(&file, &out, &["--no-plot", "--resume"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stdout.contains(&format!("0 jobs run ({TINY_JOBS} kept")),
+        "{stdout}"
+    );
+}
+
 /// `--resume` from another working directory: the earlier run's text is read as the file
 /// run now, so its relative `file =` is found from that file's directory, not from the
 /// directory the earlier run was started in (which made the resume refused, offering only

@@ -116,6 +116,7 @@ pub fn run_games(
     let _catching = interrupt::Catching::new(options.progress);
     let out = output_dir(plan, options);
     crate::lab::guard::check_out(&out, options.resume, options.force)?;
+    let mut dir_lock = crate::lab::guard::DirLock::take(&out)?;
     let schedule: Vec<GameSlot> = plan
         .schedule()
         .into_iter()
@@ -128,6 +129,7 @@ pub fn run_games(
     // file is corrected, and a --force run leaves the earlier results whole.
     let engines = EnginePool::start(plan)?;
     crate::lab::guard::create(&out)?;
+    dir_lock.hold(&out)?;
     let csv_path = out.join("games.csv");
     let kept = if options.resume {
         check_same_shard(&out, shard)?;

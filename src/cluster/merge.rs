@@ -89,6 +89,8 @@ pub fn merge(dirs: &[PathBuf], out: &Path, force: bool) -> Result<MergeReport, M
     let shards = read_shards(dirs)?;
     check_same_run(&shards)?;
     crate::lab::guard::create(out).map_err(|e| MergeError::Refused(e.to_string()))?;
+    let _lock =
+        crate::lab::guard::DirLock::take(out).map_err(|e| MergeError::Refused(e.to_string()))?;
     // Nothing of what `out` held stays beside the merge (another experiment's rows would be
     // drawn into its summary).
     crate::lab::guard::clear_outputs(out, force)?;

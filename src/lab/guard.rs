@@ -265,6 +265,48 @@ fn damaged_note(damaged: &BTreeMap<usize, String>) -> Option<String> {
     ))
 }
 
+/// A lock on an output directory for as long as one run writes there: a second run into
+/// the same directory is refused rather than let in, for the two would each write
+/// searches.csv (games.csv) again through a rename and lose the rows the other appended.
+/// The lock is the directory's own (`flock` on Linux, through [`File::try_lock`]), so
+/// nothing is left behind, and the system drops it when the process ends however it ends.
+#[derive(Debug, Default)]
+pub struct DirLock(Option<fs::File>);
+
+impl DirLock {
+    /// Locks `out` if it is there (before anything there is read); one not there yet is
+    /// locked by [`DirLock::hold`] once made.
+    ///
+    /// # Errors
+    /// [`RunError::Refused`] when another run holds the lock.
+    pub fn take(out: &Path) -> Result<Self, RunError> {
+        if !out.is_dir() {
+            return Ok(Self(None));
+        }
+        let dir = fs::File::open(out).map_err(io(out))?;
+        match dir.try_lock() {
+            Ok(()) => Ok(Self(Some(dir))),
+            Err(fs::TryLockError::WouldBlock) => Err(RunError::Refused(format!(
+                "{}: another plylab run is writing there; wait for it to finish, or --out \
+                 DIR writes elsewhere",
+                out.display()
+            ))),
+            Err(fs::TryLockError::Error(e)) => Err(io(out)(e)),
+        }
+    }
+
+    /// Locks `out`, made since [`DirLock::take`], unless it is locked already.
+    ///
+    /// # Errors
+    /// As [`DirLock::take`].
+    pub fn hold(&mut self, out: &Path) -> Result<(), RunError> {
+        if self.0.is_none() {
+            *self = Self::take(out)?;
+        }
+        Ok(())
+    }
+}
+
 /// Creates the output directory `out` (and its parents) before anything runs.
 ///
 /// # Errors

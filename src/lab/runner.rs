@@ -205,6 +205,7 @@ pub fn run_jobs(
     let _catching = interrupt::Catching::new(options.progress);
     let out = output_dir(plan, options);
     guard::check_out(&out, options.resume, options.force)?;
+    let mut lock = guard::DirLock::take(&out)?;
     let csv_path = out.join("searches.csv");
     let selected = |id: usize| shard.is_none_or(|s| s.holds(id));
     let kept = kept_rows(plan, options, shard, &out, &csv_path)?;
@@ -223,6 +224,7 @@ pub fn run_jobs(
         .max(1);
     check_tables_fit(&pending, threads)?;
     guard::create(&out)?;
+    lock.hold(&out)?;
     guard::clear_outputs(&out, options.force && !options.resume)?;
     let record = RunRecord::start(plan, &out, threads, shard, options, started)?;
     let sink = Mutex::new(CsvSink::open(&csv_path, &kept)?);
