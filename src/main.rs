@@ -1243,6 +1243,10 @@ fn main() -> ExitCode {
         Command::Learn(args) => run_learn(&args),
     };
     match outcome {
+        Ok(()) if plylab::output::stdout_failed() => {
+            tell!("error: some of the output to stdout could not be written");
+            ExitCode::from(1)
+        }
         Ok(()) => ExitCode::SUCCESS,
         Err(f) => {
             tell!("error: {}", f.message);

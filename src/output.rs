@@ -4,6 +4,7 @@
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
 /// Writes the file at `path` anew: `write` fills a temporary file beside it, which is then
 /// renamed over `path`. Stopped or failing at any moment, `path` holds its old content or
@@ -171,14 +172,28 @@ pub fn tell_line(line: std::fmt::Arguments<'_>) {
     let _ = io::stderr().write_all(text.as_bytes());
 }
 
-/// The line of [`say!`]: written with its newline, a closed pipe ignored.
+/// Whether a line of [`say!`] failed for another reason than a closed pipe.
+static STDOUT_FAILED: AtomicBool = AtomicBool::new(false);
+
+/// The line of [`say!`]: written with its newline, a closed pipe ignored. Any other failure
+/// (a full disk) is told once on stderr and remembered: [`stdout_failed`].
 pub fn say_line(line: std::fmt::Arguments<'_>) {
     let written = writeln!(io::stdout().lock(), "{line}");
     if let Err(e) = written
         && e.kind() != io::ErrorKind::BrokenPipe
+        && !STDOUT_FAILED.swap(true, Relaxed)
     {
         tell_line(format_args!("warning: could not write to stdout: {e}"));
     }
+}
+
+/// Whether a line meant for stdout was lost for another reason than a reader that closed
+/// the pipe: the command then exits with code 1 once its work is done, for a script that
+/// kept its output (`plylab perft ... > out.txt` on a full disk) would otherwise take an
+/// empty file for success.
+#[must_use]
+pub fn stdout_failed() -> bool {
+    STDOUT_FAILED.load(Relaxed)
 }
 
 #[cfg(test)]

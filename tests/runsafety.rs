@@ -722,6 +722,39 @@ fn a_full_stderr_loses_the_messages_not_the_run() {
     assert!(out.join("summary.md").exists());
 }
 
+/// A stdout that takes no writes for another reason than a closed pipe (a full disk) is a
+/// failure of a command whose product it is: exit code 1 after the work, said once, where
+/// `plylab perft ... > out.txt` had left an empty file and exit code 0. A reader that has
+/// seen enough (`| head -1`) is not a failure.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_full_stdout_is_a_failure_a_closed_pipe_is_not() {
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .expect("/dev/full");
+    let out = Command::new(env!("CARGO_BIN_EXE_plylab"))
+        .args(["perft", "connect4", "start", "4"])
+        .stdout(full)
+        .output()
+        .expect("plylab runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert_eq!(
+        stderr.matches("could not write to stdout").count(),
+        1,
+        "{stderr}"
+    );
+    let mut child = Command::new(env!("CARGO_BIN_EXE_plylab"))
+        .args(["perft", "connect4", "start", "6"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("plylab runs");
+    drop(child.stdout.take());
+    assert_eq!(child.wait().expect("it ends").code(), Some(0));
+}
+
 /// A match stopped by Ctrl-C: the games being played finish, those not begun are not,
 /// the exit code is 130 with the count and the command that resumes, and the resumed match
 /// has the games of one that ran straight through.

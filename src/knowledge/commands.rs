@@ -119,7 +119,7 @@ pub fn build_tablebase(
     });
     bar.finish_and_clear();
     table.save(&path)?;
-    print!("{}", describe(ending, &stats, &path));
+    crate::say!("{}", describe(ending, &stats, &path).trim_end());
     Ok(())
 }
 
@@ -173,7 +173,7 @@ fn build_checkers_tablebase(
         stats.seconds,
         stats.peak_bytes as f64 / (1024.0 * 1024.0)
     ));
-    print!("{text}");
+    crate::say!("{}", text.trim_end());
     Ok(())
 }
 
