@@ -1937,7 +1937,11 @@ fn run_plot(args: &PlotArgs) -> Result<(), Failure> {
     let dir = if args.path.is_dir() {
         args.path.as_path()
     } else {
-        args.path.parent().unwrap_or(std::path::Path::new("."))
+        // A bare file name's parent is "": the working directory, told as ".".
+        args.path
+            .parent()
+            .filter(|d| !d.as_os_str().is_empty())
+            .unwrap_or(std::path::Path::new("."))
     };
     // Without run.json the summary says it knows no machine or command; with a damaged one
     // it would say the same of a run that recorded them: refused, as a match's is.
@@ -1979,7 +1983,6 @@ fn run_plot(args: &PlotArgs) -> Result<(), Failure> {
     let report = if args.path.is_dir() {
         plot::plot_dir(&args.path, &formats)
     } else {
-        let dir = args.path.parent().unwrap_or(std::path::Path::new("."));
         plot::plot_csv(&args.path, dir, &formats)
     }
     .map_err(Failure::bad_input)?;

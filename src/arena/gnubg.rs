@@ -170,6 +170,16 @@ fn script_file() -> std::io::Result<PathBuf> {
         std::process::id(),
         NEXT.fetch_add(1, Relaxed)
     ));
-    std::fs::write(&path, SCRIPT)?;
+    // Said with its path: the engine itself is not at fault when TMPDIR names no
+    // writable directory.
+    std::fs::write(&path, SCRIPT).map_err(|e| {
+        std::io::Error::new(
+            e.kind(),
+            format!(
+                "cannot write its player script {} (in TMPDIR or /tmp): {e}",
+                path.display()
+            ),
+        )
+    })?;
     Ok(path)
 }

@@ -45,7 +45,12 @@ impl From<TablebaseError> for CommandError {
 fn create_parent(out: &Path) -> Result<(), CommandError> {
     if let Some(dir) = out.parent().filter(|dir| !dir.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(|e| {
-            CommandError::BadInput(format!("cannot make the folder {}: {e}", dir.display()))
+            let why = if dir.is_file() {
+                "a file is there, not a folder".to_owned()
+            } else {
+                e.to_string()
+            };
+            CommandError::BadInput(format!("cannot make the folder {}: {why}", dir.display()))
         })?;
     }
     crate::output::check_writable(out).map_err(|e| {
