@@ -2323,8 +2323,7 @@ struct SuiteProgress {
 
 impl SuiteProgress {
     fn new(total: usize, done: usize) -> Self {
-        use std::io::IsTerminal;
-        let bar = std::io::stderr().is_terminal().then(|| {
+        let bar = plylab::lab::progress::bar_drawn().then(|| {
             let bar = indicatif::ProgressBar::new(total as u64).with_position(done as u64);
             bar.set_style(
                 indicatif::ProgressStyle::with_template(

@@ -11,7 +11,6 @@
 //! and how to resume. A second ends the process at once, as Ctrl-C does without plylab's
 //! handler (issue 19, point 9).
 
-use std::io::IsTerminal;
 use std::sync::Mutex;
 use std::time::Instant;
 
@@ -37,12 +36,20 @@ struct Plain {
     last_line: Option<Instant>,
 }
 
+/// Whether a progress bar on stderr would be drawn: stderr is a terminal that is not
+/// `TERM=dumb` (or without `TERM`), where indicatif hides its bar. Where it is not, progress
+/// is told in plain lines instead (a dumb terminal once showed none at all).
+#[must_use]
+pub fn bar_drawn() -> bool {
+    !indicatif::ProgressDrawTarget::stderr().is_hidden()
+}
+
 impl Progress {
     /// Progress over `total` items called `unit` (`jobs`): shown when `show`, as a bar when
-    /// stderr is a terminal and as plain lines when it is not.
+    /// one is drawn ([`bar_drawn`]) and as plain lines when it is not.
     #[must_use]
     pub fn new(show: bool, total: usize, unit: &'static str) -> Self {
-        let terminal = std::io::stderr().is_terminal();
+        let terminal = bar_drawn();
         Self {
             bar: super::runner::progress_bar(show && terminal, total, unit),
             plain: (show && !terminal).then(|| {
