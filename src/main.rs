@@ -1425,7 +1425,7 @@ fn experiment(args: &ExperimentArgs) -> Result<(), Failure> {
         runner::check_tables_fit(&plan.jobs.iter().collect::<Vec<_>>(), threads)
             .map_err(run_failure)?;
         let budget_at = |t| plylab::cluster::shard::budget_seconds(&plan.jobs, t);
-        let earlier = earlier_run(&plan.name, args.out.as_deref(), args.quick);
+        let earlier = earlier_run(&plan.name, &plan.file, args.out.as_deref(), args.quick);
         let estimate = EstimateLine {
             budget_at: &budget_at,
             count: plan.jobs.len(),
@@ -1482,23 +1482,31 @@ fn print_stdout(
     }
 }
 
-/// The finished run of experiment `name` recorded in `out` (when given), else in its default
-/// directory (runs/<name>, where a run without `--out` writes), else in results/<name> (the
-/// committed results), for `--dry-run`'s estimate; for a `--quick` dry run, a quick run in
-/// `out` or target/quick/<name> (a full run's time says little of a reduced one's, nor the
-/// reverse).
+/// The finished run of experiment `name` (read from `file`) recorded in `out` (when given),
+/// else in its default directory (runs/<name>, where a run without `--out` writes), else in
+/// results/<name> (the committed results) of the working directory or beside the
+/// experiment file's folder (experiments/ and results/ are siblings: a dry run from another
+/// directory finds them too), for `--dry-run`'s estimate; for a `--quick` dry run, a quick
+/// run in `out` or target/quick/<name> (a full run's time says little of a reduced one's,
+/// nor the reverse).
 fn earlier_run(
     name: &str,
+    file: &std::path::Path,
     out: Option<&std::path::Path>,
     quick: bool,
 ) -> Option<(PathBuf, plylab::lab::machine::RunInfo)> {
+    let beside = std::fs::canonicalize(file).ok().and_then(|file| {
+        let root = file.parent()?.parent()?;
+        Some(root.join("results").join(name))
+    });
     let defaults = if quick {
         vec![std::path::Path::new("target/quick").join(name)]
     } else {
-        vec![
-            runner::default_dir(name),
-            std::path::Path::new("results").join(name),
-        ]
+        let results = std::path::Path::new("results").join(name);
+        [runner::default_dir(name), results]
+            .into_iter()
+            .chain(beside)
+            .collect()
     };
     let dirs = out
         .map(std::path::Path::to_path_buf)
@@ -1747,7 +1755,7 @@ fn arena(args: &ExperimentArgs) -> Result<(), Failure> {
             .collect();
         plylab::arena::run::check_tables_fit(&plan, &slots, concurrency).map_err(run_failure)?;
         let budget_at = |c| plylab::cluster::shard::match_budget_seconds(&plan, &games, c);
-        let earlier = earlier_run(&plan.name, args.out.as_deref(), args.quick);
+        let earlier = earlier_run(&plan.name, &plan.file, args.out.as_deref(), args.quick);
         let estimate = EstimateLine {
             budget_at: &budget_at,
             count: games.len(),
