@@ -154,69 +154,39 @@ pub fn run_games(
         .filter(|s| !kept.iter().any(|r| r.game == s.index))
         .copied()
         .collect();
-    let state = Mutex::new(MatchState::new(
+    let playing = Playing {
         plan,
-        &csv_path,
-        kept,
-        &schedule,
-        shard.is_none(),
-    )?);
-    let progress = Progress::new(options.progress, pending.len(), "games");
-    let next = AtomicUsize::new(0);
-    // When run.json last recorded the time so far (none yet).
-    let recorded: Mutex<Option<Instant>> = Mutex::new(None);
-    let worker = || -> Result<(), RunError> {
-        loop {
-            // After Ctrl-C no game starts; those being played finish and are written.
-            if interrupt::requested() {
-                return Ok(());
-            }
-            let Some(slot) = pending.get(next.fetch_add(1, Relaxed)) else {
-                return Ok(());
-            };
-            let stopped = {
-                let state = lock(&state);
-                state.early_stop && state.stopped[slot.pairing]
-            };
-            if !stopped {
-                let (row, detail, engine_died) = play(plan, slot, &engines, &out);
-                if engine_died && interrupt::requested() {
-                    progress.suspend(|| crate::tell!("{}", unrecorded(&row, detail.as_deref())));
-                    continue;
-                }
-                if let Some(detail) = detail {
-                    let loser = if row.winner == super::play::Winner::First {
-                        &row.second
-                    } else {
-                        &row.first
-                    };
-                    progress.suspend(|| {
-                        crate::tell!(
-                            "game {}: {loser} forfeits ({}): {detail}",
-                            row.game,
-                            row.reason
-                        );
-                    });
-                }
-                let played = format!("{} vs {}: {}", row.first, row.second, row.winner.result());
-                lock(&state).add(plan, row)?;
-                record_time_so_far(&recorded, || {
-                    let so_far = started.elapsed().as_secs_f64();
-                    let running = engines.running_cpu_seconds();
-                    write_info(&earlier.so_far(&what, concurrency, so_far, running), &out)
-                })?;
-                progress.finished(&played);
-            } else {
-                progress.finished("a game of a pairing the SPRT has decided, not played");
-            }
-        }
+        out: &out,
+        engines: &engines,
+        state: Mutex::new(MatchState::new(
+            plan,
+            &csv_path,
+            kept,
+            &schedule,
+            shard.is_none(),
+        )?),
+        progress: Progress::new(options.progress, pending.len(), "games"),
+        pending,
+        next: AtomicUsize::new(0),
+        recorded: Mutex::new(None),
+        started,
+        earlier: &earlier,
+        what: &what,
+        concurrency,
     };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(concurrency)
         .build()
         .map_err(|_| RunError::Pool(concurrency))?;
-    let results: Vec<Result<(), RunError>> = pool.broadcast(|_| worker());
+    let results: Vec<Result<(), RunError>> = pool.broadcast(|_| playing.work());
     let interrupted = options.progress && interrupt::requested();
+    let Playing {
+        state,
+        progress,
+        pending,
+        next,
+        ..
+    } = playing;
     progress.finish();
     // The engines quit and are reaped here, so that their CPU time counts in summary.md's
     // (getrusage's children).
@@ -262,6 +232,85 @@ pub fn run_games(
         standings,
         elapsed_s,
     })
+}
+
+/// What the workers of a match share while its games are played.
+struct Playing<'a> {
+    plan: &'a MatchPlan,
+    out: &'a Path,
+    engines: &'a EnginePool,
+    /// The games played and kept, games.csv, the SPRTs.
+    state: Mutex<MatchState>,
+    progress: Progress,
+    /// The games to play, taken in order through `next`.
+    pending: Vec<GameSlot>,
+    next: AtomicUsize,
+    /// When run.json last recorded the time so far (none yet).
+    recorded: Mutex<Option<Instant>>,
+    started: Instant,
+    earlier: &'a Earlier,
+    what: &'a Described<'a>,
+    concurrency: usize,
+}
+
+impl Playing<'_> {
+    /// One worker's loop: the next pending game until none is left; after Ctrl-C no game
+    /// starts, and those being played finish and are written.
+    fn work(&self) -> Result<(), RunError> {
+        while !interrupt::requested() {
+            let Some(slot) = self.pending.get(self.next.fetch_add(1, Relaxed)) else {
+                return Ok(());
+            };
+            let stopped = {
+                let state = lock(&self.state);
+                state.early_stop && state.stopped[slot.pairing]
+            };
+            if stopped {
+                self.progress
+                    .finished("a game of a pairing the SPRT has decided, not played");
+            } else {
+                self.play_and_record(slot)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Plays the game of `slot`, appends its row and records the time so far; a game whose
+    /// engine died because Ctrl-C reached it is told, not recorded.
+    fn play_and_record(&self, slot: &GameSlot) -> Result<(), RunError> {
+        let (row, detail, engine_died) = play(self.plan, slot, self.engines, self.out);
+        if engine_died && interrupt::requested() {
+            let told = unrecorded(&row, detail.as_deref());
+            self.progress.suspend(|| crate::tell!("{told}"));
+            return Ok(());
+        }
+        if let Some(detail) = detail {
+            let loser = if row.winner == super::play::Winner::First {
+                &row.second
+            } else {
+                &row.first
+            };
+            self.progress.suspend(|| {
+                crate::tell!(
+                    "game {}: {loser} forfeits ({}): {detail}",
+                    row.game,
+                    row.reason
+                );
+            });
+        }
+        let played = format!("{} vs {}: {}", row.first, row.second, row.winner.result());
+        lock(&self.state).add(self.plan, row)?;
+        record_time_so_far(&self.recorded, || {
+            let so_far = self.started.elapsed().as_secs_f64();
+            let running = self.engines.running_cpu_seconds();
+            let info = self
+                .earlier
+                .so_far(self.what, self.concurrency, so_far, running);
+            write_info(&info, self.out)
+        })?;
+        self.progress.finished(&played);
+        Ok(())
+    }
 }
 
 /// What the runs a resumed match continues have spent, as their run.json records it: a
