@@ -785,6 +785,44 @@ fn plot_writes_a_matchs_standings_and_summary_again_from_its_games() {
     );
 }
 
+/// `plot` of a match read again from another working directory: the openings file its
+/// experiment names is found from the folder above the results that holds the experiment
+/// file (run.json records its path relative to where the match was started).
+#[test]
+fn a_match_is_redrawn_from_another_working_directory() {
+    let dir = TempDir::new("arena-cwd");
+    let proj = dir.path("proj");
+    std::fs::create_dir_all(proj.join("experiments")).expect("mkdir");
+    std::fs::write(proj.join("experiments/o.txt"), "4\n44\n").expect("openings");
+    let text = arena(
+        "m",
+        "game = \"connect4\"\ngames = 4\nopenings = { file = \"o.txt\" }",
+        &[alphabeta("a", "depth = 2"), alphabeta("b", "depth = 3")],
+    );
+    std::fs::write(proj.join("experiments/m.toml"), text).expect("write");
+    let run_in = |cwd: &Path, args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_plylab"))
+            .args(args)
+            .current_dir(cwd)
+            .output()
+            .expect("plylab runs");
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        (out.status.code(), stderr)
+    };
+    let started = [
+        "experiment",
+        "experiments/m.toml",
+        "--out",
+        "results/m",
+        "--no-plot",
+    ];
+    let (code, stderr) = run_in(&proj, &started);
+    assert_eq!(code, Some(0), "{stderr}");
+    let (code, stderr) = run_in(&dir.path(""), &["plot", "proj/results/m"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(proj.join("results/m/summary.md").exists());
+}
+
 #[test]
 fn games_pgn_replays_in_python_chess() {
     let dir = TempDir::new("arena-pgn");

@@ -77,7 +77,8 @@ pub(crate) fn describe(left_out: &[LeftOut]) -> Option<String> {
 }
 
 /// The match `info` records, parsed again from its text (files it names are found from the
-/// experiment file's recorded path); the reduced plan of a `--quick` run.
+/// experiment file's recorded path: [`RunInfo::experiment_path`]); the reduced plan of a
+/// `--quick` run.
 fn recorded_plan(info: &RunInfo, json: &Path) -> Result<MatchPlan, RunError> {
     if !spec::is_arena(&info.text) {
         return Err(RunError::Refused(format!(
@@ -85,7 +86,8 @@ fn recorded_plan(info: &RunInfo, json: &Path) -> Result<MatchPlan, RunError> {
             json.display()
         )));
     }
-    let plan = spec::parse(Path::new(&info.file), &info.text)
+    let dir = json.parent().unwrap_or(Path::new("."));
+    let plan = spec::parse(&info.experiment_path(dir), &info.text)
         .map_err(|e| RunError::Refused(format!("{}: the match it records: {e}", json.display())))?;
     let quick = info.quick || info.shard.as_ref().is_some_and(|s| s.quick);
     Ok(if quick { plan.quick() } else { plan })

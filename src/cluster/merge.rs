@@ -465,7 +465,8 @@ fn merge_searchers(shards: &[ShardDir], out: &Path, rows: &[Row]) -> Result<(), 
 /// (an openings file is found from that path).
 fn match_plan(shard: &ShardDir) -> Result<MatchPlan, MergeError> {
     let info = &shard.info;
-    let plan = crate::arena::spec::parse(Path::new(&info.file), &info.text).map_err(|e| {
+    let file = info.experiment_path(&shard.dir);
+    let plan = crate::arena::spec::parse(&file, &info.text).map_err(|e| {
         MergeError::Refused(format!("{}: run.json's match: {e}", shard.dir.display()))
     })?;
     Ok(if record(shard).quick {

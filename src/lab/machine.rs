@@ -2,7 +2,7 @@
 //! version, CPU model, cores and date — so that every figure can be traced and reproduced.
 
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use super::runner::RunError;
@@ -77,6 +77,29 @@ pub struct RunInfo {
 }
 
 impl RunInfo {
+    /// Where the recorded experiment file is, for a command that reads its text again
+    /// (plot and merge of a match, whose openings file it names) on the results in `dir`:
+    /// `file` as recorded, relative to the directory that run was started in, when it is
+    /// there from this one; else the first folder above `dir` that holds it (committed
+    /// results/NAME and runs/NAME sit two levels below it); else `file` as recorded, which
+    /// the parse then reports missing.
+    #[must_use]
+    pub fn experiment_path(&self, dir: &Path) -> PathBuf {
+        let recorded = PathBuf::from(&self.file);
+        if recorded.is_absolute() || recorded.exists() {
+            return recorded;
+        }
+        std::fs::canonicalize(dir)
+            .ok()
+            .and_then(|dir| {
+                dir.ancestors()
+                    .skip(1)
+                    .map(|above| above.join(&recorded))
+                    .find(|candidate| candidate.is_file())
+            })
+            .unwrap_or(recorded)
+    }
+
     /// The wall-clock seconds the recorded run spent: all of them when it finished, else
     /// those up to its stop (or its last recorded job); what a run resuming it adds.
     #[must_use]
