@@ -296,6 +296,15 @@ pub trait Game: Clone + Send + Sync + 'static {
         0
     }
 
+    /// Plies left before the rules draw the game for want of progress (chess's 50-move rule:
+    /// 100 less the halfmove clock; checkers' 40-move rule: 80 less the quiet plies), or
+    /// `None` where no such rule applies. The table key leaves the counter out, so that
+    /// transpositions are found; a decisive score stored under a lower counter is then not
+    /// trusted where its end lies past this draw (see `Searcher::past_no_progress_draw`).
+    fn plies_to_no_progress_draw(&self) -> Option<u32> {
+        None
+    }
+
     /// Whether a position can occur twice in one game. `false` where every move adds to the
     /// board for good (connect four, tic-tac-toe, othello): the search then keeps no hashes
     /// of the positions on its path, a cost at every node that could only serve repetition

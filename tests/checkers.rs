@@ -11,7 +11,9 @@ use plylab::games::checkers::notation::{parse_fen, to_fen};
 use plylab::games::checkers::{BLACK, Checkers, CheckersEval, WHITE};
 use plylab::rng::XorShift;
 use plylab::search::mcts::{MctsBudget, MctsConfig, root_parallel, uct};
-use plylab::search::{Algorithm, Limits, Ordering, Quiescence, SearchConfig, search};
+use plylab::search::{
+    Algorithm, Limits, Ordering, Quiescence, SearchConfig, Searcher, Table, search,
+};
 
 fn legal(pos: &Checkers) -> Vec<<Checkers as Game>::Move> {
     let mut moves = Vec::new();
@@ -149,6 +151,30 @@ fn quiescence_makes_the_forced_capture_and_sees_the_shot() {
         assert_eq!(last.best_move, Some(shot), "{what}");
         assert_eq!(last.score, score::win_in(3), "{what}");
     }
+}
+
+/// A table outlives a search in a match (one per player per game) and in UCI, and its key
+/// leaves the 40-move counter out. Two kings against one win from a quiet start, but with
+/// 72 quiet plies behind them the rule draws first: the second search must say so, not
+/// read the first one's win back from the table.
+#[test]
+fn a_stored_win_past_the_forty_move_draw_is_not_read_back() {
+    let eval = CheckersEval::default();
+    let config = SearchConfig {
+        tt_mb: 4,
+        ordering: Ordering::HEURISTICS,
+        ..SearchConfig::default()
+    };
+    let quiet = Checkers::parse_position("B:WK29:BK1,K2").unwrap();
+    let late = quiet.with_quiet_plies(72);
+    let limits = to_depth(24);
+    let fresh = Searcher::new(&eval, &config).run(&late, &limits).score();
+    assert_eq!(fresh, Some(0), "a draw by the 40-move rule");
+    let table = Table::with_layout(4, false);
+    let mut searcher = Searcher::new(&eval, &config).with_table(&table);
+    let won = searcher.run(&quiet, &limits).score().expect("a score");
+    assert!(won >= score::win_in(24), "{won}");
+    assert_eq!(searcher.run(&late, &limits).score(), fresh);
 }
 
 #[test]

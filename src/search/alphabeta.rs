@@ -361,7 +361,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             return Probe::Search(None);
         };
         self.stats.tt_hits += 1;
-        if ply > 0 && entry.depth >= depth {
+        if ply > 0 && entry.depth >= depth && !self.past_no_progress_draw(pos, entry.score, ply) {
             if let Some(value) = entry.cutoff(*alpha, *beta) {
                 return Probe::Cutoff(value);
             }
@@ -417,7 +417,8 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
                 hits += 1;
                 let child_depth = depth - ONE_PLY + self.extension(&child);
                 let refutes = entry.bound != Bound::Lower && -entry.score >= beta;
-                if refutes && entry.depth >= child_depth {
+                let trusted = !self.past_no_progress_draw(&child, entry.score, ply + 1);
+                if refutes && entry.depth >= child_depth && trusted {
                     cutoff = Some(-entry.score);
                     break;
                 }
@@ -427,6 +428,22 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         self.stats.tt_hits += hits;
         self.stats.beta_cutoffs += u64::from(cutoff.is_some());
         cutoff
+    }
+
+    /// Whether `value`, a decisive score read from the table for `pos` at `ply`, announces
+    /// an end no nearer than the draw the rules give for want of progress
+    /// ([`Game::plies_to_no_progress_draw`]): the table key leaves the counter out, so the
+    /// entry may have been stored for the same board under a lower counter (an earlier move
+    /// of the game, whose table a match keeps), where that win was real. Such a score is not
+    /// used to settle the node, which is searched (Stockfish likewise distrusts a stored mate
+    /// past its 50-move counter).
+    fn past_no_progress_draw(&self, pos: &G, value: Score, ply: usize) -> bool {
+        let (Some(end), Some(left)) = (score::plies_to_end(value), pos.plies_to_no_progress_draw())
+        else {
+            return false;
+        };
+        // With `tt_mate_adjust` off the stored distance is not the node's: trusted as read.
+        self.config.tt_mate_adjust && end - ply as i32 >= left as i32
     }
 
     /// The ply used to re-base decisive scores in the table: the node's ply, or 0 (no

@@ -654,6 +654,10 @@ impl Game for Checkers {
         u32::from(self.quiet)
     }
 
+    fn plies_to_no_progress_draw(&self) -> Option<u32> {
+        Some(u32::from(NO_PROGRESS_PLIES).saturating_sub(u32::from(self.quiet)))
+    }
+
     /// Captures are compulsory: with one pending, quiescence may not stop on the evaluation
     /// (it would decline a forced capture and miss every shot at the horizon).
     fn may_stand_pat(&self) -> bool {

@@ -458,6 +458,12 @@ impl Game for Chess {
         !self.board.checkers().is_empty()
     }
 
+    /// 100 less the halfmove clock, where the rules' draws apply.
+    fn plies_to_no_progress_draw(&self) -> Option<u32> {
+        self.rule_draws
+            .then(|| 100u32.saturating_sub(u32::from(self.board.halfmove_clock())))
+    }
+
     /// The halfmove clock: plies since the last capture or pawn move.
     fn reversible_plies(&self) -> u32 {
         u32::from(self.board.halfmove_clock())
