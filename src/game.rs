@@ -224,7 +224,12 @@ pub trait Game: Clone + Send + Sync + 'static {
 
     /// A compact code for a move, unique among the legal moves of any position, used to keep
     /// moves in a transposition table. A code read from the table is only used after it has
-    /// been matched against the freshly generated legal moves.
+    /// been matched against the freshly generated legal moves. Backgammon alone breaks the
+    /// uniqueness: a play of up to four steps does not fit 16 bits and is hashed to 15, so
+    /// two plays of one position can share a code (77 of 3,647 positions of 50 random
+    /// games had such a pair); only move ordering uses its codes, which may then try the
+    /// other play first (the root filters that select by code serve alpha-beta, which
+    /// refuses games with chance nodes).
     fn move_code(mv: Self::Move) -> u16;
 
     /// Reads a move in the game's notation, checking that it is legal here.

@@ -501,7 +501,8 @@ impl Game for Backgammon {
 
     fn move_code(mv: BgMove) -> u16 {
         // Rolls exactly (below 0x8000); plays by a hash of their steps with the top bit set
-        // (a code is only used after matching the freshly generated moves).
+        // (a code is only used after matching the freshly generated moves). Two plays of a
+        // position can share a hash: see `Game::move_code`, ordering only.
         match mv {
             BgMove::Roll(a, b) => u16::from(a) * 8 + u16::from(b),
             BgMove::Play { .. } => {

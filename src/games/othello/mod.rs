@@ -304,11 +304,13 @@ impl Game for Othello {
         }
     }
 
-    /// The discs, the side to move and the plies played. A pass is a ply, so the same discs
-    /// and side recur two plies later after two passes (one each); keyed by the plies too,
-    /// the table never lets an entry of the deeper search of one occurrence answer the
-    /// other, and a table search keeps minimax's value at every fixed depth, as in connect
-    /// four (in chess a deeper entry can answer: "grafting", EXPERIMENTS.md, `tt_mb`).
+    /// The discs, the side to move and the plies played. A pass is a ply, so two lines can
+    /// reach the same discs and side at different plies, their passes differing by two (one
+    /// each, played at different moments; no position recurs within one game, as discs are
+    /// only added); keyed by the plies too, the table never lets an entry of the deeper
+    /// search of one occurrence answer the other, and a table search keeps minimax's value at
+    /// every fixed depth, as in connect four (in chess a deeper entry can answer:
+    /// "grafting", EXPERIMENTS.md, `tt_mb`).
     fn hash(&self) -> u64 {
         // Two rounds of the splitmix64 mixer over the two boards, the side and the plies:
         // every bit of either board reaches every bit of the hash, so tables may index by any
