@@ -268,7 +268,7 @@ fn damaged_note(damaged: &BTreeMap<usize, String>) -> Option<String> {
 /// A lock on an output directory for as long as one run writes there: a second run into
 /// the same directory is refused rather than let in, for the two would each write
 /// searches.csv (games.csv) again through a rename and lose the rows the other appended.
-/// The lock is the directory's own (`flock` on Linux, through [`File::try_lock`]), so
+/// The lock is the directory's own (`flock` on Linux, through [`fs::File::try_lock`]), so
 /// nothing is left behind, and the system drops it when the process ends however it ends.
 #[derive(Debug, Default)]
 pub struct DirLock(Option<fs::File>);
