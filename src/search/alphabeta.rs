@@ -417,8 +417,10 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
                 hits += 1;
                 let child_depth = depth - ONE_PLY + self.extension(&child);
                 let refutes = entry.bound != Bound::Lower && -entry.score >= beta;
-                let trusted = !self.past_no_progress_draw(&child, entry.score, ply + 1);
-                if refutes && entry.depth >= child_depth && trusted {
+                if refutes
+                    && entry.depth >= child_depth
+                    && !self.past_no_progress_draw(&child, entry.score, ply + 1)
+                {
                     cutoff = Some(-entry.score);
                     break;
                 }
@@ -438,12 +440,13 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
     /// used to settle the node, which is searched (Stockfish likewise distrusts a stored mate
     /// past its 50-move counter).
     fn past_no_progress_draw(&self, pos: &G, value: Score, ply: usize) -> bool {
-        let (Some(end), Some(left)) = (score::plies_to_end(value), pos.plies_to_no_progress_draw())
-        else {
+        // With `tt_mate_adjust` off the stored distance is not the node's: trusted as read.
+        // The game is asked only about a decisive score, the rare case.
+        let Some(end) = score::plies_to_end(value).filter(|_| self.config.tt_mate_adjust) else {
             return false;
         };
-        // With `tt_mate_adjust` off the stored distance is not the node's: trusted as read.
-        self.config.tt_mate_adjust && end - ply as i32 >= left as i32
+        pos.plies_to_no_progress_draw()
+            .is_some_and(|left| end - ply as i32 >= left as i32)
     }
 
     /// The ply used to re-base decisive scores in the table: the node's ply, or 0 (no
