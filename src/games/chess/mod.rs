@@ -580,10 +580,16 @@ fn parse_fen(text: &str, chess960: bool) -> Result<Board, ParseError> {
     })
 }
 
-/// A FEN counter (a non-negative integer).
+/// A FEN counter (a non-negative integer below 2^32).
 fn counter(text: &str, what: &str) -> Result<u32, ParseError> {
-    text.parse()
-        .map_err(|_| ParseError::new(format!("{what} `{text}` is not a number")))
+    text.parse().map_err(|_| {
+        let digits = !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit());
+        ParseError::new(if digits {
+            format!("{what} `{text}` is too large (at most {})", u32::MAX)
+        } else {
+            format!("{what} `{text}` is not a number")
+        })
+    })
 }
 
 /// Checks the piece-placement field: 8 ranks of 8 squares, known letters, one king each.

@@ -54,6 +54,8 @@ fn malformed_fens_are_refused_with_reasons() {
     // The side not to move in check.
     assert!(err("4k3/4R3/8/8/8/8/8/4K3 w - -").contains("impossible position"));
     assert!(err("4k3/8/8/8/8/8/8/4K3 w - - x 1").contains("halfmove"));
+    assert!(err("4k3/8/8/8/8/8/8/4K3 w - - 0 -1").contains("is not a number"));
+    assert!(err("4k3/8/8/8/8/8/8/4K3 w - - 0 99999999999").contains("too large"));
     assert!(err("").contains("4 or 6 fields"));
     assert!(err("🙂/8/8/8/8/8/8/8 w - -").contains("not a piece letter"));
     // Two digits in a row, even when they add up to 8 (python-chess refuses them too).
