@@ -151,6 +151,13 @@ fn standings_give_the_hand_computed_statistics() {
         ]
     );
     assert_eq!(fields[9], "147.2");
+    // The 95% intervals: per game, variance 0.16 over 100 games; per pair (30 WW, 10 DD,
+    // 10 LL), the same score and variance over 50 pairs, so a wider interval. Computed
+    // with Python's statistics.NormalDist; then LOS and the empty SPRT cells.
+    assert_eq!(
+        &fields[10..],
+        ["86.2", "218.3", "147.2", "62.6", "252.9", "1.0000", "", ""]
+    );
     // The other side of the same games.
     let b = table
         .iter()

@@ -178,6 +178,13 @@ fn zero_counts_do_not_panic() {
     assert_eq!(penta([0, 0, 4, 0, 0]).elo_interval(0.95), None);
     assert_eq!(all.elo_interval(0.95), None);
     assert_eq!(score_to_elo(0.0), f64::NEG_INFINITY);
+    // Without variance the normal LOS is ½ at a score of ½ and 0 below it (as 1 above).
+    assert_eq!(tri(0, 9, 0).los_normal(), Some(0.5));
+    assert_eq!(tri(0, 0, 10).los_normal(), Some(0.0));
+    assert_eq!(penta([0, 0, 4, 0, 0]).los(), Some(0.5));
+    assert_eq!(penta([3, 0, 0, 0, 0]).los(), Some(0.0));
+    // No games, no draw ratio (an empty cell, not NaN).
+    assert_eq!(t.draw_ratio(), None);
 }
 
 #[test]

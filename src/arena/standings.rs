@@ -212,3 +212,33 @@ pub fn write_csv(path: &std::path::Path, standings: &[Standing]) -> Result<(), c
     crate::output::replace_bytes(path, &bytes)?;
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each pair outcome lands in its own count, whichever game of the pair scored what.
+    #[test]
+    fn pairs_are_counted_by_their_total_score() {
+        let mut pairs: Vec<Vec<f64>> = vec![vec![0.0, 0.0]];
+        pairs.extend([[0.0, 0.5], [0.5, 0.0]].map(Vec::from));
+        pairs.extend([[0.5, 0.5], [1.0, 0.0], [0.0, 1.0]].map(Vec::from));
+        pairs.extend((0..4).map(|i| {
+            if i % 2 == 0 {
+                vec![1.0, 0.5]
+            } else {
+                vec![0.5, 1.0]
+            }
+        }));
+        pairs.extend((0..5).map(|_| vec![1.0, 1.0]));
+        let counts = pentanomial(pairs.iter());
+        let expected = Pentanomial {
+            ll: 1,
+            ld: 2,
+            dd_or_wl: 3,
+            wd: 4,
+            ww: 5,
+        };
+        assert_eq!(counts, expected);
+    }
+}
