@@ -57,16 +57,17 @@ fn install() {
         } else {
             CTRL_C
         };
-        // SAFETY: write(2) and signal(2) are async-signal-safe (POSIX.1-2017, 2.4.3); the
-        // buffers are statics of the given lengths.
-        unsafe {
-            libc::write(2, note.as_ptr().cast(), note.len());
+        keeping_errno(|| {
+            write_from_handler(2, note);
             for (caught, handled) in SIGNALS.into_iter().zip(&HANDLED) {
                 if handled.load(Ordering::SeqCst) {
-                    libc::signal(caught, libc::SIG_DFL);
+                    // SAFETY: signal(2) is async-signal-safe (POSIX.1-2017, 2.4.3).
+                    unsafe {
+                        libc::signal(caught, libc::SIG_DFL);
+                    }
                 }
             }
-        }
+        });
     }
     CAUGHT.store(0, Ordering::SeqCst);
     let handler: extern "C" fn(libc::c_int) = on_signal;
@@ -81,6 +82,63 @@ fn install() {
             }
         }
     }
+}
+
+/// Writes `note` to `fd` from the signal handler: write(2) is async-signal-safe
+/// (POSIX.1-2017, 2.4.3), and a failure (a closed stderr) is ignored, as nothing can be
+/// done about it there.
+#[cfg(unix)]
+fn write_from_handler(fd: libc::c_int, note: &[u8]) {
+    // SAFETY: the buffer is a slice of the given length.
+    unsafe {
+        libc::write(fd, note.as_ptr().cast(), note.len());
+    }
+}
+
+/// The calling thread's errno.
+#[cfg(any(target_os = "linux", target_os = "android"))]
+fn errno_location() -> *mut libc::c_int {
+    // SAFETY: no preconditions; the pointer is the calling thread's, valid while it lives.
+    unsafe { libc::__errno_location() }
+}
+
+/// The calling thread's errno.
+#[cfg(any(target_os = "macos", target_os = "ios", target_os = "freebsd"))]
+fn errno_location() -> *mut libc::c_int {
+    // SAFETY: as above.
+    unsafe { libc::__error() }
+}
+
+/// Elsewhere errno is not reached (null): it is not kept.
+#[cfg(all(
+    unix,
+    not(any(
+        target_os = "linux",
+        target_os = "android",
+        target_os = "macos",
+        target_os = "ios",
+        target_os = "freebsd"
+    ))
+))]
+fn errno_location() -> *mut libc::c_int {
+    std::ptr::null_mut()
+}
+
+/// Runs `f` and puts errno back as it was: a signal handler runs between two statements of
+/// whichever thread it interrupts, and its write(2) to a closed stderr sets errno to EPIPE,
+/// which that thread could read as the cause of its own failed call (the rule for handlers
+/// in POSIX.1-2017, 2.4.3: save and restore errno).
+#[cfg(unix)]
+fn keeping_errno(f: impl FnOnce()) {
+    let errno = errno_location();
+    if errno.is_null() {
+        return f();
+    }
+    // SAFETY: errno_location is the calling thread's errno, a valid int.
+    let saved = unsafe { errno.read() };
+    f();
+    // SAFETY: as above.
+    unsafe { errno.write(saved) };
 }
 
 /// Whether `signal` is ignored: read without changing it (sigaction with no new action).
@@ -140,5 +198,29 @@ impl Drop for Catching {
         if self.0 {
             uninstall();
         }
+    }
+}
+
+#[cfg(all(test, target_os = "linux"))]
+mod tests {
+    use super::*;
+
+    /// The handler's write leaves errno as the interrupted thread had it, even when the
+    /// write fails (here on a descriptor that is not open, as EPIPE on a closed stderr).
+    #[test]
+    fn a_failed_write_in_the_handler_keeps_errno() {
+        // SAFETY: this thread's errno.
+        unsafe { errno_location().write(libc::ENOENT) };
+        keeping_errno(|| write_from_handler(-1, b"x"));
+        assert_eq!(
+            std::io::Error::last_os_error().raw_os_error(),
+            Some(libc::ENOENT)
+        );
+        // And without keeping it, the write would have changed it.
+        write_from_handler(-1, b"x");
+        assert_eq!(
+            std::io::Error::last_os_error().raw_os_error(),
+            Some(libc::EBADF)
+        );
     }
 }
