@@ -2,11 +2,13 @@
 //! and the parallel forms agree with it where they should (shared/seeds/003; Kocsis and
 //! Szepesvári 2006; Chaslot, Winands and van den Herik 2008; Enzenberger and Müller 2009).
 
-use std::sync::atomic::AtomicBool;
-use std::time::Duration;
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::atomic::{AtomicBool, AtomicU64};
+use std::time::{Duration, Instant};
 
 use plylab::game::{
-    Evaluator, Game, Neutral, Notation, Outcome, Player, Status, elo_win_probability,
+    Evaluator, Game, Neutral, Notation, Outcome, Player, Score, Status, elo_win_probability,
 };
 use plylab::games::backgammon::{Backgammon, Pubeval};
 use plylab::games::chance_tree::{ChanceKind, ChanceTree, ChanceTreeParams, ChanceTreeValue};
@@ -545,4 +547,65 @@ fn a_backgammon_playout_cut_short_is_rewarded_by_its_points() {
         .iter()
         .fold((1.0f64, 0.0f64), |(lo, hi), &m| (lo.min(m), hi.max(m)));
     assert!(hi - lo > 0.01, "every play valued alike: {means:?}");
+}
+
+/// An evaluator that panics at its `at`-th call, as a bug in a game or an evaluator would.
+struct PanicsAt {
+    calls: AtomicU64,
+    at: u64,
+}
+
+impl Evaluator<Connect4> for PanicsAt {
+    fn evaluate(&self, _: &Connect4) -> Score {
+        assert!(
+            self.calls.fetch_add(1, Relaxed) + 1 != self.at,
+            "an evaluator's bug"
+        );
+        0
+    }
+}
+
+/// A thread that panics stops the other threads of its search, which then passes the panic
+/// on: they do not run on to the end of their budget (here a stop flag nobody raises, as
+/// UCI's `go infinite` before the GUI's `stop`, and a long time as the test's safety net).
+#[test]
+fn a_panicking_thread_stops_the_others() {
+    type Parallel = fn(
+        &Connect4,
+        &PanicsAt,
+        &MctsConfig,
+        &MctsBudget<'_>,
+        usize,
+    ) -> MctsResult<<Connect4 as Game>::Move>;
+    let searches: [(&str, Parallel); 3] = [
+        ("root_parallel", root_parallel),
+        ("tree_parallel_locked", tree_parallel_locked),
+        ("tree_parallel", tree_parallel),
+    ];
+    let cutoff = MctsConfig {
+        playout_cutoff: Some(0),
+        ..config(4)
+    };
+    for (name, search) in searches {
+        let eval = PanicsAt {
+            calls: AtomicU64::new(0),
+            at: 500,
+        };
+        let stop = AtomicBool::new(false);
+        let budget = MctsBudget {
+            iterations: None,
+            time: Some(Duration::from_secs(40)),
+            stop: Some(&stop),
+        };
+        let start = Instant::now();
+        let outcome = panic::catch_unwind(AssertUnwindSafe(|| {
+            search(&Connect4::new(), &eval, &cutoff, &budget, 2)
+        }));
+        assert!(outcome.is_err(), "{name}: the panic is passed on");
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "{name}: the other thread ran on for {:?} after the panic",
+            start.elapsed()
+        );
+    }
 }

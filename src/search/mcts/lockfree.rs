@@ -88,10 +88,11 @@ use std::mem::MaybeUninit;
 use std::ptr;
 use std::sync::atomic::Ordering::{AcqRel, Acquire, Relaxed};
 use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, AtomicU64};
-use std::thread;
 
 use super::tree::{playout, reward_for, sample, shuffle};
-use super::{Choice, Clock, MctsBudget, MctsConfig, MctsResult, begin, finish, thread_rng};
+use super::{
+    Choice, Clock, MctsBudget, MctsConfig, MctsResult, Workers, begin, finish, thread_rng,
+};
 use crate::game::{Evaluator, Game, Player, Status, Weight};
 use crate::rng::XorShift;
 
@@ -300,11 +301,14 @@ impl<M> Arena<M> {
 
 impl<M> Drop for Arena<M> {
     fn drop(&mut self) {
+        // Nodes are freed without being dropped: a move that needs a drop would leak, so
+        // it fails to compile (today every `Game::Move` is `Copy`).
+        const { assert!(!std::mem::needs_drop::<M>()) };
         for (k, chunk) in self.chunks.iter_mut().enumerate() {
             let p = *chunk.get_mut();
             if !p.is_null() {
                 // SAFETY: allocated in `chunk` with this length; nodes need no drop
-                // (`MaybeUninit` drops nothing, and `M` is `Copy`).
+                // (`MaybeUninit` drops nothing, and `M` needs none, asserted above).
                 drop(unsafe { Box::from_raw(ptr::slice_from_raw_parts_mut(p, chunk_len(k))) });
             }
         }
@@ -814,25 +818,18 @@ fn grow<G: Game, E: Evaluator<G>>(
     clock: Clock<'_>,
     threads: usize,
 ) -> (u64, u64) {
+    let workers = Workers::default();
     let run = Run {
-        clock,
+        clock: workers.clock(clock),
         started: AtomicU64::new(0),
         limit: budget.iterations,
     };
-    thread::scope(|s| {
-        let handles: Vec<_> = (0..threads.max(1))
-            .map(|i| {
-                let run = &run;
-                crate::search::spawn_search_thread(s, threads, move || {
-                    tree.work(root, eval, config, run, (i, threads.max(1)))
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().expect("an MCTS thread panicked"))
-            .fold((0, 0), |(p, a), (dp, da)| (p + dp, a + da))
-    })
+    workers
+        .run(threads, |i| {
+            tree.work(root, eval, config, &run, (i, threads.max(1)))
+        })
+        .into_iter()
+        .fold((0, 0), |(p, a), (dp, da)| (p + dp, a + da))
 }
 
 #[cfg(test)]

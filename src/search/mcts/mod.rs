@@ -237,6 +237,8 @@ pub const CHECK_INTERVAL: u64 = 32;
 struct Clock<'a> {
     deadline: Option<Instant>,
     stop: Option<&'a AtomicBool>,
+    /// Raised when a thread of the same search panics ([`Workers`]).
+    failed: Option<&'a AtomicBool>,
 }
 
 impl<'a> Clock<'a> {
@@ -244,6 +246,18 @@ impl<'a> Clock<'a> {
         Self {
             deadline: budget.time.map(|t| start + t),
             stop: budget.stop,
+            failed: None,
+        }
+    }
+
+    /// This clock, also stopped when `failed` is raised.
+    fn also_stopped_by<'b>(self, failed: &'b AtomicBool) -> Clock<'b>
+    where
+        'a: 'b,
+    {
+        Clock {
+            failed: Some(failed),
+            ..self
         }
     }
 
@@ -254,7 +268,58 @@ impl<'a> Clock<'a> {
     fn interrupted(&self, done: u64) -> bool {
         done.is_multiple_of(CHECK_INTERVAL)
             && (done > 0 && self.deadline.is_some_and(|d| Instant::now() >= d)
-                || self.stop.is_some_and(|s| s.load(Relaxed)))
+                || self.stop.is_some_and(|s| s.load(Relaxed))
+                || self.failed.is_some_and(|f| f.load(Relaxed)))
+    }
+}
+
+/// The threads of a parallel Monte Carlo search. A thread that panics raises a shared flag
+/// that every thread's [`Clock`] reads as a stop, so that the others end at their next
+/// check rather than at the end of their budget (which, with a stop flag alone, as UCI's
+/// `go infinite`, may never come), and the panic is then passed on when they are joined,
+/// as lazy SMP and YBW do with theirs.
+#[derive(Default)]
+struct Workers {
+    failed: AtomicBool,
+}
+
+impl Workers {
+    /// `clock`, also stopped when a thread panics.
+    fn clock<'b>(&'b self, clock: Clock<'b>) -> Clock<'b> {
+        clock.also_stopped_by(&self.failed)
+    }
+
+    /// Runs `work(i)` on `threads` threads (at least 1) and returns their results in order.
+    ///
+    /// # Panics
+    /// When a thread panics (after the others have stopped), or cannot be started.
+    fn run<T: Send>(&self, threads: usize, work: impl Fn(usize) -> T + Sync) -> Vec<T> {
+        std::thread::scope(|s| {
+            let handles: Vec<_> = (0..threads.max(1))
+                .map(|i| {
+                    let work = &work;
+                    crate::search::spawn_search_thread(s, threads, move || {
+                        let _raise = RaiseOnPanic(&self.failed);
+                        work(i)
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("an MCTS thread panicked"))
+                .collect()
+        })
+    }
+}
+
+/// Raises its flag when dropped by a panic.
+struct RaiseOnPanic<'a>(&'a AtomicBool);
+
+impl Drop for RaiseOnPanic<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0.store(true, Relaxed);
+        }
     }
 }
 

@@ -3,13 +3,13 @@
 //! virtual loss behind one lock (the baseline of the lock-free [`super::tree_parallel`]).
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
-use std::thread;
 
 use parking_lot::Mutex;
 
 use super::tree::{Tree, playout};
 use super::{
-    Choice, Clock, MctsBudget, MctsConfig, MctsResult, begin, finish, thread_rng, uct_totals,
+    Choice, Clock, MctsBudget, MctsConfig, MctsResult, Workers, begin, finish, thread_rng,
+    uct_totals,
 };
 use crate::game::{Evaluator, Game};
 
@@ -41,20 +41,12 @@ pub fn root_parallel<G: Game, E: Evaluator<G>>(
         Err(done) => return done,
     };
     let threads = threads.max(1);
-    let runs: Vec<_> = thread::scope(|s| {
-        let handles: Vec<_> = (0..threads)
-            .map(|i| {
-                let limit = budget.iterations.map_or(u64::MAX, |n| share(n, threads, i));
-                let cap = config.tree_bytes().map(|c| c / threads as u64);
-                crate::search::spawn_search_thread(s, threads, move || {
-                    uct_totals(root, eval, config, (limit, clock), (i, cap))
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().expect("an MCTS thread panicked"))
-            .collect()
+    let workers = Workers::default();
+    let clock = workers.clock(clock);
+    let runs = workers.run(threads, |i| {
+        let limit = budget.iterations.map_or(u64::MAX, |n| share(n, threads, i));
+        let cap = config.tree_bytes().map(|c| c / threads as u64);
+        uct_totals(root, eval, config, (limit, clock), (i, cap))
     });
     let (mut totals, mut playouts, mut nodes) = (Vec::new(), 0, 0);
     let mut trees = Vec::with_capacity(threads);
@@ -110,26 +102,17 @@ pub fn tree_parallel_locked<G: Game, E: Evaluator<G>>(
         Ok(started) => started,
         Err(done) => return done,
     };
+    let workers = Workers::default();
     let shared = Shared {
         tree: Mutex::new(Tree::new(root, config)),
         started: AtomicU64::new(0),
         limit: budget.iterations.unwrap_or(u64::MAX),
-        clock,
+        clock: workers.clock(clock),
     };
-    let playouts: u64 = thread::scope(|s| {
-        let handles: Vec<_> = (0..threads.max(1))
-            .map(|i| {
-                let shared = &shared;
-                crate::search::spawn_search_thread(s, threads, move || {
-                    shared.work(root, eval, config, i)
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().expect("an MCTS thread panicked"))
-            .sum()
-    });
+    let playouts: u64 = workers
+        .run(threads, |i| shared.work(root, eval, config, i))
+        .into_iter()
+        .sum();
     let tree = shared.tree.into_inner();
     let totals = tree.root_totals(root);
     finish(
