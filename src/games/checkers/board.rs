@@ -135,7 +135,7 @@ mod tests {
     /// Square number (1-32) of the neighbour of square `n` in direction `d`.
     fn next(n: u8, d: Direction) -> Option<u8> {
         let i = NEIGHBOUR[d as usize][usize::from(n - 1)];
-        (i != NONE).then_some(i + 1)
+        (i != NONE).then(|| i + 1)
     }
 
     #[test]
