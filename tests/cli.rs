@@ -219,6 +219,7 @@ fn experiment_writes_csv_run_json_charts_and_summary_then_plot_redraws() {
     );
     let jobs: std::collections::BTreeSet<usize> = keys.iter().map(|k| k.0).collect();
     assert_eq!(jobs.len(), SMALL_JOBS, "a row for every job");
+    derived_columns_follow_from_the_counters(&header, &rows);
     let games: std::collections::BTreeSet<&str> =
         rows.iter().map(|r| r[col("game")].as_str()).collect();
     assert_eq!(
@@ -286,6 +287,41 @@ fn experiment_writes_csv_run_json_charts_and_summary_then_plot_redraws() {
     std::fs::remove_file(&summary).expect("remove summary.md");
     ok(&["plot", text(&out)]);
     assert!(summary.exists(), "plot did not redraw summary.md");
+}
+
+/// The derived columns of every row, recomputed from its counters as EXPERIMENTS.md defines
+/// them: `ebf` = nodes / the previous iteration's (the job's row before), `ebf_root` =
+/// nodes^(1/depth), both to four decimals; `nps` = nodes / `elapsed_s` (which is written
+/// rounded, hence the tolerance). Rows come one job at a time, by depth.
+fn derived_columns_follow_from_the_counters(header: &[String], rows: &[Vec<String>]) {
+    let col = |name: &str| header.iter().position(|h| h == name).expect(name);
+    let num = |row: &[String], name: &str| -> Option<f64> {
+        let cell = &row[col(name)];
+        (!cell.is_empty()).then(|| cell.parse().expect(name))
+    };
+    let round4 = |x: f64| (x * 1e4).round() / 1e4;
+    let mut checked_nps = 0;
+    for (i, row) in rows.iter().enumerate() {
+        let nodes = num(row, "nodes").expect("nodes");
+        let depth = num(row, "depth").expect("depth");
+        let previous = i
+            .checked_sub(1)
+            .map(|p| &rows[p])
+            .filter(|p| p[col("job")] == row[col("job")]);
+        let ebf = previous.map(|p| round4(nodes / num(p, "nodes").expect("nodes")));
+        assert_eq!(num(row, "ebf"), ebf, "ebf of {row:?}");
+        let ebf_root = round4(nodes.powf(1.0 / depth));
+        assert_eq!(num(row, "ebf_root"), Some(ebf_root), "ebf_root of {row:?}");
+        if let (Some(s), Some(nps)) = (num(row, "elapsed_s"), num(row, "nps")) {
+            let expected = nodes / s;
+            assert!(
+                (nps - expected).abs() <= 0.01 * expected + 1.0,
+                "nps {nps} against nodes / elapsed_s {expected} in {row:?}"
+            );
+            checked_nps += 1;
+        }
+    }
+    assert!(checked_nps > 0, "no row had a measurable time");
 }
 
 #[test]

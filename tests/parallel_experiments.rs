@@ -197,6 +197,31 @@ limits = { time_ms = 50 }
     let finals: Vec<&Full> = rows.iter().filter(|r| r.total_nodes.is_some()).collect();
     // One final row per job: 2 positions × 2 searchers × 2 thread counts.
     assert_eq!(finals.len(), 8);
+    let round4 = |x: f64| (x * 1e4).round() / 1e4;
+    for row in &finals {
+        if row.threads != 2 {
+            continue;
+        }
+        // The ratios against the one-thread twin's own figures (same searcher, position).
+        let twin = finals
+            .iter()
+            .find(|t| t.threads == 1 && t.algorithm == row.algorithm && t.position == row.position)
+            .expect("a one-thread twin");
+        if row.algorithm == "lazy_smp" {
+            let (t1, tn) = (twin.time_to_depth_s.unwrap(), row.time_to_depth_s.unwrap());
+            let (n1, nn) = (
+                twin.total_nodes.unwrap() as f64,
+                row.total_nodes.unwrap() as f64,
+            );
+            assert_eq!(row.speedup, Some(round4(t1 / tn)), "{row:?}");
+            assert_eq!(row.overhead, Some(round4(nn / n1)), "{row:?}");
+        } else {
+            let (p1, pn) = (twin.playouts_per_s.unwrap(), row.playouts_per_s.unwrap());
+            // playouts_per_s is written rounded, the ratio is of the unrounded rates.
+            let scaling = row.nps_scaling.unwrap();
+            assert!((scaling - pn / p1).abs() <= 1e-3 * scaling, "{row:?}");
+        }
+    }
     for row in finals {
         let compared = row.threads == 2;
         assert_eq!(row.nps_scaling.is_some(), compared, "{row:?}");

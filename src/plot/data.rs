@@ -846,10 +846,13 @@ mod tests {
         // no threads column, the ratios empty.
         let head = "job,game,set,position,searcher,seed,repetition,depth,nodes,leaf_nodes,\
                     first_move_cutoff_rate,ebf,ebf_root,branching,minimal_leaves,elapsed_s,nps,\
-                    total_nodes,time_to_depth_s,speedup,overhead,nps_scaling";
+                    total_nodes,time_to_depth_s,speedup,overhead,nps_scaling,playouts_per_s";
+        // And a Monte Carlo pair, whose ratio is of playouts per second (no time to depth).
         let rows = [
-            "0,chess,s,p,smp[threads=1],9,0,8,1000,500,,,,,,2.0,500,1000,2.0,,,",
-            "1,chess,s,p,smp[threads=2],9,0,8,1500,700,,,,,,1.25,1200,1500,1.25,,,",
+            "0,chess,s,p,smp[threads=1],9,0,8,1000,500,,,,,,2.0,500,1000,2.0,,,,",
+            "1,chess,s,p,smp[threads=2],9,0,8,1500,700,,,,,,1.25,1200,1500,1.25,,,,",
+            "2,chess,s,p,mcts[threads=1],9,0,1,4000,0,,,,,,2.0,2000,4000,,,,,1000",
+            "3,chess,s,p,mcts[threads=2],9,0,1,7000,0,,,,,,2.0,3500,7000,,,,,1800",
         ];
         std::fs::write(
             dir.join("searches.csv"),
@@ -860,7 +863,9 @@ mod tests {
             dir.join("searchers.csv"),
             "searcher,algorithm,threads,params,baseline,exclusive,cores,alone,oversubscribed\n\
              smp[threads=1],lazy_smp,1,x,,true,2,true,false\n\
-             smp[threads=2],lazy_smp,2,x,smp[threads=1],true,2,true,true\n",
+             smp[threads=2],lazy_smp,2,x,smp[threads=1],true,2,true,true\n\
+             mcts[threads=1],root_parallel,1,x,,true,2,true,false\n\
+             mcts[threads=2],root_parallel,2,x,mcts[threads=1],true,2,true,true\n",
         )
         .unwrap();
         std::fs::write(dir.join("run.json"), r#"{"experiment": "twins"}"#).unwrap();
@@ -873,6 +878,9 @@ mod tests {
         assert_eq!(read[1].speedup, Some(1.6));
         assert_eq!(read[1].overhead, Some(1.5));
         assert_eq!(read[1].nps_scaling, Some(2.4));
+        assert_eq!(read[3].speedup, None);
+        assert_eq!(read[3].overhead, None);
+        assert_eq!(read[3].nps_scaling, Some(1.8));
     }
 
     #[test]
