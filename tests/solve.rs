@@ -259,14 +259,22 @@ fn switches_keep_depth_limited_values_on_connect_four() {
                 if solve.score_grain != 1 {
                     continue; // a grain changes decisive values by design
                 }
-                let got =
-                    search(pos, &CentreFirst, &config(solve, ordering, etc, 1), &limits).score();
-                assert_eq!(
-                    got,
-                    expected,
-                    "{name} at depth {depth} on {}",
-                    pos.to_ascii()
-                );
+                // Deepening too: its table then holds shallower entries from the earlier
+                // iterations, which must not settle a deeper node (one search to a fixed
+                // depth stores each connect-four position at one depth only).
+                for iterative in [false, true] {
+                    let config = SearchConfig {
+                        iterative,
+                        ..config(solve, ordering, etc, 1)
+                    };
+                    let got = search(pos, &CentreFirst, &config, &limits).score();
+                    assert_eq!(
+                        got,
+                        expected,
+                        "{name} at depth {depth} (iterative: {iterative}) on {}",
+                        pos.to_ascii()
+                    );
+                }
             }
         }
     }
