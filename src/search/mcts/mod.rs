@@ -250,17 +250,6 @@ impl<'a> Clock<'a> {
         }
     }
 
-    /// This clock, also stopped when `failed` is raised.
-    fn also_stopped_by<'b>(self, failed: &'b AtomicBool) -> Clock<'b>
-    where
-        'a: 'b,
-    {
-        Clock {
-            failed: Some(failed),
-            ..self
-        }
-    }
-
     /// True when, at iteration `done` of this thread, time is up or a stop was asked for.
     /// Time is not looked at before a thread's first iteration: starting the threads of a
     /// parallel search can take a whole short budget, and a search without a playout has
@@ -286,7 +275,10 @@ struct Workers {
 impl Workers {
     /// `clock`, also stopped when a thread panics.
     fn clock<'b>(&'b self, clock: Clock<'b>) -> Clock<'b> {
-        clock.also_stopped_by(&self.failed)
+        Clock {
+            failed: Some(&self.failed),
+            ..clock
+        }
     }
 
     /// Runs `work(i)` on `threads` threads (at least 1) and returns their results in order.
