@@ -7,6 +7,7 @@ mod common;
 use std::path::{Path, PathBuf};
 
 use common::{TIMING_COLUMNS, TempDir, plylab};
+use plylab::lab::record::round4;
 
 /// Runs the binary and asserts exit code 0; returns stdout.
 fn ok(args: &[&str]) -> String {
@@ -299,7 +300,6 @@ fn derived_columns_follow_from_the_counters(header: &[String], rows: &[Vec<Strin
         let cell = &row[col(name)];
         (!cell.is_empty()).then(|| cell.parse().expect(name))
     };
-    let round4 = |x: f64| (x * 1e4).round() / 1e4;
     let mut checked_nps = 0;
     for (i, row) in rows.iter().enumerate() {
         let nodes = num(row, "nodes").expect("nodes");

@@ -9,7 +9,7 @@ use std::path::Path;
 
 use common::TempDir;
 use plylab::lab::machine::cores;
-use plylab::lab::record::{Row, SearcherRow, read_searchers};
+use plylab::lab::record::{Row, SearcherRow, read_searchers, round4};
 use plylab::lab::runner::{self, RunOptions};
 use plylab::lab::spec;
 use plylab::search::SearchConfig;
@@ -197,7 +197,6 @@ limits = { time_ms = 50 }
     let finals: Vec<&Full> = rows.iter().filter(|r| r.total_nodes.is_some()).collect();
     // One final row per job: 2 positions × 2 searchers × 2 thread counts.
     assert_eq!(finals.len(), 8);
-    let round4 = |x: f64| (x * 1e4).round() / 1e4;
     for row in &finals {
         if row.threads != 2 {
             continue;
