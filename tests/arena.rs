@@ -2,10 +2,11 @@
 //! standings.csv read back. Statistics through the standings (60 W, 20 D, 20 L: score 0.70,
 //! Elo +147.2), a small connect-four match (colours swapped per pair, deterministic at fixed
 //! depth), SPRT early stop, endings (max plies, adjudication, mate, fifty moves,
-//! insufficient material), external engines (plylab's own `uci`, and the fake engine
-//! crashing, hanging and playing an illegal move: the match goes on), resume after a torn
-//! games.csv, and games.pgn replayed by python-chess. Every match is at fixed depth or
-//! nodes, so it is deterministic and takes well under a second of search.
+//! insufficient material), lazy SMP and YBW players on one and two threads, external
+//! engines (plylab's own `uci`, and the fake engine crashing, hanging and playing an illegal
+//! move: the match goes on), resume after a torn games.csv, and games.pgn replayed by
+//! python-chess. Every match is at fixed depth or nodes, so it takes well under a second
+//! of search, and all but those on two threads are deterministic.
 
 mod common;
 
@@ -328,6 +329,92 @@ fn max_plies_and_adjudication_end_games() {
         .map(|r| &r[col(&header, "reason")][..])
         .collect();
     assert!(reasons.contains(&"adjudication"), "{reasons:?}");
+}
+
+/// A parallel alpha-beta player entry: `algorithm` on 1 and 2 threads at depth 7.
+fn parallel(label: &str, algorithm: &str, extra: &str) -> String {
+    format!(
+        "[[searchers]]\nlabel = \"{label}\"\nalgorithm = \"{algorithm}\"\nthreads = [1, 2]\n\
+         tt_mb = 1\n{ORDERED}\n{extra}limits = {{ depth = 7 }}\n"
+    )
+}
+
+/// Lazy SMP and Young Brothers Wait as players: a table for the game, and for each move a
+/// search on the player's threads. With one thread either is the single-threaded search
+/// (tests/smp.rs, tests/ybw.rs), so the two play the same games to the node; on two
+/// threads every game is still played out by the rules and recorded as played.
+#[test]
+fn lazy_smp_and_ybw_players_play_by_the_rules_on_their_threads() {
+    use plylab::game::{Game, Notation, Outcome, Status};
+    use plylab::games::connect4::Connect4;
+    let dir = TempDir::new("arena-parallel");
+    let text = arena(
+        "parallel",
+        "game = \"connect4\"\ngames = 4\nformat = \"gauntlet\"\nopenings = { random_plies = 2 }",
+        &[
+            alphabeta("shallow", "depth = 3"),
+            parallel("smp", "lazy_smp", ""),
+            // Splits 2 plies or more from the horizon: nearly every node at depth 7.
+            parallel("ybw", "ybw", "split_plies = 2\n"),
+        ],
+    );
+    let out = run(&dir, "parallel", &text, &[]);
+    let (header, rows) = games(&out);
+    assert_eq!(rows.len(), 16, "4 players against the first, 4 games each");
+    let field = |row: &Vec<String>, name: &str| row[col(&header, name)].clone();
+    for row in &rows {
+        // The opening's moves and then the line replay by the rules to a finished game,
+        // whose outcome and length are the recorded ones.
+        let line = field(row, "line").replace(' ', "");
+        let moves = field(row, "opening") + &line;
+        let end = Connect4::parse_position(&moves).unwrap_or_else(|e| panic!("{moves}: {e}"));
+        assert_eq!(field(row, "plies"), line.len().to_string(), "{row:?}");
+        let first_moved_last = line.len() % 2 == 1;
+        let (reason, result) = (field(row, "reason"), field(row, "result"));
+        match end.status() {
+            // Scored for the side to move: the player who made the last move won.
+            Status::Over(Outcome::Loss) => {
+                assert_eq!(reason, "four in a row", "{row:?}");
+                assert_eq!(
+                    result,
+                    if first_moved_last { "1-0" } else { "0-1" },
+                    "{row:?}"
+                );
+            }
+            Status::Over(Outcome::Draw) => assert_eq!(result, "1/2-1/2", "{row:?}"),
+            other => panic!("{moves} ended {other:?}, recorded as {reason} {result}"),
+        }
+    }
+    // One thread: lazy SMP and YBW play the same moves, searching the same nodes.
+    let games_of = |player: &str| -> Vec<Vec<String>> {
+        rows.iter()
+            .filter(|r| field(r, "first") == player || field(r, "second") == player)
+            .map(|r| {
+                let side = if field(r, "first") == player {
+                    "first"
+                } else {
+                    "second"
+                };
+                vec![
+                    field(r, "opening"),
+                    side.into(),
+                    field(r, "line"),
+                    field(r, &format!("{side}_nodes")),
+                ]
+            })
+            .collect()
+    };
+    let smp = games_of("smp[threads=1]");
+    assert_eq!(smp.len(), 4);
+    assert_eq!(smp, games_of("ybw[threads=1]"));
+    for player in ["smp[threads=2]", "ybw[threads=2]"] {
+        let games = games_of(player);
+        assert_eq!(games.len(), 4, "{player}");
+        assert!(
+            games.iter().all(|g| g[3].parse::<u64>().unwrap() > 0),
+            "{games:?}"
+        );
+    }
 }
 
 #[test]

@@ -1,9 +1,12 @@
 //! The Elo chart of a match: `plot_dir` on a directory holding the arena's standings.csv
 //! (with or without searches.csv) writes elo.png and elo.svg, pairings without an Elo are
 //! named in the footer, and a malformed standings.csv is an error naming the file and line.
+//! An arena of a game with chance also gets points.png and points.svg from its points.csv,
+//! whose damaged rows are refused in the same way.
 
 use std::path::{Path, PathBuf};
 
+use plylab::plot::chance::points_charts;
 use plylab::plot::{Format, PlotError, elo_charts, plot_csv, plot_dir};
 
 const HEADER: &str = "kind,player,opponent,games,wins,draws,losses,score,draw_ratio,elo,\
@@ -157,4 +160,76 @@ fn a_missing_column_is_named() {
         matches!(&err, PlotError::MissingColumn { column, .. } if column == "elo_lower"),
         "{err:?}"
     );
+}
+
+/// points.csv of an arena of a game with chance (backgammon): the net points per game of
+/// each pairing with its 95% interval, as the arena writes it.
+const POINTS: &str = "\
+player,opponent,games,pairs,wins,draws,losses,won_single,won_gammon,won_backgammon,lost_single,\
+lost_gammon,lost_backgammon,points_per_game,ppg_lower,ppg_upper
+pubeval,gnubg,1000,500,281,0,719,213,66,2,464,229,26,-0.6490,-0.7286,-0.5694
+pubeval,race,1000,500,985,0,15,91,794,100,15,0,0,1.9640,1.9274,2.0006
+race,gnubg,2,1,0,0,2,0,0,0,2,0,0,-1.0000,,
+";
+
+/// A directory with points.csv = `points`, standings.csv and a run.json.
+fn points_dir(name: &str, points: &str) -> PathBuf {
+    let dir = arena_dir(name, STANDINGS);
+    std::fs::write(dir.join("points.csv"), points).unwrap();
+    dir
+}
+
+#[test]
+fn points_per_game_are_drawn_per_pairing() {
+    let dir = points_dir("plot_arena_points", POINTS);
+    let report = plot_dir(&dir, &Format::ALL).unwrap();
+    for name in ["points.svg", "points.png", "elo.svg"] {
+        assert!(report.files.contains(&dir.join(name)), "{name}: {report:?}");
+    }
+    let png = std::fs::read(dir.join("points.png")).unwrap();
+    assert!(png.len() > 1000 && &png[1..4] == b"PNG");
+    let svg = std::fs::read_to_string(dir.join("points.svg")).unwrap();
+    for text in [
+        "gauntlet: points per game per pairing, 95% intervals",
+        "pubeval vs gnubg",
+        "pubeval vs race",
+        // A pairing without an interval (too few pairs) is drawn as its point.
+        "race vs gnubg",
+        "0 = even",
+        "net points per game, player minus opponent",
+        "data: points.csv",
+        "Test CPU",
+    ] {
+        assert!(svg.contains(text), "no `{text}` in points.svg");
+    }
+    // Without points.csv (a game without chance) there is no points chart.
+    std::fs::remove_file(dir.join("points.csv")).unwrap();
+    assert!(points_charts(&dir, &Format::ALL).unwrap().is_empty());
+}
+
+#[test]
+fn a_points_interval_that_misses_its_estimate_is_refused() {
+    for (from, to, message) in [
+        (
+            "-0.6490,-0.7286",
+            "-0.6490,-0.6000",
+            "points.csv line 2 column `ppg_lower`",
+        ),
+        (
+            "1.9640,1.9274,2.0006",
+            "1.9640,1.9274,1.9000",
+            "points.csv line 3 column `ppg_upper`",
+        ),
+        (
+            "-1.0000,,",
+            "minus one,,",
+            "points.csv line 4 column `points_per_game`",
+        ),
+    ] {
+        assert!(POINTS.contains(from), "{from}");
+        let dir = points_dir("plot_arena_points_bad", &POINTS.replacen(from, to, 1));
+        let err = points_charts(&dir, &[Format::Svg]).unwrap_err().to_string();
+        assert!(err.contains(message), "{err}");
+        assert!(!dir.join("points.svg").exists(), "{err}");
+    }
 }

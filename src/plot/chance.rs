@@ -322,10 +322,19 @@ struct PointsRow {
 }
 
 fn parse_points(cell: &Cell<'_>) -> Result<PointsRow, PlotError> {
+    let ppg = number(cell, "points_per_game")?;
     let (lo, hi) = (cell.optional("ppg_lower")?, cell.optional("ppg_upper")?);
+    // An interval holds its estimate (as the Elo's, plot/arena.rs): one that does not is a
+    // damaged file, and would be drawn as a bar beside its point.
+    if lo.is_some_and(|lo| lo > ppg) {
+        return Err(cell.bad_value("ppg_lower", &format!("at most `points_per_game`, {ppg}")));
+    }
+    if hi.is_some_and(|hi| hi < ppg) {
+        return Err(cell.bad_value("ppg_upper", &format!("at least `points_per_game`, {ppg}")));
+    }
     Ok(PointsRow {
         label: format!("{} vs {}", cell.raw("player"), cell.raw("opponent")),
-        ppg: number(cell, "points_per_game")?,
+        ppg,
         interval: lo.zip(hi),
     })
 }
