@@ -1,7 +1,8 @@
 //! `plylab learn` and linear evaluations end to end: bad weights files are refused with exit
 //! code 2 and a located message (in learning files and in experiment files), a tiny
 //! learning run gives the same weights byte for byte on one thread or two and when run
-//! again, and experiment files search with learned weights.
+//! again, its learning curve is drawn (Texel's and TDLeaf's), and experiment files search
+//! with learned weights.
 
 mod common;
 
@@ -534,4 +535,85 @@ fn ctrl_c_writes_the_checkpoint_and_the_run_resumes() {
         fs::read(weights.join("c4.toml")).unwrap(),
         fs::read(dir.path("w2/c4.toml")).unwrap()
     );
+}
+
+/// Without `--no-plot` a learning run draws its curve, curve.svg and curve.png, and its
+/// summary shows it: Texel's training and validation loss by epoch on a linear scale,
+/// TDLeaf's squared TD error and held-out loss by self-play games on a log scale.
+#[test]
+fn a_learning_run_draws_its_curve() {
+    let dir = TempDir::new("learn-curve");
+    let td = r#"
+name = "c4"
+game = "connect4"
+method = "tdleaf"
+seed = 3
+[self_play]
+games = 16
+depth = 2
+random_plies = 4
+max_plies = 42
+[td]
+lambda = 0.7
+learning_rate = 0.05
+k = 20.0
+batch = 4
+"#;
+    let texel = TINY_TEXEL
+        .replace("THREADS", "1")
+        .replace("games = 6", "games = 12")
+        .replace(
+            "checkpoint_every = 10",
+            "checkpoint_every = 10\nvalidation = 0.5",
+        );
+    let cases = [
+        (
+            "tiny",
+            texel.as_str(),
+            [
+                "tiny: learning curve",
+                "epoch",
+                "training loss",
+                "validation loss",
+            ],
+        ),
+        (
+            "c4",
+            td,
+            [
+                "c4: learning curve",
+                "self-play games",
+                "mean squared TD error",
+                "held-out loss (fixed positions)",
+            ],
+        ),
+    ];
+    let weights = dir.path("w");
+    for (name, spec, texts) in cases {
+        let file = dir.path(&format!("{name}.toml"));
+        fs::write(&file, spec).unwrap();
+        let out = dir.path(name);
+        let args = [
+            "learn",
+            file.to_str().unwrap(),
+            "--quiet",
+            "--out",
+            out.to_str().unwrap(),
+            "--weights-dir",
+            weights.to_str().unwrap(),
+        ];
+        let (code, stdout, err) = plylab(&args);
+        assert_eq!(code, 0, "{stdout}{err}");
+        let png = fs::read(out.join("curve.png")).unwrap();
+        assert!(png.len() > 1000 && &png[1..4] == b"PNG", "{name}");
+        let svg = fs::read_to_string(out.join("curve.svg")).unwrap();
+        for text in texts {
+            assert!(svg.contains(text), "{name}: no `{text}` in curve.svg");
+        }
+        let summary = fs::read_to_string(out.join("summary.md")).unwrap();
+        assert!(
+            summary.contains("![learning curve](curve.svg)"),
+            "{summary}"
+        );
+    }
 }
