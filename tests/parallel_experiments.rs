@@ -161,6 +161,104 @@ fn monte_carlo_jobs_write_one_judged_row_each_and_repeat_exactly() {
     assert_eq!(strip(&rows), strip(&again));
 }
 
+/// A chess EPD set as (record, best moves, avoided moves), the moves in UCI.
+const EPD: [(&str, &[&str], &[&str]); 6] = [
+    // Only h3 and h4 are legal: both best, so every choice is right.
+    (
+        "k7/8/8/8/8/8/5q1P/7K w - - bm h3 h4;",
+        &["h2h3", "h2h4"],
+        &[],
+    ),
+    // The only legal move is to be avoided: every choice is wrong.
+    ("k7/8/8/8/8/8/6q1/7K w - - am Kxg2;", &[], &["h1g2"]),
+    (
+        "k7/8/8/8/8/2q5/7P/7K w - - bm Kg2; am h4;",
+        &["h1g2"],
+        &["h2h4"],
+    ),
+    (
+        "7k/5Q2/6K1/8/8/8/8/8 w - - bm Qf8# Qe8# Qh7# Qg7#;",
+        &["f7f8", "f7e8", "f7h7", "f7g7"],
+        &[],
+    ),
+    (
+        "1k1r4/pp1b1R2/3q2pp/4p3/2B5/4Q3/PPP2B2/2K5 b - - bm Qd1+;",
+        &["d6d1"],
+        &[],
+    ),
+    // A mate distance alone names no move: Monte Carlo is not judged.
+    (
+        "1B1Q1R2/8/qNrn3p/2p1rp2/Rn3k1K/8/5P2/bbN4B w - - dm 2;",
+        &[],
+        &[],
+    ),
+];
+
+/// Two othello records (fforum 1 and 2) with the moves of the best final disc difference.
+const OBF: [(&str, &str); 2] = [
+    (
+        "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X; G8:+18; H1:+12; H7:+6; A2:+6; A3:+4; B1:-4; A4:-22; G2:-24;",
+        "g8",
+    ),
+    (
+        "-XXXXXX---XOOOO--XOXXOOX-OOOOOOOOOOOXXOOOOOXXOOX--XXOO----XXXXX- X; A4:+10; B2:+0; A3:-6; G7:-8; A7:-12; H7:-14; B7:-14; H2:-24;",
+        "a4",
+    ),
+];
+
+/// A Monte Carlo search's move on a chess EPD set is right when it is one of the `bm` moves
+/// and none of the `am` moves, and on an othello record when it reaches the best disc
+/// difference; a record with only a mate distance leaves it unjudged.
+#[test]
+fn monte_carlo_moves_are_judged_by_the_sets_moves() {
+    let tmp = TempDir::new("mc-moves");
+    let epd: String = EPD.iter().map(|(line, ..)| format!("{line}\n")).collect();
+    std::fs::write(tmp.path("set.epd"), epd).unwrap();
+    let obf: String = OBF.iter().map(|(line, _)| format!("{line}\n")).collect();
+    std::fs::write(tmp.path("set.obf"), obf).unwrap();
+    let text = r#"
+name = "mc-moves"
+seed = 2
+
+[[games]]
+game = "chess"
+file = "set.epd"
+
+[[games]]
+game = "othello"
+file = "set.obf"
+
+[[searchers]]
+label = "uct"
+algorithm = "uct"
+limits = { nodes = 2000 }
+"#;
+    let rows = run(&tmp, "mc-moves", text, 2);
+    assert_eq!(rows.len(), EPD.len() + OBF.len());
+    let mut judged = Vec::new();
+    for row in &rows {
+        let mv = row.best_move.as_str();
+        let expected = if let Some((_, best, avoid)) = EPD
+            .iter()
+            .find(|(line, ..)| line.starts_with(&row.position))
+        {
+            (!best.is_empty() || !avoid.is_empty())
+                .then(|| (best.is_empty() || best.contains(&mv)) && !avoid.contains(&mv))
+        } else {
+            let (_, best) = OBF
+                .iter()
+                .find(|(line, _)| line.starts_with(&row.position[..64]))
+                .unwrap_or_else(|| panic!("{row:?}"));
+            Some(mv.eq_ignore_ascii_case(best))
+        };
+        assert_eq!(row.solved, expected, "{row:?}");
+        judged.push(row.solved);
+    }
+    // The first two records are right and wrong whatever the search plays.
+    assert!(judged.contains(&Some(true)) && judged.contains(&Some(false)));
+    assert!(judged.contains(&None));
+}
+
 #[test]
 fn two_thread_jobs_are_compared_with_their_one_thread_twins() {
     let tmp = TempDir::new("scaling");
