@@ -1,6 +1,6 @@
 //! Checkers through the whole harness: notation round trips over seeded random games,
-//! lazy SMP and Monte Carlo searches on checkers positions, and a small arena match run by
-//! `plylab experiment`. (Perft is in tests/checkers_perft.rs, value equality of every
+//! lazy SMP and Monte Carlo searches on checkers positions, a test set of decided endgames
+//! and a small arena match run by `plylab experiment`. (Perft is in tests/checkers_perft.rs, value equality of every
 //! alpha-beta configuration with minimax in tests/equivalence.rs.)
 
 mod common;
@@ -250,6 +250,67 @@ limits = { depth = 2 }
         }
         assert!(!row[8].is_empty());
     }
+}
+
+/// A checkers test set gives each position's signed distance in plies (+d: the side to move
+/// wins in d), as the endgame database computed it (experiments/data/checkers/endgames4.txt).
+/// Three of its wins and losses that ordered alpha-beta reaches under 400,000 nodes are
+/// solved with exactly those distances; the same positions with the sign turned, a loss 2
+/// plies sooner or a draw expected are not.
+#[test]
+fn a_checkers_set_is_solved_at_the_databases_distances() {
+    let dir = TempDir::new("checkers_set");
+    let known = "B:W26,K16:B27,K19 35\nB:WK4,11,K8:B7 -28\nW:W31,K19:BK24,K27 29\n";
+    let wrong = "B:W26,K16:B27,K19 -34\nB:WK4,11,K8:B7 -26\nW:W31,K19:BK24,K27 0\n";
+    std::fs::write(dir.path("known.txt"), known).unwrap();
+    std::fs::write(dir.path("wrong.txt"), wrong).unwrap();
+    let file = dir.path("set.toml");
+    let text = r#"name = "checkers_set"
+
+[[games]]
+game = "checkers"
+file = "known.txt"
+
+[[games]]
+game = "checkers"
+file = "wrong.txt"
+
+[[searchers]]
+label = "ck_plain"
+algorithm = "alphabeta"
+tt_mb = 16
+ordering = { hint = true, tt_move = true, killers = true, history = true }
+limits = { nodes = 400000 }
+"#;
+    std::fs::write(&file, text).unwrap();
+    let out = dir.path("out");
+    let (code, stdout, stderr) = plylab(&[
+        "experiment",
+        file.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--no-plot",
+    ]);
+    assert_eq!(code, 0, "{stdout}\n{stderr}");
+    let mut reader = csv::Reader::from_path(out.join("searches.csv")).unwrap();
+    let header = reader.headers().unwrap().clone();
+    let column = |name: &str| header.iter().position(|h| h == name).unwrap();
+    let (set, solved, total) = (column("set"), column("solved"), column("total_nodes"));
+    let finals: Vec<(String, String)> = reader
+        .records()
+        .map(Result::unwrap)
+        .filter(|row| !row[total].is_empty())
+        .map(|row| (row[set].to_owned(), row[solved].to_owned()))
+        .collect();
+    let count = |name: &str, verdict: &str| {
+        finals
+            .iter()
+            .filter(|(s, v)| s == name && v == verdict)
+            .count()
+    };
+    assert_eq!(finals.len(), 6, "{finals:?}");
+    assert_eq!(count("known.txt", "true"), 3, "{finals:?}");
+    assert_eq!(count("wrong.txt", "false"), 3, "{finals:?}");
 }
 
 /// Asserts exit code 2, no panic, and that stderr holds every one of `expected`.
