@@ -1301,3 +1301,69 @@ pub fn describe_jobs(plan: &Plan, out: &mut impl Write) -> std::io::Result<()> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Notation;
+    use crate::games::chess::Chess;
+
+    /// Mate in 2 from Leorik's suite (experiments/data/chess/mate_in_2.epd): Qf6.
+    const MATE_IN_2: &str = "1B1Q1R2/8/qNrn3p/2p1rp2/Rn3k1K/8/5P2/bbN4B w - - 0 1";
+
+    /// Ordered alpha-beta to 4 plies, a fresh table each time: deep enough for the mate.
+    fn searched(pos: &Chess) -> SearchResult<<Chess as Game>::Move> {
+        let config = SearchConfig {
+            ordering: crate::search::Ordering::HEURISTICS,
+            tt_mb: 1,
+            ..SearchConfig::default()
+        };
+        let limits = Limits {
+            depth: Some(4),
+            ..Limits::default()
+        };
+        crate::search::search(pos, &Pst, &config, &limits)
+    }
+
+    /// [`play_out`] with `search` from the mate-in-2 root searched honestly; the plies at
+    /// which it recorded searches.
+    fn played_out(
+        search: &mut impl FnMut(&Chess) -> SearchResult<<Chess as Game>::Move>,
+        mate_in: u32,
+        first: &SearchResult<<Chess as Game>::Move>,
+    ) -> (bool, Vec<u32>) {
+        let root = Chess::parse_position(MATE_IN_2).unwrap();
+        let mut steps = Vec::new();
+        let delivered = play_out(search, &root, first, mate_in, |_, step| steps.push(step));
+        (delivered, steps)
+    }
+
+    #[test]
+    fn a_mate_counts_as_played_out_only_when_delivered_as_announced() {
+        let root = Chess::parse_position(MATE_IN_2).unwrap();
+        let first = searched(&root);
+        assert_eq!(first.score().and_then(mate_moves), Some(2));
+        // Played honestly: the defence (ply 1), the attack announcing mate in 1 (ply 2), mate.
+        assert_eq!(played_out(&mut searched, 2, &first), (true, vec![1, 2]));
+        // Announced as mate in 3: the attack's mate in 1 should have been a mate in 2, and
+        // mate falls a move early.
+        assert!(!played_out(&mut searched, 3, &first).0);
+        // Announced as mate in 1: no mate after the first move, and the moves run out.
+        assert_eq!(played_out(&mut searched, 1, &first), (false, vec![1, 2]));
+        // A search with no move to give, the attack's first or the defence's.
+        let nothing = |_: &Chess| SearchResult {
+            iterations: Vec::new(),
+            total: Default::default(),
+            elapsed: Duration::ZERO,
+            stopped: true,
+        };
+        assert_eq!(
+            played_out(&mut searched, 2, &nothing(&root)),
+            (false, vec![])
+        );
+        assert_eq!(
+            played_out(&mut nothing.clone(), 2, &first),
+            (false, vec![1])
+        );
+    }
+}
