@@ -1,5 +1,6 @@
 //! The knowledge switches of experiment files (`tablebase`, `book`, `secondary`) and
-//! secondary search itself.
+//! secondary search itself: it rejects a move that fails deeper, keeps the move within a
+//! wide margin, and plays the best deeper value when no move still looks good.
 
 mod common;
 
@@ -70,6 +71,72 @@ fn a_wide_margin_keeps_the_depth_d_move() {
         verified.last().expect("iteration").stats.secondary_switches,
         0
     );
+}
+
+/// White's queen is pinned to its king by the rook on b1, whose pawn on a2 also waits to
+/// promote: one ply deep, taking the rook or the knight wins material, but two plies
+/// further every move loses more than it seemed to. None still looks good, so secondary
+/// search plays the move with the best deeper value (Qb6), not the depth-1 best (Qxb1).
+const PINNED: &str = "1n6/1K6/8/8/1Q6/6k1/p7/1r6 w - - 0 1";
+
+#[test]
+fn when_no_move_still_looks_good_the_best_deeper_value_is_played() {
+    use plylab::game::{Evaluator, Game};
+    let root = Chess::parse_position(PINNED).expect("fen");
+    let config = SearchConfig {
+        tt_mb: 4,
+        ..SearchConfig::default()
+    };
+    // A move's value for White: at once (the evaluation of its position, for the side to
+    // move there), and two plies below it (the negated search of its position).
+    let values = |mv| {
+        let mut child = root.clone();
+        child.play(mv);
+        let limits = Limits {
+            depth: Some(2),
+            ..Limits::default()
+        };
+        let deep = search(&child, &Material, &config, &limits)
+            .score()
+            .expect("a move");
+        (-Material.evaluate(&child), -deep)
+    };
+    let mut moves = Vec::new();
+    root.generate_moves(&mut moves);
+    let deeper: Vec<(String, i32)> = moves
+        .iter()
+        .map(|&mv| {
+            let (shallow, deep) = values(mv);
+            assert!(deep < shallow, "{mv}: {shallow} then {deep}");
+            (mv.to_string(), deep)
+        })
+        .collect();
+    let best = deeper.iter().max_by_key(|(_, deep)| *deep).unwrap();
+    assert_eq!(best.0, "b4b6", "{deeper:?}");
+    let limits = Limits {
+        depth: Some(1),
+        ..Limits::default()
+    };
+    let plain = search(&root, &Material, &config, &limits);
+    assert_eq!(
+        plain.best_move().map(|m| m.to_string()).as_deref(),
+        Some("b4b1")
+    );
+    let verified_config = SearchConfig {
+        secondary: Some(Secondary {
+            plies: 2,
+            margin: 0,
+        }),
+        ..config
+    };
+    let verified = search(&root, &Material, &verified_config, &limits);
+    let last = verified.last().expect("an iteration");
+    assert_eq!(
+        last.best_move.map(|m| m.to_string()).as_deref(),
+        Some("b4b6")
+    );
+    assert_eq!(last.score, best.1);
+    assert_eq!(last.stats.secondary_switches, 1);
 }
 
 fn experiment(tmp: &TempDir, searcher: &str, game: &str, position: &str) -> (i32, String) {
