@@ -3,10 +3,10 @@
 //! so that nearly every node splits) it returns the minimax value on tic-tac-toe and random
 //! trees and the serial alpha-beta value on connect four and chess, run after run; a cutoff
 //! at a split point abandons the brothers other threads are searching; the time limit and
-//! the stop flag stop every thread, and a stopped search leaves only sound entries in its
-//! table.
+//! the stop flag stop every thread, a stopped search leaves only sound entries in its
+//! table, and a helper thread's panic ends the search and is passed on (lazy SMP's too).
 
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
 use plylab::game::{Evaluator, Game, Neutral, Notation, Outcome, Player, Score, Status};
@@ -282,6 +282,65 @@ fn the_time_limit_and_the_stop_flag_stop_every_thread() {
         "{:?}",
         started.elapsed()
     );
+}
+
+/// Connect four's evaluation with a bug in every thread but the one that made it: past its
+/// first `after` calls there, it panics.
+struct PanicsInAHelper {
+    home: std::thread::ThreadId,
+    calls: AtomicU64,
+    after: u64,
+}
+
+impl Evaluator<Connect4> for PanicsInAHelper {
+    fn evaluate(&self, pos: &Connect4) -> Score {
+        let helper = std::thread::current().id() != self.home;
+        assert!(
+            !helper || self.calls.fetch_add(1, Relaxed) < self.after,
+            "a helper's bug"
+        );
+        CentreFirst.evaluate(pos)
+    }
+}
+
+/// A helper thread that panics stops the search, which passes the panic on: lazy SMP (its
+/// main thread stops with the helpers' flag) and YBW (the pool is poisoned and its sleeping
+/// helpers woken) do not search on to the end of their time, here far longer than the test
+/// allows.
+#[test]
+fn a_panicking_helper_stops_the_search() {
+    for algorithm in [Algorithm::LazySmp, Algorithm::Ybw] {
+        let eval = PanicsInAHelper {
+            home: std::thread::current().id(),
+            calls: AtomicU64::new(0),
+            after: 20_000,
+        };
+        let config = SearchConfig {
+            ordering: Ordering::HEURISTICS,
+            tt_mb: 4,
+            threads: 2,
+            split_plies: 2,
+            ..with(algorithm, &SearchConfig::default())
+        };
+        let limits = Limits {
+            time: Some(Duration::from_secs(40)),
+            ..Limits::default()
+        };
+        let start = Instant::now();
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            search(&Connect4::new(), &eval, &config, &limits)
+        }));
+        assert!(outcome.is_err(), "{algorithm}: the panic is passed on");
+        assert!(
+            eval.calls.load(Relaxed) > 20_000,
+            "{algorithm}: a helper panicked"
+        );
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "{algorithm}: searched on for {:?} after the panic",
+            start.elapsed()
+        );
+    }
 }
 
 #[test]

@@ -798,6 +798,18 @@ pub(crate) fn spawn_search_thread<'scope, T: Send + 'scope>(
         })
 }
 
+/// Raises its flag when dropped by a panicking thread: a parallel search's thread that
+/// panics stops the others, which would otherwise search on to the end of their limits.
+pub(crate) struct RaiseOnPanic<'a>(pub(crate) &'a AtomicBool);
+
+impl Drop for RaiseOnPanic<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0.store(true, Relaxed);
+        }
+    }
+}
+
 /// Searches `root` with `config` under `limits`: the one-call form of [`Searcher::run`], or of
 /// [`smp::lazy_smp`] for `Algorithm::LazySmp`, or of [`ybw::ybw`] for `Algorithm::Ybw`.
 pub fn search<G: Game, E: Evaluator<G>>(

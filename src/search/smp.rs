@@ -97,9 +97,9 @@ pub fn lazy_smp_observed<G: Game, E: Evaluator<G>>(
         .collect();
     let start = Instant::now();
     // Helpers stop when the main thread is done, whatever stopped it; the main thread stops
-    // when a helper has finished the whole search first.
+    // when a helper has finished the whole search first, or has panicked.
     let main_done = AtomicBool::new(false);
-    let helper_finished = AtomicBool::new(false);
+    let helper_ended = AtomicBool::new(false);
     let busy = BusyTable::new();
     let searcher = |config, stop| {
         let searcher = Searcher::new(eval, config)
@@ -121,9 +121,9 @@ pub fn lazy_smp_observed<G: Game, E: Evaluator<G>>(
             .iter()
             .enumerate()
             .map(|(i, helper)| {
-                let (searcher, main_done, helper_finished) =
-                    (&searcher, &main_done, &helper_finished);
+                let (searcher, main_done, helper_ended) = (&searcher, &main_done, &helper_ended);
                 super::spawn_search_thread(scope, threads, move || {
+                    let _stops_main_on_panic = super::RaiseOnPanic(helper_ended);
                     let helper_limits = Limits {
                         nodes: None,
                         time: None,
@@ -134,7 +134,7 @@ pub fn lazy_smp_observed<G: Game, E: Evaluator<G>>(
                         .with_depth_schedule(first, step)
                         .run(root, &helper_limits);
                     let finished = (!result.stopped).then(|| {
-                        helper_finished.store(true, Relaxed);
+                        helper_ended.store(true, Relaxed);
                         start.elapsed()
                     });
                     (result, finished)
@@ -143,21 +143,30 @@ pub fn lazy_smp_observed<G: Game, E: Evaluator<G>>(
             .collect();
         let (first, step) = main_schedule(config.main_depths, threads, limits.depth);
         let mut main = searcher(config, shared.stop)
-            .with_stop(&helper_finished)
+            .with_stop(&helper_ended)
             .with_depth_schedule(first, step)
             .run_observed(root, limits, &mut on_iteration);
         drop(done);
         let mut first_helper: Option<(SearchResult<G::Move>, Duration)> = None;
+        let mut panicked = None;
         for helper in helpers {
-            // A helper that panicked contributes no nodes; the main thread's answer stands.
-            if let Ok((result, finished)) = helper.join() {
-                main.total += result.total;
-                if let Some(at) = finished
-                    && first_helper.as_ref().is_none_or(|(_, t)| at < *t)
-                {
-                    first_helper = Some((result, at));
+            match helper.join() {
+                Ok((result, finished)) => {
+                    main.total += result.total;
+                    if let Some(at) = finished
+                        && first_helper.as_ref().is_none_or(|(_, t)| at < *t)
+                    {
+                        first_helper = Some((result, at));
+                    }
                 }
+                // A helper's panic is a bug, not a thread fewer: the search fails with it
+                // (as YBW's and parallel MCTS's), rather than report one thread's answer as
+                // that of them all.
+                Err(payload) => panicked = panicked.or(Some(payload)),
             }
+        }
+        if let Some(payload) = panicked {
+            std::panic::resume_unwind(payload);
         }
         if main.stopped
             && let Some((helper, at)) = first_helper

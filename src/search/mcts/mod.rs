@@ -291,7 +291,7 @@ impl Workers {
                 .map(|i| {
                     let work = &work;
                     crate::search::spawn_search_thread(s, threads, move || {
-                        let _raise = RaiseOnPanic(&self.failed);
+                        let _raise = crate::search::RaiseOnPanic(&self.failed);
                         work(i)
                     })
                 })
@@ -301,17 +301,6 @@ impl Workers {
                 .map(|h| h.join().expect("an MCTS thread panicked"))
                 .collect()
         })
-    }
-}
-
-/// Raises its flag when dropped by a panic.
-struct RaiseOnPanic<'a>(&'a AtomicBool);
-
-impl Drop for RaiseOnPanic<'_> {
-    fn drop(&mut self) {
-        if std::thread::panicking() {
-            self.0.store(true, Relaxed);
-        }
     }
 }
 
