@@ -321,3 +321,12 @@ fn degenerate_fastchess_cases_follow_the_exact_mle() {
         2.094_955,
     );
 }
+
+#[test]
+fn normal_quantile_upper_tail() {
+    // Python: statistics.NormalDist().inv_cdf(p) for p = 0.999, 0.99 (above 1 - 0.02425, the
+    // upper tail of Acklam's approximation); by symmetry the negatives of p = 0.001, 0.01.
+    close(normal_quantile(0.999).unwrap(), 3.090_232_306_167_813, 1e-8);
+    close(normal_quantile(0.99).unwrap(), 2.326_347_874_040_841, 1e-8);
+    close(normal_quantile(0.01).unwrap(), -2.326_347_874_040_841, 1e-8);
+}

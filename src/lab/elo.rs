@@ -564,6 +564,14 @@ mod tests {
     }
 
     #[test]
+    fn secular_root_is_zero_when_phi_does_not_change_sign() {
+        // The documented contract: "0 if φ does not change sign" (a zero counts as no change).
+        assert_eq!(secular_root(&[0.5, 0.5], &[0.0, 1.0]), 0.0);
+        assert_eq!(secular_root(&[0.5, 0.5], &[-1.0, 0.0]), 0.0);
+        assert_eq!(secular_root(&[0.5, 0.5], &[0.5, 1.0]), 0.0);
+    }
+
+    #[test]
     fn the_normalized_fit_meets_its_constraint_within_the_elo_cap_and_not_far_beyond() {
         let (three, five) = (records::<3>(24), records::<5>(16));
         let miss = |elo: f64| {

@@ -871,6 +871,90 @@ mod tests {
     }
 
     #[test]
+    fn lower_bound_entries_read_back_and_cut_off_at_beta() {
+        let e = Entry {
+            score: 10,
+            move_code: Some(4),
+            depth: 3 * ONE_PLY,
+            bound: Bound::Lower,
+        };
+        let t = Table::new(1);
+        t.store(11, 0, e);
+        assert_eq!(t.probe(11, 0), Some(e));
+        // A lower bound settles the node when it reaches beta (score >= beta).
+        assert_eq!(e.cutoff(0, 10), Some(10));
+        assert_eq!(e.cutoff(0, 5), Some(10));
+        assert_eq!(e.cutoff(0, 11), None);
+    }
+
+    #[test]
+    fn replacement_evicts_an_old_deep_entry_before_new_shallow_ones() {
+        let t = Table::new(0); // one bucket of four
+        t.store(1, 0, entry(10, 9)); // 18 half plies, generation 0
+        for _ in 0..3 {
+            t.new_search();
+        }
+        for key in [2, 3, 4] {
+            t.store(key, 0, entry(10, 5)); // 10 half plies, generation 3
+        }
+        // Worth = half plies - 8 x age: key 1: 18 - 8*3 = -6; keys 2-4: 10 - 0 = 10.
+        t.store(5, 0, entry(10, 2));
+        assert!(t.probe(1, 0).is_none(), "the old deep entry makes way");
+        assert!([2u64, 3, 4, 5].iter().all(|&k| t.probe(k, 0).is_some()));
+    }
+
+    #[test]
+    fn an_empty_entry_is_taken_before_a_shallow_one_of_this_search() {
+        let t = Table::new(0); // one bucket of four
+        t.store(1, 0, entry(10, 0)); // depth 0, age 0: worth 0
+        t.store(2, 0, entry(20, 0));
+        assert_eq!(
+            t.probe(1, 0).map(|e| e.score),
+            Some(10),
+            "not evicted while empty entries remain"
+        );
+        assert_eq!(t.probe(2, 0).map(|e| e.score), Some(20));
+    }
+
+    #[test]
+    fn compact_upper_bounds_and_the_widest_move_code_survive_packing() {
+        let t = Table::compact(1);
+        let upper = Entry {
+            bound: Bound::Upper,
+            ..entry(-5, 4)
+        };
+        t.store(21, 0, upper);
+        assert_eq!(t.probe(21, 0), Some(upper));
+        // Codes 0..=126 fit in 7 bits (stored + 1); 127 does not and must not spill into
+        // the depth bits.
+        let widest = Entry {
+            move_code: Some(126),
+            ..entry(1, 2)
+        };
+        t.store(22, 0, widest);
+        assert_eq!(t.probe(22, 0), Some(widest));
+        // Beyond a loss at the root (-WIN) nothing is a decisive score within MAX_PLY plies
+        // nor an evaluation within the band: not stored.
+        t.store(24, 0, entry(-score::WIN - 1, 1));
+        assert_eq!(t.probe(24, 0), None);
+        t.store(
+            23,
+            0,
+            Entry {
+                move_code: Some(127),
+                ..entry(1, 2)
+            },
+        );
+        assert_eq!(
+            t.probe(23, 0),
+            Some(Entry {
+                move_code: None,
+                ..entry(1, 2)
+            })
+        );
+    }
+
+    #[test]
     fn negative_scores_and_missing_moves_survive_packing() {
         let t = Table::new(1);
         let e = Entry {
