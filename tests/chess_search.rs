@@ -1,9 +1,8 @@
 //! Chess searches against what each technique promises: the seed-000 mate in one, quiescence
 //! removing the horizon effect of horizon.epd, null move saving nodes to a fixed depth on
 //! Bratko-Kopec and keeping the full search's answers on Win At Chess while verification
-//! finds the zugzwang mates it prunes, a perpetual check
-//! scored as the draw it is, and a played-out mate delivered on time with the table kept
-//! between moves.
+//! finds the zugzwang mates it prunes, a perpetual check scored as the draw it is, and a
+//! played-out mate delivered on time with the table kept between moves.
 
 use std::path::Path;
 
