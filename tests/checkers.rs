@@ -197,10 +197,26 @@ fn monte_carlo_plays_a_legal_move_from_the_start() {
     assert_ne!(BLACK, WHITE);
 }
 
+/// Writes the experiment file `text` in `dir` and runs it into `dir/out`, which it returns;
+/// the run must succeed.
+fn experiment(dir: &TempDir, text: &str) -> std::path::PathBuf {
+    let file = dir.path("experiment.toml");
+    std::fs::write(&file, text).unwrap();
+    let out = dir.path("out");
+    let (code, stdout, stderr) = plylab(&[
+        "experiment",
+        file.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--no-plot",
+    ]);
+    assert_eq!(code, 0, "{stdout}\n{stderr}");
+    out
+}
+
 #[test]
 fn an_arena_match_plays_checkers_to_the_end() {
     let dir = TempDir::new("checkers_arena");
-    let file = dir.path("match.toml");
     let text = r#"name = "checkers_match"
 seed = 3
 
@@ -223,16 +239,7 @@ algorithm = "alphabeta"
 tt_mb = 1
 limits = { depth = 2 }
 "#;
-    std::fs::write(&file, text).unwrap();
-    let out = dir.path("out");
-    let (code, stdout, stderr) = plylab(&[
-        "experiment",
-        file.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "--no-plot",
-    ]);
-    assert_eq!(code, 0, "{stdout}\n{stderr}");
+    let out = experiment(&dir, text);
     let mut reader = csv::Reader::from_path(out.join("games.csv")).unwrap();
     let header = reader.headers().unwrap().clone();
     assert_eq!(&header[5], "black");
@@ -264,7 +271,6 @@ fn a_checkers_set_is_solved_at_the_databases_distances() {
     let wrong = "B:W26,K16:B27,K19 -34\nB:WK4,11,K8:B7 -26\nW:W31,K19:BK24,K27 0\n";
     std::fs::write(dir.path("known.txt"), known).unwrap();
     std::fs::write(dir.path("wrong.txt"), wrong).unwrap();
-    let file = dir.path("set.toml");
     let text = r#"name = "checkers_set"
 
 [[games]]
@@ -282,16 +288,7 @@ tt_mb = 16
 ordering = { hint = true, tt_move = true, killers = true, history = true }
 limits = { nodes = 400000 }
 "#;
-    std::fs::write(&file, text).unwrap();
-    let out = dir.path("out");
-    let (code, stdout, stderr) = plylab(&[
-        "experiment",
-        file.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "--no-plot",
-    ]);
-    assert_eq!(code, 0, "{stdout}\n{stderr}");
+    let out = experiment(&dir, text);
     let mut reader = csv::Reader::from_path(out.join("searches.csv")).unwrap();
     let header = reader.headers().unwrap().clone();
     let column = |name: &str| header.iter().position(|h| h == name).unwrap();

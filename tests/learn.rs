@@ -363,10 +363,8 @@ fn tiny_runs_are_reproducible_and_learned_weights_search() {
     assert!(csv.lines().count() > 1, "{csv}");
 }
 
-#[test]
-fn td_leaf_resumes_from_its_checkpoint_to_the_same_weights() {
-    let dir = TempDir::new("learn-td");
-    let spec = r#"
+/// TDLeaf(λ) on connect four: 64 self-play games in 8 batches.
+const TD_C4: &str = r#"
 name = "c4"
 game = "connect4"
 method = "tdleaf"
@@ -383,8 +381,12 @@ learning_rate = 0.05
 k = 20.0
 batch = 8
 "#;
+
+#[test]
+fn td_leaf_resumes_from_its_checkpoint_to_the_same_weights() {
+    let dir = TempDir::new("learn-td");
     let file = dir.path("c4.toml");
-    fs::write(&file, spec).unwrap();
+    fs::write(&file, TD_C4).unwrap();
     let run = |out: &str| -> Vec<u8> {
         let (code, text) = learn(&file, &dir.path(out), &dir.path("w"), &[]);
         assert_eq!(code, 0, "{text}");
@@ -430,7 +432,7 @@ batch = 8
     let weights = fs::read_to_string("weights/connect4-tdleaf.toml").unwrap();
     fs::write(&start, &weights).unwrap();
     let line = format!("threads = 2\nstart = \"{}\"\n", start.display());
-    fs::write(&file, spec.replace("threads = 2\n", &line)).unwrap();
+    fs::write(&file, TD_C4.replace("threads = 2\n", &line)).unwrap();
     let out_c = dir.path("c");
     let (code, err) = learn(&file, &out_c, &dir.path("wc"), &["--stop-after", "3"]);
     assert_eq!(code, 1, "{err}");
@@ -543,22 +545,6 @@ fn ctrl_c_writes_the_checkpoint_and_the_run_resumes() {
 #[test]
 fn a_learning_run_draws_its_curve() {
     let dir = TempDir::new("learn-curve");
-    let td = r#"
-name = "c4"
-game = "connect4"
-method = "tdleaf"
-seed = 3
-[self_play]
-games = 16
-depth = 2
-random_plies = 4
-max_plies = 42
-[td]
-lambda = 0.7
-learning_rate = 0.05
-k = 20.0
-batch = 4
-"#;
     let texel = TINY_TEXEL
         .replace("THREADS", "1")
         .replace("games = 6", "games = 12")
@@ -579,7 +565,7 @@ batch = 4
         ),
         (
             "c4",
-            td,
+            TD_C4,
             [
                 "c4: learning curve",
                 "self-play games",
