@@ -89,16 +89,21 @@ fn quiescence_sees_the_recapture_past_the_horizon() {
     }
 }
 
-#[test]
-fn null_move_saves_nodes_to_a_fixed_depth() {
-    let positions = test_set::read(GameKind::Chess, &data("bratko-kopec.epd"), Some(6)).unwrap();
-    let with_null = SearchConfig {
+/// [`strong`] with null-move pruning, adaptive and unverified.
+fn with_null_move() -> SearchConfig {
+    SearchConfig {
         null_move: Some(NullMove {
             reduction: Reduction::Adaptive,
             verify: false,
         }),
         ..strong()
-    };
+    }
+}
+
+#[test]
+fn null_move_saves_nodes_to_a_fixed_depth() {
+    let positions = test_set::read(GameKind::Chess, &data("bratko-kopec.epd"), Some(6)).unwrap();
+    let with_null = with_null_move();
     let nodes = |config: &SearchConfig| -> u64 {
         positions
             .iter()
@@ -123,13 +128,7 @@ fn null_move_saves_nodes_to_a_fixed_depth() {
 #[test]
 fn null_move_keeps_the_full_searchs_answers_where_passing_is_no_help() {
     let positions = test_set::read(GameKind::Chess, &data("wac.epd"), Some(100)).unwrap();
-    let with_null = SearchConfig {
-        null_move: Some(NullMove {
-            reduction: Reduction::Adaptive,
-            verify: false,
-        }),
-        ..strong()
-    };
+    let with_null = with_null_move();
     let (mut same_move, mut same_score) = (0, 0);
     for entry in &positions {
         let plylab::lab::spec::GamePosition::Chess(pos) = &entry.position else {
