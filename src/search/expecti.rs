@@ -403,3 +403,137 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         None
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{Outcome, Status};
+    use crate::games::chance_tree::{ChanceKind, ChanceTree, ChanceTreeParams, ChanceTreeValue};
+    use crate::games::random_tree::Child;
+    use crate::search::SearchConfig;
+
+    fn tree(b: u32, d: u32, chance: ChanceKind, (lo, hi): (Score, Score), seed: u64) -> ChanceTree {
+        ChanceTree::new(ChanceTreeParams {
+            b,
+            d,
+            chance,
+            lo,
+            hi,
+            seed,
+        })
+        .unwrap()
+    }
+
+    /// Expectiminimax written out from its definition (as tests/expecti.rs's reference):
+    /// the value for the side to move, a chance node's value `floor(Σ w·v / Σ w)`.
+    fn reference(node: &ChanceTree, depth: u32) -> Score {
+        if let Status::Over(Outcome::Points(p)) = node.status() {
+            return p;
+        }
+        if depth == 0 {
+            return node.value();
+        }
+        if node.is_chance() {
+            let mut outcomes: Vec<(Child, Weight)> = Vec::new();
+            node.chance_outcomes(&mut outcomes);
+            let total: i64 = outcomes.iter().map(|&(_, w)| i64::from(w)).sum();
+            let mut sum = 0i64;
+            for (c, w) in outcomes {
+                let mut child = *node;
+                child.play(c);
+                sum += i64::from(w) * i64::from(reference(&child, depth - 1));
+            }
+            return sum.div_euclid(total) as Score;
+        }
+        let mut moves = Vec::new();
+        node.generate_moves(&mut moves);
+        let mut best = -score::INFINITY;
+        for mv in moves {
+            let mut child = *node;
+            child.play(mv);
+            let v = reference(&child, depth - 1);
+            let same = child.side_to_move() == node.side_to_move();
+            best = best.max(if same { v } else { -v });
+        }
+        best
+    }
+
+    /// Star1, or Star2, of `root` searched `depth` plies with the window `window`, set up
+    /// as `chance_search` sets up the root's full window.
+    fn star_in_window(
+        root: &ChanceTree,
+        algorithm: Algorithm,
+        depth: u32,
+        window: (Score, Score),
+    ) -> Score {
+        let config = SearchConfig {
+            algorithm,
+            ..SearchConfig::default()
+        };
+        let mut searcher = Searcher::new(&ChanceTreeValue, &config);
+        searcher.ensure_buffers(depth as usize + 1);
+        let (lo, hi) = ChanceTreeValue.bounds(root).unwrap();
+        searcher.chance.bounds = (i64::from(lo), i64::from(hi));
+        searcher.chance.probing = algorithm == Algorithm::Star2;
+        searcher.chance.ensure_plies(searcher.moves.len());
+        searcher.star(root, depth as i32 * ONE_PLY, window, 0, false)
+    }
+
+    /// Star1 and Star2 with any window keep alpha-beta's fail-soft contract (Ballard 1983;
+    /// Hauk, Buro and Schaeffer 2004): a value at or below `alpha` is an upper bound on the
+    /// node's value, one at or above `beta` a lower bound, one between them the value. The
+    /// root searches only ever use the full window, where every value is exact, so the
+    /// bounds that chance nodes return when they cut off, and the windows they give their
+    /// outcomes, are checked only here: from player and chance roots, with windows around,
+    /// above and below the value, on trees with wide, narrow and constant values (where
+    /// the value is one of the bounds).
+    #[test]
+    fn star_values_keep_the_fail_soft_contract() {
+        let shapes = [
+            (2, 6, ChanceKind::Uniform(2)),
+            (3, 5, ChanceKind::Uniform(3)),
+            (2, 5, ChanceKind::Uniform(5)),
+            (3, 5, ChanceKind::Dice),
+        ];
+        let mut checks = [0u32; 3];
+        for (b, d, chance) in shapes {
+            let ranges = [(-1000, 1000), (-3, 3), (0, 50), (-3, -3), (3, 3)];
+            for (seed, range) in (1..).zip(ranges) {
+                let player = tree(b, d, chance, range, seed);
+                let mut at_chance = player;
+                at_chance.play(Child(0));
+                assert!(at_chance.is_chance());
+                for (root, height) in [(player, d), (at_chance, d - 1)] {
+                    for depth in 1..=height {
+                        let truth = reference(&root, depth);
+                        let steps = [-40, -7, -3, -2, -1, 0, 1, 2, 3, 7, 40];
+                        for da in steps {
+                            for width in [1, 2, 3, 10, 100] {
+                                let alpha = truth + da;
+                                let beta = alpha + width;
+                                for algorithm in [Algorithm::Star1, Algorithm::Star2] {
+                                    let v = star_in_window(&root, algorithm, depth, (alpha, beta));
+                                    let at = format!(
+                                        "{algorithm} ({alpha}, {beta}) {root} depth {depth}: \
+                                         {v}, value {truth}"
+                                    );
+                                    if v <= alpha {
+                                        assert!(truth <= v, "{at}");
+                                        checks[0] += 1;
+                                    } else if v >= beta {
+                                        assert!(truth >= v, "{at}");
+                                        checks[2] += 1;
+                                    } else {
+                                        assert_eq!(v, truth, "{at}");
+                                        checks[1] += 1;
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(checks.iter().all(|&n| n > 100), "{checks:?}");
+    }
+}
