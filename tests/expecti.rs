@@ -291,3 +291,264 @@ fn chance_root(pos: &Backgammon) -> Backgammon {
     let id = pos.to_string();
     Backgammon::parse_position(id.split_whitespace().next().unwrap()).unwrap()
 }
+
+/// A tree like [`tree`] whose values lie in `[lo, hi]`: a narrow range makes equal values
+/// (ties between moves, windows met exactly) common.
+fn narrow_tree(
+    b: u32,
+    d: u32,
+    chance: ChanceKind,
+    (lo, hi): (Score, Score),
+    seed: u64,
+) -> ChanceTree {
+    ChanceTree::new(ChanceTreeParams {
+        b,
+        d,
+        chance,
+        lo,
+        hi,
+        seed,
+    })
+    .unwrap()
+}
+
+/// The last iteration of a search of `root` to `depth`, no table, no iterative deepening.
+fn iteration<E: plylab::game::Evaluator<ChanceTree>>(
+    root: &ChanceTree,
+    eval: &E,
+    algorithm: Algorithm,
+    depth: u32,
+) -> plylab::search::Iteration<Child> {
+    let config = SearchConfig {
+        algorithm,
+        iterative: false,
+        tt_mb: 0,
+        ..SearchConfig::default()
+    };
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    search(root, eval, &config, &limits)
+        .last()
+        .expect("a completed iteration")
+        .clone()
+}
+
+/// ChanceTreeValue's values without its bounds: the evaluator declares none
+/// ([`plylab::game::Evaluator::bounds`] is `None`).
+struct Unbounded;
+
+impl plylab::game::Evaluator<ChanceTree> for Unbounded {
+    fn evaluate(&self, pos: &ChanceTree) -> Score {
+        pos.value()
+    }
+}
+
+/// Without declared bounds Star1 and Star2 take the widest scores as `[L, U]` (and prune
+/// nothing at chance nodes): still the expectiminimax value. Every other test's evaluator
+/// declares bounds, so only this one reaches that default.
+#[test]
+fn star1_and_star2_are_exact_without_declared_bounds() {
+    for (b, d, chance) in shapes() {
+        for seed in 20..23 {
+            let root = tree(b, d, chance, seed);
+            for depth in 1..=d {
+                let truth = reference(&root, depth).0;
+                for algorithm in [Algorithm::Star1, Algorithm::Star2] {
+                    let it = iteration(&root, &Unbounded, algorithm, depth);
+                    assert_eq!(it.score, truth, "{algorithm} on {root} depth {depth}");
+                }
+            }
+        }
+    }
+}
+
+/// `(nodes, leaves, expanded, generated)` of the whole tree below `node` to `depth`
+/// levels, counted by walking it: what expectiminimax, which visits every node, reports.
+fn walk(node: &ChanceTree, depth: u32) -> (u64, u64, u64, u64) {
+    if depth == 0 || matches!(node.status(), Status::Over(_)) {
+        return (1, 1, 0, 0);
+    }
+    let mut children = Vec::new();
+    if node.is_chance() {
+        let mut outcomes: Vec<(Child, Weight)> = Vec::new();
+        node.chance_outcomes(&mut outcomes);
+        children.extend(outcomes.into_iter().map(|(c, _)| c));
+    } else {
+        node.generate_moves(&mut children);
+    }
+    let mut counts = (1, 0, 1, children.len() as u64);
+    for c in children {
+        let mut child = *node;
+        child.play(c);
+        let (n, l, e, g) = walk(&child, depth - 1);
+        counts = (counts.0 + n, counts.1 + l, counts.2 + e, counts.3 + g);
+    }
+    counts
+}
+
+/// Expectiminimax's counters are the tree's own: every node to the horizon visited, each
+/// interior one (chance nodes too) expanded once with all its moves or outcomes
+/// generated. Every search reaches the horizon (chance levels count as plies), so its
+/// deepest ply is the depth.
+#[test]
+fn counters_of_the_chance_searches() {
+    for (b, d, chance) in shapes() {
+        let root = tree(b, d, chance, 3);
+        for depth in 1..=d {
+            let it = iteration(&root, &ChanceTreeValue, Algorithm::Expectiminimax, depth);
+            let (nodes, leaves, expanded, generated) = walk(&root, depth);
+            let s = it.stats;
+            let got = (s.nodes, s.leaf_nodes, s.expanded_nodes, s.generated_moves);
+            assert_eq!(
+                got,
+                (nodes, leaves, expanded, generated),
+                "{root} depth {depth}"
+            );
+            for algorithm in [
+                Algorithm::Expectiminimax,
+                Algorithm::Star1,
+                Algorithm::Star2,
+            ] {
+                let it = iteration(&root, &ChanceTreeValue, algorithm, depth);
+                assert_eq!(
+                    it.stats.max_ply, depth,
+                    "{algorithm} on {root} depth {depth}"
+                );
+            }
+        }
+    }
+}
+
+/// On trees with few distinct values, where moves tie and outcomes meet the windows
+/// exactly, all three searches still return the expectiminimax value, and the best move
+/// (the principal variation's first) is the first root move, in generation order, whose
+/// value is the root's: a later move that only ties, or whose fail-soft bound equals the
+/// best value, must not replace it.
+#[test]
+fn ties_keep_the_first_best_move() {
+    let mut ties = 0;
+    for (b, d, chance) in shapes() {
+        for (seed, range) in (0..24).map(|s| (s, [(-2, 2), (-1, 1), (0, 1)][s as usize % 3])) {
+            let root = narrow_tree(b, d, chance, range, seed);
+            for depth in 1..=d {
+                let mut moves = Vec::new();
+                root.generate_moves(&mut moves);
+                let values: Vec<Score> = moves
+                    .iter()
+                    .map(|&mv| {
+                        let mut child = root;
+                        child.play(mv);
+                        let v = reference(&child, depth - 1).0;
+                        if child.side_to_move() == root.side_to_move() {
+                            v
+                        } else {
+                            -v
+                        }
+                    })
+                    .collect();
+                let best = *values.iter().max().unwrap();
+                let first = values.iter().position(|&v| v == best).unwrap();
+                ties += usize::from(values.iter().filter(|&&v| v == best).count() > 1);
+                for algorithm in [
+                    Algorithm::Expectiminimax,
+                    Algorithm::Star1,
+                    Algorithm::Star2,
+                ] {
+                    let it = iteration(&root, &ChanceTreeValue, algorithm, depth);
+                    let at = format!("{algorithm} on {root} depth {depth}");
+                    assert_eq!(it.score, best, "{at}");
+                    assert_eq!(it.best_move, Some(moves[first]), "{at}");
+                    assert_eq!(it.pv.first(), Some(&moves[first]), "{at}");
+                }
+            }
+        }
+    }
+    assert!(ties > 10, "the trees have ties: {ties}");
+}
+
+/// The cutoff counters of Star1 and Star2: there are cutoffs, first-move ones among them,
+/// no more first-move cutoffs than cutoffs, and fewer cutoffs than expanded nodes.
+#[test]
+fn cutoff_counters_of_star1_and_star2() {
+    for algorithm in [Algorithm::Star1, Algorithm::Star2] {
+        let (mut cutoffs, mut first) = (0, 0);
+        for seed in 0..4 {
+            for (b, d, chance) in shapes() {
+                let s = iteration(&tree(b, d, chance, seed), &ChanceTreeValue, algorithm, d).stats;
+                assert!(s.first_move_cutoffs <= s.beta_cutoffs, "{algorithm} {s:?}");
+                assert!(s.beta_cutoffs < s.expanded_nodes, "{algorithm} {s:?}");
+                (cutoffs, first) = (cutoffs + s.beta_cutoffs, first + s.first_move_cutoffs);
+            }
+        }
+        assert!(
+            first > 0 && cutoffs > first,
+            "{algorithm}: {cutoffs} {first}"
+        );
+    }
+}
+
+/// A second search of the same root with the same table finds the first one's values
+/// there: every child of the root (the root itself is always searched) is cut off by its
+/// stored value, so the search visits the root and its children only. Expectiminimax
+/// stores exact values, Star1 and Star2 exact ones where the window was full.
+#[test]
+fn a_second_search_takes_its_values_from_the_table() {
+    for algorithm in [
+        Algorithm::Expectiminimax,
+        Algorithm::Star1,
+        Algorithm::Star2,
+    ] {
+        for (b, d, chance) in shapes() {
+            let root = tree(b, d, chance, 7);
+            let config = SearchConfig {
+                algorithm,
+                iterative: false,
+                ..SearchConfig::default()
+            };
+            let limits = Limits {
+                depth: Some(d),
+                ..Limits::default()
+            };
+            let table = plylab::search::Table::new(1);
+            let mut runs = (0..2).map(|_| {
+                let result = plylab::search::Searcher::new(&ChanceTreeValue, &config)
+                    .with_table(&table)
+                    .run(&root, &limits);
+                let last = result.last().expect("a completed iteration");
+                (last.score, last.stats.nodes)
+            });
+            let (first, second) = (runs.next().unwrap(), runs.next().unwrap());
+            assert_eq!(second.0, first.0, "{algorithm} on {root}");
+            assert_eq!(
+                second.1,
+                1 + u64::from(b),
+                "{algorithm} on {root}: {first:?}"
+            );
+        }
+    }
+}
+
+/// Star2's probing phase cuts off chance nodes that Star1 searches further (Hauk, Buro and
+/// Schaeffer 2004): on some of these trees Star2 visits fewer nodes than Star1. (Probes
+/// that never cut off, or none at all, leave Star2 with at least Star1's nodes.)
+#[test]
+fn star2_probes_save_nodes_on_some_trees() {
+    let mut fewer = 0;
+    for (b, d, chance) in shapes() {
+        for (seed, range) in (0..6).map(|s| (s, [(-1000, 1000), (-2, 2)][s as usize % 2])) {
+            let root = narrow_tree(b, d, chance, range, seed);
+            for depth in 2..=d {
+                let star1 = iteration(&root, &ChanceTreeValue, Algorithm::Star1, depth)
+                    .stats
+                    .nodes;
+                let star2 = iteration(&root, &ChanceTreeValue, Algorithm::Star2, depth)
+                    .stats
+                    .nodes;
+                fewer += usize::from(star2 < star1);
+            }
+        }
+    }
+    assert!(fewer > 0);
+}
