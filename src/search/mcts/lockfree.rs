@@ -1021,8 +1021,90 @@ mod tests {
         unsafe { tree.arena.write(other, Node::new(None, Player::First)) };
         let p = &mut w.pending;
         p.add(&tree.arena, first, 1.0);
+        assert_eq!(p.get(other), (0, 0.0), "the slot holds another node's");
         p.add(&tree.arena, other, 1.0);
         assert_eq!(tree.node(first).counts(), (3, 0));
         assert_eq!(p.get(other), (1, 1.0));
+    }
+
+    /// UCB1's parent count below the root is the node's visits plus the virtual losses of
+    /// the *other* threads (the descent's own is in no child yet). Here a node has 7 visits
+    /// and 6 virtual losses (its own and five other threads'), so N = 12; with c = 1 its
+    /// child of reward 7 over 10 visits scores 0.7 + sqrt(ln 12 / 10) = 1.199, and its
+    /// child of reward 0.5 over one visit and one virtual loss 0.25 + sqrt(ln 12 / 2) =
+    /// 1.365, which is followed. Taking the other threads' losses off the visits (N = 2:
+    /// 0.963 against 0.839) chooses the first; five of the children, 0 over 10 visits,
+    /// score less.
+    #[test]
+    fn a_parent_counts_the_other_threads_virtual_losses() {
+        let root = Connect4::parse_position("44").unwrap();
+        let config = MctsConfig {
+            exploration: 1.0,
+            ..MctsConfig::default()
+        };
+        let tree = LockFreeTree::new(&root, &config);
+        let mut w = Worker {
+            rng: XorShift::new(1),
+            buf: Vec::new(),
+            outcomes: Vec::new(),
+            added: 0,
+            block: 0..0,
+            pending: Pending::new(0, 512),
+            path: Vec::new(),
+        };
+        let (node, _) = unpack(tree.generate(0, &root, &mut w).expect("no cap"));
+        let mut pos = root.clone();
+        pos.play(tree.node(node).mv.expect("a move"));
+        let (kids, count) = unpack(tree.generate(node, &pos, &mut w).expect("no cap"));
+        assert_eq!(count, 7);
+        let set = |i: u32, visits: u64, vl: u64, reward: f64| {
+            tree.node(i).stats.store(visits << VL_BITS | vl, Relaxed);
+            tree.node(i).add_reward(reward);
+        };
+        set(node, 7, 6, 0.0);
+        set(kids, 10, 0, 7.0);
+        set(kids + 1, 1, 1, 0.5);
+        for i in kids + 2..kids + count {
+            set(i, 10, 0, 0.0);
+        }
+        assert_eq!(tree.select(node, 1, kids, count, &w.pending), kids + 1);
+    }
+
+    /// A thread's selection counts what it holds back (`hold_depth`) as if published. Every
+    /// root child has 10 published visits of reward 5; the thread holds back 10 losses of
+    /// the first child and 10 wins of the fourth. So the root's N is 90 and, with c = 1,
+    /// the fourth scores 15/20 + sqrt(ln 90 / 20) = 1.224, the first 5/20 + 0.474 = 0.724
+    /// and the others 5/10 + sqrt(ln 90 / 10) = 1.171: the fourth is followed (with what is
+    /// held back ignored every child ties, and the first is taken).
+    #[test]
+    fn a_thread_selects_with_what_it_holds_back() {
+        let root = Connect4::parse_position("44").unwrap();
+        let config = MctsConfig {
+            exploration: 1.0,
+            ..MctsConfig::default()
+        };
+        let tree = LockFreeTree::new(&root, &config);
+        let mut w = Worker {
+            rng: XorShift::new(1),
+            buf: Vec::new(),
+            outcomes: Vec::new(),
+            added: 0,
+            block: 0..0,
+            pending: Pending::new(1, 512),
+            path: Vec::new(),
+        };
+        let (first, count) = unpack(tree.generate(0, &root, &mut w).expect("no cap"));
+        assert_eq!(count, 7);
+        for i in first..first + count {
+            tree.node(i).stats.store(10 << VL_BITS, Relaxed);
+            tree.node(i).add_reward(5.0);
+        }
+        let (loser, winner) = (first, first + 3);
+        assert_ne!(Pending::slot(loser), Pending::slot(winner));
+        for _ in 0..10 {
+            w.pending.add(&tree.arena, loser, 0.0);
+            w.pending.add(&tree.arena, winner, 1.0);
+        }
+        assert_eq!(tree.select(0, 0, first, count, &w.pending), winner);
     }
 }
