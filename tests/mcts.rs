@@ -2,6 +2,7 @@
 //! and the parallel forms agree with it where they should (shared/seeds/003; Kocsis and
 //! Szepesvári 2006; Chaslot, Winands and van den Herik 2008; Enzenberger and Müller 2009).
 
+use std::fmt::Debug;
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::atomic::{AtomicBool, AtomicU64};
@@ -12,6 +13,7 @@ use plylab::game::{
 };
 use plylab::games::backgammon::{Backgammon, Pubeval};
 use plylab::games::chance_tree::{ChanceKind, ChanceTree, ChanceTreeParams, ChanceTreeValue};
+use plylab::games::chess::Chess;
 use plylab::games::connect4::{CentreFirst, Connect4};
 use plylab::games::tictactoe::TicTacToe;
 use plylab::rng::XorShift;
@@ -270,6 +272,14 @@ fn tree_parallel_on_one_thread_is_uct() {
         ..config(8)
     };
     one_thread_equals_uct(&Connect4::new(), &CentreFirst, &cutoff, 3000);
+    // One thread holds nothing back, whatever hold_depth says: the evaluator's rewards
+    // (not multiples of 1/2) summed in another order would differ in their last bits.
+    let held = MctsConfig {
+        hold_depth: 2,
+        hold_playouts: 50,
+        ..cutoff
+    };
+    one_thread_equals_uct(&Connect4::new(), &CentreFirst, &held, 3000);
     // Chance nodes: outcomes drawn by weight, rewards from Outcome::Points.
     let chance = ChanceTree::new(ChanceTreeParams {
         b: 4,
@@ -432,6 +442,14 @@ fn a_finished_game_has_no_move() {
     assert!(matches!(root.status(), Status::Over(_)));
     let result = uct(&root, &Neutral, &config(0), &MctsBudget::iterations(100));
     assert_eq!((result.best_move, result.playouts), (None, 0));
+    // Drawn by the fifty-move rule, though its moves are still listed
+    // (Game::generate_moves): over all the same, and searched no further.
+    let fifty = Chess::parse_position("8/8/8/4k3/8/8/8/R3K3 w - - 100 80").unwrap();
+    assert!(matches!(fifty.status(), Status::Over(Outcome::Draw)));
+    assert!(!legal(&fifty).is_empty());
+    let result = uct(&fifty, &Neutral, &config(0), &MctsBudget::iterations(100));
+    assert_eq!((result.best_move, result.playouts), (None, 0));
+    assert!(result.root_visits.is_empty());
 }
 
 /// A tree capped by `tree_mb` stops growing at the cap: every tree search then ends before
@@ -608,4 +626,180 @@ fn a_panicking_thread_stops_the_others() {
             start.elapsed()
         );
     }
+}
+
+/// Every random choice follows the seed: UCT's expansion order and playouts change with it
+/// (one search per seed would otherwise repeat the same tree), and root parallelism's
+/// threads are seeded apart (`mix(seed ^ i)`), so that with an odd seed its second thread
+/// does not grow the first one's tree again (with `seed | i` the merged root counts were
+/// each thread's doubled).
+#[test]
+fn the_seed_drives_uct_and_root_parallel_threads_differ() {
+    let root = Connect4::parse_position("44").unwrap();
+    let visits = |r: &MctsResult<_>| r.root_visits.iter().map(|e| e.1).collect::<Vec<_>>();
+    let budget = MctsBudget::iterations(500);
+    let runs: Vec<Vec<u64>> = (0..4)
+        .map(|seed| visits(&uct(&root, &Neutral, &config(seed), &budget)))
+        .collect();
+    assert!(runs.iter().any(|v| *v != runs[0]), "{runs:?}");
+    for seed in [1, 3, 5] {
+        let both = root_parallel(
+            &root,
+            &Neutral,
+            &config(seed),
+            &MctsBudget::iterations(1000),
+            2,
+        );
+        let first = uct(&root, &Neutral, &config(seed), &budget);
+        let doubled: Vec<u64> = visits(&first).iter().map(|n| 2 * n).collect();
+        assert_ne!(
+            visits(&both),
+            doubled,
+            "seed {seed}: the two threads grew one tree"
+        );
+    }
+}
+
+/// UCT adds the children of a node in a seeded random order, not the move generator's
+/// (seed 003's "create and add ... new child"): over 100 seeds the single child a
+/// one-playout search adds at the connect-four start is each of the 7 columns at least once
+/// (left unshuffled it was always the first generated).
+#[test]
+fn expansion_order_is_shuffled_by_the_seed() {
+    let root = Connect4::new();
+    let mut seen = std::collections::HashSet::new();
+    for seed in 0..100 {
+        let r = uct(&root, &Neutral, &config(seed), &MctsBudget::iterations(1));
+        let visited: Vec<_> = r.root_visits.iter().filter(|e| e.1 > 0).collect();
+        assert_eq!(visited.len(), 1, "seed {seed}");
+        seen.insert(visited[0].0);
+    }
+    assert_eq!(seen.len(), 7, "first children added: {seen:?}");
+}
+
+/// Flat Monte Carlo values each root move by its playouts, for the side to move at the
+/// root: the connect-four win in one ends every playout at once with a win, so its mean is
+/// exactly 1, no other move's can be (the opponent may block), and it is chosen; the tree
+/// is the root and its 7 moves.
+#[test]
+fn flat_monte_carlo_finds_the_win_in_one_with_mean_one() {
+    let root = Connect4::parse_position("121212").unwrap();
+    let win = root.parse_move("1").unwrap();
+    let r = flat_monte_carlo(&root, &Neutral, &config(3), &MctsBudget::iterations(700));
+    assert_eq!(r.best_move, Some(win));
+    for &(mv, n, mean) in &r.root_visits {
+        assert_eq!(n, 100);
+        if mv == win {
+            assert_eq!(mean, 1.0);
+        } else {
+            assert!(mean < 1.0, "{mv:?}: {mean}");
+        }
+    }
+    assert_eq!(r.tree_nodes, 8);
+}
+
+/// A time budget is spent: the search stops only once its time is up (the clock is read
+/// every 32 playouts), so with no other limit it lasts at least that long, one thread or
+/// several.
+#[test]
+fn a_time_budget_alone_lasts_its_time() {
+    let root = Connect4::new();
+    let time = Duration::from_millis(150);
+    let budget = MctsBudget::time(time);
+    let results = [
+        uct(&root, &Neutral, &config(0), &budget),
+        root_parallel(&root, &Neutral, &config(0), &budget, 2),
+        tree_parallel(&root, &Neutral, &config(0), &budget, 2),
+        tree_parallel_locked(&root, &Neutral, &config(0), &budget, 2),
+    ];
+    for r in results {
+        assert!(
+            r.elapsed >= time,
+            "{:?} after {} playouts",
+            r.elapsed,
+            r.playouts
+        );
+        assert!(r.playouts > 32, "{}", r.playouts);
+    }
+}
+
+/// Scores every position 100 for its side to move (win probability 1 / (1 + 10^(-1/4))).
+struct Constant;
+
+impl<G: Game> Evaluator<G> for Constant {
+    fn evaluate(&self, _: &G) -> Score {
+        100
+    }
+}
+
+/// A playout cut short after `playout_cutoff` plies, chance plies included, is scored there
+/// by the evaluator for the side to move after exactly that many plies. A root with `m`
+/// moves gets one playout from each in its first `m` iterations, and no game here ends
+/// within the cut; with a constant evaluation each root move's mean is then p = 1 / (1 +
+/// 10^(-100/400)) where the root's side is to move at the cut and 1 - p where its opponent
+/// is. Connect four alternates sides every ply (p after an odd number of plies below the
+/// root move); below a chance tree's root move come a chance ply (the opponent to move
+/// after it), the opponent's ply, and a chance ply with the root's side to move after it. A
+/// playout cut at another ply, or played to the end (0, 0.5 or 1), gives another mean.
+#[test]
+fn a_playout_is_scored_at_its_cutoff() {
+    let p = 1.0 / (1.0 + 10f64.powf(-0.25));
+    fn check<M: Copy + Debug>(r: &MctsResult<M>, moves: usize, cut: u32, expected: f64) {
+        assert_eq!(r.root_visits.len(), moves);
+        for &(mv, n, mean) in &r.root_visits {
+            assert_eq!(n, 1, "cutoff {cut}, {mv:?}");
+            assert!(
+                (mean - expected).abs() < 1e-12,
+                "cutoff {cut}, {mv:?}: {mean}"
+            );
+        }
+    }
+    let cut = |cutoff| MctsConfig {
+        playout_cutoff: Some(cutoff),
+        ..config(1)
+    };
+    for (cutoff, expected) in [(0, 1.0 - p), (1, p), (2, 1.0 - p), (3, p)] {
+        let r = uct(
+            &Connect4::new(),
+            &Constant,
+            &cut(cutoff),
+            &MctsBudget::iterations(7),
+        );
+        check(&r, 7, cutoff, expected);
+    }
+    let chance = ChanceTree::new(ChanceTreeParams {
+        b: 3,
+        d: 8,
+        chance: ChanceKind::Dice,
+        lo: -400,
+        hi: 400,
+        seed: 11,
+    })
+    .unwrap();
+    for (cutoff, expected) in [(0, 1.0 - p), (1, 1.0 - p), (2, p), (3, p)] {
+        let r = uct(&chance, &Constant, &cut(cutoff), &MctsBudget::iterations(3));
+        check(&r, 3, cutoff, expected);
+    }
+}
+
+/// Root parallelism's trees share `tree_mb` (each thread's tree gets an equal part): two
+/// trees stop at about as many nodes together as one tree filling the cap alone, not twice
+/// as many.
+#[test]
+fn root_parallel_trees_share_the_memory_cap() {
+    let root = Connect4::parse_position("44").unwrap();
+    let capped = MctsConfig {
+        tree_mb: Some(1),
+        ..config(4)
+    };
+    let budget = MctsBudget::iterations(1_000_000);
+    let one = uct(&root, &Neutral, &capped, &budget);
+    let two = root_parallel(&root, &Neutral, &capped, &budget, 2);
+    assert!(one.memory_full && two.memory_full);
+    assert!(
+        4 * two.tree_nodes < 5 * one.tree_nodes,
+        "two trees {} nodes, one tree {}",
+        two.tree_nodes,
+        one.tree_nodes
+    );
 }
