@@ -1028,13 +1028,14 @@ mod tests {
     }
 
     /// UCB1's parent count below the root is the node's visits plus the virtual losses of
-    /// the *other* threads (the descent's own is in no child yet). Here a node has 7 visits
-    /// and 6 virtual losses (its own and five other threads'), so N = 12; with c = 1 its
-    /// child of reward 7 over 10 visits scores 0.7 + sqrt(ln 12 / 10) = 1.199, and its
-    /// child of reward 0.5 over one visit and one virtual loss 0.25 + sqrt(ln 12 / 2) =
-    /// 1.365, which is followed. Taking the other threads' losses off the visits (N = 2:
-    /// 0.963 against 0.839) chooses the first; five of the children, 0 over 10 visits,
-    /// score less.
+    /// the *other* threads (the descent's own is in no child yet), and a child's count its
+    /// visits plus its virtual losses. Here a node has 7 visits and 6 virtual losses (its
+    /// own and five other threads'), so N = 12, and with c = 1 its children score: reward 7
+    /// over 10 visits, 0.7 + sqrt(ln 12 / 10) = 1.198; reward 0.5 over 2 visits, 0.25 +
+    /// sqrt(ln 12 / 2) = 1.365, the one followed; reward 2 over 3 visits and 2 virtual
+    /// losses, 0.4 + sqrt(ln 12 / 5) = 1.105; 0 over 10 visits, 0.498. Taking the other
+    /// threads' losses off the parent's visits (N = 2) chooses the first (0.963 against
+    /// 0.839), and taking the child's off its visits the third (2 + sqrt(ln 12) = 3.576).
     #[test]
     fn a_parent_counts_the_other_threads_virtual_losses() {
         let root = Connect4::parse_position("44").unwrap();
@@ -1053,7 +1054,7 @@ mod tests {
             path: Vec::new(),
         };
         let (node, _) = unpack(tree.generate(0, &root, &mut w).expect("no cap"));
-        let mut pos = root.clone();
+        let mut pos = root;
         pos.play(tree.node(node).mv.expect("a move"));
         let (kids, count) = unpack(tree.generate(node, &pos, &mut w).expect("no cap"));
         assert_eq!(count, 7);
@@ -1063,8 +1064,9 @@ mod tests {
         };
         set(node, 7, 6, 0.0);
         set(kids, 10, 0, 7.0);
-        set(kids + 1, 1, 1, 0.5);
-        for i in kids + 2..kids + count {
+        set(kids + 1, 2, 0, 0.5);
+        set(kids + 2, 3, 2, 2.0);
+        for i in kids + 3..kids + count {
             set(i, 10, 0, 0.0);
         }
         assert_eq!(tree.select(node, 1, kids, count, &w.pending), kids + 1);
