@@ -447,6 +447,7 @@ pub(super) fn playout<G: Game, E: Evaluator<G>>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::connect4::Connect4;
 
     #[test]
     fn ucb1_is_the_textbook_formula() {
@@ -502,5 +503,26 @@ mod tests {
                 "outcome {i}: {n}"
             );
         }
+    }
+
+    /// A tree may fill its cap to the last node: with room for 8 nodes the connect-four
+    /// root's 7 children fit beside it, and the first descent adds one of them; with room
+    /// for 7 they do not, and the tree is full at once.
+    #[test]
+    fn children_that_fill_the_cap_exactly_fit() {
+        let root = Connect4::new();
+        let config = MctsConfig::default();
+        let node = std::mem::size_of::<Node<<Connect4 as Game>::Move>>() as u64;
+        let mut rng = XorShift::new(1);
+        let mut buf = Vec::new();
+        let mut exact = Tree::with_cap(&root, &config, Some(8 * node));
+        let (leaf, _) = exact.descend(&root, &mut rng, &mut buf, false);
+        assert!(!exact.is_full());
+        assert_ne!(leaf, 0);
+        assert_eq!(exact.size(), 2);
+        let mut short = Tree::with_cap(&root, &config, Some(7 * node));
+        let (leaf, _) = short.descend(&root, &mut rng, &mut buf, false);
+        assert!(short.is_full());
+        assert_eq!((leaf, short.size()), (0, 1));
     }
 }
