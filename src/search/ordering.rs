@@ -361,6 +361,85 @@ fn history_index<G: Game>(side: usize, mv: G::Move) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::connect4::{CentreFirst, Connect4};
+
+    /// The columns of the empty connect-four board ordered by `state` with the table move
+    /// `tt_move` (a column), at ply 0 with 5 plies left.
+    fn ordered_columns(state: &mut OrderingState<Connect4>, tt_move: Option<u16>) -> Vec<u16> {
+        let pos = Connect4::new();
+        let mut moves = Vec::new();
+        pos.generate_moves(&mut moves);
+        state.order(&CentreFirst, &pos, &mut moves, tt_move, 0, 5);
+        moves.into_iter().map(Connect4::move_code).collect()
+    }
+
+    /// The empty board's move for column `c`.
+    fn column(c: u16) -> <Connect4 as Game>::Move {
+        let mut moves = Vec::new();
+        Connect4::new().generate_moves(&mut moves);
+        moves[usize::from(c)]
+    }
+
+    #[test]
+    fn the_table_move_comes_first_then_killers_then_the_hint() {
+        // The switches' promised order (Ordering's documentation and the keys above): the
+        // table move, then the killers of the ply (the latest cutoff first), then the rest
+        // by hint (centre first, ties left first: 3, 2, 4, 1, 5, 0, 6), worked by hand.
+        let switches = Ordering {
+            hint: true,
+            tt_move: true,
+            killers: true,
+            ..Ordering::default()
+        };
+        let mut state = OrderingState::<Connect4>::new(&switches, 1);
+        state.ensure_plies(4);
+        assert_eq!(ordered_columns(&mut state, None), [3, 2, 4, 1, 5, 0, 6]);
+        let pos = Connect4::new();
+        state.record_cutoff(&pos, column(0), 0, 5);
+        state.record_cutoff(&pos, column(6), 0, 5);
+        assert_eq!(ordered_columns(&mut state, None), [6, 0, 3, 2, 4, 1, 5]);
+        assert_eq!(ordered_columns(&mut state, Some(5)), [5, 6, 0, 3, 2, 4, 1]);
+        // A repeated cutoff by the first killer leaves both slots as they are.
+        state.record_cutoff(&pos, column(6), 0, 5);
+        assert_eq!(ordered_columns(&mut state, None), [6, 0, 3, 2, 4, 1, 5]);
+        // Killers are kept per ply: ply 1 has none.
+        let mut moves = Vec::new();
+        pos.generate_moves(&mut moves);
+        state.order(&CentreFirst, &pos, &mut moves, None, 1, 5);
+        let codes: Vec<u16> = moves.into_iter().map(Connect4::move_code).collect();
+        assert_eq!(codes, [3, 2, 4, 1, 5, 0, 6]);
+    }
+
+    #[test]
+    fn two_moves_are_ordered_too() {
+        // The table move first in a list of two (the fewest that have an order).
+        let switches = Ordering {
+            tt_move: true,
+            ..Ordering::default()
+        };
+        let mut state = OrderingState::<Connect4>::new(&switches, 1);
+        state.ensure_plies(1);
+        let mut moves = [column(0), column(1)];
+        state.order(&CentreFirst, &Connect4::new(), &mut moves, Some(1), 0, 5);
+        assert_eq!(moves.map(Connect4::move_code), [1, 0]);
+    }
+
+    #[test]
+    fn history_weighs_each_cutoff_by_the_depth_squared() {
+        // Schaeffer's weight: a cutoff 3 plies deep (9) outweighs two 2 plies deep (4 + 4),
+        // which outweigh none; equal keys keep generation order.
+        let switches = Ordering {
+            history: true,
+            ..Ordering::default()
+        };
+        let mut state = OrderingState::<Connect4>::new(&switches, 1);
+        state.ensure_plies(1);
+        let pos = Connect4::new();
+        state.record_cutoff(&pos, column(4), 0, 3);
+        state.record_cutoff(&pos, column(2), 0, 2);
+        state.record_cutoff(&pos, column(2), 0, 2);
+        assert_eq!(ordered_columns(&mut state, None), [4, 2, 0, 1, 3, 5, 6]);
+    }
 
     #[test]
     fn short_lists_sort_as_long_ones_do() {
