@@ -577,3 +577,49 @@ fn the_lean_node_function_searches_as_the_general_one_on_every_game() {
         "null move"
     ));
 }
+
+/// A search restricted to some root moves (UCI's `searchmoves`,
+/// [`Searcher::with_root_moves`]) with anticipation, alone and with the whole ladder: it
+/// plays one of those moves, and its value is the best of theirs, each found by plain
+/// alpha-beta (no solver switch) restricted to that move alone. Anticipation filters the
+/// moves of the root by the restriction, and of no other node.
+#[test]
+fn anticipation_keeps_to_the_root_moves_given() {
+    let plain = config(SolveSwitches::default(), Ordering::default(), false, 1);
+    let solve = |config: &SearchConfig, pos: &Connect4, codes: &[u16]| {
+        let result = Searcher::new(&CentreFirst, config)
+            .with_root_moves(codes)
+            .run(pos, &Limits::default());
+        let last = result.last().expect("an iteration").clone();
+        let code = Connect4::move_code(last.best_move.expect("a move"));
+        assert!(codes.contains(&code), "{code} not in {codes:?}");
+        pons_score(pos, last.score).expect("a solved score")
+    };
+    let anticipating: Vec<_> = variants()
+        .into_iter()
+        .filter(|(_, solve, _, _)| solve.anticipate)
+        .collect();
+    assert_eq!(anticipating.len(), 5);
+    for (pos, _) in pons_set("Test_L3_R1", 12) {
+        let mut moves = Vec::new();
+        pos.generate_moves(&mut moves);
+        let codes: Vec<u16> = moves.into_iter().map(Connect4::move_code).collect();
+        let values: Vec<i32> = codes.iter().map(|&c| solve(&plain, &pos, &[c])).collect();
+        let first_last = [codes[0], codes[codes.len() - 1]];
+        for (name, switches, ordering, etc) in &anticipating {
+            let config = config(*switches, *ordering, *etc, 1);
+            for (i, &c) in codes.iter().enumerate() {
+                let got = solve(&config, &pos, &[c]);
+                assert_eq!(got, values[i], "{name}: column {c} of {}", pos.to_ascii());
+            }
+            let best = values[0].max(values[values.len() - 1]);
+            let got = solve(&config, &pos, &first_last);
+            assert_eq!(
+                got,
+                best,
+                "{name}: columns {first_last:?} of {}",
+                pos.to_ascii()
+            );
+        }
+    }
+}
