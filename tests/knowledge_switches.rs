@@ -329,3 +329,44 @@ fn arena_knowledge_keys() {
     // From the start position the book (best weight) plays 1. e4 as White.
     assert!(book_moves >= 1, "{games}");
 }
+
+/// The main search's move leads among moves of equal depth-d value (secondary.rs: "the
+/// main search's move leads among equals"), so that where it still looks good it is kept:
+/// from the start of a chess game every move is worth 0 one ply deep by material, and two
+/// plies further still 0 or more (Black cannot capture on its first move), so every move
+/// passes and the depth-1 move must be played, with no switch.
+#[test]
+fn among_equal_values_the_main_search_move_is_verified_first() {
+    use plylab::game::{Evaluator, Game};
+    let root = Chess::parse_position("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
+        .expect("fen");
+    let mut moves = Vec::new();
+    root.generate_moves(&mut moves);
+    assert_eq!(moves.len(), 20);
+    for &mv in &moves {
+        let mut child = root.clone();
+        child.play(mv);
+        assert_eq!(Material.evaluate(&child), 0, "{mv}");
+    }
+    let config = SearchConfig {
+        tt_mb: 4,
+        ..SearchConfig::default()
+    };
+    let limits = Limits {
+        depth: Some(1),
+        ..Limits::default()
+    };
+    let plain = search(&root, &Material, &config, &limits);
+    let verified_config = SearchConfig {
+        secondary: Some(Secondary {
+            plies: 2,
+            margin: 0,
+        }),
+        ..config
+    };
+    let verified = search(&root, &Material, &verified_config, &limits);
+    let last = verified.last().expect("an iteration");
+    assert!(plain.best_move().is_some());
+    assert_eq!(last.best_move, plain.best_move());
+    assert_eq!(last.stats.secondary_switches, 0);
+}
