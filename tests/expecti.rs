@@ -9,16 +9,9 @@ use plylab::games::chance_tree::{ChanceKind, ChanceTree, ChanceTreeParams, Chanc
 use plylab::games::random_tree::Child;
 use plylab::search::{Algorithm, Limits, Ordering, SearchConfig, search};
 
+/// A random chance tree with values in [-1000, 1000], where ties are rare.
 fn tree(b: u32, d: u32, chance: ChanceKind, seed: u64) -> ChanceTree {
-    ChanceTree::new(ChanceTreeParams {
-        b,
-        d,
-        chance,
-        lo: -1000,
-        hi: 1000,
-        seed,
-    })
-    .unwrap()
+    narrow_tree(b, d, chance, (-1000, 1000), seed)
 }
 
 /// Expectiminimax written out from its definition, independent of the searcher: the value
@@ -292,7 +285,7 @@ fn chance_root(pos: &Backgammon) -> Backgammon {
     Backgammon::parse_position(id.split_whitespace().next().unwrap()).unwrap()
 }
 
-/// A tree like [`tree`] whose values lie in `[lo, hi]`: a narrow range makes equal values
+/// A random chance tree whose values lie in `[lo, hi]`: a narrow range makes equal values
 /// (ties between moves, windows met exactly) common.
 fn narrow_tree(
     b: u32,

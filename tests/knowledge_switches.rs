@@ -13,7 +13,15 @@ use plylab::search::{Limits, SearchConfig, Secondary, search};
 /// wins a pawn, three plies deep it loses the queen. Secondary search (k = 2) sees it.
 const TRAP: &str = "4k3/8/4p3/3p4/8/8/8/3QK3 w - - 0 1";
 
+/// Secondary search two plies deeper with no margin: every move must still look as good.
+const TWO_PLIES: Secondary = Secondary {
+    plies: 2,
+    margin: 0,
+};
+
+/// A search of `fen` one ply deep (with a table), verified by `secondary` if given.
 fn depth_one(
+    fen: &str,
     secondary: Option<Secondary>,
 ) -> plylab::search::SearchResult<plylab::games::chess::ChessMove> {
     let config = SearchConfig {
@@ -26,7 +34,7 @@ fn depth_one(
         ..Limits::default()
     };
     search(
-        &Chess::parse_position(TRAP).expect("fen"),
+        &Chess::parse_position(fen).expect("fen"),
         &Material,
         &config,
         &limits,
@@ -35,15 +43,12 @@ fn depth_one(
 
 #[test]
 fn secondary_search_rejects_the_move_that_loses_the_queen_deeper() {
-    let plain = depth_one(None);
+    let plain = depth_one(TRAP, None);
     assert_eq!(
         plain.best_move().map(|m| m.to_string()).as_deref(),
         Some("d1d5")
     );
-    let verified = depth_one(Some(Secondary {
-        plies: 2,
-        margin: 0,
-    }));
+    let verified = depth_one(TRAP, Some(TWO_PLIES));
     let last = verified.last().expect("an iteration");
     assert_ne!(
         last.best_move.map(|m| m.to_string()).as_deref(),
@@ -61,11 +66,14 @@ fn secondary_search_rejects_the_move_that_loses_the_queen_deeper() {
 
 #[test]
 fn a_wide_margin_keeps_the_depth_d_move() {
-    let plain = depth_one(None);
-    let verified = depth_one(Some(Secondary {
-        plies: 2,
-        margin: 10_000,
-    }));
+    let plain = depth_one(TRAP, None);
+    let verified = depth_one(
+        TRAP,
+        Some(Secondary {
+            plies: 2,
+            margin: 10_000,
+        }),
+    );
     assert_eq!(verified.best_move(), plain.best_move());
     assert_eq!(
         verified.last().expect("iteration").stats.secondary_switches,
@@ -113,23 +121,12 @@ fn when_no_move_still_looks_good_the_best_deeper_value_is_played() {
         .collect();
     let best = deeper.iter().max_by_key(|(_, deep)| *deep).unwrap();
     assert_eq!(best.0, "b4b6", "{deeper:?}");
-    let limits = Limits {
-        depth: Some(1),
-        ..Limits::default()
-    };
-    let plain = search(&root, &Material, &config, &limits);
+    let plain = depth_one(PINNED, None);
     assert_eq!(
         plain.best_move().map(|m| m.to_string()).as_deref(),
         Some("b4b1")
     );
-    let verified_config = SearchConfig {
-        secondary: Some(Secondary {
-            plies: 2,
-            margin: 0,
-        }),
-        ..config
-    };
-    let verified = search(&root, &Material, &verified_config, &limits);
+    let verified = depth_one(PINNED, Some(TWO_PLIES));
     let last = verified.last().expect("an iteration");
     assert_eq!(
         last.best_move.map(|m| m.to_string()).as_deref(),
@@ -338,8 +335,8 @@ fn arena_knowledge_keys() {
 #[test]
 fn among_equal_values_the_main_search_move_is_verified_first() {
     use plylab::game::{Evaluator, Game};
-    let root = Chess::parse_position("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
-        .expect("fen");
+    const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let root = Chess::parse_position(START).expect("fen");
     let mut moves = Vec::new();
     root.generate_moves(&mut moves);
     assert_eq!(moves.len(), 20);
@@ -348,23 +345,8 @@ fn among_equal_values_the_main_search_move_is_verified_first() {
         child.play(mv);
         assert_eq!(Material.evaluate(&child), 0, "{mv}");
     }
-    let config = SearchConfig {
-        tt_mb: 4,
-        ..SearchConfig::default()
-    };
-    let limits = Limits {
-        depth: Some(1),
-        ..Limits::default()
-    };
-    let plain = search(&root, &Material, &config, &limits);
-    let verified_config = SearchConfig {
-        secondary: Some(Secondary {
-            plies: 2,
-            margin: 0,
-        }),
-        ..config
-    };
-    let verified = search(&root, &Material, &verified_config, &limits);
+    let plain = depth_one(START, None);
+    let verified = depth_one(START, Some(TWO_PLIES));
     let last = verified.last().expect("an iteration");
     assert!(plain.best_move().is_some());
     assert_eq!(last.best_move, plain.best_move());

@@ -344,6 +344,19 @@ struct Worker<M> {
 }
 
 impl<M> Worker<M> {
+    /// A thread's worker, drawing from `rng` and holding statistics back as `pending` says.
+    fn new(rng: XorShift, pending: Pending) -> Self {
+        Worker {
+            rng,
+            buf: Vec::new(),
+            outcomes: Vec::new(),
+            added: 0,
+            block: 0..0,
+            pending,
+            path: Vec::new(),
+        }
+    }
+
     /// `count` (≥ 1) consecutive slots for a child list: from this thread's block, from a
     /// fresh block when it has too few left, or on their own when the list is long; `None`
     /// when the arena may not grow.
@@ -705,19 +718,12 @@ impl<G: Game> LockFreeTree<G> {
         run: &Run<'_>,
         (index, threads): (usize, usize),
     ) -> (u64, u64) {
-        let mut w = Worker {
-            rng: thread_rng(config.seed, index),
-            buf: Vec::new(),
-            outcomes: Vec::new(),
-            added: 0,
-            block: 0..0,
-            path: Vec::new(),
-            // One thread holds nothing back, so that it grows exactly UCT's tree.
-            pending: Pending::new(
-                if threads > 1 { config.hold_depth } else { 0 },
-                config.hold_playouts,
-            ),
-        };
+        // One thread holds nothing back, so that it grows exactly UCT's tree.
+        let hold_depth = if threads > 1 { config.hold_depth } else { 0 };
+        let mut w = Worker::new(
+            thread_rng(config.seed, index),
+            Pending::new(hold_depth, config.hold_playouts),
+        );
         let mut scratch = Vec::new();
         let mut done = 0;
         let mut granted = 0;
@@ -980,15 +986,7 @@ mod tests {
             ..MctsConfig::default()
         };
         let tree = LockFreeTree::new(&root, &config);
-        let mut w = Worker {
-            rng: XorShift::new(1),
-            buf: Vec::new(),
-            outcomes: Vec::new(),
-            added: 0,
-            block: 0..0,
-            pending: Pending::new(1, 64),
-            path: Vec::new(),
-        };
+        let mut w = Worker::new(XorShift::new(1), Pending::new(1, 64));
         let word = tree.generate(0, &root, &mut w).expect("no cap");
         let (first, count) = unpack(word);
         assert_eq!(count, 7);
@@ -1044,15 +1042,7 @@ mod tests {
             ..MctsConfig::default()
         };
         let tree = LockFreeTree::new(&root, &config);
-        let mut w = Worker {
-            rng: XorShift::new(1),
-            buf: Vec::new(),
-            outcomes: Vec::new(),
-            added: 0,
-            block: 0..0,
-            pending: Pending::new(0, 512),
-            path: Vec::new(),
-        };
+        let mut w = Worker::new(XorShift::new(1), Pending::new(0, 512));
         let (node, _) = unpack(tree.generate(0, &root, &mut w).expect("no cap"));
         let mut pos = root;
         pos.play(tree.node(node).mv.expect("a move"));
@@ -1086,15 +1076,7 @@ mod tests {
             ..MctsConfig::default()
         };
         let tree = LockFreeTree::new(&root, &config);
-        let mut w = Worker {
-            rng: XorShift::new(1),
-            buf: Vec::new(),
-            outcomes: Vec::new(),
-            added: 0,
-            block: 0..0,
-            pending: Pending::new(1, 512),
-            path: Vec::new(),
-        };
+        let mut w = Worker::new(XorShift::new(1), Pending::new(1, 512));
         let (first, count) = unpack(tree.generate(0, &root, &mut w).expect("no cap"));
         assert_eq!(count, 7);
         for i in first..first + count {
