@@ -1,5 +1,6 @@
 //! Chess searches against what each technique promises: the seed-000 mate in one, quiescence
-//! removing the horizon effect of horizon.epd, null move saving nodes to a fixed depth on
+//! removing the horizon effect of horizon.epd and scoring as its definition (every depth
+//! limit, with and without checks), null move saving nodes to a fixed depth on
 //! Bratko-Kopec and keeping the full search's answers on Win At Chess while verification
 //! finds the zugzwang mates it prunes, a perpetual check scored as the draw it is, and a
 //! played-out mate delivered on time with the table kept between moves.
@@ -476,4 +477,131 @@ fn quiescence_counts_a_mate_in_the_score_grain() {
     };
     assert_eq!(grained(None, 3), score::win_in(4));
     assert_eq!(grained(Some(unlimited), 1), score::win_in(4));
+}
+
+/// Quiescence written out from its definition (seed 001), independent of the searcher:
+/// past the horizon the side to move may stand pat on the evaluation, or play a noisy move
+/// (with `checks`, a checking one too at the first quiescence ply); in check it may not
+/// stand pat and every move is searched. At `max_depth` plies into quiescence a position
+/// that may stand pat is evaluated. Textbook fail-hard alpha-beta over that tree (Knuth and
+/// Moore 1975), so that its capture sequences stay affordable; exact inside the window.
+fn quiescence_by_definition(pos: &Chess, q: Quiescence, qply: u32, ply: i32, w: Window) -> i32 {
+    use plylab::game::{Evaluator, Game, Status};
+    let (mut alpha, beta) = w;
+    if let Status::Over(outcome) = pos.status() {
+        return score::of_outcome(outcome, ply).clamp(alpha, beta);
+    }
+    let forced = !pos.may_stand_pat();
+    if !forced {
+        alpha = alpha.max(Pst.evaluate(pos));
+        if alpha >= beta || q.max_depth.is_some_and(|m| qply >= m) {
+            return alpha.min(beta);
+        }
+    }
+    let mut moves = Vec::new();
+    pos.generate_moves(&mut moves);
+    let checks = q.checks && qply == 0;
+    for mv in moves {
+        if forced || Pst.is_noisy(pos, mv) || checks && pos.gives_check(mv) {
+            let mut child = pos.clone();
+            child.play(mv);
+            let value = -quiescence_by_definition(&child, q, qply + 1, ply + 1, (-beta, -alpha));
+            alpha = alpha.max(value);
+            if alpha >= beta {
+                return beta;
+            }
+        }
+    }
+    alpha
+}
+
+/// An alpha-beta window `(alpha, beta)`.
+type Window = (i32, i32);
+
+/// Fail-hard alpha-beta to `depth` plies with [`quiescence_by_definition`] at the horizon.
+fn minimax_to_quiet_leaves(pos: &Chess, q: Quiescence, depth: u32, ply: i32, w: Window) -> i32 {
+    use plylab::game::{Game, Status};
+    let (mut alpha, beta) = w;
+    if let Status::Over(outcome) = pos.status() {
+        return score::of_outcome(outcome, ply).clamp(alpha, beta);
+    }
+    if depth == 0 {
+        return quiescence_by_definition(pos, q, 0, ply, w);
+    }
+    let mut moves = Vec::new();
+    pos.generate_moves(&mut moves);
+    for mv in moves {
+        let mut child = pos.clone();
+        child.play(mv);
+        let value = -minimax_to_quiet_leaves(&child, q, depth - 1, ply + 1, (-beta, -alpha));
+        alpha = alpha.max(value);
+        if alpha >= beta {
+            return beta;
+        }
+    }
+    alpha
+}
+
+/// The widest window: every value inside it is exact.
+const FULL: Window = (-score::INFINITY, score::INFINITY);
+
+/// Quiescence changes what a leaf is worth, not alpha-beta's promise: with it, unlimited or
+/// cut at a depth, with quiet checks at its first ply or without, the searcher returns the
+/// value of a search whose leaves are scored by quiescence written out from its definition.
+/// Its stand pat, its moves (captures, promotions, evasions in check, checks), its depth
+/// limit and its scores of mates found in quiescence are each checked here, on the Win At
+/// Chess positions (tactical, so rich in captures and checks) one and two plies deep.
+#[test]
+fn alphabeta_with_quiescence_is_minimax_to_quiet_leaves() {
+    let positions = test_set::read(GameKind::Chess, &data("wac.epd"), Some(40)).unwrap();
+    let settings = [
+        Quiescence::default(),
+        Quiescence {
+            max_depth: Some(0),
+            ..Quiescence::default()
+        },
+        Quiescence {
+            max_depth: Some(1),
+            ..Quiescence::default()
+        },
+        Quiescence {
+            max_depth: Some(3),
+            ..Quiescence::default()
+        },
+        Quiescence {
+            checks: true,
+            ..Quiescence::default()
+        },
+        Quiescence {
+            max_depth: Some(2),
+            checks: true,
+            ..Quiescence::default()
+        },
+    ];
+    let mut differ = 0;
+    for entry in &positions {
+        let plylab::lab::spec::GamePosition::Chess(pos) = &entry.position else {
+            unreachable!()
+        };
+        for d in 1..=2 {
+            let horizon = minimax_to_quiet_leaves(pos, Quiescence::default(), d, 0, FULL);
+            for q in settings {
+                let config = SearchConfig {
+                    algorithm: Algorithm::Alphabeta,
+                    tt_mb: 0,
+                    quiescence: Some(q),
+                    ..SearchConfig::default()
+                };
+                let truth = minimax_to_quiet_leaves(pos, q, d, 0, FULL);
+                let got = search(pos, &Pst, &config, &depth(d)).score();
+                assert_eq!(got, Some(truth), "{} depth {d} {q:?}", entry.label);
+                differ += usize::from(truth != horizon);
+            }
+        }
+    }
+    // The settings do disagree with one another: a fault in one cannot hide behind another.
+    assert!(
+        differ > 100,
+        "{differ} values differ from unlimited quiescence"
+    );
 }
