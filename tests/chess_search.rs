@@ -479,6 +479,12 @@ fn quiescence_counts_a_mate_in_the_score_grain() {
     assert_eq!(grained(Some(unlimited), 1), score::win_in(4));
 }
 
+/// An alpha-beta window `(alpha, beta)`.
+type Window = (i32, i32);
+
+/// The widest window: every value inside it is exact.
+const FULL: Window = (-score::INFINITY, score::INFINITY);
+
 /// Quiescence written out from its definition (seed 001), independent of the searcher:
 /// past the horizon the side to move may stand pat on the evaluation, or play a noisy move
 /// (with `checks`, a checking one too at the first quiescence ply); in check it may not
@@ -515,9 +521,6 @@ fn quiescence_by_definition(pos: &Chess, q: Quiescence, qply: u32, ply: i32, w: 
     alpha
 }
 
-/// An alpha-beta window `(alpha, beta)`.
-type Window = (i32, i32);
-
 /// Fail-hard alpha-beta to `depth` plies with [`quiescence_by_definition`] at the horizon.
 fn minimax_to_quiet_leaves(pos: &Chess, q: Quiescence, depth: u32, ply: i32, w: Window) -> i32 {
     use plylab::game::{Game, Status};
@@ -541,9 +544,6 @@ fn minimax_to_quiet_leaves(pos: &Chess, q: Quiescence, depth: u32, ply: i32, w: 
     }
     alpha
 }
-
-/// The widest window: every value inside it is exact.
-const FULL: Window = (-score::INFINITY, score::INFINITY);
 
 /// Quiescence changes what a leaf is worth, not alpha-beta's promise: with it, unlimited or
 /// cut at a depth, with quiet checks at its first ply or without, the searcher returns the
