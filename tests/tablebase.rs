@@ -43,6 +43,109 @@ fn kpk_counts_are_edwards_1996() {
     assert_eq!(b_loss, 97_604);
 }
 
+/// KQK's statistics against a count written out here: every placement of the two kings and
+/// the queen on distinct squares, kings apart, Black not in check with White to move (the
+/// queen's lines stop at the white king; White cannot be in check), is a legal position.
+/// `positions` counts them (and so do the outcomes of each side to move together); `slots`
+/// counts their classes under the eight symmetries of the board, both sides to move (the
+/// table holds one slot per class). No test counted them before: each was free to drift.
+#[test]
+fn kqk_slots_are_the_symmetry_classes_of_its_legal_positions() {
+    let (_, stats) = built(Ending::Kqk);
+    let file = |s: i32| s % 8;
+    let rank = |s: i32| s / 8;
+    let adjacent = |a: i32, b: i32| (file(a) - file(b)).abs().max((rank(a) - rank(b)).abs()) == 1;
+    let queen_attacks = |q: i32, target: i32, blocker: i32| {
+        // Along each of the eight lines from the queen, to the edge or the blocker.
+        let lines = (-1..=1).flat_map(|df| (-1..=1).map(move |dr| (df, dr)));
+        lines.filter(|&d| d != (0, 0)).any(|(df, dr)| {
+            let (mut f, mut r) = (file(q) + df, rank(q) + dr);
+            while (0..8).contains(&f) && (0..8).contains(&r) {
+                let s = r * 8 + f;
+                if s == target {
+                    return true;
+                }
+                if s == blocker {
+                    return false;
+                }
+                f += df;
+                r += dr;
+            }
+            false
+        })
+    };
+    // The eight symmetries: mirror files, mirror ranks, swap files and ranks.
+    let image = |s: i32, t: i32| {
+        let (mut f, mut r) = (file(s), rank(s));
+        if t & 1 != 0 {
+            f = 7 - f;
+        }
+        if t & 2 != 0 {
+            r = 7 - r;
+        }
+        if t & 4 != 0 {
+            (f, r) = (r, f);
+        }
+        r * 8 + f
+    };
+    // Positions with White to move, with Black to move.
+    let mut positions = [0u64; 2];
+    let mut classes = std::collections::HashSet::new();
+    for white_to_move in [true, false] {
+        for (wk, bk, q) in (0..64 * 64 * 64).map(|i| (i / 4096, i / 64 % 64, i % 64)) {
+            if wk == bk || wk == q || bk == q || adjacent(wk, bk) {
+                continue;
+            }
+            if white_to_move && queen_attacks(q, bk, wk) {
+                continue;
+            }
+            positions[usize::from(!white_to_move)] += 1;
+            let class = (0..8)
+                .map(|t| (image(wk, t), image(bk, t), image(q, t)))
+                .min()
+                .expect("eight images");
+            classes.insert((class, white_to_move));
+        }
+    }
+    assert_eq!(stats.white_to_move.iter().sum::<u64>(), positions[0]);
+    assert_eq!(stats.black_to_move.iter().sum::<u64>(), positions[1]);
+    assert_eq!(stats.positions, positions[0] + positions[1]);
+    assert_eq!(stats.slots, classes.len() as u64);
+}
+
+/// The build's peak memory is what its statistics say it counts: the table (a byte per
+/// slot, both sides to move), the counters (a byte per Black-to-move slot) and the largest
+/// set of level lists held at once, 4 bytes per slot. A round of the build holds the Black
+/// losses it starts from (`d` plies), the wins it finds (`d + 1`) and the losses they lead
+/// to (`d + 2`); each list is as long as the table has slots at that distance (KPK's wins
+/// by promotion included). No test looked at the figure.
+#[test]
+fn peak_bytes_count_the_table_counters_and_largest_level_lists() {
+    for ending in [Ending::Kqk, Ending::Kpk] {
+        let (table, stats) = built(ending);
+        let per_side = ending.entries_per_side();
+        // Slots per distance in plies, read back from the finished table.
+        let mut at = vec![0usize; 256];
+        for index in 0..2 * per_side {
+            let pos = ending.decode(index);
+            if !ending.is_legal_slot(&pos, index) {
+                continue;
+            }
+            match table.value(&pos).expect("legal slot") {
+                Exact::Win(d) | Exact::Loss(d) => at[d as usize] += 1,
+                Exact::Draw => {}
+            }
+        }
+        let rounds = (0..253).step_by(2).map(|d| at[d] + at[d + 1] + at[d + 2]);
+        let lists = 4 * rounds.max().expect("rounds");
+        assert_eq!(
+            stats.peak_bytes,
+            2 * per_side + per_side + lists,
+            "{ending}"
+        );
+    }
+}
+
 fn alphabeta() -> SearchConfig {
     SearchConfig {
         tt_mb: 8,
