@@ -254,6 +254,26 @@ fn mate_and_stalemate_by_hand() {
     assert_eq!(value("k7/8/8/8/8/8/8/KR6 w - - 0 1"), None);
 }
 
+/// Castling is not in the tables: a position that keeps a castling right is not probed,
+/// whichever right it is, and the same position without it is (a KRK win).
+#[test]
+fn a_castling_right_keeps_a_position_out_of_the_table() {
+    let table = built(Ending::Krk).0;
+    let value = |fen: &str| table.probe_board(Chess::parse_position(fen).expect("fen").board());
+    assert!(matches!(
+        value("4k3/8/4K3/8/8/8/8/7R w - - 0 1"),
+        Some(Exact::Win(_))
+    ));
+    for fen in [
+        "4k3/8/8/8/8/8/8/4K2R w K - 0 1",
+        "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1",
+        "r3k3/8/8/8/8/8/8/4K3 b q - 0 1",
+    ] {
+        assert_eq!(value(fen), None, "{fen}");
+    }
+    assert!(value("4k3/8/8/8/8/8/8/4K2R w - - 0 1").is_some());
+}
+
 /// With the database, a search two plies deep mates by the shortest way in KRK: played out
 /// against the table's best defence, mate comes in exactly the table's distance.
 #[test]
