@@ -389,6 +389,30 @@ fn a_damaged_header_is_refused_for_what_it_is() {
     assert!(damaged(8, 1).contains("rebuild"));
 }
 
+/// A file without the header's magic, or too short to hold the header, is refused as not a
+/// database (before any field past its end is read): cut to 5 bytes, cut to 20 (the magic
+/// whole), or with its first byte changed (the checksum's complaint would hide the cause).
+/// Cut to the header alone (32 bytes), it is a truncated database.
+#[test]
+fn a_file_without_a_whole_header_is_refused_as_not_a_database() {
+    let tmp = TempDir::new("tablebase-magic");
+    let file = tmp.path("KQK.plytb");
+    built(Ending::Kqk).0.save(&file).expect("saved");
+    let bytes = std::fs::read(&file).expect("written");
+    let mut renamed = bytes.clone();
+    renamed[0] = b'Q';
+    for damaged in [&bytes[..5], &bytes[..20], &renamed] {
+        std::fs::write(&file, damaged).expect("write");
+        let err = Tablebase::load(&file).expect_err("not a database");
+        let text = err.to_string();
+        assert!(text.contains("not a plylab endgame database"), "{text}");
+    }
+    // The header whole and no values: a truncated database, said as such.
+    std::fs::write(&file, &bytes[..32]).expect("write");
+    let err = Tablebase::load(&file).expect_err("truncated");
+    assert!(err.to_string().contains("truncated"), "{err}");
+}
+
 /// A database for the other game is refused at its key: checkers on a chess searcher, chess
 /// on a checkers one.
 #[test]
