@@ -5,7 +5,7 @@
 mod common;
 
 use common::{TempDir, plylab};
-use plylab::game::score;
+use plylab::game::{Game, score};
 use plylab::games::checkers::{Checkers, CheckersEval};
 use plylab::knowledge::tablebase::Tablebases;
 use plylab::knowledge::tablebase::checkers::{
@@ -197,4 +197,53 @@ fn build_probe_and_damaged_files_on_the_command_line() {
         assert_eq!(code, 2, "{bad}: {stderr}");
         assert!(stderr.contains("1 to 4"), "{stderr}");
     }
+}
+
+/// The value one ply up from the values of the moves' results, by the definition: a win in
+/// `d + 1` through the fastest move to a loss in `d`, else a draw if a move draws, else a
+/// loss in `d + 1` through the slowest move to a win in `d`; lost in 0 without a move.
+fn backed_up(children: impl Iterator<Item = Exact>) -> Exact {
+    let (mut fastest_win, mut drawn, mut slowest_loss) = (None::<u32>, false, None::<u32>);
+    for child in children {
+        match child {
+            Exact::Loss(d) => fastest_win = Some(fastest_win.map_or(d + 1, |w| w.min(d + 1))),
+            Exact::Draw => drawn = true,
+            Exact::Win(d) => slowest_loss = slowest_loss.max(Some(d + 1)),
+        }
+    }
+    match (fastest_win, drawn, slowest_loss) {
+        (Some(d), _, _) => Exact::Win(d),
+        (None, true, _) => Exact::Draw,
+        (None, false, d) => Exact::Loss(d.unwrap_or(0)),
+    }
+}
+
+/// The library refuses 0 and more than [`MAX_PIECES`] pieces, and builds 4: its counts are
+/// Schaeffer's (the other test counts 4 pieces without a build), and random entries, many
+/// with a capture (4 pieces give the side to move a choice of winning captures), are the
+/// values their moves' entries give one ply up. No test built 4 pieces before: the
+/// experiment's database is built once and reused.
+#[test]
+fn four_pieces_build_and_their_entries_back_up_one_ply() {
+    for bad in [0, MAX_PIECES + 1] {
+        assert!(build_checkers(bad, &mut |_, _| {}).is_err(), "{bad}");
+    }
+    let (table, stats) = build_checkers(4, &mut |_, _| {}).expect("4 pieces build");
+    assert_eq!(stats.positions, SCHAEFFER);
+    let mut rng = XorShift::new(14);
+    let mut moves = Vec::new();
+    let mut captures = 0;
+    for _ in 0..20_000 {
+        let (pos, value) = table.sample(4, &mut rng);
+        moves.clear();
+        pos.generate_moves(&mut moves);
+        captures += usize::from(moves.iter().any(|m| m.is_capture()));
+        let children = moves.iter().map(|&mv| {
+            let mut after = pos;
+            after.play(mv);
+            table.probe(&after).expect("fewer pieces or as many")
+        });
+        assert_eq!(value, backed_up(children), "{pos:?}");
+    }
+    assert!(captures > 1000, "{captures} positions with a capture");
 }
