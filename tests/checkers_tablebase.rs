@@ -6,7 +6,7 @@ mod common;
 
 use common::{TempDir, plylab};
 use plylab::game::{Game, score};
-use plylab::games::checkers::{Checkers, CheckersEval};
+use plylab::games::checkers::{BLACK, Checkers, CheckersEval, WHITE};
 use plylab::knowledge::tablebase::Tablebases;
 use plylab::knowledge::tablebase::checkers::{
     CheckersTable, MAX_PIECES, build_checkers, count_positions,
@@ -14,6 +14,7 @@ use plylab::knowledge::tablebase::checkers::{
 use plylab::rng::XorShift;
 use plylab::search::probe::{Exact, Probe};
 use plylab::search::{Limits, SearchConfig, Searcher, search};
+use std::collections::HashMap;
 
 fn built(pieces: u32) -> CheckersTable {
     build_checkers(pieces, &mut |_, _| {})
@@ -246,4 +247,85 @@ fn four_pieces_build_and_their_entries_back_up_one_ply() {
         assert_eq!(value, backed_up(children), "{pos:?}");
     }
     assert!(captures > 1000, "{captures} positions with a capture");
+}
+
+/// Every position of 1 to `max` pieces, Black or White to move: each set of squares, each
+/// piece a man or a king of either colour (placements the game refuses, men on their
+/// crowning row, are left out).
+fn every_position(max: u32) -> Vec<Checkers> {
+    // The sets of 1 to `max` of the 32 squares, each grown from a smaller one by a square
+    // above its highest.
+    let mut sets: Vec<u32> = (0..32).map(|s| 1 << s).collect();
+    let mut last = sets.clone();
+    for _ in 1..max {
+        last = last
+            .iter()
+            .flat_map(|&set| (32 - set.leading_zeros()..32).map(move |s| set | 1 << s))
+            .collect();
+        sets.extend(&last);
+    }
+    let mut out = Vec::new();
+    for set in sets {
+        let squares: Vec<u32> = (0..32).filter(|s| set >> s & 1 == 1).collect();
+        for kinds in 0..4u32.pow(set.count_ones()) {
+            // Two bits a piece: colour (0 Black, 1 White), then crowned.
+            let (mut black, mut white, mut kings) = (0, 0, 0);
+            for (i, &s) in squares.iter().enumerate() {
+                let kind = kinds >> (2 * i) & 3;
+                if kind & 1 == 0 {
+                    black |= 1 << s;
+                } else {
+                    white |= 1 << s;
+                }
+                if kind & 2 != 0 {
+                    kings |= 1 << s;
+                }
+            }
+            for side in [BLACK, WHITE] {
+                out.extend(Checkers::from_pieces(black, white, kings, side).ok());
+            }
+        }
+    }
+    out
+}
+
+/// `C(n, k)`.
+fn binomial(n: u64, k: u64) -> u64 {
+    (0..k).fold(1, |c, i| c * (n - i) / (i + 1))
+}
+
+/// The build's slot count and peak memory are what its statistics say they count. Slots:
+/// for each material (black men, black kings, white men, white kings) the placements of
+/// each kind on its squares, kinds independent (28 squares for men, 32 for kings). Peak:
+/// the values and the counters (a byte per slot each) and the longest level list (4 bytes
+/// per position), a level being the Black-to-move positions of one piece count decided at
+/// one distance. No test looked at either figure.
+#[test]
+fn slots_and_peak_bytes_are_what_the_statistics_say() {
+    let (table, stats) = build_checkers(3, &mut |_, _| {}).expect("builds");
+    let mut slots = 0;
+    for n in 1..=3 {
+        for bm in 0..=n {
+            for bk in 0..=n - bm {
+                for wm in 0..=n - bm - bk {
+                    let wk = n - bm - bk - wm;
+                    let men = binomial(28, bm) * binomial(28, wm);
+                    slots += men * binomial(32, bk) * binomial(32, wk);
+                }
+            }
+        }
+    }
+    assert_eq!(stats.slots as u64, slots);
+    let mut levels = HashMap::new();
+    for pos in every_position(3)
+        .iter()
+        .filter(|p| p.side_to_move() == BLACK)
+    {
+        if let Some(Exact::Win(d) | Exact::Loss(d)) = table.probe(pos) {
+            let pieces = (pos.pieces(BLACK) | pos.pieces(WHITE)).count_ones();
+            *levels.entry((pieces, d)).or_insert(0) += 1;
+        }
+    }
+    let longest = levels.values().max().expect("decided positions");
+    assert_eq!(stats.peak_bytes as u64, 2 * slots + 4 * longest);
 }
