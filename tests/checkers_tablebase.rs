@@ -162,6 +162,22 @@ fn probing_search_scores_long_wins_exactly() {
     }
 }
 
+/// Given several checkers databases, the largest answers, whichever order they come in: a
+/// 3-piece position is probed beside a 2-piece table (as the docs of `Tablebases` say).
+#[test]
+fn the_largest_of_several_checkers_databases_answers() {
+    let tmp = TempDir::new("checkers-largest");
+    let (two, three) = (tmp.path("checkers2.plytb"), tmp.path("checkers3.plytb"));
+    built(2).save(&two).expect("saved");
+    built(3).save(&three).expect("saved");
+    let pos = plylab::games::checkers::notation::parse_position("B:WK18:BK1,K2").expect("fen");
+    for (first, second) in [(&two, &three), (&three, &two)] {
+        let tables = Tablebases::load(&[first.clone(), second.clone()]).expect("loads");
+        assert_eq!(tables.names(), ["CHK3"]);
+        assert!(tables.probe_checkers(&pos).is_some());
+    }
+}
+
 #[test]
 fn build_probe_and_damaged_files_on_the_command_line() {
     let tmp = TempDir::new("checkers-tablebase");
