@@ -274,6 +274,15 @@ fn a_castling_right_keeps_a_position_out_of_the_table() {
     assert!(value("4k3/8/8/8/8/8/8/4K2R w - - 0 1").is_some());
 }
 
+/// Four men (KBNK) are probed through `Tablebases` as three are: Black mated by hand in the
+/// corner (Be5 checks along the long diagonal, Ne7 takes g8, Kg6 takes g7 and h7).
+#[test]
+fn a_kbnk_position_is_probed() {
+    let tables = Tablebases::new(vec![built(Ending::Kbnk).0]);
+    let mated = Chess::parse_position("7k/4N3/6K1/4B3/8/8/8/8 b - - 0 1").expect("fen");
+    assert_eq!(tables.probe_chess(&mated), Some(Exact::Loss(0)));
+}
+
 /// With the database, a search two plies deep mates by the shortest way in KRK: played out
 /// against the table's best defence, mate comes in exactly the table's distance.
 #[test]
