@@ -682,4 +682,185 @@ mod tests {
         assert_eq!(TreeParams::minimal_leaves(2, 1), 2);
         assert_eq!(TreeParams::minimal_leaves(8, 8), 2 * 4096 - 1);
     }
+
+    /// The limits of `validate` fall where its documentation puts them, each checked on
+    /// both sides: b and d at least 1, d at most 60, b at most `MAX_BRANCHING`, and b^d at
+    /// most 2^30 for an i.i.d. tree, within 64 bits for an incremental one.
+    #[test]
+    fn parameters_are_refused_exactly_beyond_their_limits() {
+        use Model::{Iid, Incremental};
+        let ok = |b, d, model| {
+            TreeParams {
+                b,
+                d,
+                seed: 0,
+                model,
+            }
+            .validate()
+            .is_ok()
+        };
+        assert!(ok(1, 1, Incremental) && !ok(0, 3, Incremental) && !ok(3, 0, Incremental));
+        assert!(ok(1, 60, Incremental) && !ok(1, 61, Incremental));
+        assert!(ok(MAX_BRANCHING, 1, Iid) && !ok(MAX_BRANCHING + 1, 1, Incremental));
+        // 32^6 = 2^30 is the largest i.i.d. tree; 32^7 = 2^35 only an incremental one.
+        assert!(ok(32, 6, Iid) && !ok(32, 7, Iid) && ok(32, 7, Incremental));
+        // 8^21 = 2^63 fits in 64 bits, 16^16 = 2^64 does not.
+        assert!(ok(8, 21, Incremental) && !ok(16, 16, Incremental));
+    }
+
+    /// A tree prints as the position text it is read from, each model under the name that
+    /// `parse_position` reads, so the printed root reads back as the same tree.
+    #[test]
+    fn a_tree_prints_as_its_position_text() {
+        for (model, name) in [(Model::Iid, "iid"), (Model::Incremental, "incremental")] {
+            let root = tree(3, 4, 5, model);
+            let text = root.to_string();
+            assert_eq!(text, format!("b=3 d=4 seed=5 model={name}"));
+            assert_eq!(RandomTree::parse_position(&text).unwrap(), root);
+        }
+    }
+
+    /// `level` is the number of plies played from the root.
+    #[test]
+    fn level_counts_the_plies_from_the_root() {
+        let mut node = tree(2, 5, 0, Model::Iid);
+        for ply in 0..5 {
+            assert_eq!(node.level(), ply);
+            node.play(Child(1));
+        }
+        assert_eq!(node.level(), 5);
+    }
+
+    /// The incremental model's edge values, each read off as the change of a node's value
+    /// from its parent's (seen by the first player, who adds the edges played from even
+    /// levels and subtracts the others), are uniform in ±`EDGE_RANGE`: inside the range,
+    /// centred, with the uniform's spread (range/√3), different on every edge of a tree
+    /// (2^21 + 1 possible values, so hardly a repeat among 1364 edges), and another tree
+    /// for every seed.
+    #[test]
+    fn incremental_edges_are_uniform_distinct_and_seeded() {
+        fn edges(seed: u64) -> Vec<i64> {
+            let first_view = |n: &RandomTree| {
+                let v = i64::from(n.value());
+                if n.level.is_multiple_of(2) { v } else { -v }
+            };
+            let mut out = Vec::new();
+            let mut stack = vec![tree(4, 5, seed, Model::Incremental)];
+            while let Some(node) = stack.pop() {
+                for c in (0..4).take_while(|_| node.level < 5) {
+                    let mut child = node;
+                    child.play(Child(c));
+                    let change = first_view(&child) - first_view(&node);
+                    out.push(if node.level.is_multiple_of(2) {
+                        change
+                    } else {
+                        -change
+                    });
+                    stack.push(child);
+                }
+            }
+            out
+        }
+        let range = EDGE_RANGE as f64;
+        let all = edges(3);
+        assert_eq!(all.len(), 4 + 16 + 64 + 256 + 1024);
+        assert!(all.iter().all(|e| e.abs() <= EDGE_RANGE));
+        let n = all.len() as f64;
+        let mean = all.iter().sum::<i64>() as f64 / n;
+        let sd = (all.iter().map(|&e| (e as f64 - mean).powi(2)).sum::<f64>() / n).sqrt();
+        // The mean of 1364 uniform values has a standard error of 0.016 range.
+        assert!(mean.abs() < 0.1 * range, "mean {mean}");
+        assert!((sd / range - 1.0 / 3f64.sqrt()).abs() < 0.05, "sd {sd}");
+        let mut distinct = all.clone();
+        distinct.sort_unstable();
+        distinct.dedup();
+        assert!(
+            distinct.len() + 3 >= all.len(),
+            "{} distinct",
+            distinct.len()
+        );
+        let trees: Vec<Vec<i64>> = (0..16).map(edges).collect();
+        for (i, a) in trees.iter().enumerate() {
+            for (j, b) in trees.iter().enumerate().skip(i + 1) {
+                assert_ne!(a, b, "seeds {i} and {j} give the same tree");
+            }
+        }
+    }
+
+    /// Every interior node lists its b children and a leaf (level d), which is over, lists
+    /// none; `plies_played` counts the plies from the root and `remaining_plies` those left
+    /// to the leaves, at every level.
+    #[test]
+    fn moves_and_plies_played_and_left_at_every_level() {
+        let mut node = tree(3, 4, 1, Model::Iid);
+        let mut moves = Vec::new();
+        for ply in 0..4 {
+            assert_eq!(node.plies_played(), ply);
+            assert_eq!(node.remaining_plies(), Some(4 - ply));
+            moves.clear();
+            node.generate_moves(&mut moves);
+            assert_eq!(moves, [Child(0), Child(1), Child(2)]);
+            node.play(Child(2));
+        }
+        assert_eq!((node.plies_played(), node.remaining_plies()), (4, Some(0)));
+        assert!(matches!(node.status(), Status::Over(_)));
+        moves.clear();
+        node.generate_moves(&mut moves);
+        assert!(moves.is_empty());
+    }
+
+    /// Node hashes, which index the transposition table, are distinct and look uniform:
+    /// over the 1093 nodes of a tree with b = 3, d = 6, each of the 64 bits is set in about
+    /// half of them (a standard error of 1.5%).
+    #[test]
+    fn hashes_are_distinct_and_their_bits_balanced() {
+        let mut hashes = Vec::new();
+        let mut stack = vec![tree(3, 6, 11, Model::Iid)];
+        while let Some(node) = stack.pop() {
+            hashes.push(node.hash());
+            for c in (0..3).take_while(|_| node.level < 6) {
+                let mut child = node;
+                child.play(Child(c));
+                stack.push(child);
+            }
+        }
+        assert_eq!(hashes.len(), 1093);
+        for bit in 0..64 {
+            let set = hashes.iter().filter(|h| (*h >> bit) & 1 == 1).count();
+            let share = set as f64 / hashes.len() as f64;
+            assert!((0.4..=0.6).contains(&share), "bit {bit} set in {share:.3}");
+        }
+        hashes.sort_unstable();
+        hashes.dedup();
+        assert_eq!(hashes.len(), 1093);
+    }
+
+    /// Move codes are unique among a node's moves, as the transposition table needs, for
+    /// every branching factor allowed.
+    #[test]
+    fn move_codes_are_unique_up_to_the_largest_branching() {
+        let mut codes: Vec<u16> = (0..MAX_BRANCHING)
+            .map(|c| RandomTree::move_code(Child(c)))
+            .collect();
+        codes.sort_unstable();
+        codes.dedup();
+        assert_eq!(codes.len(), MAX_BRANCHING as usize);
+    }
+
+    /// The i.i.d. values of a level are a random permutation, not a scramble of nearby
+    /// indices: the values of consecutive nodes differ on average by about a third of the
+    /// level's size, as two independent uniform draws from it do (E|X − Y| = n/3).
+    #[test]
+    fn consecutive_nodes_have_unrelated_values() {
+        for (b, level) in [(4u64, 6u32), (2, 11), (3, 7)] {
+            let n = b.pow(level);
+            let key = level_key(5, level);
+            let gaps: u64 = (1..n)
+                .map(|i| permute(i, n, key).abs_diff(permute(i - 1, n, key)))
+                .sum();
+            let mean = gaps as f64 / (n - 1) as f64;
+            let ratio = mean / (n as f64 / 3.0);
+            assert!((ratio - 1.0).abs() < 0.1, "n = {n}: mean gap {mean}");
+        }
+    }
 }
