@@ -475,4 +475,54 @@ mod tests {
         assert_eq!(Stats::of(&[]), None);
         assert_eq!(Stats::of(&[5.0]).unwrap().sd, 0.0);
     }
+
+    /// One value has no spread to estimate, so its mean has no interval (`None`, as the
+    /// field promises), not one from Student's t with 0 degrees of freedom (NaN ends).
+    #[test]
+    fn a_single_value_has_no_interval() {
+        let one = Stats::of(&[5.0]).unwrap();
+        assert_eq!((one.n, one.mean, one.min, one.max), (1, 5.0, 5.0, 5.0));
+        assert_eq!(one.interval, None);
+        assert!(Stats::of(&[5.0, 7.0]).unwrap().interval.is_some());
+    }
+
+    /// A rate over no trials has no interval from either method, rather than the whole
+    /// of [0, 1] (which Clopper–Pearson's extremes rule would give for 0 of 0); nor has a
+    /// count of successes above the trials.
+    #[test]
+    fn rates_of_no_trials_have_no_interval() {
+        assert_eq!(clopper_pearson(0, 0, 0.95), None);
+        assert_eq!(clopper_pearson(6, 5, 0.95), None);
+        assert_eq!(wilson_rate(0.5, 0, 0.95), None);
+    }
+
+    /// R(1) = 1: with one child per node, x + x − 1 = 0 gives x = ½, and alpha-beta
+    /// visits one node per ply. b = 1 is inside the definition's domain (b ≥ 1), so it
+    /// has a value.
+    #[test]
+    fn pearl_of_a_single_child_is_one() {
+        let r = pearl_r(1.0).unwrap();
+        assert!(close(r, 1.0, 1e-12), "R(1) = {r}");
+        assert_eq!(pearl_r(0.999), None);
+    }
+
+    /// `integral` gives back a whole branching factor of at least 1 as that integer, and
+    /// nothing for fractions, values below 1 or beyond `u32`.
+    #[test]
+    fn integral_branching_factors() {
+        assert_eq!(integral(1.0), Some(1));
+        assert_eq!(integral(4.0), Some(4));
+        assert_eq!(integral(f64::from(u32::MAX)), Some(u32::MAX));
+        for b in [
+            0.0,
+            0.5,
+            2.5,
+            -3.0,
+            f64::from(u32::MAX) + 1.0,
+            f64::NAN,
+            f64::INFINITY,
+        ] {
+            assert_eq!(integral(b), None, "b = {b}");
+        }
+    }
 }
