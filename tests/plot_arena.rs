@@ -4,6 +4,7 @@
 //! An arena of a game with chance also gets points.png and points.svg from its points.csv,
 //! whose damaged rows are refused in the same way.
 
+use std::io::Read as _;
 use std::path::{Path, PathBuf};
 
 use plylab::plot::chance::points_charts;
@@ -231,5 +232,104 @@ fn a_points_interval_that_misses_its_estimate_is_refused() {
         let err = points_charts(&dir, &[Format::Svg]).unwrap_err().to_string();
         assert!(err.contains(message), "{err}");
         assert!(!dir.join("points.svg").exists(), "{err}");
+    }
+}
+
+/// A copy of the committed connect-four match (results/arena_connect4: `alphabeta`, `mcts`
+/// and `flat_mc`, two games at once) with `mcts` on 4 threads, only the games whose pairing
+/// `keep` accepts, and run.json's `facts` replaced; returns the summary.md that
+/// `plylab plot` (`redraw`) writes from it.
+fn redrawn_summary(name: &str, keep: fn(&str) -> bool, facts: serde_json::Value) -> String {
+    let committed = Path::new(env!("CARGO_MANIFEST_DIR")).join("results/arena_connect4");
+    let dir = scratch(name);
+    let mut games = String::new();
+    plylab::compressed::open(&committed.join("games.csv"))
+        .unwrap()
+        .read_to_string(&mut games)
+        .unwrap();
+    let mut lines = games.lines();
+    let mut kept = format!("{}\n", lines.next().unwrap());
+    for line in lines.filter(|l| keep(l.split(',').nth(1).unwrap())) {
+        kept.push_str(line);
+        kept.push('\n');
+    }
+    std::fs::write(dir.join("games.csv"), kept).unwrap();
+    let json = std::fs::read_to_string(committed.join("run.json")).unwrap();
+    let mut run: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let text = run["text"].as_str().unwrap().to_owned();
+    assert_eq!(text.matches("threads = 1").count(), 1, "{text}");
+    run["text"] = text.replace("threads = 1", "threads = 4").into();
+    for (key, value) in facts.as_object().unwrap() {
+        run[key] = value.clone();
+    }
+    std::fs::write(dir.join("run.json"), run.to_string()).unwrap();
+    plylab::arena::redraw::redraw(&dir).unwrap();
+    std::fs::read_to_string(dir.join("summary.md")).unwrap()
+}
+
+/// The machine section of [`redrawn_summary`] with every game kept.
+fn machine_section(name: &str, facts: serde_json::Value) -> String {
+    let summary = redrawn_summary(name, |_| true, facts);
+    summary.split("## Machine").nth(1).unwrap().to_owned()
+}
+
+/// summary.md calls timings oversubscribed exactly when the busy threads, games at once
+/// times the most threads of a player (2 × 4 here), outnumber the cores; for a merged run,
+/// when some shard's games times 4 outnumber that shard's cores, whatever the merged total.
+/// It gives the match's CPU share, CPU / (wall-clock × the cores its games could use),
+/// only where the wall-clock time is known. The committed matches all run as many threads
+/// as cores, unmerged, so none of this was checked: `busy < cores` or `jobs / threads` for
+/// a shard's busy threads passed every test.
+#[test]
+fn machine_section_flags_oversubscription_and_gives_the_cpu_share() {
+    use serde_json::json;
+    const FLAG: &str = "more than the cores: timings are oversubscribed";
+    let m = machine_section("summary_8_of_16", json!({ "cores": 16, "jobs": 2 }));
+    let busy = "(16 cores), 2 games at once, at most 4 search thread(s) per player: \
+                8 busy thread(s).";
+    assert!(m.contains(busy) && !m.contains(FLAG), "{m}");
+    let m = machine_section("summary_8_of_8", json!({ "cores": 8, "jobs": 2 }));
+    assert!(!m.contains(FLAG), "{m}");
+    let m = machine_section("summary_8_of_4", json!({ "cores": 4, "jobs": 2 }));
+    assert!(m.contains(FLAG), "{m}");
+    let shard = |cores: usize| {
+        json!({ "shard": "1/2", "dir": "s", "job_count": 300, "cpu_model": "CPU",
+                "cores": cores, "jobs": 1, "date": "2026-01-01", "elapsed_s": 30.0 })
+    };
+    // Shards of one game on 4 threads: 4 and 8 cores hold them, 2 cores do not.
+    let fits = json!({ "cores": 4, "jobs": 2, "merged_from": [shard(4), shard(8)] });
+    let m = machine_section("summary_shards_fit", fits);
+    assert!(
+        m.contains("2 games at once in 2 shards") && !m.contains(FLAG),
+        "{m}"
+    );
+    let over = json!({ "cores": 64, "jobs": 2, "merged_from": [shard(8), shard(2)] });
+    assert!(machine_section("summary_shard_over", over).contains(FLAG));
+    // 100 + 20 s of CPU in 60 s on the 2 cores that 2 games at once could use: 100%.
+    let cpu = json!({ "cores": 16, "jobs": 2, "elapsed_s": 60.0, "cpu_s": [100.0, 20.0] });
+    let m = machine_section("summary_cpu", cpu);
+    let share = "The match used 120 s of CPU time (100.0 s in plylab, 20.0 s in external \
+                 engines): 100% of the 2 core(s) its games could use";
+    assert!(m.contains(share), "{m}");
+    let no_clock = json!({ "cores": 16, "jobs": 2, "elapsed_s": null, "cpu_s": [100.0, 20.0] });
+    let m = machine_section("summary_cpu_no_clock", no_clock);
+    assert!(!m.contains("of CPU time"), "{m}");
+}
+
+/// A match stopped before some pairings played (here only `alphabeta` vs `mcts` has games)
+/// still has a row for every pairing and player: the empty pairings' score, draws, Elo and
+/// likelihood of superiority are dashes (not the ½ of no decisive game), and `flat_mc`,
+/// which made no move, spent 0 nodes and 0 ms per move, with no mean depth. Nothing reads
+/// NaN, as a mean over no moves would.
+#[test]
+fn pairings_without_games_show_dashes_not_nan() {
+    let summary = redrawn_summary("summary_one_pairing", |p| p == "0", serde_json::json!({}));
+    assert!(!summary.contains("NaN"), "{summary}");
+    for empty in [
+        "| alphabeta | flat_mc | 0 | 0 / 0 / 0 | — | — | — | — | — | — |",
+        "| mcts | flat_mc | 0 | 0 / 0 / 0 | — | — | — | — | — | — |",
+        "| flat_mc | 0 | 0 | 0.0 | — |",
+    ] {
+        assert!(summary.contains(empty), "no `{empty}` in\n{summary}");
     }
 }
