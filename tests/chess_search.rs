@@ -2,13 +2,14 @@
 //! removing the horizon effect of horizon.epd and scoring as its definition (every depth
 //! limit, with and without checks), null move saving nodes to a fixed depth on
 //! Bratko-Kopec and keeping the full search's answers on Win At Chess while verification
-//! finds the zugzwang mates it prunes, a perpetual check scored as the draw it is, and a
-//! played-out mate delivered on time with the table kept between moves.
+//! finds the zugzwang mates it prunes and the values are its definition's, a perpetual
+//! check scored as the draw it is, and a played-out mate delivered on time with the table
+//! kept between moves.
 
 use std::path::Path;
 
 use plylab::game::{Notation, score};
-use plylab::games::chess::{Chess, Pst};
+use plylab::games::chess::{Chess, Material, Pst};
 use plylab::lab::spec::{GameKind, Job, SearcherVariant};
 use plylab::lab::{runner, test_set};
 use plylab::search::{
@@ -604,4 +605,164 @@ fn alphabeta_with_quiescence_is_minimax_to_quiet_leaves() {
         differ > 100,
         "{differ} values differ from unlimited quiescence"
     );
+}
+
+/// Fail-soft alpha-beta with null-move pruning written out from its definition (seed 001,
+/// src/search/null_move.rs), independent of the searcher: moves in generation order, no
+/// table, `eval` at the horizon, a finished game scored at its ply and a position repeated
+/// on the path (every second ply, within its reversible plies) as a draw. Depths in 1/24
+/// ply, as the searcher counts them, so that a check extension leaves fractional depths.
+struct NullMoveByDefinition<'a, E> {
+    eval: &'a E,
+    null: NullMove,
+    check_extension: i32,
+    /// The hash of the position at each ply of the current path.
+    path: Vec<u64>,
+}
+
+impl<E: plylab::game::Evaluator<Chess>> NullMoveByDefinition<'_, E> {
+    const PLY: i32 = 24;
+
+    fn reduction(&self, depth: i32) -> i32 {
+        match self.null.reduction {
+            Reduction::Fixed(r) => r as i32,
+            // Heinz's adaptive R: 3 with more than 6 plies left, else 2.
+            Reduction::Adaptive => 2 + i32::from(depth > 6 * Self::PLY),
+        }
+    }
+
+    fn search(&mut self, pos: &Chess, depth: i32, w: Window, ply: usize, after_null: bool) -> i32 {
+        use plylab::game::{Game, Status};
+        let (mut alpha, beta) = w;
+        self.path.truncate(ply);
+        self.path.push(pos.hash());
+        if let Status::Over(outcome) = pos.status() {
+            return score::of_outcome(outcome, ply as i32);
+        }
+        let repeated = (4..=pos.reversible_plies() as usize)
+            .step_by(2)
+            .any(|back| back <= ply && self.path[ply - back] == self.path[ply]);
+        if ply > 0 && repeated {
+            return 0;
+        }
+        if depth <= 0 {
+            return self.eval.evaluate(pos);
+        }
+        // Pass, and search the reply R + 1 plies shallower with a null window at beta:
+        // never at the root, twice in a row, with less than two plies left or against a
+        // mate score.
+        if ply > 0
+            && !after_null
+            && depth >= 2 * Self::PLY
+            && !score::is_decisive(beta)
+            && let Some(passed) = pos.null_move()
+        {
+            let r = self.reduction(depth) * Self::PLY;
+            let reply = (-beta, -beta + 1);
+            let value = -self.search(&passed, depth - Self::PLY - r, reply, ply + 1, true);
+            // Verified: the node itself, R plies shallower, with a null window at beta and
+            // no pass at it, must fail high too.
+            let holds = value >= beta
+                && (!self.null.verify
+                    || self.search(pos, depth - r, (beta - 1, beta), ply, true) >= beta);
+            if holds {
+                // A pass proves no mate.
+                return if score::is_decisive(value) {
+                    beta
+                } else {
+                    value
+                };
+            }
+        }
+        let mut moves = Vec::new();
+        pos.generate_moves(&mut moves);
+        let mut best = -score::INFINITY;
+        for mv in moves {
+            let mut child = pos.clone();
+            child.play(mv);
+            let extension = if child.in_check() {
+                self.check_extension
+            } else {
+                0
+            };
+            let child_depth = depth - Self::PLY + extension;
+            let value = -self.search(&child, child_depth, (-beta, -alpha), ply + 1, false);
+            best = best.max(value);
+            alpha = alpha.max(value);
+            if value >= beta {
+                break;
+            }
+        }
+        best
+    }
+}
+
+/// Null move is lossy, so its values are not minimax's; they are those of its definition.
+/// Plain alpha-beta (no table, no ordering) with null move, fixed R of 1, 2 or 3 or
+/// adaptive, verified or not, with a check extension of part of a ply (fractional depths)
+/// or none, returns the value of [`NullMoveByDefinition`] on Win At Chess positions 3 and 4
+/// plies deep, by piece-square tables and by material alone (whose many equal values put
+/// the null windows' edges to the test). The other tests checked null move through its
+/// effects (nodes saved, answers kept, zugzwang mates found by verification), which let
+/// through a verification search at the node's full depth or a ply too deep.
+#[test]
+fn alphabeta_with_null_move_returns_the_value_of_its_definition() {
+    let pruned = [
+        null_move_by_definition_on_wac(&Pst),
+        null_move_by_definition_on_wac(&Material),
+    ];
+    // Null move does change values here: the comparison is not plain alpha-beta's.
+    assert!(
+        pruned.iter().all(|&n| n > 20),
+        "{pruned:?} values differ from alpha-beta"
+    );
+}
+
+/// The check of [`alphabeta_with_null_move_returns_the_value_of_its_definition`] by `eval`:
+/// how many of its values differ from plain alpha-beta's.
+fn null_move_by_definition_on_wac<E: plylab::game::Evaluator<Chess>>(eval: &E) -> usize {
+    let positions = test_set::read(GameKind::Chess, &data("wac.epd"), Some(12)).unwrap();
+    let reductions = [
+        Reduction::Fixed(1),
+        Reduction::Fixed(2),
+        Reduction::Fixed(3),
+        Reduction::Adaptive,
+    ];
+    let mut pruned = 0;
+    for entry in &positions {
+        let plylab::lab::spec::GamePosition::Chess(pos) = &entry.position else {
+            unreachable!()
+        };
+        for d in 3..=4 {
+            for (reduction, verify, check) in reductions
+                .iter()
+                .flat_map(|&r| [(r, false, 0), (r, true, 0), (r, true, 20), (r, false, 12)])
+            {
+                let null = NullMove { reduction, verify };
+                let config = SearchConfig {
+                    algorithm: Algorithm::Alphabeta,
+                    iterative: false,
+                    null_move: Some(null),
+                    extensions: Extensions { check },
+                    ..SearchConfig::default()
+                };
+                let mut reference = NullMoveByDefinition {
+                    eval,
+                    null,
+                    check_extension: check,
+                    path: Vec::new(),
+                };
+                let truth = reference.search(pos, d * 24, FULL, 0, false);
+                let got = search(pos, eval, &config, &depth(d as u32)).score();
+                let what = format!("{} depth {d} {null:?} check {check}", entry.label);
+                assert_eq!(got, Some(truth), "{what}");
+                let plain = SearchConfig {
+                    null_move: None,
+                    ..config
+                };
+                pruned += usize::from(search(pos, eval, &plain, &depth(d as u32)).score() != got);
+            }
+        }
+    }
+    pruned
 }
