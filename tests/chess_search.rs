@@ -766,3 +766,141 @@ fn null_move_by_definition_on_wac<E: plylab::game::Evaluator<Chess>>(eval: &E) -
     }
     pruned
 }
+
+/// The counters of a quiescence search, as [`plylab::search::Stats`] names them.
+#[derive(Debug, Default, PartialEq, Eq)]
+struct QuiescenceCounts {
+    qnodes: u64,
+    leaf_nodes: u64,
+    beta_cutoffs: u64,
+    first_move_cutoffs: u64,
+}
+
+/// Fail-soft quiescence written out from its definition (seed 001), counting as the
+/// searcher's counters are defined: a quiescence node is counted when entered, a leaf where
+/// standing pat fails high, where no move is left to try, or where the game is over, and a
+/// cutoff (and whether the first move made it) where a move fails high. Out of check the
+/// noisy moves, in check every move, tried in the evaluator's hint order (MVV-LVA), best
+/// first and ties in generation order: the technique's own order, not a switch. With delta
+/// pruning at `delta`, out of check a move whose material gain plus the margin leaves the
+/// stand-pat score below alpha is skipped, unless it gives check or alpha is a proven win.
+fn quiescence_counted(
+    pos: &Chess,
+    w: Window,
+    ply: i32,
+    delta: Option<i32>,
+    counts: &mut QuiescenceCounts,
+) -> i32 {
+    use plylab::game::{Evaluator, Game, Status};
+    let (mut alpha, beta) = w;
+    let forced = !pos.may_stand_pat();
+    let stand_pat = if forced {
+        -score::INFINITY
+    } else {
+        Pst.evaluate(pos)
+    };
+    if stand_pat >= beta {
+        counts.leaf_nodes += 1;
+        return stand_pat;
+    }
+    alpha = alpha.max(stand_pat);
+    let mut moves = Vec::new();
+    if forced {
+        pos.generate_moves(&mut moves);
+    } else {
+        Pst.noisy_moves(pos, &mut moves);
+    }
+    if moves.is_empty() {
+        counts.leaf_nodes += 1;
+        return stand_pat;
+    }
+    moves.sort_by_key(|&mv| std::cmp::Reverse(Pst.order_hint(pos, mv, 0)));
+    let mut best = stand_pat;
+    for (i, mv) in moves.into_iter().enumerate() {
+        let futile = delta.is_some_and(|margin| {
+            let gain = Pst.material_gain(pos, mv).expect("chess has material");
+            let reach = i64::from(stand_pat) + i64::from(gain) + i64::from(margin);
+            reach < i64::from(alpha) && !pos.gives_check(mv) && !score::is_decisive(alpha)
+        });
+        if !forced && futile {
+            continue;
+        }
+        let mut child = pos.clone();
+        child.play(mv);
+        counts.qnodes += 1;
+        let value = if let Status::Over(outcome) = child.status() {
+            counts.leaf_nodes += 1;
+            -score::of_outcome(outcome, ply + 1)
+        } else {
+            -quiescence_counted(&child, (-beta, -alpha), ply + 1, delta, counts)
+        };
+        best = best.max(value);
+        alpha = alpha.max(value);
+        if value >= beta {
+            counts.beta_cutoffs += 1;
+            counts.first_move_cutoffs += u64::from(i == 0);
+            break;
+        }
+    }
+    best
+}
+
+/// Quiescence's counters are those of its definition: one ply of plain alpha-beta (no
+/// table, moves in generation order, so that the root cuts nothing off) with unlimited
+/// quiescence, without delta pruning and with margins of 0, 100 and 300, counts the
+/// quiescence nodes, leaves and cutoffs of [`quiescence_counted`] below each root move and
+/// returns its value, on the Win At Chess positions. Its ordering by the evaluator's hint
+/// and its counters had no test (the search's values do not depend on them), and delta
+/// pruning only two: a margin beyond any gain, and a quiet check never skipped.
+#[test]
+fn quiescence_counts_its_nodes_leaves_and_cutoffs_as_defined() {
+    use plylab::game::{Game, Status};
+    let positions = test_set::read(GameKind::Chess, &data("wac.epd"), Some(40)).unwrap();
+    let deltas = [None, Some(0), Some(100), Some(300)];
+    for (entry, delta) in positions.iter().flat_map(|e| deltas.map(|d| (e, d))) {
+        let plylab::lab::spec::GamePosition::Chess(pos) = &entry.position else {
+            unreachable!()
+        };
+        let mut counts = QuiescenceCounts::default();
+        let mut moves = Vec::new();
+        pos.generate_moves(&mut moves);
+        let mut alpha = -score::INFINITY;
+        for mv in moves {
+            let mut child = pos.clone();
+            child.play(mv);
+            let value = if let Status::Over(outcome) = child.status() {
+                counts.leaf_nodes += 1;
+                -score::of_outcome(outcome, 1)
+            } else {
+                counts.qnodes += 1;
+                let w = (-score::INFINITY, -alpha);
+                -quiescence_counted(&child, w, 1, delta, &mut counts)
+            };
+            alpha = alpha.max(value);
+        }
+        let config = SearchConfig {
+            algorithm: Algorithm::Alphabeta,
+            iterative: false,
+            quiescence: Some(Quiescence {
+                delta,
+                ..Quiescence::default()
+            }),
+            ..SearchConfig::default()
+        };
+        let result = search(pos, &Pst, &config, &depth(1));
+        let stats = result.total;
+        let got = QuiescenceCounts {
+            qnodes: stats.qnodes,
+            leaf_nodes: stats.leaf_nodes,
+            beta_cutoffs: stats.beta_cutoffs,
+            first_move_cutoffs: stats.first_move_cutoffs,
+        };
+        assert_eq!(got, counts, "{} delta {delta:?}", entry.label);
+        assert_eq!(
+            result.score(),
+            Some(alpha),
+            "{} delta {delta:?}",
+            entry.label
+        );
+    }
+}
