@@ -5,8 +5,9 @@
 mod common;
 
 use common::{TempDir, plylab};
+use plylab::game::Evaluator;
 use plylab::game::Notation;
-use plylab::games::chess::{Chess, Material};
+use plylab::games::chess::{Chess, Material, Pst};
 use plylab::search::{Limits, SearchConfig, Secondary, search};
 
 /// White's queen can take a pawn that another pawn guards: one ply deep (no quiescence) it
@@ -351,4 +352,94 @@ fn among_equal_values_the_main_search_move_is_verified_first() {
     assert!(plain.best_move().is_some());
     assert_eq!(last.best_move, plain.best_move());
     assert_eq!(last.stats.secondary_switches, 0);
+}
+
+/// Negamax of `pos` to `depth` plies by `eval`, `ply` plies below the root, written out
+/// from its definition (a finished game is scored by its outcome at its ply): the exact
+/// value a full-window search of that depth returns.
+fn negamax(pos: &Chess, eval: &impl Evaluator<Chess>, depth: u32, ply: i32) -> i32 {
+    use plylab::game::{Game, Status, score};
+    if let Status::Over(outcome) = pos.status() {
+        return score::of_outcome(outcome, ply);
+    }
+    if depth == 0 {
+        return eval.evaluate(pos);
+    }
+    let mut moves = Vec::new();
+    pos.generate_moves(&mut moves);
+    moves
+        .into_iter()
+        .map(|mv| {
+            let mut child = pos.clone();
+            child.play(mv);
+            -negamax(&child, eval, depth - 1, ply + 1)
+        })
+        .max()
+        .expect("a move in a game not over")
+}
+
+/// Secondary search written out from its definition (secondary.rs, after seed 003) and
+/// compared with the searcher's, move and score: every root move valued at depth d and
+/// again k plies deeper (by [`negamax`] of its position), the moves tried best first (the
+/// main search's move first among equals, then in generation order), the first whose
+/// deeper value is at most `margin` below its depth-d value played with its deeper value,
+/// and where none passes the best deeper value (the first tried among equals). By material
+/// and by piece-square tables (whose best replies are seldom the first tried), one and two
+/// plies deep, on positions where moves pass and where none does. The deeper values were
+/// checked only through the moves they chose: searched with an empty window, (∞, ∞)
+/// instead of (−∞, ∞), they passed every other test.
+#[test]
+fn secondary_search_plays_the_move_its_definition_chooses_with_its_deeper_value() {
+    check_secondary_by_definition(&Material);
+    check_secondary_by_definition(&Pst);
+}
+
+/// The check of
+/// [`secondary_search_plays_the_move_its_definition_chooses_with_its_deeper_value`] by
+/// `eval`.
+fn check_secondary_by_definition(eval: &impl Evaluator<Chess>) {
+    use plylab::game::Game;
+    const CAPTURES: &str = "4k3/8/3p4/2p1n3/3P4/2N5/8/4K3 w - - 0 1";
+    for fen in [TRAP, PINNED, CAPTURES] {
+        let root = Chess::parse_position(fen).expect("fen");
+        for (d, margin) in [(1, 0), (1, 50), (2, 0), (2, 150)] {
+            let secondary = Secondary { plies: 2, margin };
+            let run = |secondary| {
+                let config = SearchConfig {
+                    tt_mb: 4,
+                    secondary,
+                    ..SearchConfig::default()
+                };
+                let limits = Limits {
+                    depth: Some(d),
+                    ..Limits::default()
+                };
+                search(&root, eval, &config, &limits)
+            };
+            let main = run(None).best_move().expect("a move");
+            let mut moves = Vec::new();
+            root.generate_moves(&mut moves);
+            // (move, depth-d value, value two plies deeper), best first.
+            let mut ranked: Vec<_> = moves
+                .iter()
+                .map(|&mv| {
+                    let mut child = root.clone();
+                    child.play(mv);
+                    let value = |plies| -negamax(&child, eval, plies, 1);
+                    (mv, value(d - 1), value(d + 1))
+                })
+                .collect();
+            ranked.sort_by_key(|&(mv, shallow, _)| (-shallow, mv != main));
+            let passes = |r: &&(_, i32, i32)| r.2 >= r.1 - margin;
+            let (mv, _, deep) = *ranked.iter().find(passes).unwrap_or_else(|| {
+                let best = ranked.iter().map(|r| r.2).max().expect("a move");
+                ranked.iter().find(|r| r.2 == best).expect("the best")
+            });
+            let verified = run(Some(secondary));
+            let last = verified.last().expect("an iteration");
+            let what = format!("{fen} depth {d} margin {margin}");
+            assert_eq!(last.best_move, Some(mv), "{what}: {ranked:?}");
+            assert_eq!(last.score, deep, "{what}");
+        }
+    }
 }
