@@ -752,7 +752,8 @@ fn null_move_by_definition_on_wac<E: plylab::game::Evaluator<Chess>>(eval: &E) -
                     check_extension: check,
                     path: Vec::new(),
                 };
-                let truth = reference.search(pos, d * 24, FULL, 0, false);
+                let truth =
+                    reference.search(pos, d * NullMoveByDefinition::<E>::PLY, FULL, 0, false);
                 let got = search(pos, eval, &config, &depth(d as u32)).score();
                 let what = format!("{} depth {d} {null:?} check {check}", entry.label);
                 assert_eq!(got, Some(truth), "{what}");
