@@ -160,7 +160,8 @@ impl Evaluator<Othello> for OthelloEval {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Notation;
+    use crate::game::{Game, Notation, Status};
+    use crate::rng::XorShift;
 
     #[test]
     fn features_of_the_start_and_of_a_corner_position() {
@@ -190,5 +191,203 @@ mod tests {
         );
         assert_eq!(bits::neighbours(1), 0b10 | 0b11 << 8);
         assert_eq!(bits::neighbours(1 << 7), 1 << 6 | 0b11 << 14);
+    }
+
+    /// The disc of `sq` for `player`'s features: +1 its, -1 the opponent's, 0 empty.
+    fn disc_at(player: u64, opponent: u64, file: i32, rank: i32) -> i32 {
+        let bit = 1u64 << (8 * rank + file);
+        i32::from(player & bit != 0) - i32::from(opponent & bit != 0)
+    }
+
+    /// Whether `file` and `rank` are on the board.
+    fn on_board(file: i32, rank: i32) -> bool {
+        (0..8).contains(&file) && (0..8).contains(&rank)
+    }
+
+    /// The eight directions as (file, rank) steps.
+    const DIRECTIONS: [(i32, i32); 8] = [
+        (-1, -1),
+        (0, -1),
+        (1, -1),
+        (-1, 0),
+        (1, 0),
+        (-1, 1),
+        (0, 1),
+        (1, 1),
+    ];
+
+    /// The feature values by their definitions in the module doc, square by square on
+    /// (file, rank) coordinates: a move is an empty square from which some direction runs
+    /// over one or more opponent discs to one of the mover's; potential mobility counts the
+    /// empty squares touching an opponent disc; corners, X- and C-squares are named by
+    /// their place on the board, not by the module's tables.
+    fn reference_features(player: u64, opponent: u64) -> Features {
+        let at = |f, r| disc_at(player, opponent, f, r);
+        // For side +1 (the player) or -1: its legal moves and its potential mobility.
+        let side = |me: i32| {
+            let (mut moves, mut potential) = (0, 0);
+            for (f, r) in (0..8).flat_map(|r| (0..8).map(move |f| (f, r))) {
+                if at(f, r) != 0 {
+                    continue;
+                }
+                let mut legal = false;
+                let mut touches = false;
+                for (df, dr) in DIRECTIONS {
+                    let (mut x, mut y, mut run) = (f + df, r + dr, 0);
+                    touches |= on_board(x, y) && at(x, y) == -me;
+                    while on_board(x, y) && at(x, y) == -me {
+                        (x, y, run) = (x + df, y + dr, run + 1);
+                    }
+                    legal |= run > 0 && on_board(x, y) && at(x, y) == me;
+                }
+                moves += i32::from(legal);
+                potential += i32::from(touches);
+            }
+            (moves, potential)
+        };
+        let (my_moves, my_potential) = side(1);
+        let (their_moves, their_potential) = side(-1);
+        let mut f = Features {
+            mobility: my_moves - their_moves,
+            potential_mobility: my_potential - their_potential,
+            discs: player.count_ones() as i32 - opponent.count_ones() as i32,
+            ..Features::default()
+        };
+        for (cf, cr) in [(0, 0), (7, 0), (0, 7), (7, 7)] {
+            f.corners += at(cf, cr);
+            if at(cf, cr) != 0 {
+                continue;
+            }
+            // One step in from the corner along each edge and along the diagonal.
+            let (sf, sr) = (if cf == 0 { 1 } else { -1 }, if cr == 0 { 1 } else { -1 });
+            f.x_squares += at(cf + sf, cr + sr);
+            f.c_squares += at(cf + sf, cr) + at(cf, cr + sr);
+        }
+        f
+    }
+
+    /// Every feature of [`Features::of`] equals its definition ([`reference_features`]) on
+    /// seeded random boards of every density (not all reachable in play, which the
+    /// features do not need) and on positions of random games, both sides to move.
+    #[test]
+    fn features_match_their_definitions_square_by_square() {
+        let mut rng = XorShift::new(64);
+        let mut positions = Vec::new();
+        for i in 0..400 {
+            // Each square filled with probability (i % 8 + 1) / 9, by either side.
+            let (mut black, mut white) = (0u64, 0u64);
+            for sq in 0..64 {
+                if rng.below(9) <= i % 8 {
+                    if rng.below(2) == 0 {
+                        black |= 1 << sq;
+                    } else {
+                        white |= 1 << sq;
+                    }
+                }
+            }
+            positions.push(Othello::from_discs(black, white, i % 2 == 0, 0));
+        }
+        for _ in 0..100 {
+            let mut pos = Othello::new();
+            let mut plies = rng.below(61);
+            let mut moves = Vec::new();
+            while plies > 0 && pos.status() == Status::Ongoing {
+                plies -= 1;
+                moves.clear();
+                pos.generate_moves(&mut moves);
+                pos.play(moves[rng.below(moves.len() as u64) as usize]);
+            }
+            positions.push(pos);
+        }
+        // The features are exercised: empty corners with their X- and C-squares held,
+        // and held corners, are both met.
+        let (mut x_seen, mut corner_seen) = (0, 0);
+        for pos in &positions {
+            let want = reference_features(pos.player(), pos.opponent());
+            let got = Features::of(pos);
+            assert_eq!(got, want, "features of {}", pos.to_board_string());
+            x_seen += want.x_squares.abs() + want.c_squares.abs();
+            corner_seen += want.corners.abs();
+        }
+        assert!(x_seen > 200 && corner_seen > 200, "{x_seen} {corner_seen}");
+    }
+
+    /// The score is the weighted sum of the features: with weights 2, 20, .., 200,000 and
+    /// feature values 1 .. 6, the sum is twice the digits 6 5 4 3 2 1 read off in decimal
+    /// (no weight 1, so that a product cannot pass for a quotient), and a negative feature
+    /// subtracts.
+    #[test]
+    fn the_score_is_the_sum_of_each_feature_times_its_weight() {
+        let w = Weights {
+            mobility: 2,
+            potential_mobility: 20,
+            corners: 200,
+            x_squares: 2_000,
+            c_squares: 20_000,
+            discs: 200_000,
+        };
+        let f = Features {
+            mobility: 1,
+            potential_mobility: 2,
+            corners: 3,
+            x_squares: 4,
+            c_squares: 5,
+            discs: 6,
+        };
+        assert_eq!(f.score(&w), 2 * 654_321);
+        let f = Features { corners: -3, ..f };
+        // The corners' digit 3 becomes -3: twice 600 less.
+        assert_eq!(
+            f.score(&w),
+            2 * (654_321 - 600),
+            "a negative feature subtracts"
+        );
+    }
+
+    /// The evaluation is the weighted sum clamped to ±64 discs. On a full board the
+    /// features are the corners and the discs alone (no move, no empty square, no empty
+    /// corner: checked first); with black on files a-e and white on f-h the corners are
+    /// even and black leads by 40 - 24 = 16 discs. At 10 discs a disc that is 160 discs,
+    /// clamped to 64 (and -64 for white to move); at 1 disc a disc it is 16, unclamped.
+    #[test]
+    fn the_evaluation_is_the_weighted_sum_clamped_to_64_discs() {
+        let eval = OthelloEval {
+            weights: Weights {
+                discs: 10 * DISC,
+                ..Weights::STANDARD
+            },
+        };
+        let file = |f: u32| 0x0101_0101_0101_0101u64 << f;
+        // Black holds files a-e (40 discs), white f-h (24): a lead of 16 for black.
+        let black = file(0) | file(1) | file(2) | file(3) | file(4);
+        let white = !black;
+        let full = Othello::from_discs(black, white, true, 60);
+        let f = Features::of(&full);
+        assert_eq!(
+            (f.mobility, f.potential_mobility, f.x_squares, f.c_squares),
+            (0, 0, 0, 0),
+            "a full board has only corners and discs"
+        );
+        assert_eq!((f.corners, f.discs), (0, 16));
+        assert_eq!(eval.evaluate(&full), 64 * DISC, "160 discs clamped to 64");
+        let other = Othello::from_discs(black, white, false, 60);
+        assert_eq!(
+            eval.evaluate(&other),
+            -64 * DISC,
+            "-160 discs clamped to -64"
+        );
+        // Files a-d against e-h: even, worth 0.
+        let even = file(0) | file(1) | file(2) | file(3);
+        let pos = Othello::from_discs(even, !even, true, 60);
+        assert_eq!(eval.evaluate(&pos), 0);
+        // With one disc per disc, the 16-disc lead is worth 16 discs, unclamped.
+        let plain = OthelloEval {
+            weights: Weights {
+                discs: DISC,
+                ..Weights::STANDARD
+            },
+        };
+        assert_eq!(plain.evaluate(&full), 16 * DISC);
+        assert_eq!(plain.evaluate(&other), -16 * DISC);
     }
 }
