@@ -166,6 +166,8 @@ fn place(mover: u8, other: u8, x: u32) -> (u8, u8) {
 
 #[cfg(test)]
 mod tests {
+    use std::collections::HashMap;
+
     use super::*;
     use crate::rng::XorShift;
 
@@ -252,5 +254,194 @@ mod tests {
         assert_eq!(edge_stable(1 << 7 | 1 << 15, 0), 1 << 7 | 1 << 15);
         assert_eq!(edge_stable(1 << 56, 1 << 48), 1 << 56);
         assert_eq!(edge_stable(h_file, 0), h_file);
+    }
+
+    /// A line of eight squares: `Some(true)` the player's, `Some(false)` the opponent's,
+    /// `None` empty.
+    type Line = [Option<bool>; 8];
+
+    /// The line after `mover` (true: the player) puts a disc on the empty square `x`: each
+    /// run of the other side's discs it closes against one of its own, towards either end,
+    /// turns over.
+    fn fill(line: &Line, x: usize, mover: bool) -> Line {
+        let mut next = *line;
+        next[x] = Some(mover);
+        for step in [-1, 1] {
+            let mut y = x as i32 + step;
+            while (0..8).contains(&y) && line[y as usize] == Some(!mover) {
+                y += step;
+            }
+            if (0..8).contains(&y) && line[y as usize] == Some(mover) {
+                let mut z = x as i32 + step;
+                while z != y {
+                    next[z as usize] = Some(mover);
+                    z += step;
+                }
+            }
+        }
+        next
+    }
+
+    /// The squares (bit i for square i) that are not the player's in `line` or in some
+    /// line reached from it by filling its empty squares one at a time, in any order, each
+    /// by either side: brute force over every filling, memoised on the line (3^8 lines).
+    fn ever_lost(line: &Line, memo: &mut HashMap<Line, u8>) -> u8 {
+        if let Some(&lost) = memo.get(line) {
+            return lost;
+        }
+        let mut lost = 0;
+        for (i, square) in line.iter().enumerate() {
+            if *square != Some(true) {
+                lost |= 1 << i;
+            }
+        }
+        for x in 0..8 {
+            if line[x].is_none() {
+                for mover in [true, false] {
+                    lost |= ever_lost(&fill(line, x, mover), memo);
+                }
+            }
+        }
+        memo.insert(*line, lost);
+        lost
+    }
+
+    /// The line of bytes `p` (the player's) and `o` (the opponent's), bit i on square i.
+    fn line_of(p: u8, o: u8) -> Line {
+        std::array::from_fn(|i| {
+            if p >> i & 1 == 1 {
+                Some(true)
+            } else if o >> i & 1 == 1 {
+                Some(false)
+            } else {
+                None
+            }
+        })
+    }
+
+    /// The edge table against its definition, brute-forced: for every one of the 3^8
+    /// lines, the player's squares that no filling of the line ever turns over.
+    #[test]
+    fn the_edge_table_is_every_filling_of_the_line_brute_forced() {
+        let mut memo = HashMap::new();
+        let mut stable_lines = 0;
+        for p in 0..=255u8 {
+            for o in (0..=255u8).filter(|o| o & p == 0) {
+                let want = p & !ever_lost(&line_of(p, o), &mut memo);
+                let got = EDGE_STABLE[usize::from(p) << 8 | usize::from(o)];
+                assert!(
+                    got == want,
+                    "edge {p:08b} against {o:08b}: {got:08b}, by brute force {want:08b}"
+                );
+                stable_lines += usize::from(want != 0);
+            }
+        }
+        // Lines with some stable disc and lines without both occur in plenty.
+        assert!((1000..6000).contains(&stable_lines), "{stable_lines}");
+    }
+
+    /// [`stable_discs`] as its module doc defines it, on (file, rank) coordinates: the
+    /// player's discs on each edge line that no filling of that line turns over
+    /// ([`ever_lost`]), then, off the edges, repeatedly each disc of the player whose four
+    /// lines (row, column, both diagonals) are each full or hold, beside it, a disc found
+    /// so far.
+    fn reference_stable(player: u64, opponent: u64, memo: &mut HashMap<Line, u8>) -> u64 {
+        let bit = |f: i32, r: i32| 1u64 << (8 * r + f);
+        let mut stable = 0;
+        // Each edge as its eight (file, rank) squares in order.
+        let edges: [[(i32, i32); 8]; 4] = [
+            std::array::from_fn(|i| (i as i32, 0)),
+            std::array::from_fn(|i| (i as i32, 7)),
+            std::array::from_fn(|i| (0, i as i32)),
+            std::array::from_fn(|i| (7, i as i32)),
+        ];
+        for edge in edges {
+            let line: Line = edge.map(|(f, r)| {
+                let b = bit(f, r);
+                (player & b != 0)
+                    .then_some(true)
+                    .or((opponent & b != 0).then_some(false))
+            });
+            let lost = ever_lost(&line, memo);
+            for (i, &(f, r)) in edge.iter().enumerate() {
+                if line[i] == Some(true) && lost >> i & 1 == 0 {
+                    stable |= bit(f, r);
+                }
+            }
+        }
+        let filled = player | opponent;
+        // Whether the whole line through (f, r) along (df, dr) is filled.
+        let full = |f: i32, r: i32, df: i32, dr: i32| {
+            [1, -1].iter().all(|&s| {
+                let (mut x, mut y) = (f, r);
+                while (0..8).contains(&x) && (0..8).contains(&y) {
+                    if filled & bit(x, y) == 0 {
+                        return false;
+                    }
+                    (x, y) = (x + s * df, y + s * dr);
+                }
+                true
+            })
+        };
+        loop {
+            let mut grown = stable;
+            for (f, r) in (1..7).flat_map(|r| (1..7).map(move |f| (f, r))) {
+                if player & bit(f, r) == 0 {
+                    continue;
+                }
+                let held = [(1, 0), (0, 1), (1, 1), (1, -1)].iter().all(|&(df, dr)| {
+                    full(f, r, df, dr) || stable & (bit(f + df, r + dr) | bit(f - df, r - dr)) != 0
+                });
+                if held {
+                    grown |= bit(f, r);
+                }
+            }
+            if grown == stable {
+                return stable;
+            }
+            stable = grown;
+        }
+    }
+
+    /// [`stable_discs`] equals its definition ([`reference_stable`]) on seeded random
+    /// boards of every density, each side's discs in turn: no stable disc missed, none
+    /// invented (which the flip check above would miss where no filling flips one).
+    #[test]
+    fn stable_discs_are_those_of_the_definition() {
+        let mut rng = XorShift::new(88);
+        let mut memo = HashMap::new();
+        let (mut edge_seen, mut central_seen) = (0, 0);
+        for i in 0..4000 {
+            // Each square filled with probability (i % 16 + 1) / 17 (from 0 to 60 or so
+            // empties), the player's with probability 1/2, 7/10, 8/10 or 9/10: boards
+            // where stable discs spread far across the board, from several sides at once.
+            let share = [5, 7, 8, 9][(i / 16 % 4) as usize];
+            let (mut player, mut opponent) = (0u64, 0u64);
+            for sq in 0..64 {
+                if rng.below(17) <= i % 16 {
+                    if rng.below(10) < share {
+                        player |= 1 << sq;
+                    } else {
+                        opponent |= 1 << sq;
+                    }
+                }
+            }
+            for (p, o) in [(player, opponent), (opponent, player)] {
+                let want = reference_stable(p, o, &mut memo);
+                let got = stable_discs(p, o);
+                assert!(
+                    got == want,
+                    "stable discs of {p:#018x} against {o:#018x}: {got:#018x}, \
+                     by the definition {want:#018x}"
+                );
+                edge_seen += (want & !CENTRAL).count_ones();
+                central_seen += (want & CENTRAL).count_ones();
+            }
+        }
+        // The check checks something: thousands of stable discs on the edges and off them.
+        assert!(
+            edge_seen > 5_000 && central_seen > 1_000,
+            "{edge_seen} {central_seen}"
+        );
     }
 }
