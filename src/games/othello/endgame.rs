@@ -346,4 +346,27 @@ mod tests {
             Some(32)
         );
     }
+
+    /// The stability cutoff where the bound equals alpha (Edax's `score <= alpha`): White's
+    /// two full rows (16 discs no filling turns over) leave Black at most 64 - 2 × 16 = 32
+    /// discs ahead. With 10 empties Edax looks from alpha 20, and White's 16 discs are just
+    /// enough for a bound of 32; so at alpha 32 the root fails low at once, with 32 and one
+    /// node, while at alpha 31 the bound is above alpha and the root is searched.
+    #[test]
+    fn a_stable_bound_equal_to_alpha_fails_low_at_once() {
+        let board = format!("{}{}{}", "O".repeat(16), "X".repeat(38), "-".repeat(10));
+        let pos = Othello::parse_position(&format!("{board} X")).expect("a valid board");
+        let (black, white) = (pos.player(), pos.opponent());
+        let mut nodes = SolverNodes::unlimited();
+        let value = solve(black, white, 32, 40, false, &mut nodes);
+        assert_eq!((value, nodes.count), (32, 1), "(value, nodes) at alpha 32");
+        let mut nodes = SolverNodes::unlimited();
+        let value = solve(black, white, 31, 40, false, &mut nodes);
+        assert!(value <= 32, "{value} above the stable bound");
+        assert!(
+            nodes.count > 1,
+            "{} node at alpha 31: the root not searched",
+            nodes.count
+        );
+    }
 }

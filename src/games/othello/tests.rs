@@ -351,3 +351,183 @@ fn a_board_with_an_empty_centre_square_is_refused() {
         );
     }
 }
+
+/// Edax's `NWS_STABILITY_THRESHOLD` (src/search.c) up to 10 empty squares: the least alpha
+/// at which its solver looks for a stability cutoff (99: never).
+const EDAX_STABILITY_THRESHOLD: [i32; 11] = [99, 99, 99, 99, 6, 8, 10, 12, 14, 16, 20];
+
+/// The final disc difference for `p` against `o`, the empty squares to the winner.
+fn final_difference(p: u64, o: u64) -> i32 {
+    let diff = p.count_ones() as i32 - o.count_ones() as i32;
+    let empty = 64 - (p | o).count_ones() as i32;
+    diff + diff.signum() * empty
+}
+
+/// The last-empties solver as the module doc of `endgame` describes it, written out
+/// plainly, for its value and its node count: fail-soft negamax alpha-beta; one node per
+/// position visited with an empty square left (a pass visits the position again, the full
+/// board is scored, not visited); the last empty square played by whoever can (side to
+/// move first); from four empties, where alpha reaches Edax's threshold, a fail low at
+/// `64 - 2 × the opponent's stable discs` when that is at most alpha; the moves in parity
+/// order, the squares of 4x4 quadrants holding an odd number of empties first, each group
+/// in square order. `cuts` counts the stability cutoffs taken. Moves come from
+/// `bits::flips` (checked by perft) and stable discs from `stability::stable_discs`
+/// (checked against their own definition in its tests): the solver's shortcuts to them
+/// (the neighbour test, the last-flip count, the incremental parity) are not used here.
+fn reference_solve(
+    p: u64,
+    o: u64,
+    window: (i32, i32),
+    passed: bool,
+    nodes: &mut u64,
+    cuts: &mut u32,
+) -> i32 {
+    let (mut alpha, beta) = window;
+    let empty = !(p | o);
+    let empties = empty.count_ones();
+    *nodes += 1;
+    if empties == 1 {
+        let sq = empty.trailing_zeros();
+        let (mine, theirs) = (bits::flips(sq, p, o), bits::flips(sq, o, p));
+        return if mine != 0 {
+            final_difference(p | mine | 1 << sq, o & !mine)
+        } else if theirs != 0 {
+            final_difference(p & !theirs, o | theirs | 1 << sq)
+        } else {
+            final_difference(p, o)
+        };
+    }
+    if empties >= 4 && alpha >= EDAX_STABILITY_THRESHOLD[empties as usize] {
+        let bound = 64 - 2 * stability::stable_discs(o, p).count_ones() as i32;
+        if bound <= alpha {
+            *cuts += 1;
+            return bound;
+        }
+    }
+    // The empties of each quadrant: files a-d or e-h, rows 1-4 or 5-8.
+    let quadrant = |sq: u32| (sq % 8 / 4 + sq / 32 * 2) as usize;
+    let squares: Vec<u32> = (0..64).filter(|&sq| empty >> sq & 1 == 1).collect();
+    let mut in_quadrant = [0; 4];
+    for &sq in &squares {
+        in_quadrant[quadrant(sq)] += 1;
+    }
+    let (odd, even): (Vec<u32>, Vec<u32>) = squares
+        .into_iter()
+        .partition(|&sq| in_quadrant[quadrant(sq)] % 2 == 1);
+    let mut best = None;
+    for sq in odd.into_iter().chain(even) {
+        let flipped = bits::flips(sq, p, o);
+        if flipped == 0 {
+            continue;
+        }
+        let (next, mine) = (o & !flipped, p | flipped | 1 << sq);
+        let value = -reference_solve(next, mine, (-beta, -alpha), false, nodes, cuts);
+        if best.is_none_or(|b| value > b) {
+            best = Some(value);
+            if value >= beta {
+                return value;
+            }
+            alpha = alpha.max(value);
+        }
+    }
+    match best {
+        Some(value) => value,
+        None if passed => final_difference(p, o),
+        None => -reference_solve(o, p, (-beta, -alpha), true, nodes, cuts),
+    }
+}
+
+/// The solver's values and node counts equal those of its definition
+/// ([`reference_solve`]) in many windows, from 1 to 10 empties, its routines entered at
+/// each count and the stability cutoff taken (its thresholds reached in high windows); and
+/// the reference's values equal plain negamax up to 7 empties. Through
+/// `Game::solve_endgame` the count is the reference's in the window rounded out to whole
+/// discs. The counts pin what values cannot: the parity order, the node count of each
+/// routine, the last square scored without a node, the cutoff taken where it applies.
+#[test]
+fn the_solver_counts_the_nodes_of_its_definition_in_its_order() {
+    let mut positions: Vec<Othello> = (1..=10)
+        .flat_map(|empties| random_positions(100 + u64::from(empties), 30, empties))
+        .collect();
+    // Boards where the opponent holds exactly the squares around an empty one.
+    positions.extend(ringed_positions(7, 64));
+    let (mut cuts, mut passes_seen) = (0, 0);
+    for p in &positions {
+        let (player, opponent) = (p.player(), p.opponent());
+        let full = reference_solve(player, opponent, (-65, 65), false, &mut 0, &mut 0);
+        if p.empties() <= 7 {
+            assert_eq!(
+                full,
+                negamax(p),
+                "reference against negamax: {}",
+                p.to_board_string()
+            );
+        }
+        passes_seen += u32::from(p.move_set() == 0);
+        for window in [
+            (-65, 65),
+            (full - 1, full + 1),
+            (full, full + 1),
+            (full - 1, full),
+            (-3, 4),
+            (10, 30),
+            (20, 21),
+            (40, 64),
+        ] {
+            let (mut want_nodes, mut c) = (0, 0);
+            let want = reference_solve(player, opponent, window, false, &mut want_nodes, &mut c);
+            cuts += c;
+            let mut nodes = SolverNodes::unlimited();
+            let got = endgame::solve(player, opponent, window.0, window.1, false, &mut nodes);
+            let what = format!("{} in {window:?}", p.to_board_string());
+            assert_eq!(
+                (got, nodes.count),
+                (want, want_nodes),
+                "(value, nodes) of {what}"
+            );
+            // The same window a quarter disc wider each way, in hundredths of a disc.
+            let mut nodes = SolverNodes::unlimited();
+            let (a, b) = (window.0 * DISC - 25, window.1 * DISC + 25);
+            let (mut wide_nodes, mut c) = (0, 0);
+            let wide = ((window.0 - 1).max(-65), (window.1 + 1).min(65));
+            let want = reference_solve(player, opponent, wide, false, &mut wide_nodes, &mut c);
+            let got = p.solve_endgame(a, b, 10, &mut nodes);
+            assert_eq!(
+                (got, nodes.count),
+                (Some(want * DISC), wide_nodes),
+                "(value, nodes) through the Game hook, {what} widened"
+            );
+        }
+    }
+    // The checks reach the stability cutoff and the passes.
+    assert!(
+        cuts > 100 && passes_seen > 0,
+        "{cuts} cutoffs, {passes_seen} passes"
+    );
+}
+
+/// `count` boards with `empties` empty squares, player to move, on which the opponent holds
+/// exactly the squares around one empty square (3, 5 or 8 discs, the square taken in turn
+/// from a1 on) and the player every other square but the rest of the empties (seeded). A
+/// move there turns over the ring's discs lined up with a player disc beyond: a solver that
+/// took "the opponent's discs are exactly its neighbours" for "no opponent disc beside it"
+/// would miss it.
+fn ringed_positions(empties: u32, count: usize) -> Vec<Othello> {
+    let mut rng = XorShift::new(u64::from(empties));
+    (0..count)
+        .map(|i| {
+            let (file, rank) = (i as i32 % 8, i as i32 / 8 % 8);
+            let mut ring = 0u64;
+            for (f, r) in (-1..=1).flat_map(|df| (-1..=1).map(move |dr| (file + df, rank + dr))) {
+                if (0..8).contains(&f) && (0..8).contains(&r) && (f, r) != (file, rank) {
+                    ring |= 1 << (8 * r + f);
+                }
+            }
+            let mut empty = 1u64 << (8 * rank + file);
+            while empty.count_ones() < empties {
+                empty |= (1 << rng.below(64)) & !ring;
+            }
+            Othello::from_discs(!ring & !empty, ring, true, 0)
+        })
+        .collect()
+}
