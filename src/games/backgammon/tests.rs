@@ -309,3 +309,171 @@ fn rows_order_is_the_arrays_order() {
         assert_eq!(rows_order(&a, &a), std::cmp::Ordering::Equal);
     }
 }
+
+/// Rows seen from one player: `[mine, theirs]`, each numbered from its owner's side.
+type Rows = [[u8; 26]; 2];
+
+/// One checker of `rows[0]` moved from `from` by `die`, by the rules as the module docs
+/// state them, written apart from the generator: checkers on the bar enter first; a point
+/// held by two or more opposing checkers is blocked; a lone opposing checker is hit to its
+/// bar; bearing off needs all fifteen home, and a die larger than the point bears off only
+/// from the highest occupied point.
+fn step_by_the_rules(rows: &Rows, from: usize, die: usize) -> Option<Rows> {
+    let [mine, theirs] = rows;
+    if mine[from] == 0 || (mine[BAR] > 0 && from != BAR) {
+        return None;
+    }
+    let mut next = *rows;
+    next[0][from] -= 1;
+    if from > die {
+        let to = from - die;
+        // Their point numbers run the other way: my point `to` is their `25 - to`.
+        let theirs_there = 25 - to;
+        match theirs[theirs_there] {
+            0 => {}
+            1 => {
+                next[1][theirs_there] = 0;
+                next[1][BAR] += 1;
+            }
+            _ => return None,
+        }
+        next[0][to] += 1;
+    } else {
+        let home = (7..=BAR).all(|p| mine[p] == 0);
+        let highest = (1..=6).rev().find(|&p| mine[p] > 0);
+        if !home || (from != die && highest != Some(from)) {
+            return None;
+        }
+        next[0][0] += 1;
+    }
+    Some(next)
+}
+
+/// Every position `rows[0]` can reach with the roll `(a, b)`, `a >= b`, by the rules of
+/// the module docs: the dice in either order (four times for doubles), as many dice as can
+/// be played, and where only one of two can be played the larger if it can; the position
+/// unchanged when nothing can be played (a pass). Positions are collected die by die as
+/// sets, so each appears once however many orders reach it.
+fn plays_by_the_rules(rows: &Rows, (a, b): (u8, u8)) -> std::collections::BTreeSet<Rows> {
+    use std::collections::BTreeSet;
+    let orders: Vec<Vec<usize>> = if a == b {
+        vec![vec![usize::from(a); 4]]
+    } else {
+        vec![
+            vec![usize::from(a), usize::from(b)],
+            vec![usize::from(b), usize::from(a)],
+        ]
+    };
+    // reached[k]: positions after exactly k dice; first[d]: after the single die d first.
+    let mut reached: Vec<BTreeSet<Rows>> = vec![BTreeSet::new(); 5];
+    let mut first: Vec<BTreeSet<Rows>> = vec![BTreeSet::new(); 7];
+    for order in &orders {
+        let mut level = BTreeSet::from([*rows]);
+        for (k, &die) in order.iter().enumerate() {
+            let next: BTreeSet<Rows> = level
+                .iter()
+                .flat_map(|r| (1..=BAR).filter_map(move |from| step_by_the_rules(r, from, die)))
+                .collect();
+            if k == 0 {
+                first[die].extend(next.iter().copied());
+            }
+            reached[k + 1].extend(next.iter().copied());
+            level = next;
+        }
+    }
+    let most = (0..=4).rev().find(|&k| !reached[k].is_empty()).unwrap_or(0);
+    match most {
+        0 => BTreeSet::from([*rows]),
+        1 if a != b && !first[usize::from(a)].is_empty() => first[usize::from(a)].clone(),
+        1 if a != b => first[usize::from(b)].clone(),
+        _ => reached[most].clone(),
+    }
+}
+
+/// `pos`'s plays (dice rolled) agree with [`plays_by_the_rules`]: the same resulting
+/// positions, and no two plays leading to the same one.
+fn check_plays_by_the_rules(pos: &Backgammon) {
+    let me = index(pos.side_to_move());
+    let view = |rows: &Rows| [rows[me], rows[1 - me]];
+    let mut plays = Vec::new();
+    pos.generate_moves(&mut plays);
+    let reached: Vec<Rows> = plays
+        .iter()
+        .map(|&mv| {
+            let mut after = *pos;
+            after.play(mv);
+            view(&after.checkers)
+        })
+        .collect();
+    let got: std::collections::BTreeSet<Rows> = reached.iter().copied().collect();
+    let names: Vec<String> = plays.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        got.len(),
+        plays.len(),
+        "{pos}: two plays reach one position: {names:?}"
+    );
+    let want = plays_by_the_rules(&view(&pos.checkers), pos.dice().expect("rolled"));
+    assert!(
+        got == want,
+        "{pos}: {} plays generated, {} by the rules; generated only: {:?}; rules only: {:?}",
+        got.len(),
+        want.len(),
+        got.difference(&want).collect::<Vec<_>>(),
+        want.difference(&got).collect::<Vec<_>>()
+    );
+}
+
+/// Move generation against a brute-force generator written from the rules
+/// ([`plays_by_the_rules`]): at every player node of seeded random games, and with all 21
+/// rolls on seeded random placements weighted towards the cases with special rules
+/// (checkers on the bar, bearing off, a crowded board of blocks and blots).
+#[test]
+fn plays_equal_a_brute_force_generator_written_from_the_rules() {
+    let mut rng = crate::rng::XorShift::new(2026);
+    let mut p = Backgammon::default();
+    let mut buf = Vec::new();
+    let mut rolls = Vec::new();
+    for _ in 0..4000 {
+        if p.result().is_some() {
+            p = Backgammon::default();
+        }
+        if p.is_chance() {
+            rolls.clear();
+            p.chance_outcomes(&mut rolls);
+            p.play(rolls[rng.below(21) as usize].0);
+        } else {
+            check_plays_by_the_rules(&p);
+            buf.clear();
+            p.generate_moves(&mut buf);
+            p.play(buf[rng.below(buf.len() as u64) as usize]);
+        }
+    }
+    let mut placed = 0;
+    while placed < 600 {
+        // Each side's checkers go off, on the bar or on a few points of a range: its home
+        // board (bearing off), or the whole board.
+        let mut rows = [[0u8; 26]; 2];
+        for row in &mut rows {
+            let highest = if rng.below(2) == 0 { 6 } else { 24 };
+            let points: Vec<usize> = (0..4).map(|_| 1 + rng.below(highest) as usize).collect();
+            for _ in 0..CHECKERS {
+                let at = match rng.below(16) {
+                    0 => 0,
+                    1 => BAR,
+                    r => points[r as usize % 4],
+                };
+                row[at] += 1;
+            }
+        }
+        let shared = (1..=24).any(|i| rows[0][i] > 0 && rows[1][25 - i] > 0);
+        if shared || rows[0][0] == CHECKERS || rows[1][0] == CHECKERS {
+            continue;
+        }
+        placed += 1;
+        for &(a, b, _) in &ROLLS {
+            let pos = Backgammon::from_rows(rows, Player::First, Some((a, b)), Scoring::Gammons)
+                .expect("a valid placement");
+            check_plays_by_the_rules(&pos);
+        }
+    }
+}
