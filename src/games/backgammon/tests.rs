@@ -477,3 +477,113 @@ fn plays_equal_a_brute_force_generator_written_from_the_rules() {
         }
     }
 }
+
+/// Points won (the rules of the module docs): 1 if the loser has borne off a checker, else
+/// 2 (a gammon), or 3 (a backgammon) if the loser still has a checker on the bar or in the
+/// winner's home board (the loser's points 19 to 24); 1 for every win under win/loss.
+/// The status gives them to the winner, negative for the loser to move.
+#[test]
+fn results_score_singles_gammons_and_backgammons() {
+    // Second has borne off all fifteen; First, on roll, keeps 15 checkers placed by `at`.
+    let ended = |at: &[(usize, u8)], scoring| {
+        let mut rows = [[0u8; 26]; 2];
+        rows[1][0] = CHECKERS;
+        for &(point, n) in at {
+            rows[0][point] += n;
+        }
+        Backgammon::from_rows(rows, Player::First, None, scoring).expect("valid")
+    };
+    for (at, points, why) in [
+        (&[(0, 1), (6, 14)][..], 1, "one borne off"),
+        (&[(6, 15)][..], 2, "none off, none in the winner's home"),
+        (
+            &[(6, 14), (18, 1)][..],
+            2,
+            "the 18 is outside the winner's home board",
+        ),
+        (&[(6, 14), (19, 1)][..], 3, "the 19 is the winner's 6-point"),
+        (&[(6, 14), (24, 1)][..], 3, "the 24 is the winner's 1-point"),
+        (&[(6, 14), (BAR, 1)][..], 3, "a checker on the bar"),
+        (
+            &[(0, 1), (BAR, 14)][..],
+            1,
+            "borne off one, whatever is left behind",
+        ),
+    ] {
+        let pos = ended(at, Scoring::Gammons);
+        assert_eq!(pos.result(), Some((Player::Second, points)), "{why}");
+        assert_eq!(
+            pos.status(),
+            Status::Over(Outcome::Points(-points * POINT)),
+            "{why}: First, to move, lost"
+        );
+        let plain = ended(at, Scoring::WinLoss);
+        assert_eq!(plain.result(), Some((Player::Second, 1)), "{why}, win/loss");
+        assert_eq!(
+            plain.status(),
+            Status::Over(Outcome::Points(-POINT)),
+            "{why}"
+        );
+    }
+    // No one has borne off all fifteen: no result.
+    assert_eq!(Backgammon::default().result(), None);
+    assert_eq!(Backgammon::default().status(), Status::Ongoing);
+}
+
+/// The Keith count (Tom Keith, 2004) worked by hand where each wastage term differs from
+/// its neighbours: 5 on the one-point, 4 on the two, 6 on the three, the four- to
+/// six-points empty: 31 pips + 2·4 + 3 + 3 + 3 = 48.
+#[test]
+fn the_keith_count_of_a_crowded_home_board() {
+    let mut rows = [[0u8; 26]; 2];
+    (rows[0][1], rows[0][2], rows[0][3]) = (5, 4, 6);
+    rows[1][6] = 15;
+    let pos = Backgammon::from_rows(rows, Player::First, None, Scoring::Gammons).unwrap();
+    assert_eq!(pos.pips(Player::First), 5 + 2 * 4 + 3 * 6);
+    assert_eq!(pos.keith_count(Player::First), 31 + 2 * 4 + 3 + 3 + 3);
+}
+
+/// PipRace by the formula of its documentation, `POINT · tanh(8 · (opp + 4 − own) / opp)`
+/// with pip counts under contact and Keith counts in a race (all worked by hand below),
+/// to within one unit of rounding, and strictly inside `±POINT` however far one side leads.
+#[test]
+fn pip_race_follows_its_formula() {
+    let by_formula = |own: f64, opp: f64| f64::from(POINT) * (8.0 * (opp + 4.0 - own) / opp).tanh();
+    let check = |pos: &Backgammon, own: u32, opp: u32, why: &str| {
+        let want = by_formula(f64::from(own), f64::from(opp));
+        let got = PipRace.evaluate(pos);
+        // Two units: the rounding, and a scale one unit below POINT, which keeps the values
+        // strictly inside ±POINT (a finished game's single win) where tanh rounds to 1.
+        assert!(
+            (f64::from(got) - want).abs() <= 2.0,
+            "{why}: {got}, formula {want:.2}"
+        );
+        assert!(got.abs() < POINT, "{why}: {got} is not inside ±POINT");
+    };
+    // Contact: 167 pips each at the start, and 163 against 167 after 8/5 6/5.
+    check(&Backgammon::default(), 167, 167, "the start");
+    check(
+        &pos("start 31; 8/5 6/5"),
+        167,
+        163,
+        "Second after 31 played 8/5 6/5",
+    );
+    // A race: First 3, 2, 5, 0, 5, 0 on its one- to six-points (47 pips, Keith 56 as
+    // worked in the test above); Second 15 on its six-point (90 pips, Keith 92).
+    let mut rows = [[0u8; 26]; 2];
+    (rows[0][1], rows[0][2], rows[0][3], rows[0][5]) = (3, 2, 5, 5);
+    rows[1][6] = 15;
+    let race = Backgammon::from_rows(rows, Player::First, None, Scoring::Gammons).unwrap();
+    assert!(race.is_race());
+    check(&race, 56, 92, "First in the race");
+    // The most lopsided race: one checker on First's one-point (Keith 1 + 3 gaps) against
+    // fifteen on Second's 23-point (345 pips + 3 gaps).
+    let mut rows = [[0u8; 26]; 2];
+    (rows[0][1], rows[0][0]) = (1, 14);
+    rows[1][23] = 15;
+    let far = Backgammon::from_rows(rows, Player::First, None, Scoring::Gammons).unwrap();
+    assert!(far.is_race());
+    check(&far, 4, 348, "First far ahead");
+    let far = Backgammon::from_rows(rows, Player::Second, None, Scoring::Gammons).unwrap();
+    check(&far, 348, 4, "Second far behind");
+}
