@@ -587,3 +587,91 @@ fn pip_race_follows_its_formula() {
     let far = Backgammon::from_rows(rows, Player::Second, None, Scoring::Gammons).unwrap();
     check(&far, 348, 4, "Second far behind");
 }
+
+/// The bounds the chance searches prune with are a finished game's values (module docs):
+/// `±3·POINT` under gammon scoring, `±POINT` under win/loss, for both evaluators.
+#[test]
+fn evaluation_bounds_are_a_finished_games_values() {
+    for (text, most) in [("start", 3 * POINT), ("start winloss", POINT)] {
+        let p = pos(text);
+        assert_eq!(PipRace.bounds(&p), Some((-most, most)), "PipRace at {text}");
+        assert_eq!(Pubeval.bounds(&p), Some((-most, most)), "Pubeval at {text}");
+    }
+}
+
+/// Hints order plays by the value of the position after them for the player who plays it
+/// (eval.rs's module docs), a finished game's points where the play ends the game: the
+/// same for both evaluators there, three times as high for a backgammon as for a single
+/// win, and elsewhere in the order of the negated evaluations of the opponent's turn.
+#[test]
+fn hints_follow_the_value_after_the_play() {
+    // First bears off its last two checkers with 6-5 (the bear-off test above); Second has
+    // fifteen checkers in First's home board (a backgammon), or has borne one off (a
+    // single game).
+    let last_two = |second: &[(usize, u8)]| {
+        let mut rows = [[0u8; 26]; 2];
+        (rows[0][2], rows[0][1], rows[0][0]) = (1, 1, 13);
+        for &(point, n) in second {
+            rows[1][point] = n;
+        }
+        let p = Backgammon::from_rows(rows, Player::First, Some((6, 5)), Scoring::Gammons);
+        let p = p.expect("valid");
+        (p, p.parse_move("2/off 1/off").expect("the only play"))
+    };
+    let (triple, win3) = last_two(&[(20, 15)]);
+    let (single, win1) = last_two(&[(0, 1), (20, 14)]);
+    let hint3 = PipRace.order_hint(&triple, win3, 1);
+    let hint1 = PipRace.order_hint(&single, win1, 1);
+    assert_eq!(
+        Pubeval.order_hint(&triple, win3, 1),
+        hint3,
+        "a backgammon, by points"
+    );
+    assert_eq!(
+        Pubeval.order_hint(&single, win1, 1),
+        hint1,
+        "a single win, by points"
+    );
+    assert!(
+        hint1 > 0 && hint3 == 3 * hint1,
+        "3 points hint {hint3}, 1 point {hint1}"
+    );
+    // The sixteen plays of 31 from the start: hints in the order of the values after them.
+    let p = pos("start 31");
+    let mut plays = Vec::new();
+    p.generate_moves(&mut plays);
+    let after = |mv| {
+        let mut q = p;
+        q.play(mv);
+        q
+    };
+    for (a, b) in plays
+        .iter()
+        .flat_map(|&a| plays.iter().map(move |&b| (a, b)))
+    {
+        let by_hint = PipRace
+            .order_hint(&p, a, 1)
+            .cmp(&PipRace.order_hint(&p, b, 1));
+        let by_value = (-PipRace.evaluate(&after(a))).cmp(&-PipRace.evaluate(&after(b)));
+        assert!(
+            by_hint == by_value || by_hint.is_eq(),
+            "PipRace: {a} against {b}"
+        );
+        let by_hint = Pubeval
+            .order_hint(&p, a, 1)
+            .cmp(&Pubeval.order_hint(&p, b, 1));
+        let by_value = (-Pubeval.evaluate(&after(a))).cmp(&-Pubeval.evaluate(&after(b)));
+        assert!(
+            by_hint == by_value || by_hint.is_eq(),
+            "Pubeval: {a} against {b}"
+        );
+    }
+    let hints: std::collections::BTreeSet<i32> = plays
+        .iter()
+        .map(|&mv| Pubeval.order_hint(&p, mv, 1))
+        .collect();
+    assert!(
+        hints.len() > 1,
+        "Pubeval hints every play of 31 alike: {hints:?}"
+    );
+}
