@@ -675,3 +675,92 @@ fn hints_follow_the_value_after_the_play() {
         "Pubeval hints every play of 31 alike: {hints:?}"
     );
 }
+
+/// The hash tells apart what a transposition table must not confuse (`Game::hash`: the
+/// position including the side to move): the same checkers with the other player on roll,
+/// each of the 21 rolls, no roll yet, and the other scoring rule.
+#[test]
+fn hashes_tell_apart_turn_rolls_and_scoring() {
+    let start = Backgammon::default();
+    let mut hashes = vec![start.hash(), start.with_scoring(Scoring::WinLoss).hash()];
+    let second = Backgammon::from_rows(start.checkers, Player::Second, None, Scoring::Gammons);
+    hashes.push(second.expect("the start rows").hash());
+    for &(a, b, _) in &ROLLS {
+        let mut rolled = start;
+        rolled.play(BgMove::Roll(a, b));
+        hashes.push(rolled.hash());
+    }
+    let distinct: std::collections::BTreeSet<u64> = hashes.iter().copied().collect();
+    assert_eq!(
+        distinct.len(),
+        hashes.len(),
+        "equal hashes among {hashes:x?}"
+    );
+    // The positions of seeded random games: distinct positions, distinct 64-bit hashes
+    // (a collision among a few thousand would have odds near 2^-40).
+    let mut rng = crate::rng::XorShift::new(17);
+    let mut seen = std::collections::HashMap::new();
+    let mut p = Backgammon::default();
+    let (mut buf, mut rolls) = (Vec::new(), Vec::new());
+    for _ in 0..3000 {
+        if p.result().is_some() {
+            p = Backgammon::default();
+        }
+        let key = (p.checkers, p.turn, p.dice);
+        if let Some(other) = seen.insert(p.hash(), key) {
+            assert_eq!(other, key, "two positions share the hash {:x}", p.hash());
+        }
+        if p.is_chance() {
+            rolls.clear();
+            p.chance_outcomes(&mut rolls);
+            p.play(rolls[rng.below(21) as usize].0);
+        } else {
+            buf.clear();
+            p.generate_moves(&mut buf);
+            p.play(buf[rng.below(buf.len() as u64) as usize]);
+        }
+    }
+}
+
+/// Move codes (`Game::move_code`): a roll's is exact, the 21 rolls have 21 codes below the
+/// top bit that marks a play's hashed code.
+#[test]
+fn move_codes_keep_rolls_exact_and_plays_apart() {
+    let codes: std::collections::BTreeSet<u16> = ROLLS
+        .iter()
+        .map(|&(a, b, _)| Backgammon::move_code(BgMove::Roll(a, b)))
+        .collect();
+    assert_eq!(codes.len(), 21, "{codes:?}");
+    assert!(codes.iter().all(|&c| c < 0x8000), "{codes:?}");
+    // Plays are hashed to 15 bits under the top bit (`Game::move_code`): a collision among
+    // the 16 plays of 31 is possible, but not codes that tell few of them apart.
+    let p = pos("start 31");
+    let mut plays = Vec::new();
+    p.generate_moves(&mut plays);
+    let codes: std::collections::BTreeSet<u16> =
+        plays.iter().map(|&mv| Backgammon::move_code(mv)).collect();
+    assert!(codes.iter().all(|&c| c >= 0x8000), "{codes:x?}");
+    assert!(
+        codes.len() >= 12,
+        "16 plays, {} codes: {codes:x?}",
+        codes.len()
+    );
+}
+
+/// `win_probability` is linear in points as documented: `−POINT` a sure loss, `0` even,
+/// `+POINT` a sure win, half a point ahead three chances in four, gammons clamped to 1.
+#[test]
+fn win_probability_is_linear_in_points() {
+    for (score, p) in [
+        (-POINT, 0.0),
+        (-POINT / 2, 0.25),
+        (0, 0.5),
+        (POINT / 2, 0.75),
+        (POINT, 1.0),
+        (3 * POINT, 1.0),
+        (-3 * POINT, 0.0),
+    ] {
+        let got = Backgammon::win_probability(score);
+        assert!((got - p).abs() < 1e-12, "{score}: {got}, not {p}");
+    }
+}
