@@ -764,3 +764,172 @@ fn win_probability_is_linear_in_points() {
         assert!((got - p).abs() < 1e-12, "{score}: {got}, not {p}");
     }
 }
+
+/// A position's text reads back as the same position (module docs: the Position ID, the
+/// roll, `winloss`): the roll larger die first whichever order it was written in, the
+/// scoring kept, on every node of a seeded random game under both scorings.
+#[test]
+fn position_text_reads_back_with_its_roll_and_scoring() {
+    assert_eq!(pos("start 13").to_string(), "4HPwATDgc/ABMA 31");
+    assert_eq!(
+        pos("start 1-3 winloss").to_string(),
+        "4HPwATDgc/ABMA 31 winloss"
+    );
+    assert_eq!(pos("start 13").dice(), Some((3, 1)));
+    let mut rng = crate::rng::XorShift::new(11);
+    for scoring in [Scoring::Gammons, Scoring::WinLoss] {
+        let mut p = Backgammon::default().with_scoring(scoring);
+        let (mut buf, mut rolls) = (Vec::new(), Vec::new());
+        for _ in 0..400 {
+            if p.result().is_some() {
+                break;
+            }
+            let text = p.to_string();
+            let back = pos(&text);
+            assert_eq!(back.row(Player::First), p.row(p.side_to_move()), "{text}");
+            assert_eq!(
+                back.row(Player::Second),
+                p.row(p.side_to_move().other()),
+                "{text}"
+            );
+            assert_eq!((back.dice(), back.scoring()), (p.dice(), scoring), "{text}");
+            if p.is_chance() {
+                rolls.clear();
+                p.chance_outcomes(&mut rolls);
+                p.play(rolls[rng.below(21) as usize].0);
+            } else {
+                buf.clear();
+                p.generate_moves(&mut buf);
+                p.play(buf[rng.below(buf.len() as u64) as usize]);
+            }
+        }
+    }
+}
+
+/// `from_rows` checks what its documentation lists: 15 checkers a side, no point held by
+/// both, not both sides borne off, dice from 1 to 6 (the larger kept first).
+#[test]
+fn from_rows_checks_checkers_points_and_dice() {
+    let start = Backgammon::default().checkers;
+    let make = |rows, dice| Backgammon::from_rows(rows, Player::First, dice, Scoring::Gammons);
+    assert!(make(start, None).is_ok());
+    assert_eq!(
+        make(start, Some((1, 3))).map(|p| p.dice()),
+        Ok(Some((3, 1)))
+    );
+    for dice in [(7, 1), (1, 7), (0, 3), (3, 0)] {
+        assert!(make(start, Some(dice)).is_err(), "{dice:?} is no roll");
+    }
+    let mut short = start;
+    short[0][6] -= 1;
+    assert!(make(short, None).is_err(), "14 checkers");
+    // First's 1-point is Second's 24, where Second has two checkers.
+    let mut shared = start;
+    (shared[0][6], shared[0][1]) = (4, 1);
+    assert!(make(shared, None).is_err(), "a point held by both");
+    let mut off = [[0u8; 26]; 2];
+    (off[0][0], off[1][0]) = (CHECKERS, CHECKERS);
+    assert!(make(off, None).is_err(), "both borne off");
+    (off[0][0], off[0][6]) = (CHECKERS - 1, 1);
+    assert!(
+        make(off, None).is_ok(),
+        "one side borne off: a finished game"
+    );
+}
+
+/// The start position's row, as the rules give it: 2 on the 24, 5 on the 13, 3 on the 8,
+/// 5 on the 6.
+const START_ROW: [u8; 26] = {
+    let mut row = [0; 26];
+    (row[24], row[13], row[8], row[6]) = (2, 5, 3, 5);
+    row
+};
+
+/// The Position ID as the GNU Backgammon manual describes it, written out: for the
+/// opponent, then the player on roll, points 1 to 24 and the bar, a 1 bit per checker and
+/// a 0 bit after each point; zeros up to 80 bits; bytes filled from their lowest bit;
+/// Base64 (RFC 4648) in groups of three bytes, the two `=` of padding dropped.
+fn id_by_the_manual(mover: &[u8; 26], other: &[u8; 26]) -> String {
+    let mut bits = Vec::new();
+    for row in [other, mover] {
+        for &n in &row[1..=BAR] {
+            bits.extend(std::iter::repeat_n(true, usize::from(n)));
+            bits.push(false);
+        }
+    }
+    bits.resize(80, false);
+    id_of_bits(&bits)
+}
+
+/// Base64 of 80 bits, each byte filled from its lowest bit (the manual's layout).
+fn id_of_bits(bits: &[bool]) -> String {
+    const B64: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let bytes: Vec<u32> = bits
+        .chunks(8)
+        .map(|b| (0..8).filter(|&i| b[i]).map(|i| 1 << i).sum())
+        .collect();
+    let mut text = String::new();
+    for group in bytes.chunks(3) {
+        let word = (0..3).fold(0, |w, i| (w << 8) | group.get(i).copied().unwrap_or(0));
+        for k in 0..=group.len() {
+            text.push(char::from(B64[(word >> (18 - 6 * k) & 63) as usize]));
+        }
+    }
+    text
+}
+
+/// Position IDs are the manual's bit layout ([`id_by_the_manual`]) on every node of
+/// seeded random games and on fifteen checkers stacked on one point, and they read back;
+/// an ID with a bit set after the last player's bar is refused.
+#[test]
+fn position_ids_are_the_manuals_bit_layout() {
+    assert_eq!(id_by_the_manual(&START_ROW, &START_ROW), "4HPwATDgc/ABMA");
+    let mut rng = crate::rng::XorShift::new(13);
+    let mut p = Backgammon::default();
+    let (mut buf, mut rolls) = (Vec::new(), Vec::new());
+    let mut stacked = [[0u8; 26]; 2];
+    (stacked[0][6], stacked[1][1]) = (CHECKERS, CHECKERS);
+    let mut rows_seen = vec![stacked];
+    for _ in 0..600 {
+        if p.result().is_some() {
+            p = Backgammon::default();
+        }
+        rows_seen.push([*p.row(p.side_to_move()), *p.row(p.side_to_move().other())]);
+        if p.is_chance() {
+            rolls.clear();
+            p.chance_outcomes(&mut rolls);
+            p.play(rolls[rng.below(21) as usize].0);
+        } else {
+            buf.clear();
+            p.generate_moves(&mut buf);
+            p.play(buf[rng.below(buf.len() as u64) as usize]);
+        }
+    }
+    for [mover, other] in rows_seen {
+        let id = id_by_the_manual(&mover, &other);
+        assert_eq!(
+            position_id::encode(&mover, &other),
+            id,
+            "{mover:?} {other:?}"
+        );
+        assert_eq!(position_id::decode(&id), Ok([mover, other]), "{id}");
+    }
+    // The start less one checker borne off by the player on roll takes 79 bits; the 80th
+    // set is a checker after the last bar.
+    let mut mover = START_ROW;
+    (mover[6], mover[0]) = (4, 1);
+    let mut bits: Vec<bool> = Vec::new();
+    for row in [&START_ROW, &mover] {
+        for &n in &row[1..=BAR] {
+            bits.extend(std::iter::repeat_n(true, usize::from(n)));
+            bits.push(false);
+        }
+    }
+    assert_eq!(bits.len(), 79);
+    bits.push(true);
+    let id = id_of_bits(&bits);
+    assert!(
+        position_id::decode(&id).is_err(),
+        "{id} has a bit after the last bar"
+    );
+}
