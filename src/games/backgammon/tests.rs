@@ -933,3 +933,34 @@ fn position_ids_are_the_manuals_bit_layout() {
         "{id} has a bit after the last bar"
     );
 }
+
+/// A hit mark on `off` is refused (the notation marks a blot hit on the point reached),
+/// even with a lone opposing checker on the bar, where the opponent's row has a 1.
+#[test]
+fn a_hit_mark_on_off_is_refused() {
+    let mut rows = [[0u8; 26]; 2];
+    (rows[0][2], rows[0][1], rows[0][0]) = (1, 1, 13);
+    (rows[1][BAR], rows[1][20]) = (1, 14);
+    let p = Backgammon::from_rows(rows, Player::First, Some((6, 5)), Scoring::Gammons).unwrap();
+    assert!(p.parse_move("2/off 1/off").is_ok());
+    let err = p.parse_move("2/off* 1/off").map(|m| m.to_string());
+    assert!(err.is_err(), "a hit on off was read as {err:?}");
+}
+
+/// A move's text names forward steps with repeats of 1 to 4 (the notation of the module
+/// docs): a step backwards or in place, or a repeat of 0, is refused even where the rest
+/// of the text, with it left out, is the legal play `8/5 6/5`.
+#[test]
+fn steps_go_forward_and_repeats_count_one_to_four() {
+    let p = pos("start 31");
+    assert!(p.parse_move("8/5 6/5").is_ok());
+    for bad in [
+        "6/5 5/6 8/5 6/5",
+        "6/6 8/5 6/5",
+        "13/13 8/5 6/5",
+        "24/20(0) 8/5 6/5",
+    ] {
+        let got = p.parse_move(bad).map(|m| m.to_string());
+        assert!(got.is_err(), "`{bad}` was read as {got:?}");
+    }
+}
