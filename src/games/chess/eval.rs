@@ -406,7 +406,7 @@ impl Evaluator<Chess> for Pst {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Notation;
+    use crate::game::{Game, Notation};
 
     fn pos(fen: &str) -> Chess {
         Chess::parse_position(fen).expect(fen)
@@ -503,5 +503,99 @@ mod tests {
         assert!(hint("a7a8q") > hint("a7a8n"));
         assert_eq!(hint("e5d6"), 16 * 100 - 100);
         assert!(Material.is_noisy(&p, p.parse_uci("e5d6").expect("legal")));
+    }
+
+    /// Positions of seeded random games from a few starting points with pawns of both
+    /// colours on every kind of file (rook files included, where pawn attacks could wrap).
+    fn random_positions(seed: u64, plies: usize) -> Vec<Chess> {
+        let mut rng = crate::rng::XorShift::new(seed);
+        let mut out = Vec::new();
+        for fen in [
+            crate::games::chess::START_FEN,
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "4k3/pp1p2pp/2p1p3/P4P1P/1P4P1/2P5/3P4/4K3 w - - 0 1",
+            "4k3/p1p3pp/1p1p4/P3p1P1/1PP4P/4P3/8/4K3 b - - 0 1",
+        ] {
+            let mut pos = pos(fen);
+            for _ in 0..plies {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                out.push(pos.clone());
+                pos.play(moves[rng.below(moves.len() as u64) as usize]);
+            }
+        }
+        out
+    }
+
+    /// PeSTO's evaluation written out from the Chess Programming Wiki's definition, square
+    /// by square from the board: the tables are listed from White's side with rank 8 first,
+    /// so a White piece on (file, rank) reads row `7 − rank` and a Black piece, the board
+    /// turned over, row `rank`; phase 1 per minor, 2 per rook, 4 per queen, at most 24;
+    /// `(mg × phase + eg × (24 − phase)) / 24` for White, negated for Black to move.
+    fn pesto_by_definition(board: &Board) -> Score {
+        let (mut mg, mut eg, mut phase) = (0, 0, 0);
+        for sq in Square::ALL {
+            let (Some(piece), Some(color)) = (board.piece_on(sq), board.color_on(sq)) else {
+                continue;
+            };
+            let (file, rank) = (sq.file() as usize, sq.rank() as usize);
+            let (row, sign) = match color {
+                Color::White => (7 - rank, 1),
+                Color::Black => (rank, -1),
+            };
+            let (p, i) = (piece as usize, row * 8 + file);
+            mg += sign * (pesto::MG_VALUE[p] + pesto::MG_TABLE[p][i]);
+            eg += sign * (pesto::EG_VALUE[p] + pesto::EG_TABLE[p][i]);
+            phase += match piece {
+                Piece::Knight | Piece::Bishop => 1,
+                Piece::Rook => 2,
+                Piece::Queen => 4,
+                Piece::Pawn | Piece::King => 0,
+            };
+        }
+        let phase = phase.min(24);
+        let white = (mg * phase + eg * (24 - phase)) / 24;
+        match board.side_to_move() {
+            Color::White => white,
+            Color::Black => -white,
+        }
+    }
+
+    /// Pst, read from the sums `Chess` keeps move by move, equals PeSTO written out from
+    /// its definition ([`pesto_by_definition`]) after seeded random moves, and two values
+    /// worked by hand from the wiki's tables: a lone pawn on a7 (phase 0: endgame only, the
+    /// kings' e1 and e8 cancel) and a lone queen on d1 (phase 4).
+    #[test]
+    fn pst_equals_pesto_written_out_from_its_definition() {
+        // Endgame pawn value 94 + a7's entry 178.
+        let pawn = |fen| Pst.evaluate(&pos(fen));
+        assert_eq!(
+            pawn("4k3/P7/8/8/8/8/8/4K3 w - - 0 1"),
+            94 + 178,
+            "pawn a7, White to move"
+        );
+        assert_eq!(
+            pawn("4k3/P7/8/8/8/8/8/4K3 b - - 0 1"),
+            -(94 + 178),
+            "pawn a7, Black"
+        );
+        // Queen d1: middlegame 1025 + 10, endgame 936 − 43, blended at phase 4 of 24.
+        let queen = pos("4k3/8/8/8/8/8/8/3QK3 w - - 0 1");
+        let blend = (1035 * 4 + 893 * 20) / 24;
+        assert_eq!(Pst.evaluate(&queen), blend, "queen d1 at phase 4");
+        // Seven queens against two make phase 36, capped at 24 (middlegame values only).
+        let queens = pos("qq2k3/8/8/8/8/8/8/QQQQKQQQ w - - 0 1");
+        let want = pesto_by_definition(&queens.board);
+        assert_eq!(Pst.evaluate(&queens), want, "phase capped at 24");
+        for p in random_positions(31, 160) {
+            assert_eq!(
+                Pst.evaluate(&p),
+                pesto_by_definition(&p.board),
+                "{}",
+                p.to_fen()
+            );
+        }
     }
 }
