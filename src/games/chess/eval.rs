@@ -598,4 +598,122 @@ mod tests {
             );
         }
     }
+
+    /// Pawn-structure faults written out by squares, from the definitions on
+    /// [`PawnFaults`] (doubled: pawns beyond the first on a file; isolated: no own pawn on
+    /// an adjacent file; backward: not isolated, no own pawn on an adjacent file level with
+    /// or behind it, and its stop square attacked by an enemy pawn).
+    fn faults_by_definition(board: &Board, color: Color) -> PawnFaults {
+        let pawn_at = |c: Color, file: i32, rank: i32| {
+            (0..8).contains(&file)
+                && (0..8).contains(&rank)
+                && board.colored_pieces(c, Piece::Pawn).has(Square::new(
+                    File::index(file as usize),
+                    cozy_chess::Rank::index(rank as usize),
+                ))
+        };
+        let forward = if color == Color::White { 1 } else { -1 };
+        let mut faults = PawnFaults::default();
+        for file in 0..8 {
+            let n = (0..8).filter(|&r| pawn_at(color, file, r)).count() as u32;
+            faults.doubled += n.saturating_sub(1);
+            for rank in (0..8).filter(|&r| pawn_at(color, file, r)) {
+                let neighbours: Vec<i32> = (0..8)
+                    .filter(|&r| pawn_at(color, file - 1, r) || pawn_at(color, file + 1, r))
+                    .collect();
+                if neighbours.is_empty() {
+                    faults.isolated += 1;
+                    continue;
+                }
+                let supported = neighbours.iter().any(|&r| (r - rank) * forward <= 0);
+                // An enemy pawn attacks the stop square from one file aside, one rank on.
+                let stop = rank + forward;
+                let hit = pawn_at(!color, file - 1, stop + forward)
+                    || pawn_at(!color, file + 1, stop + forward);
+                if !supported && hit {
+                    faults.backward += 1;
+                }
+            }
+        }
+        faults
+    }
+
+    /// Shannon's evaluation written out from its definition (Shannon 1950, section 3):
+    /// 200K + 9Q + 5R + 3(B + N) + P − 0.5(D + S + I) + 0.1M in pawns, here in centipawns
+    /// and without the king term (mate is the search's business); each term side to move
+    /// minus opponent, the pieces counted square by square, D, S and I by
+    /// [`faults_by_definition`], M by legal moves (the opponent's after a pass, none of it
+    /// in check) counted by cozy-chess itself.
+    fn shannon_by_definition(board: &Board) -> Score {
+        let us = board.side_to_move();
+        let side = |c: Color| -> Score { if c == us { 1 } else { -1 } };
+        let mut score = 0;
+        for sq in Square::ALL {
+            if let (Some(piece), Some(color)) = (board.piece_on(sq), board.color_on(sq)) {
+                let value = match piece {
+                    Piece::Pawn => 100,
+                    Piece::Knight | Piece::Bishop => 300,
+                    Piece::Rook => 500,
+                    Piece::Queen => 900,
+                    Piece::King => 0,
+                };
+                score += side(color) * value;
+            }
+        }
+        for color in Color::ALL {
+            let f = faults_by_definition(board, color);
+            score -= side(color) * 50 * (f.doubled + f.isolated + f.backward) as Score;
+        }
+        let legal = |b: &Board| {
+            let mut n = 0;
+            b.generate_moves(|m| {
+                n += m.len() as Score;
+                false
+            });
+            n
+        };
+        if board.checkers().is_empty() {
+            let passed = board.null_move().expect("not in check");
+            score += 10 * (legal(board) - legal(&passed));
+        }
+        score
+    }
+
+    /// Shannon's evaluation and the pawn faults behind it equal their definitions written
+    /// out square by square, on seeded random games whose pawns stand on every file.
+    #[test]
+    fn shannon_and_pawn_faults_equal_their_definitions() {
+        let positions = random_positions(47, 160);
+        for p in &positions {
+            for color in Color::ALL {
+                assert_eq!(
+                    pawn_faults(&p.board, color),
+                    faults_by_definition(&p.board, color),
+                    "{:?} in {}",
+                    color,
+                    p.to_fen()
+                );
+            }
+            assert_eq!(
+                Shannon.evaluate(p),
+                shannon_by_definition(&p.board),
+                "{}",
+                p.to_fen()
+            );
+        }
+        // The pawn structures are not all clean: every fault occurs.
+        let total = |f: fn(PawnFaults) -> u32| {
+            positions
+                .iter()
+                .map(|p| {
+                    Color::ALL
+                        .map(|c| f(pawn_faults(&p.board, c)))
+                        .iter()
+                        .sum::<u32>()
+                })
+                .sum::<u32>()
+        };
+        assert!(total(|f| f.doubled) > 0 && total(|f| f.isolated) > 0);
+        assert!(total(|f| f.backward) > 0, "no backward pawn met");
+    }
 }
