@@ -716,4 +716,60 @@ mod tests {
         assert!(total(|f| f.doubled) > 0 && total(|f| f.isolated) > 0);
         assert!(total(|f| f.backward) > 0, "no backward pawn met");
     }
+
+    /// Each evaluator's move hints are MVV-LVA by its definition (16 × gain − attacker, 0
+    /// for a quiet move), its material gains the captured piece plus a promotion's gain
+    /// over the pawn, and its noisy moves the captures and promotions, all written out from
+    /// the board (en passant: the move of a pawn to the empty en-passant square).
+    #[test]
+    fn evaluators_hint_mvv_lva_by_its_definition() {
+        fn check<E: Evaluator<Chess>>(e: &E, p: &Chess) {
+            let board = &p.board;
+            // Pawns count 1, minor pieces 3, rooks 5, queens 9, the king 0.
+            let value = |piece| match piece {
+                Piece::Pawn => 100,
+                Piece::Knight | Piece::Bishop => 300,
+                Piece::Rook => 500,
+                Piece::Queen => 900,
+                Piece::King => 0,
+            };
+            let legal = p.legal_moves();
+            // `noisy_moves` replaces what the buffer held (Evaluator::noisy_moves).
+            let mut noisy = legal.clone();
+            let count = e.noisy_moves(p, &mut noisy);
+            assert_eq!(count, legal.len(), "legal moves of {}", p.to_fen());
+            let mut expected_noisy = Vec::new();
+            for mv in legal {
+                let raw = mv.raw();
+                let mover = board.piece_on(raw.from).expect("a piece moves");
+                let victim = if board.color_on(raw.to) == Some(!board.side_to_move()) {
+                    board.piece_on(raw.to)
+                } else if mover == Piece::Pawn && raw.from.file() != raw.to.file() {
+                    Some(Piece::Pawn)
+                } else {
+                    None
+                };
+                let gain = victim.map_or(0, value) + raw.promotion.map_or(0, |q| value(q) - 100);
+                let hint = if gain == 0 {
+                    0
+                } else {
+                    16 * gain - value(mover)
+                };
+                let what = format!("{mv} in {}", p.to_fen());
+                assert_eq!(e.order_hint(p, mv, 0), hint, "hint of {what}");
+                assert_eq!(e.material_gain(p, mv), Some(gain), "gain of {what}");
+                let is_noisy = victim.is_some() || raw.promotion.is_some();
+                assert_eq!(e.is_noisy(p, mv), is_noisy, "noisy {what}");
+                if is_noisy {
+                    expected_noisy.push(mv);
+                }
+            }
+            assert_eq!(noisy, expected_noisy, "noisy moves of {}", p.to_fen());
+        }
+        for p in random_positions(53, 60) {
+            check(&Material, &p);
+            check(&Shannon, &p);
+            check(&Pst, &p);
+        }
+    }
 }
