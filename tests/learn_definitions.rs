@@ -1,0 +1,251 @@
+//! Learning's arithmetic against its definitions, each written out here: Texel's error and
+//! its gradient (Österlund 2014, as EXPERIMENTS.md and `learn::texel` give it), the fit of
+//! its scale K, and Adam's steps (Kingma and Ba 2015, Algorithm 1).
+
+use plylab::games::linear::MAX_WEIGHT;
+use plylab::learn::texel::{self, Adam, Dataset};
+use plylab::rng::XorShift;
+
+/// Texel's squashing function as the Chess Programming Wiki writes it:
+/// σ(q) = 1 / (1 + 10^(−K q / 400)).
+fn sigma(k: f64, q: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-k * q / 400.0))
+}
+
+fn dot(a: &[f64], b: &[f64]) -> f64 {
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
+}
+
+/// Texel's error E(w) = 1/N Σ (r_i − σ(w · x_i))², summed here one row at a time.
+fn texel_error(rows: &[(Vec<f64>, f64)], w: &[f64], k: f64) -> f64 {
+    let sum: f64 = rows
+        .iter()
+        .map(|(x, r)| (r - sigma(k, dot(w, x))).powi(2))
+        .sum();
+    sum / rows.len() as f64
+}
+
+/// Adam as Kingma and Ba's Algorithm 1 states it (β1 = 0.9, β2 = 0.999, and the ε of 1e−12
+/// that `texel::Adam` documents), with the weights learning leaves alone (`frozen`) and
+/// the bound every weights file keeps (|w| ≤ `MAX_WEIGHT`).
+struct ReferenceAdam {
+    m: Vec<f64>,
+    v: Vec<f64>,
+    t: i32,
+}
+
+impl ReferenceAdam {
+    fn new(n: usize) -> Self {
+        Self {
+            m: vec![0.0; n],
+            v: vec![0.0; n],
+            t: 0,
+        }
+    }
+
+    fn step(&mut self, w: &mut [f64], g: &[f64], rate: f64, frozen: &[usize]) {
+        self.t += 1;
+        for j in 0..w.len() {
+            self.m[j] = 0.9 * self.m[j] + 0.1 * g[j];
+            self.v[j] = 0.999 * self.v[j] + 0.001 * g[j] * g[j];
+            if frozen.contains(&j) {
+                continue;
+            }
+            let m_hat = self.m[j] / (1.0 - 0.9f64.powi(self.t));
+            let v_hat = self.v[j] / (1.0 - 0.999f64.powi(self.t));
+            w[j] -= rate * m_hat / (v_hat.sqrt() + 1e-12);
+            w[j] = w[j].clamp(-MAX_WEIGHT, MAX_WEIGHT);
+        }
+    }
+}
+
+/// Whether `a` and `b` agree within `tol`, relative to the larger of their magnitudes
+/// and 1.
+fn close(a: f64, b: f64, tol: f64) -> bool {
+    (a - b).abs() <= tol * a.abs().max(b.abs()).max(1.0)
+}
+
+/// Texel's squashing function at points worked out by hand: ½ at 0, 10/11 where
+/// K q = 400 (10^−1 in the denominator), 1/11 where K q = −400, and σ(q) + σ(−q) = 1.
+#[test]
+fn sigmoid_is_texels_base_ten_logistic() {
+    let cases = [
+        (1.0, 0.0, 0.5),
+        (3.7, 0.0, 0.5),
+        (1.0, 400.0, 10.0 / 11.0),
+        (2.0, 200.0, 10.0 / 11.0),
+        (0.5, -800.0, 1.0 / 11.0),
+        (1.0, 800.0, 100.0 / 101.0),
+    ];
+    for (k, q, want) in cases {
+        let got = texel::sigmoid(k, q);
+        assert!(
+            (got - want).abs() < 1e-15,
+            "sigmoid({k}, {q}) = {got}, not {want}"
+        );
+    }
+    for q in [-731.0, -5.5, 12.0, 260.0] {
+        let sum = texel::sigmoid(1.3, q) + texel::sigmoid(1.3, -q);
+        assert!((sum - 1.0).abs() < 1e-15, "σ({q}) + σ(−{q}) = {sum}");
+    }
+}
+
+/// Rows of 3 features in −10..=10 with results 0, ½ and 1, seeded: more than two chunks
+/// of `texel::CHUNK`, so that the chunk sums are added too.
+fn rows(count: usize, seed: u64) -> Vec<(Vec<f64>, f64)> {
+    let mut rng = XorShift::new(seed);
+    (0..count)
+        .map(|_| {
+            let x: Vec<f64> = (0..3).map(|_| rng.below(21) as f64 - 10.0).collect();
+            let r = [0.0, 0.5, 1.0][rng.below(3) as usize];
+            (x, r)
+        })
+        .collect()
+}
+
+fn dataset(rows: &[(Vec<f64>, f64)]) -> Dataset {
+    let mut d = Dataset::new(rows[0].0.len());
+    for (x, r) in rows {
+        d.push(x, *r);
+    }
+    d
+}
+
+/// `loss_and_gradient` returns E(w) as defined (the mean over every row of every chunk)
+/// and a gradient that agrees with central differences of that definition (not of the
+/// code's own loss); without the gradient asked, the same loss and an empty vector.
+#[test]
+fn texel_loss_and_gradient_are_the_defined_error_and_its_slope() {
+    let rows = rows(2 * texel::CHUNK + 77, 4);
+    let d = dataset(&rows);
+    assert_eq!(d.len(), rows.len(), "every pushed row counts");
+    assert!(!d.is_empty());
+    assert_eq!(d.width, 3);
+    for (w, k) in [([30.0, -12.0, 55.0], 1.3), ([-4.0, 9.5, 0.25], 0.4)] {
+        let want = texel_error(&rows, &w, k);
+        let (loss, g) = texel::loss_and_gradient(&d, &w, k, true);
+        assert!(close(loss, want, 1e-12), "E(w) = {loss}, defined {want}");
+        let (plain, none) = texel::loss_and_gradient(&d, &w, k, false);
+        assert_eq!(
+            (plain, none.len()),
+            (loss, 0),
+            "the loss without the gradient"
+        );
+        let scale = g.iter().fold(0.0f64, |a, v| a.max(v.abs()));
+        for j in 0..3 {
+            let h = 1e-4;
+            let (mut up, mut down) = (w, w);
+            up[j] += h;
+            down[j] -= h;
+            let numeric = (texel_error(&rows, &up, k) - texel_error(&rows, &down, k)) / (2.0 * h);
+            assert!(
+                (g[j] - numeric).abs() <= 1e-6 * scale,
+                "∂E/∂w_{j} at {w:?}, K {k}: {} by the code, {numeric} by central differences",
+                g[j]
+            );
+        }
+    }
+    let empty = Dataset::new(2);
+    assert!(empty.is_empty(), "a new set holds no rows");
+    assert_eq!(empty.len(), 0, "a new set holds no rows");
+}
+
+/// `fit_k` finds the K that minimises E: labels drawn from σ at K = 0.7 give back 0.7,
+/// and on labels that fit no K exactly the fitted K still does at least as well as K
+/// 1% either side (the definition of a minimum, checked with the error written out).
+#[test]
+fn fit_k_finds_the_k_of_least_error() {
+    let mut exact = Dataset::new(1);
+    for q in -150..=150 {
+        let x = f64::from(q) * 5.0;
+        exact.push(&[x], sigma(0.7, x));
+    }
+    let k = texel::fit_k(&exact, &[1.0]);
+    assert!((k - 0.7).abs() < 1e-4, "fitted K {k}, labels drawn at 0.7");
+    // Results drawn as wins with probability σ(1.5 q) and losses otherwise: no K fits
+    // them exactly, and the error has its minimum well inside the searched range.
+    let w = [6.0, -2.5, 1.0];
+    let mut rng = XorShift::new(9);
+    let rows: Vec<(Vec<f64>, f64)> = rows(600, 9)
+        .into_iter()
+        .map(|(x, _)| {
+            let p = sigma(1.5, dot(&w, &x));
+            let r = if (rng.below(1 << 20) as f64) < p * f64::from(1 << 20) {
+                1.0
+            } else {
+                0.0
+            };
+            (x, r)
+        })
+        .collect();
+    let d = dataset(&rows);
+    let k = texel::fit_k(&d, &w);
+    assert!(
+        (1e-3..=1e3).contains(&k),
+        "K {k} outside the searched range"
+    );
+    let at = texel_error(&rows, &w, k);
+    for other in [k * 1.01, k / 1.01] {
+        let e = texel_error(&rows, &w, other);
+        assert!(
+            at <= e,
+            "E at the fitted K {k} is {at}, more than {e} at {other}"
+        );
+    }
+}
+
+/// `Adam::step` follows Kingma and Ba's Algorithm 1 step for step (moments, bias
+/// correction, the step itself), leaves a frozen weight where it is, and keeps weights
+/// within ±`MAX_WEIGHT`; gradients of changing size and sign, so that the bias
+/// corrections and the ratio of the moments matter.
+#[test]
+fn adam_steps_follow_kingma_and_ba() {
+    let gradients = [
+        [0.8, -3.0, 0.02, 5.0, -1.0],
+        [-0.1, -2.0, 0.05, 4.0, 2.5],
+        [0.4, 6.0, -0.01, -7.0, 0.5],
+        [2.0, -0.5, 0.03, 1.0, -3.0],
+    ];
+    let frozen = [3];
+    let rate = 0.7;
+    let mut w = [1.0, -2.0, 50.0, 7.0, MAX_WEIGHT - 0.5];
+    let mut want = w;
+    // The last weight starts half a step below the bound, its first gradient negative: the
+    // step up would cross it.
+    let mut adam = Adam::new(5, rate);
+    let mut reference = ReferenceAdam::new(5);
+    for (t, g) in gradients.iter().enumerate() {
+        adam.step(&mut w, g, &frozen);
+        reference.step(&mut want, g, rate, &frozen);
+        assert_eq!(adam.t, t as u32 + 1, "steps counted");
+        for j in 0..5 {
+            assert!(
+                close(w[j], want[j], 1e-12),
+                "step {}: weight {j} is {}, Algorithm 1 gives {}",
+                t + 1,
+                w[j],
+                want[j]
+            );
+            assert!(
+                close(adam.m[j], reference.m[j], 1e-12) && close(adam.v[j], reference.v[j], 1e-12),
+                "step {}: moments of weight {j} ({}, {}), Algorithm 1 gives ({}, {})",
+                t + 1,
+                adam.m[j],
+                adam.v[j],
+                reference.m[j],
+                reference.v[j]
+            );
+        }
+        assert_eq!(w[3], 7.0, "the frozen weight moved at step {}", t + 1);
+        if t == 0 {
+            assert_eq!(w[4], MAX_WEIGHT, "a weight is kept within the bound");
+        }
+    }
+    // And from the other side.
+    let mut low = [-MAX_WEIGHT + 0.5];
+    Adam::new(1, 3.0).step(&mut low, &[1.0], &[]);
+    assert_eq!(
+        low[0], -MAX_WEIGHT,
+        "a weight is kept within the bound below"
+    );
+}
