@@ -1,9 +1,17 @@
 //! Learning's arithmetic against its definitions, each written out here: Texel's error and
 //! its gradient (Österlund 2014, as EXPERIMENTS.md and `learn::texel` give it), the fit of
-//! its scale K, and Adam's steps (Kingma and Ba 2015, Algorithm 1).
+//! its scale K, Adam's steps (Kingma and Ba 2015, Algorithm 1), Sutton's TD(λ) sum on a
+//! hand-built game (Sutton 1988, as EXPERIMENTS.md gives it with the division by N), and
+//! the first player's result of a finished game.
 
+use plylab::game::{Game, Notation, Outcome, Player, Status};
+use plylab::games::backgammon::{Backgammon, POINT};
+use plylab::games::connect4::Connect4;
 use plylab::games::linear::MAX_WEIGHT;
+use plylab::games::othello::Othello;
+use plylab::learn::selfplay::{PlayedGame, first_player_result};
 use plylab::learn::texel::{self, Adam, Dataset};
+use plylab::learn::{LearnGame, td};
 use plylab::rng::XorShift;
 
 /// Texel's squashing function as the Chess Programming Wiki writes it:
@@ -248,4 +256,191 @@ fn adam_steps_follow_kingma_and_ba() {
         low[0], -MAX_WEIGHT,
         "a weight is kept within the bound below"
     );
+}
+
+/// The positions of a connect-four line (columns 1-7) before each of its moves, and the
+/// position at its end.
+fn line_positions(line: &str) -> (Vec<Connect4>, Connect4) {
+    let all: Vec<Connect4> = (0..=line.len())
+        .map(|i| Connect4::parse_position(&line[..i]).expect("a legal line"))
+        .collect();
+    let (before, end) = all.split_at(line.len());
+    (before.to_vec(), end[0])
+}
+
+/// The result for the first player of a finished connect-four position, by the rules:
+/// the side to move has lost (the other side just made four) or the board is full.
+fn connect4_first_player_result(end: &Connect4) -> f64 {
+    match end.status() {
+        Status::Over(Outcome::Loss) if end.side_to_move() == Player::First => 0.0,
+        Status::Over(Outcome::Loss) => 1.0,
+        Status::Over(Outcome::Draw) => 0.5,
+        other => panic!("not a finished game: {other:?}"),
+    }
+}
+
+/// TD(λ)'s direction for one game by its definition (EXPERIMENTS.md; td.rs): predictions
+/// J_t = σ(w · x_t) of the first player's result (features of the side to move, negated
+/// for the second player), a finished state predicting its result with no gradient,
+/// d_t = J_{t+1} − J_t and the last d the result minus the last J; the game's
+/// −Δw/α = −(1/N) Σ_t ∇J_t Σ_{j ≥ t} λ^{j−t} d_j. With `per_player` each side's states
+/// are a sequence of their own (t + 1 the same side's next state, j − t counted in its
+/// states). Returns that vector, Σ d_t² and N.
+fn td_reference(
+    states: &[Connect4],
+    result: f64,
+    w: &[f64],
+    k: f64,
+    lambda: f64,
+    per_player: bool,
+) -> (Vec<f64>, f64, usize) {
+    let n = states.len();
+    let mut preds = Vec::new();
+    let mut slopes = Vec::new();
+    for s in states {
+        if s.status() != Status::Ongoing {
+            preds.push(connect4_first_player_result(s));
+            slopes.push(vec![0.0; w.len()]);
+            continue;
+        }
+        let mut x = vec![0.0; w.len()];
+        s.gradient(&mut x);
+        if s.side_to_move() == Player::Second {
+            x.iter_mut().for_each(|v| *v = -*v);
+        }
+        let j = sigma(k, dot(w, &x));
+        let c = j * (1.0 - j) * k * std::f64::consts::LN_10 / 400.0;
+        preds.push(j);
+        slopes.push(x.iter().map(|v| c * v).collect::<Vec<f64>>());
+    }
+    // The sequences: all states, or each side's own.
+    let sequences: Vec<Vec<usize>> = if per_player {
+        [Player::First, Player::Second]
+            .iter()
+            .map(|p| (0..n).filter(|&t| states[t].side_to_move() == *p).collect())
+            .collect()
+    } else {
+        vec![(0..n).collect()]
+    };
+    let mut direction = vec![0.0; w.len()];
+    let mut squared = 0.0;
+    for seq in &sequences {
+        let d: Vec<f64> = (0..seq.len())
+            .map(|i| seq.get(i + 1).map_or(result, |&u| preds[u]) - preds[seq[i]])
+            .collect();
+        squared += d.iter().map(|v| v * v).sum::<f64>();
+        for i in 0..seq.len() {
+            let eligibility: f64 = (i..seq.len())
+                .map(|j| lambda.powi((j - i) as i32) * d[j])
+                .sum();
+            for (a, s) in direction.iter_mut().zip(&slopes[seq[i]]) {
+                *a -= s * eligibility / n as f64;
+            }
+        }
+    }
+    (direction, squared, n)
+}
+
+/// `td::game_update` is Sutton's sum on a hand-built connect-four game (the first player
+/// wins with four in the bottom row): plain TD on the positions, TDLeaf on
+/// leaves one move on (the last the finished board), each for λ 0, 0.6 and 1, with all
+/// states one sequence and with each player's their own.
+#[test]
+fn td_update_is_suttons_sum_on_a_hand_built_game() {
+    // The first player makes three in the bottom row and then four with column 3; the
+    // second player's stones sit above them.
+    let (positions, end) = line_positions("124455663");
+    assert_eq!(connect4_first_player_result(&end), 1.0, "the line is a win");
+    let mut leaves: Vec<Connect4> = positions[1..].to_vec();
+    leaves.push(end);
+    let game = PlayedGame {
+        positions: positions.clone(),
+        leaves: leaves.clone(),
+        result: 1.0,
+        moves: Vec::new(),
+    };
+    let w = [0.8, 12.0, -5.0, 20.0, 3.0];
+    let k = 9.0;
+    for leaf in [false, true] {
+        let states = if leaf { &leaves } else { &positions };
+        for per_player in [false, true] {
+            for lambda in [0.0, 0.6, 1.0] {
+                let u = td::game_update(&game, &w, k, lambda, leaf, per_player);
+                let (want, squared, count) = td_reference(states, 1.0, &w, k, lambda, per_player);
+                let what = format!("leaf {leaf}, per_player {per_player}, λ {lambda}");
+                assert_eq!(u.count, count, "{what}: number of differences");
+                assert!(
+                    close(u.squared_error, squared, 1e-12),
+                    "{what}: Σ d² {} by the code, {squared} by the definition",
+                    u.squared_error
+                );
+                let scale = want.iter().fold(0.0f64, |a, v| a.max(v.abs()));
+                assert!(scale > 0.0, "{what}: a game that teaches nothing");
+                for (j, (got, want)) in u.gradient.iter().zip(&want).enumerate() {
+                    assert!(
+                        (got - want).abs() <= 1e-12 * scale,
+                        "{what}: weight {j}: {got} by the code, {want} by Sutton's sum"
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// The first player's result of a finished game from the side to move's outcome: a win,
+/// a loss and a draw are 1, 0 and ½ for the mover and the complement for the other side;
+/// Othello's disc difference counts by its sign; backgammon's points map to ½ + points/6
+/// (EXPERIMENTS.md: a single game ⅔, a gammon ⅚, a backgammon 1).
+#[test]
+fn first_player_results_follow_the_outcome_for_the_mover() {
+    let cases: [(Outcome, f64); 3] = [
+        (Outcome::Win, 1.0),
+        (Outcome::Loss, 0.0),
+        (Outcome::Draw, 0.5),
+    ];
+    for (outcome, mover) in cases {
+        for (who, want) in [(Player::First, mover), (Player::Second, 1.0 - mover)] {
+            let got = first_player_result::<Connect4>(outcome, who);
+            assert_eq!(got, want, "{outcome:?} for {who:?} to move");
+        }
+    }
+    for (discs, mover) in [(12, 1.0), (-3, 0.0), (0, 0.5)] {
+        let got = first_player_result::<Othello>(Outcome::Points(discs), Player::Second);
+        assert_eq!(
+            got,
+            1.0 - mover,
+            "Othello, {discs} discs for the second player to move"
+        );
+        assert_eq!(Othello::outcome_value(Outcome::Points(discs)), mover);
+    }
+    for (points, mover) in [
+        (1, 4.0 / 6.0),
+        (2, 5.0 / 6.0),
+        (3, 1.0),
+        (-1, 2.0 / 6.0),
+        (-3, 0.0),
+    ] {
+        let outcome = Outcome::Points(points * POINT);
+        let got = Backgammon::outcome_value(outcome);
+        assert!(
+            (got - mover).abs() < 1e-15,
+            "backgammon {points} points: {got}, not {mover}"
+        );
+        let got = first_player_result::<Backgammon>(outcome, Player::Second);
+        assert!(
+            (got - (1.0 - mover)).abs() < 1e-15,
+            "backgammon {points} for the second"
+        );
+    }
+    for (outcome, want) in [
+        (Outcome::Win, 1.0),
+        (Outcome::Loss, 0.0),
+        (Outcome::Draw, 0.5),
+    ] {
+        assert_eq!(
+            Backgammon::outcome_value(outcome),
+            want,
+            "backgammon {outcome:?}"
+        );
+    }
 }
