@@ -1,15 +1,18 @@
 //! Learning's arithmetic against its definitions, each written out here: Texel's error and
 //! its gradient (Österlund 2014, as EXPERIMENTS.md and `learn::texel` give it), the fit of
 //! its scale K, Adam's steps (Kingma and Ba 2015, Algorithm 1), Sutton's TD(λ) sum on a
-//! hand-built game (Sutton 1988, as EXPERIMENTS.md gives it with the division by N), and
-//! the first player's result of a finished game.
+//! hand-built game (Sutton 1988, as EXPERIMENTS.md gives it with the division by N), the
+//! first player's result of a finished game, and self-play's record of a game and how it
+//! ends.
 
-use plylab::game::{Game, Notation, Outcome, Player, Status};
+use plylab::game::{Evaluator, Game, Notation, Outcome, Player, Status};
 use plylab::games::backgammon::{Backgammon, POINT};
+use plylab::games::checkers::Checkers;
+use plylab::games::chess::Chess;
 use plylab::games::connect4::Connect4;
 use plylab::games::linear::MAX_WEIGHT;
 use plylab::games::othello::Othello;
-use plylab::learn::selfplay::{PlayedGame, first_player_result};
+use plylab::learn::selfplay::{PlayedGame, SelfPlay, first_player_result, play_game};
 use plylab::learn::texel::{self, Adam, Dataset};
 use plylab::learn::{LearnGame, td};
 use plylab::rng::XorShift;
@@ -443,4 +446,128 @@ fn first_player_results_follow_the_outcome_for_the_mover() {
             "backgammon {outcome:?}"
         );
     }
+}
+
+/// A self-play game of connect four (no dice, no adjudication, no repetition) records, as
+/// play_game documents, every position after the random opening where a searched move was
+/// played, each beside the leaf of its principal variation (at depth 1 the position after
+/// the move played), all its moves, and the result its last position gives by the rules.
+#[test]
+fn self_play_records_its_searched_positions_leaves_and_result() {
+    let w = Connect4::hand_set();
+    let eval = Connect4::evaluator(w);
+    let sp = SelfPlay {
+        games: 6,
+        depth: 1,
+        random_plies: 3,
+        max_plies: 42,
+    };
+    for index in 0..6 {
+        let game = play_game::<Connect4>(&eval, &sp, 21, index);
+        let line = game.moves.join("");
+        let (before, end) = line_positions(&line);
+        let random = sp.random_plies as usize;
+        assert_eq!(
+            game.positions.len(),
+            before.len() - random,
+            "game {index} ({line}): one position per searched move"
+        );
+        for (i, (p, leaf)) in game.positions.iter().zip(&game.leaves).enumerate() {
+            assert_eq!(
+                p.hash(),
+                before[random + i].hash(),
+                "game {index}: position {i}"
+            );
+            let after = before.get(random + i + 1).unwrap_or(&end);
+            assert_eq!(
+                leaf.hash(),
+                after.hash(),
+                "game {index}: leaf {i}, the move played"
+            );
+        }
+        let want = if end.status() == Status::Ongoing {
+            0.5
+        } else {
+            connect4_first_player_result(&end)
+        };
+        assert_eq!(game.result, want, "game {index} ({line}): the result");
+    }
+}
+
+/// How a self-play game of `G` ended, checked against the rules play_game documents
+/// (EXPERIMENTS.md, `[self_play]`): the game goes on while no position has occurred a
+/// third time, and stops at a third occurrence as a draw; a game that stops with the
+/// position still open, not by repetition and before `max_plies`, was adjudicated, and its
+/// winner is the side the evaluation favours at the end. Counts (by rule or plies,
+/// repetition, adjudication).
+fn endings<G: LearnGame>(sp: &SelfPlay, seed: u64, games: usize) -> [usize; 3] {
+    let eval = G::evaluator(G::hand_set());
+    let mut counts = [0; 3];
+    for index in 0..games {
+        let game = play_game::<G>(&eval, sp, seed, index);
+        let mut pos = G::start();
+        let mut keys = vec![pos.repetition_key()];
+        let occurrences =
+            |keys: &[u64]| keys.iter().filter(|&k| k == &keys[keys.len() - 1]).count();
+        for text in &game.moves {
+            assert!(
+                occurrences(&keys) < 3,
+                "game {index}: a third occurrence before `{text}`, and the game went on"
+            );
+            let mv = pos.parse_move(text).expect("a legal move");
+            pos.play(mv);
+            keys.push(pos.repetition_key());
+        }
+        let plies = game.moves.len() as u32;
+        if pos.status() != Status::Ongoing || plies == sp.max_plies {
+            counts[0] += 1;
+        } else if occurrences(&keys) == 3 {
+            counts[1] += 1;
+            assert_eq!(game.result, 0.5, "game {index}: a draw by repetition");
+        } else {
+            counts[2] += 1;
+            let mover = eval.evaluate(&pos);
+            let first = if pos.side_to_move() == Player::First {
+                mover
+            } else {
+                -mover
+            };
+            let want = if first > 0 { 1.0 } else { 0.0 };
+            assert!(first != 0, "game {index}: adjudicated at a level position");
+            assert_eq!(
+                game.result, want,
+                "game {index}: adjudicated, the evaluation {first} for the first player"
+            );
+        }
+    }
+    counts
+}
+
+/// Chess and checkers self-play at depth 1: games end by the rules, by a third
+/// occurrence of a position (a draw), or by adjudication for the side ahead (chess beyond
+/// 1000, checkers beyond 300: three men), and the seeds chosen give each way at least once.
+#[test]
+fn self_play_ends_at_a_third_occurrence_or_by_adjudication() {
+    let sp = SelfPlay {
+        games: 16,
+        depth: 1,
+        random_plies: 4,
+        max_plies: 200,
+    };
+    let chess = endings::<Chess>(&sp, 1, 16);
+    let checkers = endings::<Checkers>(&sp, 1, 16);
+    for (game, [_, repeated, adjudicated]) in [("chess", chess), ("checkers", checkers)] {
+        assert!(
+            repeated > 0 && adjudicated > 0,
+            "{game}: {repeated} by repetition, {adjudicated} adjudicated"
+        );
+    }
+}
+
+/// `[self_play]`'s defaults as EXPERIMENTS.md gives them: 8 random plies, 200 plies at
+/// most.
+#[test]
+fn self_play_defaults_are_eight_random_plies_of_at_most_two_hundred() {
+    let sp: SelfPlay = toml::from_str("games = 3\ndepth = 2\n").expect("a [self_play] table");
+    assert_eq!((sp.random_plies, sp.max_plies), (8, 200), "{sp:?}");
 }

@@ -297,11 +297,80 @@ pub fn read_arena_games<G: LearnGame>(path: &Path) -> Result<Vec<PlayedGame<G>>,
 
 #[cfg(test)]
 mod tests {
-    use super::{SelfPlay, play_game, read_arena_games};
-    use crate::game::Game;
+    use super::{SelfPlay, adjudicate, play_game, read_arena_games};
+    use crate::game::{Game, Player, Score};
     use crate::games::backgammon::Backgammon;
     use crate::games::connect4::Connect4;
     use crate::learn::LearnGame;
+
+    /// Adjudication as play_game documents it: a winner once four consecutive searched
+    /// moves' scores all give the same side more than the limit (strictly), each score
+    /// the mover's and so negated for the second player. The reference keeps every score
+    /// from the first player's side and looks at the last four; sequences of seeded
+    /// scores at, just inside and just beyond ±limit, movers alternating and not.
+    #[test]
+    fn adjudication_needs_four_scores_in_a_row_beyond_the_limit() {
+        let limit: Score = 300;
+        let values = [
+            -2 * limit,
+            -limit - 1,
+            -limit,
+            -limit + 1,
+            0,
+            limit - 1,
+            limit,
+            limit + 1,
+            900,
+        ];
+        let mut rng = crate::rng::XorShift::new(17);
+        let mut winners = [0usize; 2];
+        for run in 0..3000 {
+            // Most runs lean to one side, so that streaks of four happen often.
+            let lean = rng.below(3);
+            let mut streak = (0, 0);
+            let mut seen: Vec<Score> = Vec::new();
+            for ply in 0..12 {
+                let first_view = match (lean, rng.below(4)) {
+                    (0, 0..=2) => values[6 + rng.below(3) as usize],
+                    (1, 0..=2) => values[rng.below(3) as usize],
+                    _ => values[rng.below(values.len() as u64) as usize],
+                };
+                let mover = if run % 2 == 0 || rng.below(2) == 0 {
+                    [Player::First, Player::Second][ply % 2]
+                } else {
+                    Player::First
+                };
+                let score = if mover == Player::First {
+                    first_view
+                } else {
+                    -first_view
+                };
+                seen.push(first_view);
+                let last = &seen[seen.len().saturating_sub(4)..];
+                let want = if last.len() < 4 {
+                    None
+                } else if last.iter().all(|&s| s > limit) {
+                    Some(Player::First)
+                } else if last.iter().all(|&s| s < -limit) {
+                    Some(Player::Second)
+                } else {
+                    None
+                };
+                let got = adjudicate(&mut streak, score, mover, limit);
+                assert_eq!(
+                    got, want,
+                    "run {run}, first player's view of the scores {seen:?}"
+                );
+                if let Some(w) = got {
+                    winners[usize::from(w == Player::Second)] += 1;
+                }
+            }
+        }
+        assert!(
+            winners[0] > 100 && winners[1] > 100,
+            "adjudications: {winners:?}"
+        );
+    }
 
     /// Backgammon self-play as the committed runs start it: pubeval at 1 ply, no random
     /// plies, games played to their end.
