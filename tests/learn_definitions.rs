@@ -1,10 +1,16 @@
 //! Learning's arithmetic against its definitions, each written out here: Texel's error and
-//! its gradient (Österlund 2014, as EXPERIMENTS.md and `learn::texel` give it), the fit of
-//! its scale K, Adam's steps (Kingma and Ba 2015, Algorithm 1), Sutton's TD(λ) sum on a
-//! hand-built game (Sutton 1988, as EXPERIMENTS.md gives it with the division by N), the
-//! first player's result of a finished game, and self-play's record of a game and how it
-//! ends.
+//! its gradient (Österlund 2014, as EXPERIMENTS.md and `learn::texel` give it), Adam's
+//! steps (Kingma and Ba 2015, Algorithm 1), Sutton's TD(λ) sum on a hand-built game
+//! (Sutton 1988, as EXPERIMENTS.md gives it with the division by N), the first player's
+//! result of a finished game, self-play's record of a game, and whole `learn` runs (one
+//! Texel run's epochs, one TD batch) recomputed from the same games by these definitions.
 
+mod common;
+
+use std::fs;
+use std::path::Path;
+
+use common::TempDir;
 use plylab::game::{Evaluator, Game, Notation, Outcome, Player, Status};
 use plylab::games::backgammon::{Backgammon, POINT};
 use plylab::games::checkers::Checkers;
@@ -14,7 +20,7 @@ use plylab::games::linear::MAX_WEIGHT;
 use plylab::games::othello::Othello;
 use plylab::learn::selfplay::{PlayedGame, SelfPlay, first_player_result, play_game};
 use plylab::learn::texel::{self, Adam, Dataset};
-use plylab::learn::{LearnGame, td};
+use plylab::learn::{LearnGame, LearnOptions, LearnReport, td};
 use plylab::rng::XorShift;
 
 /// Texel's squashing function as the Chess Programming Wiki writes it:
@@ -34,6 +40,20 @@ fn texel_error(rows: &[(Vec<f64>, f64)], w: &[f64], k: f64) -> f64 {
         .map(|(x, r)| (r - sigma(k, dot(w, x))).powi(2))
         .sum();
     sum / rows.len() as f64
+}
+
+/// ∂E/∂w_j by the chain rule, dσ/dq = σ (1 − σ) K ln 10 / 400:
+/// −2/N Σ (r − σ) σ (1 − σ) (K ln 10 / 400) x_j.
+fn texel_gradient(rows: &[(Vec<f64>, f64)], w: &[f64], k: f64) -> Vec<f64> {
+    let c = k * std::f64::consts::LN_10 / 400.0;
+    let mut g = vec![0.0; w.len()];
+    for (x, r) in rows {
+        let s = sigma(k, dot(w, x));
+        for (gj, xj) in g.iter_mut().zip(x) {
+            *gj += -2.0 * (r - s) * s * (1.0 - s) * c * xj;
+        }
+    }
+    g.iter().map(|v| v / rows.len() as f64).collect()
 }
 
 /// Adam as Kingma and Ba's Algorithm 1 states it (β1 = 0.9, β2 = 0.999, and the ε of 1e−12
@@ -570,4 +590,351 @@ fn self_play_ends_at_a_third_occurrence_or_by_adjudication() {
 fn self_play_defaults_are_eight_random_plies_of_at_most_two_hundred() {
     let sp: SelfPlay = toml::from_str("games = 3\ndepth = 2\n").expect("a [self_play] table");
     assert_eq!((sp.random_plies, sp.max_plies), (8, 200), "{sp:?}");
+}
+
+/// `plylab learn` on `spec` into `dir`'s `out` and `w`, with no bar and no charts.
+fn learn(dir: &TempDir, spec: &str, stop_after: Option<u32>) -> Result<LearnReport, String> {
+    let file = dir.path("learn.toml");
+    fs::write(&file, spec).unwrap();
+    let options = LearnOptions {
+        out: Some(dir.path("out")),
+        weights_dir: dir.path("w"),
+        progress: false,
+        charts: false,
+        stop_after,
+        ..LearnOptions::default()
+    };
+    plylab::learn::run(&file, &options).map_err(|e| e.to_string())
+}
+
+/// curve.csv's rows as numbers (an empty cell as NaN).
+fn curve(out: &Path) -> Vec<Vec<f64>> {
+    let text = fs::read_to_string(out.join("curve.csv")).unwrap();
+    text.lines()
+        .skip(1)
+        .map(|l| {
+            l.split(',')
+                .map(|c| c.parse().unwrap_or(f64::NAN))
+                .collect()
+        })
+        .collect()
+}
+
+/// The quiet positions of `games`, each labelled with its game's result for its side to
+/// move (EXPERIMENTS.md: "`q` the static evaluation for the side to move, `r` its game's
+/// result"), with the features of the side to move.
+fn labelled(games: &[PlayedGame<Connect4>]) -> Vec<(Vec<f64>, f64)> {
+    let mut rows = Vec::new();
+    for g in games {
+        for p in &g.positions {
+            if p.status() != Status::Ongoing || !p.is_quiet() {
+                continue;
+            }
+            let mut x = vec![0.0; 5];
+            p.gradient(&mut x);
+            let r = if p.side_to_move() == Player::First {
+                g.result
+            } else {
+                1.0 - g.result
+            };
+            rows.push((x, r));
+        }
+    }
+    rows
+}
+
+const TEXEL_C4: &str = r#"
+name = "texel-c4"
+game = "connect4"
+method = "texel"
+seed = 5
+threads = 2
+freeze = ["tempo"]
+[self_play]
+games = 5
+depth = 1
+random_plies = 2
+max_plies = 42
+[texel]
+epochs = 3
+learning_rate = 0.5
+k = 20.0
+validation = 0.0
+checkpoint_every = 1
+"#;
+
+/// A Texel run of three epochs is three Adam steps (Algorithm 1) along the gradient of
+/// Texel's error over the quiet positions of its self-play games labelled by their
+/// results, the frozen weight left alone; its curve holds that error before each step
+/// and after the last. Stopped after one epoch and run again, it resumes from the games
+/// and the state it kept and ends with the same weights.
+#[test]
+fn a_texel_run_is_adam_on_texels_error_over_its_games() {
+    let dir = TempDir::new("learn-def-texel");
+    let report = learn(&dir, TEXEL_C4, None).expect("the run ends");
+    let sp = SelfPlay {
+        games: 5,
+        depth: 1,
+        random_plies: 2,
+        max_plies: 42,
+    };
+    let start = Connect4::hand_set().to_vec();
+    let eval = Connect4::evaluator(&start);
+    let games: Vec<PlayedGame<Connect4>> = (0..5)
+        .map(|i| play_game::<Connect4>(&eval, &sp, 5, i))
+        .collect();
+    let rows = labelled(&games);
+    assert!(rows.len() > 10, "{} quiet positions", rows.len());
+    let k = 20.0;
+    let mut w = start.clone();
+    let mut adam = ReferenceAdam::new(5);
+    let mut errors = vec![texel_error(&rows, &w, k)];
+    for _ in 0..3 {
+        let g = texel_gradient(&rows, &w, k);
+        adam.step(&mut w, &g, 0.5, &[4]);
+        errors.push(texel_error(&rows, &w, k));
+    }
+    let got = &report.weights.values;
+    for j in 0..5 {
+        assert!(
+            close(got[j], w[j], 1e-9),
+            "weight {j}: {} learned, {} by three steps of Algorithm 1",
+            got[j],
+            w[j]
+        );
+    }
+    assert_eq!(got[4], start[4], "the frozen weight moved");
+    let points = curve(&dir.path("out"));
+    assert_eq!(points.len(), 4, "epochs 0 to 3: {points:?}");
+    for (e, (p, want)) in points.iter().zip(&errors).enumerate() {
+        assert_eq!(p[0], e as f64, "epoch of row {e}");
+        // curve.csv keeps six decimals.
+        assert!(
+            (p[1] - want).abs() <= 6e-7,
+            "training loss at epoch {e}: {} in curve.csv, {want} by the definition",
+            p[1]
+        );
+        assert!(p[2].is_nan(), "no validation loss with validation = 0");
+    }
+
+    // Stopped after the first epoch and resumed: the games come back from the checkpoint.
+    let again = TempDir::new("learn-def-texel-resumed");
+    let stopped = learn(&again, TEXEL_C4, Some(1));
+    assert!(
+        stopped
+            .as_ref()
+            .is_err_and(|e| e.contains("stopped after 1")),
+        "{:?}",
+        stopped.map(|r| r.weights.values)
+    );
+    let resumed = learn(&again, TEXEL_C4, None).expect("the resumed run ends");
+    assert_eq!(
+        resumed.weights.values, report.weights.values,
+        "resumed from its stored games and state, the run learns the same weights"
+    );
+}
+
+/// With no `k`, a Texel run fits K to its starting weights: Texel's error over its
+/// positions (all of them, validation = 0) is no lower 1% either side of the K it reports
+/// (four decimals, in the weights file's facts).
+#[test]
+fn a_texel_run_fits_k_to_its_starting_weights() {
+    let dir = TempDir::new("learn-def-texel-k");
+    let spec = TEXEL_C4
+        .replace("k = 20.0\n", "")
+        .replace("epochs = 3", "epochs = 1");
+    learn(&dir, &spec, None).expect("the run ends");
+    let weights = fs::read_to_string(dir.path("w/texel-c4.toml")).unwrap();
+    let k: f64 = weights
+        .split("K = ")
+        .nth(1)
+        .and_then(|s| s.split(';').next())
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("no K in the facts: {weights}"));
+    let sp = SelfPlay {
+        games: 5,
+        depth: 1,
+        random_plies: 2,
+        max_plies: 42,
+    };
+    let start = Connect4::hand_set();
+    let eval = Connect4::evaluator(start);
+    let games: Vec<PlayedGame<Connect4>> = (0..5)
+        .map(|i| play_game::<Connect4>(&eval, &sp, 5, i))
+        .collect();
+    let rows = labelled(&games);
+    let at = texel_error(&rows, start, k);
+    for other in [k * 1.01, k / 1.01] {
+        let e = texel_error(&rows, start, other);
+        assert!(
+            at <= e,
+            "E at the reported K {k} is {at}, more than {e} at K {other}"
+        );
+    }
+}
+
+/// A Texel run holds out about the share of games `validation` asks (EXPERIMENTS.md:
+/// "share of games held out"): with 0.2 of 40 games, some positions are held out and
+/// fewer than are trained on (a binomial share of 0.2 of 40 reaching half: p < 1e−4).
+#[test]
+fn a_texel_run_holds_out_its_validation_share() {
+    let dir = TempDir::new("learn-def-texel-split");
+    let spec = TEXEL_C4
+        .replace("games = 5", "games = 40")
+        .replace("validation = 0.0", "validation = 0.2")
+        .replace("epochs = 3", "epochs = 1");
+    learn(&dir, &spec, None).expect("the run ends");
+    let weights = fs::read_to_string(dir.path("w/texel-c4.toml")).unwrap();
+    let count = |after: &str| -> usize {
+        let head = weights.split(after).next().unwrap_or("");
+        let n = head.rsplit(' ').find(|w| !w.is_empty()).unwrap_or("");
+        n.parse()
+            .unwrap_or_else(|_| panic!("no count before `{after}`: {weights}"))
+    };
+    let (train, held) = (count(" quiet training positions"), count(" held out;"));
+    assert!(
+        held > 0 && held < train,
+        "{held} positions held out, {train} trained on, for a share of 0.2"
+    );
+}
+
+const TD_C4: &str = r#"
+name = "td-c4"
+game = "connect4"
+method = "td"
+seed = 11
+threads = 2
+freeze = ["tempo"]
+[self_play]
+games = 3
+depth = 1
+random_plies = 2
+max_plies = 42
+[td]
+lambda = 0.5
+learning_rate = 0.25
+k = 20.0
+batch = 3
+"#;
+
+/// A TD run of one batch takes one Adam step along the mean of its games' TD directions
+/// (each Sutton's sum, `td_reference`), the frozen weight left alone; its curve's point
+/// is at 3 games with the mean squared temporal difference of the batch; its facts count
+/// the decisive games and the held-out games (a tenth of the games, at least 8).
+#[test]
+fn a_td_batch_is_one_adam_step_on_the_mean_of_its_games() {
+    let dir = TempDir::new("learn-def-td");
+    let report = learn(&dir, TD_C4, None).expect("the run ends");
+    let sp = SelfPlay {
+        games: 3,
+        depth: 1,
+        random_plies: 2,
+        max_plies: 42,
+    };
+    let start = Connect4::hand_set().to_vec();
+    let eval = Connect4::evaluator(&start);
+    let games: Vec<PlayedGame<Connect4>> = (0..3)
+        .map(|i| play_game::<Connect4>(&eval, &sp, 11, i))
+        .collect();
+    let mut mean = vec![0.0; 5];
+    let (mut squared, mut count) = (0.0, 0);
+    for g in &games {
+        let (direction, sq, n) = td_reference(&g.positions, g.result, &start, 20.0, 0.5, false);
+        for (m, d) in mean.iter_mut().zip(direction) {
+            *m += d / games.len() as f64;
+        }
+        squared += sq;
+        count += n;
+    }
+    let mut w = start.clone();
+    ReferenceAdam::new(5).step(&mut w, &mean, 0.25, &[4]);
+    let got = &report.weights.values;
+    for j in 0..5 {
+        assert!(
+            close(got[j], w[j], 1e-9),
+            "weight {j}: {} learned, {} by one step along the mean direction",
+            got[j],
+            w[j]
+        );
+    }
+    let points = curve(&dir.path("out"));
+    assert_eq!(points.len(), 1, "{points:?}");
+    assert_eq!(points[0][0], 3.0, "the point is at the games played");
+    let want = squared / count as f64;
+    assert!(
+        (points[0][1] - want).abs() <= 6e-7,
+        "mean squared TD error {} in curve.csv, {want} by the definition",
+        points[0][1]
+    );
+    let decisive = games.iter().filter(|g| g.result != 0.5).count();
+    let weights = fs::read_to_string(dir.path("w/td-c4.toml")).unwrap();
+    assert!(
+        weights.contains(&format!("batches of 3, {decisive} of them decisive")),
+        "{decisive} decisive games: {weights}"
+    );
+    assert!(
+        weights.contains("positions of 8 games"),
+        "8 held-out games: {weights}"
+    );
+}
+
+/// A TD run whose games do not fill its last batch (3 games in batches of 2): the first
+/// batch is games 0 and 1, the second game 2 alone, played with the weights after the
+/// first step (taken from a run of the first batch alone, so that it is the game the run
+/// played), and the second Adam step (Algorithm 1, with the first step's moments) goes
+/// along that game's direction; the curve's points are at 2 and 3 games.
+#[test]
+fn a_td_run_with_a_short_last_batch_plays_each_game_once() {
+    let first = TempDir::new("learn-def-td-first");
+    let one = TD_C4
+        .replace("games = 3", "games = 2")
+        .replace("batch = 3", "batch = 2");
+    let w1 = learn(&first, &one, None)
+        .expect("the run ends")
+        .weights
+        .values;
+    let dir = TempDir::new("learn-def-td-short");
+    let spec = TD_C4.replace("batch = 3", "batch = 2");
+    let w2 = learn(&dir, &spec, None)
+        .expect("the run ends")
+        .weights
+        .values;
+    let sp = SelfPlay {
+        games: 3,
+        depth: 1,
+        random_plies: 2,
+        max_plies: 42,
+    };
+    let start = Connect4::hand_set().to_vec();
+    let mut adam = ReferenceAdam::new(5);
+    let mut mean = vec![0.0; 5];
+    for i in 0..2 {
+        let g = play_game::<Connect4>(&Connect4::evaluator(&start), &sp, 11, i);
+        let (direction, _, _) = td_reference(&g.positions, g.result, &start, 20.0, 0.5, false);
+        for (m, d) in mean.iter_mut().zip(direction) {
+            *m += d / 2.0;
+        }
+    }
+    let mut want = start.clone();
+    adam.step(&mut want, &mean, 0.25, &[4]);
+    for j in 0..5 {
+        assert!(
+            close(w1[j], want[j], 1e-9),
+            "after batch 1, weight {j}: {w1:?}, {want:?}"
+        );
+    }
+    let last = play_game::<Connect4>(&Connect4::evaluator(&w1), &sp, 11, 2);
+    let (direction, _, _) = td_reference(&last.positions, last.result, &w1, 20.0, 0.5, false);
+    let mut want = w1.clone();
+    adam.step(&mut want, &direction, 0.25, &[4]);
+    for j in 0..5 {
+        assert!(
+            close(w2[j], want[j], 1e-9),
+            "after batch 2 (game 2 alone), weight {j}: {} learned, {} by Algorithm 1",
+            w2[j],
+            want[j]
+        );
+    }
+    let x: Vec<f64> = curve(&dir.path("out")).iter().map(|p| p[0]).collect();
+    assert_eq!(x, [2.0, 3.0], "the curve's points at the games played");
 }
