@@ -1,0 +1,286 @@
+//! The arena's rules checked against their definitions, without playing a game: draw and
+//! resign adjudication against cutechess-cli's rules as `arena::adjudicate` states them
+//! (written out here over seeded score sequences), and the `[match]` keys that set them
+//! and `st`.
+
+use std::path::Path;
+use std::time::Duration;
+
+use plylab::arena::adjudicate::{Adjudicator, Verdict};
+use plylab::arena::spec::{self, DrawAdjudication, MatchPlan, ResignAdjudication, Rules};
+
+/// A searcher entry of depth 2 with `algorithm`.
+fn searcher(label: &str, algorithm: &str) -> String {
+    format!(
+        "[[searchers]]\nlabel = \"{label}\"\nalgorithm = \"{algorithm}\"\nlimits = {{ depth = 2 }}\n"
+    )
+}
+
+/// An arena file of `game` with the extra `[match]` keys `settings` and `searchers`.
+fn arena(game: &str, settings: &str, searchers: &[String]) -> String {
+    format!(
+        "name = \"rules\"\nseed = 3\n\n[match]\ngame = \"{game}\"\n{settings}\n\n{}",
+        searchers.join("\n")
+    )
+}
+
+fn parse(text: &str) -> MatchPlan {
+    spec::parse(Path::new("rules.toml"), text).unwrap_or_else(|e| panic!("{e}\n{text}"))
+}
+
+// ---------------------------------------------------------------------------------------
+// Adjudication
+
+/// The verdict after the last move of `moves` ((side, score) per ply from the opening),
+/// from the module's rules read literally over the whole history: no running counters.
+fn reference(
+    moves: &[(usize, Option<i32>)],
+    draw: Option<DrawAdjudication>,
+    resign: Option<ResignAdjudication>,
+) -> Option<Verdict> {
+    let &(side, _) = moves.last()?;
+    // `side`'s own latest moves that all satisfy `hit`, back to its first miss; a move of
+    // either side without a score ends the run.
+    let run = |who: usize, hit: &dyn Fn(i32) -> bool| {
+        let mut n = 0;
+        for &(s, score) in moves.iter().rev() {
+            let Some(v) = score else { break };
+            if s != who {
+                continue;
+            }
+            if !hit(v) {
+                break;
+            }
+            n += 1;
+        }
+        n
+    };
+    if let Some(r) = resign {
+        let losing = run(side, &|v| v <= -r.score);
+        let winning = run(1 - side, &|v| v >= r.score);
+        if losing >= r.movecount && (!r.twosided || winning >= r.movecount) {
+            return Some(Verdict::Win(1 - side));
+        }
+    }
+    if let Some(d) = draw {
+        let plies = moves.len() as u32;
+        let drawish = moves
+            .iter()
+            .rev()
+            .take_while(|(_, s)| s.is_some_and(|v| v.abs() <= d.score))
+            .count() as u32;
+        if plies / 2 >= d.movenumber && drawish >= 2 * d.movecount {
+            return Some(Verdict::Draw);
+        }
+    }
+    None
+}
+
+/// A small xorshift generator, so that the sequences do not depend on plylab's.
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0 % n
+    }
+}
+
+/// Adjudicator::after_move, ply by ply over 3,000 seeded score sequences per setting
+/// (scores on and either side of every threshold, runs of drawn, losing and winning
+/// scores, moves without a score, either side first), agrees with the rules of the
+/// module doc written out in `reference` (cutechess-cli's GameAdjudicator); and every
+/// verdict comes up, so that the agreement is not vacuous. Each sequence stops at its
+/// first verdict, where the game would end.
+#[test]
+fn adjudication_follows_the_rules_over_seeded_score_sequences() {
+    let draws = [
+        DrawAdjudication {
+            movenumber: 0,
+            movecount: 1,
+            score: 0,
+        },
+        DrawAdjudication {
+            movenumber: 5,
+            movecount: 2,
+            score: 10,
+        },
+        DrawAdjudication {
+            movenumber: 12,
+            movecount: 3,
+            score: 10,
+        },
+    ];
+    let resigns = [
+        ResignAdjudication {
+            movecount: 1,
+            score: 1,
+            twosided: false,
+        },
+        ResignAdjudication {
+            movecount: 2,
+            score: 500,
+            twosided: false,
+        },
+        ResignAdjudication {
+            movecount: 3,
+            score: 500,
+            twosided: true,
+        },
+    ];
+    let mut settings: Vec<(Option<DrawAdjudication>, Option<ResignAdjudication>)> = Vec::new();
+    for d in draws {
+        settings.push((Some(d), None));
+    }
+    for r in resigns {
+        settings.push((None, Some(r)));
+        // The draw score stays below the resign score, so that the two rules never both
+        // apply on one ply (the module doc does not order them).
+        let d = if r.score > draws[1].score {
+            draws[1]
+        } else {
+            draws[0]
+        };
+        assert!(d.score < r.score, "the draw and resign scores overlap");
+        settings.push((Some(d), Some(r)));
+    }
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut seen = [0_usize; 3];
+    for (draw, resign) in settings {
+        let rules = Rules {
+            draw,
+            resign,
+            ..Rules::default()
+        };
+        let s = resign.map_or(500, |r| r.score);
+        let d = draw.map_or(10, |d| d.score);
+        let near = [0, d, -d, d + 1, -d - 1, d / 2];
+        let losing = [-s, -s - 1, -s + 1, -2 * s];
+        let winning = [s, s + 1, s - 1, 2 * s];
+        for _ in 0..3_000 {
+            // Each sequence leans one way: drawn, side 0 losing, side 1 losing, or mixed.
+            let lean = rng.below(4);
+            let first = rng.below(2) as usize;
+            let mut a = Adjudicator::new(&rules);
+            let mut moves: Vec<(usize, Option<i32>)> = Vec::new();
+            for ply in 0..40_usize {
+                let side = (first + ply) % 2;
+                let (roll, any) = (rng.below(20), rng.below(3) as usize);
+                let palette: &[i32] = match (lean, roll) {
+                    (_, 0) => &[],
+                    (_, 1..=3) | (3, _) => [&near[..], &losing, &winning][any],
+                    (0, _) => &near,
+                    (l, _) if side == l as usize - 1 => &losing,
+                    _ => &winning,
+                };
+                let score = (!palette.is_empty())
+                    .then(|| palette[rng.below(palette.len() as u64) as usize]);
+                moves.push((side, score));
+                let got = a.after_move(side, score, moves.len() as u32);
+                let want = reference(&moves, draw, resign);
+                assert_eq!(
+                    got, want,
+                    "draw {draw:?} resign {resign:?}: after the moves (side, score) {moves:?}"
+                );
+                // The game ends at its first verdict.
+                match want {
+                    Some(Verdict::Draw) => seen[0] += 1,
+                    Some(Verdict::Win(w)) => seen[1 + w] += 1,
+                    None => continue,
+                }
+                break;
+            }
+        }
+    }
+    assert!(
+        seen.iter().all(|&n| n > 100),
+        "draws, wins of side 0 and of side 1 should all come up: {seen:?}"
+    );
+}
+
+/// The `[match]` keys reach the rules as written: `draw_adjudication` with score 0 (the
+/// least the doc allows) and `resign_adjudication` with score 1 (the least positive
+/// score) are accepted with their values, and a negative draw score is refused.
+#[test]
+fn adjudication_keys_reach_the_rules_and_their_bounds_hold() {
+    let players = [searcher("a", "alphabeta"), searcher("b", "alphabeta")];
+    let text = arena(
+        "connect4",
+        "games = 2\ndraw_adjudication = { movenumber = 7, movecount = 4, score = 0 }\n\
+         resign_adjudication = { movecount = 3, score = 1, twosided = true }",
+        &players,
+    );
+    let rules = parse(&text).rules;
+    assert_eq!(
+        rules.draw,
+        Some(DrawAdjudication {
+            movenumber: 7,
+            movecount: 4,
+            score: 0
+        }),
+        "draw_adjudication as the file gives it"
+    );
+    assert_eq!(
+        rules.resign,
+        Some(ResignAdjudication {
+            movecount: 3,
+            score: 1,
+            twosided: true
+        }),
+        "resign_adjudication as the file gives it"
+    );
+    let text = arena(
+        "connect4",
+        "games = 2\ndraw_adjudication = { movenumber = 0, movecount = 1, score = 25 }",
+        &players,
+    );
+    let rules = parse(&text).rules;
+    assert_eq!(
+        rules.draw.map(|d| d.score),
+        Some(25),
+        "a positive draw score"
+    );
+    assert_eq!(rules.resign, None, "no resign_adjudication given");
+    let text = arena(
+        "connect4",
+        "games = 2\ndraw_adjudication = { movenumber = 0, movecount = 1, score = -1 }",
+        &players,
+    );
+    let err = spec::parse(Path::new("rules.toml"), &text).expect_err("a negative draw score");
+    assert!(
+        err.to_string().contains("score"),
+        "the error names the key: {err}"
+    );
+}
+
+/// `st` (seconds per move) becomes every player's time per move and the match's, with
+/// each player's own depth kept; the bounds the doc gives (1 ms and a day) are accepted.
+#[test]
+fn st_times_every_player_and_keeps_their_limits() {
+    let players = [searcher("a", "alphabeta"), searcher("b", "alphabeta")];
+    for (st, want) in [
+        ("0.25", Duration::from_millis(250)),
+        ("0.001", Duration::from_millis(1)),
+        ("86400.0", Duration::from_secs(86_400)),
+    ] {
+        let plan = parse(&arena("chess", &format!("games = 2\nst = {st}"), &players));
+        assert_eq!(plan.rules.st, Some(want), "the match's st for st = {st}");
+        for p in &plan.players {
+            assert_eq!(p.limits.time, Some(want), "{}'s time for st = {st}", p.name);
+            assert_eq!(
+                p.limits.depth,
+                Some(2),
+                "{}'s own depth for st = {st}",
+                p.name
+            );
+        }
+    }
+    let plan = parse(&arena("chess", "games = 2", &players));
+    assert_eq!(plan.rules.st, None, "no st given");
+    assert!(
+        plan.players.iter().all(|p| p.limits.time.is_none()),
+        "no time without st"
+    );
+}
