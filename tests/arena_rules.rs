@@ -1,13 +1,15 @@
 //! The arena's rules checked against their definitions, without playing a game: draw and
 //! resign adjudication against cutechess-cli's rules as `arena::adjudicate` states them
-//! (written out here over seeded score sequences), and the `[match]` keys that set them
-//! and `st`.
+//! (written out here over seeded score sequences), the `[match]` keys that set them and
+//! `st`, and the dice seeds of distinct rounds.
 
 use std::path::Path;
 use std::time::Duration;
 
 use plylab::arena::adjudicate::{Adjudicator, Verdict};
+use plylab::arena::chance::{Dice, dice_seed};
 use plylab::arena::spec::{self, DrawAdjudication, MatchPlan, ResignAdjudication, Rules};
+use plylab::games::backgammon::Backgammon;
 
 /// A searcher entry of depth 2 with `algorithm`.
 fn searcher(label: &str, algorithm: &str) -> String {
@@ -282,5 +284,39 @@ fn st_times_every_player_and_keeps_their_limits() {
     assert!(
         plan.players.iter().all(|p| p.limits.time.is_none()),
         "no time without st"
+    );
+}
+
+// ---------------------------------------------------------------------------------------
+// Dice
+
+/// The first 16 rolls of the dice of `seed` and `round`.
+fn rolls(seed: u64, round: u32) -> Vec<String> {
+    let pos = Backgammon::default();
+    let mut dice = Dice::new(dice_seed(seed, round));
+    (0..16).map(|_| dice.roll(&pos).to_string()).collect()
+}
+
+/// Distinct rounds (game pairs) of a match roll distinct dice, and so do distinct match
+/// seeds: the duplicate-dice design of the module doc shares dice within a round only.
+/// (16 rolls of 36 each coincide by chance with odds about 36^-16.)
+#[test]
+fn distinct_rounds_and_seeds_roll_distinct_dice() {
+    for seed in [0, 1, 5, 0xD1CE_D1CE, u64::MAX] {
+        let mut seen = std::collections::HashMap::new();
+        for round in 0..64 {
+            if let Some(other) = seen.insert(rolls(seed, round), round) {
+                panic!("seed {seed}: rounds {other} and {round} roll the same dice");
+            }
+        }
+    }
+    let firsts: std::collections::HashSet<_> = [0, 1, 2, 5, u64::MAX]
+        .into_iter()
+        .map(|s| rolls(s, 0))
+        .collect();
+    assert_eq!(
+        firsts.len(),
+        5,
+        "five seeds should roll five sets of dice in round 0"
     );
 }
