@@ -1,13 +1,18 @@
 //! The arena's rules checked against their definitions, without playing a game: draw and
 //! resign adjudication against cutechess-cli's rules as `arena::adjudicate` states them
 //! (written out here over seeded score sequences), the `[match]` keys that set them and
-//! `st`, and the dice seeds of distinct rounds.
+//! `st`, the dice seeds of distinct rounds, and points per game with its 95% interval
+//! worked out by hand on tiny samples.
 
 use std::path::Path;
 use std::time::Duration;
 
 use plylab::arena::adjudicate::{Adjudicator, Verdict};
-use plylab::arena::chance::{Dice, dice_seed};
+use plylab::arena::chance::{
+    Dice, PointsStanding, dice_seed, points_of, points_standings, reason_of_points, write_points,
+};
+use plylab::arena::play::{SideStats, Winner};
+use plylab::arena::record::GameRow;
 use plylab::arena::spec::{self, DrawAdjudication, MatchPlan, ResignAdjudication, Rules};
 use plylab::games::backgammon::Backgammon;
 
@@ -319,4 +324,181 @@ fn distinct_rounds_and_seeds_roll_distinct_dice() {
         5,
         "five seeds should roll five sets of dice in round 0"
     );
+}
+
+// ---------------------------------------------------------------------------------------
+// Points
+
+/// The 97.5% quantile of the standard normal distribution (any statistics table: 1.96).
+const Z975: f64 = 1.959_963_984_540_054;
+
+/// A game of `pairing` and `round` (`leg` 1: colours swapped) between `first` and
+/// `second`, won by `winner` for `reason`.
+fn row(
+    pairing: usize,
+    round: u32,
+    leg: u32,
+    (first, second): (&str, &str),
+    winner: Winner,
+    reason: &str,
+) -> GameRow {
+    GameRow {
+        game: 0,
+        pairing,
+        round,
+        leg,
+        opening: "start".into(),
+        first: first.into(),
+        second: second.into(),
+        winner,
+        reason: reason.into(),
+        plies: 30,
+        sides: [SideStats::default(); 2],
+        line: String::new(),
+        annotations: String::new(),
+        seed: 0,
+    }
+}
+
+fn backgammon_plan(settings: &str) -> MatchPlan {
+    let players = ["a", "b", "c"].map(|l| searcher(l, "expectiminimax"));
+    parse(&arena(
+        "backgammon",
+        &format!("format = \"gauntlet\"\n{settings}"),
+        &players,
+    ))
+}
+
+fn close(got: f64, want: f64, what: &str) {
+    assert!((got - want).abs() < 1e-12, "{what}: got {got}, want {want}");
+}
+
+/// The reasons the module doc names for 1, 2 and 3 points, and points_of reading them
+/// back (a draw is worth nothing, any other reason, a forfeit's, 1 point).
+#[test]
+fn points_and_reasons_are_the_doc_names() {
+    for (points, reason) in [(1, "single game"), (2, "gammon"), (3, "backgammon")] {
+        assert_eq!(
+            reason_of_points(points),
+            reason,
+            "the reason of {points} points"
+        );
+        let won = row(0, 0, 0, ("a", "b"), Winner::Second, reason);
+        assert_eq!(points_of(&won), points, "the points of a {reason}");
+        let drawn = row(0, 0, 0, ("a", "b"), Winner::Draw, reason);
+        assert_eq!(points_of(&drawn), 0, "a draw recorded as {reason}");
+    }
+    let forfeit = row(0, 0, 0, ("a", "b"), Winner::First, "forfeit: crashed");
+    assert_eq!(points_of(&forfeit), 1, "a forfeit");
+}
+
+/// Points per game with pairs, from `a`'s side against `b`: each complete pair is one
+/// unit, the mean of its two games' net points; the interval is the mean ± z·s/√n with
+/// s² the units' sample variance. By hand: units 1/2, −1, 3/2 (a half pair does not
+/// count); mean 1/3; s² = (1/36 + 64/36 + 49/36)/2 = 19/12, so s/√n = √19/6. Wins,
+/// draws and losses and the wins by 1, 2, 3 points count every game, half pair too.
+#[test]
+fn paired_points_per_game_and_interval_by_hand() {
+    let plan = backgammon_plan("games = 8");
+    let (ab, ba) = (("a", "b"), ("b", "a"));
+    let rows = [
+        row(0, 0, 0, ab, Winner::First, "gammon"),        // a +2
+        row(0, 0, 1, ba, Winner::First, "single game"),   // a −1
+        row(0, 1, 0, ab, Winner::Second, "backgammon"),   // a −3
+        row(0, 1, 1, ba, Winner::Second, "single game"),  // a +1
+        row(0, 2, 0, ab, Winner::Draw, "max plies"),      // 0
+        row(0, 2, 1, ba, Winner::Second, "backgammon"),   // a +3
+        row(0, 3, 0, ab, Winner::First, "forfeit: hung"), // a +1, its pair unfinished
+        // The other pairing (a against c): one pair, both won by a's opponent.
+        row(1, 0, 0, ("a", "c"), Winner::Second, "single game"),
+        row(1, 0, 1, ("c", "a"), Winner::First, "gammon"),
+    ];
+    let table = points_standings(&plan, &rows);
+    assert_eq!(table.len(), 2, "two pairings");
+    let s = &table[0];
+    assert_eq!((s.player.as_str(), s.opponent.as_str()), ("a", "b"));
+    assert_eq!((s.games, s.pairs), (7, 3), "games and complete pairs");
+    assert_eq!(s.wdl, [4, 1, 2], "a's wins, draws, losses");
+    assert_eq!(s.won_by, [2, 1, 1], "a's wins by 1, 2, 3 points");
+    assert_eq!(s.lost_by, [1, 0, 1], "a's losses by 1, 2, 3 points");
+    close(s.ppg, 1.0 / 3.0, "points per game");
+    let half = Z975 * 19_f64.sqrt() / 6.0;
+    let (lo, hi) = s.interval.expect("three pairs give an interval");
+    close(lo, 1.0 / 3.0 - half, "lower bound");
+    close(hi, 1.0 / 3.0 + half, "upper bound");
+    // One pair: −(1 + 2)/2 per game, and no interval from a single unit.
+    let t = &table[1];
+    assert_eq!((t.games, t.pairs, t.wdl), (2, 1, [0, 0, 2]), "a against c");
+    assert_eq!(t.lost_by, [1, 1, 0], "a's losses to c by 1, 2, 3 points");
+    close(t.ppg, -1.5, "a against c, points per game");
+    assert_eq!(t.interval, None, "no interval from one pair");
+}
+
+/// Without pairs each game is a unit: net points +2, −1, +3 from `a`'s side; mean 4/3,
+/// s² = (4/9 + 49/9 + 25/9)/2 = 13/3, s/√n = √13/3. A pairing with no games has 0
+/// points per game and no interval.
+#[test]
+fn unpaired_points_per_game_and_interval_by_hand() {
+    let plan = backgammon_plan("games = 3\npairs = false");
+    assert!(!plan.pairs, "pairs = false");
+    let rows = [
+        row(0, 0, 0, ("a", "b"), Winner::First, "gammon"),
+        row(0, 1, 0, ("b", "a"), Winner::First, "single game"),
+        row(0, 2, 0, ("a", "b"), Winner::First, "backgammon"),
+    ];
+    let table = points_standings(&plan, &rows);
+    let s = &table[0];
+    assert_eq!((s.games, s.pairs, s.wdl), (3, 0, [2, 0, 1]), "a against b");
+    assert_eq!(
+        (s.won_by, s.lost_by),
+        ([0, 1, 1], [1, 0, 0]),
+        "by 1, 2, 3 points"
+    );
+    close(s.ppg, 4.0 / 3.0, "points per game");
+    let half = Z975 * 13_f64.sqrt() / 3.0;
+    let (lo, hi) = s.interval.expect("three games give an interval");
+    close(lo, 4.0 / 3.0 - half, "lower bound");
+    close(hi, 4.0 / 3.0 + half, "upper bound");
+    let empty = PointsStanding {
+        player: "a".into(),
+        opponent: "c".into(),
+        games: 0,
+        pairs: 0,
+        wdl: [0; 3],
+        won_by: [0; 3],
+        lost_by: [0; 3],
+        ppg: 0.0,
+        interval: None,
+    };
+    assert_eq!(table[1], empty, "a pairing without games");
+}
+
+/// A game without chance writes no points.csv and no summary section (the module doc:
+/// "nothing (an empty string) for a game without chance").
+#[test]
+fn no_points_for_a_game_without_chance() {
+    let players = [searcher("a", "alphabeta"), searcher("b", "alphabeta")];
+    let plan = parse(&arena("connect4", "games = 2", &players));
+    let dir = std::env::temp_dir().join(format!("plylab-arena-rules-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    let md = write_points(&plan, &dir, &[]).expect("nothing to write");
+    let wrote = dir.join("points.csv").exists();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(md, "", "no summary section for connect4");
+    assert!(!wrote, "no points.csv for connect4");
+}
+
+/// A Monte Carlo player (which samples chance nodes) may play backgammon, as the doc of
+/// check_players says, though its algorithm key names no chance search.
+#[test]
+fn a_monte_carlo_player_may_play_backgammon() {
+    let mc = "[[searchers]]\nlabel = \"mc\"\nalgorithm = \"root_parallel\"\nthreads = 1\n\
+              limits = { time_ms = 10 }\n";
+    let text = arena(
+        "backgammon",
+        "games = 2",
+        &[searcher("e", "expectiminimax"), mc.to_owned()],
+    );
+    let plan = parse(&text);
+    assert_eq!(plan.players.len(), 2, "both players accepted");
 }
