@@ -46,29 +46,8 @@ fn reference(
     resign: Option<ResignAdjudication>,
 ) -> Option<Verdict> {
     let &(side, _) = moves.last()?;
-    // `side`'s own latest moves that all satisfy `hit`, back to its first miss; a move of
-    // either side without a score ends the run.
-    let run = |who: usize, hit: &dyn Fn(i32) -> bool| {
-        let mut n = 0;
-        for &(s, score) in moves.iter().rev() {
-            let Some(v) = score else { break };
-            if s != who {
-                continue;
-            }
-            if !hit(v) {
-                break;
-            }
-            n += 1;
-        }
-        n
-    };
-    if let Some(r) = resign {
-        let losing = run(side, &|v| v <= -r.score);
-        let winning = run(1 - side, &|v| v >= r.score);
-        if losing >= r.movecount && (!r.twosided || winning >= r.movecount) {
-            return Some(Verdict::Win(1 - side));
-        }
-    }
+    // The draw rule first, as cutechess-cli's addEval looks at it: the latest plies of
+    // either side all within the draw score; a move without a score ends the run.
     if let Some(d) = draw {
         let plies = moves.len() as u32;
         let drawish = moves
@@ -78,6 +57,23 @@ fn reference(
             .count() as u32;
         if plies / 2 >= d.movenumber && drawish >= 2 * d.movecount {
             return Some(Verdict::Draw);
+        }
+    }
+    // `who`'s own latest moves that all satisfy `hit`, back to its first miss or its first
+    // move without a score; the other side's moves, scored or not, are passed over.
+    let run = |who: usize, hit: &dyn Fn(i32) -> bool| {
+        moves
+            .iter()
+            .rev()
+            .filter(|&&(s, _)| s == who)
+            .take_while(|(_, score)| score.is_some_and(hit))
+            .count() as u32
+    };
+    if let Some(r) = resign {
+        let losing = run(side, &|v| v <= -r.score);
+        let winning = run(1 - side, &|v| v >= r.score);
+        if losing >= r.movecount && (!r.twosided || winning >= r.movecount) {
+            return Some(Verdict::Win(1 - side));
         }
     }
     None
@@ -105,7 +101,7 @@ impl Rng {
 fn adjudication_follows_the_rules_over_seeded_score_sequences() {
     let draws = [
         DrawAdjudication {
-            movenumber: 0,
+            movenumber: 1,
             movecount: 1,
             score: 0,
         },
@@ -143,15 +139,10 @@ fn adjudication_follows_the_rules_over_seeded_score_sequences() {
     }
     for r in resigns {
         settings.push((None, Some(r)));
-        // The draw score stays below the resign score, so that the two rules never both
-        // apply on one ply (the module doc does not order them).
-        let d = if r.score > draws[1].score {
-            draws[1]
-        } else {
-            draws[0]
-        };
-        assert!(d.score < r.score, "the draw and resign scores overlap");
-        settings.push((Some(d), Some(r)));
+        // With the first resign rule (score 1) and the second draw rule (score 10), a
+        // score of -1 to -10 meets both rules on one ply: the draw rule must come first.
+        settings.push((Some(draws[0]), Some(r)));
+        settings.push((Some(draws[1]), Some(r)));
     }
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
     let mut seen = [0_usize; 3];
@@ -240,7 +231,7 @@ fn adjudication_keys_reach_the_rules_and_their_bounds_hold() {
     );
     let text = arena(
         "connect4",
-        "games = 2\ndraw_adjudication = { movenumber = 0, movecount = 1, score = 25 }",
+        "games = 2\ndraw_adjudication = { movenumber = 1, movecount = 1, score = 25 }",
         &players,
     );
     let rules = parse(&text).rules;
@@ -252,7 +243,7 @@ fn adjudication_keys_reach_the_rules_and_their_bounds_hold() {
     assert_eq!(rules.resign, None, "no resign_adjudication given");
     let text = arena(
         "connect4",
-        "games = 2\ndraw_adjudication = { movenumber = 0, movecount = 1, score = -1 }",
+        "games = 2\ndraw_adjudication = { movenumber = 1, movecount = 1, score = -1 }",
         &players,
     );
     let err = spec::parse(Path::new("rules.toml"), &text).expect_err("a negative draw score");

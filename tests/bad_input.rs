@@ -375,6 +375,12 @@ const CASES: &[Case] = &[
         "at least 1",
     ),
     case(
+        "arena_draw_adjudication_zero_movenumber.toml",
+        7,
+        "movenumber",
+        "leave `draw_adjudication` out",
+    ),
+    case(
         "arena_resign_adjudication_zero_score.toml",
         7,
         "score",

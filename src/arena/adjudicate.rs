@@ -12,8 +12,11 @@
 //!   long. With `twosided`, the opponent's last C moves must also all have scored at least
 //!   +S.
 //!
-//! A move without a score (a book move, a player that reports none) ends every run, as a
-//! move of depth 0 does in cutechess-cli.
+//! The draw rule is looked at first, then the resign rule, as `addEval` does. A move without
+//! a score (a book move, a player that reports none) ends the draw run and the mover's own
+//! runs, as a move of depth 0 does in cutechess-cli; the opponent's runs go on. `movenumber`
+//! is at least 1: cutechess-cli reads `-draw movenumber=0` as draw adjudication off, which
+//! here is leaving `draw_adjudication` out.
 
 use std::time::Duration;
 
@@ -62,28 +65,27 @@ impl Adjudicator {
     pub fn after_move(&mut self, side: usize, score: Option<i32>, plies: u32) -> Option<Verdict> {
         let Some(score) = score else {
             self.drawish = 0;
-            self.losing = [0; 2];
-            self.winning = [0; 2];
+            self.losing[side] = 0;
+            self.winning[side] = 0;
             return None;
         };
+        let bump = |run: &mut u32, hit: bool| *run = if hit { *run + 1 } else { 0 };
+        if let Some(d) = self.draw {
+            bump(
+                &mut self.drawish,
+                score.unsigned_abs() <= d.score.unsigned_abs(),
+            );
+            if plies / 2 >= d.movenumber && self.drawish >= 2 * d.movecount {
+                return Some(Verdict::Draw);
+            }
+        }
         if let Some(r) = self.resign {
-            let bump = |run: &mut u32, hit: bool| *run = if hit { *run + 1 } else { 0 };
             bump(&mut self.losing[side], score <= -r.score);
             bump(&mut self.winning[side], score >= r.score);
             let loser_done = self.losing[side] >= r.movecount;
             let winner_agrees = !r.twosided || self.winning[1 - side] >= r.movecount;
             if loser_done && winner_agrees {
                 return Some(Verdict::Win(1 - side));
-            }
-        }
-        if let Some(d) = self.draw {
-            self.drawish = if score.unsigned_abs() <= d.score.unsigned_abs() {
-                self.drawish + 1
-            } else {
-                0
-            };
-            if plies / 2 >= d.movenumber && self.drawish >= 2 * d.movecount {
-                return Some(Verdict::Draw);
             }
         }
         None
@@ -107,6 +109,11 @@ pub(crate) fn parse(
 }
 
 fn draw(src: &Source, d: &DrawAdjudicationSpec) -> Result<DrawAdjudication, SpecError> {
+    if *d.movenumber.get_ref() == 0 {
+        let why = "must be at least 1 (cutechess-cli reads `-draw movenumber=0` as no draw \
+                   adjudication: leave `draw_adjudication` out for that)";
+        return Err(src.at(&d.movenumber, "movenumber", why));
+    }
     if *d.movecount.get_ref() == 0 {
         return Err(src.at(&d.movecount, "movecount", "must be at least 1"));
     }
@@ -275,5 +282,54 @@ mod tests {
         }
         // The winner has now agreed twice in a row.
         assert_eq!(a.after_move(1, Some(-900), 8), Some(Verdict::Win(0)));
+    }
+
+    /// cutechess-cli's `addEval`: a move of depth 0 (here, without a score) clears the draw
+    /// run and the mover's own resign runs only, so the other side's run goes on.
+    #[test]
+    fn a_move_without_a_score_ends_the_draw_run_and_the_movers_runs() {
+        let r = ResignAdjudication {
+            movecount: 2,
+            score: 500,
+            twosided: false,
+        };
+        let mut a = Adjudicator::new(&rules(None, Some(r)));
+        assert_eq!(a.after_move(1, Some(-600), 2), None);
+        // The first side's book move leaves the second side's losing run of one as it is.
+        assert_eq!(a.after_move(0, None, 3), None);
+        assert_eq!(a.after_move(1, Some(-600), 4), Some(Verdict::Win(0)));
+        // The second side's own move without a score ends its run.
+        let mut a = Adjudicator::new(&rules(None, Some(r)));
+        assert_eq!(a.after_move(1, Some(-600), 2), None);
+        assert_eq!(a.after_move(1, None, 4), None);
+        assert_eq!(a.after_move(1, Some(-600), 6), None);
+        assert_eq!(a.after_move(1, Some(-600), 8), Some(Verdict::Win(0)));
+    }
+
+    /// Where one ply meets both rules, the draw comes first, as in cutechess-cli's
+    /// `addEval`: a score of -20 is within a draw score of 50 and at or below a resign
+    /// score of -10.
+    #[test]
+    fn the_draw_rule_is_looked_at_before_the_resign_rule() {
+        let d = DrawAdjudication {
+            movenumber: 1,
+            movecount: 1,
+            score: 50,
+        };
+        let r = ResignAdjudication {
+            movecount: 1,
+            score: 10,
+            twosided: false,
+        };
+        let mut a = Adjudicator::new(&rules(Some(d), Some(r)));
+        assert_eq!(a.after_move(0, Some(0), 1), None);
+        assert_eq!(a.after_move(1, Some(-20), 2), Some(Verdict::Draw));
+        // Before the move number, only the resign rule can apply.
+        let mut a = Adjudicator::new(&rules(
+            Some(DrawAdjudication { movenumber: 2, ..d }),
+            Some(r),
+        ));
+        assert_eq!(a.after_move(0, Some(0), 1), None);
+        assert_eq!(a.after_move(1, Some(-20), 2), Some(Verdict::Win(0)));
     }
 }

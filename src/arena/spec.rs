@@ -161,7 +161,7 @@ pub struct AdjudicateSpec {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct DrawAdjudicationSpec {
-    /// Full moves played before a draw can be adjudicated.
+    /// Full moves played before a draw can be adjudicated (at least 1).
     pub movenumber: Spanned<u32>,
     /// Consecutive moves of each side within the score.
     pub movecount: Spanned<u32>,
