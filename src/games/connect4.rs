@@ -729,6 +729,86 @@ mod tests {
         assert!(with_wins > 0 && pruned > 0, "{with_wins} {pruned}");
     }
 
+    /// Whether `player`'s disc on (`col`, `row`) of the naive board would be part of four
+    /// in a row, gravity aside: the definition of a winning cell (Pons, part 9), read off
+    /// the array by walking each direction from the cell.
+    fn completes_four(n: &Naive, player: u8, col: usize, row: usize) -> bool {
+        let mine = |c: i32, r: i32| {
+            (c, r) == (col as i32, row as i32)
+                || ((0..7).contains(&c)
+                    && (0..6).contains(&r)
+                    && n.cells[c as usize][r as usize] == player)
+        };
+        [(1, 0), (0, 1), (1, 1), (1, -1)].iter().any(|&(dc, dr)| {
+            let run = |sign: i32| {
+                (1..4)
+                    .take_while(|&k| mine(col as i32 + sign * k * dc, row as i32 + sign * k * dr))
+                    .count()
+            };
+            1 + run(1) + run(-1) >= 4
+        })
+    }
+
+    /// The empty cells of the naive board where `player` would complete four, as a bitboard
+    /// in Pons's layout (bit `7 * col + row`).
+    fn naive_winning_cells(n: &Naive, player: u8) -> u64 {
+        let mut cells = 0;
+        for col in 0..7 {
+            for row in 0..6 {
+                if n.cells[col][row] == 0 && completes_four(n, player, col, row) {
+                    cells |= 1 << (7 * col + row);
+                }
+            }
+        }
+        cells
+    }
+
+    /// `winning_cells` (every empty cell, playable or not, where a side's disc completes
+    /// four) and `winning_spots_after` (those cells for the side to move once its disc is
+    /// in the column, the mask left as it was, so the new disc's cell counts if it wins)
+    /// against their definitions on the naive board, along seeded random games.
+    #[test]
+    fn winning_cells_and_spots_agree_with_the_naive_board() {
+        let mut rng = XorShift(0xD1B5_4A32_D192_ED03);
+        let (mut hidden, mut spots) = (0, 0);
+        for _ in 0..400 {
+            let (mut p, mut n) = (Connect4::new(), Naive::new());
+            while p.status() == Status::Ongoing {
+                let (me, them) = if n.plies.is_multiple_of(2) {
+                    (1, 2)
+                } else {
+                    (2, 1)
+                };
+                let want = naive_winning_cells(&n, me);
+                let board = format!("\n{}", p.to_ascii());
+                assert_eq!(winning_cells(p.position, p.mask), want, "mover's{board}");
+                let theirs = winning_cells(p.position ^ p.mask, p.mask);
+                assert_eq!(theirs, naive_winning_cells(&n, them), "opponent's{board}");
+                hidden += usize::from(want & !p.playable() != 0);
+                for mv in moves_of(&p) {
+                    let col = usize::from(mv.0);
+                    let mut after = n;
+                    after.cells[col][n.height(col)] = me;
+                    let mut want = naive_winning_cells(&after, me).count_ones();
+                    // The mask is left as it was: the new disc's cell counts if it wins.
+                    want += u32::from(completes_four(&after, me, col, n.height(col)));
+                    let got = p.winning_spots_after(mv);
+                    assert_eq!(got, want, "spots after column {mv}{board}");
+                    spots += usize::from(want > 1);
+                }
+                let moves = moves_of(&p);
+                let mv = moves[rng.below(moves.len())];
+                p.play(mv);
+                n.play(usize::from(mv.0));
+            }
+        }
+        // Winning cells above the playable ones, and moves that make two threats, are met.
+        assert!(
+            hidden > 100 && spots > 100,
+            "{hidden} hidden, {spots} double"
+        );
+    }
+
     #[test]
     fn four_in_a_row_is_found_in_every_direction() {
         for (direction, moves) in [
