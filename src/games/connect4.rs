@@ -809,6 +809,43 @@ mod tests {
         );
     }
 
+    /// `exact_key` is a key unique to the position (module doc, Pons part 6), the side to
+    /// move included: equal for transpositions, distinct for distinct boards, over every
+    /// position within 5 plies, told apart by the naive board.
+    #[test]
+    fn exact_keys_tell_every_position_apart() {
+        let mut by_board: HashMap<Naive, u64> = HashMap::new();
+        let mut by_key: HashMap<u64, Naive> = HashMap::new();
+        let mut frontier = vec![(Connect4::new(), Naive::new())];
+        for _ in 0..5 {
+            let mut next = Vec::new();
+            for (p, n) in frontier {
+                for mv in moves_of(&p) {
+                    let (mut p, mut n) = (p, n);
+                    p.play(mv);
+                    n.play(usize::from(mv.0));
+                    let key = p.exact_key().expect("connect four has exact keys");
+                    let first = *by_board.entry(n).or_insert(key);
+                    assert_eq!(
+                        first,
+                        key,
+                        "a transposition changed the key\n{}",
+                        p.to_ascii()
+                    );
+                    let other = *by_key.entry(key).or_insert(n);
+                    assert!(other == n, "two boards share key {key}\n{}", p.to_ascii());
+                    next.push((p, n));
+                }
+            }
+            frontier = next;
+        }
+        assert_eq!(
+            by_key.len(),
+            7 + 49 + 238 + 1_120 + 4_263,
+            "positions (OEIS A212693)"
+        );
+    }
+
     #[test]
     fn four_in_a_row_is_found_in_every_direction() {
         for (direction, moves) in [
