@@ -846,6 +846,37 @@ mod tests {
         );
     }
 
+    /// The drawing (`X` the first player's stones whoever is to move, `.` empty, top row
+    /// first) and the plies left (the empty cells: every game that is not won fills them)
+    /// against the naive board, along seeded random games.
+    #[test]
+    fn drawing_and_plies_left_agree_with_the_naive_board() {
+        let mut rng = XorShift(0xA076_1D64_78BD_642F);
+        for _ in 0..200 {
+            let (mut p, mut n) = (Connect4::new(), Naive::new());
+            loop {
+                let mut drawn = String::new();
+                for row in (0..6).rev() {
+                    for col in 0..7 {
+                        drawn.push(['.', 'X', 'O'][usize::from(n.cells[col][row])]);
+                    }
+                    drawn.push('\n');
+                }
+                drawn.push_str("1234567\n");
+                assert_eq!(p.to_ascii(), drawn, "after {} plies", n.plies);
+                let empty = n.cells.iter().flatten().filter(|&&c| c == 0).count();
+                assert_eq!(p.remaining_plies(), Some(empty as u32), "\n{drawn}");
+                let moves = moves_of(&p);
+                if moves.is_empty() {
+                    break;
+                }
+                let mv = moves[rng.below(moves.len())];
+                p.play(mv);
+                n.play(usize::from(mv.0));
+            }
+        }
+    }
+
     #[test]
     fn four_in_a_row_is_found_in_every_direction() {
         for (direction, moves) in [
