@@ -430,3 +430,71 @@ fn moves_and_their_results_agree_with_a_naive_generator_on_random_positions() {
         "{multi} multi-jumps, {king_captures} king captures"
     );
 }
+
+/// On random positions, what the naive generator settles beyond the move list: the game is
+/// lost exactly when it lists no move; quiescence may stand pat exactly when no capture is
+/// compulsory; each capture's path is a chain of jumps over its captured pieces; the full
+/// path is written exactly when another move has the same end squares; the written moves
+/// and the move codes are distinct within a position (the module doc's contract).
+#[test]
+fn status_paths_and_move_names_agree_with_the_naive_generator() {
+    let mut rng = crate::rng::XorShift::new(0x5EED_C4EC);
+    let (mut lost, mut multi, mut ambiguous) = (0, 0, 0);
+    for _ in 0..40_000 {
+        let p = random_position(&mut rng);
+        let fen = to_fen(&p);
+        let sign = if p.side_to_move() == BLACK { 1 } else { -1 };
+        let expected = naive::moves(&naive_board(&p), sign);
+        let must_capture = expected.iter().any(|(_, _, taken)| !taken.is_empty());
+        let want = if expected.is_empty() {
+            Status::Over(Outcome::Loss)
+        } else {
+            Status::Ongoing
+        };
+        assert_eq!(p.status(), want, "{fen}: status");
+        assert_eq!(p.may_stand_pat(), !must_capture, "{fen}: may_stand_pat");
+        lost += usize::from(expected.is_empty());
+        let mut moves = Vec::new();
+        p.generate_moves(&mut moves);
+        let mut names = std::collections::BTreeSet::new();
+        let mut codes = std::collections::BTreeSet::new();
+        for &mv in &moves {
+            let path = mv.path();
+            let hop = if mv.is_capture() { 2 } else { 1 };
+            let mut jumped = 0;
+            for pair in path.windows(2) {
+                let ((r0, c0), (r1, c1)) =
+                    (naive::coordinates(pair[0]), naive::coordinates(pair[1]));
+                assert!(
+                    (r1 - r0).abs() == hop && (c1 - c0).abs() == hop,
+                    "{fen}: {mv} path {path:?} is not a chain of {hop}-square diagonal hops"
+                );
+                if mv.is_capture() {
+                    let (r, c) = ((r0 + r1) / 2, (c0 + c1) / 2);
+                    jumped |= 1 << (r * 4 + c / 2);
+                }
+            }
+            assert_eq!(
+                jumped,
+                mv.captured(),
+                "{fen}: {mv} path {path:?} jumps other pieces"
+            );
+            let same_ends = moves
+                .iter()
+                .filter(|o| (o.from_square(), o.to_square()) == (mv.from_square(), mv.to_square()))
+                .count();
+            assert_eq!(mv.needs_full_path(), same_ends > 1, "{fen}: {mv} full path");
+            assert!(names.insert(mv.to_string()), "{fen}: {mv} written twice");
+            assert!(
+                codes.insert(Checkers::move_code(mv)),
+                "{fen}: {mv} code shared"
+            );
+            multi += usize::from(path.len() > 2);
+            ambiguous += usize::from(same_ends > 1);
+        }
+    }
+    assert!(
+        lost > 250 && multi > 2_500 && ambiguous > 20,
+        "{lost} lost, {multi} multi-jumps, {ambiguous} ambiguous"
+    );
+}
