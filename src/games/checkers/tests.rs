@@ -498,3 +498,31 @@ fn status_paths_and_move_names_agree_with_the_naive_generator() {
         "{lost} lost, {multi} multi-jumps, {ambiguous} ambiguous"
     );
 }
+
+/// The distance to the 40-move rule's draw (80 plies without a man move or a capture, the
+/// module doc) counts down by one each king step, whoever moves, and is 0 exactly when the
+/// game is drawn; a man move starts it again at 80.
+#[test]
+fn the_no_progress_distance_counts_down_to_the_draw() {
+    // Kings shuttling 1-6-1 and 32-28-32, far apart: every ply is a quiet king step.
+    let mut p = pos("B:WK32,20:BK1,5");
+    let shuttle = ["1-6", "32-28", "6-1", "28-32"];
+    for ply in 0..u32::from(NO_PROGRESS_PLIES) {
+        let left = u32::from(NO_PROGRESS_PLIES) - ply;
+        assert_eq!(
+            p.plies_to_no_progress_draw(),
+            Some(left),
+            "after {ply} king steps"
+        );
+        assert_eq!(p.status(), Status::Ongoing, "after {ply} king steps");
+        p = after(&p, shuttle[ply as usize % 4]);
+    }
+    assert_eq!(p.plies_to_no_progress_draw(), Some(0));
+    assert_eq!(p.status(), Status::Over(Outcome::Draw));
+    let p = pos("B:WK32,20:BK1,5").with_quiet_plies(NO_PROGRESS_PLIES - 1);
+    assert_eq!(
+        after(&p, "5-9").plies_to_no_progress_draw(),
+        Some(80),
+        "a man moved"
+    );
+}
