@@ -526,3 +526,85 @@ fn the_no_progress_distance_counts_down_to_the_draw() {
         "a man moved"
     );
 }
+
+/// The evaluation against its features read off the naive array board on random
+/// positions: men, kings, men on their own back rank (row 0 for Black, row 7 for White),
+/// pieces on Samuel's centre squares 10, 11, 14, 15, 18, 19, 22, 23 and rows advanced by
+/// men, each the side to move's minus the opponent's (the module doc), weighted by a table
+/// of distinct primes so that no feature can stand in for another; and, for every move,
+/// the material gain (captured men and kings by their weights, plus a king's weight over a
+/// man's for a man reaching the far row) and the order hint (10 times the captured
+/// material, plus 50 for a crowning move).
+#[test]
+fn the_evaluation_agrees_with_features_counted_on_the_naive_board() {
+    const CENTRE: [u8; 8] = [10, 11, 14, 15, 18, 19, 22, 23];
+    let weights = [3, 7, 11, 13, 17];
+    let eval = CheckersEval {
+        weights: Weights(weights),
+    };
+    let mut rng = crate::rng::XorShift::new(0xE7A1_5EED);
+    let (mut crowning, mut king_taken) = (0, 0);
+    for _ in 0..4_000 {
+        let p = random_position(&mut rng);
+        let fen = to_fen(&p);
+        let board = naive_board(&p);
+        let sign = if p.side_to_move() == BLACK { 1 } else { -1 };
+        let mut want = [0; 5];
+        for n in 1..=32u8 {
+            let (row, col) = naive::coordinates(n);
+            let piece = board[row as usize][col as usize];
+            if piece == 0 {
+                continue;
+            }
+            // +1 for the side to move's piece, -1 for the opponent's.
+            let side = if piece.signum() == sign { 1 } else { -1 };
+            let (own_back, advanced) = if piece > 0 { (0, row) } else { (7, 7 - row) };
+            if piece.abs() == 1 {
+                want[0] += side;
+                want[2] += side * i32::from(row == own_back);
+                want[4] += side * i32::from(advanced);
+            } else {
+                want[1] += side;
+            }
+            want[3] += side * i32::from(CENTRE.contains(&n));
+        }
+        assert_eq!(CheckersEval::features(&p), want, "{fen}: features");
+        let value: i32 = want.iter().zip(weights).map(|(f, w)| f * w).sum();
+        assert_eq!(eval.evaluate(&p), value, "{fen}: evaluation");
+        let mut moves = Vec::new();
+        p.generate_moves(&mut moves);
+        for mv in moves {
+            let mut taken = 0;
+            for n in (1..=32u8).filter(|n| mv.captured() >> (n - 1) & 1 == 1) {
+                let (row, col) = naive::coordinates(n);
+                let king = board[row as usize][col as usize].abs() == 2;
+                taken += if king { weights[1] } else { weights[0] };
+                king_taken += usize::from(king);
+            }
+            let (from, to) = (
+                naive::coordinates(mv.from_square()),
+                naive::coordinates(mv.to_square()),
+            );
+            let man = board[from.0 as usize][from.1 as usize].abs() == 1;
+            let crowns = man && to.0 == if sign > 0 { 7 } else { 0 };
+            crowning += usize::from(crowns);
+            let crown = if crowns { weights[1] - weights[0] } else { 0 };
+            assert_eq!(
+                eval.material_gain(&p, mv),
+                Some(taken + crown),
+                "{fen}: {mv} gain"
+            );
+            let hint = 10 * taken + if crowns { 50 } else { 0 };
+            assert_eq!(eval.order_hint(&p, mv, 1), hint, "{fen}: {mv} hint");
+            assert_eq!(
+                eval.is_noisy(&p, mv),
+                mv.captured() != 0,
+                "{fen}: {mv} noisy"
+            );
+        }
+    }
+    assert!(
+        crowning > 100 && king_taken > 100,
+        "{crowning} crowning, {king_taken} kings"
+    );
+}
