@@ -608,3 +608,31 @@ fn the_evaluation_agrees_with_features_counted_on_the_naive_board() {
         "{crowning} crowning, {king_taken} kings"
     );
 }
+
+/// A square is a number 1-32 written in digits (PDN): a sign in front, which Rust's integer
+/// parser would accept (`"+21".parse::<u8>()` is 21), is refused in a FEN piece list, a
+/// range, a king and a move, each with the item named.
+#[test]
+fn a_square_written_with_a_sign_is_refused() {
+    for (bad, item) in [
+        ("B:W+21:B1", "`+21`"),
+        ("B:W21:B1,K+5", "`K+5`"),
+        ("B:W21:B1-+3", "`1-+3`"),
+    ] {
+        let err = match Checkers::parse_position(bad) {
+            Err(err) => err,
+            Ok(p) => panic!("{bad} was read as {}", to_fen(&p)),
+        };
+        assert!(
+            err.0.contains(item) && err.0.contains("is not a square"),
+            "{bad}: {err}"
+        );
+    }
+    let start = Checkers::new();
+    for bad in ["+9-13", "9-+13"] {
+        match parse_move(&start, bad) {
+            Err(err) => assert!(matches!(err, NotationError::MoveSyntax(_)), "{bad}: {err}"),
+            Ok(mv) => panic!("{bad} was read as the move {mv}"),
+        }
+    }
+}
