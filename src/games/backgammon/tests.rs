@@ -5,6 +5,20 @@ fn pos(text: &str) -> Backgammon {
     Backgammon::parse_position(text).unwrap()
 }
 
+/// Plays a random roll at a chance node, else a random play of the roll: one step of a
+/// seeded random game.
+fn play_at_random(p: &mut Backgammon, rng: &mut crate::rng::XorShift) {
+    if p.is_chance() {
+        let mut rolls = Vec::new();
+        p.chance_outcomes(&mut rolls);
+        p.play(rolls[rng.below(rolls.len() as u64) as usize].0);
+    } else {
+        let mut plays = Vec::new();
+        p.generate_moves(&mut plays);
+        p.play(plays[rng.below(plays.len() as u64) as usize]);
+    }
+}
+
 fn moves(p: &Backgammon) -> Vec<String> {
     let mut out = Vec::new();
     p.generate_moves(&mut out);
@@ -431,22 +445,14 @@ fn check_plays_by_the_rules(pos: &Backgammon) {
 fn plays_equal_a_brute_force_generator_written_from_the_rules() {
     let mut rng = crate::rng::XorShift::new(2026);
     let mut p = Backgammon::default();
-    let mut buf = Vec::new();
-    let mut rolls = Vec::new();
     for _ in 0..4000 {
         if p.result().is_some() {
             p = Backgammon::default();
         }
-        if p.is_chance() {
-            rolls.clear();
-            p.chance_outcomes(&mut rolls);
-            p.play(rolls[rng.below(21) as usize].0);
-        } else {
+        if !p.is_chance() {
             check_plays_by_the_rules(&p);
-            buf.clear();
-            p.generate_moves(&mut buf);
-            p.play(buf[rng.below(buf.len() as u64) as usize]);
         }
+        play_at_random(&mut p, &mut rng);
     }
     let mut placed = 0;
     while placed < 600 {
@@ -701,7 +707,6 @@ fn hashes_tell_apart_turn_rolls_and_scoring() {
     let mut rng = crate::rng::XorShift::new(17);
     let mut seen = std::collections::HashMap::new();
     let mut p = Backgammon::default();
-    let (mut buf, mut rolls) = (Vec::new(), Vec::new());
     for _ in 0..3000 {
         if p.result().is_some() {
             p = Backgammon::default();
@@ -710,15 +715,7 @@ fn hashes_tell_apart_turn_rolls_and_scoring() {
         if let Some(other) = seen.insert(p.hash(), key) {
             assert_eq!(other, key, "two positions share the hash {:x}", p.hash());
         }
-        if p.is_chance() {
-            rolls.clear();
-            p.chance_outcomes(&mut rolls);
-            p.play(rolls[rng.below(21) as usize].0);
-        } else {
-            buf.clear();
-            p.generate_moves(&mut buf);
-            p.play(buf[rng.below(buf.len() as u64) as usize]);
-        }
+        play_at_random(&mut p, &mut rng);
     }
 }
 
@@ -779,7 +776,6 @@ fn position_text_reads_back_with_its_roll_and_scoring() {
     let mut rng = crate::rng::XorShift::new(11);
     for scoring in [Scoring::Gammons, Scoring::WinLoss] {
         let mut p = Backgammon::default().with_scoring(scoring);
-        let (mut buf, mut rolls) = (Vec::new(), Vec::new());
         for _ in 0..400 {
             if p.result().is_some() {
                 break;
@@ -793,15 +789,7 @@ fn position_text_reads_back_with_its_roll_and_scoring() {
                 "{text}"
             );
             assert_eq!((back.dice(), back.scoring()), (p.dice(), scoring), "{text}");
-            if p.is_chance() {
-                rolls.clear();
-                p.chance_outcomes(&mut rolls);
-                p.play(rolls[rng.below(21) as usize].0);
-            } else {
-                buf.clear();
-                p.generate_moves(&mut buf);
-                p.play(buf[rng.below(buf.len() as u64) as usize]);
-            }
+            play_at_random(&mut p, &mut rng);
         }
     }
 }
@@ -886,7 +874,6 @@ fn position_ids_are_the_manuals_bit_layout() {
     assert_eq!(id_by_the_manual(&START_ROW, &START_ROW), "4HPwATDgc/ABMA");
     let mut rng = crate::rng::XorShift::new(13);
     let mut p = Backgammon::default();
-    let (mut buf, mut rolls) = (Vec::new(), Vec::new());
     let mut stacked = [[0u8; 26]; 2];
     (stacked[0][6], stacked[1][1]) = (CHECKERS, CHECKERS);
     let mut rows_seen = vec![stacked];
@@ -895,15 +882,7 @@ fn position_ids_are_the_manuals_bit_layout() {
             p = Backgammon::default();
         }
         rows_seen.push([*p.row(p.side_to_move()), *p.row(p.side_to_move().other())]);
-        if p.is_chance() {
-            rolls.clear();
-            p.chance_outcomes(&mut rolls);
-            p.play(rolls[rng.below(21) as usize].0);
-        } else {
-            buf.clear();
-            p.generate_moves(&mut buf);
-            p.play(buf[rng.below(buf.len() as u64) as usize]);
-        }
+        play_at_random(&mut p, &mut rng);
     }
     for [mover, other] in rows_seen {
         let id = id_by_the_manual(&mover, &other);
