@@ -646,6 +646,18 @@ fn labelled(games: &[PlayedGame<Connect4>]) -> Vec<(Vec<f64>, f64)> {
     rows
 }
 
+/// Game `index` of the connect-four self-play that TEXEL_C4 and TD_C4 set (`games` games
+/// at depth 1, 2 random plies, at most 42 plies), played by the weights `w` from `seed`.
+fn c4_game(w: &[f64], games: usize, seed: u64, index: usize) -> PlayedGame<Connect4> {
+    let sp = SelfPlay {
+        games,
+        depth: 1,
+        random_plies: 2,
+        max_plies: 42,
+    };
+    play_game::<Connect4>(&Connect4::evaluator(w), &sp, seed, index)
+}
+
 const TEXEL_C4: &str = r#"
 name = "texel-c4"
 game = "connect4"
@@ -675,17 +687,8 @@ checkpoint_every = 1
 fn a_texel_run_is_adam_on_texels_error_over_its_games() {
     let dir = TempDir::new("learn-def-texel");
     let report = learn(&dir, TEXEL_C4, None).expect("the run ends");
-    let sp = SelfPlay {
-        games: 5,
-        depth: 1,
-        random_plies: 2,
-        max_plies: 42,
-    };
     let start = Connect4::hand_set().to_vec();
-    let eval = Connect4::evaluator(&start);
-    let games: Vec<PlayedGame<Connect4>> = (0..5)
-        .map(|i| play_game::<Connect4>(&eval, &sp, 5, i))
-        .collect();
+    let games: Vec<PlayedGame<Connect4>> = (0..5).map(|i| c4_game(&start, 5, 5, i)).collect();
     let rows = labelled(&games);
     assert!(rows.len() > 10, "{} quiet positions", rows.len());
     let k = 20.0;
@@ -754,17 +757,8 @@ fn a_texel_run_fits_k_to_its_starting_weights() {
         .and_then(|s| s.split(';').next())
         .and_then(|s| s.parse().ok())
         .unwrap_or_else(|| panic!("no K in the facts: {weights}"));
-    let sp = SelfPlay {
-        games: 5,
-        depth: 1,
-        random_plies: 2,
-        max_plies: 42,
-    };
     let start = Connect4::hand_set();
-    let eval = Connect4::evaluator(start);
-    let games: Vec<PlayedGame<Connect4>> = (0..5)
-        .map(|i| play_game::<Connect4>(&eval, &sp, 5, i))
-        .collect();
+    let games: Vec<PlayedGame<Connect4>> = (0..5).map(|i| c4_game(start, 5, 5, i)).collect();
     let rows = labelled(&games);
     let at = texel_error(&rows, start, k);
     for other in [k * 1.01, k / 1.01] {
@@ -828,17 +822,8 @@ batch = 3
 fn a_td_batch_is_one_adam_step_on_the_mean_of_its_games() {
     let dir = TempDir::new("learn-def-td");
     let report = learn(&dir, TD_C4, None).expect("the run ends");
-    let sp = SelfPlay {
-        games: 3,
-        depth: 1,
-        random_plies: 2,
-        max_plies: 42,
-    };
     let start = Connect4::hand_set().to_vec();
-    let eval = Connect4::evaluator(&start);
-    let games: Vec<PlayedGame<Connect4>> = (0..3)
-        .map(|i| play_game::<Connect4>(&eval, &sp, 11, i))
-        .collect();
+    let games: Vec<PlayedGame<Connect4>> = (0..3).map(|i| c4_game(&start, 3, 11, i)).collect();
     let mut mean = vec![0.0; 5];
     let (mut squared, mut count) = (0.0, 0);
     for g in &games {
@@ -902,17 +887,11 @@ fn a_td_run_with_a_short_last_batch_plays_each_game_once() {
         .expect("the run ends")
         .weights
         .values;
-    let sp = SelfPlay {
-        games: 3,
-        depth: 1,
-        random_plies: 2,
-        max_plies: 42,
-    };
     let start = Connect4::hand_set().to_vec();
     let mut adam = ReferenceAdam::new(5);
     let mut mean = vec![0.0; 5];
     for i in 0..2 {
-        let g = play_game::<Connect4>(&Connect4::evaluator(&start), &sp, 11, i);
+        let g = c4_game(&start, 3, 11, i);
         let (direction, _, _) = td_reference(&g.positions, g.result, &start, 20.0, 0.5, false);
         for (m, d) in mean.iter_mut().zip(direction) {
             *m += d / 2.0;
@@ -926,7 +905,7 @@ fn a_td_run_with_a_short_last_batch_plays_each_game_once() {
             "after batch 1, weight {j}: {w1:?}, {want:?}"
         );
     }
-    let last = play_game::<Connect4>(&Connect4::evaluator(&w1), &sp, 11, 2);
+    let last = c4_game(&w1, 3, 11, 2);
     let (direction, _, _) = td_reference(&last.positions, last.result, &w1, 20.0, 0.5, false);
     let mut want = w1.clone();
     adam.step(&mut want, &direction, 0.25, &[4]);
