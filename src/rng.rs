@@ -1,12 +1,20 @@
 //! Seeded randomness, shared by games and searches: every random choice in plylab comes from
 //! a seed through these functions, so runs are reproducible.
 
-/// The splitmix64 finaliser: a bijective mixer of 64-bit words (Steele, Lea and Flood,
-/// "Fast splittable pseudorandom number generators", OOPSLA 2014). Used to derive seeds
-/// and hash-like values from seeds and indices.
+/// One output of splitmix64 (Steele, Lea and Flood, "Fast splittable pseudorandom number
+/// generators", OOPSLA 2014): the state `z` advanced by the golden gamma, then
+/// [`finalize`]d. So `mix(n * 0x9E37_79B9_7F4A_7C15)` is the `n`-th output of splitmix64
+/// seeded with 0. Used to derive seeds and hash-like values from seeds and indices.
 #[must_use]
-pub const fn mix(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+pub const fn mix(z: u64) -> u64 {
+    finalize(z.wrapping_add(0x9E37_79B9_7F4A_7C15))
+}
+
+/// The splitmix64 finaliser (Stafford's "Mix13" variant of MurmurHash3's fmix64): a
+/// bijection on 64-bit words, so distinct keys never collide, and every output bit depends
+/// on every input bit, so a table may index by the high or the low bits of a hashed key.
+#[must_use]
+pub const fn finalize(mut z: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)
@@ -41,6 +49,32 @@ impl XorShift {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The first four outputs of splitmix64 seeded with 0, as Vigna's reference
+    /// splitmix64.c (prng.di.unimi.it) gives them: they pin the finaliser's every shift and
+    /// constant, on which the games' hashes rely.
+    #[test]
+    fn mix_gives_the_published_splitmix64_sequence() {
+        const GAMMA: u64 = 0x9E37_79B9_7F4A_7C15;
+        let published = [
+            0xE220_A839_7B1D_CDAF,
+            0x6E78_9E6A_A1B9_65F4,
+            0x06C4_5D18_8009_454F,
+            0xF88B_B8A8_724C_81EC,
+        ];
+        for (n, &expected) in (0u64..).zip(&published) {
+            let output = mix(n.wrapping_mul(GAMMA));
+            assert_eq!(
+                output, expected,
+                "output {n}: {output:#018x}, published {expected:#018x}"
+            );
+            assert_eq!(
+                finalize((n + 1).wrapping_mul(GAMMA)),
+                expected,
+                "finalize, output {n}"
+            );
+        }
+    }
 
     #[test]
     fn sequences_follow_the_seed_and_stay_in_range() {

@@ -268,12 +268,8 @@ impl Game for Connect4 {
     }
 
     fn hash(&self) -> u64 {
-        // The splitmix64 finalizer: a bijection, so distinct keys never collide, and every
-        // output bit depends on every key bit, so tables may use the high or the low bits.
-        let mut z = self.key();
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        // A bijection that spreads every key bit over the whole word (see `finalize`).
+        crate::rng::finalize(self.key())
     }
 
     fn plies_played(&self) -> u32 {

@@ -46,6 +46,7 @@ use board::{BOTTOM_ROW, DIRECTIONS, Direction, LANDING, NEIGHBOUR, NONE, TOP_ROW
 pub use eval::{CheckersEval, FEATURES, Weights};
 
 use crate::game::{Game, Outcome, Player, Status};
+use crate::rng::finalize;
 
 /// Plies without a man move or a capture after which the game is drawn: the WCDF rule's
 /// 40 moves of each player.
@@ -631,7 +632,7 @@ impl Game for Checkers {
         // depends on every board bit, so tables may index by high or low bits.
         let boards = u64::from(self.black) | (u64::from(self.white) << 32);
         let rest = u64::from(self.kings) | (u64::from(self.black_to_move) << 32);
-        mix(boards ^ mix(rest ^ 0x9E37_79B9_7F4A_7C15))
+        finalize(boards ^ finalize(rest ^ 0x9E37_79B9_7F4A_7C15))
     }
 
     fn plies_played(&self) -> u32 {
@@ -663,11 +664,4 @@ impl Game for Checkers {
     fn may_stand_pat(&self) -> bool {
         !self.has_capture()
     }
-}
-
-/// The splitmix64 finalizer (a bijection on 64 bits).
-const fn mix(mut z: u64) -> u64 {
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
