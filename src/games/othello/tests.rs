@@ -531,3 +531,298 @@ fn ringed_positions(empties: u32, count: usize) -> Vec<Othello> {
         })
         .collect()
 }
+
+/// One square of [`ArrayBoard`].
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Cell {
+    Empty,
+    Black,
+    White,
+}
+
+/// The eight directions as (row step, column step).
+const LINES: [(i32, i32); 8] = [
+    (0, 1),
+    (0, -1),
+    (1, 0),
+    (-1, 0),
+    (1, 1),
+    (1, -1),
+    (-1, 1),
+    (-1, -1),
+];
+
+/// The rules on a plain 8x8 array, square by square, written from the module doc and
+/// using nothing of the bitboards: a disc goes on an empty square that brackets a line of
+/// opponent discs in one of eight directions, and those discs turn; a side without such a
+/// square passes if the other side has one; when neither has one the game is over.
+#[derive(Clone)]
+struct ArrayBoard {
+    /// Row by row from a1: index `8 * row + column`, as the board strings.
+    cells: [Cell; 64],
+    black_to_move: bool,
+    plies: u32,
+}
+
+impl ArrayBoard {
+    /// d4 and e5 white, e4 and d5 black, black to move.
+    fn start() -> Self {
+        let mut cells = [Cell::Empty; 64];
+        cells[3 * 8 + 3] = Cell::White;
+        cells[4 * 8 + 4] = Cell::White;
+        cells[3 * 8 + 4] = Cell::Black;
+        cells[4 * 8 + 3] = Cell::Black;
+        Self {
+            cells,
+            black_to_move: true,
+            plies: 0,
+        }
+    }
+
+    /// The square at (row, column), `None` off the board.
+    fn at(&self, r: i32, c: i32) -> Option<Cell> {
+        ((0..8).contains(&r) && (0..8).contains(&c)).then(|| self.cells[(8 * r + c) as usize])
+    }
+
+    /// The side to move's colour and the other's.
+    fn sides(&self) -> (Cell, Cell) {
+        if self.black_to_move {
+            (Cell::Black, Cell::White)
+        } else {
+            (Cell::White, Cell::Black)
+        }
+    }
+
+    /// The squares `me` turns over by playing on `sq`: none if it is taken or brackets
+    /// nothing.
+    fn turned(&self, sq: usize, me: Cell, them: Cell) -> Vec<usize> {
+        let mut out = Vec::new();
+        if self.cells[sq] != Cell::Empty {
+            return out;
+        }
+        let (r0, c0) = ((sq / 8) as i32, (sq % 8) as i32);
+        for (dr, dc) in LINES {
+            let (mut r, mut c, mut run) = (r0 + dr, c0 + dc, Vec::new());
+            while self.at(r, c) == Some(them) {
+                run.push((8 * r + c) as usize);
+                (r, c) = (r + dr, c + dc);
+            }
+            if self.at(r, c) == Some(me) {
+                out.extend(run);
+            }
+        }
+        out
+    }
+
+    /// The squares `me` may play on, in square order.
+    fn squares(&self, me: Cell, them: Cell) -> Vec<usize> {
+        (0..64)
+            .filter(|&sq| !self.turned(sq, me, them).is_empty())
+            .collect()
+    }
+
+    /// The moves: the squares, else a pass (`None`) if the other side has a square, else
+    /// none (the game is over).
+    fn moves(&self) -> Vec<Option<usize>> {
+        let (me, them) = self.sides();
+        let mine = self.squares(me, them);
+        if !mine.is_empty() {
+            mine.into_iter().map(Some).collect()
+        } else if self.squares(them, me).is_empty() {
+            Vec::new()
+        } else {
+            vec![None]
+        }
+    }
+
+    fn play(&mut self, mv: Option<usize>) {
+        let (me, them) = self.sides();
+        if let Some(sq) = mv {
+            for t in self.turned(sq, me, them) {
+                self.cells[t] = me;
+            }
+            self.cells[sq] = me;
+        }
+        self.black_to_move = !self.black_to_move;
+        self.plies += 1;
+    }
+
+    fn count(&self, cell: Cell) -> i32 {
+        self.cells.iter().filter(|&&c| c == cell).count() as i32
+    }
+
+    /// The side to move's disc difference with the empty squares added to the winner's
+    /// discs (a draw: 0).
+    fn difference(&self) -> i32 {
+        let (me, them) = self.sides();
+        let (mine, theirs) = (self.count(me), self.count(them));
+        let empty = self.count(Cell::Empty);
+        match mine.cmp(&theirs) {
+            std::cmp::Ordering::Greater => mine + empty - theirs,
+            std::cmp::Ordering::Less => mine - theirs - empty,
+            std::cmp::Ordering::Equal => 0,
+        }
+    }
+
+    fn bits(&self, cell: Cell) -> u64 {
+        (0..64)
+            .filter(|&i| self.cells[i] == cell)
+            .fold(0, |b, i| b | 1 << i)
+    }
+
+    fn board_string(&self) -> String {
+        let mut s: String = self
+            .cells
+            .iter()
+            .map(|c| match c {
+                Cell::Black => 'X',
+                Cell::White => 'O',
+                Cell::Empty => '-',
+            })
+            .collect();
+        s.push_str(if self.black_to_move { " X" } else { " O" });
+        s
+    }
+
+    /// Edax's fast move evaluation as `Game::refined_mobility`'s doc defines it, counted
+    /// on the array from the side to move: its squares (a corner twice) times 1024, less
+    /// 64 per disc of the player who just moved that is a corner or beside a corner of its
+    /// own along the edge, plus one per empty square (a corner twice) next to one of that
+    /// player's discs with a square of the board beyond the disc on the same line.
+    fn refined_mobility(&self) -> i64 {
+        let (me, mover) = self.sides();
+        let corner = |r: i32, c: i32| (r == 0 || r == 7) && (c == 0 || c == 7);
+        let weight = |sq: usize| 1 + i64::from(corner((sq / 8) as i32, (sq % 8) as i32));
+        let mobility: i64 = self.squares(me, mover).into_iter().map(weight).sum();
+        let (mut stable, mut potential) = (0, 0);
+        for sq in 0..64 {
+            let (r, c) = ((sq / 8) as i32, (sq % 8) as i32);
+            let edge = r == 0 || r == 7 || c == 0 || c == 7;
+            let own_corner_beside = [(0, 1), (0, -1), (1, 0), (-1, 0)]
+                .iter()
+                .any(|&(dr, dc)| corner(r + dr, c + dc) && self.at(r + dr, c + dc) == Some(mover));
+            if self.cells[sq] == mover && (corner(r, c) || edge && own_corner_beside) {
+                stable += 1;
+            }
+            let against = LINES.iter().any(|&(dr, dc)| {
+                self.at(r + dr, c + dc) == Some(mover) && self.at(r + 2 * dr, c + 2 * dc).is_some()
+            });
+            if self.cells[sq] == Cell::Empty && against {
+                potential += weight(sq);
+            }
+        }
+        mobility * 1024 - stable * 64 + potential
+    }
+
+    /// 1 if `sq`'s 4x4 quadrant (files a-d or e-h, rows 1-4 or 5-8) holds an odd number of
+    /// empty squares, else 0.
+    fn odd_quadrant(&self, sq: usize) -> i32 {
+        let quadrant = |s: usize| (s % 8 / 4, s / 32);
+        let empties = (0..64)
+            .filter(|&s| quadrant(s) == quadrant(sq) && self.cells[s] == Cell::Empty)
+            .count();
+        (empties % 2) as i32
+    }
+}
+
+/// `Othello` against [`ArrayBoard`] at every position of 400 seeded random games: board
+/// string, side, plies (passes included), discs, moves in square order with the pass
+/// only when the other side can move, legality of every square and `pass` as text, status
+/// and final difference (empties to the winner, a draw 0), remaining plies (twice the
+/// empties, never fewer than the game has left), refined mobility and region parity as
+/// their docs define them. The truth is the array's square-by-square rules.
+#[test]
+fn every_position_of_random_games_agrees_with_an_array_board() {
+    let mut rng = XorShift::new(2024);
+    let names: Vec<String> = (0..64)
+        .map(|sq| format!("{}{}", char::from(b'a' + sq % 8), sq / 8 + 1))
+        .chain(["pass".to_owned()])
+        .collect();
+    let (mut passes, mut draws, mut early_ends) = (0, 0, 0);
+    for game in 0..400 {
+        let (mut p, mut a) = (Othello::new(), ArrayBoard::start());
+        let mut seen = Vec::new();
+        loop {
+            let what = format!("game {game}, {}", a.board_string());
+            assert_eq!(p.to_board_string(), a.board_string(), "board, {what}");
+            assert_eq!(p.black_to_move(), a.black_to_move, "side, {what}");
+            let side = [Player::Second, Player::First][usize::from(a.black_to_move)];
+            assert_eq!(p.side_to_move(), side, "side, {what}");
+            assert_eq!(p.plies_played(), a.plies, "plies, {what}");
+            let (black, white) = (a.bits(Cell::Black), a.bits(Cell::White));
+            assert_eq!(p.black_white(), (black, white), "discs, {what}");
+            let (me, them) = if a.black_to_move {
+                (black, white)
+            } else {
+                (white, black)
+            };
+            assert_eq!(
+                (p.player(), p.opponent()),
+                (me, them),
+                "sides' discs, {what}"
+            );
+            assert_eq!(p.empties(), a.count(Cell::Empty) as u32, "empties, {what}");
+            assert_eq!(p.empty(), a.bits(Cell::Empty), "empty squares, {what}");
+            let want = a.moves();
+            let want_moves: Vec<OthelloMove> = want
+                .iter()
+                .map(|m| m.map_or(OthelloMove::PASS, |sq| OthelloMove(sq as u8)))
+                .collect();
+            assert_eq!(moves_of(&p), want_moves, "moves, {what}");
+            let squares = want.iter().flatten().fold(0u64, |b, &sq| b | 1 << sq);
+            assert_eq!(p.move_set(), squares, "move set, {what}");
+            let scratch = &mut Vec::new();
+            assert_eq!(
+                p.move_count(scratch),
+                squares.count_ones() as usize,
+                "{what}"
+            );
+            for (i, name) in names.iter().enumerate() {
+                let legal = want.contains(&(i < 64).then_some(i));
+                assert_eq!(p.parse_move(name).is_ok(), legal, "`{name}` legal? {what}");
+            }
+            assert_eq!(p.final_discs(), a.difference(), "final difference, {what}");
+            assert_eq!(
+                p.remaining_plies(),
+                Some(2 * p.empties()),
+                "plies left, {what}"
+            );
+            let refined = (p.refined_mobility(scratch), a.refined_mobility());
+            assert_eq!(refined.0, refined.1, "refined mobility, {what}");
+            for &mv in &want_moves {
+                let parity = mv.index().map_or(0, |sq| a.odd_quadrant(usize::from(sq)));
+                assert_eq!(p.region_parity(mv), parity, "parity of {mv}, {what}");
+            }
+            seen.push((p.plies_played(), p.empties()));
+            if want.is_empty() {
+                let d = a.difference();
+                let over = if d == 0 {
+                    Outcome::Draw
+                } else {
+                    Outcome::Points(d * DISC)
+                };
+                assert_eq!(p.status(), Status::Over(over), "{what}");
+                draws += u32::from(d == 0);
+                early_ends += u32::from(a.count(Cell::Empty) > 0);
+                break;
+            }
+            assert_eq!(p.status(), Status::Ongoing, "{what}");
+            let mv = want[rng.below(want.len() as u64) as usize];
+            passes += u32::from(mv.is_none());
+            p.play(mv.map_or(OthelloMove::PASS, |sq| OthelloMove(sq as u8)));
+            a.play(mv);
+        }
+        // Twice the empties bounds the plies left at every position of the game.
+        for (plies, empties) in seen {
+            assert!(
+                a.plies - plies <= 2 * empties,
+                "game {game}: too few plies left"
+            );
+        }
+    }
+    // The games met passes, draws and games over before the board was full.
+    assert!(
+        passes > 0 && draws > 0 && early_ends > 0,
+        "{passes} passes, {draws} draws, {early_ends} games over with empties"
+    );
+}
