@@ -826,3 +826,36 @@ fn every_position_of_random_games_agrees_with_an_array_board() {
         "{passes} passes, {draws} draws, {early_ends} games over with empties"
     );
 }
+
+/// `othello_discs` gives a root score in whole discs exactly when it is a multiple of
+/// `DISC` within ±64 discs (its doc): every score from -70 to +70 discs in quarter-disc
+/// steps, with the grid and the bound tested here by integer arithmetic of their own.
+#[test]
+fn root_scores_read_as_discs_only_on_the_disc_grid_within_64() {
+    for s in (-70 * DISC..=70 * DISC).step_by(25) {
+        let on_grid = s.rem_euclid(100) == 0;
+        let want = (on_grid && s.abs() <= 6400).then(|| s.div_euclid(100));
+        assert_eq!(othello_discs(s), want, "score {s}");
+    }
+    // Off the grid by one hundredth at the bounds.
+    for s in [-6401, -6399, -1, 1, 6399, 6401] {
+        assert_eq!(othello_discs(s), None, "score {s}");
+    }
+}
+
+/// Squares 0-63 are moves, 64 and up are not, and only the pass has no square
+/// (`OthelloMove`'s docs); the names run a1..h1, a2..h8 in square order.
+#[test]
+fn squares_and_their_indices_cover_the_board_and_nothing_else() {
+    for i in 0..=255u8 {
+        let mv = OthelloMove::square(i);
+        assert_eq!(mv.is_some(), i < 64, "square {i}");
+        if let Some(mv) = mv {
+            assert_eq!(mv.index(), Some(i), "index of square {i}");
+            let name = format!("{}{}", char::from(b'a' + i % 8), i / 8 + 1);
+            assert_eq!(mv.to_string(), name, "name of square {i}");
+        }
+    }
+    assert_eq!(OthelloMove::PASS.index(), None);
+    assert_eq!(OthelloMove::PASS.to_string(), "pass");
+}
