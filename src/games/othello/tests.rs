@@ -859,3 +859,12 @@ fn squares_and_their_indices_cover_the_board_and_nothing_else() {
     assert_eq!(OthelloMove::PASS.index(), None);
     assert_eq!(OthelloMove::PASS.to_string(), "pass");
 }
+
+/// `Game::move_code` is unique among the legal moves of any position (its doc): the 64
+/// squares and the pass, every move Othello has, get 65 different codes.
+#[test]
+fn every_move_has_a_code_of_its_own() {
+    let all = (0..64).map(OthelloMove).chain([OthelloMove::PASS]);
+    let codes: std::collections::HashSet<u16> = all.map(Othello::move_code).collect();
+    assert_eq!(codes.len(), 65, "distinct codes among the 65 moves");
+}
