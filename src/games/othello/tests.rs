@@ -868,3 +868,29 @@ fn every_move_has_a_code_of_its_own() {
     let codes: std::collections::HashSet<u16> = all.map(Othello::move_code).collect();
     assert_eq!(codes.len(), 65, "distinct codes among the 65 moves");
 }
+
+/// A board read from text counts as plies the discs added to the start's four (a board
+/// string has no passes), so along a seeded random game it reads back with the plies
+/// played for as long as no pass has been played, and with fewer by the passes after.
+#[test]
+fn a_board_read_from_text_counts_the_discs_added_as_plies() {
+    let mut rng = XorShift::new(99);
+    for _ in 0..50 {
+        let (mut p, mut passes) = (Othello::new(), 0);
+        while p.status() == Status::Ongoing {
+            let moves = moves_of(&p);
+            let mv = moves[rng.below(moves.len() as u64) as usize];
+            passes += u32::from(mv == OthelloMove::PASS);
+            p.play(mv);
+            let read = pos(&p.to_board_string());
+            let added = 64 - p.empties() - 4;
+            let board = p.to_board_string();
+            assert_eq!(read.plies_played(), added, "plies read back from {board}");
+            assert_eq!(
+                read.plies_played() + passes,
+                p.plies_played(),
+                "passes {passes}"
+            );
+        }
+    }
+}
