@@ -11,9 +11,13 @@
 //! tree without transpositions only counts its look-ups; a database's answers end the walk
 //! where they are. Minimax visits the whole uniform tree. The reference here knows the
 //! tree only through the `Game` and `Evaluator` traits and shares no code with src/search.
+//! Last, the limits: a distant time limit cuts nothing, and a raised stop flag ends the
+//! search within the documented interval between two looks at it.
 
 use std::collections::HashSet;
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::time::Duration;
 
 use plylab::game::{Evaluator, Game, Score, score};
 use plylab::games::random_tree::{Child, Model, RandomTree, TreeParams, TreeValue};
@@ -309,6 +313,8 @@ struct Run {
     general: bool,
     /// MultiPV lines asked for (1: the principal variation alone).
     lines: usize,
+    /// A time limit (none of the searches here comes near it).
+    time: Option<Duration>,
     /// Consult the [`Draws`] database.
     knowledge: bool,
 }
@@ -319,6 +325,7 @@ impl Run {
             depth,
             general: false,
             lines: 1,
+            time: None,
             knowledge: false,
         }
     }
@@ -334,6 +341,7 @@ fn run<E: Evaluator<RandomTree>>(
     let recorder = Recorder::default();
     let limits = Limits {
         depth: Some(how.depth),
+        time: how.time,
         ..Limits::default()
     };
     let mut searcher = Searcher::new(eval, config)
@@ -655,5 +663,95 @@ fn an_aspiration_window_widened_past_the_decisive_scores_opens_fully() {
     assert!(
         failures[0] > 0 && failures[1] > 0,
         "failures low and high: {failures:?}"
+    );
+}
+
+/// The tree of the limit tests: branching 8, searched to depth 6, whose last iteration
+/// takes well over the 1024 nodes between two looks at the clock and the stop flag.
+fn wide_tree() -> RandomTree {
+    let params = TreeParams {
+        b: 8,
+        d: 7,
+        seed: 77,
+        model: Model::Iid,
+    };
+    RandomTree::new(params).unwrap()
+}
+
+/// A time limit far beyond what the search needs (an hour for some ten thousand nodes)
+/// cuts nothing: every iteration completes, node for node the reference's.
+#[test]
+fn a_distant_time_limit_stops_nothing() {
+    let time = Some(Duration::from_secs(3600));
+    let how = Run { time, ..Run::to(6) };
+    check(&wide_tree(), &TreeValue, &config(false, None, true), how);
+}
+
+/// Raises its stop flag when the root starts its first move at iteration `depth`, and
+/// remembers how many nodes the search had visited then.
+struct StopAt {
+    depth: u32,
+    flag: AtomicBool,
+    raised_at: Mutex<Option<u64>>,
+}
+
+impl RootReport<Child> for StopAt {
+    fn current_move(&self, depth: u32, _mv: Child, _number: usize, nodes: u64) {
+        if depth == self.depth && !self.flag.swap(true, Relaxed) {
+            *self.raised_at.lock().unwrap() = Some(nodes);
+        }
+    }
+
+    fn bound(&self, _: u32, _: Score, _: bool, _: &[Child], _: u64) {}
+}
+
+/// A stop flag raised during an iteration ends the search soon: the flag is read every
+/// 1024 nodes (`CHECK_INTERVAL`, src/search/mod.rs), so at most twice that many nodes
+/// follow it, where the interrupted iteration alone would take several times more.
+#[test]
+fn a_stop_flag_raised_mid_iteration_ends_the_search_within_the_check_interval() {
+    let root = wide_tree();
+    let stop = StopAt {
+        depth: 6,
+        flag: AtomicBool::new(false),
+        raised_at: Mutex::new(None),
+    };
+    let cfg = config(false, None, true);
+    let limits = Limits {
+        depth: Some(6),
+        ..Limits::default()
+    };
+    let result = Searcher::new(&TreeValue, &cfg)
+        .with_stop(&stop.flag)
+        .with_report(&stop)
+        .run(&root, &limits);
+    let raised_at = stop.raised_at.lock().unwrap().expect("iteration 6 started");
+    let mut reference = Reference {
+        eval: &TreeValue,
+        pvs: false,
+        stored: None,
+        excluded: Vec::new(),
+        knowledge: false,
+        stats: Stats::default(),
+        total: 0,
+        depth: 0,
+        events: Vec::new(),
+    };
+    reference.iteration(&root, 6, None, None);
+    assert!(
+        reference.stats.nodes > 8 * 1024,
+        "iteration 6 takes only {} nodes: the test needs a longer one",
+        reference.stats.nodes
+    );
+    assert!(result.stopped, "the search was not reported stopped");
+    assert_eq!(
+        result.last().map(|i| i.depth),
+        Some(5),
+        "the last completed iteration"
+    );
+    assert!(
+        result.total.nodes <= raised_at + 2 * 1024,
+        "{} nodes after the flag was raised at node {raised_at}",
+        result.total.nodes - raised_at
     );
 }
