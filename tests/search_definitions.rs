@@ -19,7 +19,8 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::Duration;
 
-use plylab::game::{Evaluator, Game, Score, score};
+use plylab::game::{Evaluator, Game, Notation, Score, score};
+use plylab::games::chess::{Chess, Material};
 use plylab::games::random_tree::{Child, Model, RandomTree, TreeParams, TreeValue};
 use plylab::search::probe::{Exact, Probe};
 use plylab::search::{Limits, RootReport, SearchConfig, Searcher, Stats};
@@ -753,5 +754,63 @@ fn a_stop_flag_raised_mid_iteration_ends_the_search_within_the_check_interval() 
         result.total.nodes <= raised_at + 2 * 1024,
         "{} nodes after the flag was raised at node {raised_at}",
         result.total.nodes - raised_at
+    );
+}
+
+/// Searches `root` one ply deep with `history` before it, the root restricted to `only`
+/// (UCI `searchmoves`), and returns its score, and the score the definition gives when
+/// the position after `only` is not a draw: minus its static evaluation.
+fn score_after(root: &Chess, history: &[u64], only: &str) -> (Score, Score) {
+    let mv = root.parse_move(only).unwrap();
+    let mut child = root.clone();
+    child.play(mv);
+    let cfg = config(false, None, false);
+    let limits = Limits {
+        depth: Some(1),
+        ..Limits::default()
+    };
+    let result = Searcher::new(&Material, &cfg)
+        .with_history(history)
+        .with_root_moves(&[Chess::move_code(mv)])
+        .run(root, &limits);
+    let score = result.score().expect("a completed iteration");
+    (score, -Material.evaluate(&child))
+}
+
+/// Repetition against the game before the root, as `Searcher::repeats` documents it after
+/// FIDE's Laws (9.2): a position that occurred twice before the root is a draw (0) when the
+/// search reaches it again; one that occurred once is not, nor is the root itself. White, a
+/// queen and a knight up, shuffles Ng1-f3-g1 against Ke8-d8-e8 twice; the root is the start
+/// position again after eight reversible plies, and Ng1-f3 leads back into the position
+/// that followed it twice (or once, with the first round left out of the history).
+#[test]
+fn a_position_twice_before_the_root_is_a_draw_and_once_is_not() {
+    let mut pos = Chess::parse_position("4k3/8/8/8/8/8/8/4K1NQ w - - 0 1").unwrap();
+    let mut history = Vec::new();
+    for text in ["g1f3", "e8d8", "f3g1", "d8e8"].repeat(2) {
+        history.push(pos.hash());
+        let mv = pos.parse_move(text).unwrap();
+        pos.play(mv);
+    }
+    let root = pos;
+    // From the position after Ng1-f3 on: its first occurrence is the oldest entry.
+    let (twice, _) = score_after(&root, &history[1..], "g1f3");
+    assert_eq!(twice, 0, "a position twice before the root is not a draw");
+    let (once, evaluation) = score_after(&root, &history[4..], "g1f3");
+    assert!(evaluation > 0, "white is not ahead: {evaluation}");
+    assert_eq!(
+        once, evaluation,
+        "a position once before the root is scored as a draw"
+    );
+    let (never, evaluation) = score_after(&root, &[], "g1f3");
+    assert_eq!(
+        never, evaluation,
+        "without a history the position is a draw"
+    );
+    // The root itself occurred twice before, but its other moves lead to new positions.
+    let (elsewhere, evaluation) = score_after(&root, &history, "g1h3");
+    assert_eq!(
+        elsewhere, evaluation,
+        "a root repeated before the search is scored a draw"
     );
 }
