@@ -527,3 +527,83 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         self.ordering.record_cutoff(pos, mv, ply, plies_left);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{DEFER_DEPTH, Deferred};
+    use crate::game::Game;
+    use crate::games::random_tree::{Model, RandomTree, TreeParams, TreeValue};
+    use crate::search::busy::BusyTable;
+    use crate::search::config::ONE_PLY;
+    use crate::search::{SearchConfig, Searcher};
+
+    /// `Deferred` is the set of the move indices below 256 put off (its definition above):
+    /// checked against a plain list after each insertion, in a scattered order, of every
+    /// index up to 300; an index past the 256th is refused and never contained.
+    #[test]
+    fn deferred_is_the_set_of_indices_below_256() {
+        let mut set = Deferred::default();
+        let mut model = Vec::new();
+        assert!(set.is_empty(), "a new set is not empty");
+        for step in 0..300 {
+            // 97 is prime to 300: every index once, words and bits in no particular order.
+            let i = step * 97 % 300;
+            let inserted = set.insert(i);
+            assert_eq!(inserted, i < 256, "insert({i}) answered {inserted}");
+            if inserted {
+                model.push(i);
+            }
+            for j in 0..300 {
+                let (found, truth) = (set.contains(j), model.contains(&j));
+                assert_eq!(found, truth, "contains({j}) after inserting {i}");
+            }
+            assert_eq!(
+                set.is_empty(),
+                model.is_empty(),
+                "is_empty after inserting {i}"
+            );
+        }
+    }
+
+    /// `defer_busy` as its documentation states it: a move into a position another thread
+    /// is searching waits, except the first move of a node and at nodes nearer the horizon
+    /// than `DEFER_DEPTH`; a position nobody is in never waits, nor any without a table.
+    #[test]
+    fn only_later_moves_deep_enough_into_busy_positions_are_deferred() {
+        let params = TreeParams {
+            b: 3,
+            d: 4,
+            seed: 5,
+            model: Model::Iid,
+        };
+        let root = RandomTree::new(params).unwrap();
+        let mut busy_child = root;
+        busy_child.play(crate::games::random_tree::Child(1));
+        let mut idle_child = root;
+        idle_child.play(crate::games::random_tree::Child(2));
+        let busy = BusyTable::new();
+        busy.mark(busy_child.hash());
+        let config = SearchConfig::default();
+        let searcher = Searcher::new(&TreeValue, &config).with_busy(&busy);
+        for depth in 0..6 * ONE_PLY {
+            for searched in 0..3 {
+                let wanted = searched > 0 && depth >= DEFER_DEPTH;
+                let deferred = searcher.defer_busy(&busy_child, depth, searched);
+                assert_eq!(
+                    deferred, wanted,
+                    "busy child, depth {depth}, move {searched}"
+                );
+                let deferred = searcher.defer_busy(&idle_child, depth, searched);
+                assert!(
+                    !deferred,
+                    "idle child deferred, depth {depth}, move {searched}"
+                );
+            }
+        }
+        let alone = Searcher::new(&TreeValue, &config);
+        assert!(
+            !alone.defer_busy(&busy_child, 6 * ONE_PLY, 1),
+            "a search without a busy table deferred a move"
+        );
+    }
+}
