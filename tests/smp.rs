@@ -1,12 +1,16 @@
 //! Lazy SMP: with one thread it is exactly the single-threaded alpha-beta (same iterations,
 //! same node counts); with several threads it returns a legal move and, on positions solved
-//! to the end, the exact value (Pons's scores on Test_L3_R1).
+//! to the end, the exact value (Pons's scores on Test_L3_R1). The caller's stop flag ends
+//! every thread.
+
+use std::sync::atomic::AtomicBool;
 
 use plylab::game::{Game, Notation};
 use plylab::games::chess::{Chess, Pst};
 use plylab::games::connect4::{CentreFirst, Connect4, pons_score};
+use plylab::search::smp::{Shared, lazy_smp_observed};
 use plylab::search::{
-    Algorithm, HelperDepths, Limits, MainDepths, Ordering, Quiescence, SearchConfig, search,
+    Algorithm, HelperDepths, Limits, MainDepths, Ordering, Quiescence, SearchConfig, Table, search,
 };
 
 fn config(algorithm: Algorithm, threads: usize) -> SearchConfig {
@@ -182,5 +186,41 @@ fn several_threads_reach_the_depth_limit_with_a_legal_move() {
         // Iteration times add up to no more than the whole search.
         let sum: std::time::Duration = result.iterations.iter().map(|i| i.elapsed).sum();
         assert!(sum <= result.elapsed, "{sum:?} > {:?}", result.elapsed);
+    }
+}
+
+/// The caller's stop flag ends every thread of a lazy SMP search, the helpers included,
+/// which have no limit of their own but the main thread's end (smp.rs: "When the main
+/// thread finishes, it raises the helpers' stop flag"). Raised before the search starts,
+/// with no depth limit from chess's starting position (a search without end), the main
+/// thread stops before its first iteration and the search returns stopped with none; a
+/// helper left searching would keep it from returning at all.
+#[test]
+fn the_stop_flag_ends_every_thread() {
+    let root = Chess::parse_position("start").unwrap();
+    let table = Table::new(4);
+    let stop = AtomicBool::new(true);
+    let shared = Shared {
+        table: &table,
+        stop: &stop,
+        history: &[],
+    };
+    for threads in [2, 4] {
+        let cfg = config(Algorithm::LazySmp, threads);
+        let result = lazy_smp_observed(
+            &root,
+            &Pst,
+            &cfg,
+            &Limits::default(),
+            threads,
+            &shared,
+            |_| {},
+        );
+        assert!(result.stopped, "{threads} threads: not stopped");
+        assert!(
+            result.iterations.is_empty(),
+            "{threads} threads: {} iterations after the stop",
+            result.iterations.len()
+        );
     }
 }
