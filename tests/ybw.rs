@@ -5,6 +5,7 @@
 //! at a split point abandons the brothers other threads are searching; the time limit and
 //! the stop flag stop every thread, a stopped search leaves only sound entries in its
 //! table, and a helper thread's panic ends the search and is passed on (lazy SMP's too).
+//! Without a table one thread is still the serial search.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
@@ -658,5 +659,31 @@ fn the_configured_split_depth_is_the_one_searched_with() {
                 );
             }
         }
+    }
+}
+
+/// With one thread and no table (`tt_mb` 0), YBW is the single-threaded search without a
+/// table, iteration by iteration and counter by counter (ybw.rs: a table "none when it is
+/// 0, as for single-threaded alpha-beta"; "with one thread ... the same node counts"). The
+/// truth: the serial searcher of the same configuration.
+#[test]
+fn one_thread_without_a_table_is_the_single_threaded_search_without_one() {
+    let base = SearchConfig {
+        tt_mb: 0,
+        ..ordered()
+    };
+    for (moves, root) in connect4_positions(3) {
+        let serial = search(
+            &root,
+            &CentreFirst,
+            &with(Algorithm::Alphabeta, &base),
+            &depth(9),
+        );
+        let (one, _) = ybw(&root, &CentreFirst, &base, &depth(9), 1, 1);
+        assert_eq!(
+            strip(&serial),
+            strip(&one),
+            "{moves}: YBW on one thread differs"
+        );
     }
 }
