@@ -5,7 +5,8 @@
 //! at a split point abandons the brothers other threads are searching; the time limit and
 //! the stop flag stop every thread, a stopped search leaves only sound entries in its
 //! table, and a helper thread's panic ends the search and is passed on (lazy SMP's too).
-//! Without a table one thread is still the serial search.
+//! Without a table one thread is still the serial search; a node exactly `split_plies`
+//! from the horizon splits; a cutoff reaches threads deep below the split depth.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
@@ -684,6 +685,79 @@ fn one_thread_without_a_table_is_the_single_threaded_search_without_one() {
             strip(&serial),
             strip(&one),
             "{moves}: YBW on one thread differs"
+        );
+    }
+}
+
+/// A node splits when it is `split_plies` or more plies from the horizon, not only when it
+/// is more (ybw.rs's module doc). Searching a random tree to depth 6 in one iteration, the
+/// root alone is 6 plies from the horizon: with a split depth of 6 it splits exactly once
+/// (after its first move, every helper idle as the search starts; a split point takes all
+/// the node's remaining moves, and the root never cuts off), with 7 never. The truth: the
+/// rule itself, and minimax for the value.
+#[test]
+fn a_node_exactly_at_the_split_depth_splits() {
+    let root = RandomTree::parse_position("b=5,d=6,seed=3,model=iid").unwrap();
+    let reference = search(
+        &root,
+        &TreeValue,
+        &with(Algorithm::Minimax, &SearchConfig::default()),
+        &depth(6),
+    )
+    .score();
+    let base = SearchConfig {
+        iterative: false,
+        ..SearchConfig::default()
+    };
+    for threads in 2..=4 {
+        for (split, splits) in [(6, 1), (7, 0)] {
+            let (result, counters) = ybw(&root, &TreeValue, &base, &depth(6), threads, split);
+            let what = format!("{threads} threads, split depth {split}");
+            assert_eq!(result.score(), reference, "{what}: value");
+            assert_eq!(counters.splits, splits, "{what}: splits, {counters:?}");
+            assert_eq!(
+                counters.cutoffs, 0,
+                "{what}: the root cut off, {counters:?}"
+            );
+        }
+    }
+}
+
+/// A cutoff reaches a thread deep in a subtree too shallow to split: it reads the flags
+/// at every node, not only where split points open (ybw.rs's module doc). In the trap tree
+/// with a split depth of 7 plies, B alone splits (the root has one move after its first,
+/// the `Slow` and `Huge` subtrees are 6 plies deep): exactly one split point and one
+/// cutoff. A thread that took a `Huge` brother while another searched `Slow` must give it
+/// up when `Slow` fails high; searched to the end, that brother alone would take more
+/// nodes than the bound. The truth: the tree's construction (serial value 0, `Huge`
+/// unprunable) and the split rule; like
+/// `a_cutoff_abandons_the_brothers_other_threads_are_searching`, it assumes only that
+/// `Slow` (a small fraction of one `Huge`) is finished before a thread could search a
+/// whole `Huge`.
+#[test]
+fn a_cutoff_reaches_threads_deep_below_the_split_depth() {
+    let root = Trap {
+        kind: Kind::Root,
+        level: 0,
+        index: 0,
+    };
+    let base = SearchConfig {
+        iterative: false,
+        ..SearchConfig::default()
+    };
+    let one_huge = HUGE_B.pow(HEIGHT);
+    for threads in 2..=4 {
+        let (result, counters) = ybw(&root, &TrapValue, &base, &depth(TRAP_DEPTH), threads, 7);
+        assert_eq!(result.score(), Some(0), "{threads} threads");
+        assert_eq!(
+            (counters.splits, counters.cutoffs),
+            (1, 1),
+            "{threads} threads: B alone splits and cuts off, {counters:?}"
+        );
+        assert!(
+            result.total.nodes < one_huge,
+            "{threads} threads: {} nodes, a `Huge` brother searched on after the cutoff",
+            result.total.nodes
         );
     }
 }
