@@ -6,7 +6,9 @@
 //! the stop flag stop every thread, a stopped search leaves only sound entries in its
 //! table, and a helper thread's panic ends the search and is passed on (lazy SMP's too).
 //! Without a table one thread is still the serial search; a node exactly `split_plies`
-//! from the horizon splits; a cutoff reaches threads deep below the split depth.
+//! from the horizon splits; a cutoff reaches threads deep below the split depth; the
+//! principal variation leads to a leaf of the root value; check extensions apply to the
+//! moves of a split point.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
@@ -19,8 +21,8 @@ use plylab::games::tictactoe::TicTacToe;
 use plylab::search::smp::Shared;
 use plylab::search::ybw::{SplitCounters, ybw_observed, ybw_with};
 use plylab::search::{
-    Algorithm, Limits, NullMove, Ordering, Quiescence, Reduction, SearchConfig, SearchResult,
-    Searcher, Table, search,
+    Algorithm, Extensions, Limits, NullMove, Ordering, Quiescence, Reduction, SearchConfig,
+    SearchResult, Searcher, Table, search,
 };
 
 fn depth(d: u32) -> Limits {
@@ -721,6 +723,101 @@ fn a_node_exactly_at_the_split_depth_splits() {
             );
         }
     }
+}
+
+/// The leaf a principal variation ends in, as a finished game's points for the side to
+/// move at the root (negamax: the sign flips with every ply).
+fn pv_leaf_value(root: &RandomTree, pv: &[<RandomTree as Game>::Move]) -> Score {
+    let mut pos = *root;
+    let mut legal = Vec::new();
+    for &mv in pv {
+        legal.clear();
+        pos.generate_moves(&mut legal);
+        assert!(legal.contains(&mv), "{mv} is not legal in the line {pv:?}");
+        pos.play(mv);
+    }
+    let Status::Over(Outcome::Points(points)) = pos.status() else {
+        panic!("the line {pv:?} does not end the game");
+    };
+    if pv.len() % 2 == 0 { points } else { -points }
+}
+
+/// The principal variation YBW reports, copied from split points by whichever thread
+/// raised their alpha, is a legal line to a leaf whose value is the root's, and starts with
+/// the best move. Random trees without ties (values a keyed permutation) and without a
+/// table (no line cut short at an entry), so the line is the one exact path of the
+/// minimax value. The truth: the game's own leaf values and minimax; one thread, the
+/// serial search, is checked the same way.
+#[test]
+fn the_principal_variation_leads_to_a_leaf_of_the_root_value() {
+    for seed in 1..=4 {
+        let text = format!("b=5,d=7,seed={seed},model=iid");
+        let root = RandomTree::parse_position(&text).unwrap();
+        let reference = search(
+            &root,
+            &TreeValue,
+            &with(Algorithm::Minimax, &SearchConfig::default()),
+            &depth(7),
+        )
+        .score()
+        .unwrap();
+        let base = SearchConfig {
+            pvs: seed % 2 == 0,
+            ..SearchConfig::default()
+        };
+        for threads in 1..=4 {
+            for split in [1, 2] {
+                let (result, _) = ybw(&root, &TreeValue, &base, &depth(7), threads, split);
+                let what = format!("{text}: {threads} threads, split depth {split}");
+                let last = result.last().expect("an iteration");
+                assert_eq!(last.score, reference, "{what}: value");
+                assert_eq!(last.pv.len(), 7, "{what}: the line {:?}", last.pv);
+                assert_eq!(last.best_move, last.pv.first().copied(), "{what}");
+                assert_eq!(
+                    pv_leaf_value(&root, &last.pv),
+                    reference,
+                    "{what}: the line {:?} ends elsewhere",
+                    last.pv
+                );
+            }
+        }
+    }
+}
+
+/// Check extensions reach the moves a split point hands out: with them, YBW on 2 and 4
+/// threads still finds the serial alpha-beta value of chess positions (no table, as in
+/// `several_threads_find_the_serial_value_of_chess_positions`). The truth: the serial
+/// search with the same extensions.
+#[test]
+fn several_threads_extend_checks_as_the_serial_search_does() {
+    let base = SearchConfig {
+        ordering: Ordering::HEURISTICS,
+        quiescence: Some(Quiescence::default()),
+        extensions: Extensions {
+            check: plylab::search::config::ONE_PLY,
+        },
+        ..SearchConfig::default()
+    };
+    let plain = SearchConfig {
+        extensions: Extensions::default(),
+        ..base.clone()
+    };
+    let epd = include_str!("../experiments/data/chess/bratko-kopec.epd");
+    let mut differs = 0;
+    for line in epd.lines().take(6) {
+        let root = Chess::parse_position(line.split(" bm ").next().unwrap()).unwrap();
+        let serial = search(&root, &Pst, &with(Algorithm::Alphabeta, &base), &depth(3)).score();
+        let unextended = search(&root, &Pst, &with(Algorithm::Alphabeta, &plain), &depth(3));
+        differs += usize::from(unextended.score() != serial);
+        for threads in [2, 4] {
+            let (result, _) = ybw(&root, &Pst, &base, &depth(3), threads, 1);
+            assert_eq!(result.score(), serial, "{line}: {threads} threads");
+        }
+    }
+    assert!(
+        differs > 0,
+        "check extensions never changed a value: the test shows nothing"
+    );
 }
 
 /// A cutoff reaches a thread deep in a subtree too shallow to split: it reads the flags
