@@ -48,6 +48,17 @@ impl Evaluator<RandomTree> for Spread {
     }
 }
 
+/// Random-tree values far from 0 for the side to move: the node's value plus a fixed
+/// amount, so that a window around the score (plus or minus the amount, by the parity of
+/// the depth) passes `i32::MAX` or `i32::MIN` unless it is kept within the full window.
+struct Offset(Score);
+
+impl Evaluator<RandomTree> for Offset {
+    fn evaluate(&self, pos: &RandomTree) -> Score {
+        pos.value() + self.0
+    }
+}
+
 /// An endgame database that knows a fifth of the positions below the root (those whose
 /// value is a multiple of 5) to be draws.
 struct Draws;
@@ -237,11 +248,7 @@ impl<E: Evaluator<RandomTree>> Reference<'_, E> {
         let (Some(mut width), Some(guess)) = (aspiration, guess) else {
             return self.alphabeta(root, depth, 0, -inf, inf);
         };
-        let (mut alpha, mut beta) = if width >= score::DECISIVE {
-            (-inf, inf)
-        } else {
-            (guess - width, guess + width)
-        };
+        let (mut alpha, mut beta) = window(guess, width);
         loop {
             let (value, line) = self.alphabeta(root, depth, 0, alpha, beta);
             if alpha < value && value < beta {
@@ -251,14 +258,26 @@ impl<E: Evaluator<RandomTree>> Reference<'_, E> {
             self.events
                 .push(Event::Bound(depth, value, fail_high, line, self.total));
             width = width.saturating_mul(4);
-            let open = width >= score::DECISIVE;
             if fail_high {
-                beta = if open { inf } else { guess + width };
+                beta = window(guess, width).1;
             } else {
-                alpha = if open { -inf } else { guess - width };
+                alpha = window(guess, width).0;
             }
         }
     }
+}
+
+/// The aspiration window of half-width `width` around `guess`: the full window once the
+/// width reaches the decisive scores, and no wider than the full window.
+fn window(guess: Score, width: Score) -> (Score, Score) {
+    let inf = i64::from(score::INFINITY);
+    if width >= score::DECISIVE {
+        return (-score::INFINITY, score::INFINITY);
+    }
+    // In 64 bits, where `guess ± width` cannot overflow.
+    let (guess, width) = (i64::from(guess), i64::from(width));
+    let clip = |s: i64| s.clamp(-inf, inf) as Score;
+    (clip(guess - width), clip(guess + width))
 }
 
 fn root_moves(root: &RandomTree) -> Vec<Child> {
@@ -665,6 +684,33 @@ fn an_aspiration_window_widened_past_the_decisive_scores_opens_fully() {
         failures[0] > 0 && failures[1] > 0,
         "failures low and high: {failures:?}"
     );
+}
+
+/// Aspiration windows around scores of 1.5e9 in size, below the decisive scores: a
+/// half-width of 1e9 takes `guess ± width` past `i32::MAX` (or `i32::MIN`), and the window
+/// must stop at the full window's edge, not wrap round to the other end. Each iteration's
+/// score flips its sign from the last one's, so every window fails and is re-searched as
+/// defined, node for node the reference's, whose windows are reckoned in 64 bits.
+#[test]
+fn an_aspiration_window_near_the_largest_scores_stays_within_them() {
+    let (offset, width) = (1_500_000_000, 1_000_000_000);
+    assert!(i64::from(offset) + i64::from(width) > i64::from(i32::MAX));
+    let mut failures = 0;
+    for root in trees(5)
+        .into_iter()
+        .filter(|r| r.params().model == Model::Iid)
+    {
+        for pvs in [false, true] {
+            let cfg = config(pvs, Some(width), true);
+            check(&root, &Offset(offset), &cfg, Run::to(5));
+            let (_, events) = run(&root, &Offset(offset), &cfg, Run::to(5));
+            failures += events
+                .iter()
+                .filter(|e| matches!(e, Event::Bound(..)))
+                .count();
+        }
+    }
+    assert!(failures > 0, "no window failed: the test shows nothing");
 }
 
 /// The tree of the limit tests: branching 8, searched to depth 6, whose last iteration

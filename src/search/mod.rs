@@ -575,13 +575,7 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
         if score::is_decisive(guess) {
             return self.alphabeta(root, depth, -inf, inf, 0, false);
         }
-        // A window as wide as the decisive scores is the full one (and `guess ± width`
-        // could overflow past it).
-        let (mut alpha, mut beta) = if width >= score::DECISIVE {
-            (-inf, inf)
-        } else {
-            (guess - width, guess + width)
-        };
+        let (mut alpha, mut beta) = aspiration_window(guess, width);
         loop {
             let value = self.alphabeta(root, depth, alpha, beta, 0, false);
             if self.aborted() || (value > alpha && value < beta) {
@@ -598,11 +592,11 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
                 );
             }
             width = width.saturating_mul(4);
-            let too_wide = width >= score::DECISIVE;
+            let (low, high) = aspiration_window(guess, width);
             if value <= alpha {
-                alpha = if too_wide { -inf } else { guess - width };
+                alpha = low;
             } else {
-                beta = if too_wide { inf } else { guess + width };
+                beta = high;
             }
         }
     }
@@ -775,6 +769,20 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
             .as_ref()
             .map_or(Duration::ZERO, |c| c.start.elapsed())
     }
+}
+
+/// The aspiration window of half-width `width` around `guess`: the full window once the
+/// width reaches the decisive scores, and never past ±[`score::INFINITY`] (a guess far
+/// from 0 plus a width below the decisive scores can pass `i32::MAX`).
+fn aspiration_window(guess: Score, width: Score) -> (Score, Score) {
+    let inf = score::INFINITY;
+    if width >= score::DECISIVE {
+        return (-inf, inf);
+    }
+    (
+        guess.saturating_sub(width).max(-inf),
+        guess.saturating_add(width).min(inf),
+    )
 }
 
 /// Starts one of a parallel search's `threads` threads in `scope`. A thread the system
