@@ -445,39 +445,31 @@ fn config(pvs: bool, aspiration: Option<Score>, iterative: bool) -> SearchConfig
     }
 }
 
+/// Checks fixed-depth searches to depths 1 to 5 of every tree, with the exact and the
+/// tying (coarse) evaluations, PVS as `pvs` says.
+fn check_fixed_depths(pvs: bool) {
+    for root in trees(5) {
+        for depth in 1..=5 {
+            let cfg = config(pvs, None, false);
+            check(&root, &TreeValue, &cfg, Run::to(depth));
+            check(&root, &Coarse, &cfg, Run::to(depth));
+        }
+    }
+}
+
 /// Plain fail-soft alpha-beta at one fixed depth, general and lean node functions alike:
 /// value, principal variation, every counter and the root's move reports equal the
 /// reference's on seeded random trees, with exact and with tying (coarse) evaluations.
 #[test]
 fn fixed_depth_alphabeta_walks_the_reference_tree() {
-    for root in trees(5) {
-        for depth in 1..=5 {
-            check(
-                &root,
-                &TreeValue,
-                &config(false, None, false),
-                Run::to(depth),
-            );
-            check(&root, &Coarse, &config(false, None, false), Run::to(depth));
-        }
-    }
+    check_fixed_depths(false);
 }
 
 /// Principal variation search: the null-window probes and re-searches of the reference
 /// (Marsland's definition) give the same value, line and counters.
 #[test]
 fn principal_variation_search_walks_the_reference_tree() {
-    for root in trees(5) {
-        for depth in 1..=5 {
-            check(
-                &root,
-                &TreeValue,
-                &config(true, None, false),
-                Run::to(depth),
-            );
-            check(&root, &Coarse, &config(true, None, false), Run::to(depth));
-        }
-    }
+    check_fixed_depths(true);
 }
 
 /// Iterative deepening: iteration d is the fixed-depth search to d (nothing carries over
@@ -535,24 +527,12 @@ fn multipv_lines_are_the_best_root_moves_in_order() {
         for lines in [2, 3, 9] {
             for (pvs, aspiration) in [(false, None), (true, Some(3))] {
                 let cfg = config(pvs, aspiration, true);
-                check(
-                    &root,
-                    &TreeValue,
-                    &cfg,
-                    Run {
-                        lines,
-                        ..Run::to(4)
-                    },
-                );
-                let (result, _) = run(
-                    &root,
-                    &TreeValue,
-                    &cfg,
-                    Run {
-                        lines,
-                        ..Run::to(4)
-                    },
-                );
+                let how = Run {
+                    lines,
+                    ..Run::to(4)
+                };
+                check(&root, &TreeValue, &cfg, how);
+                let (result, _) = run(&root, &TreeValue, &cfg, how);
                 for it in &result.iterations {
                     let mut values: Vec<(Score, Child)> = moves
                         .iter()

@@ -32,6 +32,14 @@ fn depth(d: u32) -> Limits {
     }
 }
 
+/// The default configuration searched in one iteration, to the depth limit at once.
+fn one_iteration() -> SearchConfig {
+    SearchConfig {
+        iterative: false,
+        ..SearchConfig::default()
+    }
+}
+
 fn with(algorithm: Algorithm, base: &SearchConfig) -> SearchConfig {
     SearchConfig {
         algorithm,
@@ -490,6 +498,12 @@ impl std::fmt::Display for Step {
 }
 
 impl Trap {
+    const ROOT: Self = Self {
+        kind: Kind::Root,
+        level: 0,
+        index: 0,
+    };
+
     fn branching(&self) -> u64 {
         match self.kind {
             Kind::Root => 2,
@@ -589,15 +603,8 @@ impl Evaluator<Trap> for TrapValue {
 
 #[test]
 fn a_cutoff_abandons_the_brothers_other_threads_are_searching() {
-    let root = Trap {
-        kind: Kind::Root,
-        level: 0,
-        index: 0,
-    };
-    let base = SearchConfig {
-        iterative: false,
-        ..SearchConfig::default()
-    };
+    let root = Trap::ROOT;
+    let base = one_iteration();
     let limits = depth(TRAP_DEPTH);
     let serial = search(
         &root,
@@ -707,10 +714,7 @@ fn a_node_exactly_at_the_split_depth_splits() {
         &depth(6),
     )
     .score();
-    let base = SearchConfig {
-        iterative: false,
-        ..SearchConfig::default()
-    };
+    let base = one_iteration();
     for threads in 2..=4 {
         for (split, splits) in [(6, 1), (7, 0)] {
             let (result, counters) = ybw(&root, &TreeValue, &base, &depth(6), threads, split);
@@ -833,15 +837,8 @@ fn several_threads_extend_checks_as_the_serial_search_does() {
 /// whole `Huge`.
 #[test]
 fn a_cutoff_reaches_threads_deep_below_the_split_depth() {
-    let root = Trap {
-        kind: Kind::Root,
-        level: 0,
-        index: 0,
-    };
-    let base = SearchConfig {
-        iterative: false,
-        ..SearchConfig::default()
-    };
+    let root = Trap::ROOT;
+    let base = one_iteration();
     let one_huge = HUGE_B.pow(HEIGHT);
     for threads in 2..=4 {
         let (result, counters) = ybw(&root, &TrapValue, &base, &depth(TRAP_DEPTH), threads, 7);
