@@ -532,7 +532,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
 mod tests {
     use super::{DEFER_DEPTH, Deferred};
     use crate::game::Game;
-    use crate::games::random_tree::{Model, RandomTree, TreeParams, TreeValue};
+    use crate::games::random_tree::{Child, Model, RandomTree, TreeParams, TreeValue};
     use crate::search::busy::BusyTable;
     use crate::search::config::ONE_PLY;
     use crate::search::{SearchConfig, Searcher};
@@ -567,7 +567,8 @@ mod tests {
 
     /// `defer_busy` as its documentation states it: a move into a position another thread
     /// is searching waits, except the first move of a node and at nodes nearer the horizon
-    /// than `DEFER_DEPTH`; a position nobody is in never waits, nor any without a table.
+    /// than `DEFER_DEPTH`; a position nobody is in never waits, nor any in a search without
+    /// a busy table.
     #[test]
     fn only_later_moves_deep_enough_into_busy_positions_are_deferred() {
         let params = TreeParams {
@@ -578,9 +579,9 @@ mod tests {
         };
         let root = RandomTree::new(params).unwrap();
         let mut busy_child = root;
-        busy_child.play(crate::games::random_tree::Child(1));
+        busy_child.play(Child(1));
         let mut idle_child = root;
-        idle_child.play(crate::games::random_tree::Child(2));
+        idle_child.play(Child(2));
         let busy = BusyTable::new();
         busy.mark(busy_child.hash());
         let config = SearchConfig::default();
