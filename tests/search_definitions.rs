@@ -7,12 +7,13 @@
 //! for node. Iterative deepening (Slate and Atkin 1977) is a sequence of such searches, one
 //! per depth; aspiration windows re-search with the window widened fourfold around the
 //! previous iteration's score until the value lands inside it, every re-search counted and
-//! reported. MultiPV's later lines are the best root moves left, in order; a table on a
-//! tree without transpositions only counts its look-ups; a database's answers end the walk
-//! where they are. Minimax visits the whole uniform tree. The reference here knows the
-//! tree only through the `Game` and `Evaluator` traits and shares no code with src/search.
-//! Last, the limits: a distant time limit cuts nothing, and a raised stop flag ends the
-//! search within the documented interval between two looks at it.
+//! reported. MultiPV's later lines are the best root moves left, in order (under minimax,
+//! each visits every node of the moves left), and a limit that cuts them stops the search;
+//! a table on a tree without transpositions only counts its look-ups; a database's answers
+//! end the walk where they are. Minimax visits the whole uniform tree. The reference here
+//! knows the tree only through the `Game` and `Evaluator` traits and shares no code with
+//! src/search. Last, the limits: a distant time limit cuts nothing, and a raised stop flag
+//! ends the search within the documented interval between two looks at it.
 
 use std::collections::HashSet;
 use std::sync::Mutex;
@@ -560,6 +561,95 @@ fn multipv_lines_are_the_best_root_moves_in_order() {
                     }
                 }
             }
+        }
+    }
+}
+
+/// A node limit that falls inside MultiPV's later lines cuts them: the last iteration
+/// stands with the lines it finished, and the search reports itself stopped (mod.rs: "Extra
+/// lines cut off by a limit: the iteration stands, with the lines it has"). The limit is
+/// worked from the reference: every node of the iterations before the last and of the
+/// last's principal search, and half those of its later lines.
+#[test]
+fn a_limit_inside_multipv_lines_leaves_them_short_and_the_search_stopped() {
+    let cfg = config(false, None, true);
+    for root in trees(4) {
+        let mut reference = Reference {
+            eval: &TreeValue,
+            pvs: false,
+            stored: None,
+            excluded: Vec::new(),
+            knowledge: false,
+            stats: Stats::default(),
+            total: 0,
+            depth: 0,
+            events: Vec::new(),
+        };
+        let mut extra = 0;
+        for d in 1..=4 {
+            let (_, line) = reference.iteration(&root, d, None, None);
+            let principal = reference.stats.nodes;
+            reference.extra_lines(&root, d, line[0], 3);
+            extra = reference.stats.nodes - principal;
+        }
+        let limit = reference.total - extra / 2;
+        let limits = Limits {
+            depth: Some(4),
+            nodes: Some(limit),
+            ..Limits::default()
+        };
+        let result = Searcher::new(&TreeValue, &cfg)
+            .with_multipv(3)
+            .run(&root, &limits);
+        let wanted = root_moves(&root).len().min(3);
+        let last = result.last().expect("the iterations before the limit");
+        assert_eq!(last.depth, 4, "tree {root}: the last iteration stands");
+        assert!(
+            last.lines.len() + 1 < wanted,
+            "tree {root}: {} later lines of {} found within {limit} nodes",
+            last.lines.len(),
+            wanted - 1
+        );
+        assert!(
+            result.stopped,
+            "tree {root}: a limit cut the lines, not reported"
+        );
+        assert_eq!(result.total.nodes, limit, "tree {root}: nodes searched");
+    }
+}
+
+/// MultiPV under minimax: each later line is a minimax search of the root without the
+/// moves of the lines before it, so on a uniform tree of branching b searched k plies the
+/// line after i others visits the root and every node of its b - i subtrees, each holding
+/// the sum of b^j for j < k nodes (counted here as the definition gives them).
+#[test]
+fn minimax_multipv_lines_visit_every_node_of_the_moves_left() {
+    let cfg = SearchConfig {
+        algorithm: plylab::search::Algorithm::Minimax,
+        ..config(false, None, false)
+    };
+    for root in trees(4) {
+        let b = u64::from(root.params().b);
+        for k in 1..=4u32 {
+            let subtree: u64 = (0..k).map(|j| b.pow(j)).sum();
+            let (result, _) = run(
+                &root,
+                &TreeValue,
+                &cfg,
+                Run {
+                    lines: 3,
+                    ..Run::to(k)
+                },
+            );
+            let last = result.last().expect("one iteration");
+            let lines = 3.min(b);
+            let nodes: u64 = (0..lines).map(|i| 1 + (b - i) * subtree).sum();
+            assert_eq!(last.lines.len() as u64, lines - 1, "tree {root}, depth {k}");
+            assert_eq!(last.stats.nodes, nodes, "tree {root}, depth {k}: nodes");
+            assert_eq!(
+                last.stats.beta_cutoffs, 0,
+                "tree {root}, depth {k}: minimax cut off"
+            );
         }
     }
 }
