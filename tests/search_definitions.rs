@@ -122,7 +122,22 @@ struct Reference<'e, E> {
     events: Vec<Event>,
 }
 
-impl<E: Evaluator<RandomTree>> Reference<'_, E> {
+impl<'e, E: Evaluator<RandomTree>> Reference<'e, E> {
+    /// Plain alpha-beta with `eval`: no PVS, table, excluded moves or database.
+    fn new(eval: &'e E) -> Self {
+        Self {
+            eval,
+            pvs: false,
+            stored: None,
+            excluded: Vec::new(),
+            knowledge: false,
+            stats: Stats::default(),
+            total: 0,
+            depth: 0,
+            events: Vec::new(),
+        }
+    }
+
     /// The value of `node` searched `depth` plies deep with window `(alpha, beta)`, and
     /// its principal variation (the moves that raised alpha, as far as they go).
     fn alphabeta(
@@ -386,15 +401,10 @@ fn check<E: Evaluator<RandomTree>>(root: &RandomTree, eval: &E, config: &SearchC
     for general in [false, true] {
         let (result, events) = run(root, eval, config, Run { general, ..how });
         let mut reference = Reference {
-            eval,
             pvs: config.pvs,
             stored: (config.tt_mb > 0).then(HashSet::new),
-            excluded: Vec::new(),
             knowledge: how.knowledge,
-            stats: Stats::default(),
-            total: 0,
-            depth: 0,
-            events: Vec::new(),
+            ..Reference::new(eval)
         };
         let first = if config.iterative { 1 } else { depth };
         let mut guess = None;
@@ -574,17 +584,7 @@ fn multipv_lines_are_the_best_root_moves_in_order() {
 fn a_limit_inside_multipv_lines_leaves_them_short_and_the_search_stopped() {
     let cfg = config(false, None, true);
     for root in trees(4) {
-        let mut reference = Reference {
-            eval: &TreeValue,
-            pvs: false,
-            stored: None,
-            excluded: Vec::new(),
-            knowledge: false,
-            stats: Stats::default(),
-            total: 0,
-            depth: 0,
-            events: Vec::new(),
-        };
+        let mut reference = Reference::new(&TreeValue);
         let mut extra = 0;
         for d in 1..=4 {
             let (_, line) = reference.iteration(&root, d, None, None);
@@ -843,17 +843,7 @@ fn a_stop_flag_raised_mid_iteration_ends_the_search_within_the_check_interval() 
         .with_report(&stop)
         .run(&root, &limits);
     let raised_at = stop.raised_at.lock().unwrap().expect("iteration 6 started");
-    let mut reference = Reference {
-        eval: &TreeValue,
-        pvs: false,
-        stored: None,
-        excluded: Vec::new(),
-        knowledge: false,
-        stats: Stats::default(),
-        total: 0,
-        depth: 0,
-        events: Vec::new(),
-    };
+    let mut reference = Reference::new(&TreeValue);
     reference.iteration(&root, 6, None, None);
     assert!(
         reference.stats.nodes > 8 * 1024,
