@@ -16,10 +16,14 @@
 //! for the logistic model). fastchess finds the root of the secular equation with the ITP
 //! method to a tolerance of 1e-7 (1e-3 for logistic) and stops the fixed-point iteration at a
 //! change of 1e-4; here plain bisection to machine precision and a fixed-point tolerance of
-//! 1e-12 are used. On fastchess's own SPRT tests the LLRs agree to its 2 printed decimals,
-//! except two degenerate ones (only draws; only WW pairs) where fastchess expects 2.97 and
-//! 2.94 and this code (and an independent Python check) gives −3.45 and 2.09; the cause was
-//! not found (fastchess's looser fixed-point stop alone does not explain it).
+//! 1e-12 are used. On fastchess's own SPRT tests (`app/tests/sprt_test.cpp`) the LLRs agree
+//! to its 2 printed decimals, or within 0.02% on its two degenerate ones (4250 wins, elo 0
+//! to 10: 120.56; 5550 WW pairs, elo 0 to 5: 111.82). Before fastchess's commit 05d6451c
+//! (#794, February 2025) those two expected 2.97 and 2.94, figures of its older
+//! approximation ½·N·ln(σ₀²/σ₁²) with half a game added to each count of a record with at
+//! most one non-empty cell (commit 8fdb0dd3, `sprt.cpp` lines 54–90 and 96–136), not of the
+//! maximum-likelihood LLR. Empty cells count 1e-3 here, as in fastchess (`regularize`),
+//! OpenBench and Fishtest (`LLRcalc.regularize`).
 //!
 //! Zero counts never panic: quantities that need at least one game return `None` when there are
 //! none, and LLRs are 0 with no games.
