@@ -346,3 +346,21 @@ fn normal_quantile_upper_tail() {
     close(normal_quantile(0.99).unwrap(), 2.326_347_874_040_841, 1e-8);
     close(normal_quantile(0.01).unwrap(), -2.326_347_874_040_841, 1e-8);
 }
+
+/// `Sprt::new` refuses what fastchess's `SPRT::isValid` refuses (`sprt.cpp` lines 53–60):
+/// elo0 ≥ elo1, α or β outside (0, 1), α + β ≥ 1; and accepts each case just inside.
+#[test]
+fn sprt_new_refuses_each_edge_fastchess_refuses() {
+    let new = |elo0, elo1, alpha, beta| Sprt::new(elo0, elo1, alpha, beta).is_some();
+    // Equal hypotheses give an LLR of 0 for every record: a test that never ends.
+    assert!(!new(2.0, 2.0, 0.05, 0.05), "elo0 = elo1 accepted");
+    assert!(new(2.0, 2.5, 0.05, 0.05), "elo0 < elo1 refused");
+    // α + β = 1 (exact in binary): ln(β/(1 − α)) = ln((1 − β)/α) = 0, both bounds at 0.
+    assert!(!new(0.0, 5.0, 0.5, 0.5), "alpha + beta = 1 accepted");
+    assert!(!new(0.0, 5.0, 0.25, 0.75), "alpha + beta = 1 accepted");
+    assert!(new(0.0, 5.0, 0.5, 0.25), "alpha + beta < 1 refused");
+    // β outside (0, 1) with a valid α and α + β < 1: β = 0 puts the lower bound at −∞.
+    assert!(!new(0.0, 5.0, 0.05, 0.0), "beta = 0 accepted");
+    assert!(!new(0.0, 5.0, 0.05, -0.1), "negative beta accepted");
+    assert!(!new(0.0, 5.0, 0.05, 1.0), "beta = 1 accepted");
+}
