@@ -364,3 +364,36 @@ fn sprt_new_refuses_each_edge_fastchess_refuses() {
     assert!(!new(0.0, 5.0, 0.05, -0.1), "negative beta accepted");
     assert!(!new(0.0, 5.0, 0.05, 1.0), "beta = 1 accepted");
 }
+
+/// The verdict at the bounds themselves: H1 at an LLR equal to the upper bound, H0 at one
+/// equal to the lower bound, as documented ("at or above", "at or below") and as fastchess's
+/// `SPRT::getResult` decides (`sprt.cpp` lines 316–319, `>=` and `<=`); one step inside
+/// either bound, keep playing.
+#[test]
+fn verdict_at_the_bounds_themselves() {
+    for (alpha, beta) in [(0.05, 0.05), (0.05, 0.10), (0.01, 0.20)] {
+        let s = Sprt::new(0.0, 5.0, alpha, beta).expect("valid");
+        let (lower, upper) = (s.lower_bound(), s.upper_bound());
+        let at = |llr: f64| s.verdict(llr);
+        assert_eq!(
+            at(upper),
+            Some(Verdict::AcceptH1),
+            "at {upper} (α {alpha}, β {beta})"
+        );
+        assert_eq!(
+            at(lower),
+            Some(Verdict::AcceptH0),
+            "at {lower} (α {alpha}, β {beta})"
+        );
+        assert_eq!(
+            at(upper.next_down()),
+            None,
+            "below {upper} (α {alpha}, β {beta})"
+        );
+        assert_eq!(
+            at(lower.next_up()),
+            None,
+            "above {lower} (α {alpha}, β {beta})"
+        );
+    }
+}
