@@ -315,16 +315,17 @@ fn more_wins_raise_elo_and_llr() {
 fn degenerate_fastchess_cases() {
     // fastchess checks within 1%; a direct maximisation of the likelihood (not the
     // fixed-point iteration) gives 120.5483 and 111.7976, within 2e-4 of fastchess's
-    // figures, so 1e-3 relative is asked here.
+    // figures, so 1e-3 relative is asked here, and reference.py's to 3 decimals.
     let wins = sprt(0.0, 10.0).llr_trinomial(&tri(4250, 0, 0), Model::Normalized);
     close(wins, 120.56, 120.56e-3);
+    close3(wins, 120.548_268);
     let pairs = sprt(0.0, 5.0).llr_pentanomial(&penta([0, 0, 0, 0, 5550]), Model::Normalized);
     close(pairs, 111.82, 111.82e-3);
+    close3(pairs, 111.797_555);
 }
 
-/// Only draws and only WW pairs, elo 0 to 5: reference.py's exact fit (its comment calls
-/// these fastchess's cases, but fastchess's degenerate tests are the ones above). Only
-/// draws has a t-value of exactly 0 (the regularized counts are symmetric), so H0's fit is
+/// Only draws and only WW pairs, elo 0 to 5: reference.py's exact fit ("one-cell llr").
+/// Only draws has a t-value of exactly 0 (the regularized counts are symmetric), so H0's fit is
 /// the record itself, the best fit there is, and the LLR must be negative.
 #[test]
 fn only_draws_and_only_ww_pairs_follow_the_exact_mle() {

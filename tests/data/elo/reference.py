@@ -105,17 +105,21 @@ for counts, e0, e1, model in [
     ([5, 20, 50, 20, 5], 0, 5, "normalized"),
 ]:
     print(f"llr {model} {counts} elo0={e0} elo1={e1}: {llr(counts, e0, e1, model):.6f}")
-# fastchess's own SPRT tests (app/tests/sprt_test.cpp), to check this script against them.
+# fastchess's own SPRT tests (app/tests/sprt_test.cpp since its commit 05d6451c), to check
+# this script against them.
 for counts, e0, e1, model, expect in [
     ([36027, 68692, 36433], 0, 2, "normalized", 0.92),
     ([10650, 20431, 10871], -1.75, 0.25, "normalized", 2.30),
-    ([0, 16700, 0], 0, 5, "normalized", 2.97),
+    ([0, 0, 4250], 0, 10, "normalized", 120.56),
     ([21184, 40708, 21404], 0.5, 2.5, "logistic", -1.57),
     ([57030, 106593, 57433], 0, 2, "logistic", -2.59),
     ([365, 16618, 36029 + 200, 16974, 390], 0, 2, "normalized", 2.25),
     ([127, 4883, 10311 + 401, 5150, 104], -1.75, 0.25, "normalized", 3.01),
-    ([0, 0, 0, 0, 104], 0, 5, "normalized", 2.94),
+    ([0, 0, 0, 0, 5550], 0, 5, "normalized", 111.82),
     ([223, 9863, 20279 + 1000, 10037, 246], 0.5, 2.5, "logistic", -3.07),
     ([871, 26175, 55003 + 980, 26678, 821], 0, 2, "logistic", -4.98),
 ]:
     print(f"fastchess llr {model} {counts} {e0} {e1}: {llr(counts, e0, e1, model):.6f} (fastchess test: {expect})")
+# Records with one non-empty cell, the empty ones regularized to 1e-3 as above.
+for counts, e0, e1 in [([0, 16700, 0], 0, 5), ([0, 0, 0, 0, 104], 0, 5)]:
+    print(f"one-cell llr normalized {counts} {e0} {e1}: {llr(counts, e0, e1, 'normalized'):.6f}")
