@@ -4,11 +4,16 @@
 //! - a mate read from the transposition table is trusted only where it lands before the
 //!   fifty-move draw (FIDE Laws 9.3 and 9.6.2; Stockfish's `is_draw` lets a mate on the
 //!   hundredth ply stand): the table key leaves the halfmove clock out, so the same board
-//!   under a higher clock may no longer hold the mate.
+//!   under a higher clock may no longer hold the mate;
+//! - a node settled by the game's own endgame solver is counted once, as a leaf, with the
+//!   solver's other nodes added to the search's, and a solve started late in the search
+//!   stops at its node limit (alphabeta.rs, `solve_near_end`).
 
-use plylab::game::{Neutral, Notation, Score, score};
+use plylab::game::{Game, Neutral, Notation, Score, SolverNodes, Status, score};
 use plylab::games::chess::Chess;
-use plylab::search::{Algorithm, Limits, SearchConfig, Searcher, Table};
+use plylab::games::othello::{Othello, OthelloEval};
+use plylab::rng::XorShift;
+use plylab::search::{Algorithm, Limits, SearchConfig, Searcher, Stats, Table, search};
 
 /// Black to move: Ka1 against Kc1 and Rh1. Black's one legal move is Ka2 (b1 and b2 are
 /// the white king's), then 2. Rh3 Ka1 (a3 and b3 are the rook's, b1 and b2 still the
@@ -81,4 +86,138 @@ fn a_stored_mate_is_read_back_only_where_it_lands_before_the_fifty_move_draw() {
     // The same shallow search with an empty table: the value the stale case must match.
     let fresh = score_with(&boxed_king(97), 2, &Table::new(1));
     assert_eq!(fresh, 0, "clock 97 without a table");
+}
+
+/// Othello positions `empties` squares from the end, the side to move with at least two
+/// moves (none of them a pass), from seeded random play-outs of the start.
+fn othello_positions(seed: u64, empties: u32, count: usize) -> Vec<Othello> {
+    let mut rng = XorShift::new(seed);
+    let mut out = Vec::new();
+    let mut moves = Vec::new();
+    while out.len() < count {
+        let mut pos = Othello::new();
+        while pos.empties() > empties && pos.status() == Status::Ongoing {
+            moves.clear();
+            pos.generate_moves(&mut moves);
+            pos.play(moves[rng.below(moves.len() as u64) as usize]);
+        }
+        moves.clear();
+        pos.generate_moves(&mut moves);
+        let real_moves = moves.len() >= 2;
+        if pos.empties() == empties && pos.status() == Status::Ongoing && real_moves {
+            out.push(pos);
+        }
+    }
+    out
+}
+
+/// The counters of a root searched to the end by plain alpha-beta whose children are all
+/// settled by the game's solver: fail-soft, children in generation order, each given the
+/// window `(-beta, -alpha)` of the root's current `(alpha, beta)`. The root is one node
+/// and the one expanded node; each child is one leaf, and its nodes are the solver's
+/// (the child itself among them). Returns the stats the search must report, and the value.
+fn solved_children_by_definition(root: &Othello, limit: u32) -> (Stats, Score) {
+    let mut moves = Vec::new();
+    root.generate_moves(&mut moves);
+    let mut stats = Stats {
+        nodes: 1,
+        expanded_nodes: 1,
+        generated_moves: moves.len() as u64,
+        ..Stats::default()
+    };
+    let (mut alpha, beta) = (-score::INFINITY, score::INFINITY);
+    let mut best = -score::INFINITY;
+    for mv in moves {
+        let mut child = *root;
+        child.play(mv);
+        let mut nodes = SolverNodes::unlimited();
+        let value = -child
+            .solve_endgame(-beta, -alpha, limit, &mut nodes)
+            .expect("a child within the solver's reach");
+        stats.nodes += nodes.count;
+        stats.leaf_nodes += 1;
+        best = best.max(value);
+        alpha = alpha.max(value);
+    }
+    (stats, best)
+}
+
+/// alphabeta.rs's `solve_near_end`: a node the solver settles is counted once (the
+/// solver's count includes it, the caller has counted it already) and as one leaf, and
+/// the solver's other nodes are added to the search's. The truth is the root loop of
+/// [`solved_children_by_definition`] over the solver called directly, with a 6-empty
+/// solver, on 7-empty boards (the children within its reach) and on 6-empty boards (the
+/// root within it too, but never solved there: it must return a move). Kills the mutants
+/// of the two counters there (`+=` to `-=` or `*=`) and the one solving the root.
+#[test]
+fn a_node_settled_by_the_endgame_solver_counts_once_as_a_leaf() {
+    let config = SearchConfig {
+        algorithm: Algorithm::Alphabeta,
+        iterative: false,
+        endgame_solver: Some(6),
+        ..SearchConfig::default()
+    };
+    let roots = [
+        othello_positions(2027, 7, 10),
+        othello_positions(2028, 6, 10),
+    ];
+    for root in roots.concat() {
+        let (expected, value) = solved_children_by_definition(&root, 6);
+        let result = search(&root, &OthelloEval::STANDARD, &config, &Limits::default());
+        let got = result.total;
+        let what = root.to_board_string();
+        assert_eq!(result.score(), Some(value), "{what}: value");
+        assert!(result.best_move().is_some(), "{what}: the root has a move");
+        assert_eq!(
+            (got.nodes, got.leaf_nodes),
+            (expected.nodes, expected.leaf_nodes),
+            "{what}: (nodes, leaves)"
+        );
+        assert_eq!(
+            (got.expanded_nodes, got.generated_moves),
+            (expected.expanded_nodes, expected.generated_moves),
+            "{what}: (expanded, generated)"
+        );
+    }
+}
+
+/// A solve that starts late in the search stops at the search's node limit as the first
+/// one does: the solver's checks count the search's nodes before the solve and its own
+/// (alphabeta.rs, `solve_near_end`). A 12-empty solver below a 26-empty root (FFO #14 with
+/// six edge discs taken off, as in tests/othello.rs) makes many solves, so the limit
+/// falls inside one that starts after many thousand of the search's nodes; the search
+/// must stop at the limit, at most two of the solver's check intervals past it
+/// ([`SolverNodes::CHECK_INTERVAL`]). Kills the mutants of the count the solver's checks
+/// use (`+` to `-` or `*`, in the search's nodes and in the solver's).
+#[test]
+fn a_late_solve_stops_at_the_search_limits() {
+    let pos = Othello::parse_position(
+        "----------OOOX---XOOXXX--OOOOOOOOOOXXXOOOOOXXOOX--XXOO----XXXXX- X",
+    )
+    .expect("a legal board");
+    let config = SearchConfig {
+        algorithm: Algorithm::Alphabeta,
+        ordering: plylab::search::Ordering {
+            tt_move: true,
+            fastest_first: true,
+            ..plylab::search::Ordering::default()
+        },
+        tt_mb: 16,
+        iterative: false,
+        endgame_solver: Some(12),
+        ..SearchConfig::default()
+    };
+    for limit in [300_000, 1_000_000] {
+        let limits = Limits {
+            nodes: Some(limit),
+            ..Limits::default()
+        };
+        let result = search(&pos, &OthelloEval::STANDARD, &config, &limits);
+        let nodes = result.total.nodes;
+        let slack = 2 * SolverNodes::CHECK_INTERVAL;
+        assert!(
+            (limit..limit + slack).contains(&nodes),
+            "{nodes} nodes under a {limit}-node limit"
+        );
+    }
 }
