@@ -7,13 +7,21 @@
 //!   under a higher clock may no longer hold the mate;
 //! - a node settled by the game's own endgame solver is counted once, as a leaf, with the
 //!   solver's other nodes added to the search's, and a solve started late in the search
-//!   stops at its node limit (alphabeta.rs, `solve_near_end`).
+//!   stops at its node limit (alphabeta.rs, `solve_near_end`);
+//! - a quiescence node counts as expanded and counts all its legal moves as generated,
+//!   though it searches only the noisy ones (search/mod.rs, `take_noisy_moves`; the
+//!   meaning of the counters is stats.rs's), and under a quiescence depth limit the
+//!   quiescence nodes leave the table alone (quiescence.rs, `uses_table`).
 
-use plylab::game::{Game, Neutral, Notation, Score, SolverNodes, Status, score};
-use plylab::games::chess::Chess;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+use plylab::game::{Evaluator, Game, Neutral, Notation, Score, SolverNodes, Status, score};
+use plylab::games::chess::{Chess, Pst};
 use plylab::games::othello::{Othello, OthelloEval};
+use plylab::lab::spec::{GameKind, GamePosition};
+use plylab::lab::test_set;
 use plylab::rng::XorShift;
-use plylab::search::{Algorithm, Limits, SearchConfig, Searcher, Stats, Table, search};
+use plylab::search::{Algorithm, Limits, Quiescence, SearchConfig, Searcher, Stats, Table, search};
 
 /// Black to move: Ka1 against Kc1 and Rh1. Black's one legal move is Ka2 (b1 and b2 are
 /// the white king's), then 2. Rh3 Ka1 (a3 and b3 are the rook's, b1 and b2 still the
@@ -219,5 +227,136 @@ fn a_late_solve_stops_at_the_search_limits() {
             (limit..limit + slack).contains(&nodes),
             "{nodes} nodes under a {limit}-node limit"
         );
+    }
+}
+
+/// Chess's evaluation (PeSTO's tables), counting the quiescence nodes that ask for their
+/// noisy moves and the legal moves of those nodes, counted here by the game's own move
+/// generator.
+#[derive(Default)]
+struct CountingPst {
+    noisy_calls: AtomicU64,
+    legal_there: AtomicU64,
+}
+
+impl Evaluator<Chess> for CountingPst {
+    fn evaluate(&self, pos: &Chess) -> Score {
+        Pst.evaluate(pos)
+    }
+    fn is_noisy(&self, pos: &Chess, mv: <Chess as Game>::Move) -> bool {
+        Pst.is_noisy(pos, mv)
+    }
+    fn noisy_moves(&self, pos: &Chess, out: &mut Vec<<Chess as Game>::Move>) -> usize {
+        let mut all = Vec::new();
+        pos.generate_moves(&mut all);
+        self.noisy_calls.fetch_add(1, Relaxed);
+        self.legal_there.fetch_add(all.len() as u64, Relaxed);
+        Pst.noisy_moves(pos, out)
+    }
+    fn order_hint(&self, pos: &Chess, mv: <Chess as Game>::Move, depth: u32) -> i32 {
+        Pst.order_hint(pos, mv, depth)
+    }
+    fn material_gain(&self, pos: &Chess, mv: <Chess as Game>::Move) -> Option<Score> {
+        Pst.material_gain(pos, mv)
+    }
+}
+
+/// search/mod.rs's `take_noisy_moves`: a quiescence node out of check that generates its
+/// noisy moves is an expanded node (stats.rs: its moves were generated and searched) and
+/// all its legal moves count as generated, as at a full-width node, though only the
+/// captures are tried. One ply of alpha-beta with quiescence below: the root is the one
+/// full-width node (expanded, its legal moves generated), every other expansion is a
+/// quiescence node's. The positions are pawn skirmishes far from both kings, so that no
+/// capture gives check or promotes: no quiescence node is in check, where every move
+/// would be searched instead. Kills the counters' mutants (`+=` to `-=` or `*=`).
+#[test]
+fn a_quiescence_node_counts_as_expanded_with_all_its_legal_moves() {
+    let config = SearchConfig {
+        algorithm: Algorithm::Alphabeta,
+        iterative: false,
+        quiescence: Some(Quiescence::default()),
+        ..SearchConfig::default()
+    };
+    for fen in [
+        "7k/8/8/3p1p2/2P1P3/8/8/K7 w - - 0 1",
+        "7k/8/2p5/1p1p4/P1P1P3/3P4/8/K7 b - - 0 1",
+    ] {
+        let root = Chess::parse_position(fen).expect("a legal position");
+        let mut root_moves = Vec::new();
+        root.generate_moves(&mut root_moves);
+        let eval = CountingPst::default();
+        let limits = Limits {
+            depth: Some(1),
+            ..Limits::default()
+        };
+        let got = search(&root, &eval, &config, &limits).total;
+        let expansions = eval.noisy_calls.load(Relaxed);
+        assert!(expansions > 1, "{fen}: quiescence expanded some nodes");
+        assert!(got.qnodes > 0, "{fen}: quiescence searched some captures");
+        assert_eq!(
+            got.expanded_nodes,
+            1 + expansions,
+            "{fen}: expanded nodes (the root and each quiescence expansion)"
+        );
+        assert_eq!(
+            got.generated_moves,
+            root_moves.len() as u64 + eval.legal_there.load(Relaxed),
+            "{fen}: generated moves (the root's and those quiescence nodes' legal moves)"
+        );
+    }
+}
+
+/// quiescence.rs's `uses_table`: quiescence nodes use the table only where their value
+/// depends on the position alone ([`Quiescence::tt`]), so never under a quiescence depth
+/// limit, where the plies left matter. One iteration of one or two plies then finds no
+/// entry but its own quiescence nodes' could have stored (a full-width node a ply from
+/// the root never repeats one, and the root is never cut off), so with the quiescence
+/// table switched on, a table must change nothing at all: the same value, best move,
+/// nodes and quiescence nodes as without a table, with and without the quiet checks of
+/// the first quiescence ply, on the first Win At Chess positions.
+#[test]
+fn under_a_quiescence_depth_limit_the_table_changes_nothing() {
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments/data/chess/wac.epd");
+    let positions = test_set::read(GameKind::Chess, &path, Some(12)).expect("wac.epd");
+    for entry in &positions {
+        let GamePosition::Chess(pos) = &entry.position else {
+            unreachable!("a chess test set")
+        };
+        for (depth, max_depth, checks) in [(1, 1, false), (2, 3, false), (2, 2, true)] {
+            let limits = Limits {
+                depth: Some(depth),
+                ..Limits::default()
+            };
+            let with_table = |tt_mb| SearchConfig {
+                algorithm: Algorithm::Alphabeta,
+                ordering: plylab::search::Ordering::HEURISTICS,
+                tt_mb,
+                iterative: false,
+                quiescence: Some(Quiescence {
+                    max_depth: Some(max_depth),
+                    checks,
+                    tt: true,
+                    ..Quiescence::default()
+                }),
+                ..SearchConfig::default()
+            };
+            let off = search(pos, &Pst, &with_table(0), &limits);
+            let on = search(pos, &Pst, &with_table(8), &limits);
+            let what = format!(
+                "{} depth {depth} max_depth {max_depth} checks {checks}",
+                entry.label
+            );
+            assert_eq!(
+                (on.score(), on.best_move()),
+                (off.score(), off.best_move()),
+                "{what}: (score, move)"
+            );
+            assert_eq!(
+                (on.total.nodes, on.total.qnodes),
+                (off.total.nodes, off.total.qnodes),
+                "{what}: (nodes, quiescence nodes)"
+            );
+        }
     }
 }
