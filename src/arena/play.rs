@@ -691,9 +691,10 @@ fn engine_move<G: Game>(
 fn engine_score(s: EngineScore) -> Score {
     match s {
         EngineScore::Cp(cp) => cp.clamp(-score::DECISIVE + 1, score::DECISIVE - 1),
-        // An absurd distance (beyond any search) is clamped, never overflowed.
+        // An absurd distance (beyond any search) is clamped, never overflowed; a mated one
+        // to 4999 moves, the farthest whose score is still decisive.
         EngineScore::Mate(n) if n > 0 => score::win_in(2 * n.min(score::MAX_PLY / 2) - 1),
-        EngineScore::Mate(n) => score::loss_in(-2 * n.max(-score::MAX_PLY / 2)),
+        EngineScore::Mate(n) => score::loss_in(-2 * n.max(1 - score::MAX_PLY / 2)),
     }
 }
 
