@@ -964,6 +964,7 @@ pub fn rule_reason<G: Game>(pos: &G, outcome: Outcome) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::arena::spec::{DrawAdjudication, ResignAdjudication, TimeControl};
 
     #[test]
     fn streaks_count_agreeing_decisive_plies() {
@@ -1039,5 +1040,351 @@ mod tests {
         assert_eq!(engine_score(EngineScore::Mate(1)), score::win_in(1));
         assert_eq!(engine_score(EngineScore::Mate(-2)), score::loss_in(4));
         assert_eq!(engine_score(EngineScore::Cp(35)), 35);
+    }
+
+    /// Milliseconds.
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
+
+    /// An engine player on the clock `tc` (none: on its limits alone).
+    fn player(tc: Option<TimeControl>) -> Player {
+        Player {
+            name: "p".into(),
+            kind: PlayerKind::Engine(super::super::engine::EngineSpec::default()),
+            limits: Limits::default(),
+            tc,
+            engine_entry: None,
+        }
+    }
+
+    /// Twelve legal plies from the start that repeat no position: 1. Nf3 Nf6 2. Nc3 Nc6
+    /// 3. e4 e5 4. d4 d6 5. Bc4 Bg4 6. O-O Be7.
+    const LINE: [&str; 12] = [
+        "g1f3", "g8f6", "b1c3", "b8c6", "e2e4", "e7e5", "d2d4", "d7d6", "f1c4", "c8g4", "e1g1",
+        "f8e7",
+    ];
+
+    /// Plays the next move of [`LINE`] for the side to move, reporting `score` (for the
+    /// mover), `depth` and `nodes`, in `elapsed`; returns [`GameState::apply`]'s answer.
+    fn step(
+        game: &mut GameState<'_, Chess>,
+        score: Option<Score>,
+        depth: Option<u32>,
+        nodes: u64,
+        elapsed: Duration,
+    ) -> Option<End> {
+        let text = LINE[game.moves.len()];
+        let mv = game.pos.parse_move(text).expect("legal");
+        let reply = Reply {
+            mv,
+            score,
+            depth,
+            nodes,
+            thought: None,
+        };
+        game.apply(game.side(), reply, elapsed)
+    }
+
+    /// A repeating control (2 moves in 1 s, plus 0.1 s a move) kept by hand: each move
+    /// takes its time off the mover's clock (down to zero within the margin) and adds the
+    /// increment, every second move of a side starts its next period with the base time
+    /// again (the module doc, cutechess-cli's `2/1+0.1`), and before each move the mover
+    /// sees both clocks and the moves left in its period, counted here move by move.
+    #[test]
+    fn clocks_charge_each_move_and_restart_each_period() {
+        let tc = TimeControl {
+            base: ms(1000),
+            increment: ms(100),
+            moves: Some(2),
+        };
+        let p = player(Some(tc));
+        let rules = Rules {
+            time_margin: ms(25),
+            ..Rules::default()
+        };
+        let mut game = GameState::new(Chess::startpos(), [&p, &p], &rules);
+        // Plies 4, 8, 10 and 11 take more than the mover has left, within the margin.
+        let spent = [300, 450, 700, 80, 1210, 1000, 5, 700, 1200, 30, 110, 1260];
+        let mut left = [ms(1000); 2];
+        let mut in_period = [0u32; 2];
+        for (ply, t) in spent.into_iter().enumerate() {
+            let side = ply % 2;
+            let view = game.view(side);
+            assert_eq!(
+                view.clocks,
+                Some((left, [ms(100); 2])),
+                "clocks before ply {ply}"
+            );
+            let to_go = view.period.map(|p| p.to_go);
+            assert_eq!(
+                to_go,
+                Some(2 - in_period[side]),
+                "moves to go before ply {ply}"
+            );
+            assert_eq!(
+                step(&mut game, None, None, 0, ms(t)),
+                None,
+                "ply {ply} stands"
+            );
+            left[side] = left[side].saturating_sub(ms(t)) + ms(100);
+            in_period[side] += 1;
+            if in_period[side] == 2 {
+                in_period[side] = 0;
+                left[side] += ms(1000);
+            }
+        }
+        assert_eq!(game.clocks, Some((left, [ms(100); 2])), "clocks at the end");
+    }
+
+    /// A move that takes the time left plus the margin exactly stands; one nanosecond more
+    /// loses on time (the module doc: "beyond the match's time margin"), for either side,
+    /// and is not played; the same for the fixed time per move (`st`) of players without a
+    /// clock.
+    #[test]
+    fn a_move_beyond_the_clock_or_st_and_the_margin_loses_on_time() {
+        let margin = ms(25);
+        let on_clock = player(Some(TimeControl {
+            base: ms(1000),
+            increment: Duration::ZERO,
+            moves: None,
+        }));
+        let clock_rules = Rules {
+            time_margin: margin,
+            ..Rules::default()
+        };
+        let free = player(None);
+        let st_rules = Rules {
+            time_margin: margin,
+            st: Some(ms(200)),
+            ..Rules::default()
+        };
+        let cases = [
+            (&on_clock, &clock_rules, ms(1000)),
+            (&free, &st_rules, ms(200)),
+        ];
+        for (p, rules, allowed) in cases {
+            for side in 0..2 {
+                let winner = [Winner::Second, Winner::First][side];
+                for (extra, end) in [
+                    (Duration::ZERO, None),
+                    (Duration::from_nanos(1), Some((winner, "time forfeit"))),
+                ] {
+                    let mut game = GameState::new(Chess::startpos(), [p, p], rules);
+                    if side == 1 {
+                        assert_eq!(step(&mut game, None, None, 0, Duration::ZERO), None);
+                    }
+                    let took = allowed + margin + extra;
+                    let got = step(&mut game, None, None, 0, took);
+                    assert_eq!(got, end, "side {side} moving in {took:?} of {allowed:?}");
+                    let played = side + usize::from(end.is_none());
+                    assert_eq!(game.moves.len(), played, "moves kept after {took:?}");
+                }
+            }
+        }
+    }
+
+    /// `adjudicate = { score = 500, plies = 2 }` gives the game to the side that two
+    /// consecutive plies' scores favour, each score read from its mover's side (module
+    /// doc; the bound itself counts, as cutechess-cli's `-resign score`), and never after
+    /// one ply, nor while the two plies favour different sides.
+    #[test]
+    fn adjudication_gives_the_game_to_the_side_the_scores_favour() {
+        let p = player(None);
+        let rules = Rules {
+            adjudicate: Some(Adjudication {
+                score: 500,
+                plies: 2,
+            }),
+            ..Rules::default()
+        };
+        // White's score and Black's, each for the mover, and the end after both.
+        let cases = [
+            ((600, -500), Some((Winner::First, "adjudication"))),
+            ((-500, 900), Some((Winner::Second, "adjudication"))),
+            ((-700, -800), None),
+            ((800, 600), None),
+            ((600, -499), None),
+        ];
+        for ((white, black), end) in cases {
+            let mut game = GameState::new(Chess::startpos(), [&p, &p], &rules);
+            assert_eq!(step(&mut game, Some(white), None, 0, Duration::ZERO), None);
+            assert_eq!(game.ending(), None, "one ply scored {white}");
+            assert_eq!(step(&mut game, Some(black), None, 0, Duration::ZERO), None);
+            assert_eq!(game.ending(), end, "plies scored {white} then {black}");
+        }
+    }
+
+    /// Draw adjudication counts the plies played since the opening: with `movenumber = 2`
+    /// (two full moves, four plies), `movecount = 1` and every score 0, the game goes on
+    /// after three plies and is drawn after the fourth (arena::adjudicate's doc). Resign
+    /// adjudication with `movecount = 1` gives the game to the opponent of the first side
+    /// to report -500 or worse.
+    #[test]
+    fn draw_and_resign_adjudication_end_the_game_after_the_right_ply() {
+        let p = player(None);
+        let rules = Rules {
+            draw: Some(DrawAdjudication {
+                movenumber: 2,
+                movecount: 1,
+                score: 10,
+            }),
+            ..Rules::default()
+        };
+        let mut game = GameState::new(Chess::startpos(), [&p, &p], &rules);
+        for ply in 0..4 {
+            assert_eq!(game.ending(), None, "before ply {ply}");
+            assert_eq!(step(&mut game, Some(0), None, 0, Duration::ZERO), None);
+        }
+        assert_eq!(game.ending(), Some((Winner::Draw, "draw adjudication")));
+        let rules = Rules {
+            resign: Some(ResignAdjudication {
+                movecount: 1,
+                score: 500,
+                twosided: false,
+            }),
+            ..Rules::default()
+        };
+        for (loser, winner) in [(0, Winner::Second), (1, Winner::First)] {
+            let mut game = GameState::new(Chess::startpos(), [&p, &p], &rules);
+            for ply in 0..=loser {
+                let score = if ply == loser { -500 } else { -499 };
+                assert_eq!(game.ending(), None, "before ply {ply}");
+                assert_eq!(step(&mut game, Some(score), None, 0, Duration::ZERO), None);
+            }
+            let end = Some((winner, "resign adjudication"));
+            assert_eq!(game.ending(), end, "side {loser} reported -500");
+        }
+    }
+
+    /// Each side's figures add up its own moves' reports (SideStats' fields): moves,
+    /// nodes, seconds, and the depth of the moves that reported one, summed here per side
+    /// over a scripted game.
+    #[test]
+    fn each_side_adds_up_its_own_moves() {
+        let p = player(None);
+        let rules = Rules::default();
+        let mut game = GameState::new(Chess::startpos(), [&p, &p], &rules);
+        // (nodes, depth, milliseconds) per ply.
+        let plies = [
+            (120, Some(3), 15),
+            (7, None, 2),
+            (900, Some(5), 40),
+            (33, Some(2), 9),
+            (0, None, 0),
+            (451, Some(4), 25),
+            (10, Some(1), 1),
+        ];
+        let mut want = [SideStats::default(); 2];
+        for (ply, (nodes, depth, t)) in plies.into_iter().enumerate() {
+            assert_eq!(step(&mut game, None, depth, nodes, ms(t)), None);
+            let w = &mut want[ply % 2];
+            w.moves += 1;
+            w.nodes += nodes;
+            w.time_s += t as f64 / 1000.0;
+            if let Some(d) = depth {
+                w.depth_sum += u64::from(d);
+                w.depth_moves += 1;
+            }
+        }
+        for (side, (got, want)) in game.sides.into_iter().zip(want).enumerate() {
+            assert!(
+                (got.time_s - want.time_s).abs() < 1e-9,
+                "{side}: {got:?} {want:?}"
+            );
+            let got = SideStats { time_s: 0.0, ..got };
+            let want = SideStats {
+                time_s: 0.0,
+                ..want
+            };
+            assert_eq!(got, want, "side {side}'s figures");
+        }
+    }
+
+    /// A game over on points goes to the side they favour: positive for the side to move
+    /// is its win, negative the opponent's, zero a draw; a win or a loss likewise for the
+    /// side to move ([`Outcome`]: "seen by the side to move").
+    #[test]
+    fn rule_outcomes_go_to_the_side_they_favour() {
+        let win = [Winner::First, Winner::Second];
+        for mover in 0..2 {
+            let other = 1 - mover;
+            assert_eq!(Winner::by_rule(Outcome::Win, mover), win[mover]);
+            assert_eq!(Winner::by_rule(Outcome::Loss, mover), win[other]);
+            assert_eq!(Winner::by_rule(Outcome::Draw, mover), Winner::Draw);
+            for p in [1, 2, 3, 576] {
+                let by_rule = |p| Winner::by_rule(Outcome::Points(p), mover);
+                assert_eq!(by_rule(p), win[mover], "{p} points for mover {mover}");
+                assert_eq!(by_rule(-p), win[other], "-{p} points for mover {mover}");
+            }
+            let zero = Winner::by_rule(Outcome::Points(0), mover);
+            assert_eq!(zero, Winner::Draw, "no points for mover {mover}");
+        }
+    }
+
+    /// An engine's centipawns are never read as a forced result, however large: they stay
+    /// strictly inside ±DECISIVE, where every evaluation lies (game::score), and are kept
+    /// as they are inside it. A mate in N moves is a win in 2N - 1 plies, a mated in N a
+    /// loss in 2N (UCI counts moves); one too far for any search is still decisive.
+    #[test]
+    fn engine_scores_keep_centipawns_apart_from_mates() {
+        for cp in [
+            i32::MIN,
+            -score::DECISIVE - 7,
+            -score::DECISIVE,
+            score::DECISIVE,
+            i32::MAX,
+        ] {
+            let s = engine_score(EngineScore::Cp(cp));
+            assert!(s.abs() < score::DECISIVE, "{cp} cp read as {s}");
+            assert_eq!(s.signum(), cp.signum(), "{cp} cp read as {s}");
+        }
+        for cp in [-score::DECISIVE + 1, -35, 0, 35, score::DECISIVE - 1] {
+            assert_eq!(engine_score(EngineScore::Cp(cp)), cp, "{cp} cp");
+        }
+        for n in 1..=40 {
+            assert_eq!(engine_score(EngineScore::Mate(n)), score::win_in(2 * n - 1));
+            assert_eq!(engine_score(EngineScore::Mate(-n)), score::loss_in(2 * n));
+        }
+        for n in [score::MAX_PLY, i32::MAX] {
+            let (win, loss) = (EngineScore::Mate(n), EngineScore::Mate(-n));
+            let (won, lost) = (engine_score(win), engine_score(loss));
+            assert!(
+                score::is_decisive(won) && won > 0,
+                "mate in {n} read as {won}"
+            );
+            assert!(
+                score::is_decisive(lost) && lost < 0,
+                "mated in {n} read as {lost}"
+            );
+        }
+    }
+
+    /// cutechess-cli's notation in PGN comments (the doc of `score_text`): `+M5` when the
+    /// mover mates in five moves (nine plies), `-M5` when it is mated in five (ten
+    /// plies), pawns with a sign and two decimals otherwise.
+    #[test]
+    fn scores_are_written_as_cutechess_writes_them() {
+        assert_eq!(score_text(score::win_in(9)), "+M5");
+        assert_eq!(score_text(score::win_in(1)), "+M1");
+        assert_eq!(score_text(score::loss_in(10)), "-M5");
+        assert_eq!(score_text(35), "+0.35");
+        assert_eq!(score_text(-120), "-1.20");
+    }
+
+    /// A ply's annotation as games.csv keeps it (the doc of `annotation`): `book` for a
+    /// book move whatever it reported, else score (cutechess-cli's notation), depth and
+    /// seconds to the millisecond, separated by `/`, a field left empty when not reported.
+    #[test]
+    fn annotations_hold_score_depth_and_seconds() {
+        let t = Duration::from_micros(1_500_400);
+        assert_eq!(annotation(true, Some(35), Some(7), t), "book");
+        assert_eq!(annotation(false, Some(35), Some(7), t), "+0.35/7/1.500");
+        assert_eq!(annotation(false, Some(-120), None, ms(250)), "-1.20//0.250");
+        assert_eq!(annotation(false, None, Some(12), ms(3)), "/12/0.003");
+        assert_eq!(
+            annotation(false, Some(score::win_in(3)), Some(9), ms(40)),
+            "+M2/9/0.040"
+        );
     }
 }
