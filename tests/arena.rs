@@ -1027,3 +1027,41 @@ fn two_hundred_connect4_games_at_10_ms_per_move() {
     eprintln!("200 games in {seconds:.1} s");
     assert!(seconds < 120.0, "{seconds:.1} s");
 }
+
+/// A forfeit's detail names what the engine did (GameRecord::detail: "the illegal move"):
+/// the fake engine told to answer `e2e5`, a move no position of the game allows, loses
+/// both games by an illegal move, and each forfeit is reported with that move.
+#[test]
+fn an_illegal_move_forfeit_is_reported_with_the_move() {
+    let dir = TempDir::new("arena-illegal");
+    let engine = format!(
+        "[[searchers]]\nlabel = \"e2e5\"\nengine = {{ cmd = \"python3\", args = [\"{FAKE}\", \"ok\", \"e2e5\"] }}\nlimits = {{ depth = 1 }}\n"
+    );
+    let text = arena(
+        "illegal",
+        "game = \"chess\"\ngames = 2\nconcurrency = 1\nopenings = { positions = [\"startpos\"] }",
+        &[alphabeta("ab", "depth = 1"), engine],
+    );
+    let file = dir.path("illegal.toml");
+    std::fs::write(&file, text).expect("write the arena file");
+    let out = dir.path("illegal");
+    let (code, stdout, stderr) = plylab(&[
+        "experiment",
+        file.to_str().expect("UTF-8"),
+        "--out",
+        out.to_str().expect("UTF-8"),
+        "--no-plot",
+    ]);
+    assert_eq!(code, 0, "{stdout}\n{stderr}");
+    let (header, rows) = games(&out);
+    assert_eq!(rows.len(), 2, "both colours are played");
+    for row in &rows {
+        assert_eq!(row[col(&header, "reason")], "illegal move", "{row:?}");
+    }
+    let told = format!("{stdout}{stderr}");
+    let forfeits: Vec<&str> = told.lines().filter(|l| l.contains("forfeits")).collect();
+    assert_eq!(forfeits.len(), 2, "one report a game:\n{told}");
+    for line in forfeits {
+        assert!(line.contains("`e2e5`"), "the move is named: {line}");
+    }
+}
