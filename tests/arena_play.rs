@@ -3,7 +3,8 @@
 //! player makes over the recorded positions (the module doc: one searcher a player and
 //! game, which gets the hashes of the positions played before each move), and ends as the
 //! rules say; a book player's book moves are the book's own; Monte Carlo players' searches
-//! draw their seeds from the game's seed; tic-tac-toe's endings are named by the board.
+//! draw their seeds from the game's seed; tic-tac-toe's and backgammon's endings are named
+//! by the board and the points.
 
 mod common;
 
@@ -13,6 +14,7 @@ use common::TempDir;
 use plylab::arena::play::{GameRecord, GameSetup, SideStats, Winner, play_game, rule_reason};
 use plylab::arena::spec::{self, MatchPlan, PlayerKind};
 use plylab::game::{Game, Notation, Outcome, Player as Side, Status};
+use plylab::games::backgammon::{Backgammon, POINT};
 use plylab::games::chess::{Chess, Material, Pst};
 use plylab::games::tictactoe::TicTacToe;
 use plylab::knowledge::book::{PolyglotBook, read_pgn};
@@ -215,4 +217,18 @@ fn tic_tac_toe_endings_are_named_by_the_board() {
     let full = TicTacToe::parse_position("123546879").expect("legal moves");
     assert_eq!(full.status(), Status::Over(Outcome::Draw), "nobody won");
     assert_eq!(rule_reason(&full, Outcome::Draw), "board full");
+}
+
+/// A backgammon game ends on points for the side to move, one `POINT` a point each way
+/// (games::backgammon's scale), and is named by how many points it was worth (the names
+/// of arena::chance's doc): one a single game, two a gammon, three a backgammon.
+#[test]
+fn backgammon_endings_are_named_by_their_points() {
+    let pos = Backgammon::default();
+    for (points, name) in [(1, "single game"), (2, "gammon"), (3, "backgammon")] {
+        for sign in [-1, 1] {
+            let outcome = Outcome::Points(sign * points * POINT);
+            assert_eq!(rule_reason(&pos, outcome), name, "{outcome:?}");
+        }
+    }
 }
