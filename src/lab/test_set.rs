@@ -411,6 +411,108 @@ mod tests {
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
+    /// A test set file of `text` in a fresh directory; the directory is removed with it.
+    struct SetFile(std::path::PathBuf);
+
+    impl SetFile {
+        fn new(name: &str, text: &str) -> Self {
+            let dir =
+                std::env::temp_dir().join(format!("plylab-set-{}-{name}", std::process::id()));
+            std::fs::create_dir_all(&dir).unwrap();
+            let path = dir.join(name);
+            std::fs::write(&path, text).unwrap();
+            Self(path)
+        }
+    }
+
+    impl Drop for SetFile {
+        fn drop(&mut self) {
+            if let Some(dir) = self.0.parent() {
+                let _ = std::fs::remove_dir_all(dir);
+            }
+        }
+    }
+
+    /// read_checked's documented contract: with `skip_invalid` a malformed record is left
+    /// out and counted in `Loaded::skipped` with its file and line, the others kept;
+    /// without it the same file is refused at that line. Line 2 is malformed by hand:
+    /// `4444444` drops a seventh stone into column 4, which holds six.
+    #[test]
+    fn skip_invalid_leaves_a_malformed_line_out_and_counts_it() {
+        let set = SetFile::new("skipping", "4453 1\n4444444 0\n44 0\n");
+        let loaded = read_checked(GameKind::Connect4, &set.0, None, true).unwrap();
+        let labels: Vec<&str> = loaded.entries.iter().map(|e| e.label.as_str()).collect();
+        assert_eq!(labels, ["4453", "44"]);
+        assert_eq!(loaded.skipped.len(), 1);
+        let skipped = loaded.skipped[0].to_string();
+        assert!(skipped.contains("skipping:2:"), "{skipped}");
+        let err = read_checked(GameKind::Connect4, &set.0, None, false)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("skipping:2:"), "{err}");
+    }
+
+    /// read_epd's answer, per the module docs ("each record's FEN, with its `bm`, `am` and
+    /// `ce +Mn` as the answer") and Edwards's EPD operations (PGN standard, 16.2): a record
+    /// with any one of `bm`, `am` or a mate is judged by it, a record with none of them
+    /// (only an `id`) is searched but not judged. The mate is the fool's mate, 1. f3 e5
+    /// 2. g4, where black's Qh4 mates at once; an EPD file of comments alone holds no
+    /// positions.
+    #[test]
+    fn an_epd_record_is_judged_by_its_bm_am_or_mate() {
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -";
+        let fool = "rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq -";
+        let text = format!(
+            "# four records\n{start} bm e4; id \"best\";\n{start} am a3; id \"avoid\";\n\
+             {fool} ce +M1; id \"mate\";\n{start} id \"unjudged\";\n"
+        );
+        let set = SetFile::new("judged.epd", &text);
+        let entries = read(GameKind::Chess, &set.0, None).unwrap();
+        let answers: Vec<Option<Answer>> = entries.iter().map(|e| e.answer.clone()).collect();
+        let moves = |best: &[&str], avoid: &[&str], mate_in| {
+            Some(Answer::Moves {
+                best: best.iter().map(ToString::to_string).collect(),
+                avoid: avoid.iter().map(ToString::to_string).collect(),
+                mate_in,
+            })
+        };
+        assert_eq!(
+            answers,
+            [
+                moves(&["e2e4"], &[], None),
+                moves(&[], &["a2a3"], None),
+                moves(&[], &[], Some(1)),
+                None,
+            ]
+        );
+        assert!(entries.iter().all(|e| e.set == "judged.epd"));
+        let empty = SetFile::new("empty.epd", "# nothing but a comment\n\n");
+        let err = read(GameKind::Chess, &empty.0, None).unwrap_err();
+        assert!(matches!(err, TestSetError::Empty(_)), "{err}");
+    }
+
+    /// An othello `.obf` record is judged by its best score and the moves reaching it, or
+    /// by its score alone when it lists no move (obf_entry's doc; Edax's obf format).
+    /// The record is the first of Edax's problem/fforum-1-19.obf (FFO #1): G8 gains +18,
+    /// H1 +12, so G8 alone is best at +18.
+    #[test]
+    fn an_obf_record_is_judged_by_its_best_moves_or_its_bare_score() {
+        let board = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X";
+        let text = format!("% FFO #1\n{board}; G8:+18; H1:+12;\n{board}; +18;\n{board};\n");
+        let set = SetFile::new("ffo.obf", &text);
+        let entries = read(GameKind::Othello, &set.0, None).unwrap();
+        assert_eq!(entries.len(), 3);
+        match &entries[0].answer {
+            Some(Answer::Exact { score: 18, best }) => {
+                assert_eq!(best.len(), 1, "{best:?}");
+                assert!(best[0].eq_ignore_ascii_case("g8"), "{best:?}");
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(entries[1].answer, Some(Answer::Score(18))));
+        assert!(entries[2].answer.is_none());
+    }
+
     #[test]
     fn pons_sets_hold_possible_scores_only() {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments/data/connect4");
