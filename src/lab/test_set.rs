@@ -433,6 +433,23 @@ mod tests {
         }
     }
 
+    /// A checkers set's signed plies to the end must stay below score::MAX_PLY, "longer
+    /// than any line a search can follow" (game.rs): a loss 10,000 plies away would be
+    /// the score -(WIN - MAX_PLY) = -DECISIVE, which score::is_decisive does not count as a
+    /// loss at all. 9,998 and 9,999 plies (even for a loss, odd for a win) are possible.
+    #[test]
+    fn a_checkers_result_max_ply_away_is_not_a_possible_score() {
+        let checkers = "W:W31,K19:BK24,K27";
+        assert!(!score::is_decisive(score::loss_in(score::MAX_PLY)));
+        for good in [-9_998, 9_999] {
+            let text = format!("{checkers} {good}");
+            assert!(line(GameKind::Checkers, &text).is_ok(), "{text}");
+        }
+        let bad = format!("{checkers} {}", -score::MAX_PLY);
+        let err = line(GameKind::Checkers, &bad).unwrap_err().to_string();
+        assert!(err.contains("not a possible score"), "{bad}: {err}");
+    }
+
     /// read_checked's documented contract: with `skip_invalid` a malformed record is left
     /// out and counted in `Loaded::skipped` with its file and line, the others kept;
     /// without it the same file is refused at that line. Line 2 is malformed by hand:
