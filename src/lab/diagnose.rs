@@ -635,4 +635,76 @@ mod tests {
             "{ tt_move = true, killers = true }"
         );
     }
+
+    /// did_you_mean's documented limits: at most 2 edits and fewer than half of the
+    /// word's letters, two edits only with the right first letter. Counted by hand: `ab`
+    /// is 2 edits from `axy` (b to x, add y), too many for 2 letters; `algortm` is 2 from
+    /// `algorithm` (add i, add h), fewer than half of 7, first letter right; `pimits` is 1
+    /// from `limits` (p to l), a one-edit typo even in the first letter.
+    #[test]
+    fn suggestions_keep_to_the_documented_limits() {
+        assert_eq!(did_you_mean("ab", ["axy"]), None);
+        assert_eq!(did_you_mean("algortm", ["algorithm"]), Some("algorithm"));
+        assert_eq!(did_you_mean("pimits", ["limits"]), Some("limits"));
+    }
+
+    /// edit_distance is the optimal string alignment distance, as its doc says. The
+    /// values are from its definition, counted by hand, and the one case where it differs
+    /// from the true Damerau-Levenshtein distance: `ca` to `abc` is 3 (`ca`, `a`, `ab`,
+    /// `abc`; a transposed pair may not be edited again), where Damerau-Levenshtein gives 2
+    /// (Wikipedia, "Damerau-Levenshtein distance", section "Optimal string alignment
+    /// distance").
+    #[test]
+    fn edit_distance_is_the_optimal_string_alignment_distance() {
+        for (a, b, distance) in [
+            ("ca", "abc", 3),
+            ("ab", "ba", 1),
+            ("abcd", "badc", 2),
+            ("abcd", "acbd", 1),
+            ("xabc", "xbac", 1),
+            ("pts", "pst", 1),
+            ("", "abc", 3),
+            ("abc", "", 3),
+            ("same", "same", 0),
+            ("×y", "y×", 1),
+        ] {
+            assert_eq!(edit_distance(a, b), distance, "{a} to {b}");
+            assert_eq!(edit_distance(b, a), distance, "{b} to {a}");
+        }
+    }
+
+    /// A Rust struct is a table in an experiment file (table_words's doc): the whole
+    /// struct name goes, underscores included, as Rust names may hold them.
+    #[test]
+    fn a_struct_name_with_an_underscore_becomes_a_table() {
+        let m = user_words(
+            "invalid type: string \"x\", expected struct Search_Limits",
+            "\"x\"",
+        );
+        assert_eq!(
+            m,
+            "invalid type: string \"x\", expected a table { key = value, ... }"
+        );
+    }
+
+    /// TOML's date and time forms (TOML v1.0.0, "Offset Date-Time", "Local Date", "Local
+    /// Time": `1979-05-27`, `1979-05-27T07:32:00Z`, `07:32:00`) start like one; a plain
+    /// integer, a year alone, an hour of one digit (TOML wants two) or a table do not.
+    #[test]
+    fn only_toml_dates_and_times_look_like_date_times() {
+        for yes in ["1979-05-27", "  1979-05-27T07:32:00Z", "07:32:00"] {
+            assert!(looks_like_datetime(yes), "{yes}");
+        }
+        for no in [
+            "12345",
+            "1979",
+            "1979x05",
+            "7:32:00",
+            "ab-cd",
+            "{ a = 1 }",
+            "",
+        ] {
+            assert!(!looks_like_datetime(no), "{no}");
+        }
+    }
 }
