@@ -707,4 +707,70 @@ mod tests {
             assert!(!looks_like_datetime(no), "{no}");
         }
     }
+
+    /// key_before and key_in_entry take any byte `at`, even one inside a multi-byte
+    /// character (key_in_entry's comment: "a note's `×`"): `at` inside the `×` after
+    /// `depth =` still finds `depth`, and a line ending in `×` before the key's own line
+    /// changes nothing.
+    #[test]
+    fn keys_are_located_beside_multi_byte_characters() {
+        let text = "depth = ×";
+        let inside = text.find('×').unwrap() + 1;
+        assert!(!text.is_char_boundary(inside));
+        assert_eq!(floor_char_boundary(text, inside), inside - 1);
+        assert_eq!(key_before(text, inside), Some("depth".into()));
+        let text = "notes = \"a\" # 3 ×\nnodes = x";
+        assert_eq!(key_before(text, text.len() - 1), Some("nodes".into()));
+    }
+
+    /// key_in_entry's doc: an entry's sub-tables (`[searchers.limits]`) are part of it, so
+    /// from inside one the entry's own keys are found; and an entry may open the file.
+    #[test]
+    fn a_key_is_found_from_a_sub_table_and_in_an_entry_at_the_start() {
+        let text = "[[searchers]]\nlabel = \"a\"\n[searchers.limits]\ndepth = 3\n";
+        let depth = text.find("depth").unwrap();
+        assert_eq!(key_in_entry(text, depth, "label"), text.find("label"));
+        assert_eq!(key_in_entry(text, depth, "depth"), Some(depth));
+    }
+
+    /// EXPERIMENTS.md, "Tables, not lists": the arena's `[match]` and `openings` are
+    /// tables, so a list there is found in a table of its own and inside a list of lists
+    /// (nesting is the writer's choice, list_for_table's comment).
+    #[test]
+    fn a_list_for_a_table_is_found_at_any_depth() {
+        let text = "[match]\ngame = \"chess\"\nopenings = [4]\n";
+        let (span, key) = list_for_table(text).unwrap();
+        assert_eq!((&text[span], key.as_str()), ("[4]", "openings"));
+        let text = "x = [[{ limits = [1, 2] }]]\n";
+        let (span, key) = list_for_table(text).unwrap();
+        assert_eq!((&text[span], key.as_str()), ("[1, 2]", "limits"));
+    }
+
+    /// entry_value's doc: the span of a key's value in the `index`-th `[[table]]`, past
+    /// the blanks after `=` and with the key quoted or not; an empty span at that entry's
+    /// header when the key is not there, and at the start when the entry is not. The
+    /// expected offsets are found in the text by markers, not computed as the code does.
+    #[test]
+    fn a_value_is_located_in_its_own_entry() {
+        let text = "name = \"x\"\n[[searchers]]\nvalue = 1\n[[references]]\nmetric = \
+                    \"nodes\"\nvalue = 5\n[[ references ]]\n\"metric\" = \"m2\"\nvalue =   7\n";
+        let at = |s: &str| text.find(s).unwrap();
+        let empty = |i: usize| i..i;
+        assert_eq!(entry_value(text, "references", 0, "value"), empty(at("5")));
+        assert_eq!(
+            entry_value(text, "references", 0, "metric"),
+            empty(at("\"nodes\""))
+        );
+        assert_eq!(entry_value(text, "references", 1, "value"), empty(at("7")));
+        assert_eq!(
+            entry_value(text, "references", 1, "metric"),
+            empty(at("\"m2\""))
+        );
+        assert_eq!(
+            entry_value(text, "references", 1, "set"),
+            empty(at("[[ references"))
+        );
+        assert_eq!(entry_value(text, "references", 2, "value"), 0..0);
+        assert_eq!(entry_value(text, "searchers", 0, "value"), empty(at("1\n")));
+    }
 }
