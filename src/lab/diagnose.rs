@@ -746,6 +746,56 @@ mod tests {
         assert_eq!((&text[span], key.as_str()), ("[1, 2]", "limits"));
     }
 
+    /// MAX_JOBS is the most a plan may hold (EXPERIMENTS.md, "Caps": 250,000 jobs): the
+    /// jobs that bring it exactly there pass, one more is refused, and so is a count too
+    /// large to count.
+    #[test]
+    fn a_plan_may_hold_max_jobs_and_no_more() {
+        let src = Source {
+            file: std::path::Path::new("plan.toml"),
+            text: "trees = 1\n",
+        };
+        let check = |count, planned| check_job_count(&src, 0..0, "trees", count, planned, "x");
+        assert_eq!(MAX_JOBS, 250_000);
+        assert!(check(Some(MAX_JOBS - 10), 10).is_ok());
+        let err = check(Some(MAX_JOBS - 9), 10).unwrap_err();
+        assert!(
+            err.message.contains("more than the 250000"),
+            "{}",
+            err.message
+        );
+        let err = check(None, 0).unwrap_err();
+        assert!(
+            err.message.starts_with("too many jobs to count"),
+            "{}",
+            err.message
+        );
+    }
+
+    /// EXPERIMENTS.md, "Caps": `tt_mb` and `--tt-mb` are at most 65,536 MiB and the
+    /// memory available. No machine has more than u64::MAX MiB available nor less than
+    /// 0, so the first is always refused and a 0 MiB table always fits; the flag reads
+    /// whole numbers and refuses one past 65,536 for its range, whatever the memory.
+    #[test]
+    fn a_table_is_at_most_65536_mib_and_what_memory_holds() {
+        if crate::memory::available_mb().is_some() {
+            let err = check_table_mb(u64::MAX).unwrap_err();
+            assert!(err.contains("more than the memory available"), "{err}");
+        }
+        assert!(check_table_mb(0).is_ok());
+        assert_eq!(table_mb_flag("0"), Ok(0));
+        if crate::memory::available_mb().is_none_or(|mb| mb >= 1) {
+            assert_eq!(table_mb_flag("1"), Ok(1));
+        }
+        for bad in ["65537", "-1", "x", ""] {
+            let err = table_mb_flag(bad).unwrap_err();
+            assert!(err.contains("from 0 to 65536"), "{bad}: {err}");
+        }
+        if let Err(err) = table_mb_flag("65536") {
+            assert!(err.contains("more than the memory available"), "{err}");
+        }
+    }
+
     /// entry_value's doc: the span of a key's value in the `index`-th `[[table]]`, past
     /// the blanks after `=` and with the key quoted or not; an empty span at that entry's
     /// header when the key is not there, and at the start when the entry is not. The
