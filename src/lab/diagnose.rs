@@ -10,7 +10,8 @@
 use super::spec::{Job, ReferenceSpec, SearcherSpec, Source, SpecError};
 
 /// The candidate nearest to `word` by edit distance, if it is near enough to be a typo:
-/// at most 2 edits, and fewer than half of the word's letters (so `x` suggests nothing).
+/// half the word's letters rounded down, but at least 1 and at most 2 edits (so `x`
+/// may suggest `y` or `xy`, but nothing longer, and `abcd` may suggest `abxy`).
 /// Two edits count as a typo only when the first letter is right (`games` is not `name`),
 /// and of equally near candidates the one sharing the longest start with `word` wins
 /// (`game` suggests `games`, not `name`).
@@ -636,14 +637,19 @@ mod tests {
         );
     }
 
-    /// did_you_mean's documented limits: at most 2 edits and fewer than half of the
-    /// word's letters, two edits only with the right first letter. Counted by hand: `ab`
-    /// is 2 edits from `axy` (b to x, add y), too many for 2 letters; `algortm` is 2 from
-    /// `algorithm` (add i, add h), fewer than half of 7, first letter right; `pimits` is 1
+    /// did_you_mean's documented limits: half the word's letters rounded down, at least 1
+    /// and at most 2 edits, two edits only with the right first letter. Counted by hand:
+    /// `ab` is 2 edits from `axy` (b to x, add y), too many for 2 letters; `x` is 1 from
+    /// `y` and from `xy`, 2 from `xyz`; `abcd` is 2 from `abxy`, exactly half;
+    /// `algortm` is 2 from `algorithm` (add i, add h), first letter right; `pimits` is 1
     /// from `limits` (p to l), a one-edit typo even in the first letter.
     #[test]
     fn suggestions_keep_to_the_documented_limits() {
         assert_eq!(did_you_mean("ab", ["axy"]), None);
+        assert_eq!(did_you_mean("x", ["y"]), Some("y"));
+        assert_eq!(did_you_mean("x", ["xy"]), Some("xy"));
+        assert_eq!(did_you_mean("x", ["xyz"]), None);
+        assert_eq!(did_you_mean("abcd", ["abxy"]), Some("abxy"));
         assert_eq!(did_you_mean("algortm", ["algorithm"]), Some("algorithm"));
         assert_eq!(did_you_mean("pimits", ["limits"]), Some("limits"));
     }
