@@ -768,4 +768,39 @@ mod tests {
         let twice = why("4k3/8/8/8/8/8/P7/4K3 w - - bm Kd2; bm Kd1;");
         assert!(twice.contains("a second `bm` operation"), "{twice}");
     }
+
+    /// With `skip_invalid`, a bad line is left out and returned as its error while the
+    /// good lines read, each record and error naming its 1-based line in the file
+    /// (read_checked's doc). The truth is tests/data/chess/malformed.epd, counted by hand:
+    /// line 1 is a `#` comment, line 2 reads (Kd2 is legal), line 3 names `Qd1` where
+    /// White has no queen.
+    #[test]
+    fn a_skipped_bad_line_is_returned_beside_the_records_it_did_not_stop() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/chess/malformed.epd");
+        let (records, skipped) = read_checked(&path, None, true).expect("the file reads");
+        let lines: Vec<usize> = records.iter().map(|r| r.line).collect();
+        assert_eq!(lines, [2], "the records' lines");
+        assert_eq!(skipped.len(), 1, "the skipped lines");
+        assert!(
+            matches!(&skipped[0], EpdError::Line { line: 3, reason, .. }
+                if reason.contains("`Qd1` is not a legal move")),
+            "{}",
+            skipped[0]
+        );
+    }
+
+    /// A line that gives no counters, neither as fields nor as `hmvc`/`fmvn`, keeps its FEN
+    /// as the four fields written: [`EpdRecord::fen`]'s doc ("four, or six when the line
+    /// gives the two counters"), and Edwards 1994, 16.2.3: an EPD has the first four fields
+    /// of a FEN only.
+    #[test]
+    fn a_line_without_counters_keeps_its_four_fen_fields() {
+        for line in [
+            "4k3/8/8/8/8/8/P7/4K3 w - - bm Kd2;",
+            "4k3/8/8/8/8/8/P7/4K3 w - -",
+        ] {
+            let r = parse_line(line, 1).expect(line);
+            assert_eq!(r.fen, "4k3/8/8/8/8/8/P7/4K3 w - -", "{line}");
+        }
+    }
 }
