@@ -803,4 +803,54 @@ mod tests {
             assert_eq!(r.fen, "4k3/8/8/8/8/8/P7/4K3 w - -", "{line}");
         }
     }
+
+    /// A last operation whose `;` is missing is told from free text by its opcode: the
+    /// comment opcodes `c0`..`c9` and variation opcodes `v0`..`v9` of Edwards 1994, 16.2.5
+    /// are operations; free text starting with another two-character word (a square, `e4`)
+    /// stays the comment (is_standard_opcode's doc).
+    #[test]
+    fn a_comment_or_variation_opcode_without_its_semicolon_is_still_an_operation() {
+        let base = "4k3/8/8/8/8/8/P7/4K3 w - - bm Kd2; id \"t\";";
+        let op = |opcode: &str, operands: &[&str]| EpdOperation {
+            opcode: opcode.to_owned(),
+            operands: operands.iter().map(|&w| w.to_owned()).collect(),
+        };
+        let r = parse_line(&format!("{base} c0 \"the king walks\""), 1).unwrap();
+        assert_eq!(
+            (r.operations.last(), r.comment),
+            (Some(&op("c0", &["the king walks"])), None)
+        );
+        let r = parse_line(&format!("{base} v9 Kd2 Kd7"), 1).unwrap();
+        assert_eq!(
+            (r.operations.last(), r.comment),
+            (Some(&op("v9", &["Kd2", "Kd7"])), None)
+        );
+        let r = parse_line(&format!("{base} e4 is no move here"), 1).unwrap();
+        assert_eq!(r.operations.len(), 2, "{:?}", r.operations);
+        assert_eq!(r.comment.as_deref(), Some("e4 is no move here"));
+    }
+
+    /// The deepest mate count read is the last whose 2n - 1 plies fit in a search's depth
+    /// limit ([`MAX_MATE_MOVES`]'s doc). By hand: MAX_DEPTH = MAX_PLY / 2 = 10 000 / 2 =
+    /// 5000 plies (search/config.rs), and 2n - 1 <= 5000 gives n <= 2500; a mate in 2501
+    /// is refused. The bound is also found by counting up, apart from the code's
+    /// `div_ceil`.
+    #[test]
+    fn the_deepest_mate_count_read_is_the_last_that_fits_a_search() {
+        let deepest = (1..)
+            .take_while(|n| 2 * n - 1 <= crate::search::MAX_DEPTH)
+            .last()
+            .unwrap();
+        assert_eq!(deepest, 2500);
+        let on = "7k/5Q2/6K1/8/8/8/8/8 w - -";
+        for claim in [format!("ce +M{deepest};"), format!("dm {deepest};")] {
+            let r = parse_line(&format!("{on} {claim}"), 1).unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(r.mate_in, Some(deepest), "{claim}");
+        }
+        let deeper = parse_line(&format!("{on} dm {};", deepest + 1), 1).unwrap_err();
+        assert!(
+            deeper.to_string().contains("deeper than any search"),
+            "{deeper}"
+        );
+    }
 }
