@@ -200,3 +200,49 @@ fn an_interrupted_build_writes_the_book_so_far() {
     let (code, _, stderr) = plylab(&["book", "probe", &partial, "start"]);
     assert_eq!(code, 0, "{stderr}");
 }
+
+/// A book of no positions (a budget of none: nothing expanded) is the file's header alone,
+/// 40 bytes by the format in the module doc of `knowledge::book::doe` (magic 8, version 2,
+/// game name 14, entry count 8, checksum 8), and it reads back as itself: `load` reads
+/// what `save` writes.
+#[test]
+fn a_book_of_no_positions_is_its_header_alone_and_reads_back() {
+    let book = build_doe(
+        &Connect4::default(),
+        &CentreFirst,
+        &connect4_book_params(0, 1, 4),
+        &mut |_| true,
+    );
+    assert!(book.entries().is_empty(), "{:?}", book.entries());
+    assert_eq!(book.positions(), 0);
+    let tmp = TempDir::new("connect4-book-empty");
+    let file = tmp.path("empty.book");
+    book.save(&file).expect("written");
+    assert_eq!(
+        std::fs::read(&file).expect("read").len(),
+        8 + 2 + 14 + 8 + 8
+    );
+    let read = SearchBook::load(&file).expect("a header-only book reads back");
+    assert_eq!(read, book);
+    assert_eq!(read.game(), "connect4");
+}
+
+/// A file that begins as a search book (its magic and version) but stops before the
+/// 40-byte header ends is refused as not a book, never read past its end: the header's
+/// length is that of the format in the module doc of `knowledge::book::doe`.
+#[test]
+fn a_file_shorter_than_a_book_header_is_refused() {
+    let tmp = TempDir::new("connect4-book-short");
+    let file = tmp.path("short.book");
+    for len in [8, 10, 24, 32, 39] {
+        let mut bytes = b"PLYLABBK".to_vec();
+        bytes.extend_from_slice(&2u16.to_le_bytes());
+        bytes.resize(len, 0);
+        std::fs::write(&file, &bytes).expect("write");
+        let refused = SearchBook::load(&file).expect_err("too short to be a book");
+        assert!(
+            refused.to_string().contains("bad header"),
+            "{len}: {refused}"
+        );
+    }
+}
