@@ -42,8 +42,13 @@ fn run(dir: &TempDir, name: &str, text: &str, extra: &[&str]) -> std::path::Path
     run_told(dir, name, text, extra).0
 }
 
-/// [`run`], with what the run wrote to standard output.
-fn run_told(dir: &TempDir, name: &str, text: &str, extra: &[&str]) -> (std::path::PathBuf, String) {
+/// [`run`], with what the run wrote to standard output and to standard error.
+fn run_told(
+    dir: &TempDir,
+    name: &str,
+    text: &str,
+    extra: &[&str],
+) -> (std::path::PathBuf, String, String) {
     let file = dir.path(&format!("{name}.toml"));
     std::fs::write(&file, text).expect("write the arena file");
     let out = dir.path(name);
@@ -57,7 +62,7 @@ fn run_told(dir: &TempDir, name: &str, text: &str, extra: &[&str]) -> (std::path
     args.extend_from_slice(extra);
     let (code, stdout, stderr) = plylab(&args);
     assert_eq!(code, 0, "{stdout}\n{stderr}");
-    (out, stdout)
+    (out, stdout, stderr)
 }
 
 /// games.csv as (header, rows of fields).
@@ -283,7 +288,7 @@ fn an_sprt_stops_at_the_same_game_whatever_the_concurrency() {
     }
     // Every scheduled game is told for: played and counted, never started, or under way at
     // its pairing's verdict and dropped (these had gone untold).
-    let (_, stdout) = run_told(&dir, "told", &text, &["--jobs", "4"]);
+    let (_, stdout, _) = run_told(&dir, "told", &text, &["--jobs", "4"]);
     let told = stdout
         .lines()
         .find(|l| l.contains(" games played ("))
@@ -1042,17 +1047,7 @@ fn an_illegal_move_forfeit_is_reported_with_the_move() {
         "game = \"chess\"\ngames = 2\nconcurrency = 1\nopenings = { positions = [\"startpos\"] }",
         &[alphabeta("ab", "depth = 1"), engine],
     );
-    let file = dir.path("illegal.toml");
-    std::fs::write(&file, text).expect("write the arena file");
-    let out = dir.path("illegal");
-    let (code, stdout, stderr) = plylab(&[
-        "experiment",
-        file.to_str().expect("UTF-8"),
-        "--out",
-        out.to_str().expect("UTF-8"),
-        "--no-plot",
-    ]);
-    assert_eq!(code, 0, "{stdout}\n{stderr}");
+    let (out, stdout, stderr) = run_told(&dir, "illegal", &text, &[]);
     let (header, rows) = games(&out);
     assert_eq!(rows.len(), 2, "both colours are played");
     for row in &rows {

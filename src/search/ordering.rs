@@ -374,6 +374,13 @@ mod tests {
         moves.into_iter().map(Connect4::move_code).collect()
     }
 
+    /// The ordering state of `switches` for connect four, with room for `plies` plies.
+    fn connect4_state(switches: &Ordering, plies: usize) -> OrderingState<Connect4> {
+        let mut state = OrderingState::<Connect4>::new(switches, 1);
+        state.ensure_plies(plies);
+        state
+    }
+
     /// The empty board's move for column `c`.
     fn column(c: u16) -> <Connect4 as Game>::Move {
         let mut moves = Vec::new();
@@ -392,8 +399,7 @@ mod tests {
             killers: true,
             ..Ordering::default()
         };
-        let mut state = OrderingState::<Connect4>::new(&switches, 1);
-        state.ensure_plies(4);
+        let mut state = connect4_state(&switches, 4);
         assert_eq!(ordered_columns(&mut state, None), [3, 2, 4, 1, 5, 0, 6]);
         let pos = Connect4::new();
         state.record_cutoff(&pos, column(0), 0, 5);
@@ -418,8 +424,7 @@ mod tests {
             tt_move: true,
             ..Ordering::default()
         };
-        let mut state = OrderingState::<Connect4>::new(&switches, 1);
-        state.ensure_plies(1);
+        let mut state = connect4_state(&switches, 1);
         let mut moves = [column(0), column(1)];
         state.order(&CentreFirst, &Connect4::new(), &mut moves, Some(1), 0, 5);
         assert_eq!(moves.map(Connect4::move_code), [1, 0]);
@@ -433,8 +438,7 @@ mod tests {
             history: true,
             ..Ordering::default()
         };
-        let mut state = OrderingState::<Connect4>::new(&switches, 1);
-        state.ensure_plies(1);
+        let mut state = connect4_state(&switches, 1);
         let pos = Connect4::new();
         state.record_cutoff(&pos, column(4), 0, 3);
         state.record_cutoff(&pos, column(2), 0, 2);
@@ -466,8 +470,7 @@ mod tests {
             history: true,
             ..Ordering::default()
         };
-        let mut state = OrderingState::<Connect4>::new(&switches, 1);
-        state.ensure_plies(1);
+        let mut state = connect4_state(&switches, 1);
         let pos = Connect4::new();
         state.record_cutoff(&pos, column(2), 0, 3);
         state.record_cutoff(&pos, column(4), 0, 2048);
