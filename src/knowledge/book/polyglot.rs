@@ -277,3 +277,93 @@ impl PolyglotBook {
         crate::output::replace_bytes(path, &bytes).map_err(|e| BookError::io(path, e))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Notation;
+
+    fn position(fen: &str) -> Chess {
+        Chess::parse_position(fen).expect("legal FEN")
+    }
+
+    /// The en passant file enters the key only when a pawn of the side to move stands
+    /// beside the pawn that just made its double step, on either side of it (Van den
+    /// Bergh's format document: "if the opponent has performed a double pawn push and there
+    /// is now a pawn next to it belonging to the player to move"); otherwise the key is
+    /// that of the same position with no en passant square.
+    #[test]
+    fn the_en_passant_file_counts_with_a_capturer_on_either_side() {
+        // White to move after ...d7d5: a white pawn on c5 (the file left of d), on e5 (the
+        // file right of it), or on neither side (h5); black to move after e2e4: a black
+        // pawn on d4 (left), on f4 (right), or on a4.
+        for (board, ep, counts) in [
+            ("4k3/8/8/2Pp4/8/8/8/4K3 w", "d6", true),
+            ("4k3/8/8/3pP3/8/8/8/4K3 w", "d6", true),
+            ("4k3/8/8/3p3P/8/8/8/4K3 w", "d6", false),
+            ("4k3/8/8/8/3pP3/8/8/4K3 b", "e3", true),
+            ("4k3/8/8/8/4Pp2/8/8/4K3 b", "e3", true),
+            ("4k3/8/8/8/p3P3/8/8/4K3 b", "e3", false),
+        ] {
+            let with = key(&position(&format!("{board} - {ep} 0 2")));
+            let without = key(&position(&format!("{board} - - 0 2")));
+            assert_eq!(with != without, counts, "{board} {ep}");
+        }
+    }
+
+    /// Promotions in the move's bits 12-14 (1 knight, 2 bishop, 3 rook, 4 queen), by the
+    /// module's documentation. By hand, e7e8: to e8 = rank 7 << 3 | file 4 = 60, from e7 =
+    /// (6 << 3 | 4) << 6 = 3,328, so 3,388 plus 4,096 per promotion step.
+    #[test]
+    fn a_promotion_is_written_in_bits_12_to_14() {
+        let pos = position("7k/4P3/8/8/8/8/8/K7 w - - 0 1");
+        for (uci, expected) in [
+            ("e7e8n", 3_388 + 4_096),
+            ("e7e8b", 3_388 + 2 * 4_096),
+            ("e7e8r", 3_388 + 3 * 4_096),
+            ("e7e8q", 3_388 + 4 * 4_096),
+        ] {
+            let mv = pos.parse_move(uci).expect("legal");
+            assert_eq!(encode_move(mv), expected, "{uci}");
+        }
+    }
+
+    /// One 16-byte entry (big-endian key, move, weight, learn) as the format lays it out.
+    fn entry_bytes(mv: u16) -> Vec<u8> {
+        let mut bytes = 0x463b_9618_1691_fc9c_u64.to_be_bytes().to_vec();
+        bytes.extend_from_slice(&mv.to_be_bytes());
+        bytes.extend_from_slice(&[0, 1, 0, 0, 0, 0]);
+        bytes
+    }
+
+    /// A move field names a move when its squares differ and its promotion is 0-4 (the
+    /// module's documentation): a queen promotion (4), a move to h8 (square 63) or to a1
+    /// (square 0) and a1h8 are read; a move from a square to itself, or promotion 5, is
+    /// not. Fields by hand: square = rank × 8 + file, move = to | from << 6 | promotion <<
+    /// 12.
+    #[test]
+    fn a_move_field_is_read_only_when_it_names_a_move() {
+        let (a1, h8, e4, e7, e8) = (0u16, 63u16, 28u16, 52u16, 60u16);
+        let field = |from: u16, to: u16, promotion: u16| to | from << 6 | promotion << 12;
+        for (mv, what) in [
+            (field(e7, e8, 4), "e7e8 queen"),
+            (field(e4, h8, 0), "e4h8"),
+            (field(h8, a1, 0), "h8a1"),
+            (field(a1, h8, 0), "a1h8"),
+        ] {
+            assert!(
+                PolyglotBook::from_bytes(&entry_bytes(mv)).is_ok(),
+                "{what} refused"
+            );
+        }
+        for (mv, what) in [
+            (field(e4, e4, 0), "e4e4"),
+            (field(a1, a1, 0), "a1a1"),
+            (field(h8, h8, 0), "h8h8"),
+            (field(e7, e8, 5), "promotion 5"),
+        ] {
+            let err = PolyglotBook::from_bytes(&entry_bytes(mv)).expect_err(what);
+            assert!(err.contains("entry 1 holds no move"), "{what}: {err}");
+        }
+    }
+}
