@@ -500,3 +500,65 @@ fn tokens(line: &str) -> impl Iterator<Item = &str> {
             body.split_whitespace().chain(mark)
         })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::connect4::Connect4;
+
+    /// A book that offers the same weighted moves in every position.
+    struct Fixed(Vec<(ChessMove, u16)>);
+
+    impl OpeningBook<Chess> for Fixed {
+        fn moves(&self, _: &Chess) -> Vec<(ChessMove, u16)> {
+            self.0.clone()
+        }
+    }
+
+    /// `weighted` draws from a generator seeded by the game's seed and the ply (the
+    /// module's documentation): whatever the seed, even 0 or all ones, the ply changes the
+    /// draw, so one game does not repeat its first choice at every ply. Twenty moves of
+    /// equal weight, 64 plies: the same move every time has probability 20^-63 for a fair
+    /// draw.
+    #[test]
+    fn the_weighted_draw_depends_on_the_ply_for_every_seed() {
+        let start = Chess::startpos();
+        let book = Fixed(start.legal_moves().into_iter().map(|m| (m, 1)).collect());
+        for seed in [0, u64::MAX, 0x5555_5555_5555_5555, 2026] {
+            let picks: std::collections::HashSet<ChessMove> = (0..64)
+                .map(|ply| book.pick(&start, BookChoice::Weighted, seed, ply))
+                .map(|m| m.expect("a book move"))
+                .collect();
+            assert!(
+                picks.len() > 1,
+                "seed {seed:#x}: the same move at every ply"
+            );
+            let again = book.pick(&start, BookChoice::Weighted, seed, 7);
+            assert_eq!(again, book.pick(&start, BookChoice::Weighted, seed, 7));
+        }
+    }
+
+    /// A Polyglot book, alone or as a [`Book`], offers its chess moves through
+    /// [`OpeningBook`] as [`PolyglotBook::moves`] lists them, and nothing for another game
+    /// (the impl's documentation: it answers for chess positions only).
+    #[test]
+    fn a_polyglot_book_answers_for_chess_alone() {
+        let start = Chess::startpos();
+        let entry = |uci: &str, weight| polyglot::Entry {
+            key: polyglot::key(&start),
+            mv: polyglot::encode_move(start.parse_move(uci).expect("legal")),
+            weight,
+            learn: 0,
+        };
+        let book = PolyglotBook::new(vec![entry("d2d4", 2), entry("e2e4", 3)]);
+        let expected = vec![
+            (start.parse_move("e2e4").expect("legal"), 3),
+            (start.parse_move("d2d4").expect("legal"), 2),
+        ];
+        assert_eq!(PolyglotBook::moves(&book, &start), expected);
+        assert_eq!(OpeningBook::<Chess>::moves(&book, &start), expected);
+        let book = Book::Polyglot(book);
+        assert_eq!(OpeningBook::<Chess>::moves(&book, &start), expected);
+        assert!(OpeningBook::<Connect4>::moves(&book, &Connect4::new()).is_empty());
+    }
+}
