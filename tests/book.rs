@@ -480,6 +480,43 @@ fn pgn_comments_variations_and_missing_results() {
     assert_eq!(results, ["1-0", "0-1", "*"]);
 }
 
+/// Movetext the PGN standard (Edwards 1994) says to skip is skipped: a `{...}` comment runs
+/// to its `}` across lines, a line in it that starts with `[` included (section 8.2.5:
+/// tags only come before the movetext); a variation `(...)` is closed by its `)`, nested or
+/// not, and play resumes after it (section 8.2.5, recursive annotation variations); NAGs
+/// `$1` are annotations, not moves (section 8.2.4); a move number may be followed by zero
+/// periods, `1e4` (section 8.2.2.1); a `Variant` tag of `Standard` is plain chess. An
+/// unclosed variation is reported at the line of the outermost `(`.
+#[test]
+fn pgn_comments_and_variations_end_where_they_close() {
+    let tmp = TempDir::new("book-skip");
+    let pgn = tmp.path("s.pgn");
+    let read = |text: &str| {
+        std::fs::write(&pgn, text).expect("write");
+        read_pgn(&pgn)
+    };
+    for (text, moves) in [
+        (
+            "1. e4 {a comment\n[Event \"not a tag\"] still it}\ne5 *\n",
+            2,
+        ),
+        ("1. e4 (1. d4\n[x] d5) e5 *\n", 2),
+        ("1. e4 (1. d4 d5) e5 2. Nf3 *\n", 3),
+        ("1. e4 (1. d4 (1. c4 c5) d5) (1. Nf3) e5 2. Nf3 *\n", 3),
+        ("1. e4 $1 e5 $14 2. Nf3 $2 *\n", 3),
+        ("1e4 e5 2Nf3 *\n", 3),
+        ("[Variant \"Standard\"]\n\n1. e4 e5 *\n", 2),
+    ] {
+        let games = read(text).unwrap_or_else(|e| panic!("{text:?}: {e}"));
+        let counts: Vec<usize> = games.iter().map(|g| g.moves.len()).collect();
+        assert_eq!(counts, [moves], "{text:?}");
+    }
+    let message = read("[Event \"a\"]\n\n1. e4 (1. d4\n(1. c4\n*\n")
+        .unwrap_err()
+        .to_string();
+    assert!(message.contains("s.pgn:3: a `(` variation"), "{message}");
+}
+
 /// Tag pairs are read by the standard's grammar (a `FEN` tag spaced otherwise is still the
 /// game's start; escaped quotes stay inside the value), and a malformed one, or a `)` that
 /// closes no variation, is an error at its line rather than skipped.
