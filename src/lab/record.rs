@@ -527,3 +527,200 @@ pub fn nps<M>(it: &Iteration<M>) -> Option<f64> {
     let s = it.elapsed.as_secs_f64();
     (s > 0.0).then(|| (it.stats.nodes as f64 / s).round())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A row as a run writes it: a game of plylab, a labelled searcher, every measurement a
+    /// finite number of at least 0 (hand-picked values, not a search's).
+    fn plausible() -> Row {
+        Row {
+            job: 0,
+            game: "connect4".to_owned(),
+            set: "start".to_owned(),
+            position: "start".to_owned(),
+            searcher: "alphabeta".to_owned(),
+            seed: 1,
+            repetition: 0,
+            iterations: 1,
+            step: 0,
+            depth: 3,
+            score: 0,
+            best_move: "4".to_owned(),
+            pv: "4".to_owned(),
+            nodes: 100,
+            leaf_nodes: 60,
+            qnodes: 0,
+            tt_probes: 0,
+            tt_hits: 0,
+            beta_cutoffs: 2,
+            first_move_cutoffs: 1,
+            first_move_cutoff_rate: Some(0.5),
+            ebf: Some(0.0),
+            ebf_root: Some(0.0),
+            branching: Some(0.0),
+            minimal_leaves: None,
+            max_ply: 3,
+            elapsed_s: 0.0,
+            nps: Some(0.0),
+            expected: None,
+            solved: None,
+            answer_depth: None,
+            answer_nodes: None,
+            answer_s: Some(0.0),
+            playouts: None,
+            playouts_per_s: Some(0.0),
+            total_nodes: Some(100),
+            time_to_depth_s: Some(0.0),
+            speedup: Some(0.0),
+            overhead: Some(0.0),
+            nps_scaling: Some(0.0),
+            tb_probes: 0,
+            tb_hits: 0,
+            secondary_nodes: 0,
+            secondary_switches: 0,
+            total_s: Some(0.0),
+            nodes_to_depth: Some(100),
+        }
+    }
+
+    /// [`Row::implausible_column`]'s doc refuses a depth *beyond* `MAX_DEPTH`, a rate
+    /// *above* 1 and a *negative* measurement: a depth of `MAX_DEPTH`, a rate of exactly 1
+    /// (every cutoff by the first move) or of 0.5, and zero seconds are all plausible.
+    #[test]
+    fn a_row_at_the_edges_of_plausible_has_no_implausible_column() {
+        let row = plausible();
+        assert_eq!(row.implausible_column(), None, "{row:?}");
+        let edge = Row {
+            depth: crate::search::MAX_DEPTH,
+            first_move_cutoff_rate: Some(1.0),
+            ..plausible()
+        };
+        assert_eq!(edge.implausible_column(), None, "{edge:?}");
+    }
+
+    /// Each damage [`Row::implausible_column`]'s doc names is reported with its column: a
+    /// game not in plylab's list, an empty searcher, a depth of `MAX_DEPTH` + 1, a rate of
+    /// 1.5, and NaN, an infinity or −1 in each column that holds a measurement.
+    #[test]
+    fn each_column_no_run_writes_is_named_as_implausible() {
+        let named = |row: Row| row.implausible_column();
+        let game = Row {
+            game: "go".to_owned(),
+            ..plausible()
+        };
+        assert_eq!(named(game), Some(("game", "not a game of plylab")));
+        let searcher = Row {
+            searcher: String::new(),
+            ..plausible()
+        };
+        assert_eq!(named(searcher), Some(("searcher", "no label")));
+        let depth = Row {
+            depth: crate::search::MAX_DEPTH + 1,
+            ..plausible()
+        };
+        assert_eq!(named(depth), Some(("depth", "deeper than any search")));
+        let rate = Row {
+            first_move_cutoff_rate: Some(1.5),
+            ..plausible()
+        };
+        assert_eq!(
+            named(rate),
+            Some(("first_move_cutoff_rate", "a rate above 1"))
+        );
+        type Set = fn(&mut Row, f64);
+        let measures: [(&str, Set); 13] = [
+            ("first_move_cutoff_rate", |r, v| {
+                r.first_move_cutoff_rate = Some(v);
+            }),
+            ("ebf", |r, v| r.ebf = Some(v)),
+            ("ebf_root", |r, v| r.ebf_root = Some(v)),
+            ("branching", |r, v| r.branching = Some(v)),
+            ("elapsed_s", |r, v| r.elapsed_s = v),
+            ("nps", |r, v| r.nps = Some(v)),
+            ("answer_s", |r, v| r.answer_s = Some(v)),
+            ("playouts_per_s", |r, v| r.playouts_per_s = Some(v)),
+            ("time_to_depth_s", |r, v| r.time_to_depth_s = Some(v)),
+            ("speedup", |r, v| r.speedup = Some(v)),
+            ("overhead", |r, v| r.overhead = Some(v)),
+            ("nps_scaling", |r, v| r.nps_scaling = Some(v)),
+            ("total_s", |r, v| r.total_s = Some(v)),
+        ];
+        for (column, set) in measures {
+            for bad in [f64::NAN, f64::INFINITY, -1.0] {
+                let mut row = plausible();
+                set(&mut row, bad);
+                // An infinite rate is above 1 too, and the rate is checked first.
+                let why = if column == "first_move_cutoff_rate" && bad > 1.0 {
+                    "a rate above 1"
+                } else {
+                    "not a measurement"
+                };
+                assert_eq!(named(row), Some((column, why)), "{column} = {bad}");
+            }
+        }
+    }
+
+    /// [`round4`] keeps four decimals, to the nearest (by hand: 2/3 = 0.666666... → 0.6667;
+    /// 12.345651 → 12.3457; −1.23454 → −1.2345; 7 stays 7).
+    #[test]
+    fn round4_keeps_four_decimals() {
+        assert_eq!(round4(2.0 / 3.0), 0.6667);
+        assert_eq!(round4(12.345_651), 12.3457);
+        assert_eq!(round4(-1.234_54), -1.2345);
+        assert_eq!(round4(7.0), 7.0);
+    }
+
+    /// EXPERIMENTS.md: `ebf` = nodes(d) / nodes(d−1), empty for the first iteration;
+    /// `ebf_root` = nodes^(1/d). By hand: 1,000 nodes after 100 give 10; the cube root of
+    /// 1,000 is 10; the square root of 1,000 is 31.6228. A previous iteration of no nodes
+    /// or a depth of 0 leave no ratio to take (x / 0 and x^(1/0) are not measurements).
+    #[test]
+    fn ebf_and_ebf_root_follow_experiments_md() {
+        let stats = Stats {
+            nodes: 1000,
+            ..Stats::default()
+        };
+        assert_eq!(derived(&stats, 3, Some(100)), (Some(10.0), Some(10.0)));
+        assert_eq!(derived(&stats, 2, Some(400)), (Some(2.5), Some(31.6228)));
+        assert_eq!(derived(&stats, 2, None), (None, Some(31.6228)));
+        assert_eq!(derived(&stats, 2, Some(0)), (None, Some(31.6228)));
+        assert_eq!(derived(&stats, 0, Some(100)), (Some(10.0), None));
+    }
+
+    /// EXPERIMENTS.md: `branching` is the mean number of legal moves at the nodes the
+    /// iteration expanded, `generated_moves / expanded_nodes` ([`Stats`]'s doc): 90 moves
+    /// at 20 nodes is 4.5; with no node expanded there is no mean.
+    #[test]
+    fn branching_is_moves_generated_per_node_expanded() {
+        let stats = Stats {
+            expanded_nodes: 20,
+            generated_moves: 90,
+            ..Stats::default()
+        };
+        assert_eq!(mean_branching(&stats), Some(4.5));
+        assert_eq!(mean_branching(&Stats::default()), None);
+    }
+
+    /// EXPERIMENTS.md: `nps` = nodes / elapsed_s: 1,000 nodes in a quarter second are 4,000
+    /// a second; an iteration timed at zero has no measurable rate.
+    #[test]
+    fn nps_is_nodes_over_seconds_when_the_time_is_measurable() {
+        let iteration = |nodes, elapsed| Iteration::<u8> {
+            depth: 1,
+            score: 0,
+            best_move: None,
+            pv: Vec::new(),
+            stats: Stats {
+                nodes,
+                ..Stats::default()
+            },
+            elapsed,
+            lines: Vec::new(),
+        };
+        let quarter = std::time::Duration::from_millis(250);
+        assert_eq!(nps(&iteration(1000, quarter)), Some(4000.0));
+        assert_eq!(nps(&iteration(1000, std::time::Duration::ZERO)), None);
+    }
+}
