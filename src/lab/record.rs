@@ -723,4 +723,158 @@ mod tests {
         assert_eq!(nps(&iteration(1000, quarter)), Some(4000.0));
         assert_eq!(nps(&iteration(1000, std::time::Duration::ZERO)), None);
     }
+
+    /// A searchers.csv row with `threads` threads, exclusive or not, machine use unset.
+    fn searcher(threads: u32, exclusive: bool) -> SearcherRow {
+        SearcherRow {
+            searcher: "s".to_owned(),
+            algorithm: "lazy_smp".to_owned(),
+            threads,
+            params: format!("threads={threads}"),
+            baseline: None,
+            exclusive,
+            cores: 0,
+            alone: false,
+            oversubscribed: false,
+        }
+    }
+
+    /// [`SearcherRow::with_machine`]'s doc and EXPERIMENTS.md's searchers.csv: alone when
+    /// exclusive or one worker; oversubscribed when the job's threads plus `widest` threads
+    /// for each of the other workers outnumber (exceed) the cores. Hand counts: 2 threads
+    /// with 2 other workers of 3 threads busy 2 + 2 × 3 = 8 threads, not more than 8
+    /// cores; of 4 threads, 2 + 2 × 4 = 10 > 8; alone, 2 threads on 4 cores.
+    #[test]
+    fn machine_use_follows_the_documented_counts() {
+        let machine = |s: SearcherRow, cores, workers, widest| {
+            let s = s.with_machine(cores, workers, widest);
+            (s.cores, s.alone, s.oversubscribed)
+        };
+        assert_eq!(machine(searcher(2, false), 4, 1, 8), (4, true, false));
+        assert_eq!(machine(searcher(2, true), 4, 3, 8), (4, true, false));
+        assert_eq!(machine(searcher(2, false), 8, 3, 3), (8, false, false));
+        assert_eq!(machine(searcher(2, false), 8, 3, 4), (8, false, true));
+        assert_eq!(machine(searcher(8, true), 4, 1, 8), (4, true, true));
+    }
+
+    /// [`SearcherRow::same_config`]'s doc: the same configuration, machine use aside; a
+    /// different `params` is another configuration.
+    #[test]
+    fn same_config_ignores_machine_use_only() {
+        let a = searcher(2, false);
+        let used = searcher(2, false).with_machine(1, 4, 8);
+        assert!(a.same_config(&used));
+        let other = SearcherRow {
+            params: "threads=2 tt_mb=16".to_owned(),
+            ..searcher(2, false)
+        };
+        assert!(!a.same_config(&other));
+    }
+
+    /// The header of `suite --csv` is a [`Row`]'s columns, then [`SearcherColumns`]', as
+    /// serde writes them (csv's own header, read here from written rows), with no column
+    /// named twice.
+    #[test]
+    fn suite_columns_are_the_written_headers_of_row_and_searcher_columns() {
+        let header = |bytes: Vec<u8>| -> Vec<String> {
+            let text = String::from_utf8(bytes).expect("utf-8");
+            let first = text.lines().next().expect("a header").to_owned();
+            first.split(',').map(str::to_owned).collect()
+        };
+        let mut row = Vec::new();
+        write_csv_rows(&mut row, &[plausible()]).expect("write");
+        let s = searcher(2, false);
+        let mut columns = Vec::new();
+        write_csv_rows(&mut columns, &[s.columns()]).expect("write");
+        let mut written = header(row);
+        written.extend(header(columns));
+        assert_eq!(suite_columns(), written);
+        let distinct: std::collections::BTreeSet<_> = written.iter().collect();
+        assert_eq!(distinct.len(), written.len(), "{written:?}");
+    }
+
+    /// searchers.csv read back is what was written, row for row.
+    #[test]
+    fn searchers_csv_reads_back_what_was_written() {
+        let name = format!("plylab-record-{}", std::process::id());
+        let dir = std::env::temp_dir().join(name);
+        std::fs::create_dir_all(&dir).expect("mkdir");
+        let path = dir.join("searchers.csv");
+        let rows = [
+            searcher(1, false).with_machine(4, 2, 2),
+            SearcherRow {
+                searcher: "t".to_owned(),
+                baseline: Some("s".to_owned()),
+                ..searcher(2, true).with_machine(4, 2, 2)
+            },
+        ];
+        write_searchers(&path, &rows).expect("write");
+        let read = read_searchers(&path).expect("read");
+        std::fs::remove_dir_all(&dir).expect("clean up");
+        assert_eq!(read, rows);
+    }
+
+    /// Tic-tac-toe's start and one other position, searched by a plain alpha-beta and by
+    /// lazy SMP on one and two threads: the two-thread jobs have one-thread twins.
+    const TWINS: &str = r#"
+name = "record-twins"
+[limits]
+depth = 2
+[[games]]
+game = "tictactoe"
+positions = ["start", "5"]
+[[searchers]]
+label = "plain"
+algorithm = "alphabeta"
+[[searchers]]
+label = "smp"
+algorithm = "lazy_smp"
+threads = [1, 2]
+"#;
+
+    fn twin_jobs() -> Vec<Job> {
+        crate::lab::spec::parse(Path::new("record-twins.toml"), TWINS)
+            .expect("parses")
+            .jobs
+    }
+
+    /// [`searcher_rows`]'s doc: one row per searcher variant, in order of first appearance
+    /// (each variant here has two jobs, one per position), a variant's `baseline` naming
+    /// its one-thread twin's variant; a label given to two configurations is refused.
+    #[test]
+    fn searcher_rows_are_one_per_variant_and_refuse_a_label_for_two_configurations() {
+        let jobs = twin_jobs();
+        let mut names: Vec<String> = Vec::new();
+        for job in &jobs {
+            let name = job.searcher.name();
+            if !names.contains(&name) {
+                names.push(name);
+            }
+        }
+        assert_eq!(names.len(), 3, "plain, smp on 1 and on 2 threads");
+        assert!(jobs.len() > names.len(), "variants with several jobs");
+        let rows = searcher_rows(&jobs, &jobs).expect("distinct labels");
+        let listed: Vec<&str> = rows.iter().map(|r| r.searcher.as_str()).collect();
+        assert_eq!(listed, names);
+        for row in &rows {
+            let job = jobs.iter().find(|j| j.searcher.name() == row.searcher);
+            let twin = job
+                .and_then(|j| j.baseline)
+                .map(|b| jobs[b].searcher.name());
+            assert_eq!(row.baseline, twin, "{row:?}");
+            assert_eq!(row.baseline.is_some(), row.threads == 2, "{row:?}");
+        }
+        // One job of `plain` given another table size: the same name, another params.
+        let mut changed = jobs.clone();
+        let plain = changed
+            .iter_mut()
+            .rfind(|j| j.searcher.name() == names[0])
+            .expect("a plain job");
+        plain.searcher.config.tt_mb += 1;
+        let refused = searcher_rows(&changed, &changed).expect_err("two configurations");
+        assert!(
+            refused.contains("names two different configurations"),
+            "{refused}"
+        );
+    }
 }
