@@ -771,6 +771,77 @@ mod tests {
         assert!(!a.same_config(&other));
     }
 
+    /// The rows of job 1 (two threads, twin of job 0) and job 0 at depth 5 of step 0, with
+    /// total nodes and time to depth as given.
+    fn twins(t1: f64, tn: f64, total1: u64, totaln: u64) -> Vec<Row> {
+        let row = |job, t, total| Row {
+            job,
+            depth: 5,
+            time_to_depth_s: Some(t),
+            total_nodes: Some(total),
+            speedup: None,
+            overhead: None,
+            nps_scaling: None,
+            ..plausible()
+        };
+        vec![row(0, t1, total1), row(1, tn, totaln)]
+    }
+
+    /// EXPERIMENTS.md: speedup = time_to_depth_s(1) / time_to_depth_s(n), overhead =
+    /// total_nodes(n) / total_nodes(1), nps_scaling = speedup × overhead. By hand: 2 s
+    /// against 0.8 s is 2.5; 1,300 nodes against 1,000 is 1.3; 2.5 × 1.3 = 3.25 (1,625
+    /// nodes/s against 500). The one-thread job itself gets nothing.
+    #[test]
+    fn speedup_overhead_and_scaling_follow_experiments_md() {
+        let mut rows = twins(2.0, 0.8, 1000, 1300);
+        link_twins(&mut rows, |job| (job == 1).then_some(0));
+        let ratios = |r: &Row| (r.speedup, r.overhead, r.nps_scaling);
+        assert_eq!(ratios(&rows[1]), (Some(2.5), Some(1.3), Some(3.25)));
+        assert_eq!(ratios(&rows[0]), (None, None, None));
+    }
+
+    /// Monte Carlo (EXPERIMENTS.md): nps_scaling = playouts_per_s(n) / playouts_per_s(1),
+    /// 1,000 against 400 is 2.5; no time to depth, so no speedup or overhead.
+    #[test]
+    fn monte_carlo_scaling_is_the_ratio_of_playout_rates() {
+        let mut rows = twins(0.0, 0.0, 1000, 1300);
+        for (row, pps) in rows.iter_mut().zip([400.0, 1000.0]) {
+            row.time_to_depth_s = None;
+            row.playouts_per_s = Some(pps);
+        }
+        link_twins(&mut rows, |job| (job == 1).then_some(0));
+        let r = &rows[1];
+        assert_eq!(
+            (r.speedup, r.overhead, r.nps_scaling),
+            (None, None, Some(2.5))
+        );
+    }
+
+    /// A zero time or a twin of no nodes leaves nothing to divide by: no ratio is written,
+    /// and in particular no infinity (which [`Row::implausible_column`] refuses), and no
+    /// `overhead` without `speedup` (Row's doc: overhead is on the rows that have speedup).
+    #[test]
+    fn no_parallel_ratio_is_taken_over_nothing() {
+        for (t1, tn) in [(0.0, 0.8), (2.0, 0.0)] {
+            let mut rows = twins(t1, tn, 1000, 1300);
+            link_twins(&mut rows, |job| (job == 1).then_some(0));
+            let r = &rows[1];
+            assert_eq!(
+                (r.speedup, r.overhead, r.nps_scaling),
+                (None, None, None),
+                "times {t1} and {tn}"
+            );
+        }
+        let mut rows = twins(2.0, 0.8, 0, 1300);
+        link_twins(&mut rows, |job| (job == 1).then_some(0));
+        let r = &rows[1];
+        assert_eq!(
+            (r.speedup, r.overhead, r.nps_scaling),
+            (Some(2.5), None, None)
+        );
+        assert_eq!(r.implausible_column(), None);
+    }
+
     /// The header of `suite --csv` is a [`Row`]'s columns, then [`SearcherColumns`]', as
     /// serde writes them (csv's own header, read here from written rows), with no column
     /// named twice.
@@ -876,5 +947,31 @@ threads = [1, 2]
             refused.contains("names two different configurations"),
             "{refused}"
         );
+    }
+
+    /// [`link_scaling`] takes the twins from the jobs' [`Job::baseline`]: a two-thread
+    /// job's row gets its speedup over its twin's row of the same step and depth (2 s
+    /// against 0.5 s: 4 by hand).
+    #[test]
+    fn link_scaling_finds_the_twin_in_the_jobs() {
+        let jobs = twin_jobs();
+        let job = jobs
+            .iter()
+            .find(|j| j.baseline.is_some())
+            .expect("a job with a twin");
+        let twin = job.baseline.expect("twin");
+        let row = |id, t| Row {
+            job: id,
+            time_to_depth_s: Some(t),
+            total_nodes: Some(1000),
+            speedup: None,
+            overhead: None,
+            nps_scaling: None,
+            ..plausible()
+        };
+        let mut rows = vec![row(twin, 2.0), row(job.id, 0.5)];
+        link_scaling(&mut rows, &jobs);
+        assert_eq!(rows[1].speedup, Some(4.0), "{:?}", rows[1]);
+        assert_eq!(rows[0].speedup, None);
     }
 }
