@@ -801,20 +801,25 @@ mod tests {
     }
 
     /// Monte Carlo (EXPERIMENTS.md): nps_scaling = playouts_per_s(n) / playouts_per_s(1),
-    /// 1,000 against 400 is 2.5; no time to depth, so no speedup or overhead.
+    /// 1,000 against 400 is 2.5; no time to depth, so no speedup or overhead. A rate of 0
+    /// on either side (rounded from under half a playout a second) gives no ratio
+    /// (EXPERIMENTS.md: "a ratio is empty where either of its figures is 0").
     #[test]
     fn monte_carlo_scaling_is_the_ratio_of_playout_rates() {
-        let mut rows = twins(0.0, 0.0, 1000, 1300);
-        for (row, pps) in rows.iter_mut().zip([400.0, 1000.0]) {
-            row.time_to_depth_s = None;
-            row.playouts_per_s = Some(pps);
+        for (rates, scaling) in [([400.0, 1000.0], Some(2.5)), ([400.0, 0.0], None)] {
+            let mut rows = twins(0.0, 0.0, 1000, 1300);
+            for (row, pps) in rows.iter_mut().zip(rates) {
+                row.time_to_depth_s = None;
+                row.playouts_per_s = Some(pps);
+            }
+            link_twins(&mut rows, |job| (job == 1).then_some(0));
+            let r = &rows[1];
+            assert_eq!(
+                (r.speedup, r.overhead, r.nps_scaling),
+                (None, None, scaling),
+                "rates {rates:?}"
+            );
         }
-        link_twins(&mut rows, |job| (job == 1).then_some(0));
-        let r = &rows[1];
-        assert_eq!(
-            (r.speedup, r.overhead, r.nps_scaling),
-            (None, None, Some(2.5))
-        );
     }
 
     /// A zero time or a twin of no nodes leaves nothing to divide by: no ratio is written,
