@@ -408,4 +408,83 @@ mod tests {
         // Ended before the rules ended it (adjudication, a forfeit): any result.
         assert_eq!(fault("1 2 3", "0-1", 3), None);
     }
+
+    /// The module's parse doc: seconds and depths are finite and not negative. `inf`,
+    /// `-inf`, `NaN` and a negative figure in either side's `time_s` or `mean_depth`
+    /// (EXPERIMENTS.md's games.csv columns) leave the row unreadable, as a resumed or
+    /// plotted match must (`0` and an empty depth still read).
+    #[test]
+    fn seconds_or_depths_that_are_not_finite_or_are_negative_do_not_read() {
+        let mut game = row("1 2 3 4 5 6 7", "1-0", 7);
+        game.sides = [SideStats {
+            moves: 4,
+            time_s: 1.5,
+            depth_sum: 12,
+            depth_moves: 4,
+            ..SideStats::default()
+        }; 2];
+        let fields = game.fields();
+        let at = |name: &str| COLUMNS.iter().position(|&c| c == name).unwrap();
+        for column in [
+            "{first}_time_s",
+            "{first}_mean_depth",
+            "{second}_time_s",
+            "{second}_mean_depth",
+        ] {
+            let with = |text: &str| {
+                let mut edited = fields.clone();
+                edited[at(column)] = text.to_owned();
+                GameRow::parse(&csv::StringRecord::from(edited), Layout::CURRENT)
+            };
+            for bad in ["inf", "-inf", "NaN", "-1", "-0.5"] {
+                assert_eq!(with(bad), None, "{column} = {bad} read");
+            }
+            assert!(with("0").is_some(), "{column} = 0 did not read");
+        }
+        let mut no_depth = fields.clone();
+        no_depth[at("{first}_mean_depth")] = String::new();
+        let read = GameRow::parse(&csv::StringRecord::from(no_depth), Layout::CURRENT);
+        assert_eq!(read.map(|r| r.sides[0].depth_moves), Some(0));
+    }
+
+    /// `stored_time`'s doc: a time as games.csv stores it, to the millisecond (`{:.3}`).
+    /// By hand: 0.1236 s is 0.124, 2.0004 s is 2.000, 59.9996 s is 60.000; and a time
+    /// written in a row reads back as that figure.
+    #[test]
+    fn a_stored_time_is_the_time_to_the_millisecond_as_the_row_reads_it_back() {
+        for (seconds, stored) in [(0.1236, 0.124), (2.0004, 2.0), (59.9996, 60.0), (0.0, 0.0)] {
+            assert_eq!(stored_time(seconds), stored, "{seconds} s");
+            let mut game = row("1 2 3 4 5 6 7", "1-0", 7);
+            game.sides[1].time_s = seconds;
+            let written = csv::StringRecord::from(game.fields());
+            let read = GameRow::parse(&written, Layout::CURRENT).unwrap();
+            assert_eq!(read.sides[1].time_s, stored, "{seconds} s read back");
+        }
+    }
+
+    /// EXPERIMENTS.md's games.csv columns: `white`, `black` and `white_`/`black_` figures
+    /// in chess; `black`, `white` in checkers, where Black moves first; `first`, `second`
+    /// in the other games.
+    #[test]
+    fn the_header_names_the_sides_as_each_game_does() {
+        for (game, first, second) in [
+            (GameKind::Chess, "white", "black"),
+            (GameKind::Checkers, "black", "white"),
+            (GameKind::Connect4, "first", "second"),
+            (GameKind::Tictactoe, "first", "second"),
+            (GameKind::Othello, "first", "second"),
+        ] {
+            let header = header(game);
+            assert_eq!(header.len(), 23);
+            assert_eq!(
+                [&header[5][..], &header[6][..]],
+                [first, second],
+                "{game:?}"
+            );
+            assert_eq!(header[10], format!("{first}_moves"), "{game:?}");
+            assert_eq!(header[18], format!("{second}_mean_depth"), "{game:?}");
+            assert_eq!(header[21], "annotations");
+            assert_eq!(header[22], "seed");
+        }
+    }
 }
