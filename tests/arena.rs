@@ -1060,3 +1060,106 @@ fn an_illegal_move_forfeit_is_reported_with_the_move() {
         assert!(line.contains("`e2e5`"), "the move is named: {line}");
     }
 }
+
+/// EXPERIMENTS.md (`--resume`): a row is kept only if it matches the schedule in index,
+/// pairing, players, opening and seed. Each row built from its slot matches it; the same
+/// row with any one of those changed (to another slot's, or colours swapped) does not, and
+/// `fault_as` names it as no game of the match.
+#[test]
+fn a_row_matches_its_slot_only_when_index_pairing_players_opening_and_seed_all_do() {
+    let text = arena(
+        "matching",
+        "game = \"connect4\"\ngames = 4\nopenings = { random_plies = 2 }",
+        &[
+            alphabeta("a", "depth = 1"),
+            alphabeta("b", "depth = 1"),
+            alphabeta("c", "depth = 1"),
+        ],
+    );
+    let plan = spec::parse(Path::new("matching.toml"), &text).expect("valid");
+    let schedule = plan.schedule();
+    assert!(schedule.len() > 2, "{} games", schedule.len());
+    let of = |slot: &spec::GameSlot| GameRow {
+        game: slot.index,
+        pairing: slot.pairing,
+        round: slot.round,
+        leg: slot.leg,
+        opening: plan.openings[slot.opening].label.clone(),
+        first: plan.players[slot.first].name.clone(),
+        second: plan.players[slot.second].name.clone(),
+        winner: Winner::Draw,
+        reason: "max plies".into(),
+        plies: 0,
+        sides: [SideStats::default(); 2],
+        line: String::new(),
+        annotations: String::new(),
+        seed: slot.seed,
+    };
+    for slot in &schedule {
+        let row = of(slot);
+        assert!(row.matches(&plan, slot), "game {}", slot.index);
+        assert_eq!(row.fault_as(&plan, slot), None, "game {}", slot.index);
+        let other_opening = plan
+            .openings
+            .iter()
+            .find(|o| o.label != row.opening)
+            .expect("two openings");
+        let changed: [(&str, GameRow); 6] = [
+            (
+                "index",
+                GameRow {
+                    game: row.game + 1,
+                    ..row.clone()
+                },
+            ),
+            (
+                "pairing",
+                GameRow {
+                    pairing: row.pairing + 1,
+                    ..row.clone()
+                },
+            ),
+            (
+                "first",
+                GameRow {
+                    first: row.second.clone(),
+                    ..row.clone()
+                },
+            ),
+            (
+                "second",
+                GameRow {
+                    second: row.first.clone(),
+                    ..row.clone()
+                },
+            ),
+            (
+                "opening",
+                GameRow {
+                    opening: other_opening.label.clone(),
+                    ..row.clone()
+                },
+            ),
+            (
+                "seed",
+                GameRow {
+                    seed: row.seed ^ 1,
+                    ..row.clone()
+                },
+            ),
+        ];
+        for (field, wrong) in changed {
+            assert!(
+                !wrong.matches(&plan, slot),
+                "game {} with its {field} changed",
+                slot.index
+            );
+            assert_eq!(
+                wrong.fault_as(&plan, slot),
+                Some("no game of the match"),
+                "game {} with its {field} changed",
+                slot.index
+            );
+        }
+    }
+}
