@@ -13,7 +13,7 @@ mod common;
 use std::path::Path;
 
 use common::{TempDir, plylab, python_chess, python_script};
-use plylab::arena::play::{SideStats, Winner};
+use plylab::arena::play::{GameRecord, SideStats, Winner};
 use plylab::arena::record::GameRow;
 use plylab::arena::spec;
 use plylab::arena::standings::standings;
@@ -1079,22 +1079,16 @@ fn a_row_matches_its_slot_only_when_index_pairing_players_opening_and_seed_all_d
     let plan = spec::parse(Path::new("matching.toml"), &text).expect("valid");
     let schedule = plan.schedule();
     assert!(schedule.len() > 2, "{} games", schedule.len());
-    let of = |slot: &spec::GameSlot| GameRow {
-        game: slot.index,
-        pairing: slot.pairing,
-        round: slot.round,
-        leg: slot.leg,
-        opening: plan.openings[slot.opening].label.clone(),
-        first: plan.players[slot.first].name.clone(),
-        second: plan.players[slot.second].name.clone(),
+    let drawn = GameRecord {
         winner: Winner::Draw,
         reason: "max plies".into(),
-        plies: 0,
+        moves: Vec::new(),
         sides: [SideStats::default(); 2],
-        line: String::new(),
-        annotations: String::new(),
-        seed: slot.seed,
+        dead_engine: None,
+        detail: None,
+        annotations: Vec::new(),
     };
+    let of = |slot: &spec::GameSlot| GameRow::new(&plan, slot, &drawn);
     for slot in &schedule {
         let row = of(slot);
         assert!(row.matches(&plan, slot), "game {}", slot.index);
