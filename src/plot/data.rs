@@ -904,4 +904,51 @@ mod tests {
         let error = read_searches(&csv).unwrap_err().to_string();
         assert!(error.contains("line 5 repeats line 3"), "{error}");
     }
+
+    /// A fresh scratch directory for one test, removed when the returned guard is dropped.
+    fn scratch(name: &str) -> (PathBuf, Scratch) {
+        let dir = std::env::temp_dir().join(format!("plylab-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        (dir.clone(), Scratch(dir))
+    }
+
+    /// The doc comments of `measure`, `whole`, `rate` and `depth` bound each column: a
+    /// measurement is at least 0, a count a whole number a `u64` holds, a rate from 0 to 1,
+    /// a depth at most `MAX_DEPTH` plies. The bounds themselves read (0, `u64::MAX`, 1,
+    /// `MAX_DEPTH`); the next figure past each does not. By hand: `u64::MAX` = 2^64 - 1
+    /// needs 64 significant bits, so as an `f64` (53) it is 2^64, which the bound allows.
+    #[test]
+    fn each_column_reads_its_bounds_but_nothing_past_them() {
+        let (dir, _scratch) = scratch("bounds");
+        let head = "game,position,searcher,seed,repetition,depth,nodes,leaf_nodes,\
+                    first_move_cutoff_rate,ebf,ebf_root,branching,minimal_leaves,elapsed_s,nps";
+        let csv = dir.join("searches.csv");
+        let read = |column: &str, value: &str| {
+            let mut cells: Vec<&str> = "connect4,p,ab,0,0,3,10,5,0.5,2,2,7,,0.1,100"
+                .split(',')
+                .collect();
+            cells[head.split(',').position(|c| c == column).unwrap()] = value;
+            std::fs::write(&csv, format!("{head}\n{}\n", cells.join(","))).unwrap();
+            read_searches(&csv).map(|rows| rows[0].clone())
+        };
+        let most = crate::search::MAX_DEPTH;
+        assert_eq!(read("depth", &most.to_string()).unwrap().depth, most);
+        assert!(read("depth", &(most + 1).to_string()).is_err());
+        let largest = read("nodes", &u64::MAX.to_string()).unwrap();
+        assert_eq!(largest.nodes, 2f64.powi(64));
+        assert!(
+            read("nodes", "36893488147419103232").is_err(),
+            "2^65 nodes read"
+        );
+        let all = read("first_move_cutoff_rate", "1").unwrap();
+        assert_eq!(all.first_move_cutoff_rate, Some(1.0));
+        assert!(read("first_move_cutoff_rate", "1.001").is_err());
+        for column in ["nodes", "leaf_nodes", "ebf", "elapsed_s", "nps"] {
+            assert!(read(column, "0").is_ok(), "{column} = 0 did not read");
+            assert!(read(column, "-0.001").is_err(), "{column} = -0.001 read");
+        }
+        let none = read("first_move_cutoff_rate", "0").unwrap();
+        assert_eq!(none.first_move_cutoff_rate, Some(0.0));
+    }
 }
