@@ -951,4 +951,99 @@ mod tests {
         let none = read("first_move_cutoff_rate", "0").unwrap();
         assert_eq!(none.first_move_cutoff_rate, Some(0.0));
     }
+
+    /// EXPERIMENTS.md, searches.csv's `speedup`, `overhead`, `nps_scaling`: "a ratio is
+    /// empty where either of its figures is 0"; and `overhead` is only on the rows with
+    /// `speedup` (lab::record's `Row::overhead`, whose `link_twins` writes them when a run
+    /// ends). Loading computes them again, so it must leave the same ones empty. By hand,
+    /// for the twins that measured everything: 2 s against 0.8 s is a speedup of 2.5, 1,300
+    /// nodes against 1,000 an overhead of 1.3, 1,625 nodes/s against 500 a scaling of
+    /// 3.25; 1,000 playouts/s against 400 is 2.5.
+    #[test]
+    fn a_parallel_ratio_over_a_zero_figure_is_left_empty_on_load() {
+        let (dir, _scratch) = scratch("zero-ratios");
+        let head = "job,game,set,position,searcher,seed,repetition,depth,nodes,leaf_nodes,\
+                    first_move_cutoff_rate,ebf,ebf_root,branching,minimal_leaves,elapsed_s,nps,\
+                    total_nodes,time_to_depth_s,playouts_per_s";
+        // (position, one thread's (total nodes, time to depth), two threads' likewise).
+        let smp = [
+            ("all", (1000, "2.0"), (1300, "0.8")),
+            ("no_t1", (1000, "0"), (1300, "0.8")),
+            ("no_tn", (1000, "2.0"), (1300, "0")),
+            ("no_base_nodes", (0, "2.0"), (1300, "0.8")),
+        ];
+        // (position, one thread's playouts per second, two threads').
+        let mcts = [("all", 400, 1000), ("no_p1", 0, 1000), ("no_pn", 400, 0)];
+        let mut rows = Vec::new();
+        for (position, one, two) in smp {
+            for (threads, (total, time)) in [(1, one), (2, two)] {
+                rows.push(format!(
+                    "{},chess,s,{position},smp[threads={threads}],9,0,8,{total},1,,,,,,1.0,1,\
+                     {total},{time},",
+                    rows.len()
+                ));
+            }
+        }
+        for (position, one, two) in mcts {
+            for (threads, rate) in [(1, one), (2, two)] {
+                rows.push(format!(
+                    "{},chess,s,{position},mcts[threads={threads}],9,0,0,50,0,,,,,,1.0,50,50,,\
+                     {rate}",
+                    rows.len()
+                ));
+            }
+        }
+        std::fs::write(
+            dir.join("searches.csv"),
+            format!("{head}\n{}\n", rows.join("\n")),
+        )
+        .unwrap();
+        std::fs::write(
+            dir.join("searchers.csv"),
+            "searcher,threads,baseline\n\
+             smp[threads=1],1,\n\
+             smp[threads=2],2,smp[threads=1]\n\
+             mcts[threads=1],1,\n\
+             mcts[threads=2],2,mcts[threads=1]\n",
+        )
+        .unwrap();
+        let read = read_searches(&dir.join("searches.csv")).unwrap();
+        let ratios = |searcher: &str, position: &str| {
+            let r = read
+                .iter()
+                .find(|r| r.searcher == searcher && r.position == position)
+                .unwrap();
+            (r.speedup, r.overhead, r.nps_scaling)
+        };
+        let two = "smp[threads=2]";
+        assert_eq!(ratios(two, "all"), (Some(2.5), Some(1.3), Some(3.25)));
+        assert_eq!(
+            ratios(two, "no_t1"),
+            (None, None, None),
+            "one thread took 0 s"
+        );
+        assert_eq!(
+            ratios(two, "no_tn"),
+            (None, None, None),
+            "two threads took 0 s"
+        );
+        let no_nodes = ratios(two, "no_base_nodes");
+        assert_eq!(
+            no_nodes,
+            (Some(2.5), None, None),
+            "one thread searched 0 nodes"
+        );
+        let two = "mcts[threads=2]";
+        assert_eq!(ratios(two, "all"), (None, None, Some(2.5)));
+        assert_eq!(
+            ratios(two, "no_p1"),
+            (None, None, None),
+            "one thread made 0 playouts/s"
+        );
+        assert_eq!(
+            ratios(two, "no_pn"),
+            (None, None, None),
+            "two threads made 0 playouts/s"
+        );
+    }
 }
