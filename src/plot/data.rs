@@ -1046,4 +1046,40 @@ mod tests {
             "two threads made 0 playouts/s"
         );
     }
+
+    /// `SearchRow::perfect_order`'s doc: a searcher orders perfectly where `oracle=perfect`
+    /// is among the `params` of searchers.csv, even if searches.csv has no `params` column
+    /// (as the runner writes it now); another oracle, or none, is not perfect order.
+    #[test]
+    fn searchers_csv_params_say_which_searchers_order_perfectly() {
+        let (dir, _scratch) = scratch("perfect-order");
+        let head = "game,position,searcher,seed,repetition,depth,nodes,leaf_nodes,\
+                    first_move_cutoff_rate,ebf,ebf_root,branching,minimal_leaves,elapsed_s,nps";
+        let rows: Vec<String> = ["perfect", "random", "plain"]
+            .iter()
+            .map(|s| format!("random_tree,b=2 d=2,{s},1,0,2,7,4,1,,2,2,3,0.1,70"))
+            .collect();
+        std::fs::write(
+            dir.join("searches.csv"),
+            format!("{head}\n{}\n", rows.join("\n")),
+        )
+        .unwrap();
+        std::fs::write(
+            dir.join("searchers.csv"),
+            "searcher,threads,params\n\
+             perfect,1,order=tt oracle=perfect\n\
+             random,1,oracle=random\n\
+             plain,1,\n",
+        )
+        .unwrap();
+        let read = read_searches(&dir.join("searches.csv")).unwrap();
+        let perfect: Vec<(&str, bool)> = read
+            .iter()
+            .map(|r| (r.searcher.as_str(), r.perfect_order))
+            .collect();
+        assert_eq!(
+            perfect,
+            [("perfect", true), ("random", false), ("plain", false)]
+        );
+    }
 }
