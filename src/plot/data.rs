@@ -1082,4 +1082,26 @@ mod tests {
             [("perfect", true), ("random", false), ("plain", false)]
         );
     }
+
+    /// EXPERIMENTS.md's experiment keys `description` (one line, shown atop summary.md) and
+    /// `notes` (markdown copied into summary.md), both `""` by default, as run.json records
+    /// them: written ones read as written; the defaults, and blank notes, read as none, so
+    /// that summary.md shows no empty paragraph for them.
+    #[test]
+    fn run_json_gives_the_description_and_notes_and_none_for_empty_ones() {
+        let (dir, _scratch) = scratch("run-json-text");
+        let path = dir.join("run.json");
+        let read = |json: &str| {
+            std::fs::write(&path, json).unwrap();
+            RunInfo::read(&path)
+        };
+        let written = read(
+            r#"{"description": "Move ordering on random trees.", "notes": "Read **this**.\n"}"#,
+        );
+        let description = written.description.as_deref();
+        assert_eq!(description, Some("Move ordering on random trees."));
+        assert_eq!(written.notes.as_deref(), Some("Read **this**.\n"));
+        let empty = read(r#"{"description": "", "notes": " \n"}"#);
+        assert_eq!((empty.description, empty.notes), (None, None));
+    }
 }
