@@ -1104,4 +1104,49 @@ mod tests {
         let empty = read(r#"{"description": "", "notes": " \n"}"#);
         assert_eq!((empty.description, empty.notes), (None, None));
     }
+
+    /// `SearchRow::instance`'s doc: the searched instance is the row's game, position, seed
+    /// and repetition, so rows that differ in any one of them are different instances (two
+    /// repetitions of a position are two runs of iterative deepening, each with its own
+    /// EBF), while other depths and searchers on the same four share it.
+    #[test]
+    fn an_instance_is_its_game_position_seed_and_repetition() {
+        let row = SearchRow {
+            game: "connect4".into(),
+            position: "4453".into(),
+            seed: "7".into(),
+            repetition: "0".into(),
+            searcher: "ab".into(),
+            depth: 3,
+            ..SearchRow::default()
+        };
+        assert_eq!(row.instance(), ("connect4", "4453", "7", "0"));
+        let other_search = SearchRow {
+            searcher: "pvs".into(),
+            depth: 4,
+            ..row.clone()
+        };
+        assert_eq!(other_search.instance(), row.instance());
+        let others = [
+            SearchRow {
+                game: "tictactoe".into(),
+                ..row.clone()
+            },
+            SearchRow {
+                position: "4454".into(),
+                ..row.clone()
+            },
+            SearchRow {
+                seed: "8".into(),
+                ..row.clone()
+            },
+            SearchRow {
+                repetition: "1".into(),
+                ..row.clone()
+            },
+        ];
+        for other in &others {
+            assert_ne!(other.instance(), row.instance(), "{other:?}");
+        }
+    }
 }
