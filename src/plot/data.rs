@@ -1149,4 +1149,15 @@ mod tests {
             assert_ne!(other.instance(), row.instance(), "{other:?}");
         }
     }
+
+    /// `merged_note`'s doc: nothing after the command of a run on one machine; after that
+    /// of a merged run, how many shards it was merged from and where EXPERIMENTS.md
+    /// explains them (its section "Many machines: shards, merge and Slurm").
+    #[test]
+    fn a_merged_run_says_how_many_shards_it_was_merged_from() {
+        assert_eq!(merged_note(0), "");
+        let note = merged_note(3);
+        assert!(note.contains("merged from 3 shards"), "{note}");
+        assert!(note.contains("EXPERIMENTS.md, \"Many machines\""), "{note}");
+    }
 }
