@@ -395,8 +395,28 @@ fn a_missing_or_duplicated_shard_is_refused() {
         stderr.contains(&format!("1 jobs in more than one shard: {job} (in ")),
         "{stderr}"
     );
-    std::fs::write(&rows_2, kept_rows).expect("mend");
+    std::fs::write(&rows_2, &kept_rows).expect("mend");
     std::fs::write(&json_2, kept_json).expect("mend");
+    // The same rows moved (not copied) into shard 2, its record untouched: every job is
+    // whole once among the rows, but shard 2 did not run that job (its run.json says
+    // which it holds), so the shards are no --shard I/N runs of one plan (module doc).
+    let rows_1_path = shards[0].join("searches.csv");
+    let kept_1: String = rows_1
+        .lines()
+        .filter(|l| l.split(',').next() != Some(job))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(&rows_1_path, kept_1).expect("take the rows");
+    std::fs::write(&rows_2, format!("{kept_rows}{copied}")).expect("move the rows");
+    let stderr = bad_input(&merge_args(&shards, &out, &["--no-plot"]));
+    assert!(
+        stderr.contains(&format!(
+            "searches.csv holds jobs {job} that shard 2/3 does not"
+        )),
+        "{stderr}"
+    );
+    std::fs::write(&rows_1_path, &rows_1).expect("mend");
+    std::fs::write(&rows_2, kept_rows).expect("mend");
     // Shard 3 of 4 is not a second shard 3 of 3, but of another split.
     let other_split = dir.path("shard-3-of-4");
     ok(&[
