@@ -806,6 +806,17 @@ fn check_arena_merge(name: &str, arena: &str, n: usize) -> (usize, usize) {
     );
     assert!(!summary.contains("oversubscribed"), "{summary}");
     let played = shards.iter().map(|d| games(d).len() - 1).sum();
+    // Without shard 1 and with no row damaged, the refusal lists the games missing and
+    // the shards not given (EXPERIMENTS.md, "Many machines"), and nothing after them.
+    let stderr = bad_input(&merge_args(
+        &shards[1..],
+        &dir.path("short"),
+        &["--no-plot"],
+    ));
+    assert!(
+        stderr.trim_end().ends_with("shards not given: 1"),
+        "{stderr}"
+    );
     // A shard's damaged row leaves its game missing, and the refusal says which line and
     // why (it had said only "1 games missing").
     let rows_path = shards[0].join("games.csv");
