@@ -1025,3 +1025,99 @@ fn merging_what_is_not_a_shard_is_bad_input() {
         "{stderr}"
     );
 }
+
+/// One searcher on two tic-tac-toe positions: two jobs, one in each of two shards, and the
+/// searcher in both.
+const TWO_JOBS: &str = r#"name = "two-jobs"
+seed = 5
+
+[limits]
+nodes = 100_000
+
+[[games]]
+game = "tictactoe"
+positions = ["start", "5"]
+
+[[searchers]]
+label = "alphabeta"
+algorithm = "alphabeta"
+"#;
+
+/// What merged run.json and searchers.csv say of the shards' machines, as EXPERIMENTS.md
+/// ("Many machines") defines it: `elapsed_s` the longest shard's, `cores` the most, `jobs`
+/// the sum of the workers; a searcher `alone` only if it was in every shard,
+/// `oversubscribed` if it was in any. The shards' files are edited to known values, so the
+/// expected ones are the docs' rule applied by hand. A shard's table is its plain file
+/// where one is (its `.gz` only else), and a shard without either is named by the plain
+/// name (src/cluster/merge.rs, `shard_table`).
+#[test]
+fn a_merge_takes_the_longest_shard_and_every_shards_sharing_of_the_machine() {
+    let dir = TempDir::new("shard-facts");
+    let file = write_experiment(&dir, TWO_JOBS);
+    let shards: Vec<PathBuf> = (1..=2)
+        .map(|i| {
+            let out = dir.path(&format!("shard-{i}"));
+            let shard = format!("{i}/2");
+            ok(&[
+                "experiment",
+                text(&file),
+                "--shard",
+                &shard,
+                "--out",
+                text(&out),
+                "--no-plot",
+            ]);
+            out
+        })
+        .collect();
+    // Shard 1 ran 7.5 s on 4 cores with 3 workers, its searcher alone and not
+    // oversubscribed; shard 2 ran 3.25 s on 16 cores with 5 workers, its searcher neither.
+    let facts = [(7.5, 4, 3, true, false), (3.25, 16, 5, false, true)];
+    for (shard, &(elapsed, cores, jobs, alone, over)) in shards.iter().zip(&facts) {
+        let path = shard.join("run.json");
+        let text = std::fs::read_to_string(&path).expect("run.json");
+        let mut run: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+        run["elapsed_s"] = elapsed.into();
+        run["cores"] = cores.into();
+        run["jobs"] = jobs.into();
+        std::fs::write(&path, run.to_string()).expect("write run.json");
+        let path = shard.join("searchers.csv");
+        let mut rows = plylab::lab::record::read_searchers(&path).expect("searchers.csv");
+        assert_eq!(rows.len(), 1, "one searcher in each shard");
+        (rows[0].alone, rows[0].oversubscribed) = (alone, over);
+        plylab::lab::record::write_searchers(&path, &rows).expect("write searchers.csv");
+    }
+    // A stale, unreadable searches.csv.gz beside shard 2's plain file is not read.
+    std::fs::write(shards[1].join("searches.csv.gz"), "not gzip").expect("write .gz");
+    let merged = dir.path("merged");
+    ok(&merge_args(&shards, &merged, &["--no-plot"]));
+    let run: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(merged.join("run.json")).expect("run"))
+            .expect("JSON");
+    assert_eq!(run["elapsed_s"], 7.5, "max(7.5, 3.25)");
+    assert_eq!(run["cores"], 16, "max(4, 16)");
+    assert_eq!(run["jobs"], 8, "3 + 5");
+    assert_eq!(run["merged_from"][0]["elapsed_s"], 7.5);
+    assert_eq!(run["merged_from"][1]["elapsed_s"], 3.25);
+    let rows = plylab::lab::record::read_searchers(&merged.join("searchers.csv"))
+        .expect("merged searchers.csv");
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    assert!(
+        !rows[0].alone,
+        "alone in shard 1 only, so not alone: {rows:?}"
+    );
+    assert!(
+        rows[0].oversubscribed,
+        "oversubscribed in shard 2: {rows:?}"
+    );
+
+    // Without shard 2's table (plain or .gz) the refusal names the plain file.
+    let plain = shards[1].join("searches.csv");
+    std::fs::remove_file(&plain).expect("remove the rows");
+    std::fs::remove_file(shards[1].join("searches.csv.gz")).expect("remove the .gz");
+    let stderr = bad_input(&merge_args(&shards, &dir.path("m2"), &["--no-plot"]));
+    assert!(
+        stderr.contains(&format!("{}: ", plain.display())),
+        "{stderr}"
+    );
+}
