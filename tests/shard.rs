@@ -438,13 +438,13 @@ fn a_missing_or_duplicated_shard_is_refused() {
     type Edit = fn(&mut serde_json::Value);
     let edits: [(&str, Edit); 4] = [
         ("names shard 0 of 3", |run| run["shard"]["index"] = 0.into()),
-        ("lists its jobs out of order", |run| {
+        ("its jobs are out of order", |run| {
             let jobs = run["shard"]["jobs"].as_array_mut().expect("jobs");
             jobs.reverse();
         }),
         // Each job is in exactly one shard, once (module doc): a job listed twice is no
         // record of a run, though its rows are whole and the jobs ascend.
-        ("lists its jobs out of order", |run| {
+        ("twice", |run| {
             let jobs = run["shard"]["jobs"].as_array_mut().expect("jobs");
             let first = jobs[0].clone();
             jobs.insert(0, first);

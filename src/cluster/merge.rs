@@ -180,15 +180,19 @@ fn read_shards(dirs: &[PathBuf]) -> Result<Vec<ShardDir>, MergeError> {
 }
 
 /// What a `--shard I/N` run of `total` jobs (or game pairs) could not have recorded: an
-/// index outside 1..=N, ids out of order (they are searched by bisection) or beyond the
-/// run's.
+/// index outside 1..=N, ids repeated or out of order (they are searched by bisection), or
+/// ids beyond the run's. The first pair out of order is named.
 fn check_record(record: &ShardRecord, total: usize) -> Result<(), String> {
     let (index, count) = (record.index, record.count);
     if !(1..=count).contains(&index) {
         return Err(format!("names shard {index} of {count}"));
     }
-    if !record.jobs.is_sorted_by(|a, b| a < b) {
-        return Err("lists its jobs out of order".to_owned());
+    if let Some(&[a, b]) = record.jobs.windows(2).find(|pair| pair[0] >= pair[1]) {
+        return Err(if a == b {
+            format!("lists job {a} twice")
+        } else {
+            format!("lists job {b} after job {a}: its jobs are out of order")
+        });
     }
     let ids = record.jobs.iter().chain(record.baselines.iter().flatten());
     if let Some(id) = ids.copied().find(|&id| id >= total) {
