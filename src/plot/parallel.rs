@@ -694,7 +694,322 @@ impl Totals {
 
 #[cfg(test)]
 mod tests {
-    use super::{SearchRow, dts_reference, rightness, scaling_row, threads_label, without_threads};
+    use super::{
+        Chart, Dataset, Format, SearchRow, SeriesKind, charts, dts_reference, rightness,
+        scaling_row, sections, threads_label, without_threads,
+    };
+
+    /// A hand-made run. connect4: lazy SMP jobs against their one-thread twins on two
+    /// sets, one of them oversubscribed. nim: Monte Carlo searches of two test positions
+    /// (`a` searched twice with two threads), and flat searches off any test set.
+    fn hand_made() -> Dataset {
+        let smp = |set: &str, threads: u32, s: f64, o: f64, t: f64, n: f64| SearchRow {
+            game: "connect4".into(),
+            set: set.into(),
+            searcher: format!("smp[threads={threads}]"),
+            threads,
+            speedup: Some(s),
+            overhead: Some(o),
+            nps_scaling: Some(s * o),
+            time_to_depth_s: Some(t),
+            total_nodes: Some(n),
+            ..SearchRow::default()
+        };
+        let mc =
+            |searcher: &str, threads: u32, position: &str, playouts: f64, rate: f64| SearchRow {
+                game: "nim".into(),
+                set: "start".into(),
+                searcher: searcher.into(),
+                threads,
+                position: position.into(),
+                playouts: Some(playouts),
+                playouts_per_s: Some(rate),
+                ..SearchRow::default()
+            };
+        let judged = |row: SearchRow, solved: bool, nodes: f64, scaling: Option<f64>| SearchRow {
+            solved: Some(solved),
+            nodes,
+            nps_scaling: scaling,
+            ..row
+        };
+        let one = |position: &str, rate: f64| mc("mcts[threads=1]", 1, position, 100.0, rate);
+        let two = |position: &str, rate: f64| mc("mcts[threads=2]", 2, position, 1000.0, rate);
+        let mut over = smp("list", 4, 1.5, 2.0, 2.0, 1000.0);
+        over.oversubscribed = Some(true);
+        let rows = vec![
+            smp("start", 2, 2.0, 1.25, 1.0, 500.0),
+            smp("start", 2, 1.0, 2.0, 3.0, 1200.0),
+            smp("list", 2, 4.0, 1.0, 0.5, 800.0),
+            over,
+            // One thread: playouts/s 2000 on `a`, 500 on `b`; two threads: 3000 and 1000.
+            judged(one("a", 2000.0), true, 50.0, None),
+            judged(one("b", 500.0), false, 50.0, None),
+            judged(two("a", 3000.0), true, 400.0, Some(1.5)),
+            judged(two("a", 3000.0), true, 400.0, Some(1.5)),
+            judged(two("b", 1000.0), false, 400.0, Some(2.0)),
+            mc("flat[threads=1]", 1, "a", 50.0, 4000.0),
+        ];
+        Dataset::from_rows(
+            std::path::Path::new("hand/searches.csv"),
+            rows,
+            super::super::data::RunInfo::default(),
+        )
+    }
+
+    /// The table lines of `text` after the heading `heading`, up to the blank line.
+    fn table(text: &str, heading: &str) -> Vec<String> {
+        let rest = &text[text.find(heading).unwrap_or_else(|| panic!("{text}"))..];
+        rest.lines()
+            .skip_while(|l| !l.starts_with("|---"))
+            .skip(1)
+            .take_while(|l| l.starts_with('|'))
+            .map(str::to_owned)
+            .collect()
+    }
+
+    /// `line` with each interval ` [lo–hi]` left out (searcher names here have none).
+    fn without_intervals(line: &str) -> String {
+        let mut out = String::new();
+        let mut rest = line;
+        while let Some(start) = rest.find(" [") {
+            out.push_str(&rest[..start]);
+            let end = rest[start..].find(']').expect("closed interval");
+            rest = &rest[start + end + 1..];
+        }
+        out + rest
+    }
+
+    /// The scaling table as EXPERIMENTS.md and the section's own text define it: `total`
+    /// columns are ratios of sums, Σ time(1) / Σ time(n) with time(1) = speedup ×
+    /// time(n), Σ nodes(n) / Σ nodes(1) with nodes(1) = nodes(n) / overhead,
+    /// (Σ nodes(n) / Σ time(n)) / (Σ nodes(1) / Σ time(1)), and for Monte Carlo
+    /// Σ playouts/s(n) / Σ playouts/s(1); `per job` columns are geometric means of the
+    /// jobs' ratios (EXPERIMENTS.md: geometric, not arithmetic); oversubscribed jobs get
+    /// their own rows; a game on several sets gets `all N sets` rows pooling its jobs.
+    /// Every figure below is computed by hand from `hand_made`.
+    #[test]
+    fn the_scaling_table_gives_ratios_of_sums_and_geometric_means_per_job() {
+        let text = sections(&hand_made(), &[], None);
+        let rows: Vec<String> = table(&text, "## Parallel scaling")
+            .iter()
+            .map(|l| without_intervals(l))
+            .collect();
+        let over = "**oversubscribed**: timings are time-sharing";
+        let want = [
+            // start: time(1) 2 + 3 = 5 over time(n) 1 + 3 = 4: 1.250; nodes(n) 500 + 1200 =
+            // 1700 over nodes(1) 400 + 600 = 1000: 1.700; (1700 / 4) / (1000 / 5) = 2.125.
+            // Per job: √(2 × 1) = 1.414, √(1.25 × 2) = 1.581, √(2.5 × 2) = 2.236.
+            "| connect4 | start | smp | 2 | 2 | 1.250 | 1.414 | 1.700 | 1.581 | 2.125 | 2.236 \
+             | no |"
+                .to_owned(),
+            "| connect4 | list | smp | 2 | 1 | 4.000 | 4.000 | 1.000 | 1.000 | 4.000 | 4.000 | no |"
+                .to_owned(),
+            format!(
+                "| connect4 | list | smp | 4 | 1 | 1.500 | 1.500 | 2.000 | 2.000 | 3.000 | 3.000 \
+                 | {over} |"
+            ),
+            // Playouts/s 3000 + 3000 + 1000 = 7000 against one thread's 2000 + 2000 + 500 =
+            // 4500: 1.556; per job ∛(1.5 × 1.5 × 2) = ∛4.5 = 1.651.
+            "| nim | start | mcts | 2 | 3 | – | – | – | – | 1.556 | 1.651 | no |".to_owned(),
+            // Pooled: time(1) 5 + 2 = 7 over 4.5: 1.556; nodes 2500 over 1800: 1.389;
+            // (2500 / 4.5) / (1800 / 7) = 2.160. Per job ∛(2 × 1 × 4) = 2, ∛2.5 = 1.357,
+            // ∛(2.5 × 2 × 4) = ∛20 = 2.714.
+            "| connect4 | all 2 sets | smp | 2 | 3 | 1.556 | 2.000 | 1.389 | 1.357 | 2.160 \
+             | 2.714 | no |"
+                .to_owned(),
+            format!(
+                "| connect4 | all 2 sets | smp | 4 | 1 | 1.500 | 1.500 | 2.000 | 2.000 | 3.000 \
+                 | 3.000 | {over} |"
+            ),
+        ];
+        assert_eq!(rows, want, "{text}");
+        assert!(
+            text.contains("speedup 2.0, 3.7, 6.6 and 11.1 on 2, 4, 8 and 16 processors"),
+            "Hyatt 1997's DTS figures under the table: {text}"
+        );
+    }
+
+    /// The Monte Carlo table: one row per game, set and searcher; `right` counts runs
+    /// (2 of 3 for two threads) while its Wilson interval is over positions, each the share
+    /// of its runs right (EXPERIMENTS.md): a rate of (1 + 0) / 2 over 2 positions. By hand,
+    /// z = 1.96, z²/n = 1.921, centre (0.5 + 0.960) / 2.921 = 0.5, half-width
+    /// 1.96 / 2.921 × √(0.125 + 0.240) = 0.405: 9.5%–90.5%. Searches off a test set have
+    /// no `right`. Playouts/s: 1250 ± t(0.975, 1) 12.706 × 750 = [0–10780] (the lower
+    /// end below 0 shown as 0), 2333.3 ± t(0.975, 2) 4.303 × 666.7 = [0–5202].
+    #[test]
+    fn the_monte_carlo_table_counts_runs_right_and_its_interval_over_positions() {
+        let text = sections(&hand_made(), &[], None);
+        let interval = "95% 9.5%–90.5% over 2 positions";
+        assert_eq!(
+            table(&text, "## Monte Carlo searches"),
+            [
+                format!(
+                    "| nim | start | mcts[threads=1] | 1 | 2 | 100 | 1250 [0–10780] | 50 \
+                     | 1/2 (50.0%; {interval}) |"
+                ),
+                format!(
+                    "| nim | start | mcts[threads=2] | 2 | 3 | 1000 | 2333 [0–5202] | 400 \
+                     | 2/3 (66.7%; {interval}) |"
+                ),
+                "| nim | start | flat[threads=1] | 1 | 1 | 50 | 4000 | 0 | – |".to_owned(),
+            ],
+            "{text}"
+        );
+    }
+
+    /// A series as (label, kind, points as (x, y)).
+    type Line = (String, SeriesKind, Vec<(f64, f64)>);
+
+    /// `chart`'s series, y rounded to three decimals.
+    fn lines(chart: &Chart) -> Vec<Line> {
+        chart
+            .series
+            .iter()
+            .map(|s| {
+                let xy = s.points.iter().map(|p| (p.x, (p.y * 1e3).round() / 1e3));
+                (s.label.clone(), s.kind, xy.collect())
+            })
+            .collect()
+    }
+
+    /// The charts of the hand-made run: the scaling charts pool connect4's two sets, 1 at
+    /// one thread by definition, the geometric means of the jobs' ratios (as in the table's
+    /// pooled rows), the oversubscribed job apart and unjoined, the ideal line over every
+    /// thread count measured, and Hyatt's DTS figures (2.0 on 2, 3.7 on 4) up to 4
+    /// threads; Monte Carlo strength is the share of runs right against log10 of the mean
+    /// playouts, one series per algorithm (budget and threads out of the name); playouts/s
+    /// against threads with its ideal line through one thread's mean 1250, for searchers
+    /// measured at two thread counts or more (not `flat`).
+    #[test]
+    fn the_parallel_charts_plot_the_hand_computed_means() {
+        let data = hand_made();
+        let all = charts(&data);
+        let stems: Vec<&str> = all.iter().map(|c| c.stem.as_str()).collect();
+        assert_eq!(
+            stems,
+            [
+                "speedup_connect4",
+                "overhead_connect4",
+                "nps_connect4",
+                "strength_nim",
+                "playouts_nim"
+            ]
+        );
+        assert!(
+            all.iter()
+                .all(|c| c.group == format!("parallel_{}", c.stem))
+        );
+        let speedup = &all[0];
+        assert_eq!(
+            speedup.x_label,
+            "search threads (all 2 sets pooled: list, start)"
+        );
+        assert_eq!(speedup.title, format!("hand: {}", speedup.caption));
+        use SeriesKind::{Measured, Points, Reference};
+        let ideal = |ys: [f64; 3]| vec![(1.0, ys[0]), (2.0, ys[1]), (4.0, ys[2])];
+        assert_eq!(
+            lines(speedup),
+            [
+                ("smp".into(), Measured, vec![(1.0, 1.0), (2.0, 2.0)]),
+                ("smp (oversubscribed)".into(), Points, vec![(4.0, 1.5)]),
+                ("ideal: n".into(), Reference, ideal([1.0, 2.0, 4.0])),
+                (
+                    "DTS, chess (Hyatt 1997)".into(),
+                    Reference,
+                    ideal([1.0, 2.0, 3.7])
+                ),
+            ]
+        );
+        // ∛2.5 = 1.357 and ∛20 = 2.714; their ideal lines are 1 and n.
+        assert_eq!(lines(&all[1])[0].2, [(1.0, 1.0), (2.0, 1.357)]);
+        assert_eq!(
+            lines(&all[1])[2],
+            (
+                "ideal: 1 (no extra nodes)".into(),
+                Reference,
+                ideal([1.0; 3])
+            )
+        );
+        assert_eq!(lines(&all[2])[0].2, [(1.0, 1.0), (2.0, 2.714)]);
+        assert_eq!(lines(&all[2])[2].2, ideal([1.0, 2.0, 4.0]));
+        // Strength: 100 playouts, 1 of 2 right; 1000 playouts, 2 of 3 right.
+        let strength = &all[3];
+        assert_eq!(
+            lines(strength),
+            [("mcts".into(), Measured, vec![(2.0, 50.0), (3.0, 66.667)])]
+        );
+        for p in &strength.series[0].points {
+            let (lo, hi) = p.spread.unwrap();
+            assert!(
+                (lo - 9.453).abs() < 1e-3 && (hi - 90.547).abs() < 1e-3,
+                "{lo}–{hi}"
+            );
+        }
+        // Playouts/s: (2000 + 500) / 2 = 1250 and (3000 + 3000 + 1000) / 3 = 2333.3.
+        assert_eq!(
+            lines(&all[4]),
+            [
+                (
+                    "mcts".into(),
+                    Measured,
+                    vec![(1.0, 1250.0), (2.0, 2333.333)]
+                ),
+                (
+                    "ideal for mcts".into(),
+                    Reference,
+                    vec![(1.0, 1250.0), (2.0, 2500.0)]
+                ),
+            ]
+        );
+    }
+
+    /// searches.csv may hold a ratio of 0 (`speedup` is "a number at least 0"), but behind
+    /// it is a figure too small to measure, which EXPERIMENTS.md makes "no base for a
+    /// ratio": the table gives no speedup for it, total (Σ time(1) = 0 × 1 = 0) or per
+    /// job, and no chart draws a searcher with nothing but the 1 at one thread.
+    #[test]
+    fn a_zero_speedup_gives_no_figure_and_no_chart() {
+        let row = SearchRow {
+            game: "nim".into(),
+            set: "start".into(),
+            searcher: "smp[threads=2]".into(),
+            threads: 2,
+            speedup: Some(0.0),
+            overhead: Some(1.0),
+            nps_scaling: Some(0.0),
+            time_to_depth_s: Some(1.0),
+            total_nodes: Some(100.0),
+            ..SearchRow::default()
+        };
+        let line = scaling_row("nim", "start", "smp", 2, false, &[&row]);
+        assert!(
+            line.starts_with("| nim | start | smp | 2 | 1 | – | – | 1.000 | 1.000 |"),
+            "{line}"
+        );
+        let data = Dataset::from_rows(
+            std::path::Path::new("zero/searches.csv"),
+            vec![row],
+            super::super::data::RunInfo::default(),
+        );
+        let stems: Vec<String> = charts(&data).into_iter().map(|c| c.stem).collect();
+        assert_eq!(stems, ["overhead_nim"]);
+    }
+
+    /// summary.md links the section's charts in the format asked for, and only those.
+    #[test]
+    fn the_sections_link_their_charts_only() {
+        let data = hand_made();
+        let mut all = charts(&data);
+        let mut other = all[0].clone();
+        other.group = "nodes_b4".into();
+        other.stem = "nodes_b4".into();
+        all.push(other);
+        let text = sections(&data, &all, Some(Format::Svg));
+        assert!(text.contains("\n![speedup against threads, connect4](speedup_connect4.svg)\n"));
+        assert!(text.contains("](playouts_nim.svg)\n"), "{text}");
+        assert!(!text.contains("nodes_b4"), "{text}");
+        assert!(!sections(&data, &all, None).contains("!["));
+    }
 
     /// Two positions searched three times each, one always right, one once: 4/6 runs, and
     /// the interval is that of a rate of (1 + 1/3)/2 over two positions, not over six runs.
