@@ -194,7 +194,7 @@ fn playout_rate_chart(data: &Dataset, game: &str, rows: &[&SearchRow]) -> Option
         if by_threads.len() < 2 {
             continue;
         }
-        let points: Vec<(bool, Point)> = by_threads
+        let mut points: Vec<(bool, Point)> = by_threads
             .iter()
             .filter_map(|((threads, over), rows)| {
                 let s = stats(rows, |r| r.playouts_per_s)?;
@@ -208,6 +208,8 @@ fn playout_rate_chart(data: &Dataset, game: &str, rows: &[&SearchRow]) -> Option
                 ))
             })
             .collect();
+        // Groups come in the rows' order; a series is drawn in x order.
+        points.sort_by(|a, b| a.1.x.total_cmp(&b.1.x));
         let Some(base) = by_threads
             .iter()
             .find(|((t, _), _)| *t == 1)
@@ -369,6 +371,8 @@ fn scaling_chart(
             ));
         }
         if points.len() > 1 {
+            // Groups come in the rows' order; a series is drawn in x order.
+            points.sort_by(|a, b| a.1.x.total_cmp(&b.1.x));
             push_split(&mut series, &label, points);
         }
     }
@@ -993,6 +997,51 @@ mod tests {
         );
         let stems: Vec<String> = charts(&data).into_iter().map(|c| c.stem).collect();
         assert_eq!(stems, ["overhead_nim"]);
+    }
+
+    /// Chart points are "in x order" (chart.rs, `Series::points`), and the renderer joins
+    /// them in the order given: a run that lists 4 threads before 1 and 2 (an experiment
+    /// sweeping `threads = [4, 1, 2]`) must still draw 1, 2, 4 from left to right.
+    #[test]
+    fn thread_chart_points_are_in_thread_order_whatever_the_row_order() {
+        let row = |threads: u32, speedup: Option<f64>, rate: f64| SearchRow {
+            game: "nim".into(),
+            searcher: format!("smp[threads={threads}]"),
+            threads,
+            speedup,
+            playouts_per_s: Some(rate),
+            ..SearchRow::default()
+        };
+        let rows = vec![
+            row(4, Some(3.0), 3000.0),
+            row(1, None, 1000.0),
+            row(2, Some(1.8), 1900.0),
+        ];
+        let data = Dataset::from_rows(
+            std::path::Path::new("order/searches.csv"),
+            rows,
+            super::super::data::RunInfo::default(),
+        );
+        let all = charts(&data);
+        let xy = |stem: &str, label: &str| -> Vec<(f64, f64)> {
+            let chart = all.iter().find(|c| c.stem == stem).expect(stem);
+            let series = chart.series.iter().find(|s| s.label == label).expect(label);
+            let round = |y: f64| (y * 1e9).round() / 1e9;
+            series.points.iter().map(|p| (p.x, round(p.y))).collect()
+        };
+        assert_eq!(
+            xy("speedup_nim", "smp"),
+            [(1.0, 1.0), (2.0, 1.8), (4.0, 3.0)]
+        );
+        assert_eq!(
+            xy("playouts_nim", "smp"),
+            [(1.0, 1000.0), (2.0, 1900.0), (4.0, 3000.0)]
+        );
+        // The ideal line through one thread's 1000 playouts/s: 1000 × n.
+        assert_eq!(
+            xy("playouts_nim", "ideal for smp"),
+            [(1.0, 1000.0), (2.0, 2000.0), (4.0, 4000.0)]
+        );
     }
 
     /// summary.md links the section's charts in the format asked for, and only those.
