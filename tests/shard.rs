@@ -104,6 +104,11 @@ fn run_whole_and_shards(dir: &TempDir, file: &Path, n: usize, jobs: &str) -> Vec
         "--jobs",
         jobs,
     ]);
+    run_shards(dir, file, n)
+}
+
+/// Runs `file` as `n` shards into DIR/shard-I; returns the shard directories.
+fn run_shards(dir: &TempDir, file: &Path, n: usize) -> Vec<PathBuf> {
     (1..=n)
         .map(|i| {
             let out = dir.path(&format!("shard-{i}"));
@@ -684,22 +689,7 @@ fn parallel_columns_link_twins_in_different_shards() {
         .filter(|&(a, b)| shard_of(a) != shard_of(b))
         .count();
     assert!(split > 0, "no twins split between shards");
-    let shards: Vec<PathBuf> = (1..=3)
-        .map(|i| {
-            let out = dir.path(&format!("shard-{i}"));
-            let shard = format!("{i}/3");
-            ok(&[
-                "experiment",
-                text(&file),
-                "--shard",
-                &shard,
-                "--out",
-                text(&out),
-                "--no-plot",
-            ]);
-            out
-        })
-        .collect();
+    let shards = run_shards(&dir, &file, 3);
     let merged = dir.path("merged");
     ok(&merge_args(&shards, &merged, &["--no-plot"]));
     let mut reader = csv::Reader::from_path(merged.join("searches.csv")).expect("csv");
@@ -1054,22 +1044,7 @@ algorithm = "alphabeta"
 fn a_merge_takes_the_longest_shard_and_every_shards_sharing_of_the_machine() {
     let dir = TempDir::new("shard-facts");
     let file = write_experiment(&dir, TWO_JOBS);
-    let shards: Vec<PathBuf> = (1..=2)
-        .map(|i| {
-            let out = dir.path(&format!("shard-{i}"));
-            let shard = format!("{i}/2");
-            ok(&[
-                "experiment",
-                text(&file),
-                "--shard",
-                &shard,
-                "--out",
-                text(&out),
-                "--no-plot",
-            ]);
-            out
-        })
-        .collect();
+    let shards = run_shards(&dir, &file, 2);
     // Shard 1 ran 7.5 s on 4 cores with 3 workers, its searcher alone and not
     // oversubscribed; shard 2 ran 3.25 s on 16 cores with 5 workers, its searcher neither.
     let facts = [(7.5, 4, 3, true, false), (3.25, 16, 5, false, true)];

@@ -854,20 +854,16 @@ mod tests {
             "2,chess,s,p,mcts[threads=1],9,0,1,4000,0,,,,,,2.0,2000,4000,,,,,1000",
             "3,chess,s,p,mcts[threads=2],9,0,1,7000,0,,,,,,2.0,3500,7000,,,,,1800",
         ];
-        std::fs::write(
-            dir.join("searches.csv"),
-            format!("{head}\n{}\n", rows.join("\n")),
-        )
-        .unwrap();
-        std::fs::write(
-            dir.join("searchers.csv"),
+        write_tables(
+            &dir,
+            head,
+            &rows,
             "searcher,algorithm,threads,params,baseline,exclusive,cores,alone,oversubscribed\n\
              smp[threads=1],lazy_smp,1,x,,true,2,true,false\n\
              smp[threads=2],lazy_smp,2,x,smp[threads=1],true,2,true,true\n\
              mcts[threads=1],root_parallel,1,x,,true,2,true,false\n\
              mcts[threads=2],root_parallel,2,x,mcts[threads=1],true,2,true,true\n",
-        )
-        .unwrap();
+        );
         std::fs::write(dir.join("run.json"), r#"{"experiment": "twins"}"#).unwrap();
         let read = read_searches(&dir.join("searches.csv")).unwrap();
         assert_eq!(read[0].threads, 1);
@@ -903,6 +899,14 @@ mod tests {
         write(&[row(0, 0, 1), row(0, 0, 2), row(1, 0, 1), row(0, 0, 2)]);
         let error = read_searches(&csv).unwrap_err().to_string();
         assert!(error.contains("line 5 repeats line 3"), "{error}");
+    }
+
+    /// Writes searches.csv (`head` and `rows`) and searchers.csv (`searchers`) into `dir`.
+    fn write_tables(dir: &Path, head: &str, rows: &[impl AsRef<str>], searchers: &str) {
+        let rows: Vec<&str> = rows.iter().map(AsRef::as_ref).collect();
+        let searches = format!("{head}\n{}\n", rows.join("\n"));
+        std::fs::write(dir.join("searches.csv"), searches).unwrap();
+        std::fs::write(dir.join("searchers.csv"), searchers).unwrap();
     }
 
     /// A fresh scratch directory for one test, removed when the returned guard is dropped.
@@ -993,20 +997,16 @@ mod tests {
                 ));
             }
         }
-        std::fs::write(
-            dir.join("searches.csv"),
-            format!("{head}\n{}\n", rows.join("\n")),
-        )
-        .unwrap();
-        std::fs::write(
-            dir.join("searchers.csv"),
+        write_tables(
+            &dir,
+            head,
+            &rows,
             "searcher,threads,baseline\n\
              smp[threads=1],1,\n\
              smp[threads=2],2,smp[threads=1]\n\
              mcts[threads=1],1,\n\
              mcts[threads=2],2,mcts[threads=1]\n",
-        )
-        .unwrap();
+        );
         let read = read_searches(&dir.join("searches.csv")).unwrap();
         let ratios = |searcher: &str, position: &str| {
             let r = read
@@ -1059,19 +1059,15 @@ mod tests {
             .iter()
             .map(|s| format!("random_tree,b=2 d=2,{s},1,0,2,7,4,1,,2,2,3,0.1,70"))
             .collect();
-        std::fs::write(
-            dir.join("searches.csv"),
-            format!("{head}\n{}\n", rows.join("\n")),
-        )
-        .unwrap();
-        std::fs::write(
-            dir.join("searchers.csv"),
+        write_tables(
+            &dir,
+            head,
+            &rows,
             "searcher,threads,params\n\
              perfect,1,order=tt oracle=perfect\n\
              random,1,oracle=random\n\
              plain,1,\n",
-        )
-        .unwrap();
+        );
         let read = read_searches(&dir.join("searches.csv")).unwrap();
         let perfect: Vec<(&str, bool)> = read
             .iter()
