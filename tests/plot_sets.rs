@@ -117,6 +117,29 @@ fn repetitions_of_a_position_count_once() {
         summary.contains("| wac.epd | threads | fixed | 3 | "),
         "{summary}"
     );
+    // By hand: fixed costs 1000, 2000 and 3000 nodes at every repetition; threads
+    // 2000(i+1) + 100r for r = 0..3, a mean of 2000(i+1) + 150: 2150, 4150 and 6150. The
+    // medians over the positions are 2000 and 4150 (the sums, four times those, would be
+    // 8000 and 16600).
+    let cells = |searcher: &str| -> Vec<String> {
+        let prefix = format!("| wac.epd | {searcher} | 3 | ");
+        let line = summary.lines().find(|l| l.starts_with(&prefix));
+        let line = line.unwrap_or_else(|| panic!("{summary}"));
+        line.split('|').map(|c| c.trim().to_owned()).collect()
+    };
+    assert_eq!(cells("fixed")[7], "2000", "median nodes of fixed");
+    assert_eq!(cells("threads")[7], "4150", "median nodes of threads");
+    // Each position's ratio is of its own two means: 2150/1000 = 2.15, 4150/2000 = 2.075,
+    // 6150/3000 = 2.05. Median 2.075; geometric mean (2.15 * 2.075 * 2.05)^(1/3) = 2.0912;
+    // threads needed more on all three, and the exact two-sided sign test of 0 fewer in 3
+    // is 2 * (1/2)^3 = 0.25. A ratio against another position's mean would change them all.
+    let paired = summary
+        .lines()
+        .find(|l| l.starts_with("| wac.epd | threads | fixed | 3 | "))
+        .unwrap();
+    let paired: Vec<&str> = paired.split('|').map(str::trim).collect();
+    assert!(paired[5].starts_with("2.091 ["), "{paired:?}");
+    assert_eq!(paired[6..9], ["2.075", "0 / 3", "0.250"], "{paired:?}");
 }
 
 /// The solve-rate point carries its Wilson interval as the bar, and the cost point is the
