@@ -222,3 +222,41 @@ fn a_mate_played_out_counts_the_work_of_every_search() {
     assert_eq!(cells[9], "400", "{line}");
     assert!(cells[10].starts_with("0.650000"), "{line}");
 }
+
+/// The test-set table's nodes and time columns of a skewed set, computed by hand (module
+/// doc and EXPERIMENTS.md "Statistics": geometric mean with the t interval of the logs, a
+/// mean's t interval with a lower end below 0 shown as 0, time the mean per position).
+#[test]
+fn a_skewed_sets_mean_interval_stops_at_zero() {
+    let dir = scratch("plot_sets_skewed");
+    let mut lines = vec![HEADER.to_owned()];
+    for (i, nodes) in [100, 100, 10_000].iter().enumerate() {
+        lines.push(row("wac.epd", &format!("p{i}"), "ab", *nodes, true));
+    }
+    let csv = dir.join("searches.csv");
+    std::fs::write(&csv, lines.join("\n") + "\n").unwrap();
+    let data = plylab::plot::Dataset::load(&csv).unwrap();
+    let text = plylab::plot::summary::render(&data, &[], None);
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("| wac.epd | ab | 3 | 3/3 |"))
+        .unwrap_or_else(|| panic!("{text}"));
+    let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+    // t quantile: R qt(0.975, 2) = 4.302653.
+    let t = 4.302_652_729_749_464_f64;
+    // Mean 3400; deviations -3300, -3300, 6600, so s^2 = 65.34e6 / 2 and s / sqrt(3) =
+    // 3300: 3400 -/+ 14198.75 = [-10798.75, 17598.75], its lower end shown as 0.
+    assert_eq!(cells[8], "3400 [0–17599]", "{line}");
+    // Logs: ln 100 twice and ln 10^4 = 2 ln 100; geometric mean (10^8)^(1/3) = 464.16, and
+    // the interval exp(mean of logs -/+ t s / sqrt 3) written out here.
+    let logs = [100f64.ln(), 100f64.ln(), 10_000f64.ln()];
+    let m = logs.iter().sum::<f64>() / 3.0;
+    let s = (logs.iter().map(|l| (l - m).powi(2)).sum::<f64>() / 2.0).sqrt();
+    let (lo, hi) = (
+        (m - t * s / 3f64.sqrt()).exp(),
+        (m + t * s / 3f64.sqrt()).exp(),
+    );
+    assert_eq!(cells[6], format!("464 [{lo:.0}–{hi:.0}]"), "{line}");
+    // Each job is one iteration of 0.01 s and the CSV has no `total_s`: 0.01 s a position.
+    assert!(cells[10].starts_with("0.010000 "), "{line}");
+}
