@@ -260,3 +260,33 @@ fn a_skewed_sets_mean_interval_stops_at_zero() {
     // Each job is one iteration of 0.01 s and the CSV has no `total_s`: 0.01 s a position.
     assert!(cells[10].starts_with("0.010000 "), "{line}");
 }
+
+/// A position one searcher solved without a node (0 total nodes) has no node ratio: the
+/// paired comparison leaves it out ("on the positions both searched", with a ratio whose
+/// log is finite) and compares the rest.
+#[test]
+fn paired_comparisons_leave_out_positions_without_nodes() {
+    let dir = scratch("plot_sets_zero_nodes");
+    let mut lines = vec![HEADER.to_owned()];
+    // p0: base 0 nodes; p1: other 0 nodes; p2 and p3: other needs half the base's nodes.
+    for (i, (base, other)) in [(0, 50), (100, 0), (100, 50), (200, 100)]
+        .iter()
+        .enumerate()
+    {
+        lines.push(row("wac.epd", &format!("p{i}"), "base", *base, true));
+        lines.push(row("wac.epd", &format!("p{i}"), "other", *other, true));
+    }
+    let csv = dir.join("searches.csv");
+    std::fs::write(&csv, lines.join("\n") + "\n").unwrap();
+    let data = plylab::plot::Dataset::load(&csv).unwrap();
+    let text = plylab::plot::summary::render(&data, &[], None);
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("| wac.epd | other | base |"))
+        .unwrap_or_else(|| panic!("{text}"));
+    let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+    // Two positions, both ratios 0.5, both fewer; sign test 2 * (1/2)^2 = 0.5.
+    assert_eq!(cells[4], "2", "{line}");
+    assert!(cells[5].starts_with("0.500"), "{line}");
+    assert_eq!(cells[6..9], ["0.500", "2 / 0", "0.500"], "{line}");
+}
