@@ -290,3 +290,42 @@ fn paired_comparisons_leave_out_positions_without_nodes() {
     assert!(cells[5].starts_with("0.500"), "{line}");
     assert_eq!(cells[6..9], ["0.500", "2 / 0", "0.500"], "{line}");
 }
+
+/// The sign-test p-values print as the module says (`fmt_p`): three decimals, scientific
+/// notation below 0.001, "< 1e-6" below that. A searcher needing fewer nodes on all n
+/// positions has the exact two-sided p = 2 (1/2)^n: 0.001953 (n = 10), 9.77e-4 (n = 11),
+/// 9.54e-7 (n = 21).
+#[test]
+fn sign_test_p_values_print_in_three_ranges() {
+    let dir = scratch("plot_sets_p_values");
+    let mut lines = vec![HEADER.to_owned()];
+    for n in [10, 11, 21] {
+        for i in 0..n {
+            lines.push(row(
+                &format!("s{n}.epd"),
+                &format!("p{i}"),
+                "base",
+                100,
+                true,
+            ));
+            lines.push(row(
+                &format!("s{n}.epd"),
+                &format!("p{i}"),
+                "half",
+                50,
+                true,
+            ));
+        }
+    }
+    let csv = dir.join("searches.csv");
+    std::fs::write(&csv, lines.join("\n") + "\n").unwrap();
+    let data = plylab::plot::Dataset::load(&csv).unwrap();
+    let text = plylab::plot::summary::render(&data, &[], None);
+    for (n, p) in [(10, "0.002"), (11, "9.8e-4"), (21, "< 1e-6")] {
+        let prefix = format!("| s{n}.epd | half | base | {n} |");
+        let line = text.lines().find(|l| l.starts_with(&prefix));
+        let line = line.unwrap_or_else(|| panic!("{text}"));
+        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+        assert_eq!(cells[7..9], [format!("{n} / 0").as_str(), p], "{line}");
+    }
+}

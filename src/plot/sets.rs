@@ -468,3 +468,17 @@ fn reference_table(sets: &[(SetKey, Vec<JobTotal>)], references: &[Reference]) -
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::fmt_p;
+
+    /// `fmt_p`'s doc: three decimals, scientific notation below 0.001, "< 1e-6" below that;
+    /// a bound itself is not below itself, so it prints in the range above it.
+    #[test]
+    fn a_p_value_at_a_bound_prints_in_the_range_above_it() {
+        assert_eq!(fmt_p(1e-3), "0.001");
+        assert_eq!(fmt_p(1e-6), "1.0e-6");
+        assert_eq!(fmt_p(0.25), "0.250");
+    }
+}
