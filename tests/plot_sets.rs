@@ -329,3 +329,60 @@ fn sign_test_p_values_print_in_three_ranges() {
         assert_eq!(cells[7..9], [format!("{n} / 0").as_str(), p], "{line}");
     }
 }
+
+/// Each point of a test-set chart stands at its searcher's number in the legend, counted
+/// from 1 as the x label says ("searcher (numbered as in the legend)"), and in its
+/// searcher's colour slot: the searcher's place in the whole experiment (chart.rs,
+/// `Series::slot`), so that a searcher keeps its colour on every chart.
+#[test]
+fn set_chart_points_stand_at_their_legend_numbers_in_their_searchers_colours() {
+    let dir = scratch("plot_sets_places");
+    let mut lines = vec![HEADER.to_owned()];
+    // `other` comes first in the experiment but never runs on wac.epd: there `plain` is the
+    // first point (x = 1) in the experiment's second slot (1), `quiescence` the second
+    // point (x = 2) in its third slot (2).
+    lines.push(row("bk.epd", "q0", "other", 100, true));
+    for searcher in ["plain", "quiescence"] {
+        lines.push(row("wac.epd", "p0", searcher, 100, true));
+    }
+    let csv = dir.join("searches.csv");
+    std::fs::write(&csv, lines.join("\n") + "\n").unwrap();
+    let data = plylab::plot::Dataset::load(&csv).unwrap();
+    assert_eq!(data.searchers, ["other", "plain", "quiescence"]);
+    let charts = plylab::plot::sets::set_charts(&data);
+    for stem in ["solved_wac_epd", "cost_wac_epd"] {
+        let chart = charts.iter().find(|c| c.stem == stem).unwrap();
+        let placed: Vec<(&str, f64, usize)> = chart
+            .series
+            .iter()
+            .map(|s| (s.label.as_str(), s.points[0].x, s.slot))
+            .collect();
+        assert_eq!(
+            placed,
+            [("plain", 1.0, 1), ("quiescence", 2.0, 2)],
+            "{stem}"
+        );
+    }
+}
+
+/// A set without a verdict on any position (an empty `solved` column) has no share
+/// answered exactly to draw: its table says 0/0 and "–", and it gets the cost chart alone,
+/// not a solve-rate chart with a point at 0%.
+#[test]
+fn a_set_without_verdicts_gets_no_solve_rate_chart() {
+    let dir = scratch("plot_sets_unjudged");
+    let mut lines = vec![HEADER.to_owned()];
+    for i in 0..2 {
+        lines.push(format!(
+            "x,chess,wac.epd,p{i},ab,1,0,4,100,100,,,,30,,0.01,1000,"
+        ));
+    }
+    let csv = dir.join("searches.csv");
+    std::fs::write(&csv, lines.join("\n") + "\n").unwrap();
+    let data = plylab::plot::Dataset::load(&csv).unwrap();
+    let charts = plylab::plot::sets::set_charts(&data);
+    let stems: Vec<&str> = charts.iter().map(|c| c.stem.as_str()).collect();
+    assert_eq!(stems, ["cost_wac_epd"]);
+    let text = plylab::plot::summary::render(&data, &[], None);
+    assert!(text.contains("| wac.epd | ab | 2 | 0/0 | – | "), "{text}");
+}
