@@ -386,3 +386,45 @@ fn a_set_without_verdicts_gets_no_solve_rate_chart() {
     let text = plylab::plot::summary::render(&data, &[], None);
     assert!(text.contains("| wac.epd | ab | 2 | 0/0 | – | "), "{text}");
 }
+
+/// The "Published figures" table sets each `nodes` figure beside the mean total nodes per
+/// position of that searcher on that set (data.rs, `Reference::metric`) and their ratio,
+/// and says "not run" where the searcher never ran on the set. Means by hand: b on wac.epd
+/// (300 + 500) / 2 = 400, against 200 published: 2.000.
+#[test]
+fn published_figures_sit_beside_the_mean_nodes_of_their_own_set_and_searcher() {
+    let dir = scratch("plot_sets_references");
+    let mut lines = vec![HEADER.to_owned()];
+    for (set, position, searcher, nodes) in [
+        ("wac.epd", "p0", "a", 100),
+        ("wac.epd", "p1", "a", 200),
+        ("wac.epd", "p0", "b", 300),
+        ("wac.epd", "p1", "b", 500),
+        ("bk.epd", "q0", "b", 7000),
+    ] {
+        lines.push(row(set, position, searcher, nodes, true));
+    }
+    let csv = dir.join("searches.csv");
+    std::fs::write(&csv, lines.join("\n") + "\n").unwrap();
+    let mut data = plylab::plot::Dataset::load(&csv).unwrap();
+    let reference = |set: &str, searcher: &str, value: f64| plylab::plot::data::Reference {
+        searcher: searcher.into(),
+        set: set.into(),
+        metric: "nodes".into(),
+        value,
+        source: "Test (1999)".into(),
+    };
+    data.run.references = vec![
+        reference("wac.epd", "b", 200.0),
+        reference("bk.epd", "a", 10.0),
+    ];
+    let text = plylab::plot::summary::render(&data, &[], None);
+    assert!(
+        text.contains("| wac.epd | b | nodes | 400.0 (2) | 200 | 2.000 | Test (1999) |\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("| bk.epd | a | nodes | not run | 10 | – | Test (1999) |\n"),
+        "{text}"
+    );
+}
