@@ -1,7 +1,7 @@
 //! Test-set charts: one solve-rate chart and one cost chart per test set, one point per
 //! searcher, drawn from a small CSV with `set` and `solved` columns.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use plylab::plot::{Format, plot_csv};
 
@@ -9,11 +9,33 @@ const HEADER: &str = "experiment,game,set,position,searcher,seed,repetition,dept
 first_move_cutoff_rate,ebf,ebf_root,branching,minimal_leaves,elapsed_s,nps,solved";
 
 /// A fresh, empty scratch directory `name`.
-fn scratch(name: &str) -> std::path::PathBuf {
+fn scratch(name: &str) -> PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
+}
+
+/// Writes `lines` (the header first) as DIR/searches.csv; returns its path.
+fn write_searches(dir: &Path, lines: &[String]) -> PathBuf {
+    let csv = dir.join("searches.csv");
+    std::fs::write(&csv, lines.join("\n") + "\n").unwrap();
+    csv
+}
+
+/// The summary.md text of the searches.csv at `csv`.
+fn summary_of(csv: &Path) -> String {
+    let data = plylab::plot::Dataset::load(csv).unwrap();
+    plylab::plot::summary::render(&data, &[], None)
+}
+
+/// The table line of `text` that starts with `prefix`, and its cells trimmed.
+fn table_row<'a>(text: &'a str, prefix: &str) -> (&'a str, Vec<&'a str>) {
+    let line = text
+        .lines()
+        .find(|l| l.starts_with(prefix))
+        .unwrap_or_else(|| panic!("{text}"));
+    (line, line.split('|').map(str::trim).collect())
 }
 
 /// A row: the last (and only) iteration of a job on `position` of `set`.
@@ -37,8 +59,7 @@ fn each_test_set_gets_a_solve_rate_and_a_cost_chart() {
             lines.push(row("bk.epd", &format!("q{i}"), searcher, 500, *s));
         }
     }
-    let csv = dir.join("searches.csv");
-    std::fs::write(&csv, lines.join("\n") + "\n").unwrap();
+    let csv = write_searches(&dir, &lines);
     let report = plot_csv(&csv, &dir, &[Format::Svg]).unwrap();
     let names: Vec<String> = report
         .files
@@ -99,8 +120,7 @@ fn repetitions_of_a_position_count_once() {
             ));
         }
     }
-    let csv = dir.join("searches.csv");
-    std::fs::write(&csv, lines.join("\n") + "\n").unwrap();
+    let csv = write_searches(&dir, &lines);
     plot_csv(&csv, &dir, &[Format::Svg]).unwrap();
     let summary = std::fs::read_to_string(dir.join("summary.md")).unwrap();
     // Wilson's 95% interval of 1 in 3: 6.1–79.2%.
@@ -121,23 +141,14 @@ fn repetitions_of_a_position_count_once() {
     // 2000(i+1) + 100r for r = 0..3, a mean of 2000(i+1) + 150: 2150, 4150 and 6150. The
     // medians over the positions are 2000 and 4150 (the sums, four times those, would be
     // 8000 and 16600).
-    let cells = |searcher: &str| -> Vec<String> {
-        let prefix = format!("| wac.epd | {searcher} | 3 | ");
-        let line = summary.lines().find(|l| l.starts_with(&prefix));
-        let line = line.unwrap_or_else(|| panic!("{summary}"));
-        line.split('|').map(|c| c.trim().to_owned()).collect()
-    };
+    let cells = |searcher: &str| table_row(&summary, &format!("| wac.epd | {searcher} | 3 | ")).1;
     assert_eq!(cells("fixed")[7], "2000", "median nodes of fixed");
     assert_eq!(cells("threads")[7], "4150", "median nodes of threads");
     // Each position's ratio is of its own two means: 2150/1000 = 2.15, 4150/2000 = 2.075,
     // 6150/3000 = 2.05. Median 2.075; geometric mean (2.15 * 2.075 * 2.05)^(1/3) = 2.0912;
     // threads needed more on all three, and the exact two-sided sign test of 0 fewer in 3
     // is 2 * (1/2)^3 = 0.25. A ratio against another position's mean would change them all.
-    let paired = summary
-        .lines()
-        .find(|l| l.starts_with("| wac.epd | threads | fixed | 3 | "))
-        .unwrap();
-    let paired: Vec<&str> = paired.split('|').map(str::trim).collect();
+    let (_, paired) = table_row(&summary, "| wac.epd | threads | fixed | 3 | ");
     assert!(paired[5].starts_with("2.091 ["), "{paired:?}");
     assert_eq!(paired[6..9], ["2.075", "0 / 3", "0.250"], "{paired:?}");
 }
@@ -152,8 +163,7 @@ fn set_chart_points_are_wilson_rates_and_geometric_means() {
     for (i, nodes) in [100, 100, 100, 1_000_000].iter().enumerate() {
         lines.push(row("wac.epd", &format!("p{i}"), "ab", *nodes, i < 3));
     }
-    let csv = dir.join("searches.csv");
-    std::fs::write(&csv, lines.join("\n") + "\n").unwrap();
+    let csv = write_searches(&dir, &lines);
     let data = plylab::plot::Dataset::load(&csv).unwrap();
     let charts = plylab::plot::sets::set_charts(&data);
     let point = |stem: &str| charts.iter().find(|c| c.stem == stem).unwrap().series[0].points[0];
@@ -183,8 +193,7 @@ fn uneven_position_counts_are_named_in_the_legend() {
         lines.push(row("wac.epd", &format!("p{i}"), "all", 100, true));
     }
     lines.push(row("wac.epd", "p0", "first", 100, true));
-    let csv = dir.join("searches.csv");
-    std::fs::write(&csv, lines.join("\n") + "\n").unwrap();
+    let csv = write_searches(&dir, &lines);
     let data = plylab::plot::Dataset::load(&csv).unwrap();
     let charts = plylab::plot::sets::set_charts(&data);
     let labels: Vec<&str> = charts[0].series.iter().map(|s| s.label.as_str()).collect();
@@ -209,13 +218,8 @@ fn a_mate_played_out_counts_the_work_of_every_search() {
         "0,2,chess,m.epd,p,s,1,0,1,20,10,,,,30,,0.05,400,true,,",
     ];
     std::fs::write(&csv, format!("{header}\n{}\n", rows.join("\n"))).unwrap();
-    let data = plylab::plot::Dataset::load(&csv).unwrap();
-    let text = plylab::plot::summary::render(&data, &[], None);
-    let line = text
-        .lines()
-        .find(|l| l.starts_with("| m.epd | s |"))
-        .unwrap_or_else(|| panic!("{text}"));
-    let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+    let text = summary_of(&csv);
+    let (line, cells) = table_row(&text, "| m.epd | s |");
     // set, searcher, positions, exact, interval, geometric mean, median, mean, to the final
     // completed iteration, time per position.
     assert_eq!(cells[6].split(' ').next(), Some("450"), "{line}");
@@ -233,15 +237,9 @@ fn a_skewed_sets_mean_interval_stops_at_zero() {
     for (i, nodes) in [100, 100, 10_000].iter().enumerate() {
         lines.push(row("wac.epd", &format!("p{i}"), "ab", *nodes, true));
     }
-    let csv = dir.join("searches.csv");
-    std::fs::write(&csv, lines.join("\n") + "\n").unwrap();
-    let data = plylab::plot::Dataset::load(&csv).unwrap();
-    let text = plylab::plot::summary::render(&data, &[], None);
-    let line = text
-        .lines()
-        .find(|l| l.starts_with("| wac.epd | ab | 3 | 3/3 |"))
-        .unwrap_or_else(|| panic!("{text}"));
-    let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+    let csv = write_searches(&dir, &lines);
+    let text = summary_of(&csv);
+    let (line, cells) = table_row(&text, "| wac.epd | ab | 3 | 3/3 |");
     // t quantile: R qt(0.975, 2) = 4.302653.
     let t = 4.302_652_729_749_464_f64;
     // Mean 3400; deviations -3300, -3300, 6600, so s^2 = 65.34e6 / 2 and s / sqrt(3) =
@@ -276,15 +274,9 @@ fn paired_comparisons_leave_out_positions_without_nodes() {
         lines.push(row("wac.epd", &format!("p{i}"), "base", *base, true));
         lines.push(row("wac.epd", &format!("p{i}"), "other", *other, true));
     }
-    let csv = dir.join("searches.csv");
-    std::fs::write(&csv, lines.join("\n") + "\n").unwrap();
-    let data = plylab::plot::Dataset::load(&csv).unwrap();
-    let text = plylab::plot::summary::render(&data, &[], None);
-    let line = text
-        .lines()
-        .find(|l| l.starts_with("| wac.epd | other | base |"))
-        .unwrap_or_else(|| panic!("{text}"));
-    let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+    let csv = write_searches(&dir, &lines);
+    let text = summary_of(&csv);
+    let (line, cells) = table_row(&text, "| wac.epd | other | base |");
     // Two positions, both ratios 0.5, both fewer; sign test 2 * (1/2)^2 = 0.5.
     assert_eq!(cells[4], "2", "{line}");
     assert!(cells[5].starts_with("0.500"), "{line}");
@@ -317,15 +309,10 @@ fn sign_test_p_values_print_in_three_ranges() {
             ));
         }
     }
-    let csv = dir.join("searches.csv");
-    std::fs::write(&csv, lines.join("\n") + "\n").unwrap();
-    let data = plylab::plot::Dataset::load(&csv).unwrap();
-    let text = plylab::plot::summary::render(&data, &[], None);
+    let csv = write_searches(&dir, &lines);
+    let text = summary_of(&csv);
     for (n, p) in [(10, "0.002"), (11, "9.8e-4"), (21, "< 1e-6")] {
-        let prefix = format!("| s{n}.epd | half | base | {n} |");
-        let line = text.lines().find(|l| l.starts_with(&prefix));
-        let line = line.unwrap_or_else(|| panic!("{text}"));
-        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+        let (line, cells) = table_row(&text, &format!("| s{n}.epd | half | base | {n} |"));
         assert_eq!(cells[7..9], [format!("{n} / 0").as_str(), p], "{line}");
     }
 }
@@ -345,8 +332,7 @@ fn set_chart_points_stand_at_their_legend_numbers_in_their_searchers_colours() {
     for searcher in ["plain", "quiescence"] {
         lines.push(row("wac.epd", "p0", searcher, 100, true));
     }
-    let csv = dir.join("searches.csv");
-    std::fs::write(&csv, lines.join("\n") + "\n").unwrap();
+    let csv = write_searches(&dir, &lines);
     let data = plylab::plot::Dataset::load(&csv).unwrap();
     assert_eq!(data.searchers, ["other", "plain", "quiescence"]);
     let charts = plylab::plot::sets::set_charts(&data);
@@ -377,8 +363,7 @@ fn a_set_without_verdicts_gets_no_solve_rate_chart() {
             "x,chess,wac.epd,p{i},ab,1,0,4,100,100,,,,30,,0.01,1000,"
         ));
     }
-    let csv = dir.join("searches.csv");
-    std::fs::write(&csv, lines.join("\n") + "\n").unwrap();
+    let csv = write_searches(&dir, &lines);
     let data = plylab::plot::Dataset::load(&csv).unwrap();
     let charts = plylab::plot::sets::set_charts(&data);
     let stems: Vec<&str> = charts.iter().map(|c| c.stem.as_str()).collect();
@@ -404,8 +389,7 @@ fn published_figures_sit_beside_the_mean_nodes_of_their_own_set_and_searcher() {
     ] {
         lines.push(row(set, position, searcher, nodes, true));
     }
-    let csv = dir.join("searches.csv");
-    std::fs::write(&csv, lines.join("\n") + "\n").unwrap();
+    let csv = write_searches(&dir, &lines);
     let mut data = plylab::plot::Dataset::load(&csv).unwrap();
     let reference = |set: &str, searcher: &str, value: f64| plylab::plot::data::Reference {
         searcher: searcher.into(),
