@@ -349,4 +349,205 @@ mod tests {
         let a = log_axis(Some((1.0, 1e30)));
         assert!(a.ticks.len() <= MAX_TICKS + 1);
     }
+
+    /// A chart of one series per `(kind, points)`, on the y scale `y_scale`.
+    fn chart_of(y_scale: YScale, series: &[(SeriesKind, &[(f64, f64)])]) -> Chart {
+        use super::super::chart::{Point, Series};
+        Chart {
+            stem: "n".into(),
+            group: "g".into(),
+            caption: "c".into(),
+            title: "t".into(),
+            x_label: "x".into(),
+            y_label: "y".into(),
+            y_scale,
+            series: series
+                .iter()
+                .map(|(kind, points)| Series {
+                    label: "s".into(),
+                    kind: *kind,
+                    slot: 0,
+                    points: points.iter().map(|&(x, y)| Point::new(x, y)).collect(),
+                })
+                .collect(),
+        }
+    }
+
+    /// Data values reach drawing space as the module docs say: unchanged on a linear axis,
+    /// as their base-10 logarithm on a log axis; what an axis cannot show maps to nothing:
+    /// a value that is not finite, and on a log axis zero and below (`YScale::Log`'s docs:
+    /// non-positive values are not drawn).
+    #[test]
+    fn values_map_to_drawing_space_or_to_nothing() {
+        let linear = Axis {
+            lo: 0.0,
+            hi: 10.0,
+            ticks: Vec::new(),
+            log: false,
+        };
+        let log = Axis {
+            log: true,
+            ..linear.clone()
+        };
+        assert_eq!(linear.map(3.5), Some(3.5));
+        assert_eq!(linear.map(-2.0), Some(-2.0));
+        assert_eq!(linear.map(0.0), Some(0.0));
+        // log10(100) = 2, log10(0.01) = -2.
+        assert_eq!(log.map(100.0), Some(2.0));
+        assert_eq!(log.map(0.01), Some(-2.0));
+        for v in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+            assert_eq!(linear.map(v), None, "linear {v}");
+        }
+        for v in [0.0, -5.0, f64::NAN, f64::INFINITY] {
+            assert_eq!(log.map(v), None, "log {v}");
+        }
+    }
+
+    /// Tick labels show the original values (module docs): tick k of a log axis is 10^k,
+    /// written as `power_of_ten` documents (10^3 is 1k); a linear tick is its own value.
+    #[test]
+    fn tick_labels_show_the_original_values() {
+        let linear = Axis {
+            lo: 0.0,
+            hi: 10.0,
+            ticks: Vec::new(),
+            log: false,
+        };
+        let log = Axis {
+            log: true,
+            ..linear.clone()
+        };
+        assert_eq!(log.label(0.0), "1");
+        assert_eq!(log.label(3.0), "1k");
+        assert_eq!(linear.label(2.5), "2.5");
+        assert_eq!(linear.label(40.0), "40");
+    }
+
+    /// Plotters places a value by linear interpolation between the axis ends: on pixels
+    /// 100..500 an axis 2..12 puts 4.5 a quarter of the way along, 100 + 400 × 2.5 / 10 =
+    /// 200, and its ends at 100 and 500; pixels 500..100 (a y axis, drawn downwards) put
+    /// it at 500 - 100 = 400. An axis of no span puts everything midway, (100 + 500) / 2 =
+    /// 300. Plotters draws exactly the ticks as bold key points (the `Ranged` impl's docs)
+    /// and asks for no light ones.
+    #[test]
+    fn plotters_places_values_by_linear_interpolation() {
+        use plotters::coord::ranged1d::{BoldPoints, LightPoints};
+        let axis = Axis {
+            lo: 2.0,
+            hi: 12.0,
+            ticks: vec![2.0, 7.0, 12.0],
+            log: false,
+        };
+        assert_eq!(Ranged::map(&axis, &4.5, (100, 500)), 200);
+        assert_eq!(Ranged::map(&axis, &2.0, (100, 500)), 100);
+        assert_eq!(Ranged::map(&axis, &12.0, (100, 500)), 500);
+        assert_eq!(Ranged::map(&axis, &4.5, (500, 100)), 400);
+        let flat = Axis {
+            lo: 5.0,
+            hi: 5.0,
+            ..axis.clone()
+        };
+        assert_eq!(Ranged::map(&flat, &5.0, (100, 500)), 300);
+        assert_eq!(axis.range(), 2.0..12.0);
+        assert_eq!(axis.key_points(BoldPoints(3)), vec![2.0, 7.0, 12.0]);
+        assert!(axis.key_points(LightPoints::new(3, 10)).is_empty());
+    }
+
+    /// The x axis of per-depth charts (docs: integer ticks, padded on each side; at most
+    /// `MAX_TICKS` = 12 labels): depths 1..4 tick every depth; 10..20 too (11 ticks);
+    /// 2..40 cannot (step 1 gives 39 ticks, step 3 gives 2, 5, ..., 38: 13), so step 4:
+    /// 2, 6, ..., 38. The range holds the data with the same room on each side, no more
+    /// than half a step (room for no tick beyond the data). One depth alone is centred.
+    #[test]
+    fn depth_axes_tick_whole_depths_with_room_on_each_side() {
+        let depths = |xs: &[f64]| {
+            let points: Vec<(f64, f64)> = xs.iter().map(|&x| (x, 1.0)).collect();
+            x_axis(&chart_of(YScale::Log, &[(SeriesKind::Measured, &points)]))
+        };
+        let cases: [(Vec<f64>, Vec<f64>, f64); 3] = [
+            (vec![1.0, 2.0, 3.0, 4.0], vec![1.0, 2.0, 3.0, 4.0], 1.0),
+            (
+                (10..=20).map(f64::from).collect(),
+                (10..=20).map(f64::from).collect(),
+                1.0,
+            ),
+            (
+                vec![2.0, 40.0],
+                (0..10).map(|i| f64::from(2 + 4 * i)).collect(),
+                4.0,
+            ),
+        ];
+        for (xs, ticks, step) in cases {
+            let a = depths(&xs);
+            assert_eq!(a.ticks, ticks, "{xs:?}");
+            assert!(!a.log);
+            let (first, last) = (xs[0], xs[xs.len() - 1]);
+            let (below, above) = (first - a.lo, a.hi - last);
+            assert!(below > 0.0 && below <= step / 2.0, "{xs:?}: {a:?}");
+            assert!((below - above).abs() < 1e-9, "{xs:?}: {a:?}");
+        }
+        let a = depths(&[5.0]);
+        assert_eq!(a.ticks, vec![5.0]);
+        assert!(a.lo < 5.0 && a.hi > 5.0, "{a:?}");
+        assert!(((5.0 - a.lo) - (a.hi - 5.0)).abs() < 1e-9, "{a:?}");
+    }
+
+    /// Log y axes (`YScale::Log`'s docs: non-positive values are not drawn) leave out a
+    /// zero: data 0, 10, 1000 span the decades 10^1..10^3. A chart of reference lines
+    /// alone takes its range from them (`y_axis`'s docs): 10..1000 gives 10^1..10^3 too.
+    #[test]
+    fn log_y_axes_skip_zeros_and_a_chart_of_references_takes_theirs() {
+        let data: &[(f64, f64)] = &[(1.0, 0.0), (2.0, 10.0), (3.0, 1000.0)];
+        let a = y_axis(&chart_of(YScale::Log, &[(SeriesKind::Measured, data)]));
+        assert_eq!((a.lo, a.hi, a.log), (1.0, 3.0, true));
+        assert_eq!(a.ticks, vec![1.0, 2.0, 3.0]);
+        let lines: &[(f64, f64)] = &[(1.0, 10.0), (3.0, 1000.0)];
+        let a = y_axis(&chart_of(YScale::Log, &[(SeriesKind::Reference, lines)]));
+        assert_eq!((a.lo, a.hi), (1.0, 3.0));
+    }
+
+    /// A linear y axis keeps a reference line whole when it is within 10× the data's top
+    /// (`y_axis`: an ideal speedup, a branching factor), and cuts a larger one: data up to
+    /// 4 with a line up to 30 (< 40) shows all of 0..30; with a line up to 50 (> 40) the
+    /// axis is the data's and stops short of 10.
+    #[test]
+    fn linear_y_axes_keep_a_near_reference_whole_and_cut_a_far_one() {
+        let data: &[(f64, f64)] = &[(1.0, 1.0), (2.0, 2.0), (3.0, 3.0), (4.0, 4.0)];
+        for (top, whole) in [(30.0, true), (50.0, false)] {
+            let line: &[(f64, f64)] = &[(0.0, 0.0), (4.0, top)];
+            let a = y_axis(&chart_of(
+                YScale::Linear { range: None },
+                &[(SeriesKind::Measured, data), (SeriesKind::Reference, line)],
+            ));
+            assert!(a.lo <= 0.0 && a.hi >= 4.0, "{a:?}");
+            assert_eq!(a.hi >= top, whole, "line to {top}: {a:?}");
+            assert!(whole || a.hi < 10.0, "line to {top}: {a:?}");
+        }
+    }
+
+    /// A linear y axis runs from 0 to "a rounded maximum above the data"
+    /// (`YScale::Linear`'s docs): above it, yet near it: data topping at 100 or at 0.5 fill more than half
+    /// the height, so the top lies in (100, 200) and in (0.5, 1).
+    #[test]
+    fn a_linear_y_axis_tops_the_data_closely() {
+        for top in [100.0, 0.5] {
+            let data: &[(f64, f64)] = &[(1.0, top / 5.0), (2.0, top)];
+            let a = y_axis(&chart_of(
+                YScale::Linear { range: None },
+                &[(SeriesKind::Measured, data)],
+            ));
+            assert_eq!(a.lo, 0.0, "{a:?}");
+            assert!(a.hi > top && a.hi < 2.0 * top, "top {top}: {a:?}");
+        }
+    }
+
+    /// Log axes are whole decades, at least one (module docs): a single value 100 lies in
+    /// the decade 10^2..10^3; 1e10..1e20 is 10 decades, each ticked (11 ≤ 12 labels).
+    #[test]
+    fn a_log_axis_is_at_least_one_decade_and_ticks_each_when_it_can() {
+        let a = log_axis(Some((100.0, 100.0)));
+        assert_eq!((a.lo, a.hi), (2.0, 3.0));
+        let a = log_axis(Some((1e10, 1e20)));
+        assert_eq!(a.ticks, (10..=20).map(f64::from).collect::<Vec<_>>());
+    }
 }
