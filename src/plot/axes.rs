@@ -131,7 +131,7 @@ pub fn y_axis(chart: &Chart) -> Axis {
                 data
             };
             let hi = if hi > 0.0 { hi * 1.08 } else { hi };
-            linear_axis(lo.min(0.0), hi.max(lo.min(0.0) + 1e-9))
+            linear_axis(lo.min(0.0), hi)
         }
     }
 }
@@ -549,5 +549,20 @@ mod tests {
         assert_eq!((a.lo, a.hi), (2.0, 3.0));
         let a = log_axis(Some((1e10, 1e20)));
         assert_eq!(a.ticks, (10..=20).map(f64::from).collect::<Vec<_>>());
+    }
+
+    /// A linear y axis over one value alone is a unit either side of it (`linear_axis`'s
+    /// note: an all-draw match's Elo 0 with no interval), as `linear_axis(v, v)` gives:
+    /// an Elo chart of draws alone spans -1..1 and a flat -5 spans -6..-4.
+    #[test]
+    fn a_linear_y_axis_over_one_value_is_a_unit_either_side() {
+        for v in [0.0, -5.0] {
+            let points: &[(f64, f64)] = &[(1.0, v), (2.0, v)];
+            let a = y_axis(&chart_of(
+                YScale::Linear { range: None },
+                &[(SeriesKind::Points, points)],
+            ));
+            assert_eq!((a.lo, a.hi), (v - 1.0, v + 1.0), "{v}: {a:?}");
+        }
     }
 }
