@@ -331,3 +331,148 @@ pub fn fmt_plain(x: f64) -> String {
         s.trim_end_matches('0').trim_end_matches('.').to_string()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A row of `game` at `depth` for `searcher`, on `position`.
+    fn row(game: &str, position: &str, searcher: &str, depth: u32) -> SearchRow {
+        SearchRow {
+            game: game.into(),
+            position: position.into(),
+            searcher: searcher.into(),
+            depth,
+            ..SearchRow::default()
+        }
+    }
+
+    fn dataset(rows: Vec<SearchRow>) -> Dataset {
+        Dataset::from_rows(
+            Path::new("runs/mine/searches.csv"),
+            rows,
+            RunInfo::default(),
+        )
+    }
+
+    /// `fmt_plain`'s own examples: `4`, `2.5`, `0.333` (a third, to three places).
+    #[test]
+    fn plain_numbers_drop_their_trailing_zeros() {
+        assert_eq!(fmt_plain(4.0), "4");
+        assert_eq!(fmt_plain(2.5), "2.5");
+        assert_eq!(fmt_plain(1.0 / 3.0), "0.333");
+        assert_eq!(fmt_plain(-0.25), "-0.25");
+    }
+
+    /// The experiment's name comes "from the CSV, else run.json, else the directory name"
+    /// (`Dataset::experiment`), and the searchers are in order of first appearance.
+    #[test]
+    fn the_experiment_is_named_by_the_csv_then_run_json_then_the_directory() {
+        let named = |csv: &str, run: Option<&str>| {
+            let rows = ["b", "a", "b"]
+                .into_iter()
+                .map(|s| SearchRow {
+                    experiment: csv.into(),
+                    ..row("connect4", "start", s, 1)
+                })
+                .collect();
+            let run = RunInfo {
+                experiment: run.map(str::to_string),
+                ..RunInfo::default()
+            };
+            Dataset::from_rows(Path::new("runs/mine/searches.csv"), rows, run)
+        };
+        let data = named("ordering", Some("other"));
+        assert_eq!(data.experiment, "ordering");
+        assert_eq!(data.searchers, ["b", "a"]);
+        assert_eq!(named("", Some("other")).experiment, "other");
+        assert_eq!(named("", None).experiment, "mine");
+    }
+
+    /// Rows with no depth to be drawn at belong to no group (`Dataset::groups`): a Monte
+    /// Carlo row (it has playouts) and a search that completed no iteration (depth 0).
+    /// Groups are random trees by b ascending, the i.i.d. model before the incremental
+    /// one, then the games in order of first appearance; a game's branching is the mean
+    /// of its `branching` column: (7 + 5) / 2 = 6.
+    #[test]
+    fn groups_hold_the_drawable_rows_in_their_documented_order() {
+        let mc = SearchRow {
+            playouts: Some(1000.0),
+            ..row("tictactoe", "start", "mc", 3)
+        };
+        let rows = vec![
+            SearchRow {
+                branching: Some(7.0),
+                ..row("tictactoe", "start", "ab", 1)
+            },
+            row("tictactoe", "start", "ab", 0),
+            mc,
+            SearchRow {
+                branching: Some(8.0),
+                ..row(RANDOM_TREE, "b=8 d=2 seed=1", "ab", 2)
+            },
+            row("connect4", "start", "ab", 1),
+            SearchRow {
+                branching: Some(2.0),
+                ..row(RANDOM_TREE, "b=2 d=2 seed=1 model=incremental", "ab", 2)
+            },
+            SearchRow {
+                branching: Some(2.0),
+                ..row(RANDOM_TREE, "b=2 d=2 seed=1", "ab", 2)
+            },
+            SearchRow {
+                branching: Some(5.0),
+                ..row("tictactoe", "other", "ab", 2)
+            },
+        ];
+        let data = dataset(rows);
+        let groups = data.groups();
+        let stems: Vec<String> = groups.iter().map(Group::stem).collect();
+        assert_eq!(
+            stems,
+            [
+                "random_b2",
+                "random_b2_incremental",
+                "random_b8",
+                "tictactoe",
+                "connect4"
+            ]
+        );
+        let tictactoe = &groups[3];
+        assert_eq!(tictactoe.depths(), [1, 2]);
+        assert_eq!(tictactoe.searchers(), ["ab"]);
+        assert!((tictactoe.branching() - 6.0).abs() < 1e-12);
+        assert!(groups[4].branching().is_nan());
+    }
+
+    /// The depth label names where the positions per depth change (`depth_label`), and
+    /// says `…` exactly when it leaves one out: every change named, or an ellipsis. With
+    /// n positions at depth 1 and one fewer at each depth after, the changes are
+    /// (d, n - d + 2, n - d + 1) for d = 2..=n.
+    #[test]
+    fn the_depth_label_names_the_set_changes_or_says_it_left_some_out() {
+        for n in 2..=7u32 {
+            let mut rows = Vec::new();
+            for p in 1..=n {
+                // Position p reaches depth n - p + 1: n of them at depth 1, one at depth n.
+                for depth in 1..=n - p + 1 {
+                    rows.push(row("connect4", &format!("p{p}"), "ab", depth));
+                }
+            }
+            let data = dataset(rows);
+            let group = &data.groups()[0];
+            let want: Vec<(u32, usize, usize)> = (2..=n)
+                .map(|d| (d, (n - d + 2) as usize, (n - d + 1) as usize))
+                .collect();
+            assert_eq!(group.set_changes(), want);
+            let label = group.depth_label();
+            assert!(label.starts_with(DEPTH_LABEL), "{label}");
+            let named = want
+                .iter()
+                .filter(|(d, a, b)| label.contains(&format!("{d}: {a}→{b}")))
+                .count();
+            assert!(named > 0, "{label}");
+            assert_eq!(label.ends_with(", …"), named < want.len(), "{label}");
+        }
+    }
+}
