@@ -323,6 +323,26 @@ mod tests {
         }
     }
 
+    /// sbatch(1): `--partition` takes a comma-separated list of partitions, `--account` one
+    /// account; the doc comment of `check_name` allows `,` between partitions only.
+    #[test]
+    fn partitions_may_be_a_list_and_an_account_may_not() {
+        assert!(check_name("partition", "gpu,debug").is_ok());
+        assert!(check_name("account", "lab_1.x-y").is_ok());
+        let e = check_name("account", "a,b").expect_err("a list of accounts");
+        assert_eq!(e.flag, "account");
+        assert!(!e.why.contains("between partitions"), "{e}");
+    }
+
+    /// sbatch's time fields are digits: a sign that Rust's integer parser would take is no
+    /// part of `M`, `M:S` or `D-H`.
+    #[test]
+    fn a_signed_time_is_refused() {
+        for bad in ["+30", "30:+5", "+1-0", "1-+5", "1:2:+3"] {
+            assert!(check_time(bad).is_err(), "{bad}");
+        }
+    }
+
     #[test]
     fn quoting_survives_single_quotes() {
         assert_eq!(shell_quote("a b"), "'a b'");
