@@ -690,6 +690,30 @@ mod tests {
         assert!(!e.is_bound());
     }
 
+    /// Only a Monte Carlo move is judged by a solve after its search (`Estimate::judged`):
+    /// an alpha-beta job on the same test set of known scores is bounded by its time limit.
+    #[test]
+    fn only_monte_carlo_moves_are_judged() {
+        let text = "name = \"e\"\n[[games]]\ngame = \"connect4\"\n\
+                    file = \"data/connect4/Test_L2_R1\"\ntake = 2\n[[searchers]]\n\
+                    label = \"ab\"\nalgorithm = \"alphabeta\"\nexclusive = true\n\
+                    limits = { time_ms = 5 }\n";
+        let plan = crate::lab::spec::parse(std::path::Path::new("experiments/e.toml"), text)
+            .expect("a valid plan");
+        let e = estimate(&plan, 2);
+        assert!((e.seconds - 0.010).abs() < 1e-9, "{e:?}");
+        assert_eq!((e.by_nodes, e.judged), (0, 0));
+        assert!(e.is_bound());
+    }
+
+    /// The examples of `rough_duration`'s doc comment: seconds, minutes, hours.
+    #[test]
+    fn rough_durations_read_as_the_doc_says() {
+        assert_eq!(rough_duration(40.0), "about 40 s");
+        assert_eq!(rough_duration(12.0 * 60.0), "about 12 min");
+        assert_eq!(rough_duration(3.5 * 3600.0), "about 3.5 h");
+    }
+
     #[test]
     fn more_bins_than_items_leaves_bins_empty() {
         assert_eq!(partition(&[5, 1], 4), [0, 1]);
