@@ -11,7 +11,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use common::{TIMING_COLUMNS, TempDir, plylab};
-use plylab::cluster::shard::{Shard, job_cost, plan_shard};
+use plylab::cluster::shard::{Shard, budget_seconds, job_cost, plan_shard};
 use plylab::lab::spec;
 
 /// Runs the binary and asserts exit code 0; returns stdout.
@@ -1094,5 +1094,145 @@ fn a_merge_takes_the_longest_shard_and_every_shards_sharing_of_the_machine() {
     assert!(
         stderr.contains(&format!("{}: ", plain.display())),
         "{stderr}"
+    );
+}
+
+/// One job for each branch of the cost model: tic-tac-toe from the start (9 legal moves, 9
+/// plies left: one ply fills one of the 9 cells), and a chess mate in 3 played out.
+const COSTS: &str = r#"name = "costs"
+
+[[games]]
+game = "tictactoe"
+positions = ["start"]
+searchers = ["minimax", "random", "hinted", "smp", "capped", "timed", "uct", "rootpar", "split"]
+
+[[games]]
+game = "chess"
+file = "m3.epd"
+play_out = true
+searchers = ["mate"]
+
+[[searchers]]
+label = "minimax"
+algorithm = "minimax"
+limits = { depth = 4 }
+
+[[searchers]]
+label = "random"
+algorithm = "alphabeta"
+limits = { depth = 4 }
+
+[[searchers]]
+label = "hinted"
+algorithm = "alphabeta"
+ordering = { hint = true }
+limits = { depth = 4 }
+
+[[searchers]]
+label = "smp"
+algorithm = "lazy_smp"
+threads = 2
+tt_mb = 1
+ordering = { hint = true }
+limits = { depth = 2 }
+
+[[searchers]]
+label = "capped"
+algorithm = "alphabeta"
+limits = { depth = 9, nodes = 100 }
+
+[[searchers]]
+label = "timed"
+algorithm = "minimax"
+limits = { time_ms = 5 }
+
+[[searchers]]
+label = "uct"
+algorithm = "uct"
+limits = { nodes = 1000 }
+
+[[searchers]]
+label = "rootpar"
+algorithm = "root_parallel"
+threads = 2
+limits = { time_ms = 3 }
+
+[[searchers]]
+label = "split"
+algorithm = "root_parallel"
+threads = 4
+limits = { nodes = 4_000_000 }
+
+[[searchers]]
+label = "mate"
+algorithm = "alphabeta"
+limits = { time_ms = 2 }
+"#;
+
+/// The job of `plan` whose searcher is `label` (each searcher has one job in COSTS).
+fn job_of<'a>(plan: &'a plylab::lab::spec::Plan, label: &str) -> &'a plylab::lab::spec::Job {
+    let mut jobs = plan.jobs.iter().filter(|j| j.searcher.label == label);
+    let job = jobs.next().expect("a job of the searcher");
+    assert!(jobs.next().is_none(), "{label} has more than one job");
+    job
+}
+
+/// `job_cost` is the model its doc comment states (src/cluster/shard.rs), worked by hand:
+/// minimax `b^d`, uninformed alpha-beta `b^ceil(3d/4)`, ordered alpha-beta (a hint is an
+/// ordering heuristic) `2 b^ceil(d/2)`, threads multiplying the depth and time estimates,
+/// the least of depth, nodes and time, 1,000,000 nodes a second, Monte Carlo playouts times
+/// the plies left, and `2n + 1` searches for a mate in n played out. `budget_seconds` reads
+/// the same budgets as wall time: a node limit spread over the threads, a played-out mate's
+/// time limit `2n + 1` times.
+#[test]
+fn job_costs_follow_the_documented_tree_sizes() {
+    let dir = TempDir::new("shard-costs");
+    // Line 1 of experiments/data/chess/mate_in_3.epd: a mate in 3 for White.
+    std::fs::write(
+        dir.path("m3.epd"),
+        "8/8/8/8/1p1N4/1Bk1K3/3N4/b7 w - - bm Nd4-e6; ce +M3; \
+         pv Nd4-e6 Ba1-b2 Ne6-c5 Bb2-a1 Nc5-a4+;\n",
+    )
+    .expect("write the EPD");
+    let file = dir.path("costs.toml");
+    std::fs::write(&file, COSTS).expect("write the experiment");
+    let plan = spec::load(&file).expect("a valid plan");
+    let cost = |label: &str| job_cost(job_of(&plan, label));
+    // Minimax to depth 4: 9^4.
+    assert_eq!(cost("minimax"), 6561, "minimax");
+    // Alpha-beta without ordering to depth 4: 9^ceil(12/4) = 9^3.
+    assert_eq!(cost("random"), 729, "random");
+    // Alpha-beta with a hint to depth 4: 2 * 9^ceil(4/2) = 2 * 81.
+    assert_eq!(cost("hinted"), 162, "hinted");
+    // Two lazy SMP threads, ordered, depth 2: 2 threads * 2 * 9^1.
+    assert_eq!(cost("smp"), 36, "smp");
+    // Depth 9 allows 9^7 nodes; the node limit allows 100.
+    assert_eq!(cost("capped"), 100, "capped");
+    // No depth: the 9 plies left allow 9^9 = 387,420,489; 5 ms allow 5,000.
+    assert_eq!(cost("timed"), 5000, "timed");
+    // 1,000 playouts of the 9 plies left.
+    assert_eq!(cost("uct"), 9000, "uct");
+    // 3 ms on each of 2 threads: 6,000 playouts, of 9 plies each.
+    assert_eq!(cost("rootpar"), 54_000, "rootpar");
+    // A node limit is not multiplied by the threads: 4,000,000 playouts of 9 plies.
+    assert_eq!(cost("split"), 36_000_000, "split");
+    // 2 ms (2,000 nodes, less than any depth of chess allows) for each of 2*3 + 1 searches.
+    assert_eq!(cost("mate"), 14_000, "mate");
+
+    let seconds = |label: &str| {
+        let e = budget_seconds([job_of(&plan, label)], 1).expect("an estimate");
+        (e.seconds, e.is_bound())
+    };
+    // 4,000,000 nodes at 1,000,000 a second on each of 4 threads: 1 s, not a bound.
+    let (s, bound) = seconds("split");
+    assert!(
+        (s - 1.0).abs() < 1e-9 && !bound,
+        "split: {s} s, bound {bound}"
+    );
+    // 7 searches of 2 ms each, bounded by the time limit.
+    let (s, bound) = seconds("mate");
+    assert!(
+        (s - 0.014).abs() < 1e-9 && bound,
+        "mate: {s} s, bound {bound}"
     );
 }
