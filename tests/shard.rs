@@ -1236,3 +1236,86 @@ fn job_costs_follow_the_documented_tree_sizes() {
         "mate: {s} s, bound {bound}"
     );
 }
+
+/// Three connect-four players, each on one kind of budget: a time per move, a repeating
+/// clock, and a node count.
+const CLOCKS: &str = r#"name = "clocks"
+seed = 5
+
+[match]
+game = "connect4"
+games = 4
+max_plies = 10
+concurrency = 1
+
+[[searchers]]
+label = "clocked"
+algorithm = "alphabeta"
+tc = "2/2+0.1"
+
+[[searchers]]
+label = "timed"
+algorithm = "alphabeta"
+limits = { time_ms = 20 }
+
+[[searchers]]
+label = "nodes"
+algorithm = "alphabeta"
+limits = { nodes = 500_000 }
+"#;
+
+/// A match's estimates, its shards and its Slurm units, derived by hand from the doc
+/// comments of `match_budget_seconds`, `player_game_budget`, `pairing_game_cost` and
+/// `partition` (src/cluster/shard.rs), EXPERIMENTS.md's `[match]` keys (`tc` `"moves/time+
+/// increment"` gives the base again every `moves` moves; `games` per pairing, in pairs) and
+/// `MatchPlan::schedule` (round by round, each round visiting every pairing).
+///
+/// Pairings (round robin): p0 = clocked-timed, p1 = clocked-nodes, p2 = timed-nodes; 4
+/// games each in pairs: 2 rounds. Games 0-1 are p0's round 0, 2-3 p1's, 4-5 p2's, then
+/// 6-11 round 1 in the same order.
+#[test]
+fn a_match_is_estimated_and_shared_out_by_its_players_budgets() {
+    let dir = TempDir::new("shard-clocks");
+    let file = dir.path("clocks.toml");
+    std::fs::write(&file, CLOCKS).expect("write the match");
+    let plan = plylab::arena::spec::parse(&file, CLOCKS).expect("a valid match");
+    assert_eq!(plan.pairings, [(0, 1), (0, 2), (1, 2)]);
+
+    // 10 plies (max_plies; connect four allows 42): 5 moves for each player.
+    // clocked: ceil(5 / 2) = 3 periods of 2 s, plus 5 increments of 0.1 s: 6.5 s, a bound.
+    // timed: 5 moves of 20 ms: 0.1 s, a bound. nodes: 5 moves of 500,000 nodes at
+    // 1,000,000 a second: 2.5 s, a guess.
+    let estimate = |games: &[usize]| {
+        plylab::cluster::shard::match_budget_seconds(&plan, games, 1).expect("an estimate")
+    };
+    let e = estimate(&[0, 1]);
+    assert!((e.seconds - 2.0 * 6.6).abs() < 1e-9, "clocked-timed: {e:?}");
+    assert_eq!(e.by_nodes, 0, "clocked-timed");
+    assert!(e.is_bound(), "clocked-timed");
+    let e = estimate(&[2, 3]);
+    assert!((e.seconds - 2.0 * 9.0).abs() < 1e-9, "clocked-nodes: {e:?}");
+    assert_eq!(e.by_nodes, 2, "clocked-nodes");
+    let e = estimate(&[4, 5]);
+    assert!((e.seconds - 2.0 * 2.6).abs() < 1e-9, "timed-nodes: {e:?}");
+    assert_eq!(e.by_nodes, 2, "timed-nodes");
+
+    // Costs per move: clocked 2 s / 40 + 0.1 s = 150 ms, timed 20 ms, at 1,000 nodes a
+    // millisecond; nodes 500,000. The time limits are the least (uninformed alpha-beta
+    // from the start of connect four: 7^ceil(3 * 42 / 4) = 7^32 > 2^64 by depth). A round
+    // of a pairing is its 2 games: p0 2 * 170,000, p1 2 * 650,000, p2 2 * 520,000.
+    // Units (pairing, round) in schedule order u0..u5 = p0 p1 p2 p0 p1 p2, costs 340k,
+    // 1300k, 1040k, 340k, 1300k, 1040k. LPT on 3 shards, costliest first (ties: lower
+    // unit; then lower shard): u1 -> 1, u4 -> 2, u2 -> 3 (0 < 1300k), u5 -> 3 (1040k <
+    // 1300k), u0 -> 1 (1300k tie, lower), u3 -> 2.
+    let shard = |index| plylab::cluster::shard::match_shard(&plan, Shard { index, count: 3 });
+    assert_eq!(shard(1), [0, 1, 2, 3], "shard 1/3: units u0 and u1");
+    assert_eq!(shard(2), [6, 7, 8, 9], "shard 2/3: units u3 and u4");
+    assert_eq!(shard(3), [4, 5, 10, 11], "shard 3/3: units u2 and u5");
+
+    // Slurm shares out the same units: 3 pairings of 2 rounds.
+    let facts = plylab::cluster::slurm::plan_facts(&file).expect("facts");
+    assert_eq!(
+        (facts.units, facts.widest, facts.name.as_str()),
+        (6, 1, "clocks")
+    );
+}
