@@ -75,7 +75,8 @@ impl Ranged for Axis {
     }
 }
 
-/// The x axis of per-depth charts: integer ticks, padded half a step on each side.
+/// The x axis of per-depth charts: integer ticks, padded 0.3 of a depth on each side (less
+/// than half a step, so no tick falls beyond the data); a single depth is centred in ±1.
 #[must_use]
 pub fn x_axis(chart: &Chart) -> Axis {
     let xs = chart
@@ -99,8 +100,10 @@ pub fn x_axis(chart: &Chart) -> Axis {
 }
 
 /// The y axis: whole decades for log scales, a 1-2-5 step for linear ones. The range comes
-/// from the measured data (values and error bars) alone: a reference line (b^d, B^d) never
-/// stretches it, and is cut at its edges. Only a chart of references alone takes theirs.
+/// from the measured data (values and error bars): on a log axis a reference line (b^d,
+/// B^d) never stretches it and is cut at its edges; on a linear axis a reference within 10×
+/// the data's top (an ideal speedup) is kept whole and a larger one is cut. Only a chart of
+/// references alone takes theirs.
 #[must_use]
 pub fn y_axis(chart: &Chart) -> Axis {
     let measured = chart.series.iter().any(|s| s.kind != SeriesKind::Reference);
