@@ -407,13 +407,13 @@ fn draw_whiskers<DB: DrawingBackend>(
     Ok(())
 }
 
-/// The legend, in its own column right of the plot so it never covers data; its rows
-/// close up (and their text shrinks) so that every series fits the column's height.
-/// The legend: a sample line and marker per series, and its label. A label too long for the
-/// legend's width is wrapped at its spaces where the legend has room for the lines (a
-/// sweep's labels may differ in any of their words, which a cut can lose: committed charts
-/// once showed `strong[quiesce…tional=false]` twice); the font shrinks from 18 to 12 px
-/// before a label is cut in the middle.
+/// The legend, in its own column right of the plot so it never covers data: a sample line
+/// and marker per series, and its label. Its rows close up (and their text shrinks) so that
+/// every series fits the column's height. A label too long for the legend's width is
+/// wrapped at its spaces where the legend has room for the lines (a sweep's labels may
+/// differ in any of their words, which a cut can lose: committed charts once showed
+/// `strong[quiesce…tional=false]` twice); the font shrinks from 18 to 12 px before a label
+/// is cut in the middle.
 fn draw_legend<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, series: &[Series]) -> DrawResult {
     let top = 40;
     let room = area.dim_in_pixel().1 as i32 - top - 8;
