@@ -1444,10 +1444,10 @@ fn label<G: LearnGame>(game: &PlayedGame<G>, set: &mut Dataset, x: &mut [f64]) {
 const HELD_OUT_BASE: usize = 1 << 40;
 
 /// A stored self-play game (`result move move …`) replayed from the start position; its
-/// positions are those after the `random` opening plies, as when it was played. `None` for
-/// a line no self-play game could have written (a result other than 0, ½ or 1, one the
-/// final position contradicts, a move that does not parse or follows the end): the games
-/// from there on are played again.
+/// positions are those after the `random` opening plies (rolls of the dice not counted),
+/// as when it was played. `None` for a line no self-play game could have written (a result
+/// other than 0, ½ or 1, one the final position contradicts, a move that does not parse or
+/// follows the end): the games from there on are played again.
 fn replay<G: LearnGame>(line: &str, random: usize) -> Option<PlayedGame<G>> {
     let line = line.trim_start();
     let (result, line) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
@@ -1464,7 +1464,8 @@ fn replay<G: LearnGame>(line: &str, random: usize) -> Option<PlayedGame<G>> {
         moves: Vec::new(),
     };
     let mut chance = false;
-    for (ply, w) in G::line_moves(line).into_iter().enumerate() {
+    let mut chosen = 0;
+    for w in G::line_moves(line) {
         if pos.status() != Status::Ongoing {
             return None;
         }
@@ -1472,9 +1473,13 @@ fn replay<G: LearnGame>(line: &str, random: usize) -> Option<PlayedGame<G>> {
         let before = pos.clone();
         game.moves.push(w.to_string());
         pos.play(mv);
-        // As `selfplay::play_game` records them: no state for a roll of the dice.
+        // As `selfplay::play_game` records them: no state for a roll of the dice, and no
+        // roll counted among the random plies.
         chance |= before.is_chance();
-        if ply >= random
+        if !before.is_chance() {
+            chosen += 1;
+        }
+        if chosen > random
             && !before.is_chance()
             && let Some(state) = selfplay::recorded_state(&before, pos.clone(), chance)
         {

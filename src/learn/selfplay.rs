@@ -436,6 +436,29 @@ mod tests {
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
+    /// A stored game replays to the states self-play recorded after its random opening,
+    /// whose plies count chosen moves only: in backgammon the rolls between them are not
+    /// among them (counted, a resumed Texel run learned from other positions than a run
+    /// that went straight through).
+    #[test]
+    fn a_stored_game_replays_the_states_recorded_after_its_random_opening() {
+        let sp = SelfPlay {
+            random_plies: 3,
+            ..PUBEVAL_SELF_PLAY
+        };
+        let eval = Backgammon::evaluator(Backgammon::hand_set());
+        for index in 0..4 {
+            let game = play_game::<Backgammon>(&eval, &sp, 18, index);
+            let line = format!("{} {}", game.result, game.moves.join(" "));
+            let replayed = crate::learn::replay::<Backgammon>(&line, sp.random_plies as usize)
+                .expect("a stored game replays");
+            let hashes = |g: &super::PlayedGame<Backgammon>| -> Vec<u64> {
+                g.positions.iter().map(Game::hash).collect()
+            };
+            assert_eq!(hashes(&replayed), hashes(&game), "game {index}");
+        }
+    }
+
     #[test]
     fn arena_games_are_read_plain_or_compressed() {
         let dir = std::env::temp_dir().join(format!("plylab-arena-games-{}", std::process::id()));
