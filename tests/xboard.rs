@@ -6,7 +6,10 @@
 //! alpha-beta from EPD openings on a clock, every game ending by the rules (no crash, hang
 //! or illegal move), games.pgn with the standard's tags (PlyCount, TimeControl, a standard
 //! Termination) replayed by python-chess and checked by `pgn-extract` without a word.
-//! Skipped, with the reason printed, where Fairy-Max is not installed.
+//! Skipped, with the reason printed, where Fairy-Max is not installed. Everywhere, the fake
+//! xboard engine tests/uci/fake_xboard.py (which logs what it receives): the commands of the
+//! module documentation in their order, with and without `setboard`, `usermove` and `ping`,
+//! refusals and resignations, undeclared options and line breaks.
 
 mod common;
 
@@ -14,8 +17,8 @@ use std::path::Path;
 use std::time::Duration;
 
 use common::{TempDir, pgn_extract_reads_cleanly, plylab, python_chess, python_script};
-use plylab::arena::engine::{Clock, EngineError, EngineSpec, Go, Protocol};
-use plylab::arena::xboard::XboardEngine;
+use plylab::arena::engine::{Clock, EngineError, EngineScore, EngineSpec, Go, Protocol};
+use plylab::arena::xboard::{ChessEngine, XboardEngine};
 use plylab::game::{Game, Notation};
 use plylab::games::chess::Chess;
 
@@ -170,4 +173,230 @@ fn fairymax_plays_in_the_arena_beside_plylab() {
     let (ok, stdout, stderr) = python_script("replay_pgn.py", &[out.join("games.pgn")]);
     assert!(ok, "replay_pgn.py failed:\n{stdout}\n{stderr}");
     assert!(stdout.contains("ok: 2 games"), "{stdout}");
+}
+
+/// The fake xboard engine (tests/uci/fake_xboard.py), which logs what it receives.
+const FAKE_XBOARD: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/uci/fake_xboard.py");
+
+/// The bound for every answer the fake engine should give.
+const GENEROUS: Duration = Duration::from_secs(10);
+
+/// The fake xboard engine in `mode`, announcing `features`, logging to `log`.
+fn fake_xboard(mode: &str, features: &[&str], log: &Path) -> EngineSpec {
+    let mut args = vec![FAKE_XBOARD.to_owned(), mode.to_owned()];
+    args.extend(features.iter().map(|f| (*f).to_owned()));
+    args.extend(["--log".to_owned(), log.to_str().expect("UTF-8").to_owned()]);
+    EngineSpec {
+        cmd: "python3".to_owned(),
+        args,
+        protocol: Protocol::Xboard,
+        ..EngineSpec::default()
+    }
+}
+
+/// The lines the fake engine received.
+fn received(log: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(log).expect("the fake engine's log");
+    text.lines().map(str::to_owned).collect()
+}
+
+/// The module documentation's exchange with an engine that announces `setboard`,
+/// `usermove`, `ping` and `san=1`: `xboard`, `protover 2`, every feature answered
+/// (`accepted`, `san=1` `rejected`), options as `option NAME=VALUE` (a button as `option
+/// NAME`), `easy`, `post`, `ping`/`pong`; each `go` after `new` and `force`, the opening
+/// by `setboard` (none for the initial position: `new` alone), the moves as `usermove`,
+/// a depth alone with `st 86400` (EXPERIMENTS.md), a time per move as `st` alone in
+/// whole seconds rounded up, a `ping` before `go` and `force` after `move`; the reply's
+/// depth, score and nodes from the last thinking line (its fail-high `+` dropped), and the
+/// engine named by `myname`; all through [`ChessEngine`], which starts the protocol that
+/// `protocol = "xboard"` names.
+#[test]
+fn an_xboard_engine_gets_the_documented_commands_in_order() {
+    let dir = TempDir::new("xboard-fake-ok");
+    let log = dir.path("received.txt");
+    let mut spec = fake_xboard("ok", &["setboard=1", "usermove=1", "ping=1", "san=1"], &log);
+    spec.options = vec![
+        ("Resign Threshold".to_owned(), "600".to_owned()),
+        ("Clear Hash".to_owned(), String::new()),
+    ];
+    let mut engine = ChessEngine::start(&spec, GENEROUS).expect("starts");
+    assert!(matches!(engine, ChessEngine::Xboard(_)), "{engine:?}");
+    assert_eq!(engine.name(), "Fake xboard");
+    engine.new_game(GENEROUS).expect("new game");
+    let black = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 3 3";
+    let moves = ["g8f6".to_owned(), "d2d3".to_owned()];
+    let depth = Go {
+        depth: Some(3),
+        ..Go::default()
+    };
+    let reply = engine
+        .go(Some(black), &moves, &depth, GENEROUS)
+        .expect("a move");
+    assert_eq!(reply.best_move, "e2e4");
+    assert_eq!(
+        (reply.depth, reply.score, reply.nodes),
+        (Some(2), Some(EngineScore::Cp(17)), Some(120))
+    );
+    let per_move = Go {
+        movetime: Some(Duration::from_millis(1500)),
+        ..Go::default()
+    };
+    let start = plylab::games::chess::START_FEN;
+    engine
+        .go(Some(start), &[], &per_move, GENEROUS)
+        .expect("a move");
+    engine.quit();
+    let expected = [
+        "xboard",
+        "protover 2",
+        "accepted myname",
+        "accepted setboard",
+        "accepted usermove",
+        "accepted ping",
+        "rejected san",
+        "accepted option",
+        "accepted option",
+        "option Resign Threshold=600",
+        "option Clear Hash",
+        "easy",
+        "post",
+        "ping 1",
+        "new",
+        "force",
+        "ping 2",
+        "new",
+        "force",
+        &format!("setboard {black}"),
+        "usermove g8f6",
+        "usermove d2d3",
+        "sd 3",
+        "st 86400",
+        "ping 3",
+        "go",
+        "force",
+        "new",
+        "force",
+        "st 2",
+        "ping 4",
+        "go",
+        "force",
+        "quit",
+    ];
+    assert_eq!(received(&log), expected);
+}
+
+/// The module documentation's set-up for an engine that announces `setboard=0` (as
+/// Fairy-Max does) and neither `usermove` nor `ping`: the opening in `edit` mode (for Black to move, a White move first, then `edit`,
+/// `#`, White's pieces, `c`, Black's, `.`), the moves as bare coordinates, no `ping`; on a
+/// clock, `level 0 M:SS INC` with the mover's time and increment, `time` and `otim` in
+/// centiseconds, the mover found from the opening's side to move.
+#[test]
+fn an_engine_without_setboard_gets_edit_mode_and_bare_moves() {
+    let dir = TempDir::new("xboard-fake-edit");
+    let log = dir.path("received.txt");
+    let mut engine =
+        XboardEngine::start(&fake_xboard("ok", &["setboard=0"], &log), GENEROUS).expect("starts");
+    let fen = "4k3/8/8/8/8/8/4P3/4K3 b - - 0 1";
+    let clock = Go {
+        clock: Some(Clock {
+            wtime: Duration::from_secs(90),
+            btime: Duration::from_millis(75_500),
+            winc: Duration::from_secs(1),
+            binc: Duration::from_secs(2),
+            period: None,
+        }),
+        ..Go::default()
+    };
+    let moves = ["e8d8".to_owned(), "e2e4".to_owned()];
+    engine
+        .go(Some(fen), &moves, &clock, GENEROUS)
+        .expect("a move");
+    engine.quit();
+    let expected = [
+        "xboard",
+        "protover 2",
+        "accepted myname",
+        "accepted setboard",
+        "accepted option",
+        "accepted option",
+        "easy",
+        "post",
+        "new",
+        "force",
+        "a2a3",
+        "edit",
+        "#",
+        "Pe2",
+        "Ke1",
+        "c",
+        "Ke8",
+        ".",
+        "e8d8",
+        "e2e4",
+        "level 0 1:15 2",
+        "time 7550",
+        "otim 9000",
+        "go",
+        "force",
+        "quit",
+    ];
+    assert_eq!(received(&log), expected);
+}
+
+/// The module documentation's refusals: an `Illegal move` or `Error` answer to the
+/// position or moves (caught by `ping`), a refusal after `go` and a resignation are
+/// protocol errors, not a silent desynchronisation or a wait until the timeout.
+#[test]
+fn refusals_and_resignations_are_protocol_errors() {
+    let dir = TempDir::new("xboard-fake-refusals");
+    let log = dir.path("received.txt");
+    let depth = Go {
+        depth: Some(2),
+        ..Go::default()
+    };
+    let moves = ["e2e4".to_owned()];
+    for mode in ["illegal", "error", "resign", "refuse_go"] {
+        let spec = fake_xboard(mode, &["ping=1"], &log);
+        let mut engine = XboardEngine::start(&spec, GENEROUS).expect("starts");
+        let err = engine.go(None, &moves, &depth, GENEROUS).unwrap_err();
+        assert!(matches!(err, EngineError::Protocol { .. }), "{mode}: {err}");
+        engine.quit();
+    }
+}
+
+/// `XboardEngine::start`'s documented refusals: an option the engine's `feature option`
+/// lines do not declare (the message naming those it does) and an option value with a
+/// line break; and `go`'s: a position with a line break is a bad request, nothing sent,
+/// the engine still playing.
+#[test]
+fn undeclared_options_and_line_breaks_are_bad_requests() {
+    let dir = TempDir::new("xboard-fake-bad");
+    let log = dir.path("received.txt");
+    let spec = fake_xboard("ok", &[], &log);
+    let with = |name: &str, value: &str| EngineSpec {
+        options: vec![(name.to_owned(), value.to_owned())],
+        ..spec.clone()
+    };
+    let err = XboardEngine::start(&with("Resign Treshold", "600"), GENEROUS).unwrap_err();
+    assert!(matches!(err, EngineError::BadRequest { .. }), "{err}");
+    let text = err.to_string();
+    assert!(
+        text.contains("declares no option `Resign Treshold`")
+            && text.contains("Resign Threshold, Clear Hash"),
+        "{text}"
+    );
+    let err = XboardEngine::start(&with("Resign Threshold", "600\nquit"), GENEROUS).unwrap_err();
+    assert!(matches!(err, EngineError::BadRequest { .. }), "{err}");
+    let mut engine = XboardEngine::start(&spec, GENEROUS).expect("starts");
+    let depth = Go {
+        depth: Some(2),
+        ..Go::default()
+    };
+    let err = engine
+        .go(None, &["e2e4\nquit".to_owned()], &depth, GENEROUS)
+        .unwrap_err();
+    assert!(matches!(err, EngineError::BadRequest { .. }), "{err}");
+    let reply = engine.go(None, &[], &depth, GENEROUS).expect("still plays");
+    assert_eq!(reply.best_move, "e2e4");
+    engine.quit();
 }

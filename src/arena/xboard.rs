@@ -592,6 +592,40 @@ mod tests {
         assert_eq!(edit, ["a2a3", "edit", "#", "Pe2", "Ke1", "c", "Ke8", "."]);
     }
 
+    /// The module documentation's "Nodes have no xboard command and are refused", beside
+    /// limits the protocol has too.
+    #[test]
+    fn a_node_limit_is_refused_beside_other_limits() {
+        let go = Go {
+            nodes: Some(1000),
+            depth: Some(4),
+            movetime: Some(Duration::from_secs(2)),
+            ..Go::default()
+        };
+        let err = limit_commands(&go, None, 0).unwrap_err();
+        assert!(
+            matches!(&err, EngineError::BadRequest { message } if message.contains("no node limit")),
+            "{err}"
+        );
+    }
+
+    /// `edit_commands` names only squares of the board: a placement with a ninth file or
+    /// a ninth rank, or a FEN without its side to move, cannot be set up in edit mode.
+    #[test]
+    fn placements_off_the_board_or_without_a_side_cannot_be_set_up() {
+        for fen in [
+            "4k3/8/8/8/8/8/8/8K w - - 0 1",
+            "4k3/8/8/8/8/8/8/4K3/R7 w - - 0 1",
+            "4k3/8/8/8/8/8/8/4K3",
+        ] {
+            let err = edit_commands(fen).expect_err(fen);
+            assert!(
+                matches!(&err, EngineError::BadRequest { message } if message.contains("edit mode")),
+                "{fen}: {err}"
+            );
+        }
+    }
+
     #[test]
     fn thinking_lines() {
         let mut t = Thinking::default();
