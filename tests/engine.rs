@@ -204,6 +204,59 @@ fn garbage_output_is_ignored() {
     );
 }
 
+/// Option names are matched against the engine's `option name` lines in any case (UCI's
+/// names are case-insensitive; EXPERIMENTS.md: "must be one the engine declares (`option
+/// name NAME ...`, any case)"), and sent as the file writes them.
+#[test]
+fn option_names_are_matched_in_any_case() {
+    let dir = TempDir::new("engine-case");
+    let log = dir.path("received.txt");
+    let mut spec = fake("ok", &["--log", log.to_str().unwrap()]);
+    spec.options = vec![
+        ("hash".to_owned(), "16".to_owned()),
+        ("THREADS".to_owned(), "1".to_owned()),
+    ];
+    UciEngine::start(&spec, GENEROUS).expect("starts").quit();
+    let received = std::fs::read_to_string(&log).expect("the log");
+    let sent: Vec<&str> = received
+        .lines()
+        .filter(|l| l.starts_with("setoption"))
+        .collect();
+    assert_eq!(
+        sent,
+        [
+            "setoption name hash value 16",
+            "setoption name THREADS value 1"
+        ]
+    );
+}
+
+/// `UciEngine::start`'s documented refusal of an option value with a line break (it would
+/// smuggle a second command into the protocol): a bad request, not a command sent.
+#[test]
+fn an_option_value_with_a_line_break_is_a_bad_request() {
+    let mut spec = fake("ok", &[]);
+    spec.options = vec![("Hash".to_owned(), "16\nquit".to_owned())];
+    let err = UciEngine::start(&spec, GENEROUS).unwrap_err();
+    assert!(matches!(err, EngineError::BadRequest { .. }), "{err}");
+    assert!(err.to_string().contains("line break"), "{err}");
+}
+
+/// The module documentation's "unknown lines are ignored", for junk that only begins like
+/// an answer (`uciokay`, `bestmovez e2e4`): the handshake waits for `uciok` itself (so the
+/// option the engine declares after `uciokay` is known), the move is the one of the real
+/// `bestmove`, and the node count the last one an `info` line gave.
+#[test]
+fn junk_that_begins_like_an_answer_is_not_taken_for_it() {
+    let mut spec = fake("garbage", &["d2d4"]);
+    spec.options = vec![("Junk".to_owned(), "3".to_owned())];
+    let mut engine = UciEngine::start(&spec, GENEROUS).expect("starts");
+    let reply = engine.go(None, &[], &depth(2), GENEROUS).expect("a move");
+    assert_eq!(reply.best_move, "d2d4");
+    assert_eq!(reply.nodes, Some(120));
+    engine.quit();
+}
+
 #[test]
 fn missing_command_is_a_spawn_error_naming_it() {
     let spec = EngineSpec {

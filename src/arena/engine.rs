@@ -741,6 +741,33 @@ mod tests {
         }
     }
 
+    /// A move is two squares and an optional promotion letter (`EngineReply::best_move`):
+    /// squares on the h-file and the eighth rank, and a promotion to a knight, are moves.
+    #[test]
+    fn moves_on_the_h_file_and_knight_promotions_are_moves() {
+        for line in [
+            "bestmove h7h8n",
+            "bestmove a1h1",
+            "bestmove g2g1r ponder h1g1",
+        ] {
+            let mv = line.split_whitespace().nth(1).unwrap();
+            assert_eq!(best_move(line).unwrap(), mv, "{line}");
+        }
+    }
+
+    /// `EngineReply::score` skips `upperbound` scores as well as `lowerbound` ones.
+    #[test]
+    fn an_upperbound_score_is_skipped_like_a_lowerbound() {
+        let r = report(&[
+            "info depth 4 score cp 30 nodes 10",
+            "info depth 5 score cp -20 upperbound nodes 20",
+        ]);
+        assert_eq!(
+            (r.depth, r.score, r.nodes),
+            (Some(4), Some(EngineScore::Cp(30)), Some(20))
+        );
+    }
+
     #[test]
     fn id_names() {
         assert_eq!(
