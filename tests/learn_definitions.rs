@@ -920,3 +920,367 @@ fn a_td_run_with_a_short_last_batch_plays_each_game_once() {
     let x: Vec<f64> = curve(&dir.path("out")).iter().map(|p| p[0]).collect();
     assert_eq!(x, [2.0, 3.0], "the curve's points at the games played");
 }
+
+/// A minimal Texel file and a minimal TD file of connect four, every optional key left out.
+const BARE_TEXEL: &str = "name = \"bare\"\ngame = \"connect4\"\nmethod = \"texel\"\n[self_play]\ngames = 3\ndepth = 1\n[texel]\nepochs = 1\nlearning_rate = 1.0\n";
+const BARE_TD: &str = "name = \"bare\"\ngame = \"connect4\"\nmethod = \"td\"\n[self_play]\ngames = 3\ndepth = 1\n[td]\nlambda = 0.5\nlearning_rate = 1.0\nk = 1.0\n";
+
+/// `read_spec` on `text`, written to `dir`'s learn.toml: the spec or the error's message.
+fn read(dir: &TempDir, text: &str) -> Result<plylab::learn::LearnSpec, String> {
+    let file = dir.path("learn.toml");
+    fs::write(&file, text).unwrap();
+    plylab::learn::read_spec(&file)
+        .map(|(spec, _)| spec)
+        .map_err(|e| e.to_string())
+}
+
+/// The defaults EXPERIMENTS.md's table of learning-file keys gives: seed 0, 2 threads,
+/// nothing frozen; `[texel]` `validation` 0.1 and `checkpoint_every` 25; `[td]` `batch` 8
+/// and `per_player` false.
+#[test]
+fn learning_files_are_read_with_the_documented_defaults() {
+    let dir = TempDir::new("learn-def-defaults");
+    let texel = read(&dir, BARE_TEXEL).expect("a bare Texel file");
+    assert_eq!((texel.seed, texel.threads), (0, 2), "{texel:?}");
+    assert!(
+        texel.freeze.is_empty() && texel.start.is_none(),
+        "{texel:?}"
+    );
+    let t = texel.texel.expect("[texel]");
+    assert_eq!(
+        (t.validation, t.checkpoint_every, t.k),
+        (0.1, 25, None),
+        "{t:?}"
+    );
+    let td = read(&dir, BARE_TD).expect("a bare TD file");
+    let t = td.td.expect("[td]");
+    assert_eq!((t.batch, t.per_player), (8, false), "{t:?}");
+}
+
+/// Every limit EXPERIMENTS.md gives a key is inclusive: a name of 100 characters, 1 and 64
+/// threads, 100,000 games, depth 12, 2,000 plies (1,999 of them random), 100,000 epochs, a
+/// validation share of 0 and 0.5, λ of 0 and 1 are all accepted.
+#[test]
+fn learning_file_limits_are_accepted_at_their_edges() {
+    let dir = TempDir::new("learn-def-edges");
+    let texel_edges = [
+        ("name = \"bare\"", format!("name = \"{}\"", "n".repeat(100))),
+        ("method", "threads = 1\nmethod".to_owned()),
+        ("method", "threads = 64\nmethod".to_owned()),
+        ("games = 3", "games = 100000".to_owned()),
+        ("depth = 1", "depth = 12".to_owned()),
+        (
+            "depth = 1",
+            "depth = 1\nmax_plies = 2000\nrandom_plies = 1999".to_owned(),
+        ),
+        ("epochs = 1", "epochs = 100000".to_owned()),
+        ("epochs = 1", "epochs = 1\nvalidation = 0.0".to_owned()),
+        ("epochs = 1", "epochs = 1\nvalidation = 0.5".to_owned()),
+        ("epochs = 1", "epochs = 1\ncheckpoint_every = 1".to_owned()),
+    ];
+    for (from, to) in &texel_edges {
+        let text = BARE_TEXEL.replacen(from, to, 1);
+        assert_ne!(text, BARE_TEXEL);
+        assert!(read(&dir, &text).is_ok(), "{to}: {:?}", read(&dir, &text));
+    }
+    for lambda in ["0.0", "1.0"] {
+        let text = BARE_TD.replace("lambda = 0.5", &format!("lambda = {lambda}"));
+        assert!(
+            read(&dir, &text).is_ok(),
+            "λ {lambda}: {:?}",
+            read(&dir, &text)
+        );
+    }
+}
+
+/// Values just beyond what EXPERIMENTS.md allows are refused at their key with what is
+/// allowed: a name with a character other than letters, digits, `-` and `_`; 0 and 65
+/// threads; 100,001 games; depth 13; 2,001 plies; 100,001 epochs; a learning rate or K of
+/// 0 (not positive); a validation share over 0.5; `checkpoint_every` 0; λ over 1; a batch of
+/// 0; and a Texel file with neither self-play nor arena games (no positions).
+#[test]
+fn learning_file_values_beyond_their_limits_are_refused_at_their_key() {
+    let dir = TempDir::new("learn-def-beyond");
+    let texel_cases = [
+        (
+            "name = \"bare\"",
+            "name = \"bare.v2\"",
+            "key `name`: letters, digits",
+        ),
+        ("method", "threads = 0\nmethod", "key `threads`: 1 to 64"),
+        ("method", "threads = 65\nmethod", "key `threads`: 1 to 64"),
+        (
+            "games = 3",
+            "games = 100001",
+            "key `self_play.games`: 1 to 100000",
+        ),
+        (
+            "depth = 1",
+            "depth = 13",
+            "key `self_play.depth`: 1 to 12 plies",
+        ),
+        (
+            "depth = 1",
+            "depth = 1\nmax_plies = 2001",
+            "key `self_play.max_plies`: 1 to 2000",
+        ),
+        (
+            "epochs = 1",
+            "epochs = 100001",
+            "key `texel.epochs`: 1 to 100000",
+        ),
+        (
+            "learning_rate = 1.0",
+            "learning_rate = 0.0",
+            "key `texel.learning_rate`: a positive number",
+        ),
+        (
+            "learning_rate = 1.0",
+            "learning_rate = 1.0\nk = 0.0",
+            "key `texel.k`: a positive number",
+        ),
+        (
+            "epochs = 1",
+            "epochs = 1\nvalidation = 0.51",
+            "key `texel.validation`: a share from 0 to 0.5",
+        ),
+        (
+            "epochs = 1",
+            "epochs = 1\ncheckpoint_every = 0",
+            "key `texel.checkpoint_every`: at least 1",
+        ),
+        (
+            "[self_play]\ngames = 3\ndepth = 1\n",
+            "",
+            "key `method`: texel needs positions",
+        ),
+    ];
+    let td_cases = [
+        (
+            "lambda = 0.5",
+            "lambda = 1.01",
+            "key `td.lambda`: from 0 to 1",
+        ),
+        (
+            "learning_rate = 1.0",
+            "learning_rate = 0.0",
+            "key `td.learning_rate`: a positive number",
+        ),
+        ("k = 1.0", "k = 0.0", "key `td.k`: a positive number"),
+        (
+            "k = 1.0",
+            "k = 1.0\nbatch = 0",
+            "key `td.batch`: at least 1",
+        ),
+    ];
+    let cases = texel_cases
+        .iter()
+        .map(|c| (BARE_TEXEL, c))
+        .chain(td_cases.iter().map(|c| (BARE_TD, c)));
+    for (bare, (from, to, why)) in cases {
+        let text = bare.replacen(from, to, 1);
+        assert_ne!(text, bare);
+        let err = read(&dir, &text).expect_err(to);
+        assert!(err.contains(why), "{to}: {err}");
+    }
+}
+
+/// Without `--force` a run is refused when the results directory holds the summary.md of
+/// a finished run of the same name, even with its weights written elsewhere (EXPERIMENTS.md:
+/// "the weights file or `summary.md` of a finished run").
+#[test]
+fn a_finished_runs_summary_is_not_replaced_without_force() {
+    let dir = TempDir::new("learn-def-summary");
+    learn(&dir, TD_C4, None).expect("the run ends");
+    assert!(dir.path("out/summary.md").exists());
+    let file = dir.path("learn.toml");
+    let options = LearnOptions {
+        out: Some(dir.path("out")),
+        weights_dir: dir.path("other-w"),
+        progress: false,
+        charts: false,
+        ..LearnOptions::default()
+    };
+    let err = plylab::learn::run(&file, &options)
+        .map(|r| r.weights.values)
+        .expect_err("a finished run's results replaced");
+    assert!(
+        err.to_string()
+            .contains("summary.md holds a finished run of `td-c4`: --force replaces it"),
+        "{err}"
+    );
+    let forced = LearnOptions {
+        force: true,
+        ..options
+    };
+    assert!(plylab::learn::run(&file, &forced).is_ok());
+}
+
+/// A TD run stopped after its last batch leaves a checkpoint of every batch done (EXPERIMENTS.md
+/// refuses only "more epochs done than the file has"): run again, it resumes and ends with
+/// the weights of a run that went straight through. That checkpoint damaged, with a K that
+/// is not positive or a negative second moment of Adam (a mean of squares), is refused,
+/// naming `--restart`, rather than trusted.
+#[test]
+fn a_checkpoint_of_every_batch_resumes_and_a_damaged_one_is_refused() {
+    let straight = TempDir::new("learn-def-td-straight");
+    let whole = learn(&straight, TD_C4, None).expect("the run ends");
+    let dir = TempDir::new("learn-def-td-last");
+    let stopped = learn(&dir, TD_C4, Some(1)).map(|r| r.weights.values);
+    assert!(
+        stopped
+            .as_ref()
+            .is_err_and(|e| e.contains("stopped after 1")),
+        "{stopped:?}"
+    );
+    let state = dir.path("out/checkpoint/state.json");
+    let kept = fs::read_to_string(&state).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&kept).unwrap();
+    let damages = [
+        ("k", (-20.0f64).to_bits(), "K = -20, not a positive number"),
+        ("adam_v", (-1.0f64).to_bits(), "a negative second moment"),
+    ];
+    for (key, bits, why) in damages {
+        let mut damaged = json.clone();
+        match &mut damaged[key] {
+            serde_json::Value::Array(v) => v[0] = bits.into(),
+            v => *v = bits.into(),
+        }
+        fs::write(&state, damaged.to_string()).unwrap();
+        let err = learn(&dir, TD_C4, None).map(|r| r.weights.values);
+        assert!(
+            err.as_ref()
+                .is_err_and(|e| e.contains(why) && e.contains("--restart")),
+            "{key}: {err:?}"
+        );
+    }
+    fs::write(&state, kept).unwrap();
+    let resumed = learn(&dir, TD_C4, None).expect("the resumed run ends");
+    assert_eq!(resumed.weights.values, whole.weights.values);
+}
+
+/// A Texel run stopped after an epoch and run again continues its curve where it stopped:
+/// curve.csv is the one of the run that went straight through, one row per epoch from 0.
+#[test]
+fn a_resumed_texel_run_continues_its_curve() {
+    let straight = TempDir::new("learn-def-texel-curve");
+    learn(&straight, TEXEL_C4, None).expect("the run ends");
+    let dir = TempDir::new("learn-def-texel-curve-resumed");
+    assert!(learn(&dir, TEXEL_C4, Some(2)).is_err(), "stopped after 2");
+    learn(&dir, TEXEL_C4, None).expect("the resumed run ends");
+    let read = |d: &TempDir| fs::read_to_string(d.path("out/curve.csv")).unwrap();
+    assert_eq!(read(&dir), read(&straight));
+}
+
+/// A Texel run whose checkpoint holds games stored under other settings (the header names
+/// another settings hash: a run interrupted while playing, its file edited since) does not
+/// learn from them: it plays its own games again and learns what a fresh run learns.
+#[test]
+fn stored_games_of_other_settings_are_played_again() {
+    let fresh = TempDir::new("learn-def-texel-fresh");
+    let want = learn(&fresh, TEXEL_C4, None).expect("the run ends");
+    let dir = TempDir::new("learn-def-texel-other-games");
+    fs::create_dir_all(dir.path("out/checkpoint")).unwrap();
+    // A decided game of connect four: the first player's four in column 4.
+    let other = "# 0123456789abcdef\n1 4 5 4 5 4 5 4\n1 4 5 4 5 4 5 4\n";
+    fs::write(dir.path("out/checkpoint/games.txt"), other).unwrap();
+    let got = learn(&dir, TEXEL_C4, None).expect("the run ends");
+    assert_eq!(got.weights.values, want.weights.values);
+}
+
+/// A games file listed twice under two spellings of its path is refused as one listed
+/// twice (EXPERIMENTS.md: "a file listed twice is refused"; its games would count twice).
+#[test]
+fn a_games_file_listed_twice_under_another_spelling_is_refused() {
+    let dir = TempDir::new("learn-def-games-twice");
+    let games = dir.path("games.csv");
+    fs::write(&games, "opening,result,line\nstart,1-0,4 5 4 5 4 5 4\n").unwrap();
+    let other = dir.0.join(".").join("games.csv");
+    let spec = format!(
+        "games = [{:?}, {:?}]\n{TEXEL_C4}",
+        games.display().to_string(),
+        other.display().to_string()
+    );
+    let err = learn(&dir, &spec, None).map(|r| r.weights.values);
+    assert!(
+        err.as_ref().is_err_and(|e| e.contains("is listed twice")),
+        "{err:?}"
+    );
+}
+
+/// A TD run's held-out yardstick (EXPERIMENTS.md: "a fixed set of other self-play games of
+/// the starting weights (a tenth of the games, 8 to 64)"): 100 games hold out 10, and they
+/// are not the run's own games (the first ten, played by the same starting weights in the
+/// one batch, would give the same positions and loss). Its facts count the decisive games,
+/// won by either player.
+#[test]
+fn a_td_runs_yardstick_is_a_tenth_of_its_games_and_none_of_them() {
+    let dir = TempDir::new("learn-def-td-held");
+    let spec = TD_C4
+        .replace("games = 3", "games = 100")
+        .replace("batch = 3", "batch = 100");
+    learn(&dir, &spec, None).expect("the run ends");
+    let weights = fs::read_to_string(dir.path("w/td-c4.toml")).unwrap();
+    let facts = weights
+        .split("held out: ")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no held-out facts: {weights}"));
+    let count: usize = facts.split(' ').next().unwrap().parse().unwrap();
+    assert!(facts.contains(" quiet positions of 10 games"), "{facts}");
+    let start = Connect4::hand_set().to_vec();
+    let games: Vec<PlayedGame<Connect4>> = (0..100).map(|i| c4_game(&start, 100, 11, i)).collect();
+    let own = labelled(&games[..10]);
+    let own_loss = format!(
+        "loss {:.6} before learning",
+        texel_error(&own, &start, 20.0)
+    );
+    assert!(
+        count != own.len() || !facts.contains(&own_loss),
+        "the yardstick is the run's first ten games: {facts}"
+    );
+    let decisive = games.iter().filter(|g| g.result != 0.5).count();
+    assert!(
+        games.iter().any(|g| g.result == 0.0) && games.iter().any(|g| g.result == 1.0),
+        "both players win some of the games"
+    );
+    assert!(
+        weights.contains(&format!("batches of 100, {decisive} of them decisive")),
+        "{decisive} decisive games: {weights}"
+    );
+}
+
+/// Self-play's searches and adjudication as EXPERIMENTS.md gives them (`[self_play]`):
+/// alpha-beta with hints, killers and history; chess and checkers with quiescence of 8
+/// plies; a chess game adjudicated beyond 1000, a checkers game beyond 300 (three men),
+/// and no other game adjudicated.
+#[test]
+fn self_play_searches_and_adjudicates_as_documented() {
+    for (game, config, at) in [
+        ("chess", Chess::search_config(), Chess::adjudicate_at()),
+        (
+            "checkers",
+            Checkers::search_config(),
+            Checkers::adjudicate_at(),
+        ),
+    ] {
+        let q = config.quiescence.as_ref().map(|q| q.max_depth);
+        assert_eq!(q, Some(Some(8)), "{game}: {config:?}");
+        assert_eq!(at, Some(if game == "chess" { 1000 } else { 300 }), "{game}");
+    }
+    for (game, config) in [
+        ("chess", Chess::search_config()),
+        ("checkers", Checkers::search_config()),
+        ("connect4", Connect4::search_config()),
+        ("othello", Othello::search_config()),
+    ] {
+        let o = &config.ordering;
+        assert!(o.hint && o.killers && o.history, "{game}: {config:?}");
+    }
+    for at in [
+        Connect4::adjudicate_at(),
+        Othello::adjudicate_at(),
+        Backgammon::adjudicate_at(),
+    ] {
+        assert_eq!(at, None);
+    }
+}
