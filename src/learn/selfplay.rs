@@ -300,6 +300,7 @@ mod tests {
     use super::{SelfPlay, adjudicate, play_game, read_arena_games};
     use crate::game::{Game, Player, Score};
     use crate::games::backgammon::Backgammon;
+    use crate::games::checkers::Checkers;
     use crate::games::connect4::Connect4;
     use crate::learn::LearnGame;
 
@@ -457,6 +458,83 @@ mod tests {
             };
             assert_eq!(hashes(&replayed), hashes(&game), "game {index}");
         }
+    }
+
+    /// A stored game no run could have written is not replayed (EXPERIMENTS.md: "a
+    /// result other than 0, ½ or 1, or one its final position contradicts"): the games
+    /// from there on are played again. The same line with its true result replays.
+    #[test]
+    fn a_stored_game_no_run_could_have_written_is_not_replayed() {
+        // 4 5 4 5 4 5 4: the first player wins with a vertical four in column 4.
+        let win = "4 5 4 5 4 5 4";
+        for line in [
+            // Unfinished: no run writes a result outside 0-1.
+            "2 4 5".to_owned(),
+            "-1 4 5".to_owned(),
+            format!("2 {win}"),
+            format!("-1 {win}"),
+            format!("0 {win}"),
+            format!("0.5 {win}"),
+        ] {
+            let replayed = crate::learn::replay::<Connect4>(&line, 2);
+            assert!(replayed.is_none(), "{line}: {replayed:?}");
+        }
+        let replayed = crate::learn::replay::<Connect4>(&format!("1 {win}"), 2);
+        assert_eq!(replayed.map(|g| g.moves.len()), Some(7));
+    }
+
+    /// Self-play games of different numbers differ for any seed (EXPERIMENTS.md: the dice
+    /// "seeded by the seed and the game's index"): backgammon games with no random plies,
+    /// whose only randomness is the dice, are not the same game.
+    #[test]
+    fn backgammon_games_of_different_numbers_roll_different_dice() {
+        let sp = SelfPlay {
+            max_plies: 12,
+            ..PUBEVAL_SELF_PLAY
+        };
+        let eval = Backgammon::evaluator(Backgammon::hand_set());
+        for seed in [0, 1, 18, u64::MAX] {
+            let games: Vec<Vec<String>> = (0..3)
+                .map(|i| play_game::<Backgammon>(&eval, &sp, seed, i).moves)
+                .collect();
+            for i in 0..3 {
+                for j in i + 1..3 {
+                    assert_ne!(games[i], games[j], "seed {seed}: games {i} and {j}");
+                }
+            }
+        }
+    }
+
+    /// A game ended by adjudication keeps the searched move that ended it among its moves
+    /// ("all moves as text"): stored and replayed, it gives the positions self-play
+    /// recorded, the last one included (checkers at depth 1, seed 1, where some games are
+    /// adjudicated).
+    #[test]
+    fn an_adjudicated_game_keeps_its_last_move_and_replays_whole() {
+        let sp = SelfPlay {
+            games: 16,
+            depth: 1,
+            random_plies: 4,
+            max_plies: 200,
+        };
+        let eval = Checkers::evaluator(Checkers::hand_set());
+        let mut adjudicated = 0;
+        for index in 0..16 {
+            let game = play_game::<Checkers>(&eval, &sp, 1, index);
+            let line = format!("{} {}", game.result, game.moves.join(" "));
+            let replayed = crate::learn::replay::<Checkers>(&line, 4).expect("a stored game");
+            let hashes = |g: &super::PlayedGame<Checkers>| -> Vec<u64> {
+                g.positions.iter().map(Game::hash).collect()
+            };
+            assert_eq!(hashes(&replayed), hashes(&game), "game {index}: {line}");
+            let end = replayed.positions.last().expect("a searched position");
+            let mut pos = *end;
+            pos.play(pos.parse_move(game.moves.last().unwrap()).unwrap());
+            if game.result != 0.5 && pos.status() == crate::game::Status::Ongoing {
+                adjudicated += 1;
+            }
+        }
+        assert!(adjudicated > 0, "no game of seed 1 was adjudicated");
     }
 
     #[test]
