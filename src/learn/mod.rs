@@ -1487,10 +1487,19 @@ fn replay<G: LearnGame>(line: &str, random: usize) -> Option<PlayedGame<G>> {
             game.leaves.push(state);
         }
     }
-    if let Status::Over(outcome) = pos.status()
-        && selfplay::first_player_result::<G>(outcome, pos.side_to_move()) != result
-    {
-        return None;
+    match pos.status() {
+        Status::Over(outcome) => {
+            if selfplay::first_player_result::<G>(outcome, pos.side_to_move()) != result {
+                return None;
+            }
+        }
+        // Unfinished (a draw after `max_plies` or by repetition, or adjudicated): 0, ½ or 1
+        // only, whatever the game.
+        Status::Ongoing => {
+            if ![0.0, 0.5, 1.0].contains(&result) {
+                return None;
+            }
+        }
     }
     Some(game)
 }

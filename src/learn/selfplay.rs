@@ -471,6 +471,8 @@ mod tests {
             // Unfinished: no run writes a result outside 0-1.
             "2 4 5".to_owned(),
             "-1 4 5".to_owned(),
+            // Unfinished games end drawn (0.5) or adjudicated (0 or 1): nothing between.
+            "0.7 4 5".to_owned(),
             format!("2 {win}"),
             format!("-1 {win}"),
             format!("0 {win}"),
