@@ -286,10 +286,11 @@ fn an_xboard_engine_gets_the_documented_commands_in_order() {
 }
 
 /// The module documentation's set-up for an engine that announces `setboard=0` (as
-/// Fairy-Max does) and neither `usermove` nor `ping`: the opening in `edit` mode (for Black to move, a White move first, then `edit`,
-/// `#`, White's pieces, `c`, Black's, `.`), the moves as bare coordinates, no `ping`; on a
-/// clock, `level 0 M:SS INC` with the mover's time and increment, `time` and `otim` in
-/// centiseconds, the mover found from the opening's side to move.
+/// Fairy-Max does) and neither `usermove` nor `ping`: the opening in `edit` mode (for
+/// Black to move, a White move first, then `edit`, `#`, White's pieces, `c`, Black's, `.`),
+/// the moves as bare coordinates, no `ping`; on a clock, `level 0 M:SS INC` with the
+/// mover's time and increment, `time` and `otim` in centiseconds, the mover found from the
+/// opening's side to move.
 #[test]
 fn an_engine_without_setboard_gets_edit_mode_and_bare_moves() {
     let dir = TempDir::new("xboard-fake-edit");
