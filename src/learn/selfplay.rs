@@ -382,6 +382,20 @@ mod tests {
         max_plies: 2000,
     };
 
+    /// The hashes of a game's recorded positions, in order.
+    fn position_hashes<G: Game>(game: &super::PlayedGame<G>) -> Vec<u64> {
+        game.positions.iter().map(Game::hash).collect()
+    }
+
+    /// `game` as self-play stores it (`result move move …`), replayed after `random` plies.
+    fn stored_and_replayed<G: LearnGame>(
+        game: &super::PlayedGame<G>,
+        random: usize,
+    ) -> super::PlayedGame<G> {
+        let line = format!("{} {}", game.result, game.moves.join(" "));
+        crate::learn::replay::<G>(&line, random).unwrap_or_else(|| panic!("{line} replays"))
+    }
+
     /// Backgammon self-play (pubeval at 1 ply, as the committed runs start): no game is
     /// drawn, not even by a position's third occurrence (both sides dancing on the bar made
     /// games 82 and 143 of seed 18 draws), and every recorded state is a position before a
@@ -420,18 +434,15 @@ mod tests {
             )
             .unwrap();
             let read = read_arena_games::<Backgammon>(&path).unwrap();
-            let replayed = crate::learn::replay::<Backgammon>(
-                &format!("{} {line}", game.result),
-                sp.random_plies as usize,
-            )
-            .expect("a stored game replays");
+            let replayed = stored_and_replayed(&game, sp.random_plies as usize);
             for again in [&read[0], &replayed] {
                 assert_eq!(again.moves, game.moves);
                 assert_eq!(again.result, game.result);
-                let hashes = |g: &super::PlayedGame<Backgammon>| -> Vec<u64> {
-                    g.positions.iter().map(Game::hash).collect()
-                };
-                assert_eq!(hashes(again), hashes(&game), "game {index}");
+                assert_eq!(
+                    position_hashes(again),
+                    position_hashes(&game),
+                    "game {index}"
+                );
             }
         }
         std::fs::remove_dir_all(&dir).unwrap();
@@ -450,13 +461,12 @@ mod tests {
         let eval = Backgammon::evaluator(Backgammon::hand_set());
         for index in 0..4 {
             let game = play_game::<Backgammon>(&eval, &sp, 18, index);
-            let line = format!("{} {}", game.result, game.moves.join(" "));
-            let replayed = crate::learn::replay::<Backgammon>(&line, sp.random_plies as usize)
-                .expect("a stored game replays");
-            let hashes = |g: &super::PlayedGame<Backgammon>| -> Vec<u64> {
-                g.positions.iter().map(Game::hash).collect()
-            };
-            assert_eq!(hashes(&replayed), hashes(&game), "game {index}");
+            let replayed = stored_and_replayed(&game, sp.random_plies as usize);
+            assert_eq!(
+                position_hashes(&replayed),
+                position_hashes(&game),
+                "game {index}"
+            );
         }
     }
 
@@ -523,12 +533,13 @@ mod tests {
         let mut adjudicated = 0;
         for index in 0..16 {
             let game = play_game::<Checkers>(&eval, &sp, 1, index);
-            let line = format!("{} {}", game.result, game.moves.join(" "));
-            let replayed = crate::learn::replay::<Checkers>(&line, 4).expect("a stored game");
-            let hashes = |g: &super::PlayedGame<Checkers>| -> Vec<u64> {
-                g.positions.iter().map(Game::hash).collect()
-            };
-            assert_eq!(hashes(&replayed), hashes(&game), "game {index}: {line}");
+            let replayed = stored_and_replayed(&game, 4);
+            assert_eq!(
+                position_hashes(&replayed),
+                position_hashes(&game),
+                "game {index}: {:?}",
+                game.moves
+            );
             let end = replayed.positions.last().expect("a searched position");
             let mut pos = *end;
             pos.play(pos.parse_move(game.moves.last().unwrap()).unwrap());
