@@ -181,6 +181,39 @@ fn texel_loss_and_gradient_are_the_defined_error_and_its_slope() {
     assert_eq!(empty.len(), 0, "a new set holds no rows");
 }
 
+/// `loss_and_gradient`'s sum runs in the order `learn::texel` documents, so that a learning
+/// file gives the same weights byte for byte on any machine: rows in chunks of
+/// `texel::CHUNK`, each chunk summed row by row, the chunk sums added in chunk order; the
+/// loss is that sum over N, bit for bit, on one thread or several.
+#[test]
+fn texel_loss_is_summed_by_chunks_in_order_bit_for_bit() {
+    let rows = rows(3 * texel::CHUNK + 5, 6);
+    let d = dataset(&rows);
+    let (w, k) = ([7.0, -3.5, 12.0], 0.9);
+    let mut total = 0.0;
+    for chunk in rows.chunks(texel::CHUNK) {
+        let mut sum = 0.0;
+        for (x, r) in chunk {
+            let err = r - texel::sigmoid(k, dot(&w, x));
+            sum += err * err;
+        }
+        total += sum;
+    }
+    let want = total / rows.len() as f64;
+    for threads in [1, 3] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        let (loss, _) = pool.install(|| texel::loss_and_gradient(&d, &w, k, false));
+        assert_eq!(
+            loss.to_bits(),
+            want.to_bits(),
+            "{threads} threads: {loss} {want}"
+        );
+    }
+}
+
 /// `fit_k` finds the K that minimises E: labels drawn from σ at K = 0.7 give back 0.7,
 /// and on labels that fit no K exactly the fitted K still does at least as well as K
 /// 1% either side (the definition of a minimum, checked with the error written out).
@@ -221,6 +254,24 @@ fn fit_k_finds_the_k_of_least_error() {
         assert!(
             at <= e,
             "E at the fitted K {k} is {at}, more than {e} at {other}"
+        );
+    }
+}
+
+/// `fit_k` searches `log10 K` over [−3, 3], as `learn::texel` documents: labels drawn from σ
+/// at K = 500 and at K = 0.002, near either end of that range, give those K back.
+#[test]
+fn fit_k_searches_from_a_thousandth_to_a_thousand() {
+    for (k, scale) in [(500.0, 0.01), (0.002, 1000.0)] {
+        let mut d = Dataset::new(1);
+        for q in -150..=150 {
+            let x = f64::from(q) * scale;
+            d.push(&[x], sigma(k, x));
+        }
+        let fitted = texel::fit_k(&d, &[1.0]);
+        assert!(
+            (fitted / k - 1.0).abs() < 1e-3,
+            "fitted K {fitted}, labels drawn at {k}"
         );
     }
 }
