@@ -1,13 +1,14 @@
 //! `plylab learn` and linear evaluations end to end: bad weights files are refused with exit
 //! code 2 and a located message (in learning files and in experiment files), a tiny
 //! learning run gives the same weights byte for byte on one thread or two and when run
-//! again, its learning curve is drawn (Texel's and TDLeaf's), and experiment files search
-//! with learned weights.
+//! again, its learning curve is drawn (Texel's and TDLeaf's), its outputs (curve.csv,
+//! summary.md, run.json) hold what EXPERIMENTS.md says, and experiment files search with
+//! learned weights.
 
 mod common;
 
 use std::fs;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use common::{TempDir, plylab};
 use plylab::games::linear::{LinearKind, Weights, chess, format_weights};
@@ -540,8 +541,9 @@ fn ctrl_c_writes_the_checkpoint_and_the_run_resumes() {
 }
 
 /// Without `--no-plot` a learning run draws its curve, curve.svg and curve.png, and its
-/// summary shows it: Texel's training and validation loss by epoch on a linear scale,
-/// TDLeaf's squared TD error and held-out loss by self-play games on a log scale.
+/// summary shows it: Texel's training and validation loss by epoch on a linear scale
+/// (decimal ticks), TDLeaf's squared TD error and held-out loss by self-play games on a log
+/// scale (ticks at powers of ten: `1e-2`).
 #[test]
 fn a_learning_run_draws_its_curve() {
     let dir = TempDir::new("learn-curve");
@@ -562,6 +564,7 @@ fn a_learning_run_draws_its_curve() {
                 "training loss",
                 "validation loss",
             ],
+            false,
         ),
         (
             "c4",
@@ -572,10 +575,11 @@ fn a_learning_run_draws_its_curve() {
                 "mean squared TD error",
                 "held-out loss (fixed positions)",
             ],
+            true,
         ),
     ];
     let weights = dir.path("w");
-    for (name, spec, texts) in cases {
+    for (name, spec, texts, log) in cases {
         let file = dir.path(&format!("{name}.toml"));
         fs::write(&file, spec).unwrap();
         let out = dir.path(name);
@@ -596,10 +600,255 @@ fn a_learning_run_draws_its_curve() {
         for text in texts {
             assert!(svg.contains(text), "{name}: no `{text}` in curve.svg");
         }
+        assert_eq!(svg.contains("\n1e-"), log, "{name}: a log scale's ticks");
         let summary = fs::read_to_string(out.join("summary.md")).unwrap();
         assert!(
             summary.contains("![learning curve](curve.svg)"),
             "{summary}"
         );
     }
+}
+
+/// Texel on connect four: 40 self-play games at depth 1, three epochs, `validation` the
+/// share of games held out.
+fn c4_texel(validation: f64) -> String {
+    format!(
+        "name = \"c4-texel\"\ngame = \"connect4\"\nmethod = \"texel\"\nseed = 5\nthreads = 2\n\
+         [self_play]\ngames = 40\ndepth = 1\nrandom_plies = 2\nmax_plies = 42\n\
+         [texel]\nepochs = 3\nlearning_rate = 0.5\nk = 20.0\nvalidation = {validation}\n"
+    )
+}
+
+/// TD(λ) on connect four with a description: one batch of three games at depth 1.
+const C4_TD: &str = "name = \"c4-td\"\ndescription = \"one line\"\ngame = \"connect4\"\n\
+                     method = \"td\"\nseed = 11\nthreads = 2\n[self_play]\ngames = 3\ndepth = 1\n\
+                     random_plies = 2\nmax_plies = 42\n[td]\nlambda = 0.5\nlearning_rate = 0.25\n\
+                     k = 20.0\nbatch = 3\n";
+
+/// Runs `spec`, written to `dir`'s `TAG.toml`, with `--no-plot` into `dir`'s `TAG` (results)
+/// and `TAG-w` (weights); returns the file and the results directory.
+fn learned(dir: &TempDir, tag: &str, spec: &str) -> (PathBuf, PathBuf) {
+    let file = dir.path(&format!("{tag}.toml"));
+    fs::write(&file, spec).unwrap();
+    let out = dir.path(tag);
+    let (code, text) = learn(&file, &out, &dir.path(&format!("{tag}-w")), &[]);
+    assert_eq!(code, 0, "{tag}: {text}");
+    (file, out)
+}
+
+/// As [`learned`], with the charts drawn: curve.svg's text.
+fn charted(dir: &TempDir, tag: &str, spec: &str) -> String {
+    let file = dir.path(&format!("{tag}.toml"));
+    fs::write(&file, spec).unwrap();
+    let (out, weights) = (dir.path(tag), dir.path(&format!("{tag}-w")));
+    let [file, out_arg, weights] = [&file, &out, &weights].map(|p| p.to_str().unwrap());
+    let args = [
+        "learn",
+        file,
+        "--quiet",
+        "--out",
+        out_arg,
+        "--weights-dir",
+        weights,
+    ];
+    let (code, stdout, err) = plylab(&args);
+    assert_eq!(code, 0, "{tag}: {stdout}{err}");
+    assert!(out.join("curve.png").is_file(), "{tag}: no curve.png");
+    fs::read_to_string(out.join("curve.svg")).unwrap()
+}
+
+/// curve.csv's rows as cells, header first.
+fn curve_cells(out: &Path) -> Vec<Vec<String>> {
+    let text = fs::read_to_string(out.join("curve.csv")).unwrap();
+    let row = |l: &str| l.split(',').map(String::from).collect();
+    text.lines().map(row).collect()
+}
+
+/// Whether `cell` is a finite number written with exactly six decimals.
+fn six_decimals(cell: &str) -> bool {
+    cell.parse::<f64>().is_ok_and(f64::is_finite)
+        && cell.split_once('.').is_some_and(|(_, d)| d.len() == 6)
+}
+
+/// curve.csv as EXPERIMENTS.md ("Outputs") names its columns: Texel's `epoch,train_loss,
+/// validation_loss` has a row for every epoch from 0, losses with six decimals, and an empty
+/// validation cell where no game is held out; TD's `games,td_error,held_out_loss` has a row
+/// per batch at the games played, both losses with six decimals.
+#[test]
+fn curve_csv_has_a_row_per_epoch_or_batch_with_six_decimal_losses() {
+    let dir = TempDir::new("learn-curve-csv");
+    let texel = "epoch,train_loss,validation_loss";
+    let cases = [
+        (
+            "none",
+            c4_texel(0.0),
+            texel,
+            &["0", "1", "2", "3"][..],
+            false,
+        ),
+        (
+            "held",
+            c4_texel(0.2),
+            texel,
+            &["0", "1", "2", "3"][..],
+            true,
+        ),
+        (
+            "td",
+            C4_TD.to_owned(),
+            "games,td_error,held_out_loss",
+            &["3"][..],
+            true,
+        ),
+    ];
+    for (tag, spec, header, xs, measured) in cases {
+        let (_, out) = learned(&dir, tag, &spec);
+        let cells = curve_cells(&out);
+        assert_eq!(cells[0].join(","), header, "{tag}");
+        let x: Vec<&str> = cells[1..].iter().map(|r| r[0].as_str()).collect();
+        assert_eq!(x, xs, "{tag}: {cells:?}");
+        for row in &cells[1..] {
+            assert_eq!(row.len(), 3, "{tag}: {row:?}");
+            assert!(six_decimals(&row[1]), "{tag}: {row:?}");
+            let third = if measured {
+                six_decimals(&row[2])
+            } else {
+                row[2].is_empty()
+            };
+            assert!(third, "{tag}: {row:?}");
+        }
+    }
+}
+
+/// summary.md states the run (EXPERIMENTS.md, "Outputs"): its name and description, the
+/// command that regenerates it from the file as named, the method, the data, seed and
+/// threads, the headline loss from curve.csv's first row to its last (Texel: validation where
+/// games are held out, else training; TD: held out), where the weights went, and every weight
+/// from start to learned with the kind's decimals; without charts it links none.
+#[test]
+fn summary_md_states_the_run_its_losses_and_every_weight() {
+    use plylab::learn::LearnGame;
+    let dir = TempDir::new("learn-summary");
+    let texel_method = "Texel regression (logistic error against game results)";
+    let cases = [
+        (
+            "none",
+            c4_texel(0.0),
+            "",
+            texel_method,
+            "40 games, ",
+            "training loss",
+            1,
+        ),
+        (
+            "held",
+            c4_texel(0.2),
+            "",
+            texel_method,
+            "40 games, ",
+            "validation loss",
+            2,
+        ),
+        (
+            "td",
+            C4_TD.to_owned(),
+            "one line\n\n",
+            "TD(λ) from self-play",
+            "3 self-play games",
+            "held-out loss",
+            2,
+        ),
+    ];
+    for (tag, spec, description, method, data, what, column) in cases {
+        let (file, out) = learned(&dir, tag, &spec);
+        let summary = fs::read_to_string(out.join("summary.md")).unwrap();
+        let name = if tag == "td" { "c4-td" } else { "c4-texel" };
+        let head = format!(
+            "# {name}\n\n{description}- regenerate: `plylab learn {} --force`",
+            file.display()
+        );
+        assert!(summary.starts_with(&head), "{tag}: {summary}");
+        for line in [
+            format!("- method: {method}\n"),
+            format!("- data: {data}"),
+            "- seed ".to_owned() + if tag == "td" { "11" } else { "5" } + ", 2 threads\n",
+            format!(
+                "- weights: `{}`\n",
+                dir.path(&format!("{tag}-w/{name}.toml")).display()
+            ),
+        ] {
+            assert!(summary.contains(&line), "{tag}: no `{line}` in {summary}");
+        }
+        let cells = curve_cells(&out);
+        let (first, last) = (&cells[1][column], &cells[cells.len() - 1][column]);
+        let headline = summary
+            .lines()
+            .find(|l| l.starts_with(&format!("- {what}")));
+        assert!(
+            headline.is_some_and(|l| l.ends_with(&format!(": {first} → {last}"))),
+            "{tag}: {what} {first} → {last}: {summary}"
+        );
+        assert!(!summary.contains("![learning curve]"), "{tag}: {summary}");
+        assert!(!out.join("curve.svg").exists() && !out.join("curve.png").exists());
+        let learned = plylab::games::linear::read_weights(
+            &dir.path(&format!("{tag}-w/{name}.toml")),
+            Some(LinearKind::Connect4),
+        )
+        .unwrap();
+        let rows: Vec<String> = LinearKind::Connect4
+            .names()
+            .iter()
+            .zip(plylab::games::connect4::Connect4::hand_set())
+            .zip(&learned.values)
+            .map(|((n, s), l)| format!("| {n} | {s:.2} | {l:.2} |"))
+            .collect();
+        let table = summary.split("|---|---:|---:|\n").nth(1).unwrap_or("");
+        assert_eq!(table.lines().collect::<Vec<_>>(), rows, "{tag}: {summary}");
+    }
+}
+
+/// run.json records the run (EXPERIMENTS.md, "Outputs"): `learn` the name, the learning
+/// file's `text` as read, its `seed` and `threads`, the machine facts, and `elapsed_s` to a
+/// tenth of a second; the file ends with a newline.
+#[test]
+fn run_json_records_the_file_the_machine_and_the_time_to_a_tenth() {
+    let dir = TempDir::new("learn-run-json");
+    let spec = c4_texel(0.0);
+    let (_, out) = learned(&dir, "run", &spec);
+    let text = fs::read_to_string(out.join("run.json")).unwrap();
+    assert!(text.ends_with("}\n"), "{text}");
+    let run: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(run["learn"], "c4-texel", "{text}");
+    assert_eq!(run["text"], spec.as_str(), "{text}");
+    assert_eq!(
+        (run["seed"].as_u64(), run["threads"].as_u64()),
+        (Some(5), Some(2))
+    );
+    for key in ["git_commit", "crate_version", "cpu_model", "cores", "date"] {
+        assert!(run.get(key).is_some(), "no `{key}`: {text}");
+    }
+    let elapsed = run["elapsed_s"].as_f64().unwrap();
+    assert_eq!((elapsed * 10.0).round() / 10.0, elapsed, "{text}");
+}
+
+/// The charts draw a series' points as markers, at most 600 of them (output.rs): a curve of
+/// 1002 points (epochs 0 to 1001) is drawn from every other point and the last, 502 markers,
+/// where one of 4 points is drawn whole; with no game held out there is no validation series.
+#[test]
+fn a_long_curve_is_drawn_from_every_other_point_and_the_last() {
+    let dir = TempDir::new("learn-long-curve");
+    let markers = |svg: &str| svg.matches("<circle").count();
+    let short = charted(&dir, "short", &c4_texel(0.0));
+    let long = charted(
+        &dir,
+        "long",
+        &c4_texel(0.0).replace("epochs = 3", "epochs = 1001"),
+    );
+    for svg in [&short, &long] {
+        assert!(svg.contains("training loss"), "{svg}");
+        assert!(!svg.contains("validation loss"), "{svg}");
+    }
+    // The legend's markers are those beyond the short curve's 4 points.
+    let legend = markers(&short) - 4;
+    assert_eq!(markers(&long) - legend, 502);
 }
