@@ -405,10 +405,29 @@ pub fn points_charts(dir: &Path, formats: &[Format]) -> Result<Vec<PathBuf>, Plo
 mod tests {
     use super::*;
 
+    /// A directory under the system's temporary directory, removed when dropped, also when
+    /// a test fails.
+    struct Scratch(PathBuf);
+
+    impl Scratch {
+        fn new(name: &str) -> Self {
+            let dir = std::env::temp_dir().join(format!("plylab-{name}-{}", std::process::id()));
+            let _ = std::fs::remove_dir_all(&dir);
+            std::fs::create_dir_all(&dir).unwrap();
+            Self(dir)
+        }
+    }
+
+    impl Drop for Scratch {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
     #[test]
     fn savings_sum_the_instances_both_searched_at_each_depth() {
-        let dir = std::env::temp_dir().join(format!("plylab-savings-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let scratch = Scratch::new("savings");
+        let dir = &scratch.0;
         let csv = dir.join("searches.csv");
         std::fs::write(
             &csv,
@@ -450,6 +469,5 @@ mod tests {
         assert!((s[1].saving() - 0.6).abs() < 1e-12);
         std::fs::write(&csv, "game,depth\ng,1\n").unwrap();
         assert!(savings(&csv).unwrap().is_empty());
-        std::fs::remove_dir_all(&dir).ok();
     }
 }
