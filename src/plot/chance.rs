@@ -350,14 +350,33 @@ pub fn points_charts(dir: &Path, formats: &[Format]) -> Result<Vec<PathBuf>, Plo
     if !csv.exists() {
         return Ok(Vec::new());
     }
-    let rows = read_rows(
-        &csv,
+    let rows = read_points(&csv)?;
+    let run = RunInfo::read(&dir.join("run.json"));
+    let name = run.experiment.clone().unwrap_or_else(|| "arena".into());
+    let chart = points_chart(&name, &rows);
+    let footer = format!("{}  ·  data: points.csv", run.footer());
+    let mut files = Vec::new();
+    for &format in formats {
+        let path = dir.join(format!("points.{}", format.extension()));
+        write_chart(&chart, &footer, &path, format)?;
+        files.push(path);
+    }
+    Ok(files)
+}
+
+/// The pairings of the points file `csv`, in file order.
+fn read_points(csv: &Path) -> Result<Vec<PointsRow>, PlotError> {
+    read_rows(
+        csv,
         &["player", "opponent", "points_per_game"],
         &["ppg_lower", "ppg_upper"],
         parse_points,
-    )?;
-    let run = RunInfo::read(&dir.join("run.json"));
-    let name = run.experiment.clone().unwrap_or_else(|| "arena".into());
+    )
+}
+
+/// The points per game of each pairing at x = its place in the legend, its whisker the
+/// 95% interval where both ends are known, and a line at zero (even) across them.
+fn points_chart(name: &str, rows: &[PointsRow]) -> Chart {
     let mut series: Vec<Series> = rows
         .iter()
         .enumerate()
@@ -381,7 +400,7 @@ pub fn points_charts(dir: &Path, formats: &[Format]) -> Result<Vec<PathBuf>, Plo
             Point::new(rows.len().max(1) as f64 + 0.5, 0.0),
         ],
     });
-    let chart = Chart {
+    Chart {
         stem: "points".into(),
         group: "arena".into(),
         caption: "points per game per pairing".into(),
@@ -390,15 +409,7 @@ pub fn points_charts(dir: &Path, formats: &[Format]) -> Result<Vec<PathBuf>, Plo
         y_label: "net points per game, player minus opponent".into(),
         y_scale: YScale::Linear { range: None },
         series,
-    };
-    let footer = format!("{}  ·  data: points.csv", run.footer());
-    let mut files = Vec::new();
-    for &format in formats {
-        let path = dir.join(format!("points.{}", format.extension()));
-        write_chart(&chart, &footer, &path, format)?;
-        files.push(path);
     }
-    Ok(files)
 }
 
 #[cfg(test)]
