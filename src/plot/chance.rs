@@ -481,4 +481,44 @@ mod tests {
         std::fs::write(&csv, "game,depth\ng,1\n").unwrap();
         assert!(savings(&csv).unwrap().is_empty());
     }
+
+    /// points.png: a point per pairing at x = its place in file (legend) order, its
+    /// whisker the 95% interval where points.csv gives both ends (none without), and the
+    /// zero line from half a place before the first to half a place after the last.
+    #[test]
+    fn points_stand_per_pairing_in_file_order_with_their_intervals() {
+        let scratch = Scratch::new("points");
+        let csv = scratch.0.join("points.csv");
+        std::fs::write(
+            &csv,
+            "player,opponent,points_per_game,ppg_lower,ppg_upper\n\
+             a,b,0.5,0.25,0.75\n\
+             b,c,-1,,\n",
+        )
+        .unwrap();
+        let chart = points_chart("m", &read_points(&csv).unwrap());
+        let drawn: Vec<_> = chart
+            .series
+            .iter()
+            .map(|s| {
+                (
+                    s.label.as_str(),
+                    s.slot,
+                    s.points[0].x,
+                    s.points[0].y,
+                    s.points[0].spread,
+                )
+            })
+            .collect();
+        assert_eq!(
+            drawn,
+            [
+                ("a vs b", 0, 1.0, 0.5, Some((0.25, 0.75))),
+                ("b vs c", 1, 2.0, -1.0, None),
+                ("0 = even", 0, 0.5, 0.0, None),
+            ]
+        );
+        assert_eq!(chart.series[2].points[1].x, 2.5);
+        assert_eq!(chart.title, "m: points per game per pairing, 95% intervals");
+    }
 }
