@@ -7,6 +7,7 @@
 use std::io::Read as _;
 use std::path::{Path, PathBuf};
 
+use plylab::plot::arena::{Standing, StandingKind, elo_chart, read_standings};
 use plylab::plot::chance::points_charts;
 use plylab::plot::{Format, PlotError, elo_charts, plot_csv, plot_dir};
 
@@ -332,4 +333,123 @@ fn pairings_without_games_show_dashes_not_nan() {
     ] {
         assert!(summary.contains(empty), "no `{empty}` in\n{summary}");
     }
+}
+
+/// The standings read from a directory holding header + `rows`.
+fn standings_of(name: &str, rows: &str) -> Vec<Standing> {
+    let dir = arena_dir(name, rows);
+    let standings = read_standings(&dir.join("standings.csv")).unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    standings
+}
+
+/// Pairing and player rows keep their kind: only pairings are drawn.
+#[test]
+fn player_rows_are_read_as_players() {
+    use StandingKind::{Pairing, Player};
+    let kinds: Vec<StandingKind> = standings_of("plot_arena_kinds", STANDINGS)
+        .iter()
+        .map(|s| s.kind)
+        .collect();
+    assert_eq!(kinds, [Pairing, Pairing, Pairing, Player, Player]);
+}
+
+/// An interval end on its estimate holds it: a degenerate interval is read, not refused.
+#[test]
+fn an_interval_end_equal_to_its_elo_is_kept() {
+    let rows = STANDINGS.replacen("34.9,-20.1,90.2", "34.9,34.9,34.9", 1);
+    let first = &standings_of("plot_arena_degenerate", &rows)[0];
+    let tri = first.trinomial.unwrap();
+    assert_eq!((tri.elo, tri.interval), (34.9, Some((34.9, 34.9))));
+}
+
+/// An upper end below its estimate is a damaged file, as a lower end above it is.
+#[test]
+fn an_upper_end_below_its_elo_is_refused() {
+    let rows = STANDINGS.replacen("-70.4,-130.8,-10.2", "-70.4,-130.8,-80.2", 1);
+    let dir = arena_dir("plot_arena_upper", &rows);
+    let msg = plot_dir(&dir, &[Format::Svg]).unwrap_err().to_string();
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert!(
+        msg.contains("standings.csv line 4 column `elo_upper`")
+            && msg.contains("at least `elo`, -70.4"),
+        "{msg}"
+    );
+}
+
+/// One empty interval end beside a defined one is an interval without a bound on that
+/// side (infinite), and the chart's x label explains the bar to the edge; both ends empty
+/// is no interval, and no such explanation.
+#[test]
+fn an_interval_with_one_empty_end_is_unbounded_on_that_side() {
+    let rows = STANDINGS.replacen("-70.4,-130.8,-10.2", "-70.4,,-10.2", 1);
+    let standings = standings_of("plot_arena_one_sided", &rows);
+    let beta = standings[2].trinomial.unwrap();
+    assert_eq!(beta.interval, Some((f64::NEG_INFINITY, -10.2)));
+    let (chart, _) = elo_chart("m", &standings);
+    assert!(
+        chart
+            .x_label
+            .contains("a bar to the edge: no bound that side")
+    );
+    let rows = STANDINGS.replacen("-70.4,-130.8,-10.2", "-70.4,,", 1);
+    let standings = standings_of("plot_arena_no_interval", &rows);
+    assert_eq!(standings[2].trinomial.unwrap().interval, None);
+    let (chart, _) = elo_chart("m", &standings);
+    assert!(!chart.x_label.contains("edge"), "{}", chart.x_label);
+}
+
+/// The zero line runs half a place beyond the first and the last drawn pairing, and over
+/// one place when no pairing could be drawn.
+#[test]
+fn the_zero_line_spans_the_pairings_and_half_a_place_more() {
+    let ends = |rows: &str, name: &str| {
+        let (chart, _) = elo_chart("m", &standings_of(name, rows));
+        let zero = chart.series.last().unwrap();
+        assert!(zero.points.iter().all(|p| p.y == 0.0));
+        zero.points.iter().map(|p| p.x).collect::<Vec<_>>()
+    };
+    assert_eq!(ends(STANDINGS, "plot_arena_zero"), [0.5, 2.5]);
+    let undefined = "pairing,alpha,gamma,40,40,0,0,1,0,,,,,,,1,,\n";
+    assert_eq!(ends(undefined, "plot_arena_zero_none"), [0.5, 1.5]);
+}
+
+/// The footer names every pairing without an Elo, separated by commas.
+#[test]
+fn the_footer_lists_every_pairing_without_an_elo() {
+    let rows = format!("{STANDINGS}pairing,beta,delta,10,0,0,10,0,0,,,,,,,0,,\n");
+    let dir = arena_dir("plot_arena_two_undefined", &rows);
+    plot_dir(&dir, &[Format::Svg]).unwrap();
+    let svg = std::fs::read_to_string(dir.join("elo.svg")).unwrap();
+    assert!(svg.contains("alpha vs gamma, beta vs delta"), "{svg}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Without run.json the chart is titled after the match's directory.
+#[test]
+fn without_run_json_the_chart_is_named_after_its_directory() {
+    let dir = arena_dir("plot_arena_unnamed", STANDINGS);
+    std::fs::remove_file(dir.join("run.json")).unwrap();
+    plot_dir(&dir, &[Format::Svg]).unwrap();
+    let svg = std::fs::read_to_string(dir.join("elo.svg")).unwrap();
+    assert!(
+        svg.contains("plot_arena_unnamed: Elo difference per pairing"),
+        "{svg}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A format asked for twice is drawn once.
+#[test]
+fn a_format_given_twice_gives_one_chart() {
+    let dir = arena_dir("plot_arena_twice", STANDINGS);
+    let out = dir.join("charts");
+    let report = plot_csv(
+        &dir.join("standings.csv"),
+        &out,
+        &[Format::Svg, Format::Svg],
+    )
+    .unwrap();
+    assert_eq!(report.files, vec![out.join("elo.svg")]);
+    std::fs::remove_dir_all(&dir).unwrap();
 }
