@@ -2,39 +2,25 @@
 //! savings chart and summary.md's section, EXPERIMENTS.md "Outputs") and the points per
 //! game of a backgammon match (points.csv, refused where damaged).
 
+mod common;
+
 use std::path::PathBuf;
+
+use common::TempDir;
 
 use plylab::plot::chance::{Saving, points_charts, savings, savings_chart};
 use plylab::plot::{Dataset, Format, write_all};
 
-/// A scratch directory under the system's temporary directory, removed when dropped.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(name: &str) -> Self {
-        let dir =
-            std::env::temp_dir().join(format!("plylab-plot-chance-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        Self(dir)
-    }
-
-    /// Writes `text` to the file `name` in the directory and returns its path.
-    fn file(&self, name: &str, text: &str) -> PathBuf {
-        let path = self.0.join(name);
-        std::fs::write(&path, text).unwrap();
-        path
-    }
-
-    fn read(&self, name: &str) -> String {
-        std::fs::read_to_string(self.0.join(name)).unwrap()
-    }
+/// Writes `text` to the file `name` in `dir` and returns its path.
+fn file(dir: &TempDir, name: &str, text: &str) -> PathBuf {
+    let path = dir.path(name);
+    std::fs::write(&path, text).unwrap();
+    path
 }
 
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
+/// The text of the file `name` in `dir`.
+fn read(dir: &TempDir, name: &str) -> String {
+    std::fs::read_to_string(dir.path(name)).unwrap()
 }
 
 /// The columns the savings read.
@@ -42,8 +28,13 @@ const SAVINGS_HEADER: &str = "game,position,seed,repetition,searcher,algorithm,d
 
 /// The savings of a searches.csv holding SAVINGS_HEADER and `rows`.
 fn savings_of(name: &str, rows: &str) -> Vec<Saving> {
-    let scratch = Scratch::new(name);
-    savings(&scratch.file("searches.csv", &format!("{SAVINGS_HEADER}{rows}"))).unwrap()
+    let scratch = TempDir::new(&format!("plot-chance-{name}"));
+    savings(&file(
+        &scratch,
+        "searches.csv",
+        &format!("{SAVINGS_HEADER}{rows}"),
+    ))
+    .unwrap()
 }
 
 /// An instance is a position, seed and repetition: two seeds (or two repetitions) of one
@@ -102,16 +93,16 @@ backgammon,p1,s2,star2,1,0,2,50,40,,,,20,,0.001,1000
 
 /// The savings of CHANCE_SEARCHES.
 fn chance_savings(name: &str) -> Vec<Saving> {
-    let scratch = Scratch::new(name);
-    savings(&scratch.file("searches.csv", CHANCE_SEARCHES)).unwrap()
+    let scratch = TempDir::new(&format!("plot-chance-{name}"));
+    savings(&file(&scratch, "searches.csv", CHANCE_SEARCHES)).unwrap()
 }
 
 /// `write_all` (what `plylab plot` runs) writes savings.csv, one row per game, depth and
 /// searcher with the saving to four decimals, and the savings chart in each format.
 #[test]
 fn an_experiment_with_expectiminimax_gets_savings_csv_and_charts() {
-    let scratch = Scratch::new("files");
-    let data = Dataset::load(&scratch.file("searches.csv", CHANCE_SEARCHES)).unwrap();
+    let scratch = TempDir::new("plot-chance-files");
+    let data = Dataset::load(&file(&scratch, "searches.csv", CHANCE_SEARCHES)).unwrap();
     let report = write_all(&data, &scratch.0, &[Format::Svg, Format::Png]).unwrap();
     for name in [
         "savings.csv",
@@ -121,7 +112,7 @@ fn an_experiment_with_expectiminimax_gets_savings_csv_and_charts() {
         assert!(report.files.contains(&scratch.0.join(name)), "{name}");
     }
     assert_eq!(
-        scratch.read("savings.csv"),
+        read(&scratch, "savings.csv"),
         "game,depth,searcher,algorithm,instances,nodes,expectiminimax_nodes,savings\n\
          backgammon,1,emm,expectiminimax,1,10,10,0.0000\n\
          backgammon,1,s2,star2,1,6,10,0.4000\n\
@@ -135,10 +126,10 @@ fn an_experiment_with_expectiminimax_gets_savings_csv_and_charts() {
 /// format.
 #[test]
 fn summary_ends_with_the_savings_against_expectiminimax() {
-    let scratch = Scratch::new("summary");
-    let data = Dataset::load(&scratch.file("searches.csv", CHANCE_SEARCHES)).unwrap();
+    let scratch = TempDir::new("plot-chance-summary");
+    let data = Dataset::load(&file(&scratch, "searches.csv", CHANCE_SEARCHES)).unwrap();
     write_all(&data, &scratch.0, &[Format::Svg, Format::Png]).unwrap();
-    let summary = scratch.read("summary.md");
+    let summary = read(&scratch, "summary.md");
     assert!(summary.starts_with("# Experiment"), "{summary}");
     let section = summary
         .split("\n## Savings against expectiminimax\n")
@@ -161,13 +152,13 @@ fn summary_ends_with_the_savings_against_expectiminimax() {
 /// section.
 #[test]
 fn an_experiment_without_expectiminimax_gets_no_savings() {
-    let scratch = Scratch::new("none");
+    let scratch = TempDir::new("plot-chance-none");
     let csv = CHANCE_SEARCHES.replace("expectiminimax", "minimax");
-    let data = Dataset::load(&scratch.file("searches.csv", &csv)).unwrap();
+    let data = Dataset::load(&file(&scratch, "searches.csv", &csv)).unwrap();
     let report = write_all(&data, &scratch.0, &[Format::Svg]).unwrap();
     assert!(!scratch.0.join("savings.csv").exists(), "{report:?}");
     assert!(!scratch.0.join("savings_backgammon.svg").exists());
-    assert!(!scratch.read("summary.md").contains("Savings against"));
+    assert!(!read(&scratch, "summary.md").contains("Savings against"));
 }
 
 /// The savings chart: one line per searcher other than expectiminimax, its saving in
@@ -207,8 +198,8 @@ const POINTS_HEADER: &str = "player,opponent,points_per_game,ppg_lower,ppg_upper
 
 /// points_charts on a directory holding POINTS_HEADER and `rows` as points.csv.
 fn points_result(name: &str, rows: &str) -> Result<usize, String> {
-    let scratch = Scratch::new(name);
-    scratch.file("points.csv", &format!("{POINTS_HEADER}{rows}"));
+    let scratch = TempDir::new(&format!("plot-chance-{name}"));
+    file(&scratch, "points.csv", &format!("{POINTS_HEADER}{rows}"));
     points_charts(&scratch.0, &[Format::Svg])
         .map(|files| files.len())
         .map_err(|e| e.to_string())

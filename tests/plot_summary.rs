@@ -4,7 +4,11 @@
 //! After an intended change, refresh the snapshot with
 //! `UPDATE_SNAPSHOTS=1 cargo test --test plot_summary` and review the diff.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::path::Path;
+
+use common::TempDir;
 
 use plylab::plot::charts::all_charts;
 use plylab::plot::{Dataset, Format, summary};
@@ -125,30 +129,11 @@ fn key_figure_nodes_per_second_is_not_swamped_by_one_instant_iteration() {
 const SMALL_HEADER: &str = "game,position,searcher,seed,repetition,depth,nodes,leaf_nodes,\
      first_move_cutoff_rate,ebf,ebf_root,branching,minimal_leaves,elapsed_s,nps";
 
-/// A scratch directory under the system's temporary directory, removed when dropped.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(name: &str) -> Self {
-        let dir =
-            std::env::temp_dir().join(format!("plylab-plot-summary-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        Self(dir)
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
 /// The dataset of a searches.csv of `header` (SMALL_HEADER and any extra columns) and
 /// `rows`, without run.json.
 fn small(name: &str, header: &str, rows: &[String]) -> Dataset {
-    let scratch = Scratch::new(name);
-    let csv = scratch.0.join("searches.csv");
+    let scratch = TempDir::new(&format!("plot-summary-{name}"));
+    let csv = scratch.path("searches.csv");
     std::fs::write(&csv, format!("{header}\n{}\n", rows.join("\n"))).unwrap();
     Dataset::load(&csv).unwrap()
 }
