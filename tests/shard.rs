@@ -1319,3 +1319,71 @@ fn a_match_is_estimated_and_shared_out_by_its_players_budgets() {
         (6, 1, "clocks")
     );
 }
+
+/// A clock's share of a game's cost is a fortieth of its base plus the increment
+/// (EXPERIMENTS.md, "Many machines"), set against a time per move and a node count: with
+/// one round of three pairings on three shards, the costliest pairing goes to shard 1,
+/// the next to shard 2, the cheapest to shard 3 (`partition`). And `slurm` asks for the
+/// cores of the widest player.
+#[test]
+fn a_clocks_share_is_a_fortieth_of_its_base_plus_the_increment() {
+    // clocked: 4 s / 40 + 0.1 s = 0.2 s a move, timed 0.15 s, nodes 250,000 (0.25 s at
+    // 1,000,000 nodes a second). Pairings p0 = clocked-timed 0.35, p1 = clocked-nodes
+    // 0.45, p2 = timed-nodes 0.40; games 0-1 are p0's, 2-3 p1's, 4-5 p2's.
+    let text = "name = \"share\"\n[match]\ngame = \"connect4\"\ngames = 2\nconcurrency = 1\n\
+                [[searchers]]\nlabel = \"clocked\"\nalgorithm = \"alphabeta\"\ntc = \"4+0.1\"\n\
+                [[searchers]]\nlabel = \"timed\"\nalgorithm = \"alphabeta\"\n\
+                limits = { time_ms = 150 }\n[[searchers]]\nlabel = \"nodes\"\n\
+                algorithm = \"alphabeta\"\nlimits = { nodes = 250_000 }\n";
+    let plan = plylab::arena::spec::parse(Path::new("share.toml"), text).expect("valid");
+    assert_eq!(plan.pairings, [(0, 1), (0, 2), (1, 2)]);
+    let shard = |index| plylab::cluster::shard::match_shard(&plan, Shard { index, count: 3 });
+    assert_eq!(shard(1), [2, 3], "p1, the costliest");
+    assert_eq!(shard(2), [4, 5], "p2");
+    assert_eq!(shard(3), [0, 1], "p0, the cheapest");
+
+    let dir = TempDir::new("shard-widest");
+    let file = dir.path("widest.toml");
+    let smp = text.replace(
+        "label = \"nodes\"\nalgorithm = \"alphabeta\"",
+        "label = \"nodes\"\nalgorithm = \"lazy_smp\"\nthreads = 2\ntt_mb = 1",
+    );
+    std::fs::write(&file, smp).expect("write the match");
+    let facts = plylab::cluster::slurm::plan_facts(&file).expect("facts");
+    assert_eq!(facts.widest, 2, "the widest player's threads");
+}
+
+/// Only a Monte Carlo move against a known score is judged by a solve after its search
+/// (`Estimate::judged`): on a position without one its time limit bounds the job.
+#[test]
+fn a_monte_carlo_job_without_a_known_score_is_bounded_by_its_time() {
+    let dir = TempDir::new("shard-unjudged");
+    let file = dir.path("uct.toml");
+    std::fs::write(
+        &file,
+        "name = \"uct\"\n[[games]]\ngame = \"random_tree\"\nb = [3]\nd = [4]\ntrees = 2\n\
+         [[searchers]]\nlabel = \"uct\"\nalgorithm = \"uct\"\nlimits = { time_ms = 5 }\n",
+    )
+    .expect("write the experiment");
+    let plan = spec::load(&file).expect("a valid plan");
+    let e = budget_seconds(&plan.jobs, 1).expect("an estimate");
+    assert_eq!((e.by_nodes, e.judged), (0, 0), "{e:?}");
+    assert!(e.is_bound(), "{e:?}");
+}
+
+/// The plies a Monte Carlo job's playouts last are the plies left in the game, at most
+/// 64 (EXPERIMENTS.md, "Many machines"): Othello from the start has up to 120 plies left
+/// (two for each empty square), so 1,000 playouts cost 64,000.
+#[test]
+fn a_playouts_length_is_at_most_64_plies() {
+    let dir = TempDir::new("shard-long-game");
+    let file = dir.path("othello.toml");
+    std::fs::write(
+        &file,
+        "name = \"o\"\n[[games]]\ngame = \"othello\"\npositions = [\"start\"]\n\
+         [[searchers]]\nlabel = \"uct\"\nalgorithm = \"uct\"\nlimits = { nodes = 1000 }\n",
+    )
+    .expect("write the experiment");
+    let plan = spec::load(&file).expect("a valid plan");
+    assert_eq!(job_cost(&plan.jobs[0]), 64_000);
+}

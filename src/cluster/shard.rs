@@ -714,6 +714,87 @@ mod tests {
         assert_eq!(rough_duration(3.5 * 3600.0), "about 3.5 h");
     }
 
+    /// `rough_duration` at its boundaries: seconds below 90, minutes below 5400 s (90 min),
+    /// hours from there; never "about 0 s".
+    #[test]
+    fn rough_durations_change_unit_at_90_seconds_and_90_minutes() {
+        assert_eq!(rough_duration(89.0), "about 89 s");
+        assert_eq!(rough_duration(90.0), "about 2 min");
+        assert_eq!(rough_duration(5399.0), "about 90 min");
+        assert_eq!(rough_duration(5400.0), "about 1.5 h");
+        assert_eq!(rough_duration(0.2), "about 1 s");
+    }
+
+    /// `N` of `I/N` is told wrong as such, not as an index out of range.
+    #[test]
+    fn a_shard_count_of_zero_is_told_as_such() {
+        let e = "1/0".parse::<Shard>().expect_err("no shards");
+        assert_eq!(e.why, "N must be at least 1");
+        let e = "4/3".parse::<Shard>().expect_err("past the last shard");
+        assert_eq!(e.why, "I must be between 1 and N");
+        assert!("3/3".parse::<Shard>().is_ok(), "the last shard");
+    }
+
+    /// The cost of the one tic-tac-toe job (9 moves at the root, 9 plies left) of a
+    /// searcher with `keys`.
+    fn tictactoe_cost(keys: &str) -> u64 {
+        let plan = tictactoe_plan(1, keys);
+        job_cost(&plan.jobs[0])
+    }
+
+    /// An odd depth rounds up (`job_cost`'s doc): uninformed alpha-beta to depth 3 is
+    /// `9^ceil(9/4) = 9^3`, ordered alpha-beta `2 * 9^ceil(3/2) = 2 * 81`.
+    #[test]
+    fn odd_depths_round_the_exponent_up() {
+        assert_eq!(tictactoe_cost("limits = { depth = 3 }"), 729);
+        let ordered = "limits = { depth = 3 }\nordering = { hint = true }";
+        assert_eq!(tictactoe_cost(ordered), 162);
+    }
+
+    /// Each ordering heuristic, and an oracle alone, makes alpha-beta's tree the minimal
+    /// one (`job_cost`'s doc: "with an ordering heuristic or an oracle").
+    #[test]
+    fn every_ordering_heuristic_and_an_oracle_count_as_ordered() {
+        for keys in [
+            "tt_mb = 1\nordering = { tt_move = true }",
+            "ordering = { killers = true }",
+            "ordering = { history = true }",
+            "oracle = \"perfect\"",
+        ] {
+            let cost = tictactoe_cost(&format!("{keys}\nlimits = {{ depth = 4 }}"));
+            assert_eq!(cost, 2 * 81, "{keys}");
+        }
+    }
+
+    /// Without a depth limit the plies left in the game bound the depth: minimax on
+    /// tic-tac-toe from the start is `9^9`, not the 64 plies assumed for an unbounded game.
+    #[test]
+    fn without_a_depth_limit_the_plies_left_bound_the_tree() {
+        let plan = crate::lab::spec::parse(
+            std::path::Path::new("experiments/e.toml"),
+            "name = \"e\"\n[[games]]\ngame = \"tictactoe\"\npositions = [\"start\"]\n\
+             [[searchers]]\nlabel = \"m\"\nalgorithm = \"minimax\"\n\
+             limits = { nodes = 1000000000000 }\n",
+        )
+        .expect("a valid plan");
+        assert_eq!(job_cost(&plan.jobs[0]), 387_420_489);
+    }
+
+    /// A match estimate counts each player's moves as half the plies rounded up: in 9
+    /// plies the first player moves 5 times, and so the estimate takes 5 of each.
+    #[test]
+    fn an_odd_number_of_plies_gives_each_player_the_larger_half() {
+        let text = "name = \"m\"\n[match]\ngame = \"connect4\"\ngames = 2\nmax_plies = 9\n\
+                    concurrency = 1\n[[searchers]]\nlabel = \"a\"\nalgorithm = \"alphabeta\"\n\
+                    limits = { time_ms = 20 }\n[[searchers]]\nlabel = \"b\"\n\
+                    algorithm = \"alphabeta\"\nlimits = { time_ms = 10 }\n";
+        let plan =
+            crate::arena::spec::parse(std::path::Path::new("m.toml"), text).expect("a valid match");
+        let e = match_budget_seconds(&plan, &[0], 1).expect("an estimate");
+        assert!((e.seconds - 5.0 * 0.030).abs() < 1e-9, "{e:?}");
+        assert!(e.is_bound());
+    }
+
     #[test]
     fn more_bins_than_items_leaves_bins_empty() {
         assert_eq!(partition(&[5, 1], 4), [0, 1]);
