@@ -780,11 +780,7 @@ fn check_arena_merge(name: &str, arena: &str, n: usize) -> (usize, usize) {
     let one = dir.path("one");
     let read = |d: &Path| std::fs::read_to_string(d.join("standings.csv")).expect("standings");
     assert_eq!(read(&merged), read(&one), "standings differ");
-    let games = |d: &Path| {
-        untimed(&d.join("games.csv"), |h| {
-            h.ends_with("_time_s") || h == "annotations"
-        })
-    };
+    let games = games_untimed;
     assert!(games(&merged) == games(&one), "games.csv differs");
     assert!(merged.join("elo.png").exists(), "no Elo chart drawn");
     // The shards' workers add up, but each shard ran one game at a time: nothing was
@@ -988,11 +984,7 @@ fn an_arena_shard_resumes_its_own_games() {
         stdout.contains(&format!("2 games played ({} kept", lines.len() - 3)),
         "{stdout}"
     );
-    let games = |d: &Path| {
-        untimed(&d.join("games.csv"), |h| {
-            h.ends_with("_time_s") || h == "annotations"
-        })
-    };
+    let games = games_untimed;
     assert!(games(&cut) == games(&complete), "the resumed shard differs");
 }
 
@@ -1062,6 +1054,13 @@ fn a_merge_takes_the_longest_shard_and_every_shards_sharing_of_the_machine() {
         (rows[0].alone, rows[0].oversubscribed) = (alone, over);
         plylab::lab::record::write_searchers(&path, &rows).expect("write searchers.csv");
     }
+    // Shard 1 ended on March 1, shard 2 on March 3.
+    for (shard, date) in shards
+        .iter()
+        .zip(["2026-03-01T12:00:00Z", "2026-03-03T12:00:00Z"])
+    {
+        edit_run_json(shard, |run| run["date"] = date.into());
+    }
     // A stale, unreadable searches.csv.gz beside shard 2's plain file is not read.
     std::fs::write(shards[1].join("searches.csv.gz"), "not gzip").expect("write .gz");
     let merged = dir.path("merged");
@@ -1074,6 +1073,16 @@ fn a_merge_takes_the_longest_shard_and_every_shards_sharing_of_the_machine() {
     assert_eq!(run["jobs"], 8, "3 + 5");
     assert_eq!(run["merged_from"][0]["elapsed_s"], 7.5);
     assert_eq!(run["merged_from"][1]["elapsed_s"], 3.25);
+    assert_eq!(run["date"], "2026-03-03T12:00:00Z", "the later of the two");
+    // merged_from lists the shards by index, whatever order they were given in.
+    let reversed: Vec<PathBuf> = shards.iter().rev().cloned().collect();
+    let again = dir.path("merged-reversed");
+    ok(&merge_args(&reversed, &again, &["--no-plot"]));
+    let run: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(again.join("run.json")).expect("run"))
+            .expect("JSON");
+    assert_eq!(run["merged_from"][0]["shard"], "1/2");
+    assert_eq!(run["merged_from"][0]["elapsed_s"], 7.5);
     let rows = plylab::lab::record::read_searchers(&merged.join("searchers.csv"))
         .expect("merged searchers.csv");
     assert_eq!(rows.len(), 1, "{rows:?}");
@@ -1320,6 +1329,118 @@ fn a_match_is_estimated_and_shared_out_by_its_players_budgets() {
     );
 }
 
+/// Applies `edit` to the run.json in `dir`.
+fn edit_run_json(dir: &Path, edit: impl Fn(&mut serde_json::Value)) {
+    let path = dir.join("run.json");
+    let text = std::fs::read_to_string(&path).expect("run.json");
+    let mut run: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    edit(&mut run);
+    std::fs::write(&path, run.to_string()).expect("write run.json");
+}
+
+/// Each fact the module doc and EXPERIMENTS.md ("Many machines") say every shard must
+/// share (seed, plylab version, job count, files read, the `--quick` split), changed in
+/// shard 2's run.json alone, is refused; so is a record naming a job (or a twin) one past
+/// the run's last. The same `quick` in every shard merges, and merged run.json says so.
+#[test]
+fn a_merge_refuses_shards_that_disagree_or_name_jobs_past_the_run() {
+    let dir = TempDir::new("shard-disagree");
+    let file = write_experiment(&dir, TWO_JOBS);
+    let shards = run_shards(&dir, &file, 2);
+    let kept = std::fs::read_to_string(shards[1].join("run.json")).expect("run.json");
+    type Edit = fn(&mut serde_json::Value);
+    let edits: [(&str, Edit); 7] = [
+        ("differ in their seed", |run| run["seed"] = 6.into()),
+        ("differ in their plylab version", |run| {
+            run["crate_version"] = "0.0.0".into();
+        }),
+        ("differ in their job count", |run| {
+            run["job_count"] = 3.into();
+        }),
+        ("differ in their files read", |run| {
+            run["inputs"] = serde_json::json!({ "weights/x.bin": "0123" });
+        }),
+        ("were split differently", |run| {
+            run["shard"]["quick"] = true.into();
+        }),
+        ("holds job 2, and the run has 2", |run| {
+            let jobs = run["shard"]["jobs"].as_array_mut().expect("jobs");
+            jobs.push(2.into());
+        }),
+        ("holds job 2, and the run has 2", |run| {
+            let job = run["shard"]["jobs"][0].clone();
+            run["shard"]["baselines"] = serde_json::json!([[job, 2]]);
+        }),
+    ];
+    for (why, edit) in edits {
+        edit_run_json(&shards[1], edit);
+        let stderr = bad_input(&merge_args(&shards, &dir.path("m"), &["--no-plot"]));
+        assert!(stderr.contains(why), "{why}: {stderr}");
+        std::fs::write(shards[1].join("run.json"), &kept).expect("mend");
+    }
+    for shard in &shards {
+        edit_run_json(shard, |run| run["shard"]["quick"] = true.into());
+    }
+    let merged = dir.path("merged");
+    ok(&merge_args(&shards, &merged, &["--no-plot"]));
+    let run: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(merged.join("run.json")).expect("run"))
+            .expect("JSON");
+    assert_eq!(
+        run["quick"], true,
+        "shards run with --quick merge into a --quick run"
+    );
+}
+
+/// A match's games without their seconds (and the annotations, which hold them).
+fn games_untimed(dir: &Path) -> Vec<Vec<String>> {
+    untimed(&dir.join("games.csv"), |h| {
+        h.ends_with("_time_s") || h == "annotations"
+    })
+}
+
+/// A shard's games.csv need not be in schedule order (games played at once end in any
+/// order): the merge takes the union in schedule order (EXPERIMENTS.md, "Many machines"),
+/// and equals the one-machine games.csv. Shards run with `--quick` merge into the quick
+/// match (one pair of games a pairing), not refused as missing the full match's games.
+#[test]
+fn arena_shards_merge_in_schedule_order_and_quick_ones_as_the_quick_match() {
+    let dir = TempDir::new("shard-arena-order");
+    let file = write_experiment(&dir, MATCH);
+    let shards = run_whole_and_shards(&dir, &file, 2, "1");
+    let rows_path = shards[0].join("games.csv");
+    let rows = std::fs::read_to_string(&rows_path).expect("games.csv");
+    let mut lines: Vec<&str> = rows.lines().collect();
+    lines[1..].reverse();
+    std::fs::write(&rows_path, lines.join("\n") + "\n").expect("reorder the rows");
+    let merged = dir.path("merged");
+    ok(&merge_args(&shards, &merged, &["--no-plot"]));
+    assert!(
+        games_untimed(&merged) == games_untimed(&dir.path("one")),
+        "games.csv differs from the one-machine run's"
+    );
+
+    let quick: Vec<PathBuf> = (1..=3)
+        .map(|i| {
+            let out = dir.path(&format!("quick-{i}"));
+            let shard = format!("{i}/3");
+            ok(&[
+                "experiment",
+                text(&file),
+                "--quick",
+                "--shard",
+                &shard,
+                "--out",
+                text(&out),
+                "--no-plot",
+            ]);
+            out
+        })
+        .collect();
+    let stdout = ok(&merge_args(&quick, &dir.path("quick"), &["--no-plot"]));
+    assert_eq!(games_untimed(&dir.path("quick")).len() - 1, 6, "{stdout}");
+}
+
 /// A clock's share of a game's cost is a fortieth of its base plus the increment
 /// (EXPERIMENTS.md, "Many machines"), set against a time per move and a node count: with
 /// one round of three pairings on three shards, the costliest pairing goes to shard 1,
@@ -1386,4 +1507,37 @@ fn a_playouts_length_is_at_most_64_plies() {
     .expect("write the experiment");
     let plan = spec::load(&file).expect("a valid plan");
     assert_eq!(job_cost(&plan.jobs[0]), 64_000);
+}
+
+/// The parallel columns are computed again at the merge, not copied from the shards
+/// (module doc): a value a shard's row holds without a twin to compare with (as an older
+/// or edited shard may) is not carried into the merged searches.csv.
+#[test]
+fn a_merge_computes_the_parallel_columns_again() {
+    let dir = TempDir::new("shard-relink");
+    let file = write_experiment(&dir, TWO_JOBS);
+    let shards = run_shards(&dir, &file, 2);
+    let path = shards[0].join("searches.csv");
+    let mut reader = csv::Reader::from_path(&path).expect("searches.csv");
+    let header = reader.headers().expect("a header").clone();
+    let column = header.iter().position(|h| h == "speedup").expect("speedup");
+    let mut writer = csv::Writer::from_path(dir.path("edited.csv")).expect("create");
+    writer.write_record(&header).expect("write");
+    for record in reader.records() {
+        let mut fields: Vec<String> = record.expect("a row").iter().map(String::from).collect();
+        fields[column] = "9.5".into();
+        writer.write_record(&fields).expect("write");
+    }
+    writer.flush().expect("flush");
+    std::fs::rename(dir.path("edited.csv"), &path).expect("replace the rows");
+    let merged = dir.path("merged");
+    ok(&merge_args(&shards, &merged, &["--no-plot"]));
+    let mut reader = csv::Reader::from_path(merged.join("searches.csv")).expect("merged");
+    for record in reader.records() {
+        let record = record.expect("a row");
+        assert_eq!(
+            &record[column], "",
+            "a stale speedup carried over: {record:?}"
+        );
+    }
 }
