@@ -1392,6 +1392,126 @@ fn a_merge_refuses_shards_that_disagree_or_name_jobs_past_the_run() {
     );
 }
 
+/// Writes an executable shell script `body` to `path`.
+#[cfg(unix)]
+fn write_stand_in(path: &Path, body: &str) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::write(path, format!("#!/bin/sh\n{body}\n")).expect("write a stand-in");
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+}
+
+/// The sbatch script run as Slurm runs array tasks (EXPERIMENTS.md, "Many machines"), with
+/// stand-ins for plylab, sbatch and squeue that log their arguments: task `t` runs shard
+/// `t+1`/N into OUT/shards/(t+1); task 0 first submits the merge, after the whole array
+/// (`afterok`), with the array's time, partition and account, `--kill-on-invalid-dep=yes`
+/// and `merge ... --force`, and records its id; a requeued task 0 whose merge job is still
+/// queued submits none; outside a job array the script refuses to run.
+#[cfg(unix)]
+#[test]
+fn the_slurm_script_runs_each_shard_and_submits_the_merge_once() {
+    let dir = TempDir::new("slurm-run");
+    let file = write_experiment(&dir, TWINS);
+    let bin = dir.path("bin");
+    std::fs::create_dir_all(&bin).expect("mkdir");
+    let calls = dir.path("calls");
+    write_stand_in(
+        &bin.join("sbatch"),
+        "echo \"sbatch $*\" >> \"$CALLS\"\necho 77",
+    );
+    write_stand_in(
+        &bin.join("squeue"),
+        "echo \"squeue $*\" >> \"$CALLS\"\n[ -n \"$QUEUED\" ] && echo 77\nexit 0",
+    );
+    let fake = dir.path("fake-plylab");
+    write_stand_in(&fake, "echo \"plylab $*\" >> \"$CALLS\"");
+    let out = dir.path("results");
+    let script = ok(&[
+        "slurm",
+        text(&file),
+        "--tasks",
+        "3",
+        "--time",
+        "00:30:00",
+        "--partition",
+        "debug",
+        "--account",
+        "lab",
+        "--out",
+        text(&out),
+        "--binary",
+        text(&fake),
+    ]);
+    let sbatch = dir.path("run.sbatch");
+    std::fs::write(&sbatch, &script).expect("write");
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    // Runs the script as array task `task` (none: outside an array); returns the exit code
+    // and the calls logged.
+    let run = |task: Option<&str>, queued: bool| {
+        let _ = std::fs::remove_file(&calls);
+        let mut command = std::process::Command::new("bash");
+        command
+            .arg(&sbatch)
+            .env("PATH", &path)
+            .env("CALLS", &calls)
+            .env("SLURM_ARRAY_JOB_ID", "4242")
+            .env_remove("SLURM_ARRAY_TASK_ID")
+            .env("QUEUED", if queued { "1" } else { "" });
+        if let Some(task) = task {
+            command.env("SLURM_ARRAY_TASK_ID", task);
+        }
+        let status = command.output().expect("bash runs").status;
+        let logged = std::fs::read_to_string(&calls).unwrap_or_default();
+        (
+            status.code(),
+            logged.lines().map(String::from).collect::<Vec<_>>(),
+        )
+    };
+    let shard = |i: usize| {
+        format!(
+            "plylab experiment {} --shard {i}/3 --jobs 1 --no-plot --resume --out {}/shards/{i}",
+            file.display(),
+            out.display()
+        )
+    };
+    let (code, calls_0) = run(Some("0"), false);
+    assert_eq!(code, Some(0), "{calls_0:?}");
+    assert_eq!(calls_0.len(), 2, "{calls_0:?}");
+    let merge = &calls_0[0];
+    assert!(merge.starts_with("sbatch --parsable "), "{merge}");
+    for option in [
+        "--dependency=afterok:4242",
+        "--kill-on-invalid-dep=yes",
+        "--time=00:30:00",
+        "--partition=debug",
+        "--account=lab",
+        &format!("--output={}/logs/merge.out", out.display()),
+    ] {
+        assert!(merge.contains(option), "no `{option}` in {merge}");
+    }
+    let o = out.display();
+    assert!(
+        merge.ends_with(&format!(" merge '{o}'/shards/* --out '{o}' --force")),
+        "{merge}"
+    );
+    assert_eq!(calls_0[1], shard(1));
+    let jobid = std::fs::read_to_string(out.join("logs/merge.jobid")).expect("merge.jobid");
+    assert_eq!(jobid.trim(), "77");
+    // Requeued while its merge job waits: no second merge job.
+    let (code, again) = run(Some("0"), true);
+    assert_eq!(code, Some(0), "{again:?}");
+    assert_eq!(again, ["squeue -h -j 77".to_owned(), shard(1)]);
+    let (code, last) = run(Some("2"), false);
+    assert_eq!(code, Some(0), "{last:?}");
+    assert_eq!(last, [shard(3)]);
+    let (code, none) = run(None, false);
+    assert_eq!(code, Some(2), "run outside a job array");
+    assert!(none.is_empty(), "{none:?}");
+}
+
 /// A match's games without their seconds (and the annotations, which hold them).
 fn games_untimed(dir: &Path) -> Vec<Vec<String>> {
     untimed(&dir.join("games.csv"), |h| {

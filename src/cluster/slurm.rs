@@ -343,6 +343,17 @@ mod tests {
         }
     }
 
+    /// An empty partition or account is no name (`--partition=` would be an empty
+    /// directive), and a control character (an escape, say) is no part of a path sbatch
+    /// reads from an `#SBATCH` line.
+    #[test]
+    fn empty_names_and_control_characters_are_refused() {
+        for flag in ["partition", "account"] {
+            assert!(check_name(flag, "").is_err(), "{flag}");
+        }
+        assert!(check_directive_path("out", Path::new("a\u{1b}b")).is_err());
+    }
+
     #[test]
     fn quoting_survives_single_quotes() {
         assert_eq!(shell_quote("a b"), "'a b'");
