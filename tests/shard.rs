@@ -136,6 +136,19 @@ fn merge_args<'a>(dirs: &'a [PathBuf], out: &'a Path, extra: &[&'a str]) -> Vec<
     args
 }
 
+/// The run.json in `dir`, parsed.
+fn run_json(dir: &Path) -> serde_json::Value {
+    let text = std::fs::read_to_string(dir.join("run.json")).expect("run.json");
+    serde_json::from_str(&text).expect("JSON")
+}
+
+/// Applies `edit` to the run.json in `dir`.
+fn edit_run_json(dir: &Path, edit: impl Fn(&mut serde_json::Value)) {
+    let mut run = run_json(dir);
+    edit(&mut run);
+    std::fs::write(dir.join("run.json"), run.to_string()).expect("write run.json");
+}
+
 /// A CSV's lines without the columns `timing` says are timing ones.
 fn untimed(path: &Path, timing: impl Fn(&str) -> bool) -> Vec<Vec<String>> {
     let mut reader = csv::Reader::from_path(path).expect("the CSV opens");
@@ -320,9 +333,7 @@ fn three_shards_merge_into_the_one_machine_run() {
         merged.join("summary.md").exists(),
         "merge drew no summary.md"
     );
-    let run: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(merged.join("run.json")).expect("run.json"))
-            .expect("JSON");
+    let run = run_json(&merged);
     assert_eq!(run["job_count"], SMALL_JOBS);
     assert_eq!(run["merged_from"].as_array().map(Vec::len), Some(3));
     assert_eq!(run["merged_from"][1]["shard"], "2/3");
@@ -1041,13 +1052,11 @@ fn a_merge_takes_the_longest_shard_and_every_shards_sharing_of_the_machine() {
     // oversubscribed; shard 2 ran 3.25 s on 16 cores with 5 workers, its searcher neither.
     let facts = [(7.5, 4, 3, true, false), (3.25, 16, 5, false, true)];
     for (shard, &(elapsed, cores, jobs, alone, over)) in shards.iter().zip(&facts) {
-        let path = shard.join("run.json");
-        let text = std::fs::read_to_string(&path).expect("run.json");
-        let mut run: serde_json::Value = serde_json::from_str(&text).expect("JSON");
-        run["elapsed_s"] = elapsed.into();
-        run["cores"] = cores.into();
-        run["jobs"] = jobs.into();
-        std::fs::write(&path, run.to_string()).expect("write run.json");
+        edit_run_json(shard, |run| {
+            run["elapsed_s"] = elapsed.into();
+            run["cores"] = cores.into();
+            run["jobs"] = jobs.into();
+        });
         let path = shard.join("searchers.csv");
         let mut rows = plylab::lab::record::read_searchers(&path).expect("searchers.csv");
         assert_eq!(rows.len(), 1, "one searcher in each shard");
@@ -1065,9 +1074,7 @@ fn a_merge_takes_the_longest_shard_and_every_shards_sharing_of_the_machine() {
     std::fs::write(shards[1].join("searches.csv.gz"), "not gzip").expect("write .gz");
     let merged = dir.path("merged");
     ok(&merge_args(&shards, &merged, &["--no-plot"]));
-    let run: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(merged.join("run.json")).expect("run"))
-            .expect("JSON");
+    let run = run_json(&merged);
     assert_eq!(run["elapsed_s"], 7.5, "max(7.5, 3.25)");
     assert_eq!(run["cores"], 16, "max(4, 16)");
     assert_eq!(run["jobs"], 8, "3 + 5");
@@ -1078,9 +1085,7 @@ fn a_merge_takes_the_longest_shard_and_every_shards_sharing_of_the_machine() {
     let reversed: Vec<PathBuf> = shards.iter().rev().cloned().collect();
     let again = dir.path("merged-reversed");
     ok(&merge_args(&reversed, &again, &["--no-plot"]));
-    let run: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(again.join("run.json")).expect("run"))
-            .expect("JSON");
+    let run = run_json(&again);
     assert_eq!(run["merged_from"][0]["shard"], "1/2");
     assert_eq!(run["merged_from"][0]["elapsed_s"], 7.5);
     let rows = plylab::lab::record::read_searchers(&merged.join("searchers.csv"))
@@ -1329,15 +1334,6 @@ fn a_match_is_estimated_and_shared_out_by_its_players_budgets() {
     );
 }
 
-/// Applies `edit` to the run.json in `dir`.
-fn edit_run_json(dir: &Path, edit: impl Fn(&mut serde_json::Value)) {
-    let path = dir.join("run.json");
-    let text = std::fs::read_to_string(&path).expect("run.json");
-    let mut run: serde_json::Value = serde_json::from_str(&text).expect("JSON");
-    edit(&mut run);
-    std::fs::write(&path, run.to_string()).expect("write run.json");
-}
-
 /// Each fact the module doc and EXPERIMENTS.md ("Many machines") say every shard must
 /// share (seed, plylab version, job count, files read, the `--quick` split), changed in
 /// shard 2's run.json alone, is refused; so is a record naming a job (or a twin) one past
@@ -1383,9 +1379,7 @@ fn a_merge_refuses_shards_that_disagree_or_name_jobs_past_the_run() {
     }
     let merged = dir.path("merged");
     ok(&merge_args(&shards, &merged, &["--no-plot"]));
-    let run: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(merged.join("run.json")).expect("run"))
-            .expect("JSON");
+    let run = run_json(&merged);
     assert_eq!(
         run["quick"], true,
         "shards run with --quick merge into a --quick run"
