@@ -31,7 +31,7 @@ use crate::search::Limits;
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ArenaFile {
-    /// Names the output directory `results/<name>/`.
+    /// Names the output directory, `runs/<name>/` unless `--out` says otherwise.
     pub name: Spanned<String>,
     /// One line saying what the match asks.
     #[serde(default)]

@@ -234,7 +234,8 @@ impl fmt::Display for GameKind {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct GameSpec {
-    /// `tictactoe`, `connect4` or `random_tree`.
+    /// `tictactoe`, `connect4`, `random_tree`, `chess`, `checkers`, `othello`, `chance_tree`
+    /// or `backgammon`.
     pub game: Spanned<GameKind>,
     /// Positions in the game's notation (`start`, or moves).
     pub positions: Option<Spanned<Vec<Spanned<String>>>>,
