@@ -336,6 +336,9 @@ mod tests {
         assert!(a.ticks.len() <= MAX_TICKS + 1);
         let a = linear_axis(0.0, 4.3);
         assert!(a.hi >= 4.3 && a.ticks.len() <= MAX_TICKS + 1);
+        // A low end below zero is covered too: -7..100 by 20 starts at -20.
+        let a = linear_axis(-7.0, 100.0);
+        assert_eq!((a.lo, a.hi), (-20.0, 100.0));
         // One value alone (an all-draw match's Elo): a unit either side, a few whole ticks.
         for v in [0.0, 250.0] {
             let a = linear_axis(v, v);
@@ -445,6 +448,8 @@ mod tests {
         assert_eq!(Ranged::map(&axis, &2.0, (100, 500)), 100);
         assert_eq!(Ranged::map(&axis, &12.0, (100, 500)), 500);
         assert_eq!(Ranged::map(&axis, &4.5, (500, 100)), 400);
+        // To the nearest pixel: 2 + 10 × 2/3 is 266.67 px along 0..400.
+        assert_eq!(Ranged::map(&axis, &(2.0 + 20.0 / 3.0), (0, 400)), 267);
         let flat = Axis {
             lo: 5.0,
             hi: 5.0,
@@ -487,12 +492,17 @@ mod tests {
             let (first, last) = (xs[0], xs[xs.len() - 1]);
             let (below, above) = (first - a.lo, a.hi - last);
             assert!(below > 0.0 && below <= step / 2.0, "{xs:?}: {a:?}");
+            assert!(
+                (below - 0.3).abs() < 1e-9,
+                "padded 0.3 of a depth: {xs:?}: {a:?}"
+            );
             assert!((below - above).abs() < 1e-9, "{xs:?}: {a:?}");
         }
         let a = depths(&[5.0]);
         assert_eq!(a.ticks, vec![5.0]);
-        assert!(a.lo < 5.0 && a.hi > 5.0, "{a:?}");
-        assert!(((5.0 - a.lo) - (a.hi - 5.0)).abs() < 1e-9, "{a:?}");
+        assert_eq!((a.lo, a.hi), (4.0, 6.0), "a single depth is centred in ±1");
+        // Integer ticks within the data where it starts between two depths.
+        assert_eq!(depths(&[1.5, 4.0]).ticks, vec![2.0, 3.0, 4.0]);
     }
 
     /// Log y axes (`YScale::Log`'s docs: non-positive values are not drawn) leave out a
@@ -511,12 +521,12 @@ mod tests {
 
     /// A linear y axis keeps a reference line whole when it is within 10× the data's top
     /// (`y_axis`: an ideal speedup, a branching factor), and cuts a larger one: data up to
-    /// 4 with a line up to 30 (< 40) shows all of 0..30; with a line up to 50 (> 40) the
-    /// axis is the data's and stops short of 10.
+    /// 4 with a line up to 30 (< 40), or up to 40 itself, shows all of the line; with a line
+    /// up to 50 (> 40) the axis is the data's and stops short of 10.
     #[test]
     fn linear_y_axes_keep_a_near_reference_whole_and_cut_a_far_one() {
         let data: &[(f64, f64)] = &[(1.0, 1.0), (2.0, 2.0), (3.0, 3.0), (4.0, 4.0)];
-        for (top, whole) in [(30.0, true), (50.0, false)] {
+        for (top, whole) in [(30.0, true), (40.0, true), (50.0, false)] {
             let line: &[(f64, f64)] = &[(0.0, 0.0), (4.0, top)];
             let a = y_axis(&chart_of(
                 YScale::Linear { range: None },
@@ -550,6 +560,9 @@ mod tests {
     fn a_log_axis_is_at_least_one_decade_and_ticks_each_when_it_can() {
         let a = log_axis(Some((100.0, 100.0)));
         assert_eq!((a.lo, a.hi), (2.0, 3.0));
+        // Whole decades around the data: 5..50 lies in 10^0..10^2.
+        let a = log_axis(Some((5.0, 50.0)));
+        assert_eq!((a.lo, a.hi), (0.0, 2.0));
         let a = log_axis(Some((1e10, 1e20)));
         assert_eq!(a.ticks, (10..=20).map(f64::from).collect::<Vec<_>>());
     }
@@ -567,5 +580,85 @@ mod tests {
             ));
             assert_eq!((a.lo, a.hi), (v - 1.0, v + 1.0), "{v}: {a:?}");
         }
+    }
+
+    /// A chart whose measured values are points that no line joins (an Elo chart's
+    /// pairings) is not a chart of references alone: a reference line never stretches its
+    /// log axis either (`y_axis`'s docs).
+    #[test]
+    fn references_never_stretch_a_chart_of_points() {
+        let points: &[(f64, f64)] = &[(1.0, 10.0), (2.0, 5000.0)];
+        let line: &[(f64, f64)] = &[(1.0, 10.0), (2.0, 1e50)];
+        let a = y_axis(&chart_of(
+            YScale::Log,
+            &[(SeriesKind::Points, points), (SeriesKind::Reference, line)],
+        ));
+        assert_eq!((a.lo, a.hi), (1.0, 4.0));
+    }
+
+    /// At most `MAX_TICKS` labels, give or take the end tick, on a log axis of any span:
+    /// 14 decades cannot tick each one (15 labels), so they tick every other one.
+    #[test]
+    fn a_log_axis_of_many_decades_ticks_every_few() {
+        let a = log_axis(Some((1.0, 1e14)));
+        assert_eq!((a.lo, a.hi), (0.0, 14.0));
+        assert!(a.ticks.len() <= MAX_TICKS + 1, "{:?}", a.ticks);
+        assert_eq!(a.ticks.first(), Some(&0.0));
+        assert_eq!(a.ticks.last(), Some(&14.0));
+    }
+
+    /// Values that differ by less than a millionth of their size are too narrow a span to
+    /// tick (`linear_axis`'s note): they get a unit either side and ticks that are not
+    /// all labelled alike.
+    #[test]
+    fn a_nearly_flat_linear_axis_gets_distinct_tick_labels() {
+        let a = linear_axis(250.0, 250.0 + 1e-7);
+        assert!(a.lo <= 249.0 && a.hi >= 251.0, "{a:?}");
+        let labels: Vec<String> = a.ticks.iter().map(|t| a.label(*t)).collect();
+        let distinct: std::collections::HashSet<&String> = labels.iter().collect();
+        assert_eq!(distinct.len(), labels.len(), "{labels:?}");
+    }
+
+    /// A linear axis is ticked from its low end to its high end, both included, even
+    /// where the step does not divide the span exactly in floating point: -18.5..-18.13
+    /// by 0.05 is -18.5, -18.45, ..., -18.1.
+    #[test]
+    fn linear_ticks_run_from_end_to_end() {
+        let a = linear_axis(-18.5, -18.13);
+        assert_eq!(a.ticks.len(), 9, "{a:?}");
+        assert_eq!(a.ticks.first(), Some(&a.lo));
+        assert!(
+            (a.ticks[8] - a.hi).abs() < 1e-9 && (a.hi + 18.1).abs() < 1e-9,
+            "{a:?}"
+        );
+    }
+
+    /// A horizontal stretch of a reference line outside the axis is dropped, not drawn
+    /// along the axis's edge; a line of one point within the axis is kept.
+    #[test]
+    fn clipping_drops_flat_stretches_outside_and_keeps_a_lone_point_inside() {
+        assert!(clip_y(&[(0.0, 20.0), (1.0, 20.0)], 0.0, 10.0).is_empty());
+        let parts = clip_y(
+            &[(0.0, 5.0), (1.0, 5.0), (2.0, 15.0), (3.0, 15.0)],
+            0.0,
+            10.0,
+        );
+        assert_eq!(parts, vec![vec![(0.0, 5.0), (1.0, 5.0), (1.5, 10.0)]]);
+        assert_eq!(clip_y(&[(2.0, 3.0)], 0.0, 10.0), vec![vec![(2.0, 3.0)]]);
+        assert!(clip_y(&[(2.0, 30.0)], 0.0, 10.0).is_empty());
+    }
+
+    /// `YScale::Linear`'s docs: a linear axis runs from `min` to `max` where they are given
+    /// (a win rate's 0..1), whatever the data.
+    #[test]
+    fn a_fixed_linear_range_is_kept() {
+        let data: &[(f64, f64)] = &[(1.0, 0.2), (2.0, 0.4)];
+        let a = y_axis(&chart_of(
+            YScale::Linear {
+                range: Some((-1.0, 1.0)),
+            },
+            &[(SeriesKind::Measured, data)],
+        ));
+        assert_eq!((a.lo, a.hi), (-1.0, 1.0));
     }
 }
