@@ -10,7 +10,8 @@ use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint, Ranged};
 use super::chart::{Chart, SeriesKind, YScale};
 use super::model::fmt_plain;
 
-/// At most this many tick labels on an axis.
+/// An axis's ticks span at most this many steps (depths, decades, 1-2-5 steps), so an axis
+/// has at most one more tick label.
 const MAX_TICKS: usize = 12;
 
 /// A drawn axis: range and ticks in drawing space, and whether it is logarithmic.
@@ -462,8 +463,8 @@ mod tests {
     }
 
     /// The x axis of per-depth charts (docs: integer ticks, padded on each side; at most
-    /// `MAX_TICKS` = 12 labels): depths 1..4 tick every depth; 10..20 too (11 ticks);
-    /// 2..40 cannot (step 1 gives 39 ticks, step 3 gives 2, 5, ..., 38: 13), so step 4:
+    /// `MAX_TICKS` = 12 steps of the data, 13 labels): depths 1..4 tick every depth; 10..20
+    /// too (11 ticks); 2..40 cannot (38 depths are 38 steps of 1, 12.7 of 3), so step 4:
     /// 2, 6, ..., 38. The range holds the data with the same room on each side, no more
     /// than half a step (room for no tick beyond the data). One depth alone is centred.
     #[test]
