@@ -43,8 +43,9 @@ use plylab::games::backgammon::{Backgammon, Pubeval};
 use plylab::games::chess::{Chess, Pst};
 use plylab::games::connect4::{CentreFirst, Connect4};
 use plylab::games::othello::{Othello, OthelloEval, bits, obf};
-use plylab::games::random_tree::{Model, RandomTree, TreeParams, TreeValue, mix};
+use plylab::games::random_tree::{Model, RandomTree, TreeParams, TreeValue};
 use plylab::games::tictactoe::TicTacToe;
+use plylab::rng::mix;
 use plylab::search::mcts::{MctsAlgorithm, MctsBudget, MctsConfig};
 use plylab::search::tt::{Bound, Entry};
 use plylab::search::{

@@ -29,10 +29,9 @@ use plylab::game::{Evaluator, Game, Neutral, Notation, Score, Status, score};
 use plylab::games::checkers::{Checkers, CheckersEval, notation::to_fen};
 use plylab::games::connect4::{CentreFirst, Connect4};
 use plylab::games::othello::{Othello, OthelloEval};
-use plylab::games::random_tree::{
-    Model, Oracle, OracleOrder, RandomTree, TreeParams, TreeValue, mix,
-};
+use plylab::games::random_tree::{Model, Oracle, OracleOrder, RandomTree, TreeParams, TreeValue};
 use plylab::games::tictactoe::TicTacToe;
+use plylab::rng::mix;
 use plylab::search::{Algorithm, Limits, Ordering, SearchConfig, search};
 
 /// Alpha-beta configurations: 5 ordering switches, the table, iterative deepening.

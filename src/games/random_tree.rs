@@ -26,7 +26,7 @@ use parking_lot::Mutex;
 
 use crate::game::score::INFINITY;
 use crate::game::{Evaluator, Game, Notation, Outcome, ParseError, Player, Score, Status};
-pub use crate::rng::mix;
+use crate::rng::mix;
 
 /// Half-width of the uniform edge values of the incremental model.
 pub const EDGE_RANGE: i64 = 1 << 20;

@@ -23,8 +23,9 @@ use crate::games::checkers::Checkers;
 use crate::games::chess::Chess;
 use crate::games::connect4::Connect4;
 use crate::games::othello::Othello;
-use crate::games::random_tree::{Model, OracleOrder, RandomTree, TreeParams, mix};
+use crate::games::random_tree::{Model, OracleOrder, RandomTree, TreeParams};
 use crate::games::tictactoe::TicTacToe;
+use crate::rng::mix;
 use crate::search::mcts::{MctsAlgorithm, MctsConfig};
 use crate::search::{Limits, MAX_DEPTH, SearchConfig, config};
 
