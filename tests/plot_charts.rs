@@ -9,7 +9,7 @@ use common::TempDir;
 use plylab::plot::chart::{Chart, Point, Series, SeriesKind, YScale};
 use plylab::plot::charts::{cutoff_chart, ebf_chart, nodes_chart};
 use plylab::plot::model::Group;
-use plylab::plot::render::{LEGEND_MORE_X, LEGEND_TEXT_X, SIZE, write_chart};
+use plylab::plot::render::{FOOTER_HEIGHT, GRID, LEGEND_MORE_X, LEGEND_TEXT_X, SIZE, write_chart};
 use plylab::plot::{Dataset, Format, footer, minimal_leaves};
 
 fn dataset() -> Dataset {
@@ -159,6 +159,27 @@ impl Svg {
             }
         }
         labels
+    }
+
+    /// (top, bottom) pixel y of the plot area: where its grid lines (in `GRID`) end.
+    fn plot_edges(&self) -> (i32, i32) {
+        let grid = format!("#{:02X}{:02X}{:02X}", GRID.0, GRID.1, GRID.2);
+        let ys: Vec<i32> = self
+            .raw
+            .split("<line")
+            .skip(1)
+            .filter(|l| attr(l, "stroke") == grid)
+            .flat_map(|l| {
+                [
+                    attr(l, "y1").parse().unwrap(),
+                    attr(l, "y2").parse().unwrap(),
+                ]
+            })
+            .collect();
+        (
+            *ys.iter().min().expect("grid lines"),
+            *ys.iter().max().unwrap(),
+        )
     }
 
     fn has_text(&self, s: &str) -> bool {
@@ -559,6 +580,9 @@ fn whiskers_without_an_end_run_to_the_axis_edge() {
     let (open_top, open_bottom) = (&whiskers[0], &whiskers[1]);
     assert!(top(open_top) < top(open_bottom), "{whiskers:?}");
     assert!(bottom(open_bottom) > bottom(open_top), "{whiskers:?}");
+    let (plot_top, plot_bottom) = svg.plot_edges();
+    assert_eq!(top(open_top), plot_top, "{whiskers:?}");
+    assert_eq!(bottom(open_bottom), plot_bottom, "{whiskers:?}");
     assert!(svg.lines("3", "1").is_empty(), "points joined by a line");
 }
 
@@ -608,7 +632,7 @@ fn many_legend_rows_close_up_to_fit_above_the_footer() {
         .collect();
     let rows = render(&data, &chart).legend_rows();
     assert_eq!(rows.len(), 40);
-    let bottom = SIZE.1 as i32 - 36;
+    let bottom = (SIZE.1 - FOOTER_HEIGHT) as i32;
     for (k, &(y, font)) in rows.iter().enumerate() {
         assert!(y > 0 && y < bottom, "row {k} at {y}: {rows:?}");
         assert!(font < full, "row {k} in {font}, not below {full}");
@@ -739,19 +763,7 @@ fn reference_lines_are_cut_at_the_plot_edges() {
     reference.points[0].y = 1e-6;
     reference.points.last_mut().unwrap().y = 1e30;
     let svg = render(&data, &chart);
-    let grid: Vec<i32> = svg
-        .raw
-        .split("<line")
-        .skip(1)
-        .filter(|l| attr(l, "stroke") == "#E1E1E1")
-        .flat_map(|l| {
-            [
-                attr(l, "y1").parse().unwrap(),
-                attr(l, "y2").parse().unwrap(),
-            ]
-        })
-        .collect();
-    let (top, bottom) = (*grid.iter().min().unwrap(), *grid.iter().max().unwrap());
+    let (top, bottom) = svg.plot_edges();
     let points: Vec<(i32, i32)> = svg.lines("2", "1").concat();
     assert!(!points.is_empty());
     for p in points {

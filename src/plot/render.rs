@@ -17,7 +17,8 @@ use super::error::PlotError;
 /// Image size in pixels.
 pub const SIZE: (u32, u32) = (1200, 800);
 const FONT: &str = "sans-serif";
-const FOOTER_HEIGHT: u32 = 36;
+/// Height in pixels of the footer's strip (the machine summary) at the bottom of the image.
+pub const FOOTER_HEIGHT: u32 = 36;
 const LEGEND_WIDTH: u32 = 300;
 /// Size of the axes' tick labels, in pixels.
 const TICK_FONT: u32 = 18;
@@ -48,7 +49,9 @@ const REFERENCE: [RGBColor; 4] = [
     RGBColor(188, 189, 34),
     RGBColor(90, 60, 20),
 ];
-const GRID: RGBColor = RGBColor(225, 225, 225);
+/// Colour of the plot's grid lines, drawn at every tick from one edge of the plot to the
+/// other.
+pub const GRID: RGBColor = RGBColor(225, 225, 225);
 const FOOTER_TEXT: RGBColor = RGBColor(90, 90, 90);
 
 /// Registers the embedded DejaVu Sans font as `sans-serif` (once per process).
