@@ -3,7 +3,7 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use common::TempDir;
 use plylab::plot::chart::{Chart, Point, Series, SeriesKind, YScale};
@@ -20,13 +20,6 @@ fn dataset() -> Dataset {
 /// The columns of the small searches.csv files some tests write.
 const SMALL_HEADER: &str = "game,position,searcher,seed,repetition,depth,nodes,leaf_nodes,\
      first_move_cutoff_rate,ebf,ebf_root,branching,minimal_leaves,max_ply,elapsed_s,nps\n";
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 /// The SVG facts the tests look at.
 struct Svg {
@@ -401,7 +394,7 @@ fn legend_labels_without_room_to_wrap_are_cut_in_the_middle_not_spilled() {
 /// ending before the deeper iterations), the depth axis and the summary say so.
 #[test]
 fn a_shrinking_set_of_positions_is_named_on_the_depth_axis() {
-    let dir = scratch("plot_set_changes");
+    let dir = TempDir::new("plot_set_changes");
     let mut csv = String::from(SMALL_HEADER);
     // Three positions reach depth 2; one of them goes on to depth 3.
     for (position, deepest) in [("p1", 3), ("p2", 2), ("p3", 2)] {
@@ -412,7 +405,7 @@ fn a_shrinking_set_of_positions_is_named_on_the_depth_axis() {
             ));
         }
     }
-    let path = dir.join("searches.csv");
+    let path = dir.path("searches.csv");
     std::fs::write(&path, csv).unwrap();
     let data = Dataset::load(&path).unwrap();
     let groups = data.groups();
@@ -475,14 +468,14 @@ fn series_past_the_palette_get_another_marker_shape() {
 /// line: the i.i.d. model's group keeps its name, the incremental one's says its model.
 #[test]
 fn random_trees_of_the_two_models_are_grouped_apart() {
-    let dir = scratch("plot_tree_models");
+    let dir = TempDir::new("plot_tree_models");
     let mut csv = String::from(SMALL_HEADER);
     for (model, n) in [("iid", 16), ("incremental", 12)] {
         csv.push_str(&format!(
             "random_tree,b=4 d=2 seed=1 model={model},ab,1,0,2,{n},{n},0.9,,,4,7,2,0.001,1000\n"
         ));
     }
-    let path = dir.join("searches.csv");
+    let path = dir.path("searches.csv");
     std::fs::write(&path, csv).unwrap();
     let data = Dataset::load(&path).unwrap();
     let groups = data.groups();
