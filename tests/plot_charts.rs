@@ -154,6 +154,15 @@ impl Svg {
         labels
     }
 
+    /// The opening tag of the first y tick label (the tick labels set right-aligned against
+    /// the y axis, `text-anchor="end"`).
+    fn y_tick(&self) -> &str {
+        self.text_tags
+            .iter()
+            .find(|t| attr(t, "text-anchor") == "end")
+            .expect("a y tick label")
+    }
+
     /// (top, bottom) pixel y of the plot area: where its grid lines (in `GRID`) end.
     fn plot_edges(&self) -> (i32, i32) {
         let grid = format!("#{:02X}{:02X}{:02X}", GRID.0, GRID.1, GRID.2);
@@ -497,15 +506,10 @@ fn random_trees_of_the_two_models_are_grouped_apart() {
     assert!((groups[1].rows[0].nodes - 12.0).abs() < 1e-9);
 }
 
-/// The font size of the legend's labels, which are set in 18 px as the axes' tick labels
-/// are, where they fit on one line each (draw_legend's docs).
+/// The font size of the axes' tick labels (that of the first y tick label): legend labels
+/// are set in it (18 px) where they fit on one line each (draw_legend's docs).
 fn tick_font(svg: &Svg) -> f64 {
-    let tag = svg
-        .text_tags
-        .iter()
-        .find(|t| attr(t, "text-anchor") == "end")
-        .expect("a y tick label");
-    font_size(tag)
+    font_size(svg.y_tick())
 }
 
 /// A title too wide for the image at 28 px is set smaller, down to 14 px (half the size),
@@ -806,13 +810,7 @@ fn long_y_tick_labels_get_room() {
         chart.y_scale = YScale::Linear {
             range: Some((0.0, top)),
         };
-        let svg = render(&data, chart);
-        let tag = svg
-            .text_tags
-            .iter()
-            .find(|t| attr(t, "text-anchor") == "end")
-            .unwrap();
-        attr(tag, "x").parse().unwrap()
+        attr(render(&data, chart).y_tick(), "x").parse().unwrap()
     };
     let short = tick_x(10.0, &mut chart);
     let long = tick_x(20_000_000.0, &mut chart);
