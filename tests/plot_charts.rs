@@ -634,14 +634,20 @@ fn many_legend_rows_close_up_to_fit_above_the_footer() {
         assert!(y > 0 && y < bottom, "row {k} at {y}: {rows:?}");
         assert!(font < full, "row {k} in {font}, not below {full}");
     }
-    // Twelve labels of three lines each at 18 px would not fit: they too are set to fit.
+    // Twelve labels of three lines each at 18 px would not fit: they too are set to fit,
+    // in a smaller font, whole (two lines each).
     chart.series.truncate(12);
     for s in &mut chart.series {
         s.label = format!("{} threads=16 quiesce=true tt=false null=true", s.label);
     }
-    let rows = render(&data, &chart).legend_rows();
-    for (k, &(y, _)) in rows.iter().enumerate() {
+    let svg = render(&data, &chart);
+    let labels: Vec<&str> = chart.series.iter().map(|s| s.label.as_str()).collect();
+    assert_eq!(svg.legend(), labels);
+    let rows = svg.legend_rows();
+    assert_eq!(rows.len(), 24, "{rows:?}");
+    for (k, &(y, font)) in rows.iter().enumerate() {
         assert!(y > 0 && y < bottom, "line {k} at {y}: {rows:?}");
+        assert!(font < full, "line {k} in {font}, not below {full}");
     }
 }
 
