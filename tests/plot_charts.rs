@@ -202,6 +202,19 @@ fn font_size(tag: &str) -> f64 {
     attr(tag, "font-size").parse().unwrap()
 }
 
+/// Replaces `chart`'s series with `count` copies of its first, labelled by `label` and
+/// given slots 0, 1, ... (so colours and markers by position).
+fn series_labelled(chart: &mut Chart, count: usize, label: impl Fn(usize) -> String) {
+    let template = chart.series[0].clone();
+    chart.series = (0..count)
+        .map(|i| Series {
+            label: label(i),
+            slot: i,
+            ..template.clone()
+        })
+        .collect();
+}
+
 fn unescape(s: &str) -> String {
     s.replace("&lt;", "<")
         .replace("&gt;", ">")
@@ -377,15 +390,9 @@ fn legend_labels_without_room_to_wrap_are_cut_in_the_middle_not_spilled() {
     let mut chart = cutoff_chart(&data, &group(&data, "connect4")).unwrap();
     // Forty series of one long word each: no room for a second line, so each is cut in the
     // middle and keeps both ends.
-    let template = chart.series[0].clone();
-    chart.series = (0..40)
-        .map(|i| {
-            let mut s = template.clone();
-            s.label = format!("alphabeta_with_a_very_long_description_of_its_options[threads={i}]");
-            s.slot = i;
-            s
-        })
-        .collect();
+    series_labelled(&mut chart, 40, |i| {
+        format!("alphabeta_with_a_very_long_description_of_its_options[threads={i}]")
+    });
     let svg = render(&data, &chart);
     let legend = svg.legend();
     assert_eq!(legend.len(), 40, "{legend:?}");
@@ -618,15 +625,7 @@ fn many_legend_rows_close_up_to_fit_above_the_footer() {
     let data = dataset();
     let mut chart = cutoff_chart(&data, &group(&data, "connect4")).unwrap();
     let full = tick_font(&render(&data, &chart));
-    let template = chart.series[0].clone();
-    chart.series = (0..40)
-        .map(|i| {
-            let mut s = template.clone();
-            s.label = format!("searcher {i}");
-            s.slot = i;
-            s
-        })
-        .collect();
+    series_labelled(&mut chart, 40, |i| format!("searcher {i}"));
     let rows = render(&data, &chart).legend_rows();
     assert_eq!(rows.len(), 40);
     let bottom = (SIZE.1 - FOOTER_HEIGHT) as i32;
@@ -656,14 +655,7 @@ fn many_legend_rows_close_up_to_fit_above_the_footer() {
 fn eight_measured_series_get_eight_colours() {
     let data = dataset();
     let mut chart = cutoff_chart(&data, &group(&data, "connect4")).unwrap();
-    let template = chart.series[0].clone();
-    chart.series = (0..8)
-        .map(|i| Series {
-            label: format!("searcher {i}"),
-            slot: i,
-            ..template.clone()
-        })
-        .collect();
+    series_labelled(&mut chart, 8, |i| format!("searcher {i}"));
     let svg = render(&data, &chart);
     let colours: std::collections::HashSet<&str> = svg
         .polylines
