@@ -118,24 +118,26 @@ fn until_first_job(
 /// Sends `signal` (`INT`, `TERM`) to process `pid`.
 #[cfg(unix)]
 fn send(signal: &str, pid: u32) {
-    let status = Command::new("kill")
+    assert!(kill(signal, pid));
+}
+
+/// Whether `kill -SIGNAL PID` succeeded.
+#[cfg(unix)]
+fn kill(signal: &str, pid: u32) -> bool {
+    Command::new("kill")
         .args([&format!("-{signal}"), &pid.to_string()])
         .status()
-        .expect("kill runs");
-    assert!(status.success());
+        .expect("kill runs")
+        .success()
 }
 
 /// Sends `signal` to process `pid` if it is still there: an engine may have been closed
 /// by plylab, whose own signal came first, before the signal meant for it is sent.
 #[cfg(target_os = "linux")]
 fn send_unless_gone(signal: &str, pid: u32) {
-    let status = Command::new("kill")
-        .args([&format!("-{signal}"), &pid.to_string()])
-        .stderr(Stdio::null())
-        .status()
-        .expect("kill runs");
+    let sent = kill(signal, pid);
     let gone = !Path::new(&format!("/proc/{pid}")).exists();
-    assert!(status.success() || gone, "kill -{signal} {pid} failed");
+    assert!(sent || gone, "kill -{signal} {pid} failed");
 }
 
 /// What `out/run.json` records under `key` (null if nothing).
