@@ -54,6 +54,30 @@ fn savings_tell_instances_apart_by_seed_and_repetition() {
     }
 }
 
+/// A depth that is no whole number of plies (or is beyond any search's) and a node count
+/// that is no whole number from 0 are a damaged file, named at its line and column, not a
+/// depth or count rounded to one.
+#[test]
+fn a_depth_or_node_count_that_is_no_count_is_refused() {
+    let scratch = TempDir::new("plot-chance-damaged");
+    let most = plylab::search::MAX_DEPTH;
+    for (depth, nodes, column) in [
+        ("2.5", "100", "depth"),
+        ("-1", "100", "depth"),
+        (&*(most + 1).to_string(), "100", "depth"),
+        ("2", "10.5", "nodes"),
+        ("2", "-3", "nodes"),
+    ] {
+        let rows = format!("g,p,1,0,emm,expectiminimax,2,100\ng,p,1,0,s2,star2,{depth},{nodes}\n");
+        let csv = file(&scratch, "searches.csv", &format!("{SAVINGS_HEADER}{rows}"));
+        let err = savings(&csv).unwrap_err().to_string();
+        assert!(
+            err.contains(&format!("searches.csv line 3 column `{column}`")),
+            "{depth} {nodes}: {err}"
+        );
+    }
+}
+
 /// Savings come by game in file order, then by depth, then by searcher in file order
 /// (not alphabetically).
 #[test]

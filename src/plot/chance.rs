@@ -87,8 +87,8 @@ fn parse_row(cell: &Cell<'_>) -> Result<Row, PlotError> {
         ),
         searcher: cell.text("searcher"),
         algorithm: cell.text("algorithm"),
-        depth: number(cell, "depth")? as u32,
-        nodes: number(cell, "nodes")?,
+        depth: cell.depth()?,
+        nodes: cell.count("nodes")?,
     })
 }
 

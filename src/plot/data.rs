@@ -548,7 +548,7 @@ impl Cell<'_> {
     }
 
     /// A required [`Self::whole`].
-    fn count(&self, column: &str) -> Result<f64, PlotError> {
+    pub(crate) fn count(&self, column: &str) -> Result<f64, PlotError> {
         self.whole(column)?.ok_or_else(|| self.bad(column))
     }
 
@@ -601,7 +601,7 @@ impl Cell<'_> {
     }
 
     /// The `depth` column: plies, at most [`crate::search::MAX_DEPTH`] as every search is.
-    fn depth(&self) -> Result<u32, PlotError> {
+    pub(crate) fn depth(&self) -> Result<u32, PlotError> {
         let depth: u32 = self.raw("depth").parse().map_err(|_| self.bad("depth"))?;
         if depth > crate::search::MAX_DEPTH {
             let most = crate::search::MAX_DEPTH;
