@@ -106,15 +106,9 @@ pub fn restore(path: &Path) -> io::Result<bool> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testing::TempDir;
     use flate2::{Compression, write::GzEncoder};
     use std::io::Write;
-
-    fn temp_dir(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("plylab-gz-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        dir
-    }
 
     fn write_gz(path: &Path, text: &[u8]) {
         let mut e = GzEncoder::new(File::create(gz_path(path)).unwrap(), Compression::best());
@@ -130,8 +124,8 @@ mod tests {
 
     #[test]
     fn either_form_reads_and_the_plain_one_wins() {
-        let dir = temp_dir("read");
-        let csv = dir.join("searches.csv");
+        let dir = TempDir::new("gz-read");
+        let csv = dir.path("searches.csv");
         assert!(!exists(&csv));
         assert_eq!(
             open(&csv).err().map(|e| e.kind()),
@@ -144,7 +138,7 @@ mod tests {
         assert_eq!(read_all(&csv), "a,b\n3,4\n");
         // The compressed file named itself reads decompressed; a damaged one is bad data.
         assert_eq!(read_all(&gz_path(&csv)), "a,b\n1,2\n");
-        let damaged = dir.join("damaged.csv.gz");
+        let damaged = dir.path("damaged.csv.gz");
         std::fs::write(&damaged, b"a,b\n1,2\n").unwrap();
         let err = open(&damaged)
             .unwrap()
@@ -153,13 +147,12 @@ mod tests {
         assert_eq!(err.kind(), io::ErrorKind::InvalidData, "{err}");
         let named = "damaged.csv.gz is not a whole gzip file";
         assert!(err.to_string().contains(named), "{err}");
-        std::fs::remove_dir_all(dir).unwrap();
     }
 
     #[test]
     fn restore_replaces_the_compressed_form_and_refuses_a_corrupt_one() {
-        let dir = temp_dir("restore");
-        let csv = dir.join("searches.csv");
+        let dir = TempDir::new("gz-restore");
+        let csv = dir.path("searches.csv");
         write_gz(&csv, b"x\n7\n");
         assert!(restore(&csv).unwrap());
         assert_eq!(std::fs::read_to_string(&csv).unwrap(), "x\n7\n");
@@ -168,13 +161,12 @@ mod tests {
         std::fs::remove_file(&csv).unwrap();
         std::fs::write(gz_path(&csv), b"not gzip at all").unwrap();
         assert!(restore(&csv).is_err());
-        std::fs::remove_dir_all(dir).unwrap();
     }
 
     #[test]
     fn a_compressed_stream_past_the_cap_is_refused() {
-        let dir = temp_dir("cap");
-        let csv = dir.join("searches.csv");
+        let dir = TempDir::new("gz-cap");
+        let csv = dir.path("searches.csv");
         write_gz(&csv, &[b'0'; 100]);
         let cap = Cap {
             bytes: 99,
@@ -185,6 +177,5 @@ mod tests {
             .read_to_end(&mut Vec::new())
             .unwrap_err();
         assert!(err.to_string().contains("a test table"), "{err}");
-        std::fs::remove_dir_all(dir).unwrap();
     }
 }

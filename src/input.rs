@@ -249,12 +249,11 @@ mod tests {
         assert_eq!(fingerprint_bytes(b""), "cbf29ce484222325");
         assert_eq!(fingerprint_bytes(b"a"), "af63dc4c8601ec8c");
         assert_eq!(fingerprint_bytes(b"foobar"), "85944171f73967e8");
-        let file = std::env::temp_dir().join(format!("plylab-fnv-{}", std::process::id()));
+        let tmp = crate::testing::TempDir::new("fnv");
+        let file = tmp.path("foobar");
         std::fs::write(&file, b"foobar").expect("write");
-        let print = fingerprint(&file);
-        std::fs::remove_file(&file).expect("remove");
-        assert_eq!(print.expect("read"), "85944171f73967e8");
-        assert!(fingerprint(&std::env::temp_dir()).is_err(), "a directory");
+        assert_eq!(fingerprint(&file).expect("read"), "85944171f73967e8");
+        assert!(fingerprint(tmp.dir()).is_err(), "a directory");
     }
 
     #[test]

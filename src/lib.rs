@@ -41,4 +41,6 @@ pub mod output;
 pub mod plot;
 pub mod rng;
 pub mod search;
+#[cfg(test)]
+mod testing;
 pub mod uci;

@@ -199,11 +199,12 @@ pub fn stdout_failed() -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testing::TempDir;
 
     #[test]
     fn a_failed_write_leaves_the_old_file_and_no_temporary_one() {
-        let dir = std::env::temp_dir().join(format!("plylab-output-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let tmp = TempDir::new("output");
+        let dir = tmp.dir();
         let path = dir.join("rows.csv");
         replace_bytes(&path, b"old\n").unwrap();
         let failed = replace(&path, |file| {
@@ -214,9 +215,8 @@ mod tests {
         assert_eq!(std::fs::read(&path).unwrap(), b"old\n");
         replace_bytes(&path, b"new\n").unwrap();
         assert_eq!(std::fs::read(&path).unwrap(), b"new\n");
-        let left: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+        let left: Vec<_> = std::fs::read_dir(dir).unwrap().collect();
         assert_eq!(left.len(), 1, "{left:?}");
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     /// A writer killed outright leaves its temporary file; the next write of the same file
@@ -224,8 +224,8 @@ mod tests {
     #[cfg(unix)]
     #[test]
     fn the_next_write_removes_the_temporary_files_of_writers_gone() {
-        let dir = std::env::temp_dir().join(format!("plylab-orphans-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let tmp = TempDir::new("orphans");
+        let dir = tmp.dir();
         let path = dir.join("book.bin");
         let gone = dir.join("book.bin.2147483646.tmp");
         // Process 1 (init) always runs.
@@ -239,6 +239,5 @@ mod tests {
         assert!(!gone.exists());
         assert!(running.exists());
         assert!(other.exists());
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -872,10 +872,8 @@ mod tests {
     /// searchers.csv read back is what was written, row for row.
     #[test]
     fn searchers_csv_reads_back_what_was_written() {
-        let name = format!("plylab-record-{}", std::process::id());
-        let dir = std::env::temp_dir().join(name);
-        std::fs::create_dir_all(&dir).expect("mkdir");
-        let path = dir.join("searchers.csv");
+        let tmp = crate::testing::TempDir::new("record");
+        let path = tmp.path("searchers.csv");
         let rows = [
             searcher(1, false).with_machine(4, 2, 2),
             SearcherRow {
@@ -885,9 +883,7 @@ mod tests {
             },
         ];
         write_searchers(&path, &rows).expect("write");
-        let read = read_searchers(&path).expect("read");
-        std::fs::remove_dir_all(&dir).expect("clean up");
-        assert_eq!(read, rows);
+        assert_eq!(read_searchers(&path).expect("read"), rows);
     }
 
     /// Tic-tac-toe's start and one other position, searched by a plain alpha-beta and by

@@ -385,10 +385,9 @@ mod tests {
 
     #[test]
     fn a_line_without_the_score_its_set_gives_is_refused() {
-        let dir = std::env::temp_dir().join(format!("plylab-set-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = crate::testing::TempDir::new("set");
         let read_text = |name: &str, text: &str| {
-            let path = dir.join(name);
+            let path = dir.path(name);
             std::fs::write(&path, text).unwrap();
             read_checked(GameKind::Connect4, &path, None, false).map(|l| l.entries.len())
         };
@@ -408,28 +407,20 @@ mod tests {
             assert!(err.contains(&format!("{name}:{line}:")), "{err}");
             assert!(err.contains(why), "{err}");
         }
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     /// A test set file of `text` in a fresh directory; the directory is removed with it.
-    struct SetFile(std::path::PathBuf);
+    struct SetFile {
+        path: std::path::PathBuf,
+        _dir: crate::testing::TempDir,
+    }
 
     impl SetFile {
         fn new(name: &str, text: &str) -> Self {
-            let dir =
-                std::env::temp_dir().join(format!("plylab-set-{}-{name}", std::process::id()));
-            std::fs::create_dir_all(&dir).unwrap();
-            let path = dir.join(name);
+            let dir = crate::testing::TempDir::new(&format!("set-{name}"));
+            let path = dir.path(name);
             std::fs::write(&path, text).unwrap();
-            Self(path)
-        }
-    }
-
-    impl Drop for SetFile {
-        fn drop(&mut self) {
-            if let Some(dir) = self.0.parent() {
-                let _ = std::fs::remove_dir_all(dir);
-            }
+            Self { path, _dir: dir }
         }
     }
 
@@ -457,13 +448,13 @@ mod tests {
     #[test]
     fn skip_invalid_leaves_a_malformed_line_out_and_counts_it() {
         let set = SetFile::new("skipping", "4453 1\n4444444 0\n44 0\n");
-        let loaded = read_checked(GameKind::Connect4, &set.0, None, true).unwrap();
+        let loaded = read_checked(GameKind::Connect4, &set.path, None, true).unwrap();
         let labels: Vec<&str> = loaded.entries.iter().map(|e| e.label.as_str()).collect();
         assert_eq!(labels, ["4453", "44"]);
         assert_eq!(loaded.skipped.len(), 1);
         let skipped = loaded.skipped[0].to_string();
         assert!(skipped.contains("skipping:2:"), "{skipped}");
-        let err = read_checked(GameKind::Connect4, &set.0, None, false)
+        let err = read_checked(GameKind::Connect4, &set.path, None, false)
             .unwrap_err()
             .to_string();
         assert!(err.contains("skipping:2:"), "{err}");
@@ -484,7 +475,7 @@ mod tests {
              {fool} ce +M1; id \"mate\";\n{start} id \"unjudged\";\n"
         );
         let set = SetFile::new("judged.epd", &text);
-        let entries = read(GameKind::Chess, &set.0, None).unwrap();
+        let entries = read(GameKind::Chess, &set.path, None).unwrap();
         let answers: Vec<Option<Answer>> = entries.iter().map(|e| e.answer.clone()).collect();
         let moves = |best: &[&str], avoid: &[&str], mate_in| {
             Some(Answer::Moves {
@@ -504,7 +495,7 @@ mod tests {
         );
         assert!(entries.iter().all(|e| e.set == "judged.epd"));
         let empty = SetFile::new("empty.epd", "# nothing but a comment\n\n");
-        let err = read(GameKind::Chess, &empty.0, None).unwrap_err();
+        let err = read(GameKind::Chess, &empty.path, None).unwrap_err();
         assert!(matches!(err, TestSetError::Empty(_)), "{err}");
     }
 
@@ -517,7 +508,7 @@ mod tests {
         let board = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X";
         let text = format!("% FFO #1\n{board}; G8:+18; H1:+12;\n{board}; +18;\n{board};\n");
         let set = SetFile::new("ffo.obf", &text);
-        let entries = read(GameKind::Othello, &set.0, None).unwrap();
+        let entries = read(GameKind::Othello, &set.path, None).unwrap();
         assert_eq!(entries.len(), 3);
         match &entries[0].answer {
             Some(Answer::Exact { score: 18, best }) => {

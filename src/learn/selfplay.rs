@@ -420,9 +420,8 @@ mod tests {
     fn backgammon_games_read_back_as_self_play_recorded_them() {
         let sp = PUBEVAL_SELF_PLAY;
         let eval = Backgammon::evaluator(Backgammon::hand_set());
-        let dir = std::env::temp_dir().join(format!("plylab-bg-games-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("games.csv");
+        let dir = crate::testing::TempDir::new("bg-games");
+        let path = dir.path("games.csv");
         for index in 0..4 {
             let game = play_game::<Backgammon>(&eval, &sp, 18, index);
             let line = game.moves.join(" ");
@@ -445,7 +444,6 @@ mod tests {
                 );
             }
         }
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     /// A stored game replays to the states self-play recorded after its random opening,
@@ -552,20 +550,18 @@ mod tests {
 
     #[test]
     fn arena_games_are_read_plain_or_compressed() {
-        let dir = std::env::temp_dir().join(format!("plylab-arena-games-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = crate::testing::TempDir::new("arena-games");
         let text = "opening,result,line\nstart,1-0,4 4 3\n43,1/2-1/2,5\nstart,*,4\n";
-        let plain = dir.join("games.csv");
+        let plain = dir.path("games.csv");
         std::fs::write(&plain, text).unwrap();
         let from_plain = read_arena_games::<Connect4>(&plain).unwrap();
         // The compressed form alone, named as the plain file: as results/ keeps it.
-        let gz = std::fs::File::create(dir.join("games.csv.gz")).unwrap();
+        let gz = std::fs::File::create(dir.path("games.csv.gz")).unwrap();
         let mut gz = flate2::write::GzEncoder::new(gz, flate2::Compression::best());
         std::io::Write::write_all(&mut gz, text.as_bytes()).unwrap();
         gz.finish().unwrap();
         std::fs::remove_file(&plain).unwrap();
         let from_gz = read_arena_games::<Connect4>(&plain).unwrap();
-        std::fs::remove_dir_all(&dir).unwrap();
         for games in [&from_plain, &from_gz] {
             // The unfinished game (`*`) labels nothing.
             let shape: Vec<_> = games.iter().map(|g| (g.moves.len(), g.result)).collect();
@@ -577,9 +573,8 @@ mod tests {
     /// damaged row: it was read (the extra moves dropped, the wrong result learned from).
     #[test]
     fn rows_past_the_end_or_against_it_are_refused() {
-        let dir = std::env::temp_dir().join(format!("plylab-arena-ends-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("games.csv");
+        let dir = crate::testing::TempDir::new("arena-ends");
+        let path = dir.path("games.csv");
         // 4 5 4 5 4 5 4: the first player wins with a vertical four in column 4.
         for (row, why) in [
             (
@@ -601,6 +596,5 @@ mod tests {
         }
         std::fs::write(&path, "opening,result,line\nstart,1-0,4 5 4 5 4 5 4\n").unwrap();
         assert_eq!(read_arena_games::<Connect4>(&path).unwrap().len(), 1);
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -415,30 +415,12 @@ fn points_chart(name: &str, rows: &[PointsRow]) -> Chart {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// A directory under the system's temporary directory, removed when dropped, also when
-    /// a test fails.
-    struct Scratch(PathBuf);
-
-    impl Scratch {
-        fn new(name: &str) -> Self {
-            let dir = std::env::temp_dir().join(format!("plylab-{name}-{}", std::process::id()));
-            let _ = std::fs::remove_dir_all(&dir);
-            std::fs::create_dir_all(&dir).unwrap();
-            Self(dir)
-        }
-    }
-
-    impl Drop for Scratch {
-        fn drop(&mut self) {
-            let _ = std::fs::remove_dir_all(&self.0);
-        }
-    }
+    use crate::testing::TempDir;
 
     #[test]
     fn savings_sum_the_instances_both_searched_at_each_depth() {
-        let scratch = Scratch::new("savings");
-        let dir = &scratch.0;
+        let scratch = TempDir::new("savings");
+        let dir = scratch.dir();
         let csv = dir.join("searches.csv");
         std::fs::write(
             &csv,
@@ -487,8 +469,8 @@ mod tests {
     /// zero line from half a place before the first to half a place after the last.
     #[test]
     fn points_stand_per_pairing_in_file_order_with_their_intervals() {
-        let scratch = Scratch::new("points");
-        let csv = scratch.0.join("points.csv");
+        let scratch = TempDir::new("points");
+        let csv = scratch.path("points.csv");
         std::fs::write(
             &csv,
             "player,opponent,points_per_game,ppg_lower,ppg_upper\n\

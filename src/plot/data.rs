@@ -815,6 +815,7 @@ fn file_name(path: &Path) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testing::TempDir;
 
     #[test]
     fn the_regeneration_command_names_the_file_the_directory_and_the_workers() {
@@ -828,20 +829,10 @@ mod tests {
         assert_eq!(command(&absolute.to_string_lossy(), false), plain);
     }
 
-    /// A scratch directory removed when dropped.
-    struct Scratch(PathBuf);
-
-    impl Drop for Scratch {
-        fn drop(&mut self) {
-            let _ = std::fs::remove_dir_all(&self.0);
-        }
-    }
-
     #[test]
     fn searchers_csv_gives_threads_and_the_parallel_ratios_on_load() {
-        let dir = std::env::temp_dir().join(format!("plylab-data-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let _scratch = Scratch(dir.clone());
+        let tmp = TempDir::new("data");
+        let dir = tmp.dir();
         // A one-thread job and its two-thread twin, as an interrupted run leaves them:
         // no threads column, the ratios empty.
         let head = "job,game,set,position,searcher,seed,repetition,depth,nodes,leaf_nodes,\
@@ -855,7 +846,7 @@ mod tests {
             "3,chess,s,p,mcts[threads=2],9,0,1,7000,0,,,,,,2.0,3500,7000,,,,,1800",
         ];
         write_tables(
-            &dir,
+            dir,
             head,
             &rows,
             "searcher,algorithm,threads,params,baseline,exclusive,cores,alone,oversubscribed\n\
@@ -881,9 +872,8 @@ mod tests {
 
     #[test]
     fn a_row_written_twice_is_refused_with_both_lines_but_a_position_searched_twice_is_not() {
-        let dir = std::env::temp_dir().join(format!("plylab-repeat-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let _scratch = Scratch(dir.clone());
+        let tmp = TempDir::new("repeat");
+        let dir = tmp.dir();
         let head = "job,step,game,set,position,searcher,seed,repetition,depth,nodes,leaf_nodes,\
                     first_move_cutoff_rate,ebf,ebf_root,branching,minimal_leaves,elapsed_s,nps";
         let row = |job: u32, step: u32, depth: u32| {
@@ -909,14 +899,6 @@ mod tests {
         std::fs::write(dir.join("searchers.csv"), searchers).unwrap();
     }
 
-    /// A fresh scratch directory for one test, removed when the returned guard is dropped.
-    fn scratch(name: &str) -> (PathBuf, Scratch) {
-        let dir = std::env::temp_dir().join(format!("plylab-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        (dir.clone(), Scratch(dir))
-    }
-
     /// The doc comments of `measure`, `whole`, `rate` and `depth` bound each column: a
     /// measurement is at least 0, a count a whole number a `u64` holds, a rate from 0 to 1,
     /// a depth at most `MAX_DEPTH` plies. The bounds themselves read (0, `u64::MAX`, 1,
@@ -924,7 +906,8 @@ mod tests {
     /// needs 64 significant bits, so as an `f64` (53) it is 2^64, which the bound allows.
     #[test]
     fn each_column_reads_its_bounds_but_nothing_past_them() {
-        let (dir, _scratch) = scratch("bounds");
+        let tmp = TempDir::new("bounds");
+        let dir = tmp.dir();
         let head = "game,position,searcher,seed,repetition,depth,nodes,leaf_nodes,\
                     first_move_cutoff_rate,ebf,ebf_root,branching,minimal_leaves,elapsed_s,nps";
         let csv = dir.join("searches.csv");
@@ -965,7 +948,8 @@ mod tests {
     /// 3.25; 1,000 playouts/s against 400 is 2.5.
     #[test]
     fn a_parallel_ratio_over_a_zero_figure_is_left_empty_on_load() {
-        let (dir, _scratch) = scratch("zero-ratios");
+        let tmp = TempDir::new("zero-ratios");
+        let dir = tmp.dir();
         let head = "job,game,set,position,searcher,seed,repetition,depth,nodes,leaf_nodes,\
                     first_move_cutoff_rate,ebf,ebf_root,branching,minimal_leaves,elapsed_s,nps,\
                     total_nodes,time_to_depth_s,playouts_per_s";
@@ -998,7 +982,7 @@ mod tests {
             }
         }
         write_tables(
-            &dir,
+            dir,
             head,
             &rows,
             "searcher,threads,baseline\n\
@@ -1052,7 +1036,8 @@ mod tests {
     /// (as the runner writes it now); another oracle, or none, is not perfect order.
     #[test]
     fn searchers_csv_params_say_which_searchers_order_perfectly() {
-        let (dir, _scratch) = scratch("perfect-order");
+        let tmp = TempDir::new("perfect-order");
+        let dir = tmp.dir();
         let head = "game,position,searcher,seed,repetition,depth,nodes,leaf_nodes,\
                     first_move_cutoff_rate,ebf,ebf_root,branching,minimal_leaves,elapsed_s,nps";
         let rows: Vec<String> = ["perfect", "random", "plain"]
@@ -1060,7 +1045,7 @@ mod tests {
             .map(|s| format!("random_tree,b=2 d=2,{s},1,0,2,7,4,1,,2,2,3,0.1,70"))
             .collect();
         write_tables(
-            &dir,
+            dir,
             head,
             &rows,
             "searcher,threads,params\n\
@@ -1085,7 +1070,8 @@ mod tests {
     /// that summary.md shows no empty paragraph for them.
     #[test]
     fn run_json_gives_the_description_and_notes_and_none_for_empty_ones() {
-        let (dir, _scratch) = scratch("run-json-text");
+        let tmp = TempDir::new("run-json-text");
+        let dir = tmp.dir();
         let path = dir.join("run.json");
         let read = |json: &str| {
             std::fs::write(&path, json).unwrap();
