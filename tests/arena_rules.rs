@@ -4,8 +4,12 @@
 //! `st`, the dice seeds of distinct rounds, and points per game with its 95% interval
 //! worked out by hand on tiny samples.
 
+mod common;
+
 use std::path::Path;
 use std::time::Duration;
+
+use common::TempDir;
 
 use plylab::arena::adjudicate::{Adjudicator, Verdict};
 use plylab::arena::chance::{
@@ -470,11 +474,9 @@ fn unpaired_points_per_game_and_interval_by_hand() {
 fn no_points_for_a_game_without_chance() {
     let players = [searcher("a", "alphabeta"), searcher("b", "alphabeta")];
     let plan = parse(&arena("connect4", "games = 2", &players));
-    let dir = std::env::temp_dir().join(format!("plylab-arena-rules-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("a temporary directory");
-    let md = write_points(&plan, &dir, &[]).expect("nothing to write");
-    let wrote = dir.join("points.csv").exists();
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = TempDir::new("arena-rules-no-points");
+    let md = write_points(&plan, &dir.0, &[]).expect("nothing to write");
+    let wrote = dir.path("points.csv").exists();
     assert_eq!(md, "", "no summary section for connect4");
     assert!(!wrote, "no points.csv for connect4");
 }

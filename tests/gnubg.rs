@@ -4,9 +4,13 @@
 //! Skipped, with the reason printed, where gnubg is not installed (CI installs it:
 //! `apt-get install gnubg`, .ci/run).
 
+mod common;
+
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::process::Command;
+
+use common::TempDir;
 
 use plylab::game::{Game, Player};
 use plylab::games::backgammon::{BAR, Backgammon, POINT, PipRace, Scoring};
@@ -135,12 +139,7 @@ fn run_script(
     line: impl Fn(&Backgammon) -> String,
 ) -> String {
     // One directory per script: the two tests run side by side in one process.
-    let dir = std::env::temp_dir().join(format!(
-        "plylab-gnubg-{}-{}",
-        std::process::id(),
-        script.trim_end_matches(".py")
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = TempDir::new(&format!("gnubg-{}", script.trim_end_matches(".py")));
     let script = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("tests/gnubg")
         .join(script);
@@ -150,8 +149,8 @@ fn run_script(
         .enumerate()
         .map(|(i, chunk)| {
             let (input, output) = (
-                dir.join(format!("in{i}.txt")),
-                dir.join(format!("out{i}.txt")),
+                dir.path(&format!("in{i}.txt")),
+                dir.path(&format!("out{i}.txt")),
             );
             let lines: String = chunk.iter().map(|p| line(p) + "\n").collect();
             std::fs::write(&input, lines).unwrap();
@@ -173,7 +172,6 @@ fn run_script(
         assert!(status.success(), "gnubg exited with {status}");
         answers.push_str(&std::fs::read_to_string(&output).unwrap());
     }
-    std::fs::remove_dir_all(&dir).ok();
     answers
 }
 
