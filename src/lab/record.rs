@@ -6,6 +6,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::spec::{Job, SearcherVariant};
+use crate::plot::stats::{ParallelFigures, parallel_ratios};
 use crate::search::{Iteration, Stats};
 
 /// One row of searches.csv. Empty cells (`None`) mean "not applicable".
@@ -458,37 +459,30 @@ pub fn link_scaling(rows: &mut [Row], jobs: &[Job]) {
 /// how `plylab merge` links jobs that ran in different shards, from their run.json files.
 pub fn link_twins(rows: &mut [Row], baseline: impl Fn(usize) -> Option<usize>) {
     let key = |r: &Row| (r.job, r.step, r.depth);
-    let finals: std::collections::HashMap<_, (Option<f64>, u64, Option<f64>)> = rows
-        .iter()
-        .filter_map(|r| {
-            Some((
-                key(r),
-                (r.time_to_depth_s, r.total_nodes?, r.playouts_per_s),
-            ))
+    let figures = |r: &Row| {
+        Some(ParallelFigures {
+            time_to_depth_s: r.time_to_depth_s,
+            total_nodes: r.total_nodes? as f64,
+            playouts_per_s: r.playouts_per_s,
         })
+    };
+    let finals: std::collections::HashMap<_, ParallelFigures> = rows
+        .iter()
+        .filter_map(|r| Some((key(r), figures(r)?)))
         .collect();
     for row in rows.iter_mut() {
-        let Some(total) = row.total_nodes else {
+        let Some(job) = figures(row) else {
             continue;
         };
         let Some(base) = baseline(row.job) else {
             continue;
         };
-        let Some(&(base_time, base_total, base_pps)) = finals.get(&(base, row.step, row.depth))
-        else {
+        let Some(&twin) = finals.get(&(base, row.step, row.depth)) else {
             continue;
         };
-        let ratio = |a: f64, b: f64| (a > 0.0 && b > 0.0).then(|| round4(a / b));
-        if let (Some(t1), Some(tn)) = (base_time, row.time_to_depth_s)
-            && t1 > 0.0
-            && tn > 0.0
-        {
-            row.speedup = ratio(t1, tn);
-            row.overhead = ratio(total as f64, base_total as f64);
-            row.nps_scaling = ratio(total as f64 / tn, base_total as f64 / t1);
-        } else if let (Some(p1), Some(pn)) = (base_pps, row.playouts_per_s) {
-            row.nps_scaling = ratio(pn, p1);
-        }
+        let ratios = parallel_ratios(twin, job);
+        (row.speedup, row.overhead, row.nps_scaling) =
+            (ratios.speedup, ratios.overhead, ratios.nps_scaling);
     }
 }
 

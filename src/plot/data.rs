@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use csv::StringRecord;
 
 use super::error::PlotError;
+use super::stats::{ParallelFigures, parallel_ratios};
 
 /// The columns of `searches.csv` that the charts and the summary read.
 pub const REQUIRED_COLUMNS: [&str; 15] = [
@@ -298,36 +299,30 @@ fn complete_rows(rows: &mut [SearchRow], variants: &[SearcherInfo], has_threads:
             r.depth,
         )
     };
-    let finals: HashMap<Key, (Option<f64>, f64, Option<f64>)> = rows
-        .iter()
-        .filter_map(|r| {
-            Some((
-                key(&r.searcher, r),
-                (r.time_to_depth_s, r.total_nodes?, r.playouts_per_s),
-            ))
+    let figures = |r: &SearchRow| {
+        Some(ParallelFigures {
+            time_to_depth_s: r.time_to_depth_s,
+            total_nodes: r.total_nodes?,
+            playouts_per_s: r.playouts_per_s,
         })
+    };
+    let finals: HashMap<Key, ParallelFigures> = rows
+        .iter()
+        .filter_map(|r| Some((key(&r.searcher, r), figures(r)?)))
         .collect();
-    let ratio = |a: f64, b: f64| (a > 0.0 && b > 0.0).then(|| (a / b * 1e4).round() / 1e4);
     for row in rows.iter_mut() {
-        let Some(total) = row.total_nodes else {
+        let Some(job) = figures(row) else {
             continue;
         };
         let Some(base) = variant(&row.searcher).and_then(|v| v.baseline.as_deref()) else {
             continue;
         };
-        let Some(&(base_time, base_total, base_pps)) = finals.get(&key(base, row)) else {
+        let Some(&twin) = finals.get(&key(base, row)) else {
             continue;
         };
-        if let (Some(t1), Some(tn)) = (base_time, row.time_to_depth_s)
-            && t1 > 0.0
-            && tn > 0.0
-        {
-            row.speedup = ratio(t1, tn);
-            row.overhead = ratio(total, base_total);
-            row.nps_scaling = ratio(total / tn, base_total / t1);
-        } else if let (Some(p1), Some(pn)) = (base_pps, row.playouts_per_s) {
-            row.nps_scaling = ratio(pn, p1);
-        }
+        let ratios = parallel_ratios(twin, job);
+        (row.speedup, row.overhead, row.nps_scaling) =
+            (ratios.speedup, ratios.overhead, ratios.nps_scaling);
     }
 }
 

@@ -160,6 +160,56 @@ mod interval_in_stats {
     }
 }
 
+/// What one job of a parallel comparison measured at a depth: the terms of its ratios
+/// against its one-thread twin ([`parallel_ratios`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ParallelFigures {
+    /// Seconds to complete the depth (the alpha-beta family), if measured.
+    pub time_to_depth_s: Option<f64>,
+    /// Nodes of every thread over the whole search.
+    pub total_nodes: f64,
+    /// Playouts per second (Monte Carlo), if measured.
+    pub playouts_per_s: Option<f64>,
+}
+
+/// A job's ratios against its one-thread twin: searches.csv's `speedup`, `overhead` and
+/// `nps_scaling` (EXPERIMENTS.md).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct ParallelRatios {
+    /// Time to the depth with one thread / with the job's threads.
+    pub speedup: Option<f64>,
+    /// Nodes of the job / nodes of its twin (search overhead).
+    pub overhead: Option<f64>,
+    /// Nodes (or playouts) per second of the job / of its twin.
+    pub nps_scaling: Option<f64>,
+}
+
+/// `job` against its one-thread `twin`, each ratio to four decimals. Where both have a
+/// time to depth above 0, all three ratios (nodes/s scaling = speedup × overhead, of nodes);
+/// else, where both have a playout rate, the nodes/s scaling alone, of playouts; else none.
+/// A ratio with a term at or below 0 is none. Written when a run ends (lab::record) and
+/// computed again when searches.csv is read back, so that an interrupted run's file gets
+/// them too: one definition for both.
+#[must_use]
+pub fn parallel_ratios(twin: ParallelFigures, job: ParallelFigures) -> ParallelRatios {
+    let ratio = |a: f64, b: f64| (a > 0.0 && b > 0.0).then(|| (a / b * 1e4).round() / 1e4);
+    let (n1, n) = (twin.total_nodes, job.total_nodes);
+    match (twin.time_to_depth_s, job.time_to_depth_s) {
+        (Some(t1), Some(tn)) if t1 > 0.0 && tn > 0.0 => ParallelRatios {
+            speedup: ratio(t1, tn),
+            overhead: ratio(n, n1),
+            nps_scaling: ratio(n / tn, n1 / t1),
+        },
+        _ => ParallelRatios {
+            nps_scaling: twin
+                .playouts_per_s
+                .zip(job.playouts_per_s)
+                .and_then(|(p1, pn)| ratio(pn, p1)),
+            ..ParallelRatios::default()
+        },
+    }
+}
+
 /// The median of `values` (the mean of the two middle ones for an even count).
 #[must_use]
 pub fn median(values: &[f64]) -> Option<f64> {
@@ -524,5 +574,50 @@ mod tests {
         ] {
             assert_eq!(integral(b), None, "b = {b}");
         }
+    }
+
+    /// By hand: 2 s against 0.8 s is a speedup of 2.5, 1,300 nodes against 1,000 an
+    /// overhead of 1.3, 1,625 nodes/s against 500 a scaling of 3.25 (= 2.5 × 1.3); 1,000
+    /// playouts/s against 400 is 2.5, and a time on one side only counts for nothing;
+    /// 3 s against 1.5 s by 2/3 nodes is 0.6667 (four decimals).
+    #[test]
+    fn parallel_ratios_are_time_node_and_rate_quotients() {
+        let figures = |time, nodes, rate| ParallelFigures {
+            time_to_depth_s: time,
+            total_nodes: nodes,
+            playouts_per_s: rate,
+        };
+        let all = parallel_ratios(
+            figures(Some(2.0), 1000.0, None),
+            figures(Some(0.8), 1300.0, None),
+        );
+        assert_eq!(
+            (all.speedup, all.overhead, all.nps_scaling),
+            (Some(2.5), Some(1.3), Some(3.25))
+        );
+        let playouts = ParallelRatios {
+            nps_scaling: Some(2.5),
+            ..ParallelRatios::default()
+        };
+        let rates = |t1, tn| {
+            parallel_ratios(
+                figures(t1, 50.0, Some(400.0)),
+                figures(tn, 50.0, Some(1000.0)),
+            )
+        };
+        assert_eq!(rates(None, None), playouts);
+        assert_eq!(rates(Some(1.0), None), playouts);
+        assert_eq!(rates(None, Some(1.0)), playouts);
+        assert_eq!(
+            rates(Some(0.0), Some(1.0)),
+            playouts,
+            "no time to divide by"
+        );
+        let none = parallel_ratios(figures(None, 1.0, None), figures(None, 1.0, Some(9.0)));
+        assert_eq!(none, ParallelRatios::default());
+        let thirds = parallel_ratios(figures(Some(1.0), 3.0, None), figures(Some(1.5), 2.0, None));
+        assert_eq!(thirds.speedup, Some(0.6667));
+        assert_eq!(thirds.overhead, Some(0.6667));
+        assert_eq!(thirds.nps_scaling, Some(0.4444));
     }
 }
