@@ -579,7 +579,8 @@ mod tests {
     /// By hand: 2 s against 0.8 s is a speedup of 2.5, 1,300 nodes against 1,000 an
     /// overhead of 1.3, 1,625 nodes/s against 500 a scaling of 3.25 (= 2.5 × 1.3); 1,000
     /// playouts/s against 400 is 2.5, and a time on one side only counts for nothing;
-    /// 3 s against 1.5 s by 2/3 nodes is 0.6667 (four decimals).
+    /// 1 s against 1.5 s and 2 nodes against 3 are 0.6667 each, their nodes/s (2 / 1.5
+    /// against 3 / 1) 0.4444: four decimals.
     #[test]
     fn parallel_ratios_are_time_node_and_rate_quotients() {
         let figures = |time, nodes, rate| ParallelFigures {
