@@ -25,7 +25,7 @@
 //! names the siblings it uses. Every module used must be covered, and every name must
 //! cover a module used.
 //!
-//! `ARCHITECTURE_DUMP=1 cargo test --test architecture -- --nocapture` prints each row's
+//! `ARCHITECTURE_DUMP=1 cargo test --test integration -- architecture:: --nocapture` prints each row's
 //! modules as the code uses them.
 //!
 //! Paths are found by a small scanner, not by the compiler: comments and string literals

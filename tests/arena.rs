@@ -8,11 +8,9 @@
 //! python-chess. Every match is at fixed depth or nodes, so it takes well under a second
 //! of search, and all but those on two threads are deterministic.
 
-mod common;
-
 use std::path::Path;
 
-use common::{TempDir, plylab, python_chess, python_script};
+use crate::common::{TempDir, plylab, python_chess, python_script};
 use plylab::arena::play::{GameRecord, SideStats, Winner};
 use plylab::arena::record::GameRow;
 use plylab::arena::spec;
@@ -1011,7 +1009,7 @@ fn a_player_without_a_limit_is_refused_where_its_search_would_never_end() {
 
 /// The speed target: 200 connect-four games at 10 ms per move in under two
 /// minutes on a 2-core machine. A timing, not a unit test (machines are shared and noisy):
-/// `cargo test --release --test arena -- --ignored --nocapture`.
+/// `cargo test --release --test integration -- arena::two_hundred --ignored --nocapture`.
 #[test]
 #[ignore = "a timing of about 30 s; run it alone"]
 fn two_hundred_connect4_games_at_10_ms_per_move() {

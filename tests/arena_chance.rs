@@ -4,11 +4,9 @@
 //! reason printed, where they are not installed); and the errors of files that pair a game
 //! with a player that cannot play it.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 
-use common::{TempDir, plylab};
+use crate::common::{self, TempDir, plylab};
 
 const GNUBG: [&str; 2] = ["/usr/games/gnubg", "/usr/bin/gnubg"];
 const GTP_RHINO: &str = "/usr/games/gtp-rhino";

@@ -6,11 +6,9 @@
 //! draw their seeds from the game's seed; tic-tac-toe's and backgammon's endings are named
 //! by the board and the points.
 
-mod common;
-
 use std::path::Path;
 
-use common::TempDir;
+use crate::common::TempDir;
 use plylab::arena::play::{GameRecord, GameSetup, SideStats, Winner, play_game, rule_reason};
 use plylab::arena::spec::{self, MatchPlan, PlayerKind};
 use plylab::game::{Game, Notation, Outcome, Player as Side, Status};

@@ -4,12 +4,10 @@
 //! `st`, the dice seeds of distinct rounds, and points per game with its 95% interval
 //! worked out by hand on tiny samples.
 
-mod common;
-
 use std::path::Path;
 use std::time::Duration;
 
-use common::TempDir;
+use crate::common::TempDir;
 
 use plylab::arena::adjudicate::{Adjudicator, Verdict};
 use plylab::arena::chance::{

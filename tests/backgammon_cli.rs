@@ -3,9 +3,7 @@
 //! chance or a deterministic search on a game with chance, in flags and in experiment
 //! files) is refused with exit code 2 and a clear message, never a panic.
 
-mod common;
-
-use common::{TempDir, plylab};
+use crate::common::{TempDir, plylab};
 use plylab::game::{Game, Notation};
 use plylab::games::backgammon::Backgammon;
 

@@ -4,12 +4,10 @@
 //! the cap on a read that does not know its size (`/dev/zero`, a `.gz`) is tested beside
 //! `plylab::input` and `plylab::compressed`.
 
-mod common;
-
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-use common::{TempDir, past_cap, plylab};
+use crate::common::{TempDir, past_cap, plylab};
 use plylab::input::Cap;
 
 fn assert_refused(args: &[&str], file: &str, cap: &str) {

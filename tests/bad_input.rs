@@ -4,11 +4,9 @@
 //! and flags to the other subcommands are refused with exit code 2 and a clear message.
 //! Nothing may panic.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 
-use common::{TempDir, plylab};
+use crate::common::{TempDir, plylab};
 
 fn bad_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/bad_experiments")

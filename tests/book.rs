@@ -2,12 +2,10 @@
 //! read by Debian's `polyglot` (PolyGlot 2.0.4) against plylab's (skipped, with the reason
 //! printed, where the program is absent; .ci/run installs it).
 
-mod common;
-
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::{TempDir, plylab};
+use crate::common::{self, TempDir, plylab};
 use plylab::game::Game;
 use plylab::games::chess::Chess;
 use plylab::knowledge::book::{BookChoice, PolyglotBook, polyglot, read_pgn};

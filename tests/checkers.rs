@@ -3,9 +3,7 @@
 //! and a small arena match run by `plylab experiment`. (Perft is in tests/checkers_perft.rs, value equality of every
 //! alpha-beta configuration with minimax in tests/equivalence.rs.)
 
-mod common;
-
-use common::{TempDir, plylab};
+use crate::common::{TempDir, plylab};
 use plylab::game::{Game, Notation, Outcome, Status, score};
 use plylab::games::checkers::notation::{parse_fen, to_fen};
 use plylab::games::checkers::{BLACK, Checkers, CheckersEval, WHITE};

@@ -2,9 +2,7 @@
 //! al., "Checkers Is Solved" (Science 317, 2007, table 1), entries against plylab's own
 //! alpha-beta search on random positions, probing inside the search, and the command line.
 
-mod common;
-
-use common::{TempDir, plylab};
+use crate::common::{TempDir, plylab};
 use plylab::game::{Game, Player, score};
 use plylab::games::checkers::{BLACK, Checkers, CheckersEval, WHITE};
 use plylab::knowledge::tablebase::Tablebases;

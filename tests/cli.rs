@@ -2,11 +2,9 @@
 //! determinism across `--jobs`, `--dry-run`, `--resume`), `search`, `perft`, `suite`,
 //! `bench` and `plot`.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 
-use common::{TIMING_COLUMNS, TempDir, plylab};
+use crate::common::{self, TIMING_COLUMNS, TempDir, plylab};
 use plylab::lab::record::round4;
 
 /// Runs the binary and asserts exit code 0; returns stdout.

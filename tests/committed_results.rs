@@ -13,12 +13,10 @@
 //! Matches likewise: where every player is a plylab search on one thread at fixed depth or
 //! nodes, a shard of the match plays committed games again, move for move.
 
-mod common;
-
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use common::{TIMING_COLUMNS, TempDir, plylab};
+use crate::common::{self, TIMING_COLUMNS, TempDir, plylab};
 use plylab::arena::spec::{MatchPlan, PlayerKind};
 use plylab::lab::runner::execute;
 use plylab::lab::spec::{self, Job, Plan};

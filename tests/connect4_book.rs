@@ -2,9 +2,7 @@
 //! value is the solver's, files round-trip and damaged ones are refused, and the command
 //! line builds and probes them.
 
-mod common;
-
-use common::{TempDir, plylab};
+use crate::common::{self, TempDir, plylab};
 use plylab::game::{Game, Notation, score};
 use plylab::games::connect4::{CentreFirst, Connect4};
 use plylab::knowledge::book::doe::build_doe;

@@ -7,12 +7,10 @@
 //! Success cases wait up to [`GENEROUS`], so a loaded machine does not make them fail; only
 //! the hang test uses a short timeout.
 
-mod common;
-
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use common::TempDir;
+use crate::common::TempDir;
 use plylab::arena::engine::{
     Clock, EngineError, EngineScore, EngineSpec, Go, QUIT_GRACE, UciEngine,
 };

@@ -10,11 +10,11 @@
 //! with Termination "adjudication", and the per-game engine logs (kept for a crash, or
 //! every game with `engine_log`).
 
-mod common;
-
 use std::path::{Path, PathBuf};
 
-use common::{TempDir, pgn_extract_reads_cleanly, plylab, python_chess, python_script};
+use crate::common::{
+    self, TempDir, pgn_extract_reads_cleanly, plylab, python_chess, python_script,
+};
 
 const STOCKFISH: &str = "/usr/games/stockfish";
 const FAIRYMAX: &str = "/usr/games/fairymax";

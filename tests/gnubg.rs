@@ -4,13 +4,11 @@
 //! Skipped, with the reason printed, where gnubg is not installed (CI installs it:
 //! `apt-get install gnubg`, .ci/run).
 
-mod common;
-
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::process::Command;
 
-use common::TempDir;
+use crate::common::TempDir;
 
 use plylab::game::{Game, Player};
 use plylab::games::backgammon::{BAR, Backgammon, POINT, PipRace, Scoring};

@@ -3,11 +3,9 @@
 //! are refused with exit code 2 and a located message, never a panic. The files are in
 //! tests/data/hardening/.
 
-mod common;
-
 use std::path::PathBuf;
 
-use common::plylab;
+use crate::common::plylab;
 
 fn data(name: &str) -> String {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/hardening");

@@ -2,9 +2,7 @@
 //! secondary search itself: it rejects a move that fails deeper, keeps the move within a
 //! wide margin, and plays the best deeper value when no move still looks good.
 
-mod common;
-
-use common::{TempDir, plylab};
+use crate::common::{TempDir, plylab};
 use plylab::game::Evaluator;
 use plylab::game::Notation;
 use plylab::games::chess::{Chess, Material, Pst};

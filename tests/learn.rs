@@ -5,12 +5,10 @@
 //! summary.md, run.json) hold what EXPERIMENTS.md says, and experiment files search with
 //! learned weights.
 
-mod common;
-
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use common::{TempDir, plylab};
+use crate::common::{self, TempDir, plylab};
 use plylab::games::linear::{LinearKind, Weights, chess, format_weights};
 
 /// The chess material weights as a file, with `edit` applied to its lines.

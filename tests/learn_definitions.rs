@@ -5,12 +5,10 @@
 //! result of a finished game, self-play's record of a game, and whole `learn` runs (one
 //! Texel run's epochs, one TD batch) recomputed from the same games by these definitions.
 
-mod common;
-
 use std::fs;
 use std::path::Path;
 
-use common::TempDir;
+use crate::common::TempDir;
 use plylab::game::{Evaluator, Game, Notation, Outcome, Player, Status};
 use plylab::games::backgammon::{Backgammon, POINT};
 use plylab::games::checkers::Checkers;

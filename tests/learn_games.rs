@@ -4,12 +4,10 @@
 //! thread or two, and learned weights play in arena files, backgammon's against pubeval with
 //! the arena's dice.
 
-mod common;
-
 use std::fs;
 use std::path::Path;
 
-use common::{TempDir, plylab};
+use crate::common::{TempDir, plylab};
 use plylab::games::linear::{LinearKind, Weights, backgammon, checkers, format_weights, othello};
 
 /// A game's starting weights as a weights file, with `edit` applied to its lines.

@@ -10,9 +10,7 @@
 //! - lazy SMP on two threads solves FFO positions exactly, and Monte Carlo search, the arena
 //!   and the command line run on othello.
 
-mod common;
-
-use common::plylab;
+use crate::common::{self, plylab};
 use plylab::game::{Game, Notation, Status};
 use plylab::games::othello::obf::{ObfRecord, parse_line};
 use plylab::games::othello::{DISC, Othello, OthelloEval, OthelloMove};

@@ -3,11 +3,9 @@
 //! parallel columns (speedup, overhead and nodes/s scaling against the one-thread twin job;
 //! cores, alone, oversubscribed).
 
-mod common;
-
 use std::path::Path;
 
-use common::TempDir;
+use crate::common::TempDir;
 use plylab::lab::machine::cores;
 use plylab::lab::record::{Row, SearcherRow, read_searchers, round4};
 use plylab::lab::runner::{self, RunOptions};

@@ -5,9 +5,7 @@
 //! SAN export, results agreeing with mates on the board. Without python-chess the replay is
 //! skipped locally and fails under CI, as in tests/uci.rs.
 
-mod common;
-
-use common::{TempDir, python_chess, python_script};
+use crate::common::{TempDir, python_chess, python_script};
 use plylab::arena::pgn::{PgnGame, write_game};
 use plylab::game::{Game, Notation, Outcome, Player, Status};
 use plylab::games::chess::{Chess, ChessMove};

@@ -2,11 +2,9 @@
 //! savings chart and summary.md's section, EXPERIMENTS.md "Outputs") and the points per
 //! game of a backgammon match (points.csv, refused where damaged).
 
-mod common;
-
 use std::path::PathBuf;
 
-use common::TempDir;
+use crate::common::TempDir;
 
 use plylab::plot::chance::{Saving, points_charts, savings, savings_chart};
 use plylab::plot::{Dataset, Format, write_all};

@@ -1,11 +1,9 @@
 //! Each chart builder, fed the fixture CSV, writes an SVG whose series and legend entries
 //! can be counted in the SVG text.
 
-mod common;
-
 use std::path::Path;
 
-use common::TempDir;
+use crate::common::TempDir;
 use plylab::plot::chart::{Chart, Point, Series, SeriesKind, YScale};
 use plylab::plot::charts::{cutoff_chart, ebf_chart, nodes_chart};
 use plylab::plot::model::Group;

@@ -2,13 +2,11 @@
 //! fixture changed by hand and on small hand-made searches.csv files.
 //!
 //! After an intended change, refresh the snapshot with
-//! `UPDATE_SNAPSHOTS=1 cargo test --test plot_summary` and review the diff.
-
-mod common;
+//! `UPDATE_SNAPSHOTS=1 cargo test --test integration -- plot_summary::` and review the diff.
 
 use std::path::Path;
 
-use common::TempDir;
+use crate::common::TempDir;
 
 use plylab::plot::charts::all_charts;
 use plylab::plot::{Dataset, Format, summary};

@@ -4,13 +4,11 @@
 //! time up to its last finished job, `--resume` after adding a searcher runs only its jobs,
 //! and progress is printed as plain lines when stderr is not a terminal.
 
-mod common;
-
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use common::{TempDir, plylab};
+use crate::common::{self, TempDir, plylab};
 
 /// Tic-tac-toe from the start and after one move, by minimax (the whole tree, no table)
 /// and alpha-beta: 2 positions × 2 searchers × 6 repetitions = 24 jobs of a few tens of

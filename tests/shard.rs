@@ -5,12 +5,10 @@
 //! shards merge into the one-machine standings; the sbatch script has what Slurm needs.
 //! scripts/slurm-test.sh runs the script against a real Slurm.
 
-mod common;
-
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use common::{TIMING_COLUMNS, TempDir, plylab};
+use crate::common::{self, TIMING_COLUMNS, TempDir, plylab};
 use plylab::cluster::shard::{Shard, budget_seconds, job_cost, plan_shard};
 use plylab::lab::spec;
 

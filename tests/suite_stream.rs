@@ -3,11 +3,9 @@
 //! exactness only when proven, rows streamed as positions finish and resumed from the CSV,
 //! and malformed records skipped only when asked.
 
-mod common;
-
 use std::path::Path;
 
-use common::{TempDir, plylab};
+use crate::common::{self, TempDir, plylab};
 use plylab::lab::record::Row;
 
 /// Pons's Test_L3_R1 (end games: every one solved at once by ordered alpha-beta).

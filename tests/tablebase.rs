@@ -1,11 +1,9 @@
 //! Endgame databases by retrograde analysis: the published figures, entries against plylab's
 //! own alpha-beta search, probing inside the search, and damaged files.
 
-mod common;
-
 use std::path::Path;
 
-use common::{TempDir, plylab};
+use crate::common::{self, TempDir, plylab};
 use plylab::game::{Game, Notation, Status, score};
 use plylab::games::chess::{Chess, Material};
 use plylab::knowledge::tablebase::{Ending, Tablebase, Tablebases, build};

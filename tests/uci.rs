@@ -11,14 +11,12 @@
 //! (tests/uci/knowledge_points.py). Every read has a timeout, so a hang fails instead of
 //! blocking.
 
-mod common;
-
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
-use common::{TempDir, plylab, python_chess, python_script};
+use crate::common::{TempDir, plylab, python_chess, python_script};
 use plylab::game::{Game, Notation};
 use plylab::games::chess::Chess;
 

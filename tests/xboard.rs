@@ -11,12 +11,10 @@
 //! module documentation in their order, with and without `setboard`, `usermove` and `ping`,
 //! refusals and resignations, undeclared options and line breaks.
 
-mod common;
-
 use std::path::Path;
 use std::time::Duration;
 
-use common::{TempDir, pgn_extract_reads_cleanly, plylab, python_chess, python_script};
+use crate::common::{TempDir, pgn_extract_reads_cleanly, plylab, python_chess, python_script};
 use plylab::arena::engine::{Clock, EngineError, EngineScore, EngineSpec, Go, Protocol};
 use plylab::arena::xboard::{ChessEngine, XboardEngine};
 use plylab::game::{Game, Notation};

@@ -1,7 +1,5 @@
 //! Helpers shared by the command-line tests: run the binary, scratch directories.
 
-#![allow(dead_code)] // each test file uses a different subset
-
 use std::path::PathBuf;
 use std::process::Command;
 
