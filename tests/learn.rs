@@ -501,7 +501,7 @@ fn texel_keeps_its_games_and_its_time_across_sessions() {
 fn ctrl_c_writes_the_checkpoint_and_the_run_resumes() {
     let dir = TempDir::new("learn-ctrl-c");
     let spec = "name = \"c4\"\ngame = \"connect4\"\nmethod = \"tdleaf\"\nseed = 3\nthreads = 2\n\
-                [self_play]\ngames = 20000\ndepth = 3\nrandom_plies = 4\nmax_plies = 42\n\
+                [self_play]\ngames = 4000\ndepth = 3\nrandom_plies = 4\nmax_plies = 42\n\
                 [td]\nlambda = 0.7\nlearning_rate = 0.05\nk = 20.0\nbatch = 8\n";
     let file = dir.path("c4.toml");
     fs::write(&file, spec).unwrap();
@@ -522,7 +522,7 @@ fn ctrl_c_writes_the_checkpoint_and_the_run_resumes() {
     let (code, stderr) = common::interrupted_when(&args, || state.exists());
     assert_eq!(code, Some(130), "{stderr}");
     assert!(
-        stderr.contains(" of 2500 batches done, the checkpoint in "),
+        stderr.contains(" of 500 batches done, the checkpoint in "),
         "{stderr}"
     );
     assert!(stderr.contains("Resume with:"), "{stderr}");
