@@ -1536,7 +1536,7 @@ fn a_table_past_the_address_space_limit_is_refused() {
 fn a_tree_past_the_address_space_limit_stops_the_search() {
     for algorithm in ["uct", "tree_parallel --threads 2"] {
         let script = format!(
-            "ulimit -v 1500000 && exec {} search connect4 start --algorithm {algorithm} \
+            "ulimit -v 500000 && exec {} search connect4 start --algorithm {algorithm} \
              --nodes 1000000000",
             env!("CARGO_BIN_EXE_plylab")
         );
