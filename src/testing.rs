@@ -1,5 +1,6 @@
-//! What the library's own unit tests share (compiled for them only; the integration tests
-//! in tests/ have tests/common, which the library cannot reach).
+//! What the library's own unit tests share (compiled for them only). The integration tests
+//! in tests/ include this file too, through tests/common: the library cannot reach
+//! tests/common, but a test crate can name a file of src/.
 
 use std::path::{Path, PathBuf};
 
@@ -9,9 +10,9 @@ use std::path::{Path, PathBuf};
 pub(crate) struct TempDir(PathBuf);
 
 impl TempDir {
-    /// A fresh, empty directory for the test `name` (unique among the library's tests).
+    /// A fresh, empty directory for the test `name` (unique among the tests of one binary).
     pub(crate) fn new(name: &str) -> Self {
-        let dir = std::env::temp_dir().join(format!("plylab-unit-{}-{name}", std::process::id()));
+        let dir = std::env::temp_dir().join(format!("plylab-test-{}-{name}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).expect("temporary directory");
         Self(dir)

@@ -473,7 +473,7 @@ fn no_points_for_a_game_without_chance() {
     let players = [searcher("a", "alphabeta"), searcher("b", "alphabeta")];
     let plan = parse(&arena("connect4", "games = 2", &players));
     let dir = TempDir::new("arena-rules-no-points");
-    let md = write_points(&plan, &dir.0, &[]).expect("nothing to write");
+    let md = write_points(&plan, dir.dir(), &[]).expect("nothing to write");
     let wrote = dir.path("points.csv").exists();
     assert_eq!(md, "", "no summary section for connect4");
     assert!(!wrote, "no points.csv for connect4");

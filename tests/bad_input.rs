@@ -751,7 +751,7 @@ fn check(case: &Case, tmp: &Path) -> Result<(), String> {
 
 fn check_all(cases: impl Iterator<Item = &'static Case>, test: &str) {
     let tmp = TempDir::new(test);
-    let failures: Vec<String> = cases.filter_map(|c| check(c, &tmp.0).err()).collect();
+    let failures: Vec<String> = cases.filter_map(|c| check(c, tmp.dir()).err()).collect();
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
 
@@ -786,7 +786,7 @@ fn every_bad_experiment_file_is_in_the_table_and_says_what_is_wrong() {
 #[test]
 fn a_missing_experiment_file_is_bad_input() {
     let tmp = TempDir::new("missing");
-    let path = tmp.0.join("no_such_experiment.toml");
+    let path = tmp.dir().join("no_such_experiment.toml");
     let path = path.to_str().expect("UTF-8 path");
     for dry in [true, false] {
         let mut args = vec!["experiment", path];

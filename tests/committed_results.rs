@@ -418,7 +418,7 @@ fn committed_summaries_and_charts_are_what_plot_draws_from_their_data() {
     let mut failures = Vec::new();
     for dir in &dirs {
         let relative = dir.strip_prefix(root()).unwrap();
-        let copy = tmp.0.join(relative);
+        let copy = tmp.dir().join(relative);
         std::fs::create_dir_all(&copy).unwrap();
         let mut drawn = Vec::new();
         for entry in std::fs::read_dir(dir).unwrap() {
@@ -435,7 +435,7 @@ fn committed_summaries_and_charts_are_what_plot_draws_from_their_data() {
         }
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_plylab"))
             .args(["plot", relative.to_str().unwrap()])
-            .current_dir(&tmp.0)
+            .current_dir(tmp.dir())
             .output()
             .unwrap();
         assert!(

@@ -1244,7 +1244,7 @@ fn a_games_file_listed_twice_under_another_spelling_is_refused() {
     let dir = TempDir::new("learn-def-games-twice");
     let games = dir.path("games.csv");
     fs::write(&games, "opening,result,line\nstart,1-0,4 5 4 5 4 5 4\n").unwrap();
-    let other = dir.0.join(".").join("games.csv");
+    let other = dir.dir().join(".").join("games.csv");
     let spec = format!(
         "games = [{:?}, {:?}]\n{TEXEL_C4}",
         games.display().to_string(),

@@ -125,13 +125,13 @@ fn chance_savings(name: &str) -> Vec<Saving> {
 fn an_experiment_with_expectiminimax_gets_savings_csv_and_charts() {
     let scratch = TempDir::new("plot-chance-files");
     let data = Dataset::load(&file(&scratch, "searches.csv", CHANCE_SEARCHES)).unwrap();
-    let report = write_all(&data, &scratch.0, &[Format::Svg, Format::Png]).unwrap();
+    let report = write_all(&data, scratch.dir(), &[Format::Svg, Format::Png]).unwrap();
     for name in [
         "savings.csv",
         "savings_backgammon.svg",
         "savings_backgammon.png",
     ] {
-        assert!(report.files.contains(&scratch.0.join(name)), "{name}");
+        assert!(report.files.contains(&scratch.dir().join(name)), "{name}");
     }
     assert_eq!(
         read(&scratch, "savings.csv"),
@@ -150,7 +150,7 @@ fn an_experiment_with_expectiminimax_gets_savings_csv_and_charts() {
 fn summary_ends_with_the_savings_against_expectiminimax() {
     let scratch = TempDir::new("plot-chance-summary");
     let data = Dataset::load(&file(&scratch, "searches.csv", CHANCE_SEARCHES)).unwrap();
-    write_all(&data, &scratch.0, &[Format::Svg, Format::Png]).unwrap();
+    write_all(&data, scratch.dir(), &[Format::Svg, Format::Png]).unwrap();
     let summary = read(&scratch, "summary.md");
     assert!(summary.starts_with("# Experiment"), "{summary}");
     let section = summary
@@ -177,9 +177,9 @@ fn an_experiment_without_expectiminimax_gets_no_savings() {
     let scratch = TempDir::new("plot-chance-none");
     let csv = CHANCE_SEARCHES.replace("expectiminimax", "minimax");
     let data = Dataset::load(&file(&scratch, "searches.csv", &csv)).unwrap();
-    let report = write_all(&data, &scratch.0, &[Format::Svg]).unwrap();
-    assert!(!scratch.0.join("savings.csv").exists(), "{report:?}");
-    assert!(!scratch.0.join("savings_backgammon.svg").exists());
+    let report = write_all(&data, scratch.dir(), &[Format::Svg]).unwrap();
+    assert!(!scratch.dir().join("savings.csv").exists(), "{report:?}");
+    assert!(!scratch.dir().join("savings_backgammon.svg").exists());
     assert!(!read(&scratch, "summary.md").contains("Savings against"));
 }
 
@@ -222,7 +222,7 @@ const POINTS_HEADER: &str = "player,opponent,points_per_game,ppg_lower,ppg_upper
 fn points_result(name: &str, rows: &str) -> Result<usize, String> {
     let scratch = TempDir::new(&format!("plot-chance-{name}"));
     file(&scratch, "points.csv", &format!("{POINTS_HEADER}{rows}"));
-    points_charts(&scratch.0, &[Format::Svg])
+    points_charts(scratch.dir(), &[Format::Svg])
         .map(|files| files.len())
         .map_err(|e| e.to_string())
 }

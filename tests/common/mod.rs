@@ -35,30 +35,11 @@ pub fn plylab_to_closed_stdout(args: &[&str]) -> (i32, String) {
     )
 }
 
-/// A scratch directory under the system's temporary directory, unique to this process and
-/// `name`, removed when dropped.
-pub struct TempDir(pub PathBuf);
-
-impl TempDir {
-    /// A fresh, empty directory.
-    pub fn new(name: &str) -> Self {
-        let dir = std::env::temp_dir().join(format!("plylab-test-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("temp dir");
-        Self(dir)
-    }
-
-    /// A path inside the directory.
-    pub fn path(&self, name: &str) -> PathBuf {
-        self.0.join(name)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
+/// The library's unit-test scratch directory (src/testing.rs), removed when dropped: one
+/// definition for both kinds of test.
+#[path = "../../src/testing.rs"]
+mod testing;
+pub(crate) use testing::TempDir;
 
 /// Whether python3 can import `imports` (python-chess modules, e.g. `chess, chess.pgn`) for
 /// `script`. Without it a test skips with a note locally and fails under CI (the `CI`
