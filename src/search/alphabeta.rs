@@ -111,7 +111,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             .order(self.eval, pos, &mut moves, tt_move, ply, plies_left);
         let children_probed = self.probes_children(ply, depth);
         if children_probed
-            && let Some(value) = self.transposition_cutoff(pos, &moves, depth, beta, ply)
+            && let Some(value) = self.transposition_cutoff(pos, &mut moves, depth, beta, ply)
         {
             self.put_moves(ply, moves);
             return value;
@@ -123,10 +123,11 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         let mut deferred = Deferred::default();
         let mut searched = 0;
         'passes: for pass in [Pass::First, Pass::Deferred] {
-            for (i, &mv) in moves.iter().enumerate() {
+            for i in 0..moves.len() {
                 if pass == Pass::Deferred && !deferred.contains(i) {
                     continue;
                 }
+                let mv = moves[i];
                 let mut child = pos.clone();
                 child.play(mv);
                 // After enhanced transposition cutoff the child's slot was just read.
@@ -162,6 +163,9 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
                 if value >= beta {
                     self.record_cutoff(pos, mv, searched - 1, ply, plies_left);
                     break 'passes;
+                }
+                if i == 0 {
+                    self.ordering.order_rest(&mut moves, ply);
                 }
                 // Young Brothers Wait: no cutoff, so the younger brothers may go to idle
                 // threads ([`super::ybw`]; its searches never defer moves).
@@ -394,20 +398,23 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
     }
 
     /// Enhanced transposition cutoff, where [`Self::probes_children`]: the value of a move
-    /// whose position the table already bounds at or above `beta`.
+    /// whose position the table already bounds at or above `beta`. Sorts `moves` whole
+    /// first (their order decides which refutation is found).
     #[inline(always)]
     pub(super) fn transposition_cutoff(
         &mut self,
         pos: &G,
-        moves: &[G::Move],
+        moves: &mut [G::Move],
         depth: i32,
         beta: Score,
         ply: usize,
     ) -> Option<Score> {
+        // The children are probed in the node's order, the first refutation ending it.
+        self.ordering.order_rest(moves, ply);
         let tt_ply = self.table_ply(ply + 1);
         let (mut probes, mut hits, mut cutoff) = (0, 0, None);
         if let Some(table) = self.table() {
-            for &mv in moves {
+            for &mv in moves.iter() {
                 let mut child = pos.clone();
                 child.play(mv);
                 probes += 1;

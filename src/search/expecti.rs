@@ -264,7 +264,8 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         self.ordering
             .order(self.eval, pos, &mut moves, tt_move, ply, plies_left);
         let (mut best, mut best_move) = (-score::INFINITY, None);
-        for (i, &mv) in moves.iter().enumerate() {
+        for i in 0..moves.len() {
+            let mv = moves[i];
             let (child, flip) = Self::child_of(pos, mv);
             let value = self.star_child(&child, flip, depth - ONE_PLY, (alpha, beta), ply + 1);
             if self.aborted() {
@@ -283,6 +284,9 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             }
             if first_only {
                 break;
+            }
+            if i == 0 {
+                self.ordering.order_rest(&mut moves, ply);
             }
         }
         self.put_moves(ply, moves);

@@ -95,14 +95,15 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             .order(self.eval, pos, &mut moves, tt_move, ply, plies_left);
         let children_probed = self.probes_children(ply, depth);
         if children_probed
-            && let Some(value) = self.transposition_cutoff(pos, &moves, depth, beta, ply)
+            && let Some(value) = self.transposition_cutoff(pos, &mut moves, depth, beta, ply)
         {
             self.put_moves(ply, moves);
             return value;
         }
         let mut best = -score::INFINITY;
         let mut best_move = None;
-        for (i, &mv) in moves.iter().enumerate() {
+        for i in 0..moves.len() {
+            let mv = moves[i];
             let mut child = pos.clone();
             child.play(mv);
             if !children_probed {
@@ -123,6 +124,9 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             if value >= beta {
                 self.record_cutoff(pos, mv, i, ply, plies_left);
                 break;
+            }
+            if i == 0 {
+                self.ordering.order_rest(&mut moves, ply);
             }
         }
         self.put_moves(ply, moves);

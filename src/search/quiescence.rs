@@ -61,15 +61,15 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             self.put_moves(ply, moves);
             return stand_pat;
         }
-        sort_by_hint(self.eval, pos, &mut moves);
-        if let Some(code) = tt_move
-            && let Some(i) = moves.iter().position(|&mv| G::move_code(mv) == code)
-        {
-            moves[..=i].rotate_right(1);
-        }
+        self.ordering
+            .order_noisy(self.eval, pos, &mut moves, tt_move, ply);
         let mut best = stand_pat;
         let mut best_move = None;
-        for (i, &mv) in moves.iter().enumerate() {
+        for i in 0..moves.len() {
+            if i == 1 {
+                self.ordering.order_rest(&mut moves, ply);
+            }
+            let mv = moves[i];
             if !forced && self.futile(pos, mv, stand_pat, alpha) {
                 continue;
             }
@@ -170,18 +170,4 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
 /// checks, at the first quiescence ply (whose moves differ from the later plies').
 fn uses_table(q: Quiescence, qply: u32) -> bool {
     q.tt && q.max_depth.is_none() && !(q.checks && qply == 0)
-}
-
-/// Sorts noisy moves by the evaluator's hint, best first (MVV-LVA in chess), ties in
-/// generation order. Quiescence always orders: it is part of the technique, not a switch.
-fn sort_by_hint<G: Game, E: Evaluator<G>>(eval: &E, pos: &G, moves: &mut [G::Move]) {
-    // Insertion sort: a handful of captures, and no allocation.
-    for i in 1..moves.len() {
-        let mut j = i;
-        let key = eval.order_hint(pos, moves[i], 0);
-        while j > 0 && eval.order_hint(pos, moves[j - 1], 0) < key {
-            moves.swap(j - 1, j);
-            j -= 1;
-        }
-    }
 }
