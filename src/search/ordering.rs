@@ -196,9 +196,10 @@ impl<G: Game> OrderingState<G> {
         }
     }
 
-    /// Sorts the moves after the first of the list [`Self::order`] ordered at `ply`, best
-    /// first, ties in their order, so that the whole list is sorted (by decreasing key, ties
-    /// as they came). Nothing to do where that order had no keys or was already complete.
+    /// Sorts the moves after the first of the list [`Self::order`] (or
+    /// [`Self::order_noisy`]) last ordered at `ply`, so that the whole list is sorted by
+    /// decreasing key, ties as they came. Nothing to do where that order had no keys or was
+    /// already complete.
     #[inline(always)]
     pub(crate) fn order_rest(&mut self, moves: &mut [G::Move], ply: usize) {
         if self.rest_waiting[ply] {
