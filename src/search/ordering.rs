@@ -190,7 +190,10 @@ impl<G: Game> OrderingState<G> {
         ply: usize,
         depth: u32,
     ) {
-        // Inline: a search without ordering pays a test per node, not a call.
+        // Even with every switch off: quiescence orders its lists at the same plies, and
+        // one whose first move cut off left its rest waiting.
+        self.rest_waiting[ply] = false;
+        // Inline: a search without ordering pays a store and a test per node, not a call.
         if self.switches.any() {
             self.order_first(eval, pos, moves, tt_move, ply, depth);
         }
@@ -232,7 +235,6 @@ impl<G: Game> OrderingState<G> {
         ply: usize,
         depth: u32,
     ) {
-        self.rest_waiting[ply] = false;
         if moves.len() < 2 {
             return;
         }
@@ -533,6 +535,23 @@ mod tests {
         state.order_fully(&CentreFirst, &pos, &mut other, None, 0, 5);
         state.order_rest(&mut moves, 1);
         assert_eq!(codes(&moves), [3, 2, 4, 1, 5, 0, 6]);
+    }
+
+    #[test]
+    fn a_list_left_unordered_never_gets_another_lists_waiting_order() {
+        // No switch on: `order` leaves lists as generated, but quiescence orders its own at
+        // the same plies (an earlier iteration's horizon), and one whose first move cut off
+        // leaves its rest waiting.
+        let mut state = connect4_state(&Ordering::default(), 2);
+        let (pos, mut noisy) = (Connect4::new(), Vec::new());
+        pos.generate_moves(&mut noisy);
+        state.order_noisy(&CentreFirst, &pos, &mut noisy, None, 1);
+        let mut moves = Vec::new();
+        pos.generate_moves(&mut moves);
+        let generated = moves.clone();
+        state.order(&CentreFirst, &pos, &mut moves, None, 1, 5);
+        state.order_rest(&mut moves, 1);
+        assert_eq!(moves, generated);
     }
 
     #[test]
