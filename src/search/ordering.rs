@@ -132,10 +132,9 @@ pub(crate) struct OrderingState<G: Game> {
     killers: Vec<[Option<G::Move>; 2]>,
     history: Vec<i32>,
     rng: XorShift,
-    /// Keys of a list up to [`MEDIUM_LIST`] long, in step with its moves, per ply.
+    /// Per ply: the keys of the list last ordered there, in step with its moves, while the
+    /// moves after its first wait for [`Self::order_rest`]; empty when none wait.
     keys: Vec<Vec<i64>>,
-    /// Per ply: whether the moves after the first wait for [`Self::order_rest`].
-    rest_waiting: Vec<bool>,
     /// Keys, generation indices and moves of a long list, per ply.
     keyed: Vec<Vec<(i64, u32, G::Move)>>,
     /// A move buffer for [`Game::move_count`]'s default (fastest-first), reused.
@@ -154,7 +153,6 @@ impl<G: Game> OrderingState<G> {
             },
             rng: XorShift::new(seed),
             keys: Vec::new(),
-            rest_waiting: Vec::new(),
             keyed: Vec::new(),
             scratch: Vec::new(),
         }
@@ -163,9 +161,8 @@ impl<G: Game> OrderingState<G> {
     pub(crate) fn ensure_plies(&mut self, plies: usize) {
         while self.killers.len() < plies {
             self.killers.push([None; 2]);
-            // Never grown: longer lists go to `keyed`.
+            // Grown only by lists longer than that (backgammon's).
             self.keys.push(Vec::with_capacity(MEDIUM_LIST));
-            self.rest_waiting.push(false);
             self.keyed.push(Vec::new());
         }
     }
@@ -192,7 +189,7 @@ impl<G: Game> OrderingState<G> {
     ) {
         // Even with every switch off: quiescence orders its lists at the same plies, and
         // one whose first move cut off left its rest waiting.
-        self.rest_waiting[ply] = false;
+        self.keys[ply].clear();
         // Inline: a search without ordering pays a store and a test per node, not a call.
         if self.switches.any() {
             self.order_first(eval, pos, moves, tt_move, ply, depth);
@@ -205,7 +202,7 @@ impl<G: Game> OrderingState<G> {
     /// already complete.
     #[inline(always)]
     pub(crate) fn order_rest(&mut self, moves: &mut [G::Move], ply: usize) {
-        if self.rest_waiting[ply] {
+        if !self.keys[ply].is_empty() {
             self.sort_rest(moves, ply);
         }
     }
@@ -242,18 +239,18 @@ impl<G: Game> OrderingState<G> {
             self.shuffle(moves);
         }
         let side = history_side(pos.side_to_move());
-        if moves.len() > MEDIUM_LIST {
-            self.sort_long(eval, pos, moves, tt_move, ply, depth, side);
-            return;
-        }
         let mut keys = std::mem::take(&mut self.keys[ply]);
-        keys.clear();
         for &mv in moves.iter() {
             keys.push(
                 self.key(eval, pos, mv, tt_move, ply, depth, side) + self.endgame_key(pos, mv),
             );
         }
-        self.best_first(keys, moves, ply);
+        self.keys[ply] = keys;
+        if moves.len() > MEDIUM_LIST {
+            self.sort_long(moves, ply);
+        } else {
+            self.best_first(moves, ply);
+        }
     }
 
     /// Quiescence's order, which no switch turns off (it is part of the technique): the
@@ -268,12 +265,11 @@ impl<G: Game> OrderingState<G> {
         tt_move: Option<u16>,
         ply: usize,
     ) {
-        self.rest_waiting[ply] = false;
+        let keys = &mut self.keys[ply];
+        keys.clear();
         if moves.len() < 2 {
             return;
         }
-        let mut keys = std::mem::take(&mut self.keys[ply]);
-        keys.clear();
         keys.extend(moves.iter().map(|&mv| {
             if tt_move == Some(G::move_code(mv)) {
                 i64::MAX
@@ -281,17 +277,20 @@ impl<G: Game> OrderingState<G> {
                 i64::from(eval.order_hint(pos, mv, 0))
             }
         }));
-        self.best_first(keys, moves, ply);
+        self.best_first(moves, ply);
     }
 
-    /// Moves the first of the highest `keys` (those of `moves`, in step) to the front with
-    /// the others' order kept, and leaves the rest waiting for [`Self::order_rest`].
-    fn best_first(&mut self, mut keys: Vec<i64>, moves: &mut [G::Move], ply: usize) {
+    /// Moves the first of `moves` with the highest key (`ply`'s keys, in step) to the front
+    /// with the others' order kept, and leaves the rest waiting for [`Self::order_rest`].
+    fn best_first(&mut self, moves: &mut [G::Move], ply: usize) {
+        let keys = &mut self.keys[ply];
         let best = (1..keys.len()).fold(0, |best, i| if keys[i] > keys[best] { i } else { best });
         keys[..=best].rotate_right(1);
         moves[..=best].rotate_right(1);
-        self.keys[ply] = keys;
-        self.rest_waiting[ply] = moves.len() > 2;
+        if moves.len() <= 2 {
+            // A rest of one move is in order.
+            keys.clear();
+        }
     }
 
     /// [`Self::order_rest`] where the rest waits.
@@ -302,35 +301,23 @@ impl<G: Game> OrderingState<G> {
         // history), which insertion sort passes over; sorting (key, index, move) tuples
         // cost a tenth of a chess search. The same order: best first, ties as generated.
         insertion_sort_best_first(&mut keys[1..], &mut moves[1..]);
-        self.rest_waiting[ply] = false;
+        keys.clear();
     }
 
     /// Sorts a list longer than [`MEDIUM_LIST`] (backgammon's hundreds of plays, all keyed
-    /// apart by the hint, where insertion sort's quadratic worst case would bite) at once,
-    /// as a sort of (key, index, move) tuples.
-    #[allow(clippy::too_many_arguments)]
-    fn sort_long<E: Evaluator<G>>(
-        &mut self,
-        eval: &E,
-        pos: &G,
-        moves: &mut [G::Move],
-        tt_move: Option<u16>,
-        ply: usize,
-        depth: u32,
-        side: usize,
-    ) {
-        let mut keyed = std::mem::take(&mut self.keyed[ply]);
+    /// apart by the hint, where insertion sort's quadratic worst case would bite) whole, at
+    /// once, as a sort of (key, index, move) tuples.
+    fn sort_long(&mut self, moves: &mut [G::Move], ply: usize) {
+        let (keys, keyed) = (&mut self.keys[ply], &mut self.keyed[ply]);
         keyed.clear();
-        for (i, &mv) in moves.iter().enumerate() {
-            let key =
-                self.key(eval, pos, mv, tt_move, ply, depth, side) + self.endgame_key(pos, mv);
-            keyed.push((key, i as u32, mv));
-        }
+        keyed.extend(
+            (keys.iter().zip(moves.iter()).enumerate()).map(|(i, (&key, &mv))| (key, i as u32, mv)),
+        );
         keyed.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
         for (slot, &(_, _, mv)) in moves.iter_mut().zip(keyed.iter()) {
             *slot = mv;
         }
-        self.keyed[ply] = keyed;
+        keys.clear();
     }
 
     #[allow(clippy::too_many_arguments)]
