@@ -100,6 +100,16 @@ pub mod score {
         }
     }
 
+    /// A decisive score in moves (not plies) to mate, as UCI's `mate N` and PGN comments'
+    /// `+M5` write it: positive when the side to move mates, negative when it is mated;
+    /// `None` for other scores.
+    #[must_use]
+    pub fn mate_in_moves(s: Score) -> Option<i32> {
+        let plies = plies_to_end(s)?;
+        let moves = (plies + 1) / 2;
+        Some(if s > 0 { moves } else { -moves })
+    }
+
     /// Converts a root-relative score to one relative to a node `ply` plies below the root,
     /// for storing in a transposition table (seed 000: "store scores adjusted relative to the
     /// current position, rather than the position at the root").
@@ -574,6 +584,15 @@ impl<'a> SolverNodes<'a> {
 #[cfg(test)]
 mod tests {
     use super::score::*;
+
+    #[test]
+    fn mates_are_counted_in_moves() {
+        assert_eq!(mate_in_moves(win_in(1)), Some(1));
+        assert_eq!(mate_in_moves(win_in(5)), Some(3));
+        assert_eq!(mate_in_moves(loss_in(2)), Some(-1));
+        assert_eq!(mate_in_moves(loss_in(4)), Some(-2));
+        assert_eq!(mate_in_moves(35), None);
+    }
 
     #[test]
     fn table_adjustment_round_trips_and_prefers_faster_wins() {

@@ -65,7 +65,9 @@ use crate::lab::settings::EvalSetting;
 use crate::lab::spec::{self, GameKind, SearcherVariant};
 use crate::search::smp::{Shared, lazy_smp_observed};
 use crate::search::ybw::ybw_observed;
-use crate::search::{Algorithm, Iteration, Limits, RootReport, SearchConfig, Searcher, Table};
+use crate::search::{
+    Algorithm, Iteration, Limits, RootReport, SearchConfig, Searcher, Table, time_budget,
+};
 
 /// The commands [`Engine::handle`] knows.
 const COMMANDS: &[&str] = &[
@@ -133,9 +135,6 @@ fn read_command(input: &mut impl BufRead, bytes: &mut Vec<u8>) -> io::Result<Com
         input.consume(all);
     }
 }
-
-/// Time kept back from every clock budget for the GUI's and the pipe's latency.
-pub const MOVE_OVERHEAD: Duration = Duration::from_millis(30);
 
 /// The searcher labelled `label` in the experiment file `file` (its first variant if the
 /// file sweeps it), or in the arena file `file` (with a `[match]` table: there a searcher
@@ -216,35 +215,6 @@ fn not_chess(file: &Path, label: &str, game: GameKind) -> String {
 pub fn run_stdio(searcher: &SearcherVariant, caps: Limits) -> io::Result<()> {
     let engine = Engine::new(searcher, caps, io::stdout());
     engine.run(io::stdin().lock())
-}
-
-/// The search time for a clock: `time_left / min(movestogo, 30) + increment × 0.8` (a
-/// thirtieth of the time left without `movestogo`), never more than half the time left,
-/// minus [`MOVE_OVERHEAD`], and at least 1 ms. Returns `(hard, soft)`: the search is stopped
-/// at `hard`, and no new iteration starts after `soft` = `hard / 2` (the next iteration
-/// would most likely be cut off and wasted).
-#[must_use]
-pub fn time_budget(
-    time_left: Duration,
-    increment: Duration,
-    moves_to_go: Option<u32>,
-) -> (Duration, Duration) {
-    let moves = moves_to_go.unwrap_or(30).clamp(1, 30);
-    let share = time_left / moves + increment.mul_f64(0.8);
-    let hard = share
-        .min(time_left / 2)
-        .saturating_sub(MOVE_OVERHEAD)
-        .max(Duration::from_millis(1));
-    (hard, hard / 2)
-}
-
-/// A decisive score as UCI's `mate N`: moves (not plies) to mate, positive when the side to
-/// move mates, negative when it is mated; `None` for other scores.
-#[must_use]
-pub fn mate_in_moves(s: Score) -> Option<i32> {
-    let plies = score::plies_to_end(s)?;
-    let moves = (plies + 1) / 2;
-    Some(if s > 0 { moves } else { -moves })
 }
 
 /// What the command loop does after a command.
@@ -1266,7 +1236,7 @@ impl Info<'_> {
     /// ` score cp X|mate N [lowerbound|upperbound]`.
     fn score(&self, line: &mut String, s: Score, lower: Option<bool>) {
         use std::fmt::Write as _;
-        let _ = match mate_in_moves(s) {
+        let _ = match score::mate_in_moves(s) {
             Some(m) => write!(line, " score mate {m}"),
             None => write!(line, " score cp {s}"),
         };
@@ -1377,29 +1347,6 @@ mod tests {
         let mut input = &text[..];
         assert_eq!(read_command(&mut input, &mut bytes).unwrap(), Command::Line);
         assert_eq!(read_command(&mut input, &mut bytes).unwrap(), Command::End);
-    }
-
-    #[test]
-    fn budget_follows_the_documented_rule() {
-        let ms = Duration::from_millis;
-        // 60 s, no increment: 60000 / 30 = 2000, minus the overhead.
-        assert_eq!(time_budget(ms(60_000), ms(0), None), (ms(1970), ms(985)));
-        // 10 s + 1 s: 333 + 800 = 1133 (Duration division truncates to whole nanoseconds).
-        let (hard, _) = time_budget(ms(10_000), ms(1000), None);
-        assert_eq!(hard.as_millis(), 1133 - 30);
-        // One move to go: never more than half the time left.
-        assert_eq!(time_budget(ms(1000), ms(0), Some(1)).0, ms(470));
-        // Almost no time: still 1 ms.
-        assert_eq!(time_budget(ms(10), ms(0), None).0, ms(1));
-    }
-
-    #[test]
-    fn mates_are_counted_in_moves() {
-        assert_eq!(mate_in_moves(score::win_in(1)), Some(1));
-        assert_eq!(mate_in_moves(score::win_in(5)), Some(3));
-        assert_eq!(mate_in_moves(score::loss_in(2)), Some(-1));
-        assert_eq!(mate_in_moves(score::loss_in(4)), Some(-2));
-        assert_eq!(mate_in_moves(35), None);
     }
 
     /// What an engine writes, shared with the test that reads it.

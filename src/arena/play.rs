@@ -174,7 +174,7 @@ pub fn annotation(
 /// `-M5` when it is mated).
 #[must_use]
 pub fn score_text(s: Score) -> String {
-    match crate::uci::mate_in_moves(s) {
+    match score::mate_in_moves(s) {
         Some(m) if m > 0 => format!("+M{m}"),
         Some(m) => format!("-M{}", -m),
         None => format!("{:+.2}", f64::from(s) / 100.0),
@@ -699,12 +699,12 @@ fn engine_score(s: EngineScore) -> Score {
 }
 
 /// The limits of one move: the player's, with its clock's budget
-/// ([`crate::uci::time_budget`]: time left / 30 + 0.8 × increment, at most half the time
+/// ([`crate::search::time_budget`]: time left / 30 + 0.8 × increment, at most half the time
 /// left, minus the move overhead) when it has one.
 fn clocked(mut limits: Limits, view: &View<'_>) -> Limits {
     if let Some((left, inc)) = view.clocks {
         let to_go = view.period.map(|p| p.to_go);
-        let (hard, _) = crate::uci::time_budget(left[view.side], inc[view.side], to_go);
+        let (hard, _) = crate::search::time_budget(left[view.side], inc[view.side], to_go);
         limits.time = Some(limits.time.map_or(hard, |t| t.min(hard)));
     }
     limits

@@ -275,6 +275,30 @@ impl Limits {
     }
 }
 
+/// Time kept back from every clock budget for the latency of the pipe (and of a GUI).
+pub const MOVE_OVERHEAD: Duration = Duration::from_millis(30);
+
+/// The search time of one move on a clock, for `plylab uci` and for arena players with a
+/// time control: `time_left / min(movestogo, 30) + increment × 0.8` (a
+/// thirtieth of the time left without `movestogo`), never more than half the time left,
+/// minus [`MOVE_OVERHEAD`], and at least 1 ms. Returns `(hard, soft)`: the search is stopped
+/// at `hard`, and no new iteration starts after `soft` = `hard / 2` (the next iteration
+/// would most likely be cut off and wasted).
+#[must_use]
+pub fn time_budget(
+    time_left: Duration,
+    increment: Duration,
+    moves_to_go: Option<u32>,
+) -> (Duration, Duration) {
+    let moves = moves_to_go.unwrap_or(30).clamp(1, 30);
+    let share = time_left / moves + increment.mul_f64(0.8);
+    let hard = share
+        .min(time_left / 2)
+        .saturating_sub(MOVE_OVERHEAD)
+        .max(Duration::from_millis(1));
+    (hard, hard / 2)
+}
+
 /// Quiescence search (seed 001; Shannon 1950's "quiescent positions", Turing's capture-only
 /// continuation): at the horizon, the side to move may stand pat on the static evaluation or
 /// play a noisy move ([`crate::game::Evaluator::is_noisy`]: captures and promotions in chess),
@@ -414,5 +438,24 @@ impl SolveSwitches {
     #[must_use]
     pub fn checks_wins(&self) -> bool {
         self.win_check || self.anticipate
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn budget_follows_the_documented_rule() {
+        let ms = Duration::from_millis;
+        // 60 s, no increment: 60000 / 30 = 2000, minus the overhead.
+        assert_eq!(time_budget(ms(60_000), ms(0), None), (ms(1970), ms(985)));
+        // 10 s + 1 s: 333 + 800 = 1133 (Duration division truncates to whole nanoseconds).
+        let (hard, _) = time_budget(ms(10_000), ms(1000), None);
+        assert_eq!(hard.as_millis(), 1133 - 30);
+        // One move to go: never more than half the time left.
+        assert_eq!(time_budget(ms(1000), ms(0), Some(1)).0, ms(470));
+        // Almost no time: still 1 ms.
+        assert_eq!(time_budget(ms(10), ms(0), None).0, ms(1));
     }
 }

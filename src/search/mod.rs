@@ -41,7 +41,7 @@ use crate::game::{Evaluator, Game, Score, score};
 use config::ONE_PLY;
 pub use config::{
     Algorithm, Extensions, HelperDepths, Limits, MAX_DEPTH, MainDepths, NullMove, Quiescence,
-    Reduction, SearchConfig, Secondary, SolveSwitches,
+    Reduction, SearchConfig, Secondary, SolveSwitches, time_budget,
 };
 pub use ordering::Ordering;
 pub use stats::Stats;
