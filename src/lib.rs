@@ -19,6 +19,7 @@
 //! - [`memory`]: the memory the machine can still give, checked before tables and trees grow;
 //! - [`output`]: files written whole or not at all, and report lines on stdout;
 //! - [`plot`]: charts and summary.md, drawn from the CSV alone;
+//! - [`progress`]: the progress of a long run, as a bar or plain lines, and what Ctrl-C does to it;
 //! - [`rng`]: seeded randomness;
 //! - [`uci`]: the UCI engine front for chess configurations.
 //!
@@ -39,6 +40,7 @@ pub mod learn;
 pub mod memory;
 pub mod output;
 pub mod plot;
+pub mod progress;
 pub mod rng;
 pub mod search;
 #[cfg(test)]

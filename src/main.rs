@@ -9,11 +9,11 @@ use std::time::Duration;
 use clap::parser::ValueSource;
 use clap::{ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
-use plylab::cluster::shard::{Shard, ShardRecord};
 use plylab::game::{Evaluator, Game, Score, Status, score};
 use plylab::games::random_tree::OracleOrder;
 use plylab::lab::runner::{GameTask, RunOptions, with_game};
 use plylab::lab::settings::{EvalChoice, EvalSetting, NullMoveSetting, QuiescenceSetting};
+use plylab::lab::shards::{Shard, ShardRecord};
 use plylab::lab::spec::{GameKind, GamePosition, SearcherVariant};
 use plylab::lab::suite_csv::{SuiteCsv, SuiteCsvError};
 use plylab::lab::{bench, machine, perft, runner, spec, suite, test_set};
@@ -2331,7 +2331,7 @@ struct SuiteProgress {
 
 impl SuiteProgress {
     fn new(total: usize, done: usize) -> Self {
-        let bar = plylab::lab::progress::bar_drawn().then(|| {
+        let bar = plylab::progress::bar_drawn().then(|| {
             let bar = indicatif::ProgressBar::new(total as u64).with_position(done as u64);
             bar.set_style(
                 indicatif::ProgressStyle::with_template(

@@ -9,7 +9,8 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use crate::common::{self, TIMING_COLUMNS, TempDir, plylab};
-use plylab::cluster::shard::{Shard, budget_seconds, job_cost, plan_shard};
+use plylab::cluster::shard::{budget_seconds, job_cost, plan_shard};
+use plylab::lab::shards::Shard;
 use plylab::lab::spec;
 
 /// Runs the binary and asserts exit code 0; returns stdout.
@@ -616,7 +617,7 @@ fn a_shard_resumes_its_own_jobs() {
     assert_eq!(run(&complete, "2/3", &[]).0, 0);
     // A dry run pointed at the shard's directory scales its time by the shard's jobs, not
     // by the whole plan's (it estimated a third of the time).
-    let held = plylab::cluster::shard::ShardRecord::of_plan(
+    let held = plylab::lab::shards::ShardRecord::of_plan(
         &spec::load(&file).expect("valid"),
         Shard { index: 2, count: 3 },
         false,

@@ -18,19 +18,19 @@ use super::record::{GameRow, Layout, header};
 use super::spec::{GameSlot, MatchPlan, Player, PlayerKind};
 use super::standings::{Standing, pairing_standing, standings, write_csv};
 use super::xboard::ChessEngine as UciEngine;
-use crate::cluster::shard::ShardRecord;
 use crate::interrupt;
 use crate::lab::guard::{changed_inputs, reads_any};
 use crate::lab::machine::{
     Described, RunInfo, child_cpu_seconds, commits_continuing, cpu_seconds, recorded_run, run_info,
     write_info,
 };
-use crate::lab::progress::Progress;
 use crate::lab::runner::{
     RunError, RunOptions, check_same_shard, csv_err, ends_with_line_end, io, readable_records,
     record_time_so_far, resumable_csv, tables_fit,
 };
+use crate::lab::shards::ShardRecord;
 use crate::lab::spec::GameKind;
+use crate::progress::Progress;
 
 /// Errors while running a match.
 #[derive(Debug, thiserror::Error)]

@@ -14,16 +14,14 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use serde::{Deserialize, Serialize};
-
 use crate::arena::record::GameRow;
 use crate::arena::run::sprt_in_order;
 use crate::arena::spec::MatchPlan;
 use crate::arena::standings::standings;
-use crate::cluster::shard::ShardRecord;
 use crate::lab::machine::{RunInfo, read_recorded_run, write_info};
 use crate::lab::record::{Row, SearcherRow, link_twins, read_searchers, write_searchers};
 use crate::lab::runner::{RunError, csv_err, io, whole_jobs};
+use crate::lab::shards::{ShardRecord, ShardRun};
 
 /// Why a merge could not be made.
 #[derive(Debug, thiserror::Error)]
@@ -34,27 +32,6 @@ pub enum MergeError {
     /// A file could not be read or written.
     #[error(transparent)]
     Run(#[from] RunError),
-}
-
-/// What merged run.json records of each shard's run.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct ShardRun {
-    /// The shard, `I/N`.
-    pub shard: String,
-    /// Its results directory as given to `plylab merge`.
-    pub dir: String,
-    /// Jobs (or games) it held.
-    pub job_count: usize,
-    /// The CPU it ran on.
-    pub cpu_model: String,
-    /// Cores of that machine.
-    pub cores: usize,
-    /// Worker threads.
-    pub jobs: usize,
-    /// When it ended.
-    pub date: String,
-    /// Its wall-clock seconds.
-    pub elapsed_s: Option<f64>,
 }
 
 /// What a merge produced.
@@ -255,7 +232,7 @@ fn check_same_run(shards: &[ShardDir]) -> Result<(), MergeError> {
 }
 
 /// The shard record of a directory read by [`read_shards`].
-fn record(s: &ShardDir) -> &crate::cluster::shard::ShardRecord {
+fn record(s: &ShardDir) -> &ShardRecord {
     s.info.shard.as_ref().expect("checked by read_shards")
 }
 

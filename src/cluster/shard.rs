@@ -10,15 +10,12 @@
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
-use std::fmt;
-use std::str::FromStr;
-
-use serde::{Deserialize, Serialize};
 
 use crate::arena::spec::{MatchPlan, PlayerKind};
 use crate::game::{Evaluator, Game, Score};
 use crate::lab::runner::{GameTask, with_game};
 use crate::lab::settings::EvalChoice;
+use crate::lab::shards::{Shard, ShardRecord};
 use crate::lab::spec::{GamePosition, Job, Plan, SearcherVariant};
 use crate::search::{Algorithm, Limits};
 
@@ -28,68 +25,8 @@ pub const NODES_PER_SECOND: u64 = 1_000_000;
 /// Plies assumed where neither a depth limit nor the game bounds a search.
 pub const UNBOUNDED_DEPTH: u32 = 64;
 
-/// One part `index`/`count` (1-based) of a job list split `count` ways.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Shard {
-    /// Which part, from 1.
-    pub index: usize,
-    /// How many parts.
-    pub count: usize,
-}
-
-/// A shard written wrongly on the command line.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("bad shard `{text}`: {why} (write I/N with 1 <= I <= N, e.g. 3/64)")]
-pub struct ShardError {
-    /// What was written.
-    pub text: String,
-    /// What is wrong with it.
-    pub why: &'static str,
-}
-
-impl FromStr for Shard {
-    type Err = ShardError;
-
-    fn from_str(text: &str) -> Result<Self, ShardError> {
-        let bad = |why| ShardError {
-            text: text.to_owned(),
-            why,
-        };
-        let (i, n) = text.split_once('/').ok_or_else(|| bad("no `/`"))?;
-        let number = |s: &str| s.trim().parse::<usize>().map_err(|_| bad("not a number"));
-        let (index, count) = (number(i)?, number(n)?);
-        if count == 0 {
-            return Err(bad("N must be at least 1"));
-        }
-        if index == 0 || index > count {
-            return Err(bad("I must be between 1 and N"));
-        }
-        Ok(Self { index, count })
-    }
-}
-
-impl fmt::Display for Shard {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}/{}", self.index, self.count)
-    }
-}
-
-/// What run.json records of a shard's run: enough for `plylab merge` to check coverage and
-/// to link parallel jobs with their one-thread twins in other shards.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ShardRecord {
-    /// Which part, from 1.
-    pub index: usize,
-    /// How many parts.
-    pub count: usize,
-    /// Whether the plan was the reduced `--quick` one.
-    pub quick: bool,
-    /// The ids of the jobs (or arena games) this shard holds, ascending.
-    pub jobs: Vec<usize>,
-    /// `[job, its one-thread twin]` for the jobs here that have one (see `Job::baseline`).
-    pub baselines: Vec<[usize; 2]>,
-}
-
+/// The records are lab's ([`crate::lab::shards`], run.json's); dealing the jobs out is this
+/// module's, so the records of a plan's and a match's shards are made here.
 impl ShardRecord {
     /// The record of `shard` of an experiment plan.
     #[must_use]
@@ -118,21 +55,6 @@ impl ShardRecord {
             jobs: match_shard(plan, shard),
             baselines: Vec::new(),
         }
-    }
-
-    /// The shard, without its job list.
-    #[must_use]
-    pub fn shard(&self) -> Shard {
-        Shard {
-            index: self.index,
-            count: self.count,
-        }
-    }
-
-    /// Whether job (or game) `id` is in this shard.
-    #[must_use]
-    pub fn holds(&self, id: usize) -> bool {
-        self.jobs.binary_search(&id).is_ok()
     }
 }
 
@@ -559,22 +481,6 @@ impl GameTask for ShapeTask {
 mod tests {
     use super::*;
 
-    #[test]
-    fn shards_parse_and_print() {
-        let s: Shard = "3/64".parse().expect("valid");
-        assert_eq!(
-            s,
-            Shard {
-                index: 3,
-                count: 64
-            }
-        );
-        assert_eq!(s.to_string(), "3/64");
-        for bad in ["0/4", "5/4", "1/0", "x", "1/", "/4", "a/b", "-1/4", "1/4/2"] {
-            assert!(bad.parse::<Shard>().is_err(), "{bad} accepted");
-        }
-    }
-
     /// Graham's (1969) tight example for LPT on m = 4 machines: times 7, 7, 6, 6, 5, 5, 4,
     /// 4, 4 give LPT a makespan of 15 = 4m − 1, where the optimum is 12 = 3m.
     #[test]
@@ -723,16 +629,6 @@ mod tests {
         assert_eq!(rough_duration(5399.0), "about 90 min");
         assert_eq!(rough_duration(5400.0), "about 1.5 h");
         assert_eq!(rough_duration(0.2), "about 1 s");
-    }
-
-    /// `N` of `I/N` is told wrong as such, not as an index out of range.
-    #[test]
-    fn a_shard_count_of_zero_is_told_as_such() {
-        let e = "1/0".parse::<Shard>().expect_err("no shards");
-        assert_eq!(e.why, "N must be at least 1");
-        let e = "4/3".parse::<Shard>().expect_err("past the last shard");
-        assert_eq!(e.why, "I must be between 1 and N");
-        assert!("3/3".parse::<Shard>().is_ok(), "the last shard");
     }
 
     /// The cost of the one tic-tac-toe job (9 moves at the root, 9 plies left) of a

@@ -379,7 +379,7 @@ pub fn build_connect4_book(
     let params = connect4_book_params(positions, depth, omega);
     create_parent(out)?;
     let started = std::time::Instant::now();
-    let bar = crate::lab::progress::Progress::new(true, positions, "positions expanded");
+    let bar = crate::progress::Progress::new(true, positions, "positions expanded");
     // Ctrl-C ends the build after the position being expanded, and the book of those
     // expanded is written: a long build loses nothing finished.
     let mut expanded = 0;

@@ -6,9 +6,8 @@ use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use super::runner::RunError;
+use super::shards::{ShardRecord, ShardRun};
 use super::spec::{Plan, ReferenceSpec};
-use crate::cluster::merge::ShardRun;
-use crate::cluster::shard::ShardRecord;
 
 /// The contents of run.json.
 #[derive(Debug, serde::Serialize, serde::Deserialize)]

@@ -5,8 +5,8 @@
 //! - [`runner`]: jobs on a thread pool, searches.csv written as jobs finish;
 //! - [`record`]: the CSV rows (searches.csv, searchers.csv);
 //! - [`guard`]: results directories that refuse to mix runs, and `--resume` by job identity;
-//! - [`progress`]: progress bar or plain lines, and Ctrl-C;
 //! - [`machine`]: run.json (experiment text, commit, machine, date);
+//! - [`shards`]: run.json's records of a shard's run and of a merge's parts;
 //! - [`test_set`]: positions with known answers; [`suite`] runs them, [`suite_csv`] keeps
 //!   their rows.
 
@@ -18,10 +18,10 @@ pub mod epd;
 pub mod guard;
 pub mod machine;
 pub mod perft;
-pub mod progress;
 pub mod record;
 pub mod runner;
 pub mod settings;
+pub mod shards;
 pub mod spec;
 pub mod suite;
 pub mod suite_csv;

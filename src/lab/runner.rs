@@ -10,17 +10,15 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering as AtomicOrdering};
 use std::time::{Duration, Instant};
 
-use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 
 use super::answer::{Answer, mate_moves};
 use super::guard;
 use super::machine::Spent;
-use super::progress::Progress;
 use super::record::{Row, SearcherRow, derived, link_scaling, mean_branching, nps, round4};
 use super::settings::{EvalChoice, EvalSetting};
+use super::shards::{Shard, ShardRecord};
 use super::spec::{GamePosition, Job, Plan};
-use crate::cluster::shard::ShardRecord;
 use crate::game::{Evaluator, Game, Neutral, Score, score};
 use crate::game::{Outcome, Status};
 use crate::games::backgammon::{PipRace, Pubeval};
@@ -32,6 +30,7 @@ use crate::games::othello::{OthelloEval, othello_discs};
 use crate::games::random_tree::{Oracle, TreeParams, TreeValue};
 use crate::input::{Cap, Capped};
 use crate::interrupt;
+use crate::progress::Progress;
 use crate::search::mcts::{MctsAlgorithm, MctsBudget};
 use crate::search::smp::{Shared, lazy_smp_observed};
 use crate::search::ybw::{ybw, ybw_observed};
@@ -433,22 +432,6 @@ pub(crate) fn record_time_so_far(
     write()
 }
 
-/// A progress bar over `len` items called `unit` (hidden unless `show`).
-pub(crate) fn progress_bar(show: bool, len: usize, unit: &str) -> ProgressBar {
-    if !show {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::new(len as u64);
-    let style = ProgressStyle::with_template(&format!(
-        "{{elapsed_precise}} [{{bar:30}}] {{pos}}/{{len}} {unit}, eta {{eta}} {{wide_msg}}"
-    ))
-    .map(|s| s.progress_chars("=> "));
-    if let Ok(style) = style {
-        bar.set_style(style);
-    }
-    bar
-}
-
 /// The rows of the jobs whose rows are all in `reader` (the file at `csv_path`), and why
 /// each job it left out was left out, by job id: the first of its rows that does not read
 /// (line, column and cause), a last line that lacks its line end (torn by a run stopped
@@ -603,7 +586,7 @@ pub(crate) fn check_same_shard(out: &Path, shard: Option<&ShardRecord>) -> Resul
     if part(recorded.shard.as_ref()) == part(shard) {
         return Ok(());
     }
-    let name = |s: Option<crate::cluster::shard::Shard>| {
+    let name = |s: Option<Shard>| {
         s.map_or_else(
             || "the whole experiment".to_owned(),
             |s| format!("shard {s}"),

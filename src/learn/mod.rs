@@ -34,7 +34,7 @@ use crate::games::connect4::Connect4;
 use crate::games::linear::{self, LinearKind, Weights};
 use crate::games::othello::Othello;
 use crate::interrupt;
-use crate::lab::progress::Progress;
+use crate::progress::Progress;
 use crate::rng::mix;
 use crate::search::{Ordering, Quiescence, SearchConfig};
 use selfplay::{PlayedGame, SelfPlay, play_game, read_arena_games};

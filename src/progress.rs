@@ -14,7 +14,7 @@
 use std::sync::Mutex;
 use std::time::Instant;
 
-use indicatif::ProgressBar;
+use indicatif::{ProgressBar, ProgressStyle};
 
 /// Seconds between two plain progress lines.
 pub const PLAIN_INTERVAL_S: f64 = 5.0;
@@ -51,7 +51,7 @@ impl Progress {
     pub fn new(show: bool, total: usize, unit: &'static str) -> Self {
         let terminal = bar_drawn();
         Self {
-            bar: super::runner::progress_bar(show && terminal, total, unit),
+            bar: progress_bar(show && terminal, total, unit),
             plain: (show && !terminal).then(|| {
                 Mutex::new(Plain {
                     started: Instant::now(),
@@ -163,6 +163,22 @@ pub fn duration(seconds: f64) -> String {
             (s % 3600.0 / 60.0) as u64
         )
     }
+}
+
+/// A progress bar over `len` items called `unit` (hidden unless `show`).
+fn progress_bar(show: bool, len: usize, unit: &str) -> ProgressBar {
+    if !show {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(len as u64);
+    let style = ProgressStyle::with_template(&format!(
+        "{{elapsed_precise}} [{{bar:30}}] {{pos}}/{{len}} {unit}, eta {{eta}} {{wide_msg}}"
+    ))
+    .map(|s| s.progress_chars("=> "));
+    if let Ok(style) = style {
+        bar.set_style(style);
+    }
+    bar
 }
 
 #[cfg(test)]
