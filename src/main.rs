@@ -11,6 +11,7 @@ use clap::{ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand,
 
 use plylab::game::{Evaluator, Game, Score, Status, score};
 use plylab::games::random_tree::OracleOrder;
+use plylab::lab::error::RunError;
 use plylab::lab::runner::{GameTask, RunOptions, with_game};
 use plylab::lab::settings::{EvalChoice, EvalSetting, NullMoveSetting, QuiescenceSetting};
 use plylab::lab::shards::{Shard, ShardRecord};
@@ -1642,10 +1643,10 @@ fn run_options(args: &ExperimentArgs, out: Option<PathBuf>) -> RunOptions {
 
 /// The exit code and message of a run that did not end normally: 2 for results it must not
 /// mix with, 130 (as for SIGINT) for Ctrl-C, with the exact command that resumes the run.
-fn run_failure(e: runner::RunError) -> Failure {
+fn run_failure(e: RunError) -> Failure {
     match e {
-        runner::RunError::Resume(m) | runner::RunError::Refused(m) => Failure::bad_input(m),
-        runner::RunError::Interrupted {
+        RunError::Resume(m) | RunError::Refused(m) => Failure::bad_input(m),
+        RunError::Interrupted {
             out,
             finished,
             total,

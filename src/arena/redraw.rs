@@ -11,8 +11,8 @@ use super::run::{LeftOut, read_games};
 use super::spec::{self, MatchPlan};
 use super::standings::{standings, write_csv};
 use super::summary;
+use crate::lab::error::{RunError, csv_err, io};
 use crate::lab::machine::{RunInfo, recorded_run};
-use crate::lab::runner::{RunError, csv_err, io};
 
 /// Whether `dir` holds a match's results (a games.csv, plain or compressed).
 #[must_use]

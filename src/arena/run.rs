@@ -19,15 +19,16 @@ use super::spec::{GameSlot, MatchPlan, Player, PlayerKind};
 use super::standings::{Standing, pairing_standing, standings, write_csv};
 use super::xboard::ChessEngine as UciEngine;
 use crate::interrupt;
-use crate::lab::guard::{changed_inputs, reads_any};
+use crate::lab::error::{RunError, csv_err, io};
+use crate::lab::guard::{
+    changed_inputs, check_same_shard, ends_with_line_end, readable_records, reads_any,
+    resumable_csv,
+};
 use crate::lab::machine::{
     Described, RunInfo, child_cpu_seconds, commits_continuing, cpu_seconds, recorded_run, run_info,
     write_info,
 };
-use crate::lab::runner::{
-    RunError, RunOptions, check_same_shard, csv_err, ends_with_line_end, io, readable_records,
-    record_time_so_far, resumable_csv, tables_fit,
-};
+use crate::lab::runner::{RunOptions, record_time_so_far, tables_fit};
 use crate::lab::shards::ShardRecord;
 use crate::lab::spec::GameKind;
 use crate::progress::Progress;

@@ -18,9 +18,10 @@ use crate::arena::record::GameRow;
 use crate::arena::run::sprt_in_order;
 use crate::arena::spec::MatchPlan;
 use crate::arena::standings::standings;
+use crate::lab::error::{RunError, csv_err, io};
+use crate::lab::guard::whole_jobs;
 use crate::lab::machine::{RunInfo, read_recorded_run, write_info};
 use crate::lab::record::{Row, SearcherRow, link_twins, read_searchers, write_searchers};
-use crate::lab::runner::{RunError, csv_err, io, whole_jobs};
 use crate::lab::shards::{ShardRecord, ShardRun};
 
 /// Why a merge could not be made.

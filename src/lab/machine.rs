@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use super::runner::RunError;
+use super::error::RunError;
 use super::shards::{ShardRecord, ShardRun};
 use super::spec::{Plan, ReferenceSpec};
 

@@ -3,6 +3,7 @@
 //! - [`spec`]: an experiment file (TOML) to a validated [`spec::Plan`];
 //! - [`sweep`]: fields that take one value or a list to try each;
 //! - [`runner`]: jobs on a thread pool, searches.csv written as jobs finish;
+//! - [`error`]: what goes wrong while a run runs ([`error::RunError`]);
 //! - [`record`]: the CSV rows (searches.csv, searchers.csv);
 //! - [`guard`]: results directories that refuse to mix runs, and `--resume` by job identity;
 //! - [`machine`]: run.json (experiment text, commit, machine, date);
@@ -15,6 +16,7 @@ pub mod bench;
 pub mod diagnose;
 pub mod elo;
 pub mod epd;
+pub mod error;
 pub mod guard;
 pub mod machine;
 pub mod perft;

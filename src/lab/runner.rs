@@ -2,7 +2,6 @@
 //! finishes, run.json describing the run, and at the end the CSV sorted by job so that the
 //! same file and seed give the same bytes (timing columns aside) whatever `--jobs` is.
 
-use std::collections::BTreeMap;
 use std::fs::{self, File};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -13,11 +12,12 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 
 use super::answer::{Answer, mate_moves};
+use super::error::{RunError, csv_err, io};
 use super::guard;
 use super::machine::Spent;
 use super::record::{Row, SearcherRow, derived, link_scaling, mean_branching, nps, round4};
 use super::settings::{EvalChoice, EvalSetting};
-use super::shards::{Shard, ShardRecord};
+use super::shards::ShardRecord;
 use super::spec::{GamePosition, Job, Plan};
 use crate::game::{Evaluator, Game, Neutral, Score, score};
 use crate::game::{Outcome, Status};
@@ -28,7 +28,6 @@ use crate::games::chess::{Material, Pst, Shannon};
 use crate::games::connect4::{CentreFirst, pons_score};
 use crate::games::othello::{OthelloEval, othello_discs};
 use crate::games::random_tree::{Oracle, TreeParams, TreeValue};
-use crate::input::{Cap, Capped};
 use crate::interrupt;
 use crate::progress::Progress;
 use crate::search::mcts::{MctsAlgorithm, MctsBudget};
@@ -52,52 +51,6 @@ pub struct RunOptions {
     pub quick: bool,
     /// Show progress: a bar on a terminal, plain lines on stderr otherwise.
     pub progress: bool,
-}
-
-/// Errors while running (the experiment file itself was valid).
-#[derive(Debug, thiserror::Error)]
-pub enum RunError {
-    /// A file could not be written or read.
-    #[error("{path}: {source}")]
-    Io {
-        /// The file.
-        path: PathBuf,
-        /// The cause.
-        source: std::io::Error,
-    },
-    /// The CSV could not be written or read back.
-    #[error("{path}: {source}")]
-    Csv {
-        /// The file.
-        path: PathBuf,
-        /// The cause.
-        source: csv::Error,
-    },
-    /// `--resume` found results of a different experiment file.
-    #[error("{0}")]
-    Resume(String),
-    /// The output directory holds results that this run must not mix with or overwrite,
-    /// or the plan cannot be written as asked (bad input).
-    #[error("{0}")]
-    Refused(String),
-    /// Ctrl-C stopped the run after the jobs (or a match's games) then running had
-    /// finished; their rows are in searches.csv (games.csv), and `--resume` runs the rest.
-    #[error("interrupted: {finished} of {total} {unit} finished")]
-    Interrupted {
-        /// The output directory.
-        out: PathBuf,
-        /// Jobs (games) whose rows are in the file (kept ones included).
-        finished: usize,
-        /// Jobs (games) of the run.
-        total: usize,
-        /// `jobs` or `games`.
-        unit: &'static str,
-        /// The file in `out` that holds their rows.
-        file: &'static str,
-    },
-    /// The thread pool could not start.
-    #[error("cannot start {0} worker threads")]
-    Pool(usize),
 }
 
 /// What a run produced.
@@ -148,22 +101,6 @@ pub fn tables_fit(mb: u64, workers: usize) -> Result<(), String> {
             crate::memory::AVAILABLE_FROM
         )),
         _ => Ok(()),
-    }
-}
-
-/// Wraps an I/O error on `path`.
-pub(crate) fn io(path: &Path) -> impl FnOnce(std::io::Error) -> RunError + '_ {
-    move |source| RunError::Io {
-        path: path.to_path_buf(),
-        source,
-    }
-}
-
-/// Wraps a CSV error on `path`.
-pub(crate) fn csv_err(path: &Path) -> impl FnOnce(csv::Error) -> RunError + '_ {
-    move |source| RunError::Csv {
-        path: path.to_path_buf(),
-        source,
     }
 }
 
@@ -265,7 +202,7 @@ fn kept_rows(
     if !options.resume {
         return Ok(Vec::new());
     }
-    check_same_shard(out, shard)?;
+    guard::check_same_shard(out, shard)?;
     guard::check_same_name(out, &plan.name)?;
     guard::restore_rows(csv_path)?;
     Ok(guard::kept_rows(plan, out, csv_path)?
@@ -430,174 +367,6 @@ pub(crate) fn record_time_so_far(
     }
     *last = Some(Instant::now());
     write()
-}
-
-/// The rows of the jobs whose rows are all in `reader` (the file at `csv_path`), and why
-/// each job it left out was left out, by job id: the first of its rows that does not read
-/// (line, column and cause), a last line that lacks its line end (torn by a run stopped
-/// while writing it, however many of its columns are there), or its rows' count against its
-/// `iterations`. The jobs left out run again; `merge` names them (a finished shard's
-/// damaged rows are not "unfinished").
-pub(crate) fn whole_jobs<R: std::io::Read>(
-    mut reader: csv::Reader<R>,
-    csv_path: &Path,
-) -> Result<(Vec<Row>, BTreeMap<usize, String>), RunError> {
-    let headers = reader.headers().map_err(csv_err(csv_path))?.clone();
-    let mut why: BTreeMap<usize, String> = BTreeMap::new();
-    let mut rows: Vec<Row> = Vec::new();
-    let records = readable_records(&mut reader, csv_path)?;
-    let torn = !ends_with_line_end(csv_path);
-    for (index, record) in records.iter().enumerate() {
-        let line = record.position().map_or(0, csv::Position::line);
-        let unreadable = if torn && index + 1 == records.len() {
-            format!("line {line} has no line end: torn while being written")
-        } else if record.len() == headers.len() {
-            match record.deserialize::<Row>(Some(&headers)) {
-                Ok(row) => match row.implausible_column() {
-                    Some((column, why)) => format!("line {line}, column `{column}`: {why}"),
-                    None => {
-                        rows.push(row);
-                        continue;
-                    }
-                },
-                Err(e) => match e.kind() {
-                    csv::ErrorKind::Deserialize { err, .. } => {
-                        let column = err
-                            .field()
-                            .and_then(|f| headers.get(usize::try_from(f).ok()?))
-                            .unwrap_or("?");
-                        format!("line {line}, column `{column}`: {}", err.kind())
-                    }
-                    _ => format!("line {line}: {e}"),
-                },
-            }
-        } else {
-            let (n, m) = (record.len(), headers.len());
-            format!("line {line} has {n} fields, not {m}")
-        };
-        if let Some(job) = record.get(0).and_then(|j| j.parse().ok()) {
-            why.entry(job).or_insert(unreadable);
-        }
-    }
-    let mut present = BTreeMap::<usize, u32>::new();
-    for row in &rows {
-        *present.entry(row.job).or_default() += 1;
-    }
-    for row in &rows {
-        if present[&row.job] != row.iterations {
-            let (n, of) = (present[&row.job], row.iterations);
-            why.entry(row.job)
-                .or_insert_with(|| format!("{n} rows for its {of} iterations"));
-        }
-    }
-    let rows = rows
-        .into_iter()
-        .filter(|row| !why.contains_key(&row.job))
-        .collect();
-    Ok((rows, why))
-}
-
-/// Whether the file at `path` is empty or ends with a line end, as every file the runner
-/// writes does once its last row is whole (true when it cannot be read: the reader reports
-/// that; and for a `.gz`, compressed from a finished file and read whole or not at all).
-pub(crate) fn ends_with_line_end(path: &Path) -> bool {
-    use std::io::{Read, Seek, SeekFrom};
-    if path.extension().is_some_and(|e| e == "gz") {
-        return true;
-    }
-    let last_byte = || -> std::io::Result<Option<u8>> {
-        let mut file = File::open(path)?;
-        if file.metadata()?.len() == 0 {
-            return Ok(None);
-        }
-        file.seek(SeekFrom::End(-1))?;
-        let mut byte = [0];
-        file.read_exact(&mut byte)?;
-        Ok(Some(byte[0]))
-    };
-    last_byte().map_or(true, |b| b.is_none_or(|b| b == b'\n'))
-}
-
-/// The records of `reader` that parse (a torn last line does not, and is skipped). An I/O
-/// error ends the reading as a refusal: every later read would repeat it (a file past its
-/// size cap, [`crate::input::Cap::RESULTS`]), so skipping it would never end.
-pub(crate) fn readable_records<R: std::io::Read>(
-    reader: &mut csv::Reader<R>,
-    csv_path: &Path,
-) -> Result<Vec<csv::StringRecord>, RunError> {
-    let mut records = Vec::new();
-    for record in reader.records() {
-        match record {
-            Ok(record) => records.push(record),
-            Err(e) if e.is_io_error() => {
-                return Err(RunError::Resume(format!("{}: {e}", csv_path.display())));
-            }
-            Err(_) => {}
-        }
-    }
-    Ok(records)
-}
-
-/// The CSV of an earlier run in `out`, opened for `--resume` (records of any length, so
-/// that a torn last line can be dropped); `None` when there is none; an error when `out`
-/// holds another experiment's results (run.json's text is not `text`).
-pub(crate) fn resumable_csv(
-    out: &Path,
-    csv_path: &Path,
-    text: &str,
-) -> Result<Option<csv::Reader<Capped<File>>>, RunError> {
-    if !csv_path.exists() {
-        super::guard::nothing_to_resume(out);
-        return Ok(None);
-    }
-    check_same_experiment(out, text)?;
-    flexible_csv(csv_path).map(Some).map_err(io(csv_path))
-}
-
-/// A result table of ours opened to be read back, within [`Cap::RESULTS`], its records of
-/// any length (a torn last line is then dropped by the caller, not an error).
-///
-/// # Errors
-/// The file cannot be opened, or is larger than the cap.
-pub(crate) fn flexible_csv(path: &Path) -> std::io::Result<csv::Reader<Capped<File>>> {
-    let file = crate::input::open(path, Cap::RESULTS)?;
-    Ok(csv::ReaderBuilder::new().flexible(true).from_reader(file))
-}
-
-/// Refuses to resume into `out` unless its run.json records the experiment text `text`.
-pub fn check_same_experiment(out: &Path, text: &str) -> Result<(), RunError> {
-    let recorded = super::machine::recorded_run(out);
-    if recorded.as_ref().map(|r| r.text.as_str()) != Some(text) {
-        return Err(RunError::Resume(format!(
-            "{} holds results of a different experiment file (run.json's text differs); \
-             remove them or choose another --out",
-            out.display()
-        )));
-    }
-    Ok(())
-}
-
-/// Refuses to resume into `out` unless its run.json records the same shard (or none).
-pub(crate) fn check_same_shard(out: &Path, shard: Option<&ShardRecord>) -> Result<(), RunError> {
-    let Some(recorded) = super::machine::recorded_run(out) else {
-        return Ok(());
-    };
-    let part = |s: Option<&ShardRecord>| s.map(ShardRecord::shard);
-    if part(recorded.shard.as_ref()) == part(shard) {
-        return Ok(());
-    }
-    let name = |s: Option<Shard>| {
-        s.map_or_else(
-            || "the whole experiment".to_owned(),
-            |s| format!("shard {s}"),
-        )
-    };
-    Err(RunError::Resume(format!(
-        "{} holds results of {}, not {}; remove them or choose another --out",
-        out.display(),
-        name(part(recorded.shard.as_ref())),
-        name(part(shard))
-    )))
 }
 
 /// searches.csv while the run goes on: rows appended and flushed per job, kept in memory
