@@ -25,8 +25,8 @@ pub const NODES_PER_SECOND: u64 = 1_000_000;
 /// Plies assumed where neither a depth limit nor the game bounds a search.
 pub const UNBOUNDED_DEPTH: u32 = 64;
 
-/// The records are lab's ([`crate::lab::shards`], run.json's); dealing the jobs out is this
-/// module's, so the records of a plan's and a match's shards are made here.
+/// A shard's record is defined with run.json's other records ([`crate::lab::shards`]); it is
+/// made here, where the jobs are dealt out.
 impl ShardRecord {
     /// The record of `shard` of an experiment plan.
     #[must_use]
