@@ -207,21 +207,6 @@ impl<G: Game> OrderingState<G> {
         }
     }
 
-    /// [`Self::order`] and [`Self::order_rest`] at once: `moves` sorted best first.
-    #[cfg(test)]
-    pub(crate) fn order_fully<E: Evaluator<G>>(
-        &mut self,
-        eval: &E,
-        pos: &G,
-        moves: &mut [G::Move],
-        tt_move: Option<u16>,
-        ply: usize,
-        depth: u32,
-    ) {
-        self.order(eval, pos, moves, tt_move, ply, depth);
-        self.order_rest(moves, ply);
-    }
-
     /// [`Self::order`] where some ordering switch is on.
     fn order_first<E: Evaluator<G>>(
         &mut self,
@@ -449,7 +434,8 @@ mod tests {
         let pos = Connect4::new();
         let mut moves = Vec::new();
         pos.generate_moves(&mut moves);
-        state.order_fully(&CentreFirst, &pos, &mut moves, tt_move, 0, 5);
+        state.order(&CentreFirst, &pos, &mut moves, tt_move, 0, 5);
+        state.order_rest(&mut moves, 0);
         moves.into_iter().map(Connect4::move_code).collect()
     }
 
@@ -491,7 +477,8 @@ mod tests {
         // Killers are kept per ply: ply 1 has none.
         let mut moves = Vec::new();
         pos.generate_moves(&mut moves);
-        state.order_fully(&CentreFirst, &pos, &mut moves, None, 1, 5);
+        state.order(&CentreFirst, &pos, &mut moves, None, 1, 5);
+        state.order_rest(&mut moves, 1);
         let codes: Vec<u16> = moves.into_iter().map(Connect4::move_code).collect();
         assert_eq!(codes, [3, 2, 4, 1, 5, 0, 6]);
     }
@@ -519,7 +506,8 @@ mod tests {
         );
         // Another node's list at another ply leaves this one's waiting keys alone.
         let mut other = moves.clone();
-        state.order_fully(&CentreFirst, &pos, &mut other, None, 0, 5);
+        state.order(&CentreFirst, &pos, &mut other, None, 0, 5);
+        state.order_rest(&mut other, 0);
         state.order_rest(&mut moves, 1);
         assert_eq!(codes(&moves), [3, 2, 4, 1, 5, 0, 6]);
     }
